@@ -1,0 +1,1 @@
+"""Air War: a Discord bot for the War family of card games."""
