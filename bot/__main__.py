@@ -1,0 +1,136 @@
+"""`python -m bot` runs the bot; `python -m bot replay FILE` and `python -m bot sim ...` check results."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import sys
+from collections.abc import Sequence
+
+from bot.config import Settings, SettingsError
+from bot.engines import GAME_NAMES
+from bot.errors import GameError
+
+EXIT_USAGE = 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Air War: the War family of card games "
+                                     "in Discord. With no command, runs the bot.")
+    commands = parser.add_subparsers(dest="command", metavar="{run,replay,sim}")
+    commands.add_parser("run", help="run the bot (the default)")
+    replay = commands.add_parser("replay", help="play a match file; print one JSON line per event, then the result")
+    replay.add_argument("file", help="the match file (JSON)")
+    sim = commands.add_parser("sim", help="play many random games and report statistics")
+    sim.add_argument("--game", default="war", choices=GAME_NAMES)
+    sim.add_argument("--games", type=_positive, default=1000, help="how many games (default 1000)")
+    sim.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    sim.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="a rule, repeatable")
+    sim.add_argument("--jobs", type=_positive, default=1, help="processes to spread the games over (default 1)")
+    sim.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    args = parser.parse_args(argv)
+
+    if args.command == "replay":
+        return run_replay(args.file)
+    if args.command == "sim":
+        return run_sim(args)
+    return run_bot()
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def run_replay(path: str) -> int:
+    from bot.replay import MatchFileError, load_match_file, replay
+
+    try:
+        for line in replay(load_match_file(path)):
+            sys.stdout.write(json.dumps(line) + "\n")
+    except MatchFileError as error:
+        sys.stdout.flush()
+        print(f"replay: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_sim(args: argparse.Namespace) -> int:
+    from bot import sim
+
+    rules = {}
+    for item in args.rule:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            print(f"sim: --rule takes KEY=VALUE, not {item!r}", file=sys.stderr)
+            return EXIT_USAGE
+        rules[key.strip()] = value
+    progress = sim.terminal_progress if sys.stderr.isatty() and not args.json else None
+    try:
+        result = sim.run(args.game, args.games, args.seed, rules, jobs=args.jobs, progress=progress)
+    except GameError as error:
+        print(f"sim: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(json.dumps(result) if args.json else sim.format_report(result))
+    return 0
+
+
+def run_bot() -> int:
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        print(error, file=sys.stderr)
+        return EXIT_USAGE
+    from bot.logs import setup_logging
+
+    setup_logging(settings.log_level)
+    try:
+        asyncio.run(serve(settings))
+    except KeyboardInterrupt:
+        pass
+    except LoginRefused as error:
+        print(error, file=sys.stderr)
+        return 1
+    return 0
+
+
+class LoginRefused(Exception):
+    pass
+
+
+async def serve(settings: Settings) -> None:
+    """Run until Discord disconnects us for good or SIGTERM/SIGINT asks us to stop; then close cleanly."""
+    import discord
+
+    from bot.client import AirWarBot
+
+    bot = AirWarBot(settings)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    async with bot:
+        runner = asyncio.create_task(bot.start(settings.token))
+        stopper = asyncio.create_task(stop.wait())
+        done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        stopper.cancel()
+        await bot.close()
+        if runner in done:
+            try:
+                runner.result()
+            except discord.LoginFailure:
+                raise LoginRefused(
+                    "Discord refused DISCORD_TOKEN: it is wrong or was reset. Copy a fresh token from the "
+                    "Developer Portal (your application -> Bot -> Reset Token) into .env."
+                ) from None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,139 @@
+"""Play many games at random and report how they went (``python -m bot sim``).
+
+Game ``i`` of a run with seed ``S`` is dealt from seed ``S * 2**32 + i``; in games that need decisions
+(Air War, Army) each seat picks uniformly among its legal actions with a ``random.Random`` seeded from that
+game's seed too. So a run's results depend only on the game, rules, seed and count, never on ``--jobs``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engines import game_class
+from bot.engines.base import Game
+
+SEED_STRIDE = 2**32
+CHOICE_SALT = 0x5EED
+REPORT_KEYS = (
+    "games", "mean_rounds", "median_rounds", "p90_rounds", "max_rounds", "mean_wars",
+    "wins", "draws", "cycles", "capped", "games_per_second",
+)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    rounds: int
+    wars: int
+    winner: int | None
+    reason: str
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    return run_seed * SEED_STRIDE + index
+
+
+def play_one(name: str, rules: Mapping[str, Any], seed: int) -> GameResult:
+    game: Game = game_class(name).new(rules, seed=seed)
+    if game.automatic:
+        game.play_out(record=False)
+    else:
+        chooser = random.Random(seed ^ CHOICE_SALT)
+        while not game.is_over:
+            for seat in game.pending_seats():
+                game.apply(seat, chooser.choice(game.legal_actions(seat)))
+    assert game.outcome is not None
+    return GameResult(game.stats.rounds, game.stats.wars, game.outcome.winner, game.outcome.reason)
+
+
+def _play_chunk(name: str, rules: Mapping[str, Any], seeds: range) -> list[GameResult]:
+    return [play_one(name, rules, seed) for seed in seeds]
+
+
+def _chunks(first: int, count: int, size: int) -> list[range]:
+    return [range(start, min(start + size, first + count)) for start in range(first, first + count, size)]
+
+
+def run(
+    name: str,
+    games: int,
+    seed: int,
+    rules: Mapping[str, Any] | None = None,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``games`` games and return the report (keys ``REPORT_KEYS``)."""
+    rules = game_class(name).resolve_rules(rules)  # refuse bad rules before any process starts
+    first = game_seed(seed, 0)
+    results: list[GameResult] = []
+    started = time.perf_counter()
+    if jobs <= 1:
+        for chunk in _chunks(first, games, 500):
+            results += _play_chunk(name, rules, chunk)
+            if progress:
+                progress(len(results), games)
+    else:
+        chunk_size = max(50, min(2000, math.ceil(games / (jobs * 8))))
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_play_chunk, name, rules, chunk) for chunk in _chunks(first, games, chunk_size)]
+            for future in futures:
+                results += future.result()
+                if progress:
+                    progress(len(results), games)
+    elapsed = time.perf_counter() - started
+    return report(results, elapsed, _seats(name, rules))
+
+
+def _seats(name: str, rules: Mapping[str, Any]) -> int:
+    return game_class(name).new(rules, seed=0).num_players
+
+
+def report(results: list[GameResult], elapsed: float, seats: int) -> dict[str, Any]:
+    rounds = sorted(result.rounds for result in results)
+    wins = [0] * seats
+    for result in results:
+        if result.winner is not None:
+            wins[result.winner] += 1
+    count = len(results)
+    return {
+        "games": count,
+        "mean_rounds": round(statistics.fmean(rounds), 2) if rounds else 0,
+        "median_rounds": statistics.median(rounds) if rounds else 0,
+        "p90_rounds": rounds[min(count - 1, math.ceil(0.9 * count) - 1)] if rounds else 0,
+        "max_rounds": rounds[-1] if rounds else 0,
+        "mean_wars": round(statistics.fmean(r.wars for r in results), 3) if results else 0,
+        "wins": wins,
+        "draws": sum(1 for r in results if r.winner is None),
+        "cycles": sum(1 for r in results if r.reason == "cycle"),
+        "capped": sum(1 for r in results if r.reason == "capped"),
+        "games_per_second": round(count / elapsed, 1) if elapsed > 0 else 0,
+    }
+
+
+def terminal_progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def format_report(data: Mapping[str, Any]) -> str:
+    lines = [
+        f"games            {data['games']}",
+        f"rounds           mean {data['mean_rounds']}, median {data['median_rounds']}, "
+        f"p90 {data['p90_rounds']}, max {data['max_rounds']}",
+        f"wars per game    {data['mean_wars']}",
+        f"wins by seat     {', '.join(f'seat {i}: {n}' for i, n in enumerate(data['wins']))}",
+        f"draws            {data['draws']} (cycles {data['cycles']}, capped games {data['capped']})",
+        f"speed            {data['games_per_second']} games/s",
+    ]
+    return "\n".join(lines)

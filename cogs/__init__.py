@@ -1,0 +1,1 @@
+"""The Discord face of the bot: slash commands, views, DMs, threads. Every module here is a cog extension."""

@@ -1,0 +1,88 @@
+"""`/rules` and `/help`: the players' rules texts, with buttons to switch between games."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.rules_text import GAMES, rules_text
+
+RULES_COLOUR = discord.Colour.dark_teal()
+
+
+def rules_embed(game: str) -> discord.Embed:
+    text = rules_text(game)
+    embed = discord.Embed(title=text.title, description=text.body, colour=RULES_COLOUR)
+    embed.set_footer(text="Use the buttons to read another game's rules.")
+    return embed
+
+
+def rules_view(current: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for game in GAMES:
+        view.add_item(RulesButton(game, current=game == current))
+    return view
+
+
+class RulesButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rules:(?P<game>[a-z]+)"):
+    """Shows one game's rules in place of the message's current text; works after restarts."""
+
+    def __init__(self, game: str, *, current: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=rules_text(game).title,
+                custom_id=f"rules:{game}",
+                style=discord.ButtonStyle.primary if current else discord.ButtonStyle.secondary,
+                disabled=current,
+            )
+        )
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> RulesButton:
+        return cls(match["game"])
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if self.game in GAMES:
+            return True
+        await interaction.response.send_message("Those rules are no longer available.", ephemeral=True)
+        return False
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(embed=rules_embed(self.game), view=rules_view(self.game))
+
+
+class Rules(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="rules", description="Read the rules of a game")
+    @app_commands.describe(game="The game whose rules to show")
+    @app_commands.choices(game=[app_commands.Choice(name=rules_text(g).title, value=g) for g in GAMES])
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        await interaction.response.send_message(
+            embed=rules_embed(game.value), view=rules_view(game.value), ephemeral=True
+        )
+
+    @app_commands.command(name="help", description="What this bot does and how to start")
+    async def help(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(
+            title="Air War",
+            description=(
+                "Card games of the War family, played right here in Discord.\n\n"
+                "**Games:** " + ", ".join(rules_text(g).title for g in GAMES) + ".\n"
+                "**Read the rules:** `/rules` and pick a game.\n"
+            ),
+            colour=RULES_COLOUR,
+        )
+        await interaction.response.send_message(embed=embed, view=rules_view(""), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(RulesButton)
+    await bot.add_cog(Rules(bot))
