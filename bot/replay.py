@@ -81,6 +81,7 @@ def replay(match: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
     """Yield every event of the match, then the summary line. Raise MatchFileError on a bad file or move."""
     game = new_game(match)
     moves = moves_of(match)
+    yield from game.opening_events
     if game.automatic:
         if moves:
             raise MatchFileError(f"{game.name} plays itself and takes no moves; remove 'moves' from the file")

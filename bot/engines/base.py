@@ -161,6 +161,8 @@ class Game(ABC):
     automatic: ClassVar[bool] = False
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    #: Events a game causes while it is created (Air War draws its first stacks in ``new``); kept in the JSON.
+    opening_events: list[Event] | tuple[()] = ()
 
     rules: dict[str, Any]
     seed: int

@@ -1,0 +1,517 @@
+"""Air War: two players, a deck each, stacks shown face up, ordered in secret and flipped card by card.
+
+The rules text players read is ``data/rules/airwar.md``; this module follows it exactly.
+
+State between two ``apply`` calls is always one of two things:
+
+* **ordering**: both stacks of the current engagement are drawn (``stacks``, in the order they were drawn)
+  and the game waits until each seat has locked in a play order (``orders``). The second order plays the
+  whole engagement at once and draws the next stacks in the same call.
+* **over**: ``outcome`` is set. Cards left on the table (a tie nobody could break) stay on the table.
+
+Piles are lists, top card first, like everywhere in the project. That holds for the discard piles too:
+``discards[seat][0]`` is the card discarded last. Each deck is an unknown part on top (``unknown[seat]``
+cards, never shown in any view) above the cards that went back to its bottom during play, which every
+player saw (every flip is public).
+
+Events (JSON-ready dicts, only what a spectator may see):
+
+* ``engagement``: ``number``, ``stack_size``, ``stacks`` (as drawn), ``deck_counts``, ``discard_counts``;
+* ``order_locked``: ``engagement``, ``seat``, ``waiting_for`` (seats still to order) -- never the order;
+* ``flip``: ``engagement``, ``flip`` (1-based in the engagement), ``fight`` (1-based), ``cards`` (seat 0's,
+  seat 1's), ``sources`` (``"stack"`` or ``"deck"`` for each), ``result`` (``"tie"`` or ``"win"``),
+  ``winner`` (seat, ``None`` on a tie);
+* ``fight``: ``engagement``, ``fight``, ``winner``, ``loser``, ``kept`` (the winner's cards in the order
+  played, now at the bottom of his deck in that order), ``discarded`` (the loser's cards in the order played),
+  ``ties`` (ties in this fight), ``deck_counts``, ``discard_counts``;
+* ``engagement_end``: ``engagement``, ``fights``, ``ties``, ``deck_counts``, ``discard_counts``;
+* ``game_over``: ``winner`` (``None``: a draw), ``reason`` (``short_stack``, ``out_of_cards``, ``forfeit``),
+  ``detail``, ``engagement``, ``deck_counts``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, Self
+
+from bot.cards import parse_card, standard_pack, strength_table, tarot_pack
+from bot.engines.base import (
+    Action,
+    Event,
+    Game,
+    GameStats,
+    Option,
+    Outcome,
+    rng_from_json,
+    rng_state_to_json,
+)
+from bot.errors import GameError, IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
+
+SEATS = (0, 1)
+JSON_VERSION = 1
+SHORT_STACK = "short_stack"
+OUT_OF_CARDS = "out_of_cards"
+
+DECK_SIZES = {"standard": 52, "jokers": 54, "tarot": 78}
+
+
+def pack_for(deck: str) -> list[str]:
+    """One player's full, unshuffled deck for the ``deck`` rule."""
+    if deck == "tarot":
+        return tarot_pack()
+    return standard_pack(52, jokers=2 if deck == "jokers" else 0)
+
+
+def _other(seat: int) -> int:
+    return 1 - seat
+
+
+class AirWar(Game):
+    """Air War for two players (see the module docstring for the state, events and views)."""
+
+    name = "airwar"
+    title = "Air War"
+    min_players = 2
+    max_players = 2
+    options = (
+        Option("aces", "high", "aces rank above the king (high) or below the 2 (low)", choices=("high", "low")),
+        Option("stack", 5, "cards in each engagement's stack", minimum=3, maximum=7),
+        Option(
+            "deck",
+            "standard",
+            "each player's deck: standard (52 cards), jokers (54: two jokers above the ace) or tarot (78)",
+            choices=("standard", "jokers", "tarot"),
+        ),
+    )
+
+    def __init__(self, rules: dict[str, Any], seed: int, rng: random.Random) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.rng = rng
+        self.outcome = None
+        self.stats = GameStats()
+        self.decks: list[list[str]] = [[], []]
+        self.unknown: list[int] = [0, 0]
+        self.stacks: list[list[str]] = [[], []]
+        self.orders: list[list[str] | None] = [None, None]
+        self.table: list[list[str]] = [[], []]
+        self.discards: list[list[str]] = [[], []]
+        self.engagement = 0
+        #: the events of the game's start (the first engagement, or the game's end): ``new`` has no return
+        #: value for them, so the bot reads them here.
+        self.opening_events: list[Event] = []
+        self._setup()
+
+    def _setup(self) -> None:
+        self.tarot = self.rules["deck"] == "tarot"
+        self.strength = strength_table(aces_high=self.rules["aces"] == "high", tarot=self.tarot)
+        self.stack_size: int = self.rules["stack"]
+        self.pack = Counter(pack_for(self.rules["deck"]))
+
+    # --- construction -------------------------------------------------------------------------------
+    @classmethod
+    def new(cls, rules: Mapping[str, Any] | None = None, seed: int = 0,
+            piles: Sequence[Sequence[str]] | None = None) -> Self:
+        resolved = cls.resolve_rules(rules)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidRules(f"the seed must be a whole number, not {seed!r}")
+        game = cls(resolved, seed, random.Random(seed))
+        if piles is None:
+            decks = []
+            for _seat in SEATS:  # seat 0's deck is shuffled first, then seat 1's; never again
+                deck = pack_for(resolved["deck"])
+                game.rng.shuffle(deck)
+                decks.append(deck)
+        else:
+            decks = game._parse_piles(piles)
+        game.decks = decks
+        game.unknown = [len(deck) for deck in decks]
+        game.opening_events = game._start_engagement()
+        return game
+
+    def _parse_piles(self, piles: Any) -> list[list[str]]:
+        if isinstance(piles, str | bytes) or not isinstance(piles, Sequence) or len(piles) != 2:
+            raise InvalidState("Air War needs exactly two starting piles, one deck per seat (top card first)")
+        decks = []
+        for seat, pile in enumerate(piles):
+            if isinstance(pile, str | bytes) or not isinstance(pile, Sequence):
+                raise InvalidState(f"seat {seat}'s pile must be a list of cards, top card first")
+            try:
+                deck = [parse_card(card, tarot=self.tarot) for card in pile]
+            except InvalidCard as error:
+                raise InvalidState(f"seat {seat}'s pile: {error}") from None
+            self._check_cards_fit(seat, deck)
+            if len(deck) < self.stack_size:
+                raise InvalidState(
+                    f"seat {seat}'s pile has {len(deck)} cards; each deck needs at least a full stack "
+                    f"of {self.stack_size}"
+                )
+            decks.append(deck)
+        return decks
+
+    def _check_cards_fit(self, seat: int, cards: Sequence[str]) -> None:
+        """A seat's cards must all come from one deck of the chosen kind, each card at most once."""
+        counts = Counter(cards)
+        for card, count in counts.items():
+            if card not in self.pack:
+                raise InvalidState(f"seat {seat} has {card}, which is not in a {self.rules['deck']} deck")
+            if count > self.pack[card]:
+                raise InvalidState(f"seat {seat} has {card} {count} times, but a deck holds it only once")
+
+    # --- play ---------------------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        self._check_seat(seat)
+        if self.is_over or self.orders[seat] is not None:
+            return []
+        stack = self.stacks[seat]
+        seen: set[tuple[str, ...]] = set()
+        actions = []
+        for order in itertools.permutations(stack):
+            if order not in seen:
+                seen.add(order)
+                actions.append({"type": "order", "cards": list(order)})
+        return actions
+
+    def pending_seats(self) -> list[int]:
+        if self.is_over:
+            return []
+        return [seat for seat in SEATS if self.orders[seat] is None]
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        self._check_seat(seat)
+        self._check_not_over()
+        if not isinstance(action, Mapping) or action.get("type") != "order":
+            kind = action.get("type") if isinstance(action, Mapping) else action
+            raise IllegalAction(f"Air War has one action, order (your stack in play order), not {kind!r}")
+        order = self._check_order(seat, action.get("cards"))
+        self.orders[seat] = order
+        events = [self._locked_event(seat)]
+        if all(o is not None for o in self.orders):
+            events += self._play_engagement()
+        return events
+
+    def apply_move(self, move: Mapping[str, Any]) -> list[Event]:
+        """One engagement of a match file: ``{"orders": [seat 0's order, seat 1's order]}``."""
+        self._check_not_over()
+        orders = move.get("orders") if isinstance(move, Mapping) else None
+        if isinstance(orders, str | bytes) or not isinstance(orders, Sequence) or len(orders) != 2:
+            raise IllegalAction('an Air War move is {"orders": [seat 0\'s order, seat 1\'s order]}')
+        checked = [self._check_order(seat, orders[seat]) for seat in SEATS]  # both checked before either plays
+        events = []
+        for seat in SEATS:
+            self.orders[seat] = checked[seat]
+            events.append(self._locked_event(seat))
+        return events + self._play_engagement()
+
+    def forfeit(self, seat: int, reason: str = "forfeit") -> list[Event]:
+        self._check_seat(seat)
+        self._check_not_over()
+        self.outcome = Outcome(_other(seat), reason, f"seat {seat} forfeited")
+        return [self._game_over_event()]
+
+    def _check_order(self, seat: int, cards: Any) -> list[str]:
+        """The seat's order, checked against its stack; raise a typed error and change nothing."""
+        if self.orders[seat] is not None:
+            raise NotYourTurn(f"seat {seat} has already locked in an order for engagement {self.engagement}")
+        stack = self.stacks[seat]
+        size = len(stack)
+        if isinstance(cards, str | bytes) or not isinstance(cards, Sequence):
+            raise IllegalAction(f"an order is a list of your {size} stack cards in the order you will play them")
+        order = [parse_card(card, tarot=self.tarot) for card in cards]
+        counts = Counter(order)
+        for card in order:
+            if counts[card] > 1:
+                raise IllegalAction(f"{card} appears {counts[card]} times in your order; play each card once")
+            if card not in stack:
+                raise IllegalAction(f"{card} is not in your stack; your stack is {' '.join(stack)}")
+        if len(order) != size:
+            missing = [card for card in stack if card not in counts]
+            raise IllegalAction(
+                f"your order must hold all {size} cards of your stack; missing {' '.join(missing)}"
+            )
+        return order
+
+    def _play_engagement(self) -> list[Event]:
+        """Flip both orders side by side, settle every fight, then start the next engagement."""
+        orders = [list(order or []) for order in self.orders]
+        self.stacks = [list(order) for order in orders]  # what is left to flip, in play order
+        events: list[Event] = []
+        flips = fights = ties = fight_ties = 0
+        while True:
+            if self.stacks[0]:
+                cards = [self.stacks[seat].pop(0) for seat in SEATS]
+                sources = ["stack", "stack"]
+            elif self.table[0]:
+                empty = [seat for seat in SEATS if not self.decks[seat]]
+                if empty:
+                    self.stacks = [[], []]
+                    self.orders = [None, None]
+                    events.append(self._out_of_cards(empty))
+                    return events
+                cards = [self._draw(seat) for seat in SEATS]
+                sources = ["deck", "deck"]
+            else:
+                break
+            flips += 1
+            for seat in SEATS:
+                self.table[seat].append(cards[seat])
+            first, second = (self.strength[card] for card in cards)
+            winner = None if first == second else (0 if first > second else 1)
+            events.append({
+                "type": "flip", "engagement": self.engagement, "flip": flips, "fight": fights + 1,
+                "cards": list(cards), "sources": sources, "result": "tie" if winner is None else "win",
+                "winner": winner,
+            })
+            if winner is None:
+                ties += 1
+                fight_ties += 1
+                self.stats.wars += 1
+                continue
+            fights += 1
+            loser = _other(winner)
+            kept, discarded = self.table[winner], self.table[loser]
+            self.decks[winner].extend(kept)
+            self.discards[loser][:0] = reversed(discarded)
+            self.table = [[], []]
+            events.append({
+                "type": "fight", "engagement": self.engagement, "fight": fights, "winner": winner,
+                "loser": loser, "kept": kept, "discarded": discarded, "ties": fight_ties,
+                **self._counts(),
+            })
+            fight_ties = 0
+        self.orders = [None, None]
+        self.stats.rounds += 1
+        events.append({
+            "type": "engagement_end", "engagement": self.engagement, "fights": fights, "ties": ties,
+            **self._counts(),
+        })
+        return events + self._start_engagement()
+
+    def _start_engagement(self) -> list[Event]:
+        """Draw the next stacks, or end the game when a seat cannot draw a full stack."""
+        size = self.stack_size
+        short = [seat for seat in SEATS if len(self.decks[seat]) < size]
+        if short:
+            self.stacks = [[], []]
+            if len(short) == 2:
+                counts = self._counts()["deck_counts"]
+                detail = (f"neither player can draw a full stack of {size} "
+                          f"(seat 0 has {counts[0]} cards, seat 1 has {counts[1]}): a draw")
+                self.outcome = Outcome(None, SHORT_STACK, detail)
+            else:
+                seat = short[0]
+                detail = (f"seat {seat} cannot draw a full stack of {size} "
+                          f"({len(self.decks[seat])} cards left): seat {_other(seat)} wins")
+                self.outcome = Outcome(_other(seat), SHORT_STACK, detail)
+            return [self._game_over_event()]
+        self.engagement += 1
+        self.stacks = [[self._draw(seat) for _ in range(size)] for seat in SEATS]
+        self.orders = [None, None]
+        return [{
+            "type": "engagement", "number": self.engagement, "stack_size": size,
+            "stacks": [list(stack) for stack in self.stacks], **self._counts(),
+        }]
+
+    def _out_of_cards(self, empty: list[int]) -> Event:
+        if len(empty) == 2:
+            detail = "both players had to add a tie-breaker card and neither had one: a draw"
+            self.outcome = Outcome(None, OUT_OF_CARDS, detail)
+        else:
+            seat = empty[0]
+            detail = f"seat {seat} had to add a tie-breaker card and had none: seat {_other(seat)} wins"
+            self.outcome = Outcome(_other(seat), OUT_OF_CARDS, detail)
+        return self._game_over_event()
+
+    def _draw(self, seat: int) -> str:
+        """The top card of the seat's deck (an unknown card while any are left above the known bottom)."""
+        self.unknown[seat] = max(0, self.unknown[seat] - 1)
+        return self.decks[seat].pop(0)
+
+    def _counts(self) -> dict[str, list[int]]:
+        return {
+            "deck_counts": [len(deck) for deck in self.decks],
+            "discard_counts": [len(pile) for pile in self.discards],
+        }
+
+    def _locked_event(self, seat: int) -> Event:
+        return {
+            "type": "order_locked", "engagement": self.engagement, "seat": seat,
+            "waiting_for": [s for s in SEATS if self.orders[s] is None],
+        }
+
+    def _game_over_event(self) -> Event:
+        assert self.outcome is not None
+        return {
+            "type": "game_over", **self.outcome.to_json(), "engagement": self.engagement,
+            "deck_counts": [len(deck) for deck in self.decks],
+        }
+
+    # --- what players see ---------------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees (``None``: a spectator).
+
+        Keys: ``game``, ``seat``, ``rules``, ``engagement``, ``phase`` (``"ordering"`` or ``"over"``),
+        ``stacks`` (both, as drawn: public), ``locked`` (per seat), ``waiting_for``, ``my_order`` (own
+        locked order; ``None`` for spectators or before locking), ``deck_counts``, ``deck_bottoms`` (per
+        deck: ``unknown_above`` and ``cards``, the cards known to lie at its bottom, top first),
+        ``discards`` (top first), ``table`` (tied cards left when the game ended), ``outcome``, ``stats``.
+        """
+        if seat is not None:
+            self._check_seat(seat)
+        ordering = not self.is_over
+        return {
+            "game": self.name,
+            "seat": seat,
+            "rules": dict(self.rules),
+            "engagement": self.engagement,
+            "phase": "ordering" if ordering else "over",
+            "stack_size": self.stack_size,
+            "stacks": [list(stack) for stack in self.stacks],
+            "locked": [order is not None for order in self.orders],
+            "waiting_for": self.pending_seats(),
+            "my_order": None if seat is None or self.orders[seat] is None else list(self.orders[seat]),
+            "deck_counts": [len(deck) for deck in self.decks],
+            "deck_bottoms": [
+                {"unknown_above": self.unknown[s], "cards": self.decks[s][self.unknown[s]:]} for s in SEATS
+            ],
+            "discards": [list(pile) for pile in self.discards],
+            "table": [list(cards) for cards in self.table],
+            "outcome": None if self.outcome is None else self.outcome.to_json(),
+            "stats": self.stats.to_json(),
+        }
+
+    def draw_piles(self) -> list[list[str]]:
+        return [list(deck) for deck in self.decks]
+
+    def card_locations(self) -> dict[str, list[str]]:
+        places: dict[str, list[str]] = {}
+        for seat in SEATS:
+            places[f"deck_{seat}"] = list(self.decks[seat])
+            places[f"stack_{seat}"] = list(self.stacks[seat])
+            places[f"table_{seat}"] = list(self.table[seat])
+            places[f"discard_{seat}"] = list(self.discards[seat])
+        return places
+
+    # --- persistence --------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "version": JSON_VERSION,
+            "rules": dict(self.rules),
+            "seed": self.seed,
+            "rng": rng_state_to_json(self.rng),
+            "engagement": self.engagement,
+            "decks": [list(deck) for deck in self.decks],
+            "unknown": list(self.unknown),
+            "stacks": [list(stack) for stack in self.stacks],
+            "orders": [None if order is None else list(order) for order in self.orders],
+            "table": [list(cards) for cards in self.table],
+            "discards": [list(pile) for pile in self.discards],
+            "outcome": None if self.outcome is None else self.outcome.to_json(),
+            "stats": self.stats.to_json(),
+            "opening_events": [dict(event) for event in self.opening_events],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        try:
+            return cls._from_json(data)
+        except InvalidState:
+            raise
+        except (GameError, KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+            raise InvalidState(f"the saved Air War game is damaged: {error!r}") from None
+
+    @classmethod
+    def _from_json(cls, data: Mapping[str, Any]) -> Self:
+        if not isinstance(data, Mapping):
+            raise InvalidState("a saved game must be a JSON object")
+        if data.get("game") != cls.name or data.get("version") != JSON_VERSION:
+            raise InvalidState(f"this is not a saved Air War game (version {JSON_VERSION})")
+        rules = cls.resolve_rules(data["rules"])
+        seed = data["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidState("the saved seed is not a whole number")
+        game = cls(rules, seed, rng_from_json(data["rng"]))
+        game.engagement = _count(data["engagement"], "engagement")
+        game.decks = [game._saved_cards(pile, "deck") for pile in _pair(data["decks"], "decks")]
+        game.unknown = [_count(n, "unknown") for n in _pair(data["unknown"], "unknown")]
+        game.stacks = [game._saved_cards(pile, "stack") for pile in _pair(data["stacks"], "stacks")]
+        game.orders = [None if o is None else game._saved_cards(o, "order") for o in _pair(data["orders"], "orders")]
+        game.table = [game._saved_cards(pile, "table") for pile in _pair(data["table"], "table")]
+        game.discards = [game._saved_cards(pile, "discard") for pile in _pair(data["discards"], "discards")]
+        outcome = data["outcome"]
+        if outcome is not None:
+            if not isinstance(outcome, Mapping) or outcome.get("winner") not in (None, 0, 1) \
+                    or isinstance(outcome.get("winner"), bool) or not isinstance(outcome.get("reason"), str) \
+                    or not isinstance(outcome.get("detail", ""), str):
+                raise InvalidState("the saved outcome is damaged")
+            game.outcome = Outcome.from_json(outcome)
+        stats = data["stats"]
+        game.stats = GameStats(_count(stats["rounds"], "rounds"), _count(stats["wars"], "wars"))
+        events = data["opening_events"]
+        if not isinstance(events, list) or not all(isinstance(e, dict) and isinstance(e.get("type"), str)
+                                                    for e in events):
+            raise InvalidState("the saved opening events are damaged")
+        game.opening_events = [dict(event) for event in events]
+        game._check_position()
+        return game
+
+    def _saved_cards(self, pile: Any, what: str) -> list[str]:
+        if not isinstance(pile, list) or not all(isinstance(card, str) for card in pile):
+            raise InvalidState(f"a saved {what} is not a list of cards")
+        for card in pile:
+            if parse_card(card, tarot=self.tarot) != card:
+                raise InvalidState(f"a saved {what} holds {card!r}, which is not written in card notation")
+        return list(pile)
+
+    def _check_position(self) -> None:
+        """Raise InvalidState unless the loaded state is a position Air War can reach."""
+        size = self.stack_size
+        for seat in SEATS:
+            self._check_cards_fit(
+                seat, self.decks[seat] + self.stacks[seat] + self.table[seat] + self.discards[seat]
+            )
+            if self.unknown[seat] > len(self.decks[seat]):
+                raise InvalidState(f"seat {seat}'s deck has fewer cards than its unknown part")
+        if len(self.table[0]) != len(self.table[1]):
+            raise InvalidState("the two sides of the table must hold as many cards each")
+        if self.is_over:
+            full = [len(stack) for stack in self.stacks] == [size, size]
+            if self.stacks != [[], []] and not full:
+                raise InvalidState("a finished game's stacks must be empty or full")
+            if any(o is not None for o in self.orders) and not full:
+                raise InvalidState("a finished game holds an order without its stack")
+            if self.table[0] and self.stacks != [[], []]:
+                raise InvalidState("a finished game cannot have both a tie on the table and stacks to play")
+        else:
+            if self.engagement < 1:
+                raise InvalidState("a game in progress is in engagement 1 or later")
+            if [len(stack) for stack in self.stacks] != [size, size]:
+                raise InvalidState(f"each stack of a game in progress must hold {size} cards")
+            if self.table != [[], []]:
+                raise InvalidState("cards are on the table between engagements")
+            if all(o is not None for o in self.orders):
+                raise InvalidState("both orders are locked but the engagement was not played")
+        for seat in SEATS:
+            order = self.orders[seat]
+            if order is not None and sorted(order) != sorted(self.stacks[seat]):
+                raise InvalidState(f"seat {seat}'s saved order is not an order of its stack")
+
+
+def _pair(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise InvalidState(f"the saved {what} must be a list of two, one per seat")
+    return value
+
+
+def _count(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidState(f"the saved {what} must be a whole number, 0 or more")
+    return value

@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m tests.bench.NAME` prints one JSON line."""
