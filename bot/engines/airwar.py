@@ -12,7 +12,8 @@ State between two ``apply`` calls is always one of two things:
 Piles are lists, top card first, like everywhere in the project. That holds for the discard piles too:
 ``discards[seat][0]`` is the card discarded last. Each deck is an unknown part on top (``unknown[seat]``
 cards, never shown in any view) above the cards that went back to its bottom during play, which every
-player saw (every flip is public).
+player saw (every flip is public). The size of the unknown part is not kept but worked out (see
+:attr:`AirWar.unknown`), so a saved game cannot claim that hidden cards are known.
 
 Events (JSON-ready dicts, only what a spectator may see):
 
@@ -94,7 +95,6 @@ class AirWar(Game):
         self.outcome = None
         self.stats = GameStats()
         self.decks: list[list[str]] = [[], []]
-        self.unknown: list[int] = [0, 0]
         self.stacks: list[list[str]] = [[], []]
         self.orders: list[list[str] | None] = [None, None]
         self.table: list[list[str]] = [[], []]
@@ -128,7 +128,6 @@ class AirWar(Game):
         else:
             decks = game._parse_piles(piles)
         game.decks = decks
-        game.unknown = [len(deck) for deck in decks]
         game.opening_events = game._start_engagement()
         return game
 
@@ -331,8 +330,18 @@ class AirWar(Game):
 
     def _draw(self, seat: int) -> str:
         """The top card of the seat's deck (an unknown card while any are left above the known bottom)."""
-        self.unknown[seat] = max(0, self.unknown[seat] - 1)
         return self.decks[seat].pop(0)
+
+    @property
+    def unknown(self) -> list[int]:
+        """How many cards on top of each deck nobody has seen, worked out from public counts.
+
+        A seat's deck only ever gains the cards it keeps, at the bottom, and each fight's winner keeps exactly as
+        many cards as the loser discards (both sides of the table hold as many), so seat ``s`` has kept
+        ``len(discards[1 - s])`` cards in all. Every draw takes the top card, so no kept card is drawn again while
+        an unknown card is left above it: the known bottom is all the kept cards (or the whole deck).
+        """
+        return [max(0, len(self.decks[seat]) - len(self.discards[_other(seat)])) for seat in SEATS]
 
     def _counts(self) -> dict[str, list[int]]:
         return {
@@ -441,7 +450,7 @@ class AirWar(Game):
         game = cls(rules, seed, rng_from_json(data["rng"]))
         game.engagement = _count(data["engagement"], "engagement")
         game.decks = [game._saved_cards(pile, "deck") for pile in _pair(data["decks"], "decks")]
-        game.unknown = [_count(n, "unknown") for n in _pair(data["unknown"], "unknown")]
+        unknown = [_count(n, "unknown") for n in _pair(data["unknown"], "unknown")]
         game.stacks = [game._saved_cards(pile, "stack") for pile in _pair(data["stacks"], "stacks")]
         game.orders = [None if o is None else game._saved_cards(o, "order") for o in _pair(data["orders"], "orders")]
         game.table = [game._saved_cards(pile, "table") for pile in _pair(data["table"], "table")]
@@ -461,6 +470,9 @@ class AirWar(Game):
             raise InvalidState("the saved opening events are damaged")
         game.opening_events = [dict(event) for event in events]
         game._check_position()
+        if unknown != game.unknown:  # kept for the format only: the decks and discards decide it
+            raise InvalidState(f"the saved unknown deck tops {unknown} do not match the decks and discards, "
+                               f"which say {game.unknown}")
         return game
 
     def _saved_cards(self, pile: Any, what: str) -> list[str]:
@@ -478,8 +490,6 @@ class AirWar(Game):
             self._check_cards_fit(
                 seat, self.decks[seat] + self.stacks[seat] + self.table[seat] + self.discards[seat]
             )
-            if self.unknown[seat] > len(self.decks[seat]):
-                raise InvalidState(f"seat {seat}'s deck has fewer cards than its unknown part")
         if len(self.table[0]) != len(self.table[1]):
             raise InvalidState("the two sides of the table must hold as many cards each")
         if self.is_over:

@@ -17,7 +17,8 @@ Our choices where the text is silent (the players' rules text ``data/rules/army.
 * a winning red card costs the opposing **front** army 1 SP; when it reaches 0 SP it goes to the army graveyard and
   the next army in line comes face up with its full SP; a player with no armies left loses at once (nobody draws);
 * ``max_rounds`` (default 300): after that many rounds the player with more stamina left in total (front army's SP
-  left plus the full SP of the armies waiting in line) wins; equal totals are a draw. Reason ``capped``.
+  left plus the full SP of the armies waiting in line) wins; equal totals are a draw. Reason ``capped``. Only then
+  are the armies still hidden in line turned face up (in the ``game_over`` event), so everyone can check the count.
 
 ``stats.rounds`` counts the rounds fought, ``stats.wars`` the tied rounds among them (Army has no war: a tie just
 costs nothing).
@@ -42,9 +43,12 @@ Events (JSON-ready, spectator-visible only):
 * ``army_fallen`` ``{seat, army, next, stamina, armies_left}``: ``next`` is the army now face up (``None`` if none);
 * ``reshuffle`` ``{cards}``: the fighting graveyard became the new fighting pile;
 * ``draw`` ``{seat, cards, hand_size, pile_left}``;
-* ``game_over`` ``{winner, reason, detail, stamina}``: reason ``no_armies``, ``capped``, or the reason given to
-  :meth:`Army.forfeit` (``forfeit`` by default); ``winner`` is ``None`` for a draw; ``stamina`` is each seat's total
-  SP left.
+* ``game_over`` ``{winner, reason, detail, front, armies_left}``: reason ``no_armies``, ``capped``, or the reason
+  given to :meth:`Army.forfeit` (``forfeit`` by default); ``winner`` is ``None`` for a draw; ``front`` is each seat's
+  face-up ``{army, stamina}`` (``None`` before the armies are set or when a seat has none left), ``armies_left`` each
+  seat's number of armies: only public facts. When the cap ends the game (and only then) the event also reveals
+  ``armies`` (each seat's armies left, ``[{army, stamina}, ...]`` in fighting order: the front one with the SP it has
+  left, the others with their full SP) and ``stamina`` (each seat's total, the sum of those SP).
 
 ``view(seat)`` keys: ``game``, ``seat``, ``phase`` (``arrange``, ``play`` or ``over``), ``round`` (rounds fought),
 ``max_rounds``, ``players`` (per seat: ``seat``, ``front`` = ``{army, stamina}`` once both armies are set, else
@@ -142,6 +146,8 @@ class Army(Game):
             piles: Sequence[Sequence[str]] | None = None) -> Self:
         """A new game. ``piles=[army_pile, fighting_pile]`` (top first) deals those piles as they are."""
         resolved = resolve_rules(cls.options, rules)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidRules(f"the seed must be a whole number, not {seed!r}")
         rng = random.Random(seed)
         if piles is None:
             army_pile, fighting_pile = list(ARMY_CARDS), list(FIGHTING_CARDS)
@@ -203,7 +209,7 @@ class Army(Game):
     def forfeit(self, seat: int, reason: str = "forfeit") -> list[Event]:
         self._check_seat(seat)
         events = super().forfeit(seat, reason)
-        events[0]["stamina"] = self._totals()
+        events[0].update(self._public_end())
         return events
 
     # --- validation ---------------------------------------------------------------------------------
@@ -291,7 +297,7 @@ class Army(Game):
             events.append(self._army_falls(target))
             if not self.armies[target]:
                 self.outcome = Outcome(1 - target, "no_armies", f"seat {target} has no armies left")
-                events.append(self._game_over())
+                events.append(self._game_over(reveal=False))
                 return events
         for seat in range(2):
             events += self._draw(seat)
@@ -300,7 +306,7 @@ class Army(Game):
             winner = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
             self.outcome = Outcome(winner, "capped", f"{self.stats.rounds} rounds fought; stamina left "
                                                      f"{totals[0]} (seat 0) against {totals[1]} (seat 1)")
-            events.append(self._game_over())
+            events.append(self._game_over(reveal=True))
         return events
 
     def _army_falls(self, seat: int) -> Event:
@@ -327,13 +333,29 @@ class Army(Game):
                            "pile_left": len(self.fighting_pile)})
         return events
 
-    def _game_over(self) -> Event:
+    def _game_over(self, reveal: bool) -> Event:
+        """The end: public facts only, unless ``reveal`` (the round cap decided): then every army left, face up."""
         assert self.outcome is not None
-        return {"type": "game_over", **self.outcome.to_json(), "stamina": self._totals()}
+        event: Event = {"type": "game_over", **self.outcome.to_json(), **self._public_end()}
+        if reveal:
+            event["armies"] = [self._line(s) for s in range(2)]
+            event["stamina"] = self._totals()
+        return event
+
+    def _public_end(self) -> dict[str, Any]:
+        """What everyone already knows at the end: each face-up army with its SP, and how many armies are left."""
+        fronts = [{"army": line[0], "stamina": self.stamina[s]} if self.phase == "play" and line else None
+                  for s, line in enumerate(self.armies)]
+        return {"front": fronts, "armies_left": [len(line) for line in self.armies]}
+
+    def _line(self, seat: int) -> list[dict[str, Any]]:
+        """A seat's armies in fighting order with their SP: the front one's SP left, the others' full SP."""
+        return [{"army": army, "stamina": self.stamina[seat] if i == 0 else full_stamina(army)}
+                for i, army in enumerate(self.armies[seat])]
 
     def _totals(self) -> list[int]:
         """Each seat's stamina left: the front army's SP left plus the full SP of the armies behind it."""
-        return [self.stamina[s] + sum(full_stamina(army) for army in self.armies[s][1:]) for s in range(2)]
+        return [sum(army["stamina"] for army in self._line(s)) for s in range(2)]
 
     # --- what players see ---------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -363,11 +385,9 @@ class Army(Game):
             "outcome": self.outcome.to_json() if self.outcome else None,
         }
         if seat is not None:
-            line = self.armies[seat]
             result["you"] = {
                 "hand": list(self.hands[seat]),
-                "armies": [{"army": army, "stamina": self.stamina[seat] if i == 0 else full_stamina(army)}
-                           for i, army in enumerate(line)],
+                "armies": self._line(seat),
                 "arranged": self.arranged[seat],
                 "chosen": self.played[seat],
             }
@@ -473,6 +493,10 @@ class Army(Game):
             raise fail("the army pile does not hold the 10 army cards nobody was dealt")
         if self.stats.wars > self.stats.rounds or self.stats.rounds > self.rules["max_rounds"]:
             raise fail("the round counters are impossible")
+        if not self.is_over and self.stats.rounds >= self.rules["max_rounds"]:
+            raise fail("the last round allowed was fought but the game goes on")
+        if all(card is not None for card in self.played):
+            raise fail("both cards of the round are chosen but the round was not fought")
         for s in range(2):
             line = self.armies[s]
             if len(self.hands[s]) + (self.played[s] is not None) > HAND_SIZE:
@@ -484,6 +508,8 @@ class Army(Game):
             if not line and (self.stamina[s] != 0 or not self.is_over):
                 raise fail(f"seat {s} has no armies but the game goes on")
         if self.phase == "arrange":
+            if all(self.arranged):
+                raise fail("both armies are set but the fighting has not started")
             if any(len(line) != ARMIES_EACH for line in self.armies):
                 raise fail("each seat must hold 3 armies before they are set")
             if self.stats.rounds or self.army_graveyard or any(self.played) or any(

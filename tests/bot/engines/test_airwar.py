@@ -427,6 +427,32 @@ def test_damaged_saves_are_refused(path, value):
         AirWar.from_json([])
 
 
+@pytest.mark.parametrize("unknown", [[0, 0], [0, 47], [46, 47], [47, 46], [48, 47], [47, 52]])
+def test_a_saved_game_cannot_claim_other_unknown_deck_tops(unknown):
+    """A lower count would make ``view`` show the real order of unseen cards as the known deck bottom."""
+    data = AirWar.new(seed=1).to_json()
+    assert data["unknown"] == [47, 47]
+    with pytest.raises(InvalidState, match="unknown"):
+        AirWar.from_json(data | {"unknown": unknown})
+
+
+def test_mid_game_the_unknown_deck_tops_follow_from_the_decks_and_discards():
+    game = AirWar.new(seed=1)
+    rng = random.Random(4)
+    while not (game.discards[0] and game.discards[1]):
+        game.apply_move({"orders": [rng.sample(stack, len(stack)) for stack in game.stacks]})
+    data = json.loads(json.dumps(game.to_json()))
+    assert data["unknown"] == [len(game.decks[s]) - len(game.discards[1 - s]) for s in (0, 1)]
+    assert all(0 < n < len(deck) for n, deck in zip(data["unknown"], game.decks, strict=True))
+    assert AirWar.from_json(data).view(0) == game.view(0)
+    for seat in (0, 1):
+        for change in (-1, 1):
+            forged = copy.deepcopy(data)
+            forged["unknown"][seat] += change
+            with pytest.raises(InvalidState, match="unknown"):
+                AirWar.from_json(forged)
+
+
 def test_json_round_trip_after_game_over_with_cards_on_the_table():
     game = AirWar.new({"stack": 3}, piles=[cards("5S 6S 7S"), cards("5H 6H 7H 2H")])
     game.apply_move({"orders": [["5S", "6S", "7S"], ["5H", "6H", "7H"]]})

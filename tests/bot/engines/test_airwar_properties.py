@@ -60,6 +60,57 @@ def cards_in_play(game: AirWar) -> Counter:
     return Counter(card for pile in game.card_locations().values() for card in pile)
 
 
+class PublicDecks:
+    """Each deck as a spectator can know it from the events alone: top first, ``None`` for a card never shown.
+
+    Every card a deck gives up is shown (in a stack or a deck flip) and every card it takes back is shown (a
+    fight's ``kept``), and a deck holds each card at most once, so a card shown once is known wherever it goes.
+    """
+
+    def __init__(self, game: AirWar) -> None:
+        opening = game.opening_events[0]
+        assert opening["type"] == "engagement"
+        self.decks: list[list[str | None]] = [[None] * (n + game.stack_size) for n in opening["deck_counts"]]
+        self.seen: list[set[str]] = [set(), set()]
+        self.see(game.opening_events)
+
+    def draw(self, seat: int, card: str) -> None:
+        top = self.decks[seat].pop(0)
+        if top is None:
+            assert card not in self.seen[seat], f"{card} came from seat {seat}'s unseen top but was shown before"
+        else:
+            assert card == top, f"seat {seat} drew {card} where everyone saw {top} go"
+        self.seen[seat].add(card)
+
+    def see(self, events: list[dict]) -> None:
+        for event in events:
+            if event["type"] == "engagement":
+                for seat in (0, 1):
+                    for card in event["stacks"][seat]:
+                        self.draw(seat, card)
+            elif event["type"] == "flip":
+                for seat in (0, 1):
+                    if event["sources"][seat] == "deck":
+                        self.draw(seat, event["cards"][seat])
+            elif event["type"] == "fight":
+                self.decks[event["winner"]].extend(event["kept"])
+            if "deck_counts" in event:
+                assert [len(deck) for deck in self.decks] == event["deck_counts"], event
+
+    def check(self, game: AirWar) -> None:
+        """The views show exactly the known bottom; the real deck agrees; its hidden top holds no shown card."""
+        for seat in (0, 1):
+            deck = self.decks[seat]
+            hidden = deck.count(None)
+            assert deck[:hidden] == [None] * hidden  # unseen cards only ever lie on top
+            known = deck[hidden:]
+            for viewer in (None, 0, 1):
+                assert game.view(viewer)["deck_bottoms"][seat] == {"unknown_above": hidden, "cards": known}
+            real = game.draw_piles()[seat]
+            assert real[hidden:] == known
+            assert not set(real[:hidden]) & self.seen[seat]
+
+
 @st.composite
 def games(draw) -> AirWar:
     """A new game: shuffled full decks, or explicit piles taken from the chosen deck."""
@@ -84,6 +135,8 @@ def test_no_card_created_or_lost_and_every_game_ends(game, order_seed):
     strength = strength_table(aces_high=game.rules["aces"] == "high", tarot=game.rules["deck"] == "tarot")
     limit = engagement_limit(game)
     completed = 0
+    public = PublicDecks(game)
+    public.check(game)
     while not game.is_over:
         discarded_before = sum(len(pile) for pile in game.discards)
         events = play_engagement(game, rng)
@@ -100,10 +153,8 @@ def test_no_card_created_or_lost_and_every_game_ends(game, order_seed):
             completed += 1
             assert sum(len(pile) for pile in game.discards) >= discarded_before + size
         assert game.stats.rounds == completed
-        view = game.view(None)
-        for seat in (0, 1):
-            bottom = view["deck_bottoms"][seat]
-            assert bottom["cards"] == game.draw_piles()[seat][bottom["unknown_above"]:]
+        public.see(events)
+        public.check(game)
         assert completed <= limit
     assert game.outcome is not None and game.outcome.reason in ("short_stack", "out_of_cards")
     if game.outcome.reason == "short_stack":

@@ -138,7 +138,8 @@ def test_scripted_game_to_the_end():
     assert events[2] == {"type": "army_fallen", "seat": 1, "army": "KS", "next": None, "stamina": None,
                          "armies_left": 0}
     assert events[3] == {"type": "game_over", "winner": 0, "reason": "no_armies",
-                         "detail": "seat 1 has no armies left", "stamina": [9, 0]}
+                         "detail": "seat 1 has no armies left", "front": [{"army": "AH", "stamina": 4}, None],
+                         "armies_left": [3, 0]}  # seat 0's KH and QH stay hidden: no total SP
     assert game.outcome.winner == 0 and game.outcome.reason == "no_armies"
     assert game.stats.rounds == 7 and game.stats.wars == 0
     assert game.army_graveyard == ["KS", "QS", "JS"]
@@ -291,6 +292,12 @@ def test_the_cap_ends_in_a_draw_on_equal_stamina():
     events = fight(game, "7H", "7D")
     assert events[-1] == {"type": "game_over", "winner": None, "reason": "capped",
                           "detail": "2 rounds fought; stamina left 6 (seat 0) against 6 (seat 1)",
+                          "front": [{"army": "KH", "stamina": 3}, {"army": "KS", "stamina": 3}],
+                          "armies_left": [3, 3],
+                          "armies": [[{"army": "KH", "stamina": 3}, {"army": "QH", "stamina": 2},
+                                      {"army": "JH", "stamina": 1}],
+                                     [{"army": "KS", "stamina": 3}, {"army": "QS", "stamina": 2},
+                                      {"army": "JS", "stamina": 1}]],
                           "stamina": [6, 6]}
     assert game.outcome.winner is None and game.stats.rounds == 2 and game.stats.wars == 1
 
@@ -305,6 +312,9 @@ def test_the_cap_gives_the_game_to_more_stamina_left():
     fight(game, "2H", "7D")
     events = fight(game, "9C", "8C")
     assert events[-1]["winner"] == 1 and events[-1]["stamina"] == [5, 7]
+    assert events[-1]["armies"] == [[{"army": "QH", "stamina": 2}, {"army": "KH", "stamina": 3}],
+                                    [{"army": "AS", "stamina": 4}, {"army": "QS", "stamina": 2},
+                                     {"army": "JS", "stamina": 1}]]
     assert game.outcome.reason == "capped"
 
 
@@ -379,9 +389,34 @@ def test_forfeit_gives_the_game_to_the_other_seat():
     game.apply(0, {"type": "play", "card": "9C"})
     events = game.forfeit(0, "timeout")
     assert events == [{"type": "game_over", "winner": 1, "reason": "timeout", "detail": "seat 0 forfeited",
-                       "stamina": [6, 5]}]
+                       "front": [{"army": "KH", "stamina": 3}, {"army": "KS", "stamina": 2}],
+                       "armies_left": [3, 3]}]  # only the face-up armies: the ones behind them stay hidden
     assert game.pending_seats() == []
     assert Army.from_json(json.loads(json.dumps(game.to_json()))).to_json() == game.to_json()
+
+
+def test_a_forfeit_shows_only_public_facts():
+    # seat 1 holds AS, QS, KS (9 SP in all): a forfeit while the armies are still being set shows none of them
+    game = Army.new(seed=3, piles=make_piles(["KH", "QH", "JH"], ["AS", "QS", "KS"], HAND0, HAND1))
+    game.apply(1, {"type": "arrange", "armies": ["QS", "AS", "KS"]})
+    events = game.forfeit(0)
+    assert events == [{"type": "game_over", "winner": 1, "reason": "forfeit", "detail": "seat 0 forfeited",
+                       "front": [None, None], "armies_left": [3, 3]}]
+    for shown in (events, game.view(None), game.view(0)):
+        assert not {"AS", "QS", "KS"} & set(json.dumps(shown).replace('"', " ").replace(",", " ").split())
+    # the same game with other armies behind seat 1's front gives the very same event
+    other = Army.new(seed=3, piles=make_piles(["KH", "QH", "JH"], ["JS", "QS", "JC"], HAND0, HAND1))
+    other.apply(1, {"type": "arrange", "armies": ["QS", "JS", "JC"]})
+    assert other.forfeit(0) == events
+
+
+def test_seeds_must_be_whole_numbers():
+    for seed in ("abc", "3", 1.5, True, False, None, [1], {"seed": 1}):
+        with pytest.raises(InvalidRules, match="seed"):
+            Army.new(seed=seed)
+    for seed in (0, 7, 2**40, -5):
+        game = Army.new(seed=seed)
+        assert Army.from_json(json.loads(json.dumps(game.to_json()))).to_json() == game.to_json()
 
 
 # --- match-file moves ---------------------------------------------------------------------------------------
@@ -518,6 +553,47 @@ def damaged(mutate):
 def test_damaged_json_is_refused(mutate):
     with pytest.raises(InvalidState):
         Army.from_json(damaged(mutate))
+
+
+def unset_with_both_arranged():
+    data = Army.new(seed=1).to_json()
+    data["arranged"] = [True, True]
+    return data
+
+
+def both_played():
+    game = start()
+    data = game.to_json()
+    for s in (0, 1):
+        data["played"][s] = data["hands"][s].pop(0)
+    return data
+
+
+def last_round_fought_but_not_over():
+    game = start(rules={"max_rounds": 2})
+    fight(game, "9C", "8C")
+    data = game.to_json()
+    data["rules"]["max_rounds"] = 1
+    return data
+
+
+@pytest.mark.parametrize("position", [unset_with_both_arranged, both_played, last_round_fought_but_not_over])
+def test_positions_that_would_wait_for_ever_are_refused(position):
+    """Each of these has no seat to act (or one past the cap) and can never come out of play."""
+    with pytest.raises(InvalidState):
+        Army.from_json(position())
+
+
+def test_the_positions_next_to_the_unreachable_ones_load():
+    game = Army.new(seed=1)
+    game.apply(1, {"type": "arrange", "armies": list(game.armies[1])})  # one seat has set its armies
+    assert Army.from_json(game.to_json()).pending_seats() == [0]
+    game = start(rules={"max_rounds": 2})
+    fight(game, "9C", "8C")
+    game.apply(1, {"type": "play", "card": "7D"})  # one card chosen in the last round allowed
+    assert Army.from_json(game.to_json()).pending_seats() == [0]
+    game.apply(0, {"type": "play", "card": "7H"})
+    assert game.is_over and Army.from_json(game.to_json()).to_json() == game.to_json()
 
 
 def test_damaged_json_that_is_not_a_dict_is_refused():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import Counter
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.cards import standard_pack
-from bot.engines.army import Army
+from bot.engines.army import Army, full_stamina
 
 PACK = Counter(standard_pack(52))
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -113,11 +114,18 @@ def test_every_game_ends(seed, choices, cap, passive):
     assert game.stats.rounds <= cap and game.stats.wars <= game.stats.rounds
     last = events[-1]
     assert last["type"] == "game_over" and last["reason"] in ("no_armies", "capped")
-    totals = last["stamina"]
+    assert last["armies_left"] == [len(line) for line in game.armies]
     if last["reason"] == "no_armies":
-        assert totals[last["winner"]] > 0 and totals[1 - last["winner"]] == 0
+        winner = last["winner"]
+        assert last["armies_left"][winner] > 0 and last["armies_left"][1 - winner] == 0
+        assert last["front"][1 - winner] is None
+        assert last["front"][winner] == {"army": game.armies[winner][0], "stamina": game.stamina[winner]}
+        assert "stamina" not in last and "armies" not in last  # the winner's hidden armies stay hidden
     else:
         assert game.stats.rounds == cap
+        totals = last["stamina"]
+        assert totals == [sum(army["stamina"] for army in line) for line in last["armies"]]
+        assert [[army["army"] for army in line] for line in last["armies"]] == game.armies
         assert last["winner"] == (None if totals[0] == totals[1] else totals.index(max(totals)))
     assert len([e for e in events if e["type"] == "reveal"]) == game.stats.rounds
     fallen = [e for e in events if e["type"] == "army_fallen"]
@@ -143,6 +151,68 @@ def test_views_and_events_never_show_hidden_cards(seed, choices):
     game = Army.new(seed=seed)
     check(game, [])
     play(game, random.Random(choices), check)
+
+
+def hidden_twin(game, seat, keep, chooser):
+    """A copy of ``game`` (still in the arrange phase) in which ``seat``'s armies other than ``keep`` are swapped
+    for unused army-pile cards of another SP each and another SP in total; returns (twin, swap)."""
+    data = game.to_json()
+    hidden = [card for card in data["armies"][seat] if card != keep]
+    total = sum(full_stamina(card) for card in hidden)
+    choices = [spares for spares in itertools.permutations(data["army_pile"], len(hidden))
+               if sum(full_stamina(card) for card in spares) != total
+               and all(full_stamina(a) != full_stamina(b) for a, b in zip(hidden, spares, strict=True))]
+    spares = chooser.choice(choices)
+    swap = dict(zip(hidden, spares, strict=True)) | dict(zip(spares, hidden, strict=True))
+    data["armies"][seat] = [swap.get(card, card) for card in data["armies"][seat]]
+    data["army_pile"] = [swap.get(card, card) for card in data["army_pile"]]
+    data["stamina"][seat] = full_stamina(data["armies"][seat][0])
+    return Army.from_json(data), swap
+
+
+def public(game, seat):
+    """Everything the other seat and a spectator see of ``game`` when ``seat``'s secrets are hidden from them."""
+    return json.dumps([game.view(None), game.view(1 - seat)], sort_keys=True)
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=seeds, choices=seeds, seat=st.sampled_from([0, 1]), cap=st.one_of(caps, st.just(300)))
+def test_hidden_armies_change_nothing_public_until_they_are_revealed(seed, choices, seat, cap):
+    """Two games that differ only in the armies ``seat`` keeps hidden behind its front army (other cards, other SP,
+    another total) must look the same to the other seat and to spectators, event for event and view for view,
+    including a forfeit at any moment and the end when the other seat runs out of armies, until one of those
+    armies comes face up (an army of ``seat`` falls) or the round cap reveals them all."""
+    chooser = random.Random(choices)
+    game = Army.new({"max_rounds": cap}, seed=seed)
+    order = list(game.armies[seat])
+    chooser.shuffle(order)
+    twin, swap = hidden_twin(game, seat, order[0], chooser)
+    twin_order = [swap.get(card, card) for card in order]
+    while True:
+        assert public(game, seat) == public(twin, seat)
+        if game.is_over:
+            return
+        quitter = chooser.randrange(2)
+        gave_up = [Army.from_json(g.to_json()).forfeit(quitter) for g in (game, twin)]
+        assert gave_up[0] == gave_up[1]
+        actor = chooser.choice(game.pending_seats())
+        if game.phase == "arrange" and actor == seat:
+            actions = [{"type": "arrange", "armies": order}, {"type": "arrange", "armies": twin_order}]
+        else:
+            action = chooser.choice(game.legal_actions(actor))
+            actions = [action, action]
+        events, twin_events = game.apply(actor, actions[0]), twin.apply(actor, actions[1])
+        reveal = next((i for i, e in enumerate(events) if (e["type"] == "army_fallen" and e["seat"] == seat)
+                       or (e["type"] == "game_over" and e["reason"] == "capped")), None)
+        if reveal is not None:
+            assert events[:reveal] == twin_events[:reveal]
+            if events[reveal]["type"] == "game_over":  # the cap shows every army left, so the count can be checked
+                for g, e in ((game, events[reveal]), (twin, twin_events[reveal])):
+                    assert e["armies"] == [[{"army": army, "stamina": g.stamina[s] if i == 0 else full_stamina(army)}
+                                            for i, army in enumerate(g.armies[s])] for s in (0, 1)]
+                    assert e["stamina"] == [sum(a["stamina"] for a in line) for line in e["armies"]]
+            return
+        assert events == twin_events
 
 
 @settings(max_examples=50, deadline=None)
