@@ -27,7 +27,10 @@ Choices made where the sources are silent or disagree (also in ``data/rules/war.
   applied); their cards must come from the pack the rules describe.
 * Game over reasons: ``all_cards`` (2 players: one holds every card), ``last_standing`` (3-4 players),
   ``short_war`` (the last opponent went out unable to fight a war), ``target``, ``capped``, ``cycle``
-  (a deterministic return order came back to a position already seen at a round start: a draw), ``all_out``.
+  (a deterministic return order came back to a position already seen at a round start: a draw), ``all_out``,
+  and ``forfeit`` (or the reason given to ``forfeit``: every other player gave up).
+* ``forfeit(seat)``: the seat is out at once and every card it holds (stock, capture pile, a card it flipped
+  this round) is set aside; see :meth:`War.forfeit`.
 
 Events (JSON-ready, spectator facts only; face-down cards are never named, only counted; ``cards`` lists are
 per seat with ``None`` for a seat not laying):
@@ -38,6 +41,8 @@ per seat with ``None`` for a seat not laying):
 * ``war`` {round, war, seats, face_down, cards, winner, tied}: war number ``war`` of the round, ``face_down``
   the count each seat laid face down, ``cards`` the new face-up cards;
 * ``out`` {round, seat, reason, forfeit}: reason ``no_cards`` or ``short_war``; ``forfeit`` cards went to the pot;
+  a seat that gave up has the reason given to ``forfeit`` (``forfeit`` by default), ``forfeit`` 0 and
+  ``aside``, the number of its cards set aside;
 * ``take`` {round, seat, cards, face_down, to, counts}: the pot (``face_down`` of them unseen) went to
   ``to`` "pile" or "capture"; ``counts`` each seat's cards afterwards;
 * ``pot_aside`` {round, cards}: nobody was left in the war;
@@ -343,6 +348,59 @@ class War(Game):
         if all(card is not None for seat, card in enumerate(self._table) if self._in[seat]):
             self._round_from_table(True, events)
             self._check_cap(True, events)
+        return events
+
+    def forfeit(self, seat: int, reason: str = "forfeit") -> list[Event]:
+        """The seat gives up (or a timer gives up for it); the events.
+
+        Refused with a typed error, changing nothing, when the game is over (:class:`GameOver`), there is no
+        such seat or ``reason`` is not a non-empty string (:class:`IllegalAction`), or the seat is out already
+        (:class:`NotYourTurn`). Otherwise the seat is out: its stock, its capture pile and the card it flipped
+        this round, if any, are set aside (no card is created or lost), and an ``out`` event with ``reason``
+        and ``aside`` (that many cards) is emitted. Then:
+
+        * one player left: they win, the outcome reason is ``reason``; a card they had flipped this round goes
+          back on top of their stock, so the table is empty at the end;
+        * two or more left: the game goes on. Flips already made this round stand; if every remaining seat has
+          flipped (the forfeiting seat was the last one to flip), the round is resolved now among them, so
+          nobody waits for a flip that cannot come. At a round start under a deterministic return order the
+          new position counts as seen for the ``cycle`` draw.
+
+        The ``target`` is not lowered: the set-aside cards leave play, so it may become unreachable (more
+        than the cards still held). The game then ends by the other rules: last standing (or ``all_out``,
+        ``short_war``), ``cycle`` or the ``max_rounds`` cap. No randomness is used unless a round is resolved,
+        and that uses the game's rng as ``apply`` would.
+        """
+        self._check_not_over()
+        self._check_seat(seat)
+        if not isinstance(reason, str) or not reason:
+            raise IllegalAction(f"the reason for a forfeit must be a non-empty string, not {reason!r}")
+        if not self._in[seat]:
+            raise NotYourTurn(f"seat {seat} is out of the game already")
+        rnd = self.stats.rounds + 1
+        piles, caps, table = self._piles, self._caps, self._table
+        gone = ([] if table[seat] is None else [table[seat]]) + list(piles[seat]) + caps[seat]
+        table[seat] = None
+        piles[seat].clear()
+        caps[seat].clear()
+        self._in[seat] = False
+        self._aside.extend(gone)
+        events: list[Event] = [
+            {"type": "out", "round": rnd, "seat": seat, "reason": reason, "forfeit": 0, "aside": len(gone)}
+        ]
+        left = [other for other in range(self._n) if self._in[other]]
+        if len(left) == 1:
+            winner = left[0]
+            if table[winner] is not None:
+                piles[winner].appendleft(table[winner])
+                table[winner] = None
+            self._finish(winner, reason, f"seat {seat} forfeited: seat {winner} is the last player in", rnd, events)
+        elif all(table[other] is not None for other in left):
+            self._round_from_table(True, events)
+            self._check_cap(True, events)
+        elif self._cycle and all(card is None for card in table):
+            self._seen.add(self._position())
+        self._last = list(events)
         return events
 
     def apply_move(self, move: Mapping[str, Any]) -> list[Event]:

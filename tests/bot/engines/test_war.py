@@ -929,3 +929,203 @@ def test_the_rules_texts_state_our_choices(name, title, facts):
     assert len(text) < 3500
     for fact in facts:
         assert fact in text, fact
+
+
+# --- forfeit -----------------------------------------------------------------------------------------------
+def test_a_two_player_forfeit_makes_the_other_player_win_and_sets_the_cards_aside():
+    game = start(["KS", "3C"], ["2H", "4D"])
+    before = cards_in_play(game)
+    events = game.forfeit(1)
+    assert events == [
+        {"type": "out", "round": 1, "seat": 1, "reason": "forfeit", "forfeit": 0, "aside": 2},
+        {
+            "type": "game_over",
+            "round": 1,
+            "winner": 0,
+            "reason": "forfeit",
+            "detail": "seat 1 forfeited: seat 0 is the last player in",
+        },
+    ]
+    assert (game.outcome.winner, game.outcome.reason) == (0, "forfeit")
+    assert game.card_locations()["aside"] == ["2H", "4D"] and game.draw_piles() == [["KS", "3C"], []]
+    assert cards_in_play(game) == before
+    assert game.view(None)["in_game"] == [True, False] and game.view(None)["last_events"] == events
+    assert game.pending_seats() == [] and game.play_out() == []
+
+
+def test_a_two_player_forfeit_between_flips_clears_the_table():
+    # the winner's flipped card goes back on top of their stock, the loser's flipped card is set aside
+    game = start(["KS", "3C"], ["2H", "4D"])
+    game.apply(0, FLIP)
+    events = game.forfeit(1, "timeout")
+    assert events[0] == {"type": "out", "round": 1, "seat": 1, "reason": "timeout", "forfeit": 0, "aside": 2}
+    assert (game.outcome.winner, game.outcome.reason) == (0, "timeout")
+    assert game.draw_piles() == [["KS", "3C"], []] and game.view(None)["table"] == [None, None]
+    game = start(["KS", "3C"], ["2H", "4D"])
+    game.apply(1, FLIP)
+    assert game.forfeit(1)[0]["aside"] == 2
+    assert game.card_locations()["aside"] == ["2H", "4D"] and game.card_locations()["table"] == []
+    assert game.outcome.winner == 0
+
+
+@pytest.mark.parametrize("cls", [War, Drunkard, TodUndLeben])
+def test_a_dealt_two_player_game_can_be_forfeited_mid_game(cls):
+    game = cls.new(seed=9)
+    game.play_out(max_steps=25)
+    game.apply(1, FLIP)
+    before = cards_in_play(game)
+    events = game.forfeit(0)
+    assert [event["type"] for event in events] == ["out", "game_over"]
+    assert (game.outcome.winner, game.outcome.reason) == (1, "forfeit")
+    assert cards_in_play(game) == before
+    assert cls.from_json(json.loads(json.dumps(game.to_json()))).to_json() == game.to_json()
+
+
+def test_a_three_player_forfeit_mid_game_goes_on_with_two_and_ends_normally():
+    game = War.new({"players": 3}, seed=2)
+    game.play_out(max_steps=20)
+    assert game.outcome is None and game.view(None)["in_game"] == [True, True, True]
+    before = cards_in_play(game)
+    held = game.view(None)["card_counts"][2]
+    events = game.forfeit(2)
+    assert events == [{"type": "out", "round": 21, "seat": 2, "reason": "forfeit", "forfeit": 0, "aside": held}]
+    assert game.outcome is None and game.view(None)["in_game"] == [True, True, False]
+    assert game.legal_actions(2) == [] and game.pending_seats() == [0, 1]
+    with pytest.raises(NotYourTurn):
+        game.apply(2, FLIP)
+    rest = game.play_out()
+    assert all(event["cards"][2] is None for event in of_type(rest, "battle"))
+    assert (game.outcome.winner, game.outcome.reason) == (0, "last_standing")
+    assert game.view(None)["card_counts"] == [sum(before.values()) - held - 1, 0, 0]  # 1: the 3-player remainder
+    assert cards_in_play(game) == before
+
+
+def test_a_target_out_of_reach_after_a_forfeit_leaves_the_other_endings():
+    game = start(["KH", "2C"], ["QS", "3C"], ["AD", "4D", "5D", "6D"], seed=3, target=7)
+    game.forfeit(2)  # 4 cards left in play: nobody can hold 7
+    game.play_out()
+    assert (game.outcome.winner, game.outcome.reason) == (0, "last_standing")
+    assert game.view(None)["card_counts"] == [4, 0, 0]
+    game = start(["KH", "2C"], ["QS", "3C"], ["AD", "4D", "5D", "6D"], seed=3, target=7, max_rounds=2)
+    game.forfeit(2)
+    game.play_out()
+    assert game.outcome.reason == "capped"
+
+
+PILES_4 = (["KH", "2H"], ["KS", "3S"], ["5D", "4D"], ["9C", "8C"])
+
+
+def test_a_four_player_forfeit_after_flipping_takes_the_flipped_card_out_of_the_round():
+    # seats 0 and 1 flipped kings: the tie is gone with seat 0's king, the round goes on among the other three
+    game = start(*PILES_4, return_order="played")
+    before = cards_in_play(game)
+    game.apply(0, FLIP)
+    game.apply(1, FLIP)
+    assert game.forfeit(0) == [{"type": "out", "round": 1, "seat": 0, "reason": "forfeit", "forfeit": 0, "aside": 2}]
+    assert game.view(None)["table"] == [None, "KS", None, None] and game.pending_seats() == [2, 3]
+    assert game.apply(2, FLIP) == [{"type": "flip", "round": 1, "seat": 2, "card": "5D"}]
+    events = game.apply(3, FLIP)
+    assert events[1] == {"type": "battle", "round": 1, "cards": [None, "KS", "5D", "9C"], "winner": 1, "tied": []}
+    assert game.card_locations()["aside"] == ["KH", "2H"] and cards_in_play(game) == before
+    reference = start([], *PILES_4[1:], return_order="played")
+    reference.play_round()
+    assert game.draw_piles() == reference.draw_piles() == [[], ["3S", "KS", "5D", "9C"], ["4D"], ["8C"]]
+    assert game.stats.to_json() == reference.stats.to_json()
+
+
+def test_a_four_player_forfeit_by_the_last_seat_to_flip_resolves_the_round():
+    game = start(*PILES_4, return_order="played")
+    before = cards_in_play(game)
+    for seat in (0, 1, 2):
+        game.apply(seat, FLIP)
+    events = game.forfeit(3)
+    assert [event["type"] for event in events] == ["out", "battle", "war", "take", "out"]
+    assert events[0] == {"type": "out", "round": 1, "seat": 3, "reason": "forfeit", "forfeit": 0, "aside": 2}
+    assert events[1]["cards"] == ["KH", "KS", "5D", None] and events[1]["tied"] == [0, 1]
+    assert events[2]["cards"] == ["2H", "3S", None, None] and events[2]["winner"] == 1
+    assert events[4] == {"type": "out", "round": 1, "seat": 0, "reason": "no_cards", "forfeit": 0}
+    assert game.stats.rounds == 1 and game.view(None)["table"] == [None] * 4 and game.pending_seats() == [1, 2]
+    assert game.view(None)["last_events"] == events
+    assert game.card_locations()["aside"] == ["9C", "8C"] and cards_in_play(game) == before
+    game.play_out()
+    assert (game.outcome.winner, game.outcome.reason) == (1, "last_standing")
+    assert cards_in_play(game) == before
+
+
+def test_forfeits_down_to_the_last_player_in_a_four_player_game():
+    game = War.new({"players": 4}, seed=4)
+    game.play_out(max_steps=10)
+    game.apply(3, FLIP)
+    before = cards_in_play(game)
+    assert game.forfeit(0)[0]["seat"] == 0 and game.outcome is None
+    assert game.forfeit(1)[0]["seat"] == 1 and game.outcome is None
+    events = game.forfeit(2)
+    assert [event["type"] for event in events] == ["out", "game_over"]
+    assert (game.outcome.winner, game.outcome.reason) == (3, "forfeit")
+    assert game.view(None)["table"] == [None] * 4 and game.card_locations()["table"] == []
+    assert cards_in_play(game) == before
+    assert War.from_json(game.to_json()).to_json() == game.to_json()
+
+
+def test_a_forfeit_that_is_not_allowed_raises_and_changes_nothing():
+    game = start(["KH", "QH"], ["2C", "3C"], ["4D"])
+    game.play_round()  # seat 2 runs out
+    game.apply(0, FLIP)
+    before = game.to_json()
+    for seat, reason, error in [
+        (2, "forfeit", NotYourTurn),
+        (3, "forfeit", IllegalAction),
+        (-1, "forfeit", IllegalAction),
+        (True, "forfeit", IllegalAction),
+        ("0", "forfeit", IllegalAction),
+        (0, "", IllegalAction),
+        (0, None, IllegalAction),
+    ]:
+        with pytest.raises(error):
+            game.forfeit(seat, reason)
+        assert game.to_json() == before
+    game.forfeit(1)
+    assert game.outcome.winner == 0
+    after = game.to_json()
+    for seat in (0, 1, 2):
+        with pytest.raises(GameOver):
+            game.forfeit(seat)
+        assert game.to_json() == after
+    # and after an ordinary end
+    game = start(["KS"], ["QH"])
+    game.play_round()
+    after = game.to_json()
+    with pytest.raises(GameOver):
+        game.forfeit(1)
+    assert game.to_json() == after
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"players": 3},
+        {"players": 4, "return_order": "played"},
+        {"players": 4, "capture_pile": True, "war_joins": "all"},
+        {"players": 3, "face_down": "razboi", "short": "lose", "return_order": "winner_first"},
+    ],
+)
+def test_a_saved_game_continues_identically_after_a_forfeit(rules):
+    chooser = random.Random(7)
+    for seed in range(6):
+        game = War.new(rules, seed=seed)
+        game.play_out(max_steps=chooser.randrange(40))
+        if game.outcome is not None:
+            continue
+        pack = cards_in_play(game)
+        for seat in chooser.sample(game.pending_seats(), chooser.randrange(len(game.pending_seats()))):
+            game.apply(seat, FLIP)
+        quitter = chooser.choice([seat for seat in range(game.num_players) if game.view(None)["in_game"][seat]])
+        twin = War.from_json(json.loads(json.dumps(game.to_json())))
+        events = game.forfeit(quitter)
+        assert twin.forfeit(quitter) == events and twin.to_json() == game.to_json()
+        assert cards_in_play(game) == pack
+        copy_ = War.from_json(json.loads(json.dumps(game.to_json())))
+        assert copy_.to_json() == game.to_json() and copy_.view(None) == game.view(None)
+        assert copy_.play_out() == game.play_out()
+        assert copy_.to_json() == game.to_json() and copy_.outcome == game.outcome
+        assert cards_in_play(game) == pack
