@@ -1,0 +1,867 @@
+"""Air War texts and pictures for every surface players see, from engine views and events only.
+
+Nothing here reads a stored game: the public surfaces take the spectator view (``game.view(None)``) or the
+public events, the DM panel takes the seat's own view, so a hidden order cannot slip into a public message.
+Public renderers also never read ``my_order``, even when handed a seat's view.
+
+Surfaces (each returns a :class:`~bot.render.common.Surface`, a :class:`~bot.render.common.ButtonSurface`
+(with buttons) or plain text):
+
+* :func:`board` -- the public engagement message while both players arrange: stacks as drawn, counts, deadline,
+  who has locked in; with a picture of both stacks;
+* :func:`flips` -- the same message flip by flip once both are locked in (``shown`` flips so far), ending
+  with the engagement summary; :func:`flip_count` says how many flips there are;
+* :func:`engagement_summary` -- what each player kept and lost in an engagement;
+* :func:`result` -- the game's result; :func:`reason_text` -- why a game ended, in words;
+* :func:`dm_panel` -- a player's DM: both stacks, the draft order, what is known about both decks, the
+  deadline, buttons (:func:`order_buttons`; :func:`draft_after` applies a button to a draft);
+* :func:`status` -- ``/airwar status``; :func:`leaderboard` / :func:`leaderboard_page` -- ``/leaderboard`` pages;
+* :func:`challenge`, :func:`declined`, :func:`withdrawn`, :func:`expired`, :func:`afk`, :func:`forfeited`.
+
+Cards appear in notation (``QS``) with their words (``queen of spades``) in a small line under them, and every
+picture has alt text, so the texts read well with a screen reader and with pictures off.
+"""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.render.cards import EMPTY, CardRow, card_rows_png
+from bot.render.common import (
+    ALT_TEXT_LIMIT,
+    BUTTON_LABEL_LIMIT,
+    EMBED_TITLE_LIMIT,
+    MESSAGE_LIMIT,
+    Button,
+    ButtonSurface,
+    Picture,
+    Surface,
+    cards_line,
+    clamp,
+    clamp_line,
+    count,
+    name,
+    ordinal,
+    plain_names,
+    timestamp,
+    words,
+    words_line,
+)
+
+Event = Mapping[str, Any]
+View = Mapping[str, Any]
+When = int | float | datetime
+
+TITLE = "Air War"
+DECK_WORDS = {"standard": "standard decks (52 cards)", "jokers": "decks with jokers (54 cards)",
+              "tarot": "tarot decks (78 cards)"}
+LOCKED = "✅ locked in"
+ARRANGING = "⏳ arranging"
+
+
+# --- small pieces -----------------------------------------------------------------------------------
+
+
+def rules_text(rules: Mapping[str, Any]) -> str:
+    """The options in words: ``stacks of 5 · aces high · standard decks (52 cards)``."""
+    stack = rules.get("stack", 5)
+    aces = rules.get("aces", "high")
+    deck = DECK_WORDS.get(rules.get("deck", "standard"), f"{rules.get('deck')} decks")
+    return f"stacks of {stack} · aces {aces} · {deck}"
+
+
+def _names(names: Sequence[str]) -> list[str]:
+    if len(names) != 2:
+        raise ValueError("Air War needs two names, one per seat")
+    return [name(n) for n in names]
+
+
+def _title(text: str) -> str:
+    return clamp_line(text, EMBED_TITLE_LIMIT)
+
+
+def _cards_block(cards: Sequence[str]) -> str:
+    """A line of cards in notation and a subtext line with their words."""
+    return f"{cards_line(cards)}\n-# {words_line(cards)}"
+
+
+def _possessive(text: str) -> str:
+    return f"{text}'" if text.endswith(("s", "S")) and not text.endswith(">") else f"{text}'s"
+
+
+def _deck_line(who: str, total: int, bottom: Mapping[str, Any]) -> str:
+    """What is known about one deck: its count, the unknown top and the known bottom, top to bottom."""
+    known = list(bottom.get("cards", []))
+    unknown = int(bottom.get("unknown_above", total - len(known)))
+    if not known:
+        return f"{who}: {count(total, 'card')}, all unknown."
+    if unknown == 0:
+        return f"{who}: {count(total, 'card')}, all known (top to bottom): {cards_line(known)}"
+    return (f"{who}: {count(total, 'card')}: {unknown} unknown on top, then known at the bottom "
+            f"(top to bottom): {cards_line(known)}")
+
+
+def _deadline_line(deadline: When | None, prefix: str) -> str:
+    return f"{prefix} {timestamp(deadline)}." if deadline is not None else ""
+
+
+# --- the public board -------------------------------------------------------------------------------
+
+
+def board(view: View, names: Sequence[str], *, deadline: When | None = None,
+          image_names: Sequence[str] | None = None, picture: bool = True) -> Surface:
+    """The public engagement message while the players arrange their stacks.
+
+    ``view`` is the spectator view (``game.view(None)``); a seat's view works too, its ``my_order`` is never
+    read. Shows both stacks as drawn, each deck's and discard pile's count, who has locked in and the deadline
+    (``<t:UNIX:R>``). The picture shows both stacks as drawn; it does not change when someone locks in, so the
+    cog may keep the first upload. A finished game gives its :func:`result` instead.
+    """
+    if view["phase"] == "over":
+        return result(view, names, image_names=image_names)
+    shown = _names(names)
+    number = view["engagement"]
+    stacks = [list(stack) for stack in view["stacks"]]
+    lines = [f"**{shown[0]}** vs **{shown[1]}** · {rules_text(view['rules'])}"]
+    waiting = [shown[seat] for seat in (0, 1) if not view["locked"][seat]]
+    if waiting:
+        due = f" {timestamp(deadline)}" if deadline is not None else ""
+        lines.append(f"Each player arranges a battle order in their DMs; orders lock in{due}. "
+                     "A stack not locked in by then plays as drawn.")
+    for seat in (0, 1):
+        state = LOCKED if view["locked"][seat] else ARRANGING
+        lines += [
+            "",
+            f"**{shown[seat]}** — {state}",
+            f"Stack as drawn: {_cards_block(stacks[seat])}",
+            f"Deck {count(view['deck_counts'][seat], 'card')} · discards {len(view['discards'][seat])}",
+        ]
+    surface_picture = _stacks_picture(view, names, image_names) if picture else None
+    return Surface(_title(f"{TITLE} — engagement {number}"), clamp("\n".join(lines)), surface_picture)
+
+
+def _stacks_picture(view: View, names: Sequence[str], image_names: Sequence[str] | None) -> Picture:
+    plain = plain_names(names, image_names)
+    number = view["engagement"]
+    rows = []
+    for seat in (0, 1):
+        label = (f"{plain[seat]} - stack as drawn (deck {view['deck_counts'][seat]}, "
+                 f"discards {len(view['discards'][seat])})")
+        rows.append(CardRow(list(view["stacks"][seat]), label))
+    alt = (f"Engagement {number}, both stacks as drawn, face up. "
+           f"{plain[0]}: {words_line(view['stacks'][0])}. {plain[1]}: {words_line(view['stacks'][1])}.")
+    return Picture(card_rows_png(rows, min_cards=view["stack_size"]), f"airwar-e{number}-stacks.png",
+                   clamp_line(alt, ALT_TEXT_LIMIT))
+
+
+# --- flip by flip ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Engagement:
+    number: int
+    start: Event | None
+    stream: list[Event]  # flips and fights, in order
+    end: Event | None
+    over: Event | None
+
+    @property
+    def flips(self) -> list[Event]:
+        return [event for event in self.stream if event["type"] == "flip"]
+
+
+def _engagement_number(events: Sequence[Event]) -> int:
+    for kind in ("flip", "order_locked", "engagement_end"):
+        for event in events:
+            if event["type"] == kind:
+                return int(event["engagement"])
+    for event in events:
+        if event["type"] == "engagement":
+            return int(event["number"])
+    raise ValueError("no Air War engagement in these events")
+
+
+def _collect(events: Sequence[Event], engagement: int | None) -> _Engagement:
+    number = _engagement_number(events) if engagement is None else engagement
+    found = _Engagement(number, None, [], None, None)
+    for event in events:
+        kind = event["type"]
+        if kind == "engagement" and event["number"] == number:
+            found.start = event
+        elif kind in ("flip", "fight") and event["engagement"] == number:
+            found.stream.append(event)
+        elif kind == "engagement_end" and event["engagement"] == number:
+            found.end = event
+        elif kind == "game_over" and event.get("engagement") == number:
+            found.over = event
+    return found
+
+
+def flip_count(events: Sequence[Event], engagement: int | None = None) -> int:
+    """How many flips the engagement had (the last ``shown`` for :func:`flips`)."""
+    return len(_collect(events, engagement).flips)
+
+
+def _visible(found: _Engagement, shown: int) -> list[Event]:
+    """The flips and fights up to the ``shown``-th flip (a fight settled by that flip included)."""
+    visible, flips = [], 0
+    for event in found.stream:
+        if event["type"] == "flip":
+            if flips == shown:
+                break
+            flips += 1
+        visible.append(event)
+    return visible
+
+
+def _flip_line(flip: Event, fight: Event | None, shown: list[str]) -> str:
+    a, b = flip["cards"]
+    source = " (tie-breakers from the decks)" if "deck" in flip["sources"] else ""
+    line = f"{flip['flip']}. {a} vs {b}{source}: "
+    if flip["winner"] is None:
+        return line + "tie"
+    winner = flip["winner"]
+    line += f"**{shown[winner]}** wins"
+    if fight is not None:
+        loser = fight["loser"]
+        line += (f" → keeps {cards_line(fight['kept'])}; {shown[loser]} discards "
+                 f"{cards_line(fight['discarded'])}")
+    return line
+
+
+def _flip_words(flip: Event, plain: list[str]) -> str:
+    a, b = flip["cards"]
+    text = f"Flip {flip['flip']}: {_possessive(plain[0])} {words(a)} against {_possessive(plain[1])} {words(b)}"
+    if flip["winner"] is None:
+        return text + ", a tie."
+    return text + f"; {plain[flip['winner']]} wins."
+
+
+def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = None, *,
+          engagement: int | None = None, image_names: Sequence[str] | None = None,
+          picture: bool = True) -> Surface:
+    """The public engagement message with the first ``shown`` flips (all of them when ``None``).
+
+    ``events`` are the engagement's events, in order: its ``engagement`` event (the stacks as drawn; from the
+    call that drew them) and the events of the call that played it (other engagements' events are ignored;
+    ``engagement`` picks one, by default the one that was flipped). The text and picture for ``shown`` flips
+    depend only on those flips and public facts from before them, never on later flips, so the cog can edit
+    one message flip by flip (``shown`` = 1 .. :func:`flip_count`) and render the same frame again after a
+    restart. The last frame adds the :func:`engagement_summary` (and the game's end, if it ended here).
+    """
+    found = _collect(events, engagement)
+    all_flips = found.flips
+    total = len(all_flips)
+    shown = total if shown is None else max(0, min(int(shown), total))
+    complete = shown == total
+    visible = _visible(found, shown)
+    flipped = [event for event in visible if event["type"] == "flip"]
+    text_names = _names(names)
+    plain = plain_names(names, image_names)
+
+    header = [f"**{text_names[0]}** vs **{text_names[1]}** — both orders are locked in; flipping side by side."]
+    flip_lines = []
+    for i, event in enumerate(visible):
+        if event["type"] == "flip":
+            following = visible[i + 1] if i + 1 < len(visible) else None
+            fight = following if following is not None and following["type"] == "fight" else None
+            flip_lines.append(_flip_line(event, fight, text_names))
+    if not flipped:
+        flip_lines.append("Nothing flipped yet.")
+
+    tail = []
+    remaining = _remaining(found, flipped)
+    if remaining is not None and any(remaining) and not complete:
+        tail.append(f"Not flipped yet — {text_names[0]}: {cards_line(remaining[0])} · "
+                    f"{text_names[1]}: {cards_line(remaining[1])}")
+    if flipped:
+        tail.append(f"-# {_flip_words(flipped[-1], plain)}")
+    if complete:
+        tail += ["", _summary(found, text_names)]
+        if found.over is not None:
+            size = found.start["stack_size"] if found.start else None
+            tail.append(f"🏁 **Game over.** {_result_headline(found.over, text_names)} "
+                        f"{reason_text(found.over, text_names, stack_size=size)}")
+
+    title = _title(f"{TITLE} — engagement {found.number}: flips")
+    text = _fit_flips(header, flip_lines, tail)
+    surface_picture = _flips_picture(found, flipped, plain) if picture else None
+    return Surface(title, text, surface_picture)
+
+
+def _fit_flips(header: list[str], flip_lines: list[str], tail: list[str]) -> str:
+    """Header, flip lines and tail within the message limit: the oldest flip lines fold into one if need be."""
+    text = "\n".join(header + flip_lines + tail)
+    folded = 0
+    while len(text) > MESSAGE_LIMIT and folded < len(flip_lines):
+        folded += 1
+        note = f"Flips 1 to {folded}: see the picture."
+        text = "\n".join([*header, note, *flip_lines[folded:], *tail])
+    return clamp(text)
+
+
+def _remaining(found: _Engagement, flipped: list[Event]) -> list[list[str]] | None:
+    """Each stack's cards not flipped yet, in the order drawn (public: the stacks were shown as drawn)."""
+    if found.start is None:
+        return None
+    left = [list(stack) for stack in found.start["stacks"]]
+    for flip in flipped:
+        for seat in (0, 1):
+            if flip["sources"][seat] == "stack" and flip["cards"][seat] in left[seat]:
+                left[seat].remove(flip["cards"][seat])
+    return left
+
+
+def _flips_picture(found: _Engagement, flipped: list[Event], plain: list[str]) -> Picture:
+    size = found.start["stack_size"] if found.start else max(len(flipped), 1)
+    from_stack = sum(1 for flip in flipped if flip["sources"][0] == "stack")
+    face_down = max(0, size - from_stack)
+    rows: list[list[str | None]] = [[], []]
+    marks: list[list[str | None]] = [[], []]
+    captions: list[str] = []
+    for flip in flipped:
+        for seat in (0, 1):
+            rows[seat].append(flip["cards"][seat])
+            if flip["winner"] is None:
+                marks[seat].append("tie")
+            else:
+                marks[seat].append("win" if flip["winner"] == seat else "lose")
+        captions.append(f"{flip['flip']}" + (" deck" if "deck" in flip["sources"] else "")
+                        + (" tie" if flip["winner"] is None else ""))
+    for seat in (0, 1):
+        rows[seat] += [None] * face_down
+        marks[seat] += [None] * face_down
+    captions += [""] * face_down
+    png = card_rows_png(
+        [CardRow(rows[0], plain[0], marks[0], captions), CardRow(rows[1], plain[1], marks[1])],
+        min_cards=size,
+    )
+    alt = _flips_alt(found.number, flipped, face_down, plain)
+    return Picture(png, f"airwar-e{found.number}-flip{len(flipped)}.png", alt)
+
+
+def _flips_alt(number: int, flipped: list[Event], face_down: int, plain: list[str]) -> str:
+    intro = f"Engagement {number} flips: top row {plain[0]}, bottom row {plain[1]}."
+    rest = f" {count(face_down, 'stack card')} each still face down." if face_down else ""
+
+    def describe_flip(flip: Event, spoken: bool) -> str:
+        a, b = flip["cards"]
+        pair = f"{words(a)} against {words(b)}" if spoken else f"{a} against {b}"
+        outcome = "tie" if flip["winner"] is None else f"{plain[flip['winner']]} wins"
+        return f" {flip['flip']}: {pair}, {outcome}."
+
+    for spoken in (True, False):
+        text = intro + "".join(describe_flip(flip, spoken) for flip in flipped) + rest
+        if len(text) <= ALT_TEXT_LIMIT:
+            return text
+    # too many flips: describe the latest ones and point to the text for the others
+    parts = [describe_flip(flip, False) for flip in flipped]
+    while parts:
+        note = f" Flips 1 to {len(flipped) - len(parts) + 1} are listed in the message."
+        parts.pop(0)
+        text = intro + note + "".join(parts) + rest
+        if len(text) <= ALT_TEXT_LIMIT:
+            return text
+    return clamp_line(intro + rest, ALT_TEXT_LIMIT)
+
+
+# --- engagement summary and result -------------------------------------------------------------------
+
+
+def engagement_summary(events: Sequence[Event], names: Sequence[str], *, engagement: int | None = None) -> str:
+    """What each player kept (back under their deck) and lost (discarded) in an engagement, and the counts."""
+    return clamp(_summary(_collect(events, engagement), _names(names)))
+
+
+def _summary(found: _Engagement, shown: list[str]) -> str:
+    kept: list[list[str]] = [[], []]
+    lost: list[list[str]] = [[], []]
+    fights = ties = 0
+    table: list[list[str]] = [[], []]
+    counts: Event | None = found.start
+    for event in found.stream:
+        if event["type"] == "fight":
+            fights += 1
+            kept[event["winner"]] += event["kept"]
+            lost[event["loser"]] += event["discarded"]
+            table = [[], []]
+            counts = event
+        else:
+            if event["winner"] is None:
+                ties += 1
+            for seat in (0, 1):
+                table[seat].append(event["cards"][seat])
+    if found.end is not None:
+        counts = found.end
+    ended_early = found.end is None and found.over is not None
+    head = (f"**Engagement {found.number} {'cut short' if ended_early else 'over'}:** "
+            f"{count(fights, 'fight')}, {count(ties, 'tie')}.")
+    lines = [head]
+    for seat in (0, 1):
+        lines.append(f"**{shown[seat]}** kept {cards_line(kept[seat])} (back under the deck) · "
+                     f"lost {cards_line(lost[seat])} (discarded)")
+    if ended_early and any(table):
+        lines.append(f"Left on the table, a tie nobody could break: {shown[0]} {cards_line(table[0])} · "
+                     f"{shown[1]} {cards_line(table[1])}")
+    if found.over is not None and "deck_counts" in found.over:
+        counts = {**(counts or {}), "deck_counts": found.over["deck_counts"]}
+    if counts is not None and "deck_counts" in counts:
+        decks = counts["deck_counts"]
+        line = f"Decks: {shown[0]} {decks[0]} · {shown[1]} {decks[1]}"
+        if "discard_counts" in counts:
+            discards = counts["discard_counts"]
+            line += f" — discards: {shown[0]} {discards[0]} · {shown[1]} {discards[1]}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _result_headline(outcome: Mapping[str, Any], shown: list[str]) -> str:
+    winner = outcome.get("winner")
+    return "It's a draw." if winner is None else f"**{shown[winner]}** wins!"
+
+
+def reason_text(outcome: Mapping[str, Any], names: Sequence[str], *, stack_size: int | None = None) -> str:
+    """Why the game ended, in words, from an outcome (``view["outcome"]``) or a ``game_over`` event.
+
+    ``names`` are used as given (already escaped when they come from :func:`name`)."""
+    winner, reason = outcome.get("winner"), outcome.get("reason", "")
+    decks = outcome.get("deck_counts")
+    stack = f"a full stack of {stack_size}" if stack_size else "a full stack"
+    if reason == "short_stack":
+        if winner is None:
+            held = f" ({names[0]} has {decks[0]}, {names[1]} has {decks[1]})" if decks else ""
+            return f"Neither player can draw {stack}{held}."
+        loser = 1 - winner
+        left = f" (only {count(decks[loser], 'card')} left)" if decks else ""
+        return f"{names[loser]} cannot draw {stack}{left}."
+    if reason == "out_of_cards":
+        if winner is None:
+            return "Both players had to add a tie-breaker card and neither had one left."
+        return f"{names[1 - winner]} had to add a tie-breaker card and had none left."
+    if reason == "timeout" and winner is not None:
+        return f"{names[1 - winner]} missed two deadlines in a row and forfeited."
+    if reason == "double_timeout":
+        return "Both players missed two deadlines in a row."
+    if winner is None:
+        return f"The game ended in a draw ({reason.replace('_', ' ')})." if reason else "The game ended in a draw."
+    why = "" if reason in ("forfeit", "") else f" ({reason.replace('_', ' ')})"
+    return f"{names[1 - winner]} forfeited{why}."
+
+
+def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | None = None,
+           ratings: Sequence[Mapping[str, float] | None] | None = None) -> Surface:
+    """The result message of a finished game, from any view of it (``game.view(None)``).
+
+    ``ratings``: per seat ``{"before": x, "after": y}`` (the service's ``result`` event), shown as changes."""
+    outcome = view.get("outcome")
+    if outcome is None:
+        raise ValueError("this game is not over yet")
+    shown = _names(names)
+    decks = view["deck_counts"]
+    discards = [len(pile) for pile in view["discards"]]
+    stats = view.get("stats", {})
+    full = {**outcome, "deck_counts": decks}
+    lines = [
+        f"🏁 {_result_headline(outcome, shown)} {reason_text(full, shown, stack_size=view.get('stack_size'))}",
+        f"**{shown[0]}** vs **{shown[1]}** · {rules_text(view['rules'])}",
+        f"Engagements: {view['engagement']} · ties fought: {stats.get('wars', 0)}",
+        f"Decks: {shown[0]} {decks[0]} · {shown[1]} {decks[1]} — "
+        f"discards: {shown[0]} {discards[0]} · {shown[1]} {discards[1]}",
+    ]
+    table = view.get("table") or [[], []]
+    if any(table):
+        lines.append(f"Left on the table, a tie nobody could break: {shown[0]} {cards_line(table[0])} · "
+                     f"{shown[1]} {cards_line(table[1])}")
+    if ratings and any(ratings):
+        parts = []
+        for seat, change in enumerate(ratings):
+            if change and change.get("before") is not None and change.get("after") is not None:
+                before, after = float(change["before"]), float(change["after"])
+                parts.append(f"{shown[seat]} {before:.1f} → {after:.1f} ({after - before:+.1f})")
+        if parts:
+            lines.append("Ratings: " + " · ".join(parts))
+    winner = outcome.get("winner")
+    title = f"{TITLE} — draw" if winner is None else f"{TITLE} — {plain_names(names, image_names)[winner]} wins"
+    return Surface(_title(title), clamp("\n".join(lines)))
+
+
+# --- the DM panel ------------------------------------------------------------------------------------
+
+
+def _check_draft(stack: Sequence[str], draft: Sequence[str]) -> list[str]:
+    draft = list(draft)
+    if len(set(draft)) != len(draft) or any(card not in stack for card in draft):
+        raise ValueError(f"the draft {cards_line(draft)} is not part of an order of the stack {cards_line(stack)}")
+    return draft
+
+
+def _order_line(order: Sequence[str], size: int) -> str:
+    slots = [f"{i + 1} {order[i]}" if i < len(order) else f"{i + 1} —" for i in range(size)]
+    return " · ".join(slots)
+
+
+def _order_words(order: Sequence[str], size: int) -> str:
+    parts = [f"{ordinal(i + 1)} {words(card)}" for i, card in enumerate(order)]
+    if len(order) < size:
+        parts.append(f"{size - len(order)} still to place" if order else "nothing placed yet")
+    return ", ".join(parts)
+
+
+def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), deadline: When | None = None,
+             image_names: Sequence[str] | None = None, picture: bool = True) -> ButtonSurface:
+    """A player's DM for the current engagement, from their own view (``game.view(seat)``).
+
+    Shows their stack and the opponent's (as drawn), the draft order so far (``draft``, positions 1..N), the
+    known bottoms of both decks, the deadline, and whether each side has locked in; once locked in, the locked
+    order and that it waits for the opponent. ``buttons`` come from :func:`order_buttons` (none once locked).
+    The picture shows their stack (placed cards faded), their order so far and the opponent's stack.
+    """
+    seat = view.get("seat")
+    if seat not in (0, 1):
+        raise ValueError("the DM panel needs a seat's own view, game.view(seat)")
+    if view["phase"] == "over":
+        finished = result(view, names, image_names=image_names)
+        return ButtonSurface(finished.title, finished.text, None, [])
+    other = 1 - seat
+    shown = _names(names)
+    plain = plain_names(names, image_names)
+    number, size = view["engagement"], view["stack_size"]
+    stack, theirs = list(view["stacks"][seat]), list(view["stacks"][other])
+    locked = bool(view["locked"][seat])
+    order = list(view["my_order"]) if locked and view.get("my_order") else _check_draft(stack, draft)
+
+    lines = [f"Against **{shown[other]}** · {rules_text(view['rules'])}"]
+    if locked:
+        lines.append(f"🔒 **Your order is locked in:** {_order_line(order, size)}")
+        lines.append(f"-# {_order_words(order, size)}")
+        if view["locked"][other]:
+            lines.append(f"**{shown[other]}** has locked in too.")
+        else:
+            lines.append(f"Waiting for **{shown[other]}** to lock in.")
+    else:
+        lines.append(("Tap your cards in the order to play them, then lock in. "
+                      "A stack not locked in by the deadline plays as drawn.")
+                     + (f" Deadline: {timestamp(deadline)}." if deadline is not None else ""))
+        state = f"**{shown[other]}** has locked in." if view["locked"][other] else \
+            f"**{shown[other]}** is still arranging."
+        lines.append(state)
+    lines += [
+        "",
+        f"**Your stack** (as drawn): {_cards_block(stack)}",
+        f"**{_possessive(shown[other])} stack** (as drawn): {_cards_block(theirs)}",
+    ]
+    if not locked:
+        lines += [f"**Your order:** {_order_line(order, size)}", f"-# {_order_words(order, size)}"]
+    lines += ["", *_known_lines(view, shown, seat)]
+
+    title = _title(f"{TITLE} — engagement {number}: your battle order")
+    buttons = order_buttons(view, draft if not locked else order)
+    surface_picture = _panel_picture(view, order, plain, seat, locked) if picture else None
+    return ButtonSurface(title, clamp("\n".join(lines)), surface_picture, buttons)
+
+
+def _known_lines(view: View, shown: list[str], seat: int | None) -> list[str]:
+    """What is known about both decks (every flip is public), for a seat (``you``) or a spectator."""
+    who = ["you" if seat == s else shown[s] for s in (0, 1)]
+    decks = view["deck_counts"]
+    lines = ["**What is known about the decks** (every flip is public):"]
+    for s in (0, 1):
+        label = "Your deck" if seat == s else f"{_possessive(shown[s])} deck"
+        lines.append(_deck_line(label, decks[s], view["deck_bottoms"][s]))
+    discards = [len(pile) for pile in view["discards"]]
+    lines.append(f"Discards: {who[0]} {discards[0]} · {who[1]} {discards[1]}")
+    return lines
+
+
+def _panel_picture(view: View, order: list[str], plain: list[str], seat: int, locked: bool) -> Picture:
+    other = 1 - seat
+    size, number = view["stack_size"], view["engagement"]
+    stack = list(view["stacks"][seat])
+    placed = set(order)
+    order_row: list[str | None] = [*order, *([EMPTY] * (size - len(order)))]
+    rows = [
+        CardRow(stack, "Your stack (as drawn)", ["lose" if card in placed else None for card in stack]),
+        CardRow(order_row, "Your order (locked in)" if locked else "Your order",
+                captions=[str(i + 1) for i in range(size)]),
+        CardRow(list(view["stacks"][other]), f"{plain[other]} - stack as drawn"),
+    ]
+    alt = (f"Engagement {number}. Your stack as drawn: {words_line(stack)}. "
+           f"Your order{' (locked in)' if locked else ''}: {_order_words(order, size)}. "
+           f"{_possessive(plain[other])} stack as drawn: {words_line(view['stacks'][other])}.")
+    return Picture(card_rows_png(rows, min_cards=size), f"airwar-e{number}-order.png",
+                   clamp_line(alt, ALT_TEXT_LIMIT))
+
+
+def _button_label(text: str) -> str:
+    return clamp_line(text, BUTTON_LABEL_LIMIT)
+
+
+def order_buttons(view: View, draft: Sequence[str] = ()) -> list[Button]:
+    """The buttons of the DM panel, from the seat's own view and its draft order; none once locked in or over.
+
+    Keys: ``card:<card>`` (tap that card, e.g. ``card:QS``; a stack never holds a card twice), ``undo``, ``reset``,
+    ``random``, ``drawn``
+    (the order as drawn), ``confirm`` (lock in; enabled once every card is placed). Card buttons fill rows
+    0-1, five to a row; the controls share the next row.
+    """
+    seat = view.get("seat")
+    if seat not in (0, 1) or view["phase"] == "over" or view["locked"][seat]:
+        return []
+    stack = list(view["stacks"][seat])
+    draft = _check_draft(stack, draft)
+    buttons = []
+    for i, card in enumerate(stack):
+        label = words(card)
+        label = label[0].upper() + label[1:]
+        if card in draft:
+            label = f"{draft.index(card) + 1}: {label}"
+        buttons.append(Button(f"card:{card}", _button_label(label), card not in draft,
+                              "primary" if card not in draft else "secondary", i // 5))
+    row = (len(stack) - 1) // 5 + 1
+    placed, size = len(draft), len(stack)
+    complete = placed == size
+    buttons += [
+        Button("undo", "Undo", placed > 0, "secondary", row),
+        Button("reset", "Reset", placed > 0, "secondary", row),
+        Button("random", "Random order", True, "secondary", row),
+        Button("drawn", "As drawn", True, "secondary", row),
+        Button("confirm", "Lock in" if complete else f"Lock in ({placed} of {size} placed)", complete,
+               "success", row),
+    ]
+    return buttons
+
+
+def draft_after(stack: Sequence[str], draft: Sequence[str], key: str, *,
+                rng: random.Random | None = None) -> list[str]:
+    """The draft after pressing the button ``key`` (not ``confirm``, which the cog sends to the engine).
+
+    ``random`` shuffles the whole stack with ``rng``; ``drawn`` gives the order as drawn. A tap on a placed card
+    or an unknown key leaves the draft as it was.
+    """
+    stack = list(stack)
+    draft = _check_draft(stack, draft)
+    if key.startswith("card:"):
+        card = key.removeprefix("card:")
+        return draft if card in draft or card not in stack else [*draft, card]
+    if key == "undo":
+        return draft[:-1]
+    if key == "reset":
+        return []
+    if key == "drawn":
+        return stack
+    if key == "random":
+        shuffled = list(stack)
+        (rng or random.Random()).shuffle(shuffled)
+        return shuffled
+    return draft
+
+
+# --- /airwar status ----------------------------------------------------------------------------------
+
+
+def status(view: View, names: Sequence[str], *, deadline: When | None = None, draft: Sequence[str] = ()) -> str:
+    """``/airwar status`` (ephemeral): the match, counts and what is known, for a seat (``game.view(seat)``:
+    shows its own locked order or draft) or a spectator (``game.view(None)``)."""
+    shown = _names(names)
+    seat = view.get("seat")
+    if view["phase"] == "over":
+        finished = result(view, names)
+        return clamp(f"**{finished.title}**\n{finished.text}")
+    number, size = view["engagement"], view["stack_size"]
+    if seat in (0, 1):
+        other = 1 - seat
+        lines = [f"**Your {TITLE} match** against **{shown[other]}** · engagement {number} · "
+                 f"{rules_text(view['rules'])}"]
+        if view["locked"][seat] and view.get("my_order"):
+            lines.append(f"You: 🔒 locked in: {_order_line(view['my_order'], size)}")
+        else:
+            placed = _check_draft(view["stacks"][seat], draft)
+            lines.append(f"You: {ARRANGING} ({len(placed)} of {size} placed; the order buttons are in your DMs)")
+        lines.append(f"{shown[other]}: {LOCKED if view['locked'][other] else ARRANGING}")
+    else:
+        lines = [f"**{TITLE}:** **{shown[0]}** vs **{shown[1]}** · engagement {number} · {rules_text(view['rules'])}"]
+        for s in (0, 1):
+            lines.append(f"{shown[s]}: {LOCKED if view['locked'][s] else ARRANGING}")
+    if deadline is not None and not all(view["locked"]):
+        lines.append(_deadline_line(deadline, "Orders lock in"))
+    for s in (0, 1):
+        who = "Your stack" if seat == s else f"{_possessive(shown[s])} stack"
+        lines.append(f"{who} as drawn: {cards_line(view['stacks'][s])}")
+    lines += ["", *_known_lines(view, shown, seat if seat in (0, 1) else None)]
+    lines.append(f"Ties fought so far: {view.get('stats', {}).get('wars', 0)}")
+    return clamp("\n".join(lines))
+
+
+# --- leaderboard -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One leaderboard row: ``rank`` as the caller counts it, ``name`` a display name (not a mention: the table
+    is a code block), ``rating`` a number or ``None``."""
+
+    rank: int
+    name: str
+    wins: int
+    losses: int
+    draws: int
+    rating: float | int | None = None
+
+
+NAME_COLUMNS = 18
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 0 if unicodedata.combining(ch) else 1
+               for ch in text)
+
+
+def _cell(text: str, columns: int) -> str:
+    """``text`` cut and padded to ``columns`` display columns (wide characters count two)."""
+    text = "".join(ch for ch in " ".join(text.split()) if ch.isprintable()).replace("`", "'") or "?"
+    if _width(text) > columns:
+        while text and _width(text) > columns - 1:
+            text = text[:-1]
+        text += "…"
+    return text + " " * (columns - _width(text))
+
+
+def _row_name(row: Any) -> str:
+    text = getattr(row, "name", None) or getattr(row, "display_name", None)
+    if text:
+        return str(text)
+    user = getattr(row, "user_id", None)
+    return f"user {user}" if user is not None else "?"
+
+
+def leaderboard(rows: Sequence[Any], *, page: int = 1, pages: int = 1, unranked: int = 0,
+                min_games: int | None = None, title: str = f"{TITLE} leaderboard") -> Surface:
+    """A leaderboard page: an aligned table in a code block (rank, player, W, L, D, win %, rating).
+
+    ``rows`` are :class:`Standing` or any objects with ``rank``, ``wins``, ``losses``, ``draws``, ``rating`` and
+    ``name`` or ``display_name`` (so the storage's leaderboard rows work as they are; a missing name shows as
+    ``user <user_id>``). Names are display names (the table is a code block, where mentions do not render),
+    cut to 18 columns. Win % is wins out of all games (draws count as games). ``unranked`` players with fewer
+    than ``min_games`` games get a note. Pages of up to 25 rows fit 2000 characters with room to spare.
+    """
+    note = ""
+    if unranked:
+        fewer = f" (fewer than {min_games} games)" if min_games else ""
+        note = f"\n{count(unranked, 'more player')}{fewer} not ranked yet."
+    if not rows:
+        return Surface(_title(title), "No ranked players yet: finish a game to get on the board." + note)
+    header = f"{'#':>4}  {'Player':<{NAME_COLUMNS}}  {'W':>4} {'L':>4} {'D':>4}  {'Win%':>4}  {'Rating':>6}"
+    body = [header, "-" * len(header)]
+    for row in rows:
+        games = row.wins + row.losses + row.draws
+        rate = f"{round(100 * row.wins / games)}%" if games else "-"
+        rating = "-" if row.rating is None else (f"{row.rating:.1f}" if isinstance(row.rating, float)
+                                                  else str(row.rating))
+        body.append(f"{row.rank:>4}  {_cell(_row_name(row), NAME_COLUMNS)}  {row.wins:>4} {row.losses:>4} "
+                    f"{row.draws:>4}  {rate:>4}  {rating:>6}")
+    text = "```\n" + "\n".join(body) + "\n```"
+    if pages > 1:
+        text += f"\nPage {page} of {pages}"
+    return Surface(_title(title), clamp(text + note))
+
+
+def leaderboard_page(page: Any, *, title: str = f"{TITLE} leaderboard") -> Surface:
+    """:func:`leaderboard` from a page object with ``rows``, ``page``, ``pages`` and optionally ``unranked`` and
+    ``min_games`` (the storage's ``LeaderboardPage``)."""
+    return leaderboard(page.rows, page=page.page, pages=page.pages, unranked=getattr(page, "unranked", 0),
+                       min_games=getattr(page, "min_games", None), title=title)
+
+
+# --- challenge and other notices ---------------------------------------------------------------------
+
+
+def challenge(challenger: str, opponent: str | None, rules: Mapping[str, Any], *, expires_at: When) -> ButtonSurface:
+    """The challenge message: who challenged whom (``opponent`` ``None``: anyone may accept), the options and
+    the expiry (``<t:UNIX:R>``). Buttons: ``accept``, ``decline`` (the opponent), ``withdraw`` (the
+    challenger)."""
+    who = name(challenger)
+    if opponent is None:
+        lines = [f"⚔️ **{who}** is looking for an opponent for {TITLE}!",
+                 f"Rules: {rules_text(rules)}",
+                 f"Anyone may accept; the challenge expires {timestamp(expires_at)}."]
+        buttons = [Button("accept", "Accept", True, "success"), Button("withdraw", "Withdraw", True, "secondary")]
+    else:
+        them = name(opponent)
+        lines = [f"⚔️ **{who}** challenges **{them}** to {TITLE}!",
+                 f"Rules: {rules_text(rules)}",
+                 f"{them}, accept or decline: the challenge expires {timestamp(expires_at)}."]
+        buttons = [Button("accept", "Accept", True, "success"), Button("decline", "Decline", True, "danger"),
+                   Button("withdraw", "Withdraw", True, "secondary")]
+    return ButtonSurface(_title(f"{TITLE} challenge"), clamp("\n".join(lines)), None, buttons)
+
+
+def declined(challenger: str, opponent: str) -> str:
+    return f"**{name(opponent)}** declined {_possessive(f'**{name(challenger)}**')} {TITLE} challenge."
+
+
+def withdrawn(challenger: str, opponent: str | None) -> str:
+    to = f" to **{name(opponent)}**" if opponent is not None else ""
+    return f"**{name(challenger)}** withdrew the {TITLE} challenge{to}."
+
+
+def expired(challenger: str, opponent: str | None) -> str:
+    to = f" to **{name(opponent)}**" if opponent is not None else ""
+    return f"{_possessive(f'**{name(challenger)}**')} {TITLE} challenge{to} expired: nobody accepted in time."
+
+
+def afk(names: Sequence[str], seats: Sequence[int], engagement: int, *, forfeit: Sequence[int] = ()) -> str:
+    """Time ran out in an engagement: ``seats`` did not lock in an order. Their stacks play as drawn, unless
+    it was a second miss in a row for some (``forfeit``): they forfeit (both at once: a draw) and nothing is played.
+    Matches the service's ``arrange_timeout`` event (``seats``, ``forfeit``)."""
+    shown = _names(names)
+    late, out = sorted(set(seats)), sorted(set(forfeit))
+    if not late and not out:
+        raise ValueError("afk needs the seats that ran out of time")
+    head = f"⏰ Time's up in engagement {engagement}:"
+    if len(out) == 2:
+        return f"{head} **{shown[0]}** and **{shown[1]}** both missed a second deadline in a row: the game is a draw."
+    if out:
+        loser, winner = shown[out[0]], shown[1 - out[0]]
+        return f"{head} **{loser}** missed a second deadline in a row and forfeits. **{winner}** wins!"
+    if len(late) == 2:
+        text = (f"{head} neither **{shown[0]}** nor **{shown[1]}** locked in an order, "
+                "so both stacks play as drawn.")
+    else:
+        who = shown[late[0]]
+        text = f"{head} **{who}** did not lock in an order, so {_possessive(who)} stack plays as drawn."
+    return text + "\n-# A second missed deadline in a row forfeits the game."
+
+
+def forfeited(names: Sequence[str], seat: int) -> str:
+    """``seat`` forfeited: the other player wins."""
+    shown = _names(names)
+    return f"🏳️ **{shown[seat]}** forfeits. **{shown[1 - seat]}** wins!"
+
+
+__all__ = [
+    "Standing",
+    "afk",
+    "board",
+    "challenge",
+    "declined",
+    "dm_panel",
+    "draft_after",
+    "engagement_summary",
+    "expired",
+    "flip_count",
+    "flips",
+    "forfeited",
+    "leaderboard",
+    "leaderboard_page",
+    "order_buttons",
+    "reason_text",
+    "result",
+    "rules_text",
+    "status",
+    "withdrawn",
+]

@@ -1,0 +1,354 @@
+"""Card pictures: labelled rows of cards as one PNG, drawn with Pillow and nothing else.
+
+A card is a string in card notation (see :mod:`bot.cards`): standard cards, jokers ``RJ``/``BJ``, tarot suit
+cards (``PH`` page, ``NH`` knight) and trumps ``0T`` (the Fool) to ``21T``. In a row, ``None`` is a card face
+down (hidden or unknown) and :data:`EMPTY` is an empty slot (a place still to fill, drawn as an outline).
+
+Only Pillow's bundled font (``ImageFont.load_default``, Aileron) is used, so pictures look the same on every
+machine; it has no suit symbols, so the pips are drawn as shapes. Card faces are drawn three times larger and
+scaled down, which smooths the shapes. The same rows always give the same PNG bytes.
+
+Colours: red suits and the red joker in red, clubs, spades and the black joker in near-black, trumps in black
+on a parchment card. Marks frame a card: ``"win"`` gold, ``"tie"`` blue, ``"lose"`` fades it.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.cards import is_joker, is_red, rank_of, suit_of
+
+EMPTY = ""  #: an empty slot in a row (a position not filled yet)
+MARKS = ("win", "lose", "tie")
+
+CARD_WIDTH = 100  #: default card width in pixels; cards are 1.4 times as tall
+MAX_WIDTH = 1000  #: pictures are never wider than this (rows overlap their cards, then shrink, to fit)
+
+TABLE = (24, 84, 56)  # felt green
+LABEL_INK = (246, 246, 240)
+CAPTION_INK = (200, 224, 208)
+RED = (204, 22, 34)
+BLACK = (24, 24, 28)
+PAPER = (255, 255, 255)
+PARCHMENT = (246, 234, 200)
+CARD_EDGE = (150, 150, 150)
+BACK = (30, 58, 110)
+BACK_LINE = (60, 96, 160)
+WIN_FRAME = (255, 196, 30)
+TIE_FRAME = (120, 196, 255)
+
+SUPERSAMPLE = 3
+MARGIN = 16
+PAD = 5  # room around each card for its frame; two pads are the gap between cards
+LABEL_SIZE = 22
+CAPTION_SIZE = 19
+ROW_GAP = 8
+MIN_STEP = 0.46  # overlapping cards still show this much of their width: the whole corner index
+
+FACE_WORDS = {"J": "JACK", "Q": "QUEEN", "K": "KING", "P": "PAGE", "N": "KNIGHT"}
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """One row of a picture: its cards, a label above them, a mark and a caption under each card."""
+
+    cards: Sequence[str | None]
+    label: str = ""
+    marks: Sequence[str | None] = field(default=())  # per card: "win", "lose", "tie" or None
+    captions: Sequence[str] = field(default=())  # per card, drawn centred under it
+
+
+# --- fonts and text -----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.load_default(size=size)  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(char: str) -> bool:
+    probe = font(20)
+    missing = probe.getmask("\ue000")  # a private-use character: the font's "missing glyph" box
+    mask = probe.getmask(char)
+    return not (mask.size == missing.size and bytes(mask) == bytes(missing))
+
+
+def drawable(text: str, fallback: str = "") -> str:
+    """``text`` with what the font cannot draw removed: accents dropped (``Zoë`` -> ``Zoe``), other letters,
+    emoji and symbols left out, runs of spaces closed up. ``fallback`` when nothing drawable is left."""
+    text = unicodedata.normalize("NFKD", text)
+    kept = []
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        if char.isspace():
+            kept.append(" ")
+        elif char.isprintable() and _has_glyph(char):
+            kept.append(char)
+    cleaned = " ".join("".join(kept).split())
+    return cleaned or fallback
+
+
+def _fit_text(text: str, size: int, width: int) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` pixels at ``size``."""
+    face = font(size)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…" if text else ""
+
+
+# --- pips -------------------------------------------------------------------------------------------
+
+
+def _pip(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, s: float, ink: tuple[int, int, int]) -> None:
+    """Draw a suit symbol of size ``s`` centred on (cx, cy): ``C D H S``, or ``*`` for a star."""
+
+    def circle(x: float, y: float, r: float) -> None:
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=ink)
+
+    if suit == "D":
+        draw.polygon([(cx, cy - 0.5 * s), (cx + 0.38 * s, cy), (cx, cy + 0.5 * s), (cx - 0.38 * s, cy)], fill=ink)
+    elif suit == "H":
+        circle(cx - 0.22 * s, cy - 0.2 * s, 0.25 * s)
+        circle(cx + 0.22 * s, cy - 0.2 * s, 0.25 * s)
+        draw.polygon([(cx - 0.465 * s, cy - 0.12 * s), (cx + 0.465 * s, cy - 0.12 * s), (cx, cy + 0.44 * s)],
+                     fill=ink)
+    elif suit == "S":
+        circle(cx - 0.22 * s, cy + 0.08 * s, 0.25 * s)
+        circle(cx + 0.22 * s, cy + 0.08 * s, 0.25 * s)
+        draw.polygon([(cx - 0.465 * s, cy + 0.0 * s), (cx + 0.465 * s, cy + 0.0 * s), (cx, cy - 0.5 * s)], fill=ink)
+        draw.polygon([(cx, cy + 0.1 * s), (cx - 0.16 * s, cy + 0.5 * s), (cx + 0.16 * s, cy + 0.5 * s)], fill=ink)
+    elif suit == "C":
+        circle(cx, cy - 0.25 * s, 0.21 * s)
+        circle(cx - 0.24 * s, cy + 0.09 * s, 0.21 * s)
+        circle(cx + 0.24 * s, cy + 0.09 * s, 0.21 * s)
+        circle(cx, cy + 0.02 * s, 0.13 * s)
+        draw.polygon([(cx, cy + 0.02 * s), (cx - 0.16 * s, cy + 0.5 * s), (cx + 0.16 * s, cy + 0.5 * s)], fill=ink)
+    else:  # a five-pointed star
+        points = []
+        for i in range(10):
+            radius = 0.5 * s if i % 2 == 0 else 0.2 * s
+            angle = -math.pi / 2 + i * math.pi / 5
+            points.append((cx + radius * math.cos(angle), cy + 0.04 * s + radius * math.sin(angle)))
+        draw.polygon(points, fill=ink)
+
+
+# --- one card -----------------------------------------------------------------------------------------
+
+
+def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, ink: tuple[int, int, int],
+          anchor: str, bold: bool = True) -> None:
+    stroke = max(1, size // 22) if bold else 0
+    if len(text) == 2 and text.isdigit():  # "10" .. "21": close the digits up so the index stays narrow
+        face = font(size)
+        tight = -0.08 * size
+        widths = [face.getlength(ch) for ch in text]
+        total = sum(widths) + tight
+        x = xy[0] - total / 2 if anchor[0] == "m" else xy[0]
+        for ch, width in zip(text, widths, strict=True):
+            draw.text((x, xy[1]), ch, font=face, fill=ink, anchor="l" + anchor[1], stroke_width=stroke,
+                      stroke_fill=ink)
+            x += width + tight
+        return
+    draw.text(xy, text, font=font(size), fill=ink, anchor=anchor, stroke_width=stroke, stroke_fill=ink)
+
+
+@lru_cache(maxsize=512)
+def card_tile(card: str | None, width: int = CARD_WIDTH, mark: str | None = None, compact: bool = False) -> Image.Image:
+    """One card with room for its frame around it: an RGBA image ``width + 2*PAD`` wide (treat as read-only).
+
+    ``compact`` leaves out the words at the foot of the card (KING, TRUMP, ...), for cards that overlap."""
+    if mark is not None and mark not in MARKS:
+        raise ValueError(f"a card mark is one of {', '.join(MARKS)}, not {mark!r}")
+    k = SUPERSAMPLE
+    w, h, pad = width * k, round(width * 1.4) * k, PAD * k
+    tile = Image.new("RGBA", (w + 2 * pad, h + 2 * pad), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(tile)
+    box = (pad, pad, pad + w - 1, pad + h - 1)
+    radius = round(0.08 * w)
+    if mark in ("win", "tie"):
+        frame = WIN_FRAME if mark == "win" else TIE_FRAME
+        draw.rounded_rectangle((0, 0, w + 2 * pad - 1, h + 2 * pad - 1), radius=radius + pad, fill=frame)
+    if card is None:
+        _draw_back(tile, draw, box, radius, w)
+    elif card == EMPTY:
+        draw.rounded_rectangle(box, radius=radius, outline=(*CAPTION_INK, 150), width=2 * k)
+    else:
+        _draw_face(draw, card, box, radius, w, h, words=not compact)
+    if mark == "lose":
+        fade = Image.new("RGBA", tile.size, (*TABLE, 0))
+        ImageDraw.Draw(fade).rounded_rectangle(box, radius=radius, fill=(*TABLE, 120))
+        tile = Image.alpha_composite(tile, fade)
+    return tile.resize((tile.width // k, tile.height // k), Image.Resampling.LANCZOS)
+
+
+def _draw_back(tile: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], radius: int,
+               w: int) -> None:
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=radius, fill=PAPER, outline=CARD_EDGE, width=3)
+    inset = round(0.07 * w)
+    inner = (x0 + inset, y0 + inset, x1 - inset, y1 - inset)
+    draw.rounded_rectangle(inner, radius=max(1, radius - inset // 2), fill=BACK)
+    # a diamond lattice, clipped to the inner panel by drawing it on its own layer
+    ix0, iy0, ix1, iy1 = inner
+    layer = Image.new("L", (ix1 - ix0 + 1, iy1 - iy0 + 1), 0)
+    lattice = ImageDraw.Draw(layer)
+    step = round(0.16 * w)
+    span = layer.width + layer.height
+    for offset in range(-span, span, step):
+        lattice.line((offset, 0, offset + layer.height, layer.height), fill=255, width=max(2, w // 60))
+        lattice.line((offset, layer.height, offset + layer.height, 0), fill=255, width=max(2, w // 60))
+    mask = Image.new("L", layer.size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, layer.width - 1, layer.height - 1),
+                                           radius=max(1, radius - inset // 2), fill=255)
+    layer = Image.composite(layer, Image.new("L", layer.size, 0), mask)
+    tile.paste(Image.new("RGBA", layer.size, (*BACK_LINE, 255)), (ix0, iy0), layer)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    r = 0.2 * w
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=BACK, outline=PAPER, width=max(2, w // 50))
+    _pip(draw, "*", cx, cy, 0.26 * w, PAPER)
+
+
+def _draw_face(draw: ImageDraw.ImageDraw, card: str, box: tuple[int, int, int, int], radius: int,
+               w: int, h: int, *, words: bool = True) -> None:
+    x0, y0, _x1, _y1 = box
+    suit, rank = suit_of(card), rank_of(card)
+    ink = RED if is_red(card) else BLACK
+    trump = suit == "T" and not is_joker(card)
+    draw.rounded_rectangle(box, radius=radius, fill=PARCHMENT if trump else PAPER, outline=CARD_EDGE, width=3)
+    index_x = x0 + 0.22 * w
+    rank_size = round(0.36 * w)
+    if is_joker(card):
+        _pip(draw, "*", index_x, y0 + 0.14 * h, 0.3 * w, ink)
+        _text(draw, (index_x, y0 + 0.27 * h), "JK", round(0.2 * w), ink, "mt")
+        _pip(draw, "*", x0 + 0.56 * w, y0 + 0.6 * h, 0.62 * w, ink)
+        if words:
+            _text(draw, (x0 + 0.5 * w, y0 + 0.93 * h), "JOKER", round(0.17 * w), ink, "ms")
+        return
+    if trump:
+        _text(draw, (index_x, y0 + 0.05 * h), rank, rank_size, ink, "mt")
+        _pip(draw, "*", index_x, y0 + 0.39 * h, 0.2 * w, ink)
+        if rank == "0":
+            _pip(draw, "*", x0 + 0.6 * w, y0 + 0.6 * h, 0.5 * w, ink)
+            word = "FOOL"
+        else:
+            _text(draw, (x0 + 0.6 * w, y0 + 0.62 * h), rank, round(0.5 * w), ink, "mm")
+            word = "TRUMP"
+        if words:
+            _text(draw, (x0 + 0.5 * w, y0 + 0.94 * h), word, round(0.16 * w), ink, "ms")
+        return
+    _text(draw, (index_x, y0 + 0.05 * h), rank, rank_size, ink, "mt")
+    _pip(draw, suit, index_x, y0 + 0.39 * h, 0.22 * w, ink)
+    word = FACE_WORDS.get(rank) if words else None
+    centre_y = y0 + (0.6 if word else 0.66) * h
+    _pip(draw, suit, x0 + 0.6 * w, centre_y, 0.5 * w, ink)
+    if word:
+        _text(draw, (x0 + 0.5 * w, y0 + 0.94 * h), word, round(0.15 * w), ink, "ms")
+
+
+# --- rows --------------------------------------------------------------------------------------------
+
+
+def _layout(count: int, width: int, max_width: int) -> tuple[int, int]:
+    """(card width, step between cards) so ``count`` cards fit in ``max_width``."""
+    avail = max_width - 2 * MARGIN
+    tile = width + 2 * PAD
+    if count <= 1 or count * tile <= avail:
+        return width, tile
+    step = (avail - tile) // (count - 1)
+    if step >= MIN_STEP * width:
+        return width, step
+    # even overlapped they do not fit: shrink the cards
+    width = int((avail - 2 * PAD) / (1 + MIN_STEP * (count - 1)))
+    width = max(width, 24)
+    tile = width + 2 * PAD
+    return width, max(1, (avail - tile) // (count - 1))
+
+
+def card_rows_png(rows: Sequence[CardRow], *, card_width: int = CARD_WIDTH, max_width: int = MAX_WIDTH,
+                  min_cards: int = 0) -> bytes:
+    """A PNG of the rows, one under the other, columns lined up across rows.
+
+    Each row has an optional label above its cards and optional captions under them. ``min_cards`` keeps the
+    picture at least that many cards wide (so pictures of one game keep their size). Rows with more cards than
+    fit in ``max_width`` overlap their cards (each still shows its corner) or, if need be, draw them smaller.
+    """
+    return _png(card_rows_image(rows, card_width=card_width, max_width=max_width, min_cards=min_cards))
+
+
+def card_rows_image(rows: Sequence[CardRow], *, card_width: int = CARD_WIDTH, max_width: int = MAX_WIDTH,
+                    min_cards: int = 0) -> Image.Image:
+    """The picture :func:`card_rows_png` encodes, as a Pillow image."""
+    if not rows:
+        raise ValueError("a card picture needs at least one row")
+    for row in rows:
+        if row.marks and len(row.marks) != len(row.cards):
+            raise ValueError("a row needs one mark (or None) per card")
+        if row.captions and len(row.captions) != len(row.cards):
+            raise ValueError("a row needs one caption (or '') per card")
+    count = max([len(row.cards) for row in rows] + [min_cards, 1])
+    width, step = _layout(count, card_width, max_width)
+    tile_w, tile_h = width + 2 * PAD, round(width * 1.4) + 2 * PAD
+    image_w = max(2 * MARGIN + tile_w + step * (count - 1), 320)
+    label_h = LABEL_SIZE + 10
+    caption_h = CAPTION_SIZE + 8
+    heights = []
+    for row in rows:
+        heights.append((label_h if row.label else 0) + tile_h + (caption_h if any(row.captions) else 0))
+    image_h = 2 * MARGIN + sum(heights) + ROW_GAP * (len(rows) - 1)
+    image = Image.new("RGB", (image_w, image_h), TABLE)
+    draw = ImageDraw.Draw(image)
+    y = MARGIN
+    for row, row_h in zip(rows, heights, strict=True):
+        top = y
+        if row.label:
+            text = _fit_text(drawable(row.label, "?"), LABEL_SIZE, image_w - 2 * MARGIN - PAD)
+            draw.text((MARGIN + PAD, y + 2), text, font=font(LABEL_SIZE), fill=LABEL_INK)
+            y += label_h
+        for i, card in enumerate(row.cards):
+            mark = row.marks[i] if row.marks else None
+            tile = card_tile(card, width, mark, step < tile_w)
+            image.paste(tile, (MARGIN + i * step, y), tile)
+        y += tile_h
+        if any(row.captions):
+            last_right = -1.0  # crowded captions (overlapping cards) are skipped rather than drawn over each other
+            for i, caption in enumerate(row.captions):
+                text = drawable(caption)
+                if font(CAPTION_SIZE).getlength(text) > max(step, tile_w) - 4:
+                    text = text.split(" ")[0]  # crowded: the first word ("12" of "12 deck tie") only
+                text = _fit_text(text, CAPTION_SIZE, tile_w + 8)
+                if not text:
+                    continue
+                centre = MARGIN + i * step + tile_w / 2
+                half = font(CAPTION_SIZE).getlength(text) / 2
+                if centre - half < last_right + 6:
+                    continue
+                draw.text((centre, y + 2), text, font=font(CAPTION_SIZE), fill=CAPTION_INK, anchor="mt")
+                last_right = centre + half
+            y += caption_h
+        y = top + row_h + ROW_GAP
+    return image
+
+
+def card_row_png(cards: Sequence[str | None], *, label: str = "", marks: Sequence[str | None] = (),
+                 captions: Sequence[str] = (), card_width: int = CARD_WIDTH) -> bytes:
+    """A PNG of one row of cards (``None`` face down, :data:`EMPTY` an empty slot)."""
+    return card_rows_png([CardRow(cards, label, marks, captions)], card_width=card_width)
+
+
+def _png(image: Image.Image) -> bytes:
+    """PNG bytes, as small as a 256-colour palette makes them (no dithering, so the same every time)."""
+    small = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    small.save(out, format="PNG", compress_level=6)
+    return out.getvalue()

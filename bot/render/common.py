@@ -1,0 +1,146 @@
+"""What every renderer shares: the result types, Discord's size limits, timestamps, names and card words.
+
+Names come from the caller as they should appear: display names or mention strings (``<@123>``); they are
+never built here. Display names are escaped for Discord markdown; mention strings pass through unchanged.
+Pictures cannot show a mention, so they take plain names (``image_names``), falling back to "Player 1"/"Player 2".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bot.cards import describe
+
+MESSAGE_LIMIT = 2000  #: message content
+EMBED_TITLE_LIMIT = 256
+EMBED_DESCRIPTION_LIMIT = 4096
+FIELD_VALUE_LIMIT = 1024
+BUTTON_LABEL_LIMIT = 80
+ALT_TEXT_LIMIT = 1024  #: an attachment's description (alt text)
+
+MENTION = re.compile(r"<(@[!&]?|#)\d+>")
+_MARKDOWN = re.compile(r"([\\*_~`|])")
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A PNG to attach: its bytes, a file name for ``attachment://`` and its alt text (attachment description)."""
+
+    png: bytes
+    filename: str
+    alt: str
+
+
+@dataclass(frozen=True)
+class Surface:
+    """One message or embed: a title (embed title or the first line), the text and maybe a picture.
+
+    ``text`` fits message content (2000 characters), so it also fits an embed description.
+    """
+
+    title: str
+    text: str
+    picture: Picture | None = None
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button for the cog to build: ``key`` goes in its custom id, ``style`` is a hint (primary, secondary,
+    success, danger), ``row`` is the action row (0-4)."""
+
+    key: str
+    label: str
+    enabled: bool = True
+    style: str = "secondary"
+    row: int = 0
+
+
+@dataclass(frozen=True)
+class ButtonSurface(Surface):
+    """A surface with buttons (the DM order panel, the challenge message)."""
+
+    buttons: list[Button] = field(default_factory=list)
+
+
+def timestamp(when: int | float | datetime, style: str = "R") -> str:
+    """Discord's timestamp markup, ``<t:UNIX:R>`` (relative) by default."""
+    unix = int(when.timestamp()) if isinstance(when, datetime) else int(when)
+    return f"<t:{unix}:{style}>"
+
+
+def name(text: str) -> str:
+    """A name for message text: a mention as given, a display name escaped for markdown (and no mass pings)."""
+    if MENTION.fullmatch(text):
+        return text
+    escaped = _MARKDOWN.sub(r"\\\1", text)
+    escaped = " ".join(escaped.split()) or "?"
+    return escaped.replace("@everyone", "@\u200beveryone").replace("@here", "@\u200bhere")
+
+
+def plain_names(names: Sequence[str], image_names: Sequence[str] | None = None) -> list[str]:
+    """Names for pictures and alt text: ``image_names`` if given, else ``names`` with mentions replaced by
+    "Player 1", "Player 2"."""
+    source = image_names if image_names is not None else names
+    plain = []
+    for seat, text in enumerate(source):
+        text = " ".join(str(text).split())
+        plain.append(f"Player {seat + 1}" if not text or MENTION.search(text) else text)
+    return plain
+
+
+def words(card: str) -> str:
+    """A card in words: ``queen of spades``."""
+    return describe(card)
+
+
+def cards_line(cards: Iterable[str], empty: str = "none") -> str:
+    """Cards in notation, space separated: ``QS 10S AS``."""
+    cards = list(cards)
+    return " ".join(cards) if cards else empty
+
+
+def words_line(cards: Iterable[str], empty: str = "none") -> str:
+    """Cards in words, comma separated: ``queen of spades, 10 of spades``."""
+    cards = list(cards)
+    return ", ".join(describe(card) for card in cards) if cards else empty
+
+
+def count(number: int, singular: str, plural: str | None = None) -> str:
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"
+
+
+def ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def join_words(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def clamp(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` within ``limit`` characters: whole lines dropped from the end, with a note, if it is longer.
+
+    Renderers keep their texts short enough themselves; this is the last safety net.
+    """
+    if len(text) <= limit:
+        return text
+    note = "\n… (cut to fit Discord's limit)"
+    lines = text.split("\n")
+    while lines and len("\n".join(lines)) + len(note) > limit:
+        lines.pop()
+    if not lines:
+        return text[: limit - 1] + "…"
+    return "\n".join(lines) + note
+
+
+def clamp_line(text: str, limit: int) -> str:
+    """One line cut with an ellipsis to ``limit`` characters."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -1,0 +1,123 @@
+"""The real Air War bot against the local Discord: it connects, syncs its commands, answers /rules and /help."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.localdiscord import Env
+from tests.localdiscord.airwar import airwar_bot_factory
+
+pytestmark = pytest.mark.e2e
+
+GAMES = ("airwar", "war", "army", "drunkard", "todundleben")
+
+
+def rules_of(game: str):
+    from bot.rules_text import rules_text
+
+    return rules_text(game)
+
+
+async def test_the_bot_syncs_its_commands_to_the_guild(env: Env):
+    commands = env.commands
+    assert {"rules", "help"} <= set(commands)
+    assert all(c.get("guild_id") == str(env.guild.id) for c in env.guild_commands)
+
+    rules = commands["rules"]
+    assert rules["type"] == 1
+    [game] = rules["options"]
+    assert game["name"] == "game"
+    assert game["type"] == 3  # string
+    assert game.get("required") is True
+    assert [c["value"] for c in game["choices"]] == list(GAMES)
+    assert [c["name"] for c in game["choices"]] == [rules_of(g).title for g in GAMES]
+
+
+async def test_rules_answers_ephemerally_with_that_games_rules(env: Env):
+    alice = env.user("alice")
+    bob = env.user("bob")
+
+    ix = await env.slash(alice, "rules", game="war")
+    response = await ix.wait_response()
+
+    assert response.type == 4  # CHANNEL_MESSAGE_WITH_SOURCE
+    assert response.ephemeral
+    message = ix.message
+    assert message.ephemeral and message.ephemeral_to is alice
+    assert message.embed["title"] == rules_of("war").title
+    assert message.embed["description"] == rules_of("war").body
+
+    # one button per game, the shown game's disabled
+    labels = {b["label"]: b for b in message.buttons}
+    assert list(labels) == [rules_of(g).title for g in GAMES]
+    assert [b["custom_id"] for b in message.buttons] == [f"rules:{g}" for g in GAMES]
+    assert labels[rules_of("war").title].get("disabled") is True
+
+    # only alice sees it: nothing public in the channel, nothing for bob
+    assert env.ephemerals(alice) == [message]
+    assert env.ephemerals(bob) == []
+    assert env.messages() == []
+
+
+async def test_a_rules_button_switches_the_message_to_the_other_game(env: Env):
+    alice = env.user("alice")
+    ix = await env.slash(alice, "rules", game="airwar")
+    await ix.wait_response()
+    message = ix.message
+
+    click = await env.click(alice, message, rules_of("army").title)
+    response = await click.wait_response()
+
+    assert response.type == 7  # UPDATE_MESSAGE: the same ephemeral message, edited in place
+    assert click.message is message
+    assert message.embed["title"] == rules_of("army").title
+    assert message.embed["description"] == rules_of("army").body
+    assert message.history[-1].embeds[0]["title"] == rules_of("airwar").title
+    disabled = [b["label"] for b in message.buttons if b.get("disabled")]
+    assert disabled == [rules_of("army").title]
+    assert env.ephemerals(alice) == [message]  # no new message
+
+
+async def test_the_rules_buttons_keep_working_by_custom_id(env: Env):
+    alice = env.user("alice")
+    ix = await env.slash(alice, "rules", game="army")
+    await ix.wait_response()
+
+    click = await env.click(alice, ix.message, custom_id="rules:todundleben")
+    await click.wait_response()
+    assert ix.message.embed["title"] == rules_of("todundleben").title
+
+
+async def test_help_lists_the_games_with_rules_buttons(env: Env):
+    alice = env.user("alice")
+    ix = await env.slash(alice, "help")
+    response = await ix.wait_response()
+
+    assert response.type == 4 and response.ephemeral
+    embed = ix.message.embed
+    assert embed["title"] == "Air War"
+    assert "/rules" in embed["description"]
+    for game in GAMES:
+        assert rules_of(game).title in embed["description"]
+    assert [b["custom_id"] for b in ix.message.buttons] == [f"rules:{g}" for g in GAMES]
+    assert not any(b.get("disabled") for b in ix.message.buttons)
+
+    click = await env.click(alice, ix.message, rules_of("drunkard").title)
+    await click.wait_response()
+    assert ix.message.embed["title"] == rules_of("drunkard").title
+
+
+async def test_start_ready_and_one_rules_round_trip_take_under_a_second(make_env, tmp_path):
+    started = time.perf_counter()
+    env = await make_env(airwar_bot_factory(tmp_path / "timing.db"))
+    ready = time.perf_counter() - started
+    alice = env.user("alice")
+    ix = await env.slash(alice, "rules", game="war")
+    await ix.wait_response()
+    total = time.perf_counter() - started
+    print(f"\nlocal Discord + Air War bot ready in {ready * 1000:.0f} ms; with one /rules round trip "
+          f"{total * 1000:.0f} ms")
+    assert env.ephemerals(alice)[0].embed["title"] == rules_of("war").title
+    assert total < 1.0

@@ -1,0 +1,31 @@
+"""The real Air War bot, built for a local Discord Env (temp database, commands synced to the local guild)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .driver import Env
+
+
+def airwar_bot_factory(database_path: Path, **client_options: Any) -> Callable[[Env], Any]:
+    """``factory(env)`` -> an ``AirWarBot`` on ``database_path`` with ``dev_guild_id`` = the local guild.
+
+    ``guild_ready_timeout`` defaults to 0.05 s (discord.py waits that long after the last GUILD_CREATE).
+    """
+
+    def factory(env: Env):
+        from bot.client import AirWarBot
+        from bot.config import Settings
+
+        settings = Settings(
+            token=env.token,
+            database_path=database_path,
+            dev_guild_id=env.guild.id,
+            owner_ids=frozenset({env.guild.owner.id}),
+            log_level="INFO",
+        )
+        return AirWarBot(settings, **{"guild_ready_timeout": 0.05, **client_options})
+
+    return factory
