@@ -1,6 +1,7 @@
 """Discord's own OpenAPI description, used to route requests and to validate every body both ways.
 
-The spec (``/work/shared/discord-api-spec/openapi.json``, OpenAPI 3.1, so JSON Schema 2020-12) is loaded once
+The spec (Discord's own ``openapi.json``, kept gzipped with its MIT licence in ``discord_api_spec/`` so the tests
+run on any clone; ``DISCORD_OPENAPI_SPEC`` points at another copy; OpenAPI 3.1, so JSON Schema 2020-12) is loaded once
 per process.  Requests are matched to an operation by path template and method (literal segments win over
 ``{parameters}``, as in ``/webhooks/{id}/{token}/messages/@original``).  Validators are compiled lazily and
 cached per (operation, content type) and per (operation, status), so a request costs one dict lookup and one
@@ -16,6 +17,7 @@ passes once integers are allowed where the spec says ``SnowflakeType`` is accept
 from __future__ import annotations
 
 import copy
+import gzip
 import json
 import os
 import re
@@ -32,7 +34,8 @@ from referencing.jsonschema import DRAFT202012
 
 from .fastschema import Compiler, Unsupported
 
-SPEC_PATH = Path(os.environ.get("DISCORD_OPENAPI_SPEC", "/work/shared/discord-api-spec/openapi.json"))
+BUNDLED_SPEC = Path(__file__).resolve().parent / "discord_api_spec" / "openapi.json.gz"
+SPEC_PATH = Path(os.environ.get("DISCORD_OPENAPI_SPEC", BUNDLED_SPEC))
 SPEC_URI = "urn:discord-openapi"
 RELAXED_URI = "urn:discord-openapi-relaxed"
 _SNOWFLAKE_RE = re.compile(r"^(0|[1-9][0-9]*)$")
@@ -206,7 +209,8 @@ class _Node:
 
 class Spec:
     def __init__(self, path: Path = SPEC_PATH) -> None:
-        with open(path, encoding="utf-8") as fh:
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8") as fh:
             self.document: dict = json.load(fh)
         relaxed = copy.deepcopy(self.document)
         relaxed["components"]["schemas"]["SnowflakeType"] = {
