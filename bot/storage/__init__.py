@@ -1,5 +1,12 @@
-"""Storage: one SQLite file through aiosqlite. All SQL of the project lives in this package."""
+"""Storage: one SQLite file through aiosqlite. All SQL of the project lives in this package.
 
-from bot.storage.database import Database, MigrationError
+* :mod:`bot.storage.database` -- opening, migrations, ``transaction()`` / ``read()``;
+* :mod:`bot.storage.matches` -- matches, seats, messages, the action log and the event queue;
+* :mod:`bot.storage.results` -- results, ratings, the leaderboard;
+* :mod:`bot.storage.settings` -- server settings and players' names;
+* :mod:`bot.storage.records` -- the frozen records these hand out.
+"""
 
-__all__ = ["Database", "MigrationError"]
+from bot.storage.database import Database, DatabaseClosed, MigrationError
+
+__all__ = ["Database", "DatabaseClosed", "MigrationError"]

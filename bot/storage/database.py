@@ -1,9 +1,19 @@
-"""Opening the database and applying the numbered migrations in `migrations/` (NNNN_name.sql)."""
+"""Opening the database, applying the numbered migrations in `migrations/` (NNNN_name.sql), transactions.
+
+The bot has one aiosqlite connection. Every statement of the project goes through :meth:`Database.transaction`
+(writes: ``BEGIN IMMEDIATE`` ... ``COMMIT``) or :meth:`Database.read` (reads: one consistent snapshot). Both take
+the same ``asyncio.Lock``, so two coroutines never interleave statements on the connection: a reader never sees
+another coroutine's uncommitted writes and a writer's transaction holds only its own statements.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +27,10 @@ _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 class MigrationError(Exception):
     """The migration files or the database's schema version are not what this code expects."""
+
+
+class DatabaseClosed(RuntimeError):
+    """The database was closed (the bot is shutting down); nothing was changed."""
 
 
 @dataclass(frozen=True)
@@ -40,11 +54,18 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
 
 
 class Database:
-    """The bot's one SQLite connection: WAL journal, foreign keys on, schema at the newest version."""
+    """The bot's one SQLite connection: WAL journal, foreign keys on, schema at the newest version.
+
+    Use it only through :meth:`transaction` (writes) and :meth:`read` (reads); rows are ``aiosqlite.Row`` (by name
+    or by index). :meth:`close` waits for the transaction in flight.
+    """
 
     def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
         self.connection = connection
         self.path = path
+        self._lock = asyncio.Lock()
+        self._owner: asyncio.Task | None = None
+        self._closed = False
 
     @classmethod
     async def open(cls, path: Path, migrations: list[Migration] | None = None) -> Database:
@@ -54,6 +75,7 @@ class Database:
             await connection.execute("PRAGMA journal_mode = WAL")
             await connection.execute("PRAGMA foreign_keys = ON")
             await connection.execute("PRAGMA busy_timeout = 5000")
+            connection.row_factory = aiosqlite.Row
             database = cls(connection, path)
             await database.migrate(load_migrations() if migrations is None else migrations)
         except BaseException:
@@ -89,5 +111,72 @@ class Database:
                     await self.connection.execute("ROLLBACK")
                 raise MigrationError(f"migration {migration.name} failed and was rolled back: {error}") from error
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``async with database.transaction() as connection:`` -- one write transaction, all or nothing.
+
+        Writers (and readers, see :meth:`read`) are serialised by one ``asyncio.Lock``; the transaction starts with
+        ``BEGIN IMMEDIATE``, commits when the block ends and rolls back when it raises (any exception, cancellation
+        included). Transactions do not nest: opening one inside another in the same task raises RuntimeError.
+        """
+        if self._owner is not None and self._owner is asyncio.current_task():
+            raise RuntimeError("transactions do not nest: this task is already inside one")
+        async with self._lock:
+            self._check_open()
+            self._owner = asyncio.current_task()
+            try:
+                await self.connection.execute("BEGIN IMMEDIATE")
+                yield self.connection
+                await self.connection.execute("COMMIT")
+            except BaseException:
+                await self._rollback()
+                raise
+            finally:
+                self._owner = None
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``async with database.read() as connection:`` -- reads from one committed snapshot.
+
+        Inside a transaction of the same task it reads that transaction (its own writes included).
+        """
+        if self._owner is not None and self._owner is asyncio.current_task():
+            yield self.connection
+            return
+        async with self._lock:
+            self._check_open()
+            self._owner = asyncio.current_task()
+            try:
+                await self.connection.execute("BEGIN")
+                yield self.connection
+            finally:
+                await self._rollback()  # a reader changes nothing; ending with ROLLBACK makes sure of it
+                self._owner = None
+
+    async def _rollback(self) -> None:
+        """Roll back whatever is open. Always sent, never skipped on ``in_transaction``: aiosqlite runs statements
+        in order on its own thread, so after a cancelled ``BEGIN`` or ``COMMIT`` (still queued or running there)
+        this ROLLBACK runs after it and leaves the connection clean either way."""
+        try:
+            await self.connection.execute("ROLLBACK")
+        except sqlite3.OperationalError as error:
+            if "no transaction is active" not in str(error):
+                log.exception("ROLLBACK failed")
+        except Exception:  # a broken connection: SQLite rolls back by itself when it closes
+            log.exception("ROLLBACK failed")
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise DatabaseClosed("the database is closed")
+
     async def close(self) -> None:
-        await self.connection.close()
+        """Wait for the transaction in flight (a clean shutdown loses nothing), then close the connection."""
+        async with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            await self.connection.close()

@@ -1,8 +1,9 @@
+import asyncio
 import sqlite3
 
 import pytest
 
-from bot.storage import Database, MigrationError
+from bot.storage import Database, DatabaseClosed, MigrationError
 from bot.storage.database import Migration, load_migrations
 
 
@@ -43,3 +44,190 @@ async def test_a_database_newer_than_the_code_is_refused(tmp_path):
         raw.execute("PRAGMA user_version = 99")
     with pytest.raises(MigrationError, match="newer"):
         await Database.open(path)
+
+
+# --- the schema --------------------------------------------------------------------------------------------
+
+EXPECTED_TABLES = {
+    "guild_settings", "players", "matches", "match_seats", "match_messages", "match_actions", "match_events",
+    "results", "ratings",
+}
+
+
+async def test_the_schema_has_every_table_and_opening_twice_changes_nothing(tmp_path):
+    path = tmp_path / "airwar.db"
+    database = await Database.open(path)
+    async with database.read() as conn:
+        tables = {row[0] for row in await conn.execute_fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        schema = await conn.execute_fetchall("SELECT type, name, sql FROM sqlite_master ORDER BY name")
+    assert tables >= EXPECTED_TABLES
+    await database.close()
+    again = await Database.open(path)
+    async with again.read() as conn:
+        assert await conn.execute_fetchall("SELECT type, name, sql FROM sqlite_master ORDER BY name") == schema
+    assert await again.schema_version() == 1
+    await again.close()
+
+
+# --- transactions ------------------------------------------------------------------------------------------
+
+@pytest.fixture
+async def database(tmp_path):
+    database = await Database.open(tmp_path / "airwar.db")
+    async with database.transaction() as conn:
+        await conn.execute("CREATE TABLE log (writer TEXT, step INTEGER)")
+    yield database
+    await database.close()
+
+
+async def test_two_concurrent_transactions_never_interleave(database):
+    async def writer(name: str) -> None:
+        async with database.transaction() as conn:
+            for step in range(5):
+                await conn.execute("INSERT INTO log VALUES (?, ?)", (name, step))
+                await asyncio.sleep(0)  # give the other writer every chance to cut in
+
+    await asyncio.gather(*(writer(name) for name in "abcd"))
+    async with database.read() as conn:
+        rows = [tuple(row) for row in await conn.execute_fetchall("SELECT writer, step FROM log ORDER BY rowid")]
+    assert len(rows) == 20
+    for start in range(0, 20, 5):  # each writer's five rows are one block
+        block = rows[start:start + 5]
+        assert {writer for writer, _ in block} == {block[0][0]}
+        assert [step for _, step in block] == list(range(5))
+
+
+async def test_a_failing_transaction_rolls_back_and_the_next_one_works(database):
+    with pytest.raises(ZeroDivisionError):
+        async with database.transaction() as conn:
+            await conn.execute("INSERT INTO log VALUES ('lost', 1)")
+            1 / 0  # noqa: B018
+    async with database.transaction() as conn:
+        await conn.execute("INSERT INTO log VALUES ('kept', 1)")
+    async with database.read() as conn:
+        assert [tuple(r) for r in await conn.execute_fetchall("SELECT * FROM log")] == [("kept", 1)]
+
+
+async def test_a_cancelled_transaction_rolls_back(database):
+    started = asyncio.Event()
+
+    async def slow() -> None:
+        async with database.transaction() as conn:
+            await conn.execute("INSERT INTO log VALUES ('cancelled', 1)")
+            started.set()
+            await asyncio.sleep(10)
+
+    task = asyncio.create_task(slow())
+    await started.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    async with database.transaction() as conn:
+        await conn.execute("INSERT INTO log VALUES ('after', 1)")
+    async with database.read() as conn:
+        assert [tuple(r) for r in await conn.execute_fetchall("SELECT * FROM log")] == [("after", 1)]
+
+
+async def test_a_reader_never_sees_a_writer_in_flight(database):
+    inside = asyncio.Event()
+    release = asyncio.Event()
+
+    async def writer() -> None:
+        async with database.transaction() as conn:
+            await conn.execute("INSERT INTO log VALUES ('w', 1)")
+            inside.set()
+            await release.wait()
+
+    task = asyncio.create_task(writer())
+    await inside.wait()
+
+    async def reader() -> int:
+        async with database.read() as conn:
+            return (await conn.execute_fetchall("SELECT COUNT(*) FROM log"))[0][0]
+
+    read = asyncio.create_task(reader())
+    await asyncio.sleep(0.01)
+    assert not read.done()  # it waits for the writer
+    release.set()
+    await task
+    assert await read == 1
+
+
+async def test_transactions_do_not_nest_and_reads_inside_see_the_transaction(database):
+    async with database.transaction() as conn:
+        await conn.execute("INSERT INTO log VALUES ('x', 1)")
+        async with database.read() as inner:
+            assert (await inner.execute_fetchall("SELECT COUNT(*) FROM log"))[0][0] == 1
+        with pytest.raises(RuntimeError, match="nest"):
+            async with database.transaction():
+                pass
+
+
+async def test_close_waits_for_the_transaction_in_flight(tmp_path):
+    database = await Database.open(tmp_path / "airwar.db")
+    async with database.transaction() as conn:
+        await conn.execute("CREATE TABLE t (x INTEGER)")
+    inside = asyncio.Event()
+
+    async def writer() -> None:
+        async with database.transaction() as conn:
+            inside.set()
+            for x in range(3):
+                await asyncio.sleep(0.01)
+                await conn.execute("INSERT INTO t VALUES (?)", (x,))
+
+    task = asyncio.create_task(writer())
+    await inside.wait()
+    await database.close()  # a clean shutdown: the writer finishes and commits first
+    await task
+    with pytest.raises(DatabaseClosed):
+        async with database.transaction():
+            pass
+    with sqlite3.connect(tmp_path / "airwar.db") as raw:
+        assert raw.execute("SELECT COUNT(*) FROM t").fetchone()[0] == 3
+
+
+# --- constraints the schema keeps by itself ------------------------------------------------------------------
+
+async def _insert_match(conn, match_id: int, users=(1, 2), status: str = "challenge") -> None:
+    await conn.execute(
+        "INSERT INTO matches (id, guild_id, channel_id, game, rules, status, created_at, updated_at)"
+        " VALUES (?, 1, 1, 'airwar', '{}', ?, 0, 0)", (match_id, status))
+    for seat, user in enumerate(users):
+        await conn.execute(
+            "INSERT INTO match_seats (match_id, seat, user_id, game, open) VALUES (?, ?, ?, 'airwar', 1)",
+            (match_id, seat, user))
+
+
+async def test_a_player_is_in_one_open_match_per_game(database):
+    async with database.transaction() as conn:
+        await _insert_match(conn, 1, (1, 2))
+    with pytest.raises(sqlite3.IntegrityError):
+        async with database.transaction() as conn:
+            await _insert_match(conn, 2, (2, 3))
+    async with database.transaction() as conn:  # once the first is over, the seat is free again
+        await conn.execute("UPDATE matches SET status = 'cancelled' WHERE id = 1")
+        await _insert_match(conn, 2, (2, 3))
+    async with database.read() as conn:
+        assert [tuple(r) for r in await conn.execute_fetchall(
+            "SELECT match_id, user_id, open FROM match_seats ORDER BY match_id, seat")] == [
+            (1, 1, None), (1, 2, None), (2, 2, 1), (2, 3, 1)]
+
+
+async def test_results_only_for_finished_matches_once_and_final_statuses_stay(database):
+    insert = ("INSERT INTO results (match_id, seat, guild_id, game, user_id, outcome, rating_before, rating_after,"
+              " created_at) VALUES (1, 0, 1, 'airwar', 1, 'win', 0, 1, 0)")
+    async with database.transaction() as conn:
+        await _insert_match(conn, 1)
+    with pytest.raises(sqlite3.IntegrityError, match="only for finished"):
+        async with database.transaction() as conn:
+            await conn.execute(insert)
+    async with database.transaction() as conn:
+        await conn.execute("UPDATE matches SET status = 'finished', result = '{}', seed = 1, state = '{}' WHERE id = 1")
+        await conn.execute(insert)
+    with pytest.raises(sqlite3.IntegrityError):
+        async with database.transaction() as conn:
+            await conn.execute(insert)
+    with pytest.raises(sqlite3.IntegrityError, match="cannot change its status"):
+        async with database.transaction() as conn:
+            await conn.execute("UPDATE matches SET status = 'active' WHERE id = 1")

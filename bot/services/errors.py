@@ -1,0 +1,131 @@
+"""Typed errors of the match service. Every message is written to be shown to the user as it is (ephemeral).
+
+Mentions are written as ``<@id>`` (Discord renders them); the ids are also attributes, for a cog that wants its
+own wording. An engine's :class:`bot.errors.GameError` (bad rules, an illegal order) passes through the service
+unchanged; catch :data:`USER_ERRORS` to show either kind. A call that raises changes nothing.
+"""
+
+from __future__ import annotations
+
+from bot.errors import GameError
+
+
+class ServiceError(Exception):
+    """Base of the match service's refusals; ``str(error)`` is the message for the user."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class MatchNotFound(ServiceError):
+    def __init__(self, match_id: int) -> None:
+        super().__init__("That match doesn't exist.")
+        self.match_id = match_id
+
+
+class NotYourMatch(ServiceError):
+    """The user has no seat in the match (a button pressed by someone else)."""
+
+    def __init__(self) -> None:
+        super().__init__("This isn't your match.")
+
+
+class WrongPlayer(ServiceError):
+    """The user is in the match but this button is the other player's (accept/decline vs withdraw)."""
+
+    def __init__(self, message: str, allowed_user_id: int) -> None:
+        super().__init__(message)
+        self.allowed_user_id = allowed_user_id
+
+
+class CannotChallengeSelf(ServiceError):
+    def __init__(self) -> None:
+        super().__init__("You can't challenge yourself.")
+
+
+class AlreadyInMatch(ServiceError):
+    """The user already has an open (challenge or active) match of this game, in any server."""
+
+    def __init__(self, user_id: int, game_title: str, *, you: bool = False, match_id: int | None = None) -> None:
+        if you:
+            message = f"You're already in an {game_title} match; finish it (or withdraw your challenge) first."
+        else:
+            message = f"<@{user_id}> is already in an {game_title} match."
+        super().__init__(message)
+        self.user_id = user_id
+        self.match_id = match_id
+
+
+class ChallengeClosed(ServiceError):
+    """Accept / decline / withdraw on a challenge that was accepted, declined, withdrawn or has expired."""
+
+    def __init__(self, reason: str | None) -> None:
+        why = {
+            "accepted": "it was already accepted",
+            "declined": "it was declined",
+            "withdrawn": "it was withdrawn",
+            "expired": "it has expired",
+        }.get(reason or "", "it has ended")
+        super().__init__(f"This challenge is no longer open: {why}.")
+        self.reason = reason
+
+
+class MatchNotActive(ServiceError):
+    """A play button or command on a match that is not being played (still a challenge, or over)."""
+
+    def __init__(self, status: str) -> None:
+        super().__init__("This match hasn't started yet." if status == "challenge" else "This match is over.")
+        self.status = status
+
+
+class NotInMatch(ServiceError):
+    """``/airwar forfeit`` or ``/airwar status`` by a user without a match."""
+
+    def __init__(self, game_title: str) -> None:
+        super().__init__(f"You're not in an {game_title} match.")
+
+
+class StalePanel(ServiceError):
+    """A button of an earlier engagement's panel."""
+
+    def __init__(self, panel_engagement: int, current_engagement: int) -> None:
+        super().__init__(
+            f"This panel is for engagement {panel_engagement}, which is over; "
+            f"use the panel for engagement {current_engagement}."
+        )
+        self.panel_engagement = panel_engagement
+        self.current_engagement = current_engagement
+
+
+class AlreadyLocked(ServiceError):
+    """The seat's order for this engagement is locked in already (a second confirm, a tap after confirming)."""
+
+    def __init__(self, engagement: int) -> None:
+        super().__init__(f"Already done: your battle order for engagement {engagement} is locked in.")
+        self.engagement = engagement
+
+
+class OrderIncomplete(ServiceError):
+    def __init__(self, placed: int, size: int) -> None:
+        super().__init__(f"Place all {size} cards before you confirm ({placed} placed so far).")
+        self.placed = placed
+        self.size = size
+
+
+class DraftError(ServiceError):
+    """A tap on a card that is not in the stack or is placed already."""
+
+
+class InvalidSetting(ServiceError):
+    """A setting (or a challenge's timer option) out of its range."""
+
+
+class UnsupportedGame(ServiceError):
+    def __init__(self, game: str, supported: tuple[str, ...]) -> None:
+        super().__init__(f"Matches of {game!r} can't be played here yet; try {', '.join(supported)}.")
+        self.game = game
+
+
+#: What a cog shows the user as an ephemeral message (the service's refusals and the engines' errors).
+USER_ERRORS: tuple[type[Exception], ...] = (ServiceError, GameError)

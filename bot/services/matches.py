@@ -1,0 +1,839 @@
+"""The match service: challenges, the DM panels' battle orders, deadlines, forfeits, results, the leaderboard.
+
+No Discord here. A cog calls a method, shows what it returns and stores the ids of the messages it sent. Every
+method that changes a match runs load -> validate -> apply -> persist in ONE transaction, under the match's own
+``asyncio.Lock``, and returns once it is committed: a step is stored before anything shows it. A refused call
+raises a :class:`~bot.services.errors.ServiceError` (or the engine's :class:`~bot.errors.GameError`) and changes
+nothing.
+
+Events. Everything the Discord side has to show is queued per match (``seq`` from 1): the engine's events
+(see :mod:`bot.engines.airwar`) and the service's own:
+
+* ``challenge``: ``challenger_id``, ``opponent_id``, ``game``, ``rules``, ``arrange_seconds`` (the challenge's
+  timer option or ``None``), ``expires_at``;
+* ``accepted``: ``user_ids`` (by seat), ``arrange_seconds`` (the timer in force); ``declined`` / ``withdrawn``:
+  ``by``; ``expired``;
+* ``arrange_timeout``: ``engagement``, ``seats`` (who missed the deadline), ``user_ids`` (theirs), ``misses``
+  (per seat, in a row, after this one), ``as_drawn`` (seats whose stack is played as drawn), ``forfeit`` (seats
+  forfeited by this miss);
+* ``result`` (after ``game_over``): ``winner`` (seat or ``None``), ``winner_id``, ``reason``, ``detail``,
+  ``user_ids``, ``outcomes`` (per seat: win/loss/draw), ``ratings`` (per seat: ``before``, ``after``, the
+  openskill ordinals).
+
+The engine's ``engagement`` events are queued with two more keys: ``deadline_at`` and ``arrange_seconds``.
+The cog shows unshown events in order and calls :meth:`MatchService.mark_shown` after each (or each batch):
+after a restart it continues with the first unshown one, so nothing is shown twice except, at worst, the one
+being shown at the kill (showing re-renders a message from state, so that is harmless).
+
+Deadlines. A challenge expires :data:`CHALLENGE_SECONDS` after it was made; an engagement's orders are due
+``arrange_seconds`` after its stacks were drawn, plus the time its flips take to show at the server's flip pace
+(players do not lose arranging time while the previous engagement is flipped). The cog arms a timer per open match
+(:class:`~bot.services.timers.Timers`) at ``match.deadline_at`` calling :meth:`MatchService.deadline_due`; after
+a restart it re-arms them from :meth:`MatchService.open_matches`. A confirm that arrives after the deadline but
+before the timer ran is still accepted. A challenge cannot be accepted after its deadline.
+
+Missed deadlines: a seat without a locked order when ``arrange_timeout`` runs has missed it (misses + 1; a seat
+that confirms is back to 0). On a first miss its stack is played as drawn; on the second in a row it forfeits
+(``game_over`` reason ``timeout``). When both seats reach two in a row at once, the match ends as a draw
+(reason ``double_timeout``).
+
+One open match per player per game: a player in a challenge or an active match of a game (in any server) can
+neither challenge nor be challenged to that game; a unique index in the database backs the check.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+import secrets
+import sqlite3
+import time
+import weakref
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+from bot.engines import game_class
+from bot.engines.base import Event, Game, Outcome
+from bot.services import errors
+from bot.services.ratings import Ratings
+from bot.storage import Database
+from bot.storage import matches as store
+from bot.storage import results as results_store
+from bot.storage import settings as settings_store
+from bot.storage.records import (
+    GuildSettings,
+    LeaderboardPage,
+    MatchRecord,
+    QueuedEvent,
+    RatingRecord,
+    ResultRecord,
+    board_message_name,
+)
+
+CHALLENGE_SECONDS = 300
+DEFAULT_ARRANGE_SECONDS = 120
+DEFAULT_FLIP_PACE_MS = 1500
+ARRANGE_SECONDS_RANGE = (30, 600)
+FLIP_PACE_MS_RANGE = (500, 5000)
+MISSES_TO_FORFEIT = 2
+SUPPORTED_GAMES = ("airwar",)
+
+# The vocabulary of MatchUpdate.changes.
+CHALLENGED = "challenge"
+ACCEPTED = "accepted"
+DECLINED = "declined"
+WITHDRAWN = "withdrawn"
+EXPIRED = "expired"
+DRAFT = "draft"
+LOCKED = "locked"
+ENGAGEMENT = "engagement"
+TIMEOUT = "timeout"
+FORFEIT = "forfeit"
+FINISHED = "finished"
+DEADLINE = "deadline"
+REFERENCES = "references"
+
+
+def default_seed() -> int:
+    """A fresh unpredictable seed that fits SQLite's signed 64-bit integers."""
+    return secrets.randbits(63)
+
+
+@dataclass(frozen=True)
+class Panel:
+    """What a seat's DM panel shows for the current engagement.
+
+    ``stack`` is the seat's stack as drawn; ``draft`` the cards placed so far, in play order (the locked order once
+    ``locked``); ``remaining`` the cards not placed yet, in drawn order. ``finished``: the match is over (disable the
+    panel). ``deadline_at`` is when the orders are due. ``view`` is the engine's view for this seat (what the DM
+    panel renders: both stacks, what is known of both decks; never the opponent's order), ``None`` before accept.
+    """
+
+    match_id: int
+    seat: int
+    user_id: int
+    engagement: int
+    stack: tuple[str, ...]
+    draft: tuple[str, ...]
+    remaining: tuple[str, ...]
+    locked: bool
+    opponent_locked: bool
+    deadline_at: float | None
+    finished: bool
+    view: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.stack) and len(self.draft) == len(self.stack)
+
+
+@dataclass(frozen=True)
+class MatchUpdate:
+    """What a call changed, committed: the match after it, the events it queued (to show, in order), ``changes``
+    (words from the module's vocabulary: challenge, accepted, declined, withdrawn, expired, draft, locked,
+    engagement, timeout, forfeit, finished, deadline, references), the caller's panel for panel calls, and the
+    seats that missed the deadline (``timed_out``) or forfeited (``forfeited``)."""
+
+    match: MatchRecord
+    events: tuple[QueuedEvent, ...] = ()
+    changes: frozenset[str] = frozenset()
+    panel: Panel | None = None
+    timed_out: tuple[int, ...] = ()
+    forfeited: tuple[int, ...] = ()
+
+    @property
+    def finished(self) -> bool:
+        return FINISHED in self.changes
+
+    @property
+    def new_engagement(self) -> bool:
+        """A new engagement was drawn: new stacks, a new deadline, fresh panels."""
+        return ENGAGEMENT in self.changes
+
+
+@dataclass(frozen=True)
+class MatchStatus:
+    """``/airwar status``: the user's open match, seat, the engine's view for that seat (it shows only what the
+    seat may see; ``None`` while still a challenge) and the seat's panel (``None`` while a challenge)."""
+
+    match: MatchRecord
+    seat: int
+    view: dict[str, Any] | None
+    panel: Panel | None
+
+
+@dataclass
+class _Work:
+    """One transaction's changes to one match."""
+
+    conn: aiosqlite.Connection
+    match: MatchRecord
+    now: float
+    events: list[QueuedEvent] = field(default_factory=list)
+    changes: set[str] = field(default_factory=set)
+    timed_out: tuple[int, ...] = ()
+    forfeited: tuple[int, ...] = ()
+
+    async def queue(self, events: list[Event]) -> None:
+        if events:
+            self.events += await store.append_events(self.conn, self.match.id, events, self.now)
+
+    async def update(self, **fields: Any) -> int:
+        return await store.update_match(self.conn, self.match.id, self.now, **fields)
+
+    async def result(self, panel: Panel | None = None) -> MatchUpdate:
+        match = await store.load_match(self.conn, self.match.id)
+        assert match is not None
+        return MatchUpdate(match, tuple(self.events), frozenset(self.changes), panel, self.timed_out, self.forfeited)
+
+
+class MatchService:
+    """See the module docstring. ``clock`` gives Unix seconds; ``seed_source`` a game's seed on accept;
+    ``draft_rng`` shuffles the panel's "random" order (the player's draft, not the game)."""
+
+    def __init__(
+        self,
+        database: Database,
+        *,
+        clock: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] = default_seed,
+        draft_rng: random.Random | None = None,
+        ratings: Ratings | None = None,
+    ) -> None:
+        self.db = database
+        self.clock = clock
+        self.seed_source = seed_source
+        self.draft_rng = draft_rng or random.SystemRandom()
+        self.ratings = ratings or Ratings()
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    # --- plumbing ----------------------------------------------------------------------------------------
+    @asynccontextmanager
+    async def _work(self, match_id: int) -> AsyncIterator[_Work]:
+        """The match's lock, then one transaction with the match loaded."""
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = self._locks[match_id] = asyncio.Lock()
+        async with lock, self.db.transaction() as conn:
+            match = await store.load_match(conn, match_id)
+            if match is None:
+                raise errors.MatchNotFound(match_id)
+            yield _Work(conn, match, self.clock())
+
+    @staticmethod
+    def _title(game: str) -> str:
+        return game_class(game).title
+
+    @staticmethod
+    def _seat(match: MatchRecord, user_id: int) -> int:
+        seat = match.seat_of(user_id)
+        if seat is None:
+            raise errors.NotYourMatch()
+        return seat
+
+    @staticmethod
+    def _check_active(match: MatchRecord) -> None:
+        if match.status != "active":
+            raise errors.MatchNotActive(match.status)
+
+    @staticmethod
+    def _check_engagement(match: MatchRecord, engagement: int) -> None:
+        if engagement != match.engagement:
+            raise errors.StalePanel(engagement, match.engagement)
+
+    async def _game(self, work: _Work) -> Game:
+        state = await store.load_state(work.conn, work.match.id)
+        if state is None:
+            raise errors.MatchNotActive(work.match.status)
+        return game_class(work.match.game).from_json(state)
+
+    @staticmethod
+    def _validate_range(name: str, value: Any, bounds: tuple[int, int], unit: str) -> int:
+        low, high = bounds
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise errors.InvalidSetting(f"The {name} must be a whole number from {low} to {high} {unit}, not {value}.")
+        return value
+
+    def _panel(self, match: MatchRecord, game: Game | None, seat: int) -> Panel:
+        record = match.seats[seat]
+        view: dict[str, Any] | None = None
+        if game is None:
+            stack: list[str] = []
+            locked = opponent_locked = False
+            draft: list[str] = []
+        else:
+            view = game.view(seat)
+            stack = list(view["stacks"][seat])
+            locked = bool(view["locked"][seat])
+            opponent_locked = bool(view["locked"][1 - seat])
+            draft = list(view["my_order"]) if locked and view["my_order"] is not None else list(record.draft)
+        remaining = list(stack)
+        for card in draft:
+            if card in remaining:
+                remaining.remove(card)
+        return Panel(
+            match_id=match.id, seat=seat, user_id=record.user_id, engagement=match.engagement, stack=tuple(stack),
+            draft=tuple(draft), remaining=tuple(remaining), locked=locked, opponent_locked=opponent_locked,
+            deadline_at=match.deadline_at if match.deadline_kind == "arrange" else None,
+            finished=match.status in ("finished", "cancelled"), view=view,
+        )
+
+    # --- settings and players ----------------------------------------------------------------------------
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        async with self.db.read() as conn:
+            return await settings_store.get_settings(conn, guild_id)
+
+    async def set_settings(
+        self, guild_id: int, *, arrange_seconds: int | None = None, flip_pace_ms: int | None = None
+    ) -> GuildSettings:
+        """Change the server's arrangement timer (30-600 s) and/or flip pace (500-5000 ms); returns the settings.
+        A running match keeps the timer it started with; the flip pace applies from the next engagement on."""
+        if arrange_seconds is not None:
+            self._validate_range("arrangement timer", arrange_seconds, ARRANGE_SECONDS_RANGE, "seconds")
+        if flip_pace_ms is not None:
+            self._validate_range("flip pace", flip_pace_ms, FLIP_PACE_MS_RANGE, "milliseconds")
+        async with self.db.transaction() as conn:
+            current = await settings_store.get_settings(conn, guild_id)
+            new = GuildSettings(
+                guild_id,
+                current.arrange_seconds if arrange_seconds is None else arrange_seconds,
+                current.flip_pace_ms if flip_pace_ms is None else flip_pace_ms,
+            )
+            await settings_store.put_settings(conn, new, self.clock())
+        return new
+
+    async def remember_player(self, guild_id: int, user_id: int, display_name: str) -> None:
+        """Store the name the leaderboard shows for a player (the newest one wins)."""
+        async with self.db.transaction() as conn:
+            await settings_store.remember_player(conn, guild_id, user_id, display_name, self.clock())
+
+    # --- challenges ----------------------------------------------------------------------------------------
+    async def challenge(
+        self,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        *,
+        game: str = "airwar",
+        rules: Mapping[str, Any] | None = None,
+        arrange_seconds: int | None = None,
+        challenger_name: str | None = None,
+        opponent_name: str | None = None,
+    ) -> MatchUpdate:
+        """A challenge (status ``challenge``, expiring in :data:`CHALLENGE_SECONDS`). ``rules`` are the game's rule
+        keys (Air War: ``aces``, ``deck``, ``stack``); ``arrange_seconds`` the match's own timer (30-600), else the
+        server's when accepted. Refuses: yourself, a player (either) already in an open match of the game, bad rules
+        (the engine's InvalidRules), a bad timer. Bots and non-members are for the cog to refuse."""
+        if challenger_id == opponent_id:
+            raise errors.CannotChallengeSelf()
+        if game not in SUPPORTED_GAMES:
+            game_class(game)  # an unknown name: the registry's InvalidRules, naming the games
+            raise errors.UnsupportedGame(game, SUPPORTED_GAMES)
+        cls = game_class(game)
+        resolved = cls.resolve_rules(rules)
+        if arrange_seconds is not None:
+            self._validate_range("arrangement timer", arrange_seconds, ARRANGE_SECONDS_RANGE, "seconds")
+        async with self.db.transaction() as conn:
+            now = self.clock()
+            for user_id in (challenger_id, opponent_id):
+                busy = await store.open_match_id_for_user(conn, user_id, game)
+                if busy is not None:
+                    raise errors.AlreadyInMatch(user_id, cls.title, you=user_id == challenger_id, match_id=busy)
+            deadline = now + CHALLENGE_SECONDS
+            try:
+                match_id = await store.insert_match(
+                    conn, guild_id=guild_id, channel_id=channel_id, game=game, rules=resolved,
+                    arrange_seconds=arrange_seconds, user_ids=(challenger_id, opponent_id), deadline_at=deadline,
+                    now=now,
+                )
+            except sqlite3.IntegrityError:  # the one-open-match index: cannot happen past the check above
+                raise errors.AlreadyInMatch(opponent_id, cls.title) from None
+            for user_id, name in ((challenger_id, challenger_name), (opponent_id, opponent_name)):
+                await settings_store.remember_player(conn, guild_id, user_id, name, now)
+            match = await store.load_match(conn, match_id)
+            assert match is not None
+            work = _Work(conn, match, now)
+            await work.queue([{
+                "type": "challenge", "challenger_id": challenger_id, "opponent_id": opponent_id, "game": game,
+                "rules": resolved, "arrange_seconds": arrange_seconds, "expires_at": deadline,
+            }])
+            work.changes |= {CHALLENGED, DEADLINE}
+            return await work.result()
+
+    async def accept(self, match_id: int, user_id: int) -> MatchUpdate:
+        """The opponent accepts: the game is dealt from a fresh seed, engagement 1 drawn, its deadline set.
+        Events: ``accepted``, then the game's opening events (``engagement`` 1)."""
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            if match.status != "challenge":
+                raise errors.ChallengeClosed("accepted" if match.status != "cancelled" else match.reason)
+            if seat != 1:
+                raise errors.WrongPlayer(
+                    f"Only <@{match.opponent_id}> can accept this challenge.", match.opponent_id
+                )
+            if match.deadline_at is not None and work.now >= match.deadline_at:
+                raise errors.ChallengeClosed("expired")
+            settings = await settings_store.get_settings(work.conn, match.guild_id)
+            arrange = match.arrange_seconds or settings.arrange_seconds or DEFAULT_ARRANGE_SECONDS
+            seed = self.seed_source()
+            game = game_class(match.game).new(match.rules, seed=seed)
+            await work.update(
+                status="active", seed=seed, arrange_seconds=arrange, started_at=work.now, state=game.to_json(),
+                engagement=game.engagement, deadline_at=None, deadline_kind=None,
+            )
+            await work.queue([{"type": "accepted", "user_ids": list(match.user_ids), "arrange_seconds": arrange}])
+            work.changes |= {ACCEPTED}
+            work.match = await self._reload(work)
+            await self._after_play(work, game, list(game.opening_events), previous_engagement=0)
+            return await work.result()
+
+    async def decline(self, match_id: int, user_id: int) -> MatchUpdate:
+        """The opponent declines the challenge (cancelled, reason ``declined``)."""
+        return await self._close_challenge(match_id, user_id, seat_allowed=1, reason=DECLINED)
+
+    async def withdraw(self, match_id: int, user_id: int) -> MatchUpdate:
+        """The challenger withdraws the challenge (cancelled, reason ``withdrawn``)."""
+        return await self._close_challenge(match_id, user_id, seat_allowed=0, reason=WITHDRAWN)
+
+    async def _close_challenge(self, match_id: int, user_id: int, *, seat_allowed: int, reason: str) -> MatchUpdate:
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            if match.status != "challenge":
+                raise errors.ChallengeClosed("accepted" if match.status != "cancelled" else match.reason)
+            if seat != seat_allowed:
+                allowed = match.seats[seat_allowed].user_id
+                what = "decline" if reason == DECLINED else "withdraw"
+                raise errors.WrongPlayer(f"Only <@{allowed}> can {what} this challenge.", allowed)
+            await work.update(status="cancelled", reason=reason, deadline_at=None, deadline_kind=None)
+            await work.queue([{"type": reason, "by": user_id}])
+            work.changes |= {reason, DEADLINE}
+            return await work.result()
+
+    async def expire(self, match_id: int) -> MatchUpdate | None:
+        """Cancel the challenge (reason ``expired``) if it is still open and its deadline has passed; otherwise
+        ``None`` (so a timer firing twice, early or after an accept does nothing)."""
+        async with self._work(match_id) as work:
+            match = work.match
+            if match.status != "challenge" or match.deadline_at is None or work.now < match.deadline_at:
+                return None
+            await work.update(status="cancelled", reason=EXPIRED, deadline_at=None, deadline_kind=None)
+            await work.queue([{"type": "expired"}])
+            work.changes |= {EXPIRED, DEADLINE}
+            return await work.result()
+
+    async def deadline_due(self, match_id: int) -> MatchUpdate | None:
+        """A timer's callback: run whatever deadline of the match has passed (expire the challenge, or the
+        engagement's ``arrange_timeout``); ``None`` when nothing is due (finished, early, done already)."""
+        async with self.db.read() as conn:
+            match = await store.load_match(conn, match_id)
+        if match is None or match.deadline_kind is None:
+            return None
+        if match.deadline_kind == "challenge":
+            return await self.expire(match_id)
+        return await self.arrange_timeout(match_id, match.engagement)
+
+    # --- the DM panel ------------------------------------------------------------------------------------
+    async def panel(self, match_id: int, user_id: int) -> Panel:
+        """The user's panel as it stands (to render a DM again after a restart)."""
+        async with self.db.read() as conn:
+            match = await store.load_match(conn, match_id)
+            if match is None:
+                raise errors.MatchNotFound(match_id)
+            seat = self._seat(match, user_id)
+            state = await store.load_state(conn, match_id)
+        game = None if state is None else game_class(match.game).from_json(state)
+        return self._panel(match, game, seat)
+
+    async def _draft(
+        self, match_id: int, user_id: int, engagement: int, change: Callable[[list[str], list[str]], list[str]]
+    ) -> MatchUpdate:
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            self._check_active(match)
+            self._check_engagement(match, engagement)
+            game = await self._game(work)
+            panel = self._panel(match, game, seat)
+            if panel.locked:
+                raise errors.AlreadyLocked(match.engagement)
+            draft = change(list(panel.stack), list(panel.draft))
+            if tuple(draft) != panel.draft:
+                await store.update_seat(work.conn, match.id, seat, draft=draft)
+                work.changes.add(DRAFT)
+                work.match = await self._reload(work)
+            return await work.result(self._panel(work.match, game, seat))
+
+    async def tap(self, match_id: int, user_id: int, engagement: int, card: str) -> MatchUpdate:
+        """Place ``card`` (one of the stack's cards not placed yet) next in the order."""
+
+        def change(stack: list[str], draft: list[str]) -> list[str]:
+            remaining = list(stack)
+            for placed in draft:
+                remaining.remove(placed)
+            if card not in remaining:
+                if card in stack:
+                    raise errors.DraftError(f"{card} is already placed.")
+                raise errors.DraftError(f"{card} is not in your stack.")
+            return [*draft, card]
+
+        return await self._draft(match_id, user_id, engagement, change)
+
+    async def undo(self, match_id: int, user_id: int, engagement: int) -> MatchUpdate:
+        """Take back the last card placed (nothing to undo: no change)."""
+        return await self._draft(match_id, user_id, engagement, lambda stack, draft: draft[:-1])
+
+    async def reset(self, match_id: int, user_id: int, engagement: int) -> MatchUpdate:
+        """Take back every card placed."""
+        return await self._draft(match_id, user_id, engagement, lambda stack, draft: [])
+
+    async def random_order(self, match_id: int, user_id: int, engagement: int) -> MatchUpdate:
+        """Place the whole stack in a random order (still to confirm)."""
+
+        def change(stack: list[str], draft: list[str]) -> list[str]:
+            order = list(stack)
+            self.draft_rng.shuffle(order)
+            return order
+
+        return await self._draft(match_id, user_id, engagement, change)
+
+    async def as_drawn(self, match_id: int, user_id: int, engagement: int) -> MatchUpdate:
+        """Place the whole stack in the order it was drawn (still to confirm)."""
+        return await self._draft(match_id, user_id, engagement, lambda stack, draft: list(stack))
+
+    async def confirm(self, match_id: int, user_id: int, engagement: int) -> MatchUpdate:
+        """Lock in the draft as the seat's order (all cards placed). Events: ``order_locked``; when it was the
+        second order, the engagement's flips, fights, ``engagement_end`` and the next ``engagement`` (or
+        ``game_over`` and ``result``). A second confirm raises AlreadyLocked (or StalePanel once the engagement was
+        played)."""
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            self._check_active(match)
+            self._check_engagement(match, engagement)
+            game = await self._game(work)
+            panel = self._panel(match, game, seat)
+            if panel.locked:
+                raise errors.AlreadyLocked(match.engagement)
+            if not panel.complete:
+                raise errors.OrderIncomplete(len(panel.draft), len(panel.stack))
+            action = {"type": "order", "cards": list(panel.draft)}
+            events = game.apply(seat, action)
+            await store.append_action(
+                work.conn, match.id, seat=seat, engagement=match.engagement, kind="order", action=action,
+                now=work.now,
+            )
+            await store.update_seat(work.conn, match.id, seat, misses=0)
+            work.changes.add(LOCKED)
+            await self._after_play(work, game, events, previous_engagement=match.engagement)
+            return await work.result(self._panel(work.match, game, seat))
+
+    # --- timeouts and forfeits -----------------------------------------------------------------------------
+    async def arrange_timeout(self, match_id: int, engagement: int) -> MatchUpdate | None:
+        """The arrangement deadline of ``engagement``: only if the match is still arranging that engagement and
+        the deadline has passed (else ``None``; idempotent). Seats without an order missed it: their stacks are
+        played as drawn, or, on a second miss in a row, they forfeit (both at once: a draw)."""
+        async with self._work(match_id) as work:
+            match = work.match
+            if (match.status != "active" or match.deadline_kind != "arrange" or match.engagement != engagement
+                    or match.deadline_at is None or work.now < match.deadline_at):
+                return None
+            game = await self._game(work)
+            view = game.view(None)
+            missed = [seat for seat in range(len(match.seats)) if not view["locked"][seat]]
+            if not missed:
+                return None
+            misses = [seat.misses + (1 if seat.seat in missed else 0) for seat in match.seats]
+            forfeit = [seat for seat in missed if misses[seat] >= MISSES_TO_FORFEIT]
+            as_drawn = [] if forfeit else missed
+            for seat in missed:
+                await store.update_seat(work.conn, match.id, seat, misses=misses[seat])
+            await work.queue([{
+                "type": "arrange_timeout", "engagement": engagement, "seats": missed,
+                "user_ids": [match.seats[seat].user_id for seat in missed], "misses": misses,
+                "as_drawn": as_drawn, "forfeit": forfeit,
+            }])
+            work.changes.add(TIMEOUT)
+            work.timed_out = tuple(missed)
+            events: list[Event] = []
+            if len(forfeit) == len(match.seats):
+                events = self._double_forfeit(game)
+            elif forfeit:
+                events = game.forfeit(forfeit[0], reason="timeout")
+            for seat in forfeit:
+                await store.append_action(
+                    work.conn, match.id, seat=seat, engagement=engagement, kind="timeout",
+                    action={"type": "timeout"}, now=work.now,
+                )
+            if forfeit:
+                work.changes.add(FORFEIT)
+                work.forfeited = tuple(forfeit)
+            for seat in as_drawn:
+                action = {"type": "order", "cards": list(view["stacks"][seat])}
+                events += game.apply(seat, action)
+                await store.append_action(
+                    work.conn, match.id, seat=seat, engagement=engagement, kind="as_drawn", action=action,
+                    now=work.now,
+                )
+            work.match = await self._reload(work)
+            await self._after_play(work, game, events, previous_engagement=engagement)
+            return await work.result()
+
+    @staticmethod
+    def _double_forfeit(game: Game) -> list[Event]:
+        """Both players forfeited at once: a draw (the engine's ``forfeit`` always names a winner)."""
+        game.outcome = Outcome(None, "double_timeout", "both players missed two deadlines in a row: a draw")
+        view = game.view(None)
+        return [{
+            "type": "game_over", **game.outcome.to_json(), "engagement": view["engagement"],
+            "deck_counts": view.get("deck_counts"),
+        }]
+
+    async def forfeit(self, match_id: int, user_id: int) -> MatchUpdate:
+        """The user gives up the active match: the other player wins (``game_over`` reason ``forfeit``)."""
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            self._check_active(match)
+            game = await self._game(work)
+            events = game.forfeit(seat, reason="forfeit")
+            await store.append_action(
+                work.conn, match.id, seat=seat, engagement=match.engagement, kind="forfeit",
+                action={"type": "forfeit"}, now=work.now,
+            )
+            work.changes.add(FORFEIT)
+            work.forfeited = (seat,)
+            await self._after_play(work, game, events, previous_engagement=match.engagement)
+            return await work.result()
+
+    async def forfeit_mine(self, user_id: int, game: str = "airwar") -> MatchUpdate:
+        """``/airwar forfeit``: forfeit the user's active match of the game (NotInMatch when none is active)."""
+        match = await self.find_match(user_id, game)
+        if match is None or match.status != "active":
+            raise errors.NotInMatch(self._title(game))
+        return await self.forfeit(match.id, user_id)
+
+    # --- playing, ending -------------------------------------------------------------------------------------
+    async def _reload(self, work: _Work) -> MatchRecord:
+        match = await store.load_match(work.conn, work.match.id)
+        assert match is not None
+        return match
+
+    async def _after_play(self, work: _Work, game: Game, events: list[Event], *, previous_engagement: int) -> None:
+        """Store the game after an engine call, queue its events, start the next deadline or finish the match."""
+        match = work.match
+        fields: dict[str, Any] = {"state": game.to_json(), "engagement": game.engagement}
+        queued = [dict(event) for event in events]
+        if not game.is_over and game.engagement != previous_engagement:
+            settings = await settings_store.get_settings(work.conn, match.guild_id)
+            arrange = match.arrange_seconds or settings.arrange_seconds
+            flips = sum(1 for event in events if event.get("type") == "flip")
+            deadline = work.now + arrange + flips * settings.flip_pace_ms / 1000
+            fields |= {"deadline_at": deadline, "deadline_kind": "arrange"}
+            for event in queued:
+                if event.get("type") == "engagement" and event.get("number") == game.engagement:
+                    event |= {"deadline_at": deadline, "arrange_seconds": arrange}
+            await store.reset_drafts(work.conn, match.id)
+            work.changes |= {ENGAGEMENT, DEADLINE}
+        await work.update(**fields)
+        await work.queue(queued)
+        if game.is_over:
+            await self._finish(work, game)
+        work.match = await self._reload(work)
+
+    async def _finish(self, work: _Work, game: Game) -> None:
+        """The game is over: in this transaction, the match finishes and the result, results rows and ratings are
+        written, once (a conditional update on status, and the results' primary key)."""
+        match = work.match
+        outcome = game.outcome
+        assert outcome is not None
+        users = list(match.user_ids)
+        result = {
+            "winner": outcome.winner, "winner_id": None if outcome.winner is None else users[outcome.winner],
+            "reason": outcome.reason, "detail": outcome.detail, "engagement": game.engagement, "user_ids": users,
+        }
+        changed = await work.update(
+            status="finished", reason=outcome.reason, result=result, deadline_at=None, deadline_kind=None,
+            finished_at=work.now, only_status="active",
+        )
+        if changed != 1:
+            raise RuntimeError(f"match {match.id} cannot finish: it is no longer active")
+        before = []
+        for user_id in users:
+            stored = await results_store.get_rating(work.conn, match.guild_id, match.game, user_id)
+            before.append(stored or RatingRecord(match.guild_id, match.game, user_id, *self._initial()))
+        skills = [self.ratings.skill(r.mu, r.sigma) for r in before]
+        after = self.ratings.rate(skills, outcome.winner)
+        outcomes = ["draw" if outcome.winner is None else "win" if seat == outcome.winner else "loss"
+                    for seat in range(len(users))]
+        await results_store.insert_results(work.conn, [
+            ResultRecord(match.id, seat, match.guild_id, match.game, users[seat], outcomes[seat],
+                         before[seat].rating, after[seat].ordinal)
+            for seat in range(len(users))
+        ], work.now)
+        for seat, old in enumerate(before):
+            await results_store.put_rating(work.conn, RatingRecord(
+                match.guild_id, match.game, old.user_id, after[seat].mu, after[seat].sigma, after[seat].ordinal,
+                old.games + 1, old.wins + (outcomes[seat] == "win"), old.losses + (outcomes[seat] == "loss"),
+                old.draws + (outcomes[seat] == "draw"),
+            ), work.now)
+        await work.queue([{
+            **{k: v for k, v in result.items() if k != "engagement"}, "type": "result",
+            "engagement": game.engagement, "outcomes": outcomes,
+            "ratings": [{"before": before[seat].rating, "after": after[seat].ordinal} for seat in range(len(users))],
+        }])
+        work.changes |= {FINISHED, DEADLINE}
+
+    def _initial(self) -> tuple[float, float, float]:
+        skill = self.ratings.initial()
+        return skill.mu, skill.sigma, skill.ordinal
+
+    # --- Discord references ------------------------------------------------------------------------------
+    async def set_thread(self, match_id: int, thread_id: int | None) -> MatchRecord:
+        """Where the match is played (``None``: in the channel itself)."""
+        async with self._work(match_id) as work:
+            await work.update(thread_id=thread_id)
+            return await self._reload(work)
+
+    async def set_challenge_message(self, match_id: int, message_id: int) -> MatchRecord:
+        async with self._work(match_id) as work:
+            await work.update(challenge_message_id=message_id)
+            return await self._reload(work)
+
+    async def set_dm(self, match_id: int, user_id: int, channel_id: int, message_id: int | None) -> MatchRecord:
+        """The user's DM channel and panel message (the one to edit)."""
+        async with self._work(match_id) as work:
+            seat = self._seat(work.match, user_id)
+            await store.update_seat(work.conn, match_id, seat, dm_channel_id=channel_id, dm_message_id=message_id)
+            return await self._reload(work)
+
+    async def set_message(self, match_id: int, name: str, message_id: int) -> MatchRecord:
+        """Any named message of the match (``"result"``, ...); see :meth:`set_board_message`."""
+        async with self._work(match_id) as work:
+            await store.set_message(work.conn, match_id, name, message_id)
+            return await self._reload(work)
+
+    async def set_board_message(self, match_id: int, engagement: int, message_id: int) -> MatchRecord:
+        """Engagement ``engagement``'s board (the message its flips edit); read back by
+        ``match.board_message_id(engagement)``."""
+        return await self.set_message(match_id, board_message_name(engagement), message_id)
+
+    # --- the event queue ---------------------------------------------------------------------------------
+    async def unshown_events(self, match_id: int) -> list[QueuedEvent]:
+        """Events not shown yet, in order."""
+        async with self.db.read() as conn:
+            return await store.events(conn, match_id, unshown_only=True)
+
+    async def events(self, match_id: int, *, engagement: int | None = None) -> list[QueuedEvent]:
+        """Every event of the match (or of one engagement), shown or not, in order (to re-render a board)."""
+        async with self.db.read() as conn:
+            return await store.events(conn, match_id, engagement=engagement)
+
+    async def mark_shown(self, match_id: int, seq: int) -> int:
+        """Mark the match's events up to ``seq`` (inclusive) shown; returns how many were not yet."""
+        async with self.db.transaction() as conn:
+            return await store.mark_shown(conn, match_id, seq)
+
+    async def matches_with_unshown_events(self) -> list[int]:
+        """Match ids (any status) with events still to show: after a restart, show them first."""
+        async with self.db.read() as conn:
+            return await store.match_ids_with_unshown_events(conn)
+
+    # --- reading -------------------------------------------------------------------------------------------
+    async def get_match(self, match_id: int) -> MatchRecord:
+        async with self.db.read() as conn:
+            match = await store.load_match(conn, match_id)
+        if match is None:
+            raise errors.MatchNotFound(match_id)
+        return match
+
+    async def find_match(self, user_id: int, game: str = "airwar") -> MatchRecord | None:
+        """The user's open (challenge or active) match of the game, in any server; ``None`` when there is none."""
+        async with self.db.read() as conn:
+            match_id = await store.open_match_id_for_user(conn, user_id, game)
+            return None if match_id is None else await store.load_match(conn, match_id)
+
+    async def open_matches(self) -> list[MatchRecord]:
+        """Every match in ``challenge`` or ``active`` with its deadline: after a restart, re-arm their timers."""
+        async with self.db.read() as conn:
+            return await store.load_matches(conn, await store.open_match_ids(conn))
+
+    async def view(self, match_id: int, user_id: int | None = None) -> dict[str, Any]:
+        """The engine's view for the user's seat, or a spectator's (``user_id=None``: the public board)."""
+        async with self.db.read() as conn:
+            match = await store.load_match(conn, match_id)
+            if match is None:
+                raise errors.MatchNotFound(match_id)
+            state = await store.load_state(conn, match_id)
+        seat = None if user_id is None else self._seat(match, user_id)
+        if state is None:
+            raise errors.MatchNotActive(match.status)
+        return game_class(match.game).from_json(state).view(seat)
+
+    async def status(self, user_id: int, game: str = "airwar") -> MatchStatus:
+        """``/airwar status``: the user's open match (NotInMatch when none)."""
+        async with self.db.read() as conn:
+            match_id = await store.open_match_id_for_user(conn, user_id, game)
+            match = None if match_id is None else await store.load_match(conn, match_id)
+            state = None if match_id is None else await store.load_state(conn, match_id)
+        if match is None:
+            raise errors.NotInMatch(self._title(game))
+        seat = self._seat(match, user_id)
+        if state is None:
+            return MatchStatus(match, seat, None, None)
+        game_obj = game_class(match.game).from_json(state)
+        return MatchStatus(match, seat, game_obj.view(seat), self._panel(match, game_obj, seat))
+
+    async def results(self, match_id: int) -> list[ResultRecord]:
+        async with self.db.read() as conn:
+            return await results_store.results_of_match(conn, match_id)
+
+    async def rating(self, guild_id: int, user_id: int, game: str = "airwar") -> RatingRecord | None:
+        async with self.db.read() as conn:
+            return await results_store.get_rating(conn, guild_id, game, user_id)
+
+    async def export(self, match_id: int, *, allow_open: bool = False) -> dict[str, Any]:
+        """The match as a match file for ``python -m bot replay``: ``{"game", "rules", "seed", "moves"}``, one move
+        per played engagement (``{"orders": [seat 0's, seat 1's]}``). Only for finished matches unless
+        ``allow_open`` (the seed deals every hidden card). A forfeit is not a move of the match-file format: the
+        replay of a forfeited match stops where the forfeit came, reported "unfinished"."""
+        async with self.db.read() as conn:
+            match = await store.load_match(conn, match_id)
+            if match is None:
+                raise errors.MatchNotFound(match_id)
+            log = await store.actions(conn, match_id)
+        if match.seed is None:
+            raise errors.MatchNotActive(match.status)
+        if match.status != "finished" and not allow_open:
+            raise errors.ServiceError("The match file is available once the match is over.")
+        seats = len(match.seats)
+        orders: dict[int, list[list[str] | None]] = {}
+        for action in log:
+            if action.kind in ("order", "as_drawn"):
+                orders.setdefault(action.engagement, [None] * seats)[action.seat] = list(action.action["cards"])
+        moves = [{"orders": orders[number]} for number in sorted(orders) if all(o is not None for o in orders[number])]
+        return {"game": match.game, "rules": dict(match.rules), "seed": match.seed, "moves": moves}
+
+    async def leaderboard(
+        self, guild_id: int, game: str = "airwar", page: int = 1, per_page: int = 10, min_games: int = 3
+    ) -> LeaderboardPage:
+        """The server's board for the game: players with at least ``min_games`` finished matches, best openskill
+        ordinal first; players with fewer are not listed (``unranked`` counts them). ``page`` is 1-based and
+        clamped to the pages there are."""
+        per_page = max(1, per_page)
+        min_games = max(0, min_games)
+        async with self.db.read() as conn:
+            ranked, unranked = await results_store.count_players(conn, guild_id, game, min_games)
+            pages = max(1, math.ceil(ranked / per_page))
+            page = min(max(1, page), pages)
+            rows = await results_store.leaderboard_rows(
+                conn, guild_id, game, min_games=min_games, limit=per_page, offset=(page - 1) * per_page
+            )
+        return LeaderboardPage(guild_id, game, page, pages, per_page, min_games, ranked, unranked, tuple(rows))

@@ -1,0 +1,73 @@
+"""Whole-database checks: a dump of every table, and the invariants the match service keeps (for tests, and for
+an operator who suspects damage). Returns findings; changes nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import aiosqlite
+
+
+async def dump_tables(conn: aiosqlite.Connection) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, in rowid order."""
+    tables = [row["name"] for row in await conn.execute_fetchall(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    dump = {}
+    for table in tables:
+        rows = await conn.execute_fetchall(f'SELECT * FROM "{table}" ORDER BY rowid')
+        dump[table] = [tuple(row) for row in rows]
+    return dump
+
+
+_CHECKS = {
+    "a player is in two open matches of one game":
+        "SELECT s.game, s.user_id FROM match_seats s JOIN matches m ON m.id = s.match_id"
+        " WHERE m.status IN ('challenge', 'active') GROUP BY s.game, s.user_id HAVING COUNT(*) > 1",
+    "a seat's open flag disagrees with its match's status":
+        "SELECT s.match_id, s.seat FROM match_seats s JOIN matches m ON m.id = s.match_id"
+        " WHERE (m.status IN ('challenge', 'active')) != (s.open IS NOT NULL)",
+    "results of a match that is not finished":
+        "SELECT r.match_id FROM results r JOIN matches m ON m.id = r.match_id WHERE m.status != 'finished'",
+    "a finished match without a result row for every seat":
+        "SELECT m.id FROM matches m WHERE m.status = 'finished'"
+        " AND (SELECT COUNT(*) FROM results r WHERE r.match_id = m.id)"
+        " != (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id)",
+    "an open match without its deadline":
+        "SELECT id FROM matches WHERE status IN ('challenge', 'active') AND deadline_at IS NULL",
+    "a deadline of the wrong kind":
+        "SELECT id FROM matches WHERE (status = 'challenge' AND deadline_kind IS NOT 'challenge')"
+        " OR (status = 'active' AND deadline_kind IS NOT 'arrange')",
+    "a match with other than two seats":
+        "SELECT m.id FROM matches m WHERE (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id) != 2",
+    "a rating's games disagree with its results":
+        "SELECT g.guild_id, g.game, g.user_id FROM ratings g WHERE g.games != (SELECT COUNT(*) FROM results r"
+        " WHERE r.guild_id = g.guild_id AND r.game = g.game AND r.user_id = g.user_id)"
+        " OR g.wins != (SELECT COUNT(*) FROM results r WHERE r.guild_id = g.guild_id AND r.game = g.game"
+        " AND r.user_id = g.user_id AND r.outcome = 'win')",
+    "results without a rating":
+        "SELECT DISTINCT r.user_id FROM results r LEFT JOIN ratings g ON g.guild_id = r.guild_id"
+        " AND g.game = r.game AND g.user_id = r.user_id WHERE g.user_id IS NULL",
+    "event numbers with gaps":
+        "SELECT match_id FROM match_events GROUP BY match_id HAVING MAX(seq) != COUNT(*)",
+    "action numbers with gaps":
+        "SELECT match_id FROM match_actions GROUP BY match_id HAVING MAX(seq) != COUNT(*)",
+}
+
+
+async def check_consistency(conn: aiosqlite.Connection) -> list[str]:
+    """Every broken invariant, one line each (empty: all is well)."""
+    problems = []
+    for what, sql in _CHECKS.items():
+        rows = await conn.execute_fetchall(sql)
+        if rows:
+            problems.append(f"{what}: {[tuple(row) for row in rows][:5]}")
+    for row in await conn.execute_fetchall("SELECT id, status, result FROM matches WHERE status = 'finished'"):
+        result = json.loads(row["result"])
+        outcomes = {r["seat"]: r["outcome"] for r in await conn.execute_fetchall(
+            "SELECT seat, outcome FROM results WHERE match_id = ?", (row["id"],))}
+        expected = {seat: "draw" if result["winner"] is None else "win" if seat == result["winner"] else "loss"
+                    for seat in outcomes}
+        if outcomes != expected:
+            problems.append(f"match {row['id']}'s results {outcomes} disagree with its result {result}")
+    return problems

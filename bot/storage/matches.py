@@ -1,0 +1,254 @@
+"""Matches, their seats, messages, action log and event queue.
+
+Every function takes the connection of a :meth:`Database.transaction` (writes) or :meth:`Database.read` block and
+runs its statements there; none commits. JSON columns are encoded and decoded here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent, SeatRecord
+
+_MATCH_COLUMNS = {
+    "thread_id", "challenge_message_id", "arrange_seconds", "seed", "status", "reason", "state", "engagement",
+    "deadline_at", "deadline_kind", "result", "started_at", "finished_at",
+}
+_JSON_COLUMNS = {"state", "result", "rules"}
+_SEAT_COLUMNS = {"dm_channel_id", "dm_message_id", "draft", "misses"}
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+async def _all(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+    return list(await conn.execute_fetchall(sql, params))
+
+
+async def _one(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+    rows = await _all(conn, sql, params)
+    return rows[0] if rows else None
+
+
+# --- matches ---------------------------------------------------------------------------------------------
+
+async def insert_match(
+    conn: aiosqlite.Connection, *, guild_id: int, channel_id: int, game: str, rules: Mapping[str, Any],
+    arrange_seconds: int | None, user_ids: Sequence[int], deadline_at: float, now: float,
+) -> int:
+    """A new challenge (status ``challenge``) with its seats, open; returns the match id."""
+    cursor = await conn.execute(
+        "INSERT INTO matches (guild_id, channel_id, game, rules, arrange_seconds, status, deadline_at,"
+        " deadline_kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'challenge', ?, 'challenge', ?, ?)",
+        (guild_id, channel_id, game, _dumps(dict(rules)), arrange_seconds, deadline_at, now, now),
+    )
+    match_id = cursor.lastrowid
+    await cursor.close()
+    assert match_id is not None
+    await conn.executemany(
+        "INSERT INTO match_seats (match_id, seat, user_id, game, open) VALUES (?, ?, ?, ?, 1)",
+        [(match_id, seat, user_id, game) for seat, user_id in enumerate(user_ids)],
+    )
+    return match_id
+
+
+async def load_match(conn: aiosqlite.Connection, match_id: int) -> MatchRecord | None:
+    row = await _one(conn, "SELECT * FROM matches WHERE id = ?", (match_id,))
+    if row is None:
+        return None
+    seats = await _all(conn, "SELECT * FROM match_seats WHERE match_id = ? ORDER BY seat", (match_id,))
+    messages = await _all(conn, "SELECT name, message_id FROM match_messages WHERE match_id = ?", (match_id,))
+    return _match(row, seats, {m["name"]: m["message_id"] for m in messages})
+
+
+def _match(row: aiosqlite.Row, seats: Iterable[aiosqlite.Row], messages: dict[str, int]) -> MatchRecord:
+    return MatchRecord(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
+        challenge_message_id=row["challenge_message_id"], game=row["game"], rules=json.loads(row["rules"]),
+        arrange_seconds=row["arrange_seconds"], seed=row["seed"], status=row["status"], reason=row["reason"],
+        engagement=row["engagement"], deadline_at=row["deadline_at"], deadline_kind=row["deadline_kind"],
+        result=None if row["result"] is None else json.loads(row["result"]), created_at=row["created_at"],
+        updated_at=row["updated_at"], started_at=row["started_at"], finished_at=row["finished_at"],
+        seats=tuple(
+            SeatRecord(
+                seat=seat["seat"], user_id=seat["user_id"], dm_channel_id=seat["dm_channel_id"],
+                dm_message_id=seat["dm_message_id"], draft=tuple(json.loads(seat["draft"])), misses=seat["misses"],
+            )
+            for seat in seats
+        ),
+        messages=messages,
+    )
+
+
+async def load_matches(conn: aiosqlite.Connection, match_ids: Iterable[int]) -> list[MatchRecord]:
+    matches = []
+    for match_id in match_ids:
+        match = await load_match(conn, match_id)
+        if match is not None:
+            matches.append(match)
+    return matches
+
+
+async def load_state(conn: aiosqlite.Connection, match_id: int) -> dict[str, Any] | None:
+    """The engine's JSON state (``None`` before the challenge is accepted)."""
+    row = await _one(conn, "SELECT state FROM matches WHERE id = ?", (match_id,))
+    if row is None or row["state"] is None:
+        return None
+    return json.loads(row["state"])
+
+
+async def update_match(conn: aiosqlite.Connection, match_id: int, now: float, **fields: Any) -> int:
+    """Set the given columns (``state``, ``result`` given as JSON-ready values); returns the rows changed.
+
+    ``only_status=`` (a status or a tuple of them) makes the update conditional on the current status.
+    """
+    only_status = fields.pop("only_status", None)
+    unknown = set(fields) - _MATCH_COLUMNS
+    if unknown:
+        raise ValueError(f"not match columns: {sorted(unknown)}")
+    columns = [f"{name} = ?" for name in fields] + ["updated_at = ?"]
+    values = [_dumps(v) if name in _JSON_COLUMNS and v is not None else v for name, v in fields.items()]
+    sql = f"UPDATE matches SET {', '.join(columns)} WHERE id = ?"
+    params: list[Any] = [*values, now, match_id]
+    if only_status is not None:
+        statuses = (only_status,) if isinstance(only_status, str) else tuple(only_status)
+        sql += f" AND status IN ({', '.join('?' for _ in statuses)})"
+        params += statuses
+    cursor = await conn.execute(sql, params)
+    changed = cursor.rowcount
+    await cursor.close()
+    return changed
+
+
+async def open_match_ids(conn: aiosqlite.Connection) -> list[int]:
+    """Matches in ``challenge`` or ``active``, oldest first."""
+    rows = await _all(conn, "SELECT id FROM matches WHERE status IN ('challenge', 'active') ORDER BY id")
+    return [row["id"] for row in rows]
+
+
+async def open_match_id_for_user(conn: aiosqlite.Connection, user_id: int, game: str) -> int | None:
+    """The user's open (challenge or active) match of this game, in any server."""
+    row = await _one(
+        conn, "SELECT match_id FROM match_seats WHERE game = ? AND user_id = ? AND open = 1", (game, user_id)
+    )
+    return None if row is None else row["match_id"]
+
+
+# --- seats -----------------------------------------------------------------------------------------------
+
+async def update_seat(conn: aiosqlite.Connection, match_id: int, seat: int, **fields: Any) -> None:
+    """Set seat columns: ``dm_channel_id``, ``dm_message_id``, ``draft`` (a list of cards), ``misses``."""
+    unknown = set(fields) - _SEAT_COLUMNS
+    if unknown:
+        raise ValueError(f"not seat columns: {sorted(unknown)}")
+    values = [_dumps(list(v)) if name == "draft" else v for name, v in fields.items()]
+    columns = ", ".join(f"{name} = ?" for name in fields)
+    await conn.execute(f"UPDATE match_seats SET {columns} WHERE match_id = ? AND seat = ?", (*values, match_id, seat))
+
+
+async def reset_drafts(conn: aiosqlite.Connection, match_id: int) -> None:
+    await conn.execute("UPDATE match_seats SET draft = '[]' WHERE match_id = ?", (match_id,))
+
+
+# --- messages --------------------------------------------------------------------------------------------
+
+async def set_message(conn: aiosqlite.Connection, match_id: int, name: str, message_id: int) -> None:
+    await conn.execute(
+        "INSERT INTO match_messages (match_id, name, message_id) VALUES (?, ?, ?)"
+        " ON CONFLICT (match_id, name) DO UPDATE SET message_id = excluded.message_id",
+        (match_id, name, message_id),
+    )
+
+
+# --- action log ------------------------------------------------------------------------------------------
+
+async def append_action(
+    conn: aiosqlite.Connection, match_id: int, *, seat: int, engagement: int, kind: str, action: Mapping[str, Any],
+    now: float,
+) -> int:
+    row = await _one(conn, "SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM match_actions WHERE match_id = ?",
+                     (match_id,))
+    assert row is not None
+    seq = row["seq"]
+    await conn.execute(
+        "INSERT INTO match_actions (match_id, seq, seat, engagement, kind, action, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (match_id, seq, seat, engagement, kind, _dumps(dict(action)), now),
+    )
+    return seq
+
+
+async def actions(conn: aiosqlite.Connection, match_id: int) -> list[ActionRecord]:
+    rows = await _all(conn, "SELECT * FROM match_actions WHERE match_id = ? ORDER BY seq", (match_id,))
+    return [
+        ActionRecord(row["match_id"], row["seq"], row["seat"], row["engagement"], row["kind"],
+                     json.loads(row["action"]), row["created_at"])
+        for row in rows
+    ]
+
+
+# --- event queue -----------------------------------------------------------------------------------------
+
+def event_engagement(event: Mapping[str, Any]) -> int | None:
+    """The engagement an event belongs to (engine events carry ``engagement``; ``engagement`` events ``number``)."""
+    value = event.get("engagement", event.get("number") if event.get("type") == "engagement" else None)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+async def append_events(
+    conn: aiosqlite.Connection, match_id: int, events: Iterable[Mapping[str, Any]], now: float
+) -> list[QueuedEvent]:
+    """Queue events (not shown yet), numbered after the match's last one."""
+    row = await _one(conn, "SELECT COALESCE(MAX(seq), 0) AS seq FROM match_events WHERE match_id = ?", (match_id,))
+    assert row is not None
+    seq = row["seq"]
+    queued = []
+    for event in events:
+        seq += 1
+        event = dict(event)
+        queued.append(QueuedEvent(match_id, seq, event_engagement(event), str(event["type"]), event, False))
+    await conn.executemany(
+        "INSERT INTO match_events (match_id, seq, engagement, type, event, shown, created_at)"
+        " VALUES (?, ?, ?, ?, ?, 0, ?)",
+        [(q.match_id, q.seq, q.engagement, q.type, _dumps(q.event), now) for q in queued],
+    )
+    return queued
+
+
+async def events(
+    conn: aiosqlite.Connection, match_id: int, *, unshown_only: bool = False, engagement: int | None = None,
+    after_seq: int = 0,
+) -> list[QueuedEvent]:
+    sql = "SELECT * FROM match_events WHERE match_id = ? AND seq > ?"
+    params: list[Any] = [match_id, after_seq]
+    if unshown_only:
+        sql += " AND shown = 0"
+    if engagement is not None:
+        sql += " AND engagement = ?"
+        params.append(engagement)
+    rows = await _all(conn, sql + " ORDER BY seq", params)
+    return [
+        QueuedEvent(row["match_id"], row["seq"], row["engagement"], row["type"], json.loads(row["event"]),
+                    bool(row["shown"]))
+        for row in rows
+    ]
+
+
+async def mark_shown(conn: aiosqlite.Connection, match_id: int, up_to_seq: int) -> int:
+    """Mark every event of the match up to ``up_to_seq`` (inclusive) shown; returns how many were not yet."""
+    cursor = await conn.execute(
+        "UPDATE match_events SET shown = 1 WHERE match_id = ? AND seq <= ? AND shown = 0", (match_id, up_to_seq)
+    )
+    changed = cursor.rowcount
+    await cursor.close()
+    return changed
+
+
+async def match_ids_with_unshown_events(conn: aiosqlite.Connection) -> list[int]:
+    rows = await _all(conn, "SELECT DISTINCT match_id FROM match_events WHERE shown = 0 ORDER BY match_id")
+    return [row["match_id"] for row in rows]

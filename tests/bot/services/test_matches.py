@@ -1,0 +1,600 @@
+"""The match service on a real SQLite file: challenges, panels, engagements, deadlines, forfeits, results."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+from openskill.models import PlackettLuce
+
+from bot.engines.airwar import AirWar
+from bot.errors import InvalidRules, InvalidState
+from bot.replay import replay
+from bot.services import errors
+from bot.services.matches import CHALLENGE_SECONDS, MatchService, _Work
+from bot.services.timers import Timers
+from bot.storage import matches as store
+from bot.storage import results as results_store
+from tests.bot.services.support import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    SEED,
+    as_drawn,
+    build_and_confirm,
+    consistency,
+    play_engagement,
+    play_to_the_end,
+    reverse,
+    rotate,
+    start_match,
+    table_dump,
+)
+
+DAVE = 400
+
+
+def expected_game(policies=(as_drawn, reverse), seed=SEED, rules=None) -> tuple[AirWar, list[dict]]:
+    """The same match played on the engine alone."""
+    game = AirWar.new(rules or {}, seed=seed)
+    events = list(game.opening_events)
+    while not game.is_over:
+        stacks = game.view(None)["stacks"]
+        events += game.apply_move({"orders": [policies[0](list(stacks[0])), policies[1](list(stacks[1]))]})
+    return game, events
+
+
+def engine_events(queued) -> list[dict]:
+    """The engine's events out of the queue, without the keys the service adds."""
+    service_types = {"challenge", "accepted", "declined", "withdrawn", "expired", "arrange_timeout", "result"}
+    out = []
+    for q in queued:
+        if q.type in service_types:
+            continue
+        event = dict(q.event)
+        if event["type"] == "engagement":
+            event.pop("deadline_at")
+            event.pop("arrange_seconds")
+        out.append(event)
+    return out
+
+
+async def refused(service: MatchService, error: type[Exception], call, match: str | None = None):
+    """The call raises ``error`` and changes nothing in the database."""
+    before = await table_dump(service.db)
+    with pytest.raises(error, match=match) as info:
+        await call
+    assert await table_dump(service.db) == before
+    return info.value
+
+
+# --- a whole match -------------------------------------------------------------------------------------------
+
+async def test_a_full_match_from_challenge_to_result(service, clock):
+    challenge = await service.challenge(GUILD, CHANNEL, ALICE, BOB, challenger_name="Alice", opponent_name="Bob")
+    match = challenge.match
+    assert (match.status, match.deadline_kind, match.deadline_at) == ("challenge", "challenge",
+                                                                       clock() + CHALLENGE_SECONDS)
+    assert match.user_ids == (ALICE, BOB) and match.rules == {"aces": "high", "deck": "standard", "stack": 5}
+    assert [e.type for e in challenge.events] == ["challenge"] and challenge.changes >= {"challenge"}
+
+    accepted = await service.accept(match.id, BOB)
+    assert accepted.match.status == "active" and accepted.match.seed == SEED
+    assert [e.type for e in accepted.events] == ["accepted", "engagement"]
+    opening = accepted.events[1].event
+    assert opening["number"] == 1 and opening["deadline_at"] == clock() + 120 == accepted.match.deadline_at
+    assert accepted.new_engagement and accepted.match.deadline_kind == "arrange"
+
+    first = await build_and_confirm(service, match.id, ALICE, as_drawn)
+    assert [e.event for e in first.events] == [
+        {"type": "order_locked", "engagement": 1, "seat": 0, "waiting_for": [1]}]
+    assert first.panel.locked and not first.new_engagement
+    assert (await service.panel(match.id, BOB)).opponent_locked
+
+    clock.advance(30)
+    second = await build_and_confirm(service, match.id, BOB, reverse)
+    types = [e.type for e in second.events]
+    assert types[0] == "order_locked" and "flip" in types and types[-2:] == ["engagement_end", "engagement"]
+    flips = types.count("flip")
+    # the next deadline leaves the time the flips take to show (1.5 s each by default) on top of the timer
+    assert second.match.deadline_at == clock() + 120 + flips * 1.5
+    assert second.match.engagement == 2 and all(seat.draft == () for seat in second.match.seats)
+
+    final = await play_to_the_end(service, match.id)
+    game, events = expected_game()
+    assert final.status == "finished" and final.deadline_at is None
+    assert final.result == {
+        "winner": game.outcome.winner, "winner_id": final.user_ids[game.outcome.winner]
+        if game.outcome.winner is not None else None, "reason": game.outcome.reason, "detail": game.outcome.detail,
+        "engagement": game.engagement, "user_ids": [ALICE, BOB],
+    }
+    queued = await service.unshown_events(match.id)
+    assert engine_events(queued) == events  # every flip queued, in order, exactly as the engine made them
+    assert [q.seq for q in queued] == list(range(1, len(queued) + 1))
+    assert queued[-1].type == "result" and queued[-2].type == "game_over"
+
+    results = await service.results(match.id)
+    outcomes = {r.user_id: r.outcome for r in results}
+    winner = final.result["winner_id"]
+    assert len(results) == 2 and (winner is None or outcomes[winner] == "win")
+    for user in (ALICE, BOB):
+        rating = await service.rating(GUILD, user)
+        assert rating.games == 1
+    assert await consistency(service.db) == []
+    assert await service.find_match(ALICE) is None  # both are free again
+
+
+async def test_the_panel_draft_operations(service):
+    match = await start_match(service)
+    panel = await service.panel(match.id, ALICE)
+    stack = list(panel.stack)
+    assert panel.remaining == panel.stack and panel.draft == () and not panel.complete
+    update = await service.tap(match.id, ALICE, 1, stack[3])
+    assert update.panel.draft == (stack[3],) and stack[3] not in update.panel.remaining
+    assert update.changes == {"draft"} and update.events == ()
+    await refused(service, errors.DraftError, service.tap(match.id, ALICE, 1, stack[3]), "already placed")
+    await refused(service, errors.DraftError, service.tap(match.id, ALICE, 1, "ZZ"), "not in your stack")
+    await refused(service, errors.OrderIncomplete, service.confirm(match.id, ALICE, 1), "1 placed")
+    assert (await service.reset(match.id, ALICE, 1)).panel.draft == ()
+    assert (await service.undo(match.id, ALICE, 1)).changes == frozenset()  # nothing to undo
+    shuffled = (await service.random_order(match.id, ALICE, 1)).panel
+    assert sorted(shuffled.draft) == sorted(stack) and shuffled.complete
+    drawn = (await service.as_drawn(match.id, ALICE, 1)).panel
+    assert list(drawn.draft) == stack and drawn.remaining == ()
+    assert (await service.undo(match.id, ALICE, 1)).panel.draft == tuple(stack[:-1])
+    await service.tap(match.id, ALICE, 1, stack[-1])
+    locked = await service.confirm(match.id, ALICE, 1)
+    assert locked.panel.locked and locked.panel.draft == tuple(stack)
+    for call in (service.tap(match.id, ALICE, 1, stack[0]), service.undo(match.id, ALICE, 1),
+                 service.reset(match.id, ALICE, 1), service.random_order(match.id, ALICE, 1),
+                 service.as_drawn(match.id, ALICE, 1), service.confirm(match.id, ALICE, 1)):
+        await refused(service, errors.AlreadyLocked, call, "Already done")
+    # the draft is stored: a new service on the same file sees it
+    assert (await service.panel(match.id, ALICE)).draft == tuple(stack)
+
+
+async def test_the_opponent_never_sees_an_order_before_the_flips(service):
+    match = await start_match(service)
+    await build_and_confirm(service, match.id, ALICE, reverse)
+    status = await service.status(BOB)
+    assert status.seat == 1 and status.view["my_order"] is None and status.view["locked"] == [True, False]
+    assert "orders" not in status.view
+    assert (await service.status(ALICE)).view["my_order"] is not None
+    bob_panel = await service.panel(match.id, BOB)
+    assert bob_panel.view["seat"] == 1 and bob_panel.view["my_order"] is None and bob_panel.opponent_locked
+    assert (await service.panel(match.id, ALICE)).view["my_order"] == list(reversed(bob_panel.view["stacks"][0]))
+    spectator = await service.view(match.id)
+    assert spectator["my_order"] is None
+    update_events = await service.unshown_events(match.id)
+    assert all("cards" not in e.event for e in update_events if e.type == "order_locked")
+    draft = list((await service.as_drawn(match.id, BOB, 1)).panel.draft)
+    assert (await service.get_match(match.id)).seats[1].draft == tuple(draft)
+
+
+# --- challenges ----------------------------------------------------------------------------------------------
+
+async def test_decline_withdraw_and_expire(service, clock):
+    declined = await service.challenge(GUILD, CHANNEL, ALICE, BOB)
+    await refused(service, errors.WrongPlayer, service.decline(declined.match.id, ALICE), f"<@{BOB}>")
+    update = await service.decline(declined.match.id, BOB)
+    assert (update.match.status, update.match.reason, update.match.deadline_at) == ("cancelled", "declined", None)
+    assert [e.event for e in update.events] == [{"type": "declined", "by": BOB}]
+    await refused(service, errors.ChallengeClosed, service.decline(declined.match.id, BOB), "declined")
+    await refused(service, errors.ChallengeClosed, service.accept(declined.match.id, BOB), "declined")
+
+    withdrawn = await service.challenge(GUILD, CHANNEL, ALICE, BOB)
+    await refused(service, errors.WrongPlayer, service.withdraw(withdrawn.match.id, BOB), f"<@{ALICE}>")
+    update = await service.withdraw(withdrawn.match.id, ALICE)
+    assert (update.match.status, update.match.reason) == ("cancelled", "withdrawn")
+    await refused(service, errors.ChallengeClosed, service.withdraw(withdrawn.match.id, ALICE), "withdrawn")
+
+    expiring = await service.challenge(GUILD, CHANNEL, ALICE, BOB)
+    mid = expiring.match.id
+    clock.advance(CHALLENGE_SECONDS - 1)
+    assert await service.expire(mid) is None  # not yet
+    assert await service.deadline_due(mid) is None
+    clock.advance(1)
+    await refused(service, errors.ChallengeClosed, service.accept(mid, BOB), "expired")  # the deadline has passed
+    update = await service.deadline_due(mid)
+    assert (update.match.status, update.match.reason) == ("cancelled", "expired")
+    assert [e.type for e in update.events] == ["expired"] and update.changes >= {"expired"}
+    assert await service.expire(mid) is None  # idempotent
+    assert await service.deadline_due(mid) is None
+    assert (await service.get_match(mid)).status == "cancelled"
+    assert await service.find_match(ALICE) is None
+
+
+async def test_an_accepted_challenge_does_not_expire(service, clock):
+    match = await start_match(service)
+    clock.advance(CHALLENGE_SECONDS + 1)
+    assert await service.expire(match.id) is None
+    assert (await service.get_match(match.id)).status == "active"
+
+
+async def test_refusals_change_nothing(service):
+    await refused(service, errors.CannotChallengeSelf, service.challenge(GUILD, CHANNEL, ALICE, ALICE))
+    await refused(service, InvalidRules, service.challenge(GUILD, CHANNEL, ALICE, BOB, rules={"stack": 9}))
+    await refused(service, InvalidRules, service.challenge(GUILD, CHANNEL, ALICE, BOB, rules={"jokers": 1}))
+    await refused(service, InvalidRules, service.challenge(GUILD, CHANNEL, ALICE, BOB, game="chess"))
+    await refused(service, errors.UnsupportedGame, service.challenge(GUILD, CHANNEL, ALICE, BOB, game="war"))
+    await refused(service, errors.InvalidSetting,
+                  service.challenge(GUILD, CHANNEL, ALICE, BOB, arrange_seconds=5), "30 to 600")
+    await refused(service, errors.MatchNotFound, service.accept(999, BOB))
+
+    challenge = (await service.challenge(GUILD, CHANNEL, ALICE, BOB)).match
+    # busy: both players of an open challenge, in any server
+    error = await refused(service, errors.AlreadyInMatch, service.challenge(GUILD, CHANNEL, CAROL, BOB))
+    assert error.user_id == BOB and str(error) == f"<@{BOB}> is already in an Air War match."
+    error = await refused(service, errors.AlreadyInMatch, service.challenge(2, 20, ALICE, CAROL))
+    assert error.user_id == ALICE and str(error).startswith("You're already in an Air War match")
+    # the wrong user for each button
+    await refused(service, errors.NotYourMatch, service.accept(challenge.id, CAROL), "This isn't your match.")
+    await refused(service, errors.NotYourMatch, service.decline(challenge.id, CAROL))
+    await refused(service, errors.NotYourMatch, service.withdraw(challenge.id, CAROL))
+    await refused(service, errors.WrongPlayer, service.accept(challenge.id, ALICE), f"Only <@{BOB}> can accept")
+    await refused(service, errors.MatchNotActive, service.tap(challenge.id, ALICE, 0, "AS"), "hasn't started")
+    await refused(service, errors.MatchNotActive, service.forfeit(challenge.id, ALICE))
+    await refused(service, errors.NotInMatch, service.forfeit_mine(ALICE))  # a challenge is not a match to forfeit
+
+    match = (await service.accept(challenge.id, BOB)).match
+    stack = list((await service.panel(match.id, ALICE)).stack)
+    for call in (service.tap(match.id, CAROL, 1, stack[0]), service.confirm(match.id, CAROL, 1),
+                 service.undo(match.id, CAROL, 1), service.forfeit(match.id, CAROL),
+                 service.set_dm(match.id, CAROL, 1, 2)):
+        await refused(service, errors.NotYourMatch, call)
+    with pytest.raises(errors.NotYourMatch):
+        await service.panel(match.id, CAROL)
+    await refused(service, errors.ChallengeClosed, service.accept(match.id, BOB), "already accepted")
+    await play_engagement(service, match.id, (as_drawn, as_drawn))
+    # a button of engagement 1's panel, now that engagement 2 is being arranged
+    error = await refused(service, errors.StalePanel, service.tap(match.id, ALICE, 1, stack[0]))
+    assert (error.panel_engagement, error.current_engagement) == (1, 2)
+    await refused(service, errors.StalePanel, service.confirm(match.id, ALICE, 1))
+    await refused(service, errors.NotInMatch, service.status(CAROL), "not in an Air War match")
+    assert await consistency(service.db) == []
+
+
+async def test_players_are_free_again_after_a_match(service):
+    match = await start_match(service)
+    await service.forfeit(match.id, ALICE)
+    again = await service.challenge(GUILD, CHANNEL, BOB, ALICE)
+    assert again.match.user_ids == (BOB, ALICE)
+
+
+# --- two clicks at once ---------------------------------------------------------------------------------------
+
+async def test_two_concurrent_confirms_by_one_player_apply_once(service):
+    match = await start_match(service)
+    await service.as_drawn(match.id, ALICE, 1)
+    outcomes = await asyncio.gather(*(service.confirm(match.id, ALICE, 1) for _ in range(2)),
+                                    return_exceptions=True)
+    assert sorted(type(o).__name__ for o in outcomes) == ["AlreadyLocked", "MatchUpdate"]
+    queued = await service.unshown_events(match.id)
+    assert [e.type for e in queued].count("order_locked") == 1
+
+    # when the other order is in, the second click finds the engagement played: a stale panel, still one action
+    await service.as_drawn(match.id, BOB, 1)
+    outcomes = await asyncio.gather(*(service.confirm(match.id, BOB, 1) for _ in range(3)), return_exceptions=True)
+    assert sorted(type(o).__name__ for o in outcomes) == ["MatchUpdate", "StalePanel", "StalePanel"]
+    match = await service.get_match(match.id)
+    assert match.engagement == 2
+    assert len((await service.export(match.id, allow_open=True))["moves"]) == 1
+
+
+async def test_two_concurrent_accepts_and_challenges(service):
+    match = (await service.challenge(GUILD, CHANNEL, ALICE, BOB)).match
+    outcomes = await asyncio.gather(service.accept(match.id, BOB), service.accept(match.id, BOB),
+                                    return_exceptions=True)
+    assert sorted(type(o).__name__ for o in outcomes) == ["ChallengeClosed", "MatchUpdate"]
+    outcomes = await asyncio.gather(service.challenge(GUILD, CHANNEL, CAROL, DAVE),
+                                    service.challenge(GUILD, CHANNEL, DAVE, CAROL), return_exceptions=True)
+    assert sorted(type(o).__name__ for o in outcomes) == ["AlreadyInMatch", "MatchUpdate"]
+    taps = (await service.panel(match.id, ALICE)).stack[:3]
+    await asyncio.gather(*(service.tap(match.id, ALICE, 1, card) for card in taps))
+    assert sorted((await service.panel(match.id, ALICE)).draft) == sorted(taps)
+
+
+# --- missed deadlines -----------------------------------------------------------------------------------------
+
+async def test_a_missed_deadline_plays_the_stack_as_drawn(service, clock):
+    match = await start_match(service)
+    await build_and_confirm(service, match.id, BOB, reverse)
+    stacks = (await service.view(match.id))["stacks"]
+    clock.advance(119)
+    assert await service.arrange_timeout(match.id, 1) is None  # not yet
+    clock.advance(1)
+    assert await service.arrange_timeout(match.id, 2) is None  # not that engagement
+    update = await service.deadline_due(match.id)
+    assert update.timed_out == (0,) and update.forfeited == () and update.changes >= {"timeout", "engagement"}
+    assert update.events[0].event == {
+        "type": "arrange_timeout", "engagement": 1, "seats": [0], "user_ids": [ALICE], "misses": [1, 0],
+        "as_drawn": [0], "forfeit": []}
+    assert update.match.engagement == 2 and [s.misses for s in update.match.seats] == [1, 0]
+    assert await service.arrange_timeout(match.id, 1) is None  # idempotent
+    moves = (await service.export(match.id, allow_open=True))["moves"]
+    assert moves == [{"orders": [stacks[0], list(reversed(stacks[1]))]}]
+
+
+async def test_two_misses_in_a_row_forfeit_and_a_confirm_resets_the_count(service, clock):
+    match = await start_match(service)
+    clock.advance(200)
+    both = await service.deadline_due(match.id)  # both missed once: both stacks as drawn
+    assert both.timed_out == (0, 1) and [s.misses for s in both.match.seats] == [1, 1]
+    await build_and_confirm(service, match.id, ALICE, rotate)  # Alice is back: her count goes to 0
+    clock.advance(200)
+    update = await service.deadline_due(match.id)
+    assert update.forfeited == (1,) and update.timed_out == (1,)
+    assert update.match.status == "finished" and update.match.result["winner"] == 0
+    assert update.match.result["reason"] == "timeout"
+    assert [e.type for e in update.events] == ["arrange_timeout", "game_over", "result"]
+    assert update.events[0].event["forfeit"] == [1]
+    assert [s.misses for s in update.match.seats] == [0, 2]
+    assert {r.user_id: r.outcome for r in await service.results(match.id)} == {ALICE: "win", BOB: "loss"}
+    assert await service.deadline_due(match.id) is None
+    assert await consistency(service.db) == []
+
+
+async def test_a_confirm_between_misses_keeps_the_player_in(service, clock):
+    match = await start_match(service)
+    await build_and_confirm(service, match.id, BOB, as_drawn)
+    clock.advance(200)
+    await service.deadline_due(match.id)  # Alice: 1 miss
+    await build_and_confirm(service, match.id, ALICE, as_drawn)
+    await build_and_confirm(service, match.id, BOB, as_drawn)  # Alice confirmed: back to 0
+    await build_and_confirm(service, match.id, BOB, as_drawn)
+    clock.advance(200)
+    update = await service.deadline_due(match.id)  # Alice: 1 miss again, not 2
+    assert update.forfeited == () and update.match.status == "active"
+    assert [s.misses for s in update.match.seats] == [1, 0]
+
+
+async def test_both_missing_twice_is_a_draw(service, clock):
+    match = await start_match(service)
+    for _ in range(2):
+        clock.advance(1000)
+        update = await service.deadline_due(match.id)
+    assert update.forfeited == (0, 1) and update.match.result["winner"] is None
+    assert update.match.reason == "double_timeout"
+    assert {r.outcome for r in await service.results(match.id)} == {"draw"}
+    game_over = next(e.event for e in update.events if e.type == "game_over")
+    assert game_over["winner"] is None and game_over["reason"] == "double_timeout"
+    assert await consistency(service.db) == []
+
+
+async def test_a_late_confirm_before_the_timer_ran_counts(service, clock):
+    match = await start_match(service)
+    clock.advance(500)
+    await build_and_confirm(service, match.id, ALICE, as_drawn)
+    update = await service.deadline_due(match.id)
+    assert update.timed_out == (1,)
+
+
+# --- forfeits, recorded once ----------------------------------------------------------------------------------
+
+async def test_forfeit(service):
+    match = await start_match(service)
+    await play_engagement(service, match.id, (as_drawn, reverse))
+    update = await service.forfeit_mine(BOB)
+    assert update.forfeited == (1,) and update.finished
+    assert update.match.result["winner_id"] == ALICE and update.match.reason == "forfeit"
+    assert [e.type for e in update.events] == ["game_over", "result"]
+    await refused(service, errors.MatchNotActive, service.forfeit(match.id, ALICE), "over")
+    await refused(service, errors.NotInMatch, service.forfeit_mine(ALICE))
+    await refused(service, errors.MatchNotActive, service.tap(match.id, ALICE, 2, "AS"), "over")
+    assert (await service.panel(match.id, ALICE)).finished
+
+
+async def test_a_result_is_recorded_once(service):
+    match = await start_match(service)
+    await service.forfeit(match.id, ALICE)
+    before = await table_dump(service.db)
+    # the code path: a second finish of the same match is refused and rolls back
+    game = AirWar.new({}, seed=1)
+    game.forfeit(0)
+    work_match = await service.get_match(match.id)
+    with pytest.raises(RuntimeError, match="no longer active"):
+        async with service.db.transaction() as conn:
+            await service._finish(_Work(conn, work_match, 0.0), game)
+    # the constraint: results of the same match cannot be written twice
+    results = await service.results(match.id)
+    with pytest.raises(sqlite3.IntegrityError):
+        async with service.db.transaction() as conn:
+            await results_store.insert_results(conn, results, 0.0)
+    assert await table_dump(service.db) == before
+    assert (await service.rating(GUILD, ALICE)).games == 1
+
+
+async def test_one_match_failing_never_touches_another(service):
+    broken = await start_match(service)
+    healthy = await start_match(service, CAROL, DAVE)
+    async with service.db.transaction() as conn:
+        await store.update_match(conn, broken.id, 0.0, state={"game": "airwar", "version": 1})
+    with pytest.raises(InvalidState):
+        await service.as_drawn(broken.id, ALICE, 1)
+    final = await play_to_the_end(service, healthy.id)
+    assert final.status == "finished"
+
+
+# --- restarts -------------------------------------------------------------------------------------------------
+
+async def test_a_restart_mid_match_continues_to_the_identical_result(tmp_path, opener):
+    policies = (rotate, reverse)
+    plain = await opener(tmp_path / "plain.db")
+    match = await start_match(plain)
+    final = await play_to_the_end(plain, match.id, policies)
+    expected = (final.result, await plain.results(match.id), await plain.export(match.id),
+                [q.event for q in await plain.unshown_events(match.id)])
+    await plain.db.close()
+
+    path = tmp_path / "restarted.db"
+    first = await opener(path)
+    match = await start_match(first)
+    await first.set_thread(match.id, 555)
+    for _ in range(3):
+        await play_engagement(first, match.id, policies)
+    await first.set_board_message(match.id, 4, 777)
+    await build_and_confirm(first, match.id, ALICE, policies[0])  # seat 0 locked in, then the bot stops
+    half = (await first.panel(match.id, BOB)).stack[:2]
+    for card in half:
+        await first.tap(match.id, BOB, 4, card)
+    shown = await first.unshown_events(match.id)
+    await first.mark_shown(match.id, shown[-3].seq)
+    await first.db.close()
+
+    second = await opener(path)
+    [resumed] = await second.open_matches()
+    assert (resumed.id, resumed.status, resumed.engagement, resumed.deadline_kind) == (match.id, "active", 4,
+                                                                                       "arrange")
+    assert resumed.thread_id == 555 and resumed.board_message_id(4) == 777
+    assert await second.matches_with_unshown_events() == [match.id]
+    assert [q.seq for q in await second.unshown_events(match.id)] == [q.seq for q in shown[-2:]]
+    panel = await second.panel(match.id, BOB)
+    assert panel.draft == tuple(half) and (await second.panel(match.id, ALICE)).locked
+    await refused(second, errors.AlreadyLocked, second.confirm(match.id, ALICE, 4))
+    await second.reset(match.id, BOB, 4)
+    await build_and_confirm(second, match.id, BOB, policies[1])
+    final = await play_to_the_end(second, match.id, policies)
+    got = (final.result, await second.results(match.id), await second.export(match.id),
+           [q.event for q in await second.events(match.id)])
+    await second.db.close()
+    assert got[0] == expected[0] and got[2] == expected[2]
+    assert [(r.seat, r.user_id, r.outcome, r.rating_after) for r in got[1]] == [
+        (r.seat, r.user_id, r.outcome, r.rating_after) for r in expected[1]]
+    strip = [{k: v for k, v in e.items() if k not in ("deadline_at", "expires_at")} for e in expected[3]]
+    assert [{k: v for k, v in e.items() if k not in ("deadline_at", "expires_at")} for e in got[3]] == strip
+
+
+async def test_references_are_kept(service):
+    match = (await service.challenge(GUILD, CHANNEL, ALICE, BOB)).match
+    await service.set_challenge_message(match.id, 11)
+    await service.accept(match.id, BOB)
+    await service.set_thread(match.id, 12)
+    await service.set_dm(match.id, BOB, 13, 14)
+    await service.set_board_message(match.id, 1, 15)
+    record = await service.set_message(match.id, "result", 16)
+    assert (record.challenge_message_id, record.thread_id, record.play_channel_id) == (11, 12, 12)
+    assert (record.seats[1].dm_channel_id, record.seats[1].dm_message_id) == (13, 14)
+    assert record.messages == {"board:1": 15, "result": 16} and record.board_message_id(1) == 15
+    assert (await service.set_thread(match.id, None)).play_channel_id == CHANNEL
+
+
+async def test_the_event_queue(service):
+    match = await start_match(service)
+    queued = await service.unshown_events(match.id)
+    assert [q.type for q in queued] == ["challenge", "accepted", "engagement"]
+    assert await service.mark_shown(match.id, 2) == 2
+    assert await service.mark_shown(match.id, 2) == 0
+    assert [q.seq for q in await service.unshown_events(match.id)] == [3]
+    assert [q.shown for q in await service.events(match.id)] == [True, True, False]
+    assert [q.seq for q in await service.events(match.id, engagement=1)] == [3]
+    await service.mark_shown(match.id, 3)
+    assert await service.matches_with_unshown_events() == []
+
+
+# --- export and replay ------------------------------------------------------------------------------------------
+
+async def test_export_replays_to_the_stored_result(service):
+    match = await start_match(service, rules={"aces": "low", "stack": 4, "deck": "jokers"})
+    await refused(service, errors.ServiceError, service.export(match.id), "once the match is over")
+    final = await play_to_the_end(service, match.id, (reverse, rotate))
+    exported = await service.export(match.id)
+    assert set(exported) == {"game", "rules", "seed", "moves"} and exported["seed"] == SEED
+    lines = list(replay(exported))
+    summary = lines[-1]
+    assert (summary["winner"], summary["reason"], summary.get("detail")) == (
+        final.result["winner"], final.result["reason"], final.result["detail"])
+    assert lines[:-1] == engine_events(await service.events(match.id))
+
+
+# --- settings and the leaderboard -------------------------------------------------------------------------------
+
+async def test_settings(service, clock):
+    assert (await service.get_settings(GUILD)).arrange_seconds == 120
+    assert (await service.get_settings(GUILD)).flip_pace_ms == 1500
+    new = await service.set_settings(GUILD, arrange_seconds=45)
+    assert (new.arrange_seconds, new.flip_pace_ms) == (45, 1500)
+    assert (await service.set_settings(GUILD, flip_pace_ms=800)).arrange_seconds == 45
+    for bad in ({"arrange_seconds": 29}, {"arrange_seconds": 601}, {"flip_pace_ms": 499}, {"flip_pace_ms": 5001},
+                {"arrange_seconds": True}, {"arrange_seconds": 60.5}):
+        await refused(service, errors.InvalidSetting, service.set_settings(GUILD, **bad))
+    assert (await service.get_settings(2)).arrange_seconds == 120  # other servers keep the defaults
+    match = await start_match(service)
+    assert match.arrange_seconds == 45 and match.deadline_at == clock() + 45
+    other = await start_match(service, CAROL, DAVE, arrange_seconds=300)  # the challenge's own timer wins
+    assert other.arrange_seconds == 300 and other.deadline_at == clock() + 300
+    await service.set_settings(GUILD, arrange_seconds=600)  # a running match keeps its timer
+    await play_engagement(service, match.id, (as_drawn, as_drawn))
+    assert (await service.get_match(match.id)).arrange_seconds == 45
+
+
+async def test_the_leaderboard(service):
+    players = [ALICE, BOB, CAROL, DAVE]
+    for user, name in zip(players, ["Alice", "Bob", "Carol", "Dave"], strict=True):
+        await service.remember_player(GUILD, user, name)
+    # (winner, loser); forfeits make quick results
+    games = [(ALICE, BOB), (ALICE, CAROL), (BOB, CAROL), (ALICE, BOB), (CAROL, BOB), (ALICE, CAROL), (DAVE, ALICE)]
+    model = PlackettLuce()
+    expected = {user: model.rating() for user in players}
+    for winner, loser in games:
+        match = await start_match(service, winner, loser)
+        await service.forfeit(match.id, loser)
+        new = model.rate([[expected[winner]], [expected[loser]]], ranks=[1, 2])
+        expected[winner], expected[loser] = new[0][0], new[1][0]
+    draw = await start_match(service, BOB, CAROL)
+    for _ in range(2):  # a draw: both miss twice
+        service.clock.advance(1000)
+        await service.deadline_due(draw.id)
+    new = model.rate([[expected[BOB]], [expected[CAROL]]], ranks=[1, 1])
+    expected[BOB], expected[CAROL] = new[0][0], new[1][0]
+
+    board = await service.leaderboard(GUILD, per_page=2, min_games=3)
+    assert (board.page, board.pages, board.ranked, board.unranked) == (1, 2, 3, 1)  # Dave has 1 game: unranked
+    page2 = await service.leaderboard(GUILD, page=2, per_page=2, min_games=3)
+    rows = [*board.rows, *page2.rows]
+    assert [r.rank for r in rows] == [1, 2, 3]
+    order = sorted([ALICE, BOB, CAROL], key=lambda u: -expected[u].ordinal())
+    assert [r.user_id for r in rows] == order
+    for row in rows:
+        assert row.rating == pytest.approx(expected[row.user_id].ordinal())
+        assert row.mu == pytest.approx(expected[row.user_id].mu)
+    alice = next(r for r in rows if r.user_id == ALICE)
+    assert (alice.display_name, alice.wins, alice.losses, alice.draws, alice.games) == ("Alice", 4, 1, 0, 5)
+    assert alice.win_rate == pytest.approx(0.8)
+    bob = next(r for r in rows if r.user_id == BOB)
+    assert (bob.wins, bob.losses, bob.draws) == (1, 3, 1)
+    assert (await service.leaderboard(GUILD, page=99, per_page=2, min_games=3)).page == 2  # clamped
+    everyone = await service.leaderboard(GUILD, min_games=1)
+    assert everyone.ranked == 4 and everyone.unranked == 0 and everyone.pages == 1
+    assert (await service.leaderboard(2)).rows == () and (await service.leaderboard(2)).pages == 1
+    assert await consistency(service.db) == []
+
+
+async def test_status_of_a_challenge_and_timers_rearmed_from_stored_deadlines(service, clock):
+    challenge = (await service.challenge(GUILD, CHANNEL, ALICE, BOB)).match
+    status = await service.status(BOB)
+    assert (status.match.id, status.seat, status.view, status.panel) == (challenge.id, 1, None, None)
+    match = await start_match(service, CAROL, DAVE)
+
+    async def sleep(seconds: float) -> None:  # time flies: the fake clock jumps to the deadline
+        clock.advance(seconds)
+        await asyncio.sleep(0)
+
+    timers = Timers(clock=clock, sleep=sleep)
+    updates = []
+
+    def on_deadline(match_id: int):
+        async def fire() -> None:
+            updates.append(await service.deadline_due(match_id))
+        return fire
+
+    open_matches = await service.open_matches()  # what a restarted bot re-arms
+    assert [(m.id, m.deadline_kind) for m in open_matches] == [(challenge.id, "challenge"), (match.id, "arrange")]
+    tasks = [timers.arm(m.id, m.deadline_at, on_deadline(m.id)) for m in open_matches]
+    await asyncio.gather(*tasks)
+    kinds = sorted(next(iter(u.changes & {"expired", "timeout"})) for u in updates)
+    assert kinds == ["expired", "timeout"]
+    assert (await service.get_match(challenge.id)).status == "cancelled"
+    assert (await service.get_match(match.id)).engagement == 2
