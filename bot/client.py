@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import pkgutil
+import time
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -12,6 +14,8 @@ from discord.ext import commands
 
 import cogs
 from bot.config import Settings
+from bot.services.matches import MatchService, default_seed
+from bot.services.timers import Timers
 from bot.storage import Database
 
 log = logging.getLogger(__name__)
@@ -25,7 +29,15 @@ def cog_extensions() -> list[str]:
 
 
 class AirWarBot(commands.Bot):
-    def __init__(self, settings: Settings, **client_options: Any) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        clock: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] = default_seed,
+        **client_options: Any,
+    ) -> None:
+        """``clock`` and ``seed_source`` let a test pin the time and the deal; the defaults are the real ones."""
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -35,7 +47,11 @@ class AirWarBot(commands.Bot):
             **client_options,
         )
         self.settings = settings
+        self.clock = clock
+        self.seed_source = seed_source
         self.database: Database | None = None
+        self._matches: MatchService | None = None
+        self.timers = Timers(clock=clock)
         self.tree.on_error = self.on_app_command_error
 
     @property
@@ -44,8 +60,15 @@ class AirWarBot(commands.Bot):
             raise RuntimeError("the database is not open yet (setup_hook has not run)")
         return self.database
 
+    @property
+    def matches(self) -> MatchService:
+        if self._matches is None:
+            raise RuntimeError("the match service is not ready yet (setup_hook has not run)")
+        return self._matches
+
     async def setup_hook(self) -> None:
         self.database = await Database.open(self.settings.database_path)
+        self._matches = MatchService(self.database, clock=self.clock, seed_source=self.seed_source)
         for extension in cog_extensions():
             await self.load_extension(extension)
         await self.sync_commands()
@@ -84,6 +107,7 @@ class AirWarBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            await self.timers.cancel_all()
             await super().close()
         finally:
             if self.database is not None:
