@@ -9,6 +9,10 @@ A match file is one JSON object::
 Air War ``{"orders": [[seat 0's stack in play order], [seat 1's]]}`` per engagement; Army first
 ``{"armies": [[...], [...]]}`` then ``{"plays": [card of seat 0, card of seat 1]}`` per round; the War games
 take no moves (they play themselves to the end).
+
+Two moves end any game early, as the bot records them: ``{"forfeit": seat, "reason": "forfeit"}`` (the seat
+gives up; ``reason`` is optional, e.g. ``"timeout"`` for missed deadlines) and ``{"draw": reason}`` (the game
+ends as a draw, e.g. ``"double_timeout"`` when both players forfeit at once).
 """
 
 from __future__ import annotations
@@ -92,11 +96,26 @@ def replay(match: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
         if not isinstance(move, Mapping):
             raise MatchFileError(f"move {number}: a move must be a JSON object, not {json.dumps(move)}")
         try:
-            events = game.apply_move(move)
-        except GameError as error:
+            events = _apply(game, move)
+        except (GameError, MatchFileError) as error:
             raise MatchFileError(f"move {number}: {error}") from None
         yield from events
     yield summary(game)
+
+
+def _apply(game: Game, move: Mapping[str, Any]) -> list[dict[str, Any]]:
+    if "forfeit" in move:
+        if set(move) - {"forfeit", "reason"}:
+            raise MatchFileError("a forfeit move has only 'forfeit' (a seat) and 'reason'")
+        seat, reason = move["forfeit"], move.get("reason", "forfeit")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(reason, str):
+            raise MatchFileError("a forfeit move names a seat number and a reason text")
+        return game.forfeit(seat, reason)
+    if "draw" in move:
+        if set(move) != {"draw"} or not isinstance(move["draw"], str):
+            raise MatchFileError("a draw move is {\"draw\": reason}")
+        return game.draw(move["draw"])
+    return game.apply_move(move)
 
 
 def load_match_file(path: str) -> Mapping[str, Any]:

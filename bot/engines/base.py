@@ -208,13 +208,22 @@ class Game(ABC):
         return []
 
     def forfeit(self, seat: int, reason: str = "forfeit") -> list[Event]:
-        """The seat gives up (or is forfeited by a timer): the other player wins."""
+        """The seat gives up (or is forfeited by a timer): in a two-player game the other player wins.
+        Games for more players override this (the seat drops out and the game goes on)."""
         self._check_not_over()
-        others = [s for s in range(self.num_players) if s != seat]
-        winner = others[0] if len(others) == 1 else None
-        self.outcome = Outcome(winner, reason, f"seat {seat} forfeited")
-        event = {"type": "game_over", **self.outcome.to_json()}
-        return [event]
+        self._check_seat(seat)
+        if self.num_players != 2:
+            raise NotImplementedError(f"{type(self).__name__} must say how a forfeit works with {self.num_players}")
+        self.outcome = Outcome(1 - seat, reason, f"seat {seat} forfeited")
+        return [{"type": "game_over", **self.outcome.to_json()}]
+
+    def draw(self, reason: str, detail: str = "") -> list[Event]:
+        """End the game at once as a draw (for example both players forfeited together)."""
+        self._check_not_over()
+        if not isinstance(reason, str) or not reason:
+            raise IllegalAction("a draw needs a reason")
+        self.outcome = Outcome(None, reason, detail or "the game ended in a draw")
+        return [{"type": "game_over", **self.outcome.to_json()}]
 
     def pending_seats(self) -> list[int]:
         """Seats that have something to decide now."""

@@ -58,7 +58,7 @@ from typing import Any
 import aiosqlite
 
 from bot.engines import game_class
-from bot.engines.base import Event, Game, Outcome
+from bot.engines.base import Event, Game
 from bot.services import errors
 from bot.services.ratings import Ratings
 from bot.storage import Database
@@ -93,6 +93,7 @@ DRAFT = "draft"
 LOCKED = "locked"
 ENGAGEMENT = "engagement"
 TIMEOUT = "timeout"
+DOUBLE_TIMEOUT = "double_timeout"
 FORFEIT = "forfeit"
 FINISHED = "finished"
 DEADLINE = "deadline"
@@ -588,13 +589,11 @@ class MatchService:
 
     @staticmethod
     def _double_forfeit(game: Game) -> list[Event]:
-        """Both players forfeited at once: a draw (the engine's ``forfeit`` always names a winner)."""
-        game.outcome = Outcome(None, "double_timeout", "both players missed two deadlines in a row: a draw")
+        """Both players forfeited at once: a draw."""
+        events = game.draw(DOUBLE_TIMEOUT, "both players missed two deadlines in a row: a draw")
         view = game.view(None)
-        return [{
-            "type": "game_over", **game.outcome.to_json(), "engagement": view["engagement"],
-            "deck_counts": view.get("deck_counts"),
-        }]
+        events[-1].update(engagement=view["engagement"], deck_counts=view.get("deck_counts"))
+        return events
 
     async def forfeit(self, match_id: int, user_id: int) -> MatchUpdate:
         """The user gives up the active match: the other player wins (``game_over`` reason ``forfeit``)."""
@@ -801,9 +800,10 @@ class MatchService:
 
     async def export(self, match_id: int, *, allow_open: bool = False) -> dict[str, Any]:
         """The match as a match file for ``python -m bot replay``: ``{"game", "rules", "seed", "moves"}``, one move
-        per played engagement (``{"orders": [seat 0's, seat 1's]}``). Only for finished matches unless
-        ``allow_open`` (the seed deals every hidden card). A forfeit is not a move of the match-file format: the
-        replay of a forfeited match stops where the forfeit came, reported "unfinished"."""
+        per played engagement (``{"orders": [seat 0's, seat 1's]}``), then ``{"forfeit": seat, "reason": ...}``
+        or ``{"draw": "double_timeout"}`` if the match ended that way. Only for finished matches unless
+        ``allow_open`` (the seed deals every hidden card). An order locked for an engagement that was never
+        flipped stays out of the file: nobody ever saw it."""
         async with self.db.read() as conn:
             match = await store.load_match(conn, match_id)
             if match is None:
@@ -815,10 +815,23 @@ class MatchService:
             raise errors.ServiceError("The match file is available once the match is over.")
         seats = len(match.seats)
         orders: dict[int, list[list[str] | None]] = {}
+        moves: list[dict[str, Any]] = []
+        timeouts = [action for action in log if action.kind == "timeout"]
         for action in log:
             if action.kind in ("order", "as_drawn"):
-                orders.setdefault(action.engagement, [None] * seats)[action.seat] = list(action.action["cards"])
-        moves = [{"orders": orders[number]} for number in sorted(orders) if all(o is not None for o in orders[number])]
+                order = orders.setdefault(action.engagement, [None] * seats)
+                order[action.seat] = list(action.action["cards"])
+                if all(cards is not None for cards in order):
+                    moves.append({"orders": order})
+            elif action.kind == "forfeit":
+                moves.append({"forfeit": action.seat, "reason": "forfeit"})
+            elif action.kind == "timeout":
+                together = [t for t in timeouts if t.engagement == action.engagement]
+                if len(together) == seats:
+                    if action is together[0]:
+                        moves.append({"draw": DOUBLE_TIMEOUT})
+                else:
+                    moves.append({"forfeit": action.seat, "reason": "timeout"})
         return {"game": match.game, "rules": dict(match.rules), "seed": match.seed, "moves": moves}
 
     async def leaderboard(

@@ -125,3 +125,25 @@ def test_sim_plays_games_that_need_decisions():
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["games"] == 20 and data["mean_rounds"] > 0
+
+
+def test_replay_reads_forfeit_and_draw_moves(tmp_path):
+    forfeit = {**WORKED_EXAMPLE, "moves": [{"forfeit": 0, "reason": "timeout"}]}
+    result = run_cli("replay", write_match(tmp_path, forfeit))
+    assert result.returncode == 0, result.stderr
+    last = json.loads(result.stdout.splitlines()[-1])
+    assert (last["winner"], last["reason"]) == (1, "timeout")
+
+    draw = {"game": "army", "seed": 3, "moves": [{"draw": "double_timeout"}]}
+    last = json.loads(run_cli("replay", write_match(tmp_path, draw, "draw.json")).stdout.splitlines()[-1])
+    assert (last["winner"], last["reason"]) == (None, "double_timeout")
+
+
+@pytest.mark.parametrize(
+    ("move", "fragment"),
+    [({"forfeit": 5}, "move 1: there is no seat 5"), ({"forfeit": 0, "why": "x"}, "move 1: a forfeit move"),
+     ({"draw": 3}, "move 1: a draw move")],
+)
+def test_replay_refuses_bad_forfeit_and_draw_moves(tmp_path, move, fragment):
+    result = run_cli("replay", write_match(tmp_path, {**WORKED_EXAMPLE, "moves": [move]}))
+    assert result.returncode == 1 and fragment in result.stderr, result.stderr

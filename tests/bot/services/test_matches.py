@@ -509,6 +509,43 @@ async def test_export_replays_to_the_stored_result(service):
     assert lines[:-1] == engine_events(await service.events(match.id))
 
 
+async def _replayed_result(service, match_id):
+    exported = await service.export(match_id)
+    summary = list(replay(exported))[-1]
+    return exported["moves"], (summary.get("winner", "absent"), summary["reason"])
+
+
+async def test_export_of_a_forfeit_replays_to_the_forfeit(service):
+    match = await start_match(service)
+    await play_engagement(service, match.id, (as_drawn, reverse))
+    await build_and_confirm(service, match.id, ALICE, rotate)  # locked, never flipped: stays out of the file
+    final = (await service.forfeit_mine(BOB)).match
+    moves, result = await _replayed_result(service, match.id)
+    assert [set(move) for move in moves] == [{"orders"}, {"forfeit", "reason"}]
+    assert moves[-1] == {"forfeit": 1, "reason": "forfeit"}
+    assert result == (final.result["winner"], final.result["reason"]) == (0, "forfeit")
+
+
+async def test_export_of_a_timeout_forfeit_and_of_a_double_timeout(service, clock):
+    match = await start_match(service)
+    clock.advance(200)
+    await service.deadline_due(match.id)  # both play as drawn
+    await build_and_confirm(service, match.id, ALICE, rotate)
+    clock.advance(200)
+    final = (await service.deadline_due(match.id)).match  # Bob's second miss
+    moves, result = await _replayed_result(service, match.id)
+    assert moves[-1] == {"forfeit": 1, "reason": "timeout"}
+    assert result == (final.result["winner"], final.result["reason"]) == (0, "timeout")
+
+    other = await start_match(service, CAROL, BOB + 1)
+    for _ in range(2):
+        clock.advance(1000)
+        final = (await service.deadline_due(other.id)).match
+    moves, result = await _replayed_result(service, other.id)
+    assert moves[-1] == {"draw": "double_timeout"} and sum("draw" in move for move in moves) == 1
+    assert result == (final.result["winner"], final.result["reason"]) == (None, "double_timeout")
+
+
 # --- settings and the leaderboard -------------------------------------------------------------------------------
 
 async def test_settings(service, clock):
