@@ -1,0 +1,300 @@
+"""`/leaderboard` end to end: real matches played through the real MatchService on the bot's own database, then the
+board read through the local Discord: ranks, W/L/D, win rates, openskill ratings (computed here independently
+with openskill's Plackett-Luce model), the minimum number of games, pages with ◀ / ▶, one server's results only,
+and the empty board's hint."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import pytest
+from openskill.models import PlackettLuce
+
+from tests.localdiscord import Env, User
+from tests.localdiscord.airwar import airwar_bot_factory
+
+pytestmark = pytest.mark.e2e
+
+MIN_GAMES = 3  # the service's default: what the board is expected to use
+
+
+@dataclass(frozen=True)
+class Row:
+    rank: int
+    name: str
+    wins: int
+    losses: int
+    draws: int
+    win_rate: str
+    rating: str
+
+
+class Results:
+    """Plays Air War matches with the bot's real MatchService and keeps the expected standings: openskill
+    Plackett-Luce ratings updated here from each finished match's outcome, per server."""
+
+    def __init__(self, env: Env) -> None:
+        self.env = env
+        self.service = env.bot.matches
+        self.model = PlackettLuce()
+        self.ratings: dict[tuple[int, int], object] = {}
+        self.records: dict[tuple[int, int], list[int]] = {}  # wins, losses, draws
+        self.names: dict[tuple[int, int], str] = {}
+        self.nameless: set[int] = set()  # players whose name is never given to the service
+
+    async def _start(self, guild_id: int, a: User, b: User) -> int:
+        names = [None if user.id in self.nameless else f"Ace {user.name}" for user in (a, b)]
+        update = await self.service.challenge(
+            guild_id, self.env.channel().id, a.id, b.id, challenger_name=names[0], opponent_name=names[1]
+        )
+        for user, name in zip((a, b), names, strict=True):
+            if name is not None:
+                self.names[(guild_id, user.id)] = name
+        await self.service.accept(update.match.id, b.id)
+        return update.match.id
+
+    async def _finish(self, match_id: int) -> int | None:
+        match = await self.service.get_match(match_id)
+        assert match.status == "finished", match
+        events = await self.service.unshown_events(match_id)
+        if events:  # nobody else is to show them
+            await self.service.mark_shown(match_id, events[-1].seq)
+        winner_id = match.result["winner_id"]
+        a, b = match.user_ids
+        guild = match.guild_id
+        ra = self.ratings.get((guild, a)) or self.model.rating()
+        rb = self.ratings.get((guild, b)) or self.model.rating()
+        ranks = [1, 1] if winner_id is None else [1 if winner_id == a else 2, 1 if winner_id == b else 2]
+        [[ra], [rb]] = self.model.rate([[ra], [rb]], ranks=ranks)
+        self.ratings[(guild, a)], self.ratings[(guild, b)] = ra, rb
+        for user_id in (a, b):
+            record = self.records.setdefault((guild, user_id), [0, 0, 0])
+            record[2 if winner_id is None else 0 if winner_id == user_id else 1] += 1
+        return winner_id
+
+    async def forfeit(self, guild_id: int, winner: User, loser: User) -> None:
+        match_id = await self._start(guild_id, winner, loser)
+        await self.service.forfeit(match_id, loser.id)
+        assert await self._finish(match_id) == winner.id
+
+    async def play_out(self, guild_id: int, a: User, b: User) -> int | None:
+        """Both players lock in their stacks as drawn, engagement after engagement, to the end of the game."""
+        match_id = await self._start(guild_id, a, b)
+        match = await self.service.get_match(match_id)
+        engagements = 0
+        while match.status == "active":
+            engagement = match.engagement
+            for user in (a, b):
+                await self.service.as_drawn(match_id, user.id, engagement)
+                match = (await self.service.confirm(match_id, user.id, engagement)).match
+            engagements += 1
+            assert engagements < 500
+        assert match.reason not in ("forfeit", "timeout", "double_timeout")
+        return await self._finish(match_id)
+
+    async def double_timeout(self, guild_id: int, a: User, b: User, shift: list[float]) -> None:
+        """Nobody locks in an order: the bot's clock is moved past each deadline; two misses each is a draw."""
+        match_id = await self._start(guild_id, a, b)
+        match = await self.service.get_match(match_id)
+        while match.status == "active":
+            shift[0] += 3600
+            update = await self.service.deadline_due(match_id)
+            assert update is not None
+            match = update.match
+        assert match.reason == "double_timeout"
+        assert await self._finish(match_id) is None
+
+    def expected(self, guild_id: int, *, min_games: int = MIN_GAMES) -> list[Row]:
+        """The board as it should read: the service sorts by ordinal, then more wins, more games, lower id."""
+        entries = []
+        for (guild, user_id), (wins, losses, draws) in self.records.items():
+            games = wins + losses + draws
+            if guild != guild_id or games < min_games:
+                continue
+            ordinal = self.ratings[(guild, user_id)].ordinal()
+            entries.append((-ordinal, -wins, -games, user_id, wins, losses, draws))
+        entries.sort()
+        return [
+            Row(rank, self.names.get((guild_id, user_id), f"user {user_id}"), wins, losses, draws,
+                f"{round(100 * wins / (wins + losses + draws))}%", f"{-negative:.1f}")
+            for rank, (negative, _, _, user_id, wins, losses, draws) in enumerate(entries, 1)
+        ]
+
+    def unranked(self, guild_id: int, *, min_games: int = MIN_GAMES) -> int:
+        return sum(1 for (guild, _), record in self.records.items() if guild == guild_id and sum(record) < min_games)
+
+
+def table(embed: dict) -> list[Row]:
+    """The rows of the board's code block (rank, name in 18 columns, W, L, D, win %, rating)."""
+    description = embed["description"]
+    block = description.split("```")[1].strip("\n").splitlines()
+    assert block[0].split() == ["#", "Player", "W", "L", "D", "Win%", "Rating"]
+    rows = []
+    for line in block[2:]:
+        rank, name, rest = line[:4], line[6:24], line[24:].split()
+        rows.append(Row(int(rank), name.rstrip(), int(rest[0]), int(rest[1]), int(rest[2]), rest[3], rest[4]))
+    return rows
+
+
+async def test_the_leaderboard_command_is_synced_with_the_games_that_have_matches(env: Env):
+    from bot.services.matches import SUPPORTED_GAMES
+
+    command = env.commands["leaderboard"]
+    [game] = command["options"]
+    assert game["name"] == "game" and game["type"] == 3
+    assert not game.get("required")
+    assert [c["value"] for c in game["choices"]] == list(SUPPORTED_GAMES) == ["airwar"]
+    assert [c["name"] for c in game["choices"]] == ["Air War"]
+    assert command.get("contexts") == [0]  # servers only: a board is per server
+
+
+async def test_an_empty_board_is_a_private_hint_with_the_minimum_number_of_games(env: Env):
+    alice, bob, carol = env.user("alice"), env.user("bob"), env.user("carol")
+
+    ix = await env.slash(alice, "leaderboard")
+    response = await ix.wait_response()
+    assert response.type == 4 and response.ephemeral
+    assert ix.message.content == f"No ranked players yet: play {MIN_GAMES} games to be ranked."
+    assert ix.message.buttons == []
+    assert env.messages() == []
+
+    results = Results(env)
+    await results.forfeit(env.guild.id, alice, bob)
+    await results.forfeit(env.guild.id, bob, alice)  # two games each: not ranked yet
+    for _ in range(MIN_GAMES):  # ranked, but in another server
+        await results.forfeit(env.guild.id + 1, carol, bob)
+
+    ix = await env.slash(carol, "leaderboard", game="airwar")
+    response = await ix.wait_response()
+    assert response.type == 4 and response.ephemeral and ix.message.ephemeral_to is carol
+    assert ix.message.content == (f"No ranked players yet: play {MIN_GAMES} games to be ranked.\n"
+                                  f"2 players have played fewer than {MIN_GAMES} games so far.")
+    assert env.messages() == []
+
+
+async def test_the_board_ranks_this_servers_players_by_their_openskill_rating(make_env, tmp_path):
+    shift = [0.0]
+    env = await make_env(airwar_bot_factory(tmp_path / "airwar.db", clock=lambda: time.time() + shift[0]))
+    guild = env.guild.id
+    alice, bob, carol, dave, erin, finn, gus = (env.user(n) for n in ("alice", "bob", "carol", "dave", "erin",
+                                                                       "finn", "gus"))
+    results = Results(env)
+    results.nameless.add(erin.id)
+
+    await results.play_out(guild, alice, bob)  # a whole game, both orders locked in every engagement
+    await results.forfeit(guild, alice, carol)
+    await results.forfeit(guild, alice, dave)
+    await results.forfeit(guild, bob, carol)
+    await results.forfeit(guild, carol, dave)
+    await results.forfeit(guild, erin, bob)  # no stored name for erin
+    await results.double_timeout(guild, dave, erin, shift)  # a draw
+    await results.forfeit(guild, erin, finn)
+    await results.forfeit(guild, finn, dave)  # finn: 2 games, not ranked
+    # another server: would change every number here if it leaked
+    other = guild + 1
+    for _ in range(3):
+        await results.forfeit(other, bob, alice)
+        await results.forfeit(other, gus, carol)
+    await results.forfeit(other, finn, erin)
+
+    expected = results.expected(guild)
+    assert len(expected) == 5 and results.unranked(guild) == 1
+    assert {row.draws for row in expected if row.name in ("Ace dave", f"user {erin.id}")} == {1}
+
+    # erin asks: her own row shows (and stores) her display name; the board is public
+    ix = await env.slash(erin, "leaderboard")
+    response = await ix.wait_response()
+    assert response.type == 4 and not response.ephemeral
+    message = ix.message
+    assert env.messages() == [message] and message.author is env.bot_user
+
+    expected = [row if row.name != f"user {erin.id}" else Row(**{**row.__dict__, "name": "Erin"}) for row in expected]
+    embed = message.embed
+    assert embed["title"] == "Air War leaderboard"
+    assert table(embed) == expected
+    assert [row.rank for row in table(embed)] == [1, 2, 3, 4, 5]
+    ratings = [float(row.rating) for row in expected]
+    assert ratings == sorted(ratings, reverse=True)
+    assert "Ace finn" not in embed["description"] and "Ace gus" not in embed["description"]
+    assert f"1 more player (fewer than {MIN_GAMES} games) not ranked yet." in embed["description"]
+    assert f"ranked after {MIN_GAMES} games" in embed["footer"]["text"]
+    assert "Page" not in embed["description"] and message.buttons == []  # one page: no buttons
+
+    # erin's name was remembered, so it shows when someone else asks; the one asking shows (and stores) the
+    # display name they have now ("Alice"), the others the names stored with their matches ("Ace ...")
+    ix = await env.slash(alice, "leaderboard")
+    await ix.wait_response()
+    expected = [row if row.name != "Ace alice" else Row(**{**row.__dict__, "name": "Alice"}) for row in expected]
+    assert table(ix.message.embed) == expected
+    assert "Erin" in ix.message.embed["description"] and "Ace bob" in ix.message.embed["description"]
+    assert not ix.message.ephemeral
+
+
+async def test_pages_turn_in_place_survive_a_restart_and_stay_in_their_server(make_env, tmp_path):
+    factory = airwar_bot_factory(tmp_path / "airwar.db")
+    env = await make_env(factory)
+    guild = env.guild.id
+    players = [env.user(f"p{i:02}") for i in range(13)]
+    results = Results(env)
+    for shift in range(3):  # three rounds of six games: p00..p11 play three each, the lower number wins
+        for i in range(6):
+            a, b = (2 * i + shift) % 12, (2 * i + 1 + shift) % 12
+            winner, loser = (a, b) if a < b else (b, a)
+            await results.forfeit(guild, players[winner], players[loser])
+    await results.forfeit(guild, players[12], players[11])  # p12: one game
+    for _ in range(3):  # another server
+        await results.forfeit(guild + 1, players[12], players[0])
+
+    expected = results.expected(guild)
+    assert len(expected) == 12
+
+    viewer, pager = players[12], players[5]
+    ix = await env.slash(viewer, "leaderboard")
+    assert (await ix.wait_response()).type == 4
+    message = ix.message
+    assert not message.ephemeral
+    first_page = message.embed
+    assert table(first_page) == expected[:10]
+    assert "Page 1 of 2" in first_page["description"]
+    assert f"1 more player (fewer than {MIN_GAMES} games) not ranked yet." in first_page["description"]
+    back, forward = message.buttons
+    assert (back["label"], back["custom_id"], back.get("disabled")) == ("◀", f"lb:{guild}:airwar:1", True)
+    assert (forward["label"], forward["custom_id"], forward.get("disabled", False)) == \
+        ("▶", f"lb:{guild}:airwar:2", False)
+
+    # anyone may page: the same public message is edited in place
+    click = await env.click(pager, message, "▶")
+    assert (await click.wait_response()).type == 7
+    assert click.message is message and env.messages() == [message]
+    assert table(message.embed) == expected[10:]
+    assert [row.rank for row in table(message.embed)] == [11, 12]
+    assert "Page 2 of 2" in message.embed["description"]
+    back, forward = message.buttons
+    assert (back["custom_id"], back.get("disabled", False)) == (f"lb:{guild}:airwar:1", False)
+    assert (forward["custom_id"], forward.get("disabled")) == (f"lb:{guild}:airwar:2", True)
+
+    click = await env.click(viewer, message, "◀")
+    assert (await click.wait_response()).type == 7
+    assert message.embed == first_page and len(message.history) == 2
+
+    # the buttons carry their state: a restarted bot (same database) turns the page of the old message
+    old_bot, old_task = env.bot, env._bot_task
+    await old_bot.close()
+    await old_task
+    await env.start_bot(factory(env))
+    assert env.bot is not old_bot
+    click = await env.click(pager, message, "▶")
+    assert (await click.wait_response()).type == 7
+    assert table(message.embed) == expected[10:] and env.messages() == [message]
+    click = await env.click(viewer, message, "◀")  # (pager is on page 1: their row would show their own name)
+    assert (await click.wait_response()).type == 7
+    assert message.embed == first_page and len(message.history) == 4
+
+    # a board of another server (its id in the custom id) is refused, and the message stays as it is
+    message.buttons[1]["custom_id"] = f"lb:{guild + 1}:airwar:2"
+    click = await env.click(pager, message, "▶")
+    response = await click.wait_response()
+    assert response.type == 4 and response.ephemeral
+    assert click.followups == [] and env.ephemerals(pager)[-1].content == "This leaderboard belongs to another server."
+    assert message.embed == first_page and len(message.history) == 4
