@@ -1,12 +1,20 @@
-"""The bot: a `commands.Bot` that opens the database, loads the cogs and syncs its slash commands."""
+"""The bot: a `commands.Bot` that opens the database, loads the cogs and syncs its slash commands.
+
+Restarts. Everything a match needs is in the database, so a bot started again (after a crash, a deploy, a
+SIGKILL) picks every match up where it was: once the gateway is ready it asks the match display (the Air War cog,
+``bot.match_display``) to show every event not shown yet and re-arms each open match's deadline timer from its
+stored deadline (a deadline that passed while the bot was away fires at once). Buttons in old messages work from
+the first interaction on: they are dynamic items registered when the cogs load.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import pkgutil
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -17,6 +25,7 @@ from bot.config import Settings
 from bot.services.matches import MatchService, default_seed
 from bot.services.timers import Timers
 from bot.storage import Database
+from bot.storage.records import MatchRecord
 
 log = logging.getLogger(__name__)
 
@@ -24,8 +33,19 @@ SORRY = "Something went wrong on our side; nothing was changed. Please try again
 
 
 def cog_extensions() -> list[str]:
-    """Every module in the `cogs` package, as extension names."""
-    return sorted(f"cogs.{module.name}" for module in pkgutil.iter_modules(cogs.__path__) if not module.ispkg)
+    """Every module in the `cogs` package, as extension names (``_name`` modules are a cog's helpers)."""
+    return sorted(f"cogs.{module.name}" for module in pkgutil.iter_modules(cogs.__path__)
+                  if not module.ispkg and not module.name.startswith("_"))
+
+
+class MatchDisplay(Protocol):
+    """What shows matches in Discord (the Air War cog registers itself as ``bot.match_display``)."""
+
+    def show(self, match_id: int) -> None:
+        """Show the match's unshown events (in the background)."""
+
+    def arm(self, match: MatchRecord) -> None:
+        """Arm (or cancel) the match's deadline timer from ``match.deadline_at``."""
 
 
 class AirWarBot(commands.Bot):
@@ -35,9 +55,14 @@ class AirWarBot(commands.Bot):
         *,
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] = default_seed,
+        timer_sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        pace_sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         **client_options: Any,
     ) -> None:
-        """``clock`` and ``seed_source`` let a test pin the time and the deal; the defaults are the real ones."""
+        """``clock`` and ``seed_source`` let a test pin the time and the deal; ``timer_sleep`` is how deadline
+        timers wait (a test whose clock jumps passes short sleeps: the timers look at the clock after each) and
+        ``pace_sleep`` how the flips wait between two (the server's pace in seconds); the defaults are the real
+        ones."""
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -51,7 +76,11 @@ class AirWarBot(commands.Bot):
         self.seed_source = seed_source
         self.database: Database | None = None
         self._matches: MatchService | None = None
-        self.timers = Timers(clock=clock)
+        self.timers = Timers(clock=clock, sleep=timer_sleep)
+        self.pace_sleep = pace_sleep
+        #: set by the Air War cog: shows matches and arms their timers (see :class:`MatchDisplay`)
+        self.match_display: MatchDisplay | None = None
+        self._resume_task: asyncio.Task[None] | None = None
         self.tree.on_error = self.on_app_command_error
 
     @property
@@ -72,6 +101,30 @@ class AirWarBot(commands.Bot):
         for extension in cog_extensions():
             await self.load_extension(extension)
         await self.sync_commands()
+        self._resume_task = asyncio.create_task(self._resume_when_ready(), name="airwar-resume")
+
+    async def _resume_when_ready(self) -> None:
+        # Not in setup_hook itself: the gateway is not connected yet there (no guilds or channels cached, and
+        # waiting for it would block the login). Once per process, not on every on_ready (reconnects).
+        await self.wait_until_ready()
+        try:
+            await self.resume_matches()
+        except Exception:
+            log.exception("resuming the matches after the start failed")
+
+    async def resume_matches(self) -> None:
+        """After a start: show every match's unshown events, in order, and re-arm every open match's timer."""
+        display = self.match_display
+        if display is None:
+            return
+        pending = await self.matches.matches_with_unshown_events()
+        for match_id in pending:
+            display.show(match_id)
+        open_matches = await self.matches.open_matches()
+        for match in open_matches:
+            display.arm(match)
+        if pending or open_matches:
+            log.info("resumed %d matches with events to show and %d open matches", len(pending), len(open_matches))
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """To the dev guild when one is set (instant updates while developing), globally otherwise."""
@@ -107,6 +160,8 @@ class AirWarBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            if self._resume_task is not None and not self._resume_task.done():
+                self._resume_task.cancel()
             await self.timers.cancel_all()
             await super().close()
         finally:

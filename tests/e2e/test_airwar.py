@@ -1,0 +1,860 @@
+"""Air War end to end: the real bot (cogs/airwar.py) against the local Discord, players clicking real buttons.
+
+The helpers here (a fast bot, finding the DM panels and boards, playing an engagement through the panel
+buttons, the engine's reference run and the leak scan) are shared with ``test_airwar_restart.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.engines.airwar import AirWar
+from tests.localdiscord import Env, Message, User
+from tests.localdiscord.airwar import airwar_bot_factory
+from tests.localdiscord.state import CREATE_PUBLIC_THREADS, Overwrite
+
+pytestmark = pytest.mark.e2e
+
+SEED = 1234
+PACE_MS = 500
+TITLE = "Air War"
+
+
+# --- the bot, fast ------------------------------------------------------------------------------------------
+
+
+def fast_bot(database: Path, *, pace_log: list[float] | None = None, seed: int = SEED) -> Callable[[Env], Any]:
+    """The real bot on ``database`` with the local Discord's clock (a test can jump it), the seed pinned, timers
+    that look at the clock every 20 ms and flips that do not really wait (the pace asked for goes to
+    ``pace_log``)."""
+
+    def factory(env: Env):
+        async def pace_sleep(seconds: float) -> None:
+            if pace_log is not None:
+                pace_log.append(seconds)
+            await asyncio.sleep(0)
+
+        async def timer_sleep(seconds: float) -> None:
+            await asyncio.sleep(min(seconds, 0.02))
+
+        return airwar_bot_factory(database, clock=env.clock.time, seed_source=lambda: seed,
+                                  timer_sleep=timer_sleep, pace_sleep=pace_sleep)(env)
+
+    return factory
+
+
+def lift_rate_limits(env: Env) -> None:
+    """Flips are edits: at a test's pace Discord's 5 edits per 5 s would only slow the test down."""
+    env.rate_limit("edits", limit=10_000, per=1.0)
+    env.rate_limit("messages", limit=10_000, per=1.0)
+
+
+async def start(make_env, tmp_path: Path, **options: Any) -> Env:
+    env = await make_env(fast_bot(tmp_path / "airwar.db", **options))
+    lift_rate_limits(env)
+    await env.bot.matches.set_settings(env.guild.id, flip_pace_ms=PACE_MS)
+    return env
+
+
+# --- finding things ------------------------------------------------------------------------------------------
+
+
+def title(message: Message) -> str:
+    return message.embeds[0].get("title", "") if message.embeds else ""
+
+
+def match_id_of(challenge: Message) -> int:
+    return int(challenge.buttons[0]["custom_id"].split(":")[2])
+
+
+def panel_in(messages: Sequence[Message], engagement: int) -> Message | None:
+    for message in reversed(messages):
+        if title(message) == f"{TITLE} — engagement {engagement}: your battle order":
+            return message
+    return None
+
+
+def dm_panel(env: Env, user: User, engagement: int) -> Message | None:
+    return panel_in(env.messages(user), engagement)
+
+
+def board(env: Env, where, engagement: int) -> Message | None:
+    for message in env.messages(where):
+        if re.fullmatch(rf"{TITLE} — engagement {engagement}(: flips)?", title(message)):
+            return message
+    return None
+
+
+def results(env: Env, where) -> list[Message]:
+    return [m for m in env.messages(where) if re.fullmatch(rf"{TITLE} — (draw|.+ wins)", title(m))]
+
+
+def stack_of(panel: Message) -> list[str]:
+    """The stack as drawn: the card buttons, in order."""
+    return [b["custom_id"].split(":card:")[1] for b in panel.buttons if ":card:" in b["custom_id"]]
+
+
+def button_id(message: Message, key: str) -> str:
+    for button in message.buttons:
+        if button["custom_id"].endswith(f":{key}"):
+            return button["custom_id"]
+    raise AssertionError(f"no button {key!r} on {message!r}: {[b['custom_id'] for b in message.buttons]}")
+
+
+async def click(env: Env, user: User, message: Message, key: str | None = None, *, label: str | None = None):
+    ix = await env.click(user, message, label, custom_id=None if key is None else button_id(message, key))
+    await ix.wait_response()
+    return ix
+
+
+def last_ephemeral(env: Env, user: User) -> Message:
+    return env.ephemerals(user)[-1]
+
+
+async def slash(env: Env, user: User, command: str, **options: Any):
+    ix = await env.slash(user, command, **options)
+    await ix.wait_response()
+    return ix
+
+
+async def challenge(env: Env, challenger: User, opponent: User, **options: Any) -> Message:
+    ix = await slash(env, challenger, "airwar challenge", opponent=opponent, **options)
+    assert not ix.response.ephemeral, ix.message.content
+    await stored(env, match_id_of(ix.message))
+    return ix.message
+
+
+async def settled(env: Env, match_id: int) -> None:
+    """Wait until every event of the match has been shown (and marked so)."""
+    for _ in range(500):
+        if not await env.bot.matches.unshown_events(match_id):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"match {match_id} still has events to show")
+
+
+async def stored(env: Env, match_id: int) -> None:
+    """Wait until the bot has stored the challenge message (it does so right after answering)."""
+    for _ in range(500):
+        if (await env.bot.matches.get_match(match_id)).challenge_message_id is not None:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the challenge message was never stored")
+
+
+async def accept(env: Env, opponent: User, message: Message):
+    await click(env, opponent, message, label="Accept")
+    return await env.wait_for(lambda: message.thread, message="no thread for the match")
+
+
+# --- playing -------------------------------------------------------------------------------------------------
+
+
+def reverse(stack: Sequence[str]) -> list[str]:
+    return list(reversed(stack))
+
+
+def weave(stack: Sequence[str]) -> list[str]:
+    """Odd places first, then even ones (5 cards: 2nd, 4th, 1st, 5th, 3rd): no two neighbours stay in order."""
+    order = {3: [1, 0, 2], 4: [1, 3, 0, 2], 5: [1, 3, 0, 4, 2], 6: [1, 3, 5, 0, 2, 4], 7: [1, 3, 5, 0, 2, 6, 4]}
+    return [stack[i] for i in order[len(stack)]]
+
+
+POLICIES = (reverse, weave)
+
+
+async def lock_in(env: Env, user: User, panel: Message, order: Sequence[str]) -> None:
+    """Tap the cards in ``order`` on the panel (DM or ephemeral), then lock in."""
+    for card in order:
+        await click(env, user, panel, f"card:{card}")
+    await click(env, user, panel, "confirm")
+    assert "Your order is locked in" in panel.text
+
+
+@dataclass
+class Played:
+    """What the players did: the orders they locked in, per engagement (seat 0's, seat 1's)."""
+
+    orders: dict[int, list[list[str]]] = field(default_factory=dict)
+    engagements: int = 0
+
+
+async def play(env: Env, players: Sequence[User], thread, *, first: int = 1, played: Played | None = None,
+               panels: Callable[[User, int], Any] | None = None, until: int | None = None) -> Played:
+    """Play engagements from ``first`` on through the DM panels (or ``panels(user, n)``), the POLICIES' orders,
+    until the result is posted (or engagement ``until`` is locked in)."""
+    played = played or Played()
+    find = panels or (lambda user, n: dm_panel(env, user, n))
+    number = first
+    while True:
+        def ready(n: int = number):
+            if results(env, thread):
+                return "over"
+            found = [find(user, n) for user in players]
+            return found if all(found) else None
+
+        found = await env.wait_for(ready, timeout=20, message=f"no panels for engagement {number}")
+        if found == "over":
+            return played
+        orders = []
+        for seat, (user, panel) in enumerate(zip(players, found, strict=True)):
+            order = POLICIES[seat](stack_of(panel)) if panel.buttons else None
+            if order is None:  # locked in before (a restart): the order is on the panel
+                order = played.orders[number][seat]
+            else:
+                await lock_in(env, user, panel, order)
+            orders.append(order)
+        played.orders[number] = orders
+        played.engagements = number
+        if until is not None and number >= until:
+            return played
+        number += 1
+
+
+def reference(orders: dict[int, list[list[str]]], rules: dict[str, Any] | None = None, seed: int = SEED):
+    """The engine alone, same seed, same orders: the game and all its events."""
+    game = AirWar.new(rules or {}, seed=seed)
+    events = list(game.opening_events)
+    number = 1
+    while not game.is_over:
+        view = game.view(None)
+        for seat in (0, 1):
+            assert orders[number][seat] is not None
+            assert sorted(orders[number][seat]) == sorted(view["stacks"][seat]), "the bot dealt other stacks"
+            events += game.apply(seat, {"type": "order", "cards": list(orders[number][seat])})
+        number += 1
+    return game, events
+
+
+async def assert_finished_like_reference(env: Env, match_id: int, played: Played, thread, channel,
+                                         players: Sequence[User]) -> AirWar:
+    game, _ = reference(played.orders)
+    matches = env.bot.matches
+    match = await matches.get_match(match_id)
+    assert match.status == "finished"
+    final = await matches.view(match_id)
+    expected = game.view(None)
+    assert final["deck_counts"] == expected["deck_counts"]
+    assert final["engagement"] == expected["engagement"] == played.engagements
+    assert match.result["winner"] == game.outcome.winner
+    assert match.result["reason"] == game.outcome.reason
+    # the result, once in the thread and once in the channel, naming the winner and the final counts
+    [in_thread] = await env.wait_for(lambda: results(env, thread) or None)
+    [in_channel] = await env.wait_for(lambda: results(env, channel) or None)
+    decks = expected["deck_counts"]
+    for message in (in_thread, in_channel):
+        if game.outcome.winner is None:
+            assert "It's a draw" in message.text
+        else:
+            assert f"**<@{players[game.outcome.winner].id}>** wins!" in message.text
+        assert f"Decks: <@{players[0].id}> {decks[0]} · <@{players[1].id}> {decks[1]}" in message.text
+    # recorded once
+    rows = await matches.results(match_id)
+    assert sorted(r.user_id for r in rows) == sorted(p.id for p in players)
+    for player in players:
+        rating = await matches.rating(env.guild.id, player.id)
+        assert rating is not None and rating.games == 1
+    await settled(env, match_id)
+    return game
+
+
+def assert_flips_shown_once(env: Env, thread, engagements: int) -> None:
+    """Each board went through its flips in order: the flip count never went back, and no frame repeats except
+    one re-shown after a restart (the same content again)."""
+    for number in range(1, engagements + 1):
+        message = board(env, thread, number)
+        assert message is not None, f"no board for engagement {number}"
+        counts = [flip_lines(text) for text in version_texts(message)]
+        flipping = [c for c in counts if c]
+        assert flipping == sorted(flipping), f"engagement {number}: flips went back {counts}"
+        repeats = len(flipping) - len(set(flipping))
+        assert repeats <= 1, f"engagement {number}: frames shown again {counts}"
+        assert flipping and flipping[-1] == max(flipping)
+
+
+def version_texts(message: Message) -> list[str]:
+    texts = [_text(v.content, v.embeds, v.components) for v in message.history]
+    return [*texts, _text(message.content, message.embeds, message.components)]
+
+
+def flip_lines(text: str) -> int:
+    return len(re.findall(r"^\d+\. \S+ vs \S+", text, flags=re.MULTILINE))
+
+
+# --- the leak scan -------------------------------------------------------------------------------------------
+
+RANK_WORDS = {"jack": "J", "queen": "Q", "king": "K", "ace": "A"}
+SUIT_WORDS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
+CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([CDHS])(?![0-9A-Za-z])")
+CARD_WORDS = re.compile(r"\b(10|[2-9]|jack|queen|king|ace) of (clubs|diamonds|hearts|spades)\b", re.IGNORECASE)
+
+
+def _text(content: str, embeds: list[dict], components: list[dict]) -> str:
+    parts = [content]
+    for embed in embeds:
+        parts += [embed.get("title", ""), embed.get("description", "")]
+        parts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields", [])]
+        parts.append(embed.get("footer", {}).get("text", ""))
+    stack = list(components)
+    while stack:
+        component = stack.pop(0)
+        parts += [str(component.get("label", "")), str(component.get("custom_id", ""))]
+        stack += component.get("components", [])
+    return "\n".join(parts)
+
+
+SEPARATORS = re.compile(r"\s*(?:·|—|;|:|→|\.|\bvs\b|\bagainst\b)\s*")
+
+
+def card_runs(text: str) -> list[list[str]]:
+    """The lists of cards a text names one after the other: per line and per part of a line (one player's cards
+    are never split by ``·``, ``—``, ``;``, ``:``, ``→``, ``vs``, ``against``), in notation and, separately, in
+    words."""
+    runs = []
+    for line in text.splitlines():
+        for part in SEPARATORS.split(line):
+            runs.append([rank + suit for rank, suit in CARD.findall(part)])
+            runs.append([RANK_WORDS.get(rank.lower(), rank) + SUIT_WORDS[suit.lower()]
+                         for rank, suit in CARD_WORDS.findall(part)])
+    return [run for run in runs if len(run) >= 2]
+
+
+def contains(run: Sequence[str], sequence: Sequence[str]) -> bool:
+    n = len(sequence)
+    return any(list(run[i:i + n]) == list(sequence) for i in range(len(run) - n + 1))
+
+
+def _when(stamp: str | None) -> float:
+    return datetime.fromisoformat(stamp).timestamp() if stamp else 0.0
+
+
+@dataclass
+class Version:
+    at: float
+    text: str
+    audience: str  # "public", or the name of the only user who sees it
+    runs: list[list[str]] = field(default_factory=list)
+
+
+def every_version(env: Env) -> list[Version]:
+    """Every version of every message the bot sent anywhere, with when it appeared and who could see it."""
+    found = []
+    for message in env.world.messages.values():
+        if message.author is not env.bot_user:
+            continue
+        if message.ephemeral_to is not None:
+            audience = message.ephemeral_to.name
+        elif message.channel.recipient is not None:
+            audience = message.channel.recipient.name
+        else:
+            audience = "public"
+        stamps = [message.timestamp, *[v.edited_timestamp for v in message.history[1:]],
+                  message.edited_timestamp] if message.history else [message.timestamp]
+        texts = version_texts(message)
+        attachments = [*[v.attachments for v in message.history], message.attachments]
+        for stamp, text, files in zip(stamps, texts, attachments, strict=True):
+            extra = "\n".join(f"{a.filename}\n{a.description or ''}" for a in files)
+            found.append(Version(_when(stamp), f"{text}\n{extra}", audience, card_runs(f"{text}\n{extra}")))
+    return found
+
+
+def assert_no_order_leaked(env: Env, thread, orders: dict[int, list[list[str]]], players: Sequence[User]) -> int:
+    """No version of any message anyone but the player could see named the player's not yet flipped cards in
+    their locked order (two or more of them), before those flips were shown. Returns how many versions were
+    checked."""
+    _, events = reference(orders)
+    versions = every_version(env)
+    for number, seat_orders in orders.items():
+        flips = [e for e in events if e["type"] == "flip" and e["engagement"] == number]
+        message = board(env, thread, number)
+        assert message is not None
+        stamps = [message.timestamp, *[v.edited_timestamp for v in message.history[1:]],
+                  message.edited_timestamp] if message.history else [message.timestamp]
+        shown_at: dict[int, float] = {}
+        for stamp, text in zip(stamps, version_texts(message), strict=True):
+            for k in range(1, flip_lines(text) + 1):
+                shown_at.setdefault(k, _when(stamp))
+        for seat, player in enumerate(players):
+            order = seat_orders[seat]
+            for version in versions:
+                if version.audience == player.name:
+                    continue
+                public = sum(1 for k in shown_at if shown_at[k] <= version.at)
+                flipped = {f["cards"][seat] for f in flips[:public] if f["sources"][seat] == "stack"}
+                hidden = [card for card in order if card not in flipped]
+                if len(hidden) < 2:
+                    continue
+                for run in version.runs:
+                    assert not contains(run, hidden), (
+                        f"engagement {number}: {player.name}'s hidden order {hidden} shown to {version.audience} "
+                        f"before its flips: {version.text[:600]}")
+    return len(versions)
+
+
+# --- the tests -------------------------------------------------------------------------------------------------
+
+
+async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
+    pace: list[float] = []
+    env = await start(make_env, tmp_path, pace_log=pace)
+    alice, bob = env.user("alice"), env.user("bob")
+    channel = env.channel()
+
+    message = await challenge(env, alice, bob)
+    match_id = match_id_of(message)
+    assert f"<@{bob.id}>" in message.content and bob in message.mentions
+    assert "expires <t:" in message.text
+    assert [b["label"] for b in message.buttons] == ["Accept", "Decline", "Withdraw"]
+    assert [b["custom_id"] for b in message.buttons] == [f"aw:c:{match_id}:{a}" for a in
+                                                          ("accept", "decline", "withdraw")]
+
+    thread = await accept(env, bob, message)
+    assert thread.parent is channel and thread.type == 11
+    link = await env.wait_for(lambda: next((m for m in env.messages(channel) if f"<#{thread.id}>" in m.content
+                                            and "follow the match" in m.content), None))
+    assert f"<@{alice.id}>" in link.content and f"<@{bob.id}>" in link.content
+    await env.wait_for(lambda: "accepted" in message.content and not message.buttons)
+
+    first = await env.wait_for(lambda: board(env, thread, 1))
+    assert {alice, bob} <= set(first.mentions)  # the players are called into the thread once
+    panel = await env.wait_for(lambda: dm_panel(env, alice, 1))
+    # the DM: both stacks, the known decks, the deadline; the buttons to build the order
+    assert "Your stack" in panel.text and "What is known about the decks" in panel.text
+    assert re.search(r"Deadline: <t:\d+:R>", panel.text)
+    assert panel.attachments and panel.attachments[0].description
+    keys = [b["custom_id"].split(":", 4)[4] for b in panel.buttons]
+    assert keys[-5:] == ["undo", "reset", "random", "drawn", "confirm"]
+    # the board: both stacks as drawn, counts, the deadline as a relative timestamp, a picture with alt text
+    for user in (alice, bob):
+        assert f"**<@{user.id}>** — ⏳ arranging" in first.text
+    assert re.search(r"orders lock in <t:\d+:R>", first.text)
+    assert "Deck 47 cards · discards 0" in first.text
+    assert first.attachments[0].filename == "airwar-e1-stacks.png"
+    assert "both stacks as drawn" in first.attachments[0].description
+
+    # undo / reset / as drawn / random change the draft before it is locked in
+    stack = stack_of(panel)
+    await click(env, alice, panel, f"card:{stack[2]}")
+    assert f"1 {stack[2]} · 2 —" in panel.text
+    await click(env, alice, panel, "undo")
+    assert "1 — · 2 —" in panel.text
+    await click(env, alice, panel, "drawn")
+    assert "Lock in" in [b["label"] for b in panel.buttons]
+    await click(env, alice, panel, "random")
+    await click(env, alice, panel, "reset")
+    assert "nothing placed yet" in panel.text
+
+    played = await play(env, (alice, bob), thread)
+    game = await assert_finished_like_reference(env, match_id, played, thread, channel, (alice, bob))
+    # after lock-in the panel says so: the first to lock in waits, the second sees the flips start
+    assert "🔒 **Your order is locked in:**" in panel.text and f"Waiting for **<@{bob.id}>** to lock in." in panel.text
+    assert "Both orders are in: watch the flips in" in dm_panel(env, bob, 1).text
+    assert not panel.buttons
+    # from engagement 2 on, the panel knows what went back under each deck, in order
+    later = dm_panel(env, alice, 2).text
+    assert "known at the bottom (top to bottom)" in later
+    assert played.engagements > 3
+    assert_flips_shown_once(env, thread, played.engagements)
+
+    # the flips: one message per engagement, edited flip by flip, ties visible, then the summary
+    last = board(env, thread, 2)
+    assert title(last) == f"{TITLE} — engagement 2: flips"
+    texts = version_texts(last)
+    counts = [flip_lines(t) for t in texts]
+    assert counts[-1] >= 5 and counts[-1] == max(counts)
+    assert [c for c in counts if c] == list(range(1, counts[-1] + 1))
+    assert "**Engagement 2 over:**" in last.text and "kept" in last.text and "lost" in last.text
+    assert last.attachments[0].filename.startswith("airwar-e2-flip")
+    assert game.stats.wars  # this seed has ties: shown as such, then broken
+    assert any(re.search(r"^\d+\. \S+ vs \S+: tie$", board(env, thread, n).text, flags=re.MULTILINE)
+               for n in range(1, played.engagements + 1))
+    # the pace is the server's setting: one wait between two flips of an engagement
+    total_flips = sum(counts_of(env, thread, n) for n in range(1, played.engagements + 1))
+    assert pace and set(pace) == {PACE_MS / 1000}
+    assert len(pace) == total_flips - played.engagements
+
+    checked = assert_no_order_leaked(env, thread, played.orders, (alice, bob))
+    assert checked > 200
+    # the scan would see an order: each player's own panel shows theirs, locked in
+    for seat, player in enumerate((alice, bob)):
+        own = dm_panel(env, player, 1)
+        assert any(contains(run, played.orders[1][seat]) for run in card_runs(own.text)), own.text
+
+
+def counts_of(env: Env, thread, number: int) -> int:
+    return flip_lines(board(env, thread, number).text)
+
+
+async def test_challenges_are_refused_with_a_clear_message(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob, carol = env.user("alice"), env.user("bob"), env.user("carol")
+    robot = env.user("robot")
+    robot.bot = True
+    stranger = env.user("stranger", member=False)
+
+    async def refused(challenger: User, opponent: User) -> str:
+        ix = await slash(env, challenger, "airwar challenge", opponent=opponent)
+        assert ix.response.ephemeral
+        return ix.message.content
+
+    assert await refused(alice, alice) == "You can't challenge yourself."
+    assert "bots can't play Air War" in await refused(alice, robot)
+    assert "isn't a member of this server" in await refused(alice, stranger)
+    await challenge(env, alice, bob)
+    assert await refused(carol, bob) == f"<@{bob.id}> is already in an Air War match."
+    assert await refused(carol, alice) == f"<@{alice.id}> is already in an Air War match."
+    assert "You're already in an Air War match" in await refused(bob, carol)
+    assert len(env.messages()) == 1  # the one challenge
+    assert not env.threads
+
+
+async def test_decline_withdraw_and_clicks_by_the_wrong_people(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob, dave = env.user("alice"), env.user("bob"), env.user("dave")
+
+    message = await challenge(env, alice, bob)
+    ix = await click(env, dave, message, label="Accept")
+    assert ix.response.ephemeral and ix.message.content == "This isn't your match."
+    ix = await click(env, alice, message, label="Accept")
+    assert ix.response.ephemeral and ix.message.content == f"Only <@{bob.id}> can accept this challenge."
+    ix = await click(env, bob, message, label="Withdraw")
+    assert ix.message.content == f"Only <@{alice.id}> can withdraw this challenge."
+    await click(env, bob, message, label="Decline")
+    await env.wait_for(lambda: "declined" in message.content)
+    assert not message.buttons and not message.embeds
+
+    message = await challenge(env, alice, bob, stack=3, aces="low")
+    assert "stacks of 3 · aces low" in message.text
+    match_id = match_id_of(message)
+    await click(env, alice, message, label="Withdraw")
+    await env.wait_for(lambda: "withdrew" in message.content)
+    assert not message.buttons
+    match = await env.bot.matches.get_match(match_id)
+    assert (match.status, match.reason) == ("cancelled", "withdrawn")
+    assert not env.threads
+    assert await env.bot.matches.results(match_id) == []
+
+
+async def test_a_challenge_expires_after_five_minutes_and_says_so(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    message = await challenge(env, alice, bob)
+    env.clock.advance(299)
+    await asyncio.sleep(0.1)
+    assert message.buttons
+    env.clock.advance(2)
+    await env.wait_for(lambda: "expired" in message.content)
+    assert message.content == (f"⌛ **<@{alice.id}>**'s Air War challenge to **<@{bob.id}>** expired: nobody "
+                               "accepted in time.")
+    assert not message.buttons
+    # both are free again
+    again = await challenge(env, bob, alice)
+    assert again.buttons
+
+
+async def test_forfeit_ends_the_match_and_records_the_result_once(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    channel = env.channel()
+    ix = await slash(env, alice, "airwar forfeit")
+    assert ix.message.content == "You're not in an Air War match."
+
+    message = await challenge(env, alice, bob)
+    match_id = match_id_of(message)
+    ix = await slash(env, bob, "airwar forfeit")
+    assert "hasn't started yet" in ix.message.content and "decline" in ix.message.content
+    thread = await accept(env, bob, message)
+    await env.wait_for(lambda: dm_panel(env, bob, 1) and dm_panel(env, alice, 1))
+
+    ix = await slash(env, bob, "airwar forfeit")
+    assert ix.response.ephemeral and "Forfeit your Air War match against" in ix.message.content
+    await click(env, bob, ix.message, label="Keep playing")
+    assert ix.message.content == "Good: the match goes on." and not ix.message.buttons
+    ix = await slash(env, bob, "airwar forfeit")
+    await click(env, bob, ix.message, label="Forfeit")
+    assert ix.message.content == f"🏳️ You forfeited your Air War match: <@{alice.id}> wins."
+
+    [result] = await env.wait_for(lambda: results(env, thread) or None)
+    assert f"**<@{alice.id}>** wins! <@{bob.id}> forfeited." in result.text
+    await env.wait_for(lambda: results(env, channel))
+    first = board(env, thread, 1)
+    await env.wait_for(lambda: "Game over before this engagement was played" in first.text)
+    assert not first.buttons
+    panel = dm_panel(env, alice, 1)
+    await env.wait_for(lambda: not panel.buttons)
+    rows = await env.bot.matches.results(match_id)
+    assert sorted((r.user_id, r.outcome) for r in rows) == sorted([(alice.id, "win"), (bob.id, "loss")])
+    ix = await slash(env, bob, "airwar forfeit")
+    assert ix.message.content == "You're not in an Air War match."
+
+
+async def test_missed_deadlines_play_as_drawn_then_forfeit(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    message = await challenge(env, alice, bob, timer=30)
+    assert "stacks of 5" in message.text
+    thread = await accept(env, bob, message)
+    match_id = match_id_of(message)
+
+    panel = await env.wait_for(lambda: dm_panel(env, alice, 1))
+    await lock_in(env, alice, panel, reverse(stack_of(panel)))
+    bob_panel = await env.wait_for(lambda: dm_panel(env, bob, 1))
+    stack = stack_of(bob_panel)
+    await click(env, bob, bob_panel, f"card:{stack[1]}")  # a draft that never gets locked in
+
+    env.clock.advance(31)
+    note = await env.wait_for(lambda: next((m for m in env.messages(thread) if m.content.startswith("⏰")), None))
+    assert note.content == (f"⏰ Time's up in engagement 1: **<@{bob.id}>** did not lock in an order, so "
+                            f"<@{bob.id}>'s stack plays as drawn.\n-# A second missed deadline in a row forfeits "
+                            "the game.")
+    assert bob in note.mentions
+    await env.wait_for(lambda: not bob_panel.buttons)
+    flips = await env.wait_for(lambda: "Engagement 1 over" in board(env, thread, 1).text and board(env, thread, 1))
+    first_flip = re.search(r"^1\. (\S+) vs ([^\s:]+)", flips.text, flags=re.MULTILINE)
+    assert first_flip.group(2) == stack[0]  # as drawn, not the draft
+
+    panel = await env.wait_for(lambda: dm_panel(env, alice, 2))
+    await lock_in(env, alice, panel, reverse(stack_of(panel)))
+    await env.wait_for(lambda: dm_panel(env, bob, 2))
+    match = await env.bot.matches.get_match(match_id)
+    env.clock.advance(match.deadline_at - env.clock.time() + 1)
+    [result] = await env.wait_for(lambda: results(env, thread) or None)
+    assert f"**<@{alice.id}>** wins! <@{bob.id}> missed two deadlines in a row and forfeited." in result.text
+    notes = [m.content for m in env.messages(thread) if m.content.startswith("⏰")]
+    assert notes[-1] == (f"⏰ Time's up in engagement 2: **<@{bob.id}>** missed a second deadline in a row and "
+                         f"forfeits. **<@{alice.id}>** wins!")
+    assert len(notes) == 2
+    rows = await env.bot.matches.results(match_id)
+    assert sorted((r.user_id, r.outcome) for r in rows) == sorted([(alice.id, "win"), (bob.id, "loss")])
+
+
+async def test_closed_dms_get_the_panel_from_the_board(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, carol, dave = env.user("alice"), env.user("carol", dms_open=False), env.user("dave")
+    message = await challenge(env, alice, carol)
+    thread = await accept(env, carol, message)
+
+    first = await env.wait_for(lambda: board(env, thread, 1))
+    assert f"📪 <@{carol.id}>'s DMs are closed" in first.text
+    assert [b["label"] for b in first.buttons] == ["Open my battle-order panel"]
+    assert carol in first.mentions
+    assert env.messages(carol) == []
+    # someone else's click: not theirs
+    ix = await click(env, dave, first, label="Open my battle-order panel")
+    assert ix.response.ephemeral and ix.message.content == "This isn't your match."
+
+    def ephemeral_panel(user: User, number: int):
+        return panel_in(env.ephemerals(user), number)
+
+    async def open_panel(user: User, number: int):
+        board_message = await env.wait_for(lambda: board(env, thread, number))
+        if board_message.buttons:
+            ix = await click(env, user, board_message, label="Open my battle-order panel")
+            assert ix.response.ephemeral
+
+    await open_panel(carol, 1)
+    panel = ephemeral_panel(carol, 1)
+    assert panel is not None and panel.ephemeral_to is carol
+    assert panel.attachments and "Your stack" in panel.text
+
+    async def both(user: User, number: int):
+        if user is carol:
+            await open_panel(carol, number)
+            return ephemeral_panel(carol, number)
+        return dm_panel(env, user, number)
+
+    # two engagements through the ephemeral panel, then a forfeit
+    for number in (1, 2):
+        alice_panel = await env.wait_for(lambda n=number: dm_panel(env, alice, n))
+        carol_panel = await both(carol, number)
+        await lock_in(env, carol, carol_panel, reverse(stack_of(carol_panel)))
+        assert "Waiting for" in carol_panel.text or "Both orders are in" in carol_panel.text
+        await lock_in(env, alice, alice_panel, weave(stack_of(alice_panel)))
+    await env.wait_for(lambda: board(env, thread, 3))
+    assert "📪" in board(env, thread, 3).text
+    assert not board(env, thread, 2).buttons  # gone once flipped
+    ix = await slash(env, carol, "airwar forfeit")
+    await click(env, carol, ix.message, label="Forfeit")
+    await env.wait_for(lambda: results(env, thread))
+
+
+async def test_two_clicks_at_once_give_one_action(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    message = await challenge(env, alice, bob)
+    one, two = await asyncio.gather(env.click(bob, message, "Accept"), env.click(bob, message, "Accept"))
+    answers = [await one.wait_response(), await two.wait_response()]
+    refusals = [ix for ix in (one, two) if ix.response.ephemeral]
+    assert len(refusals) == 1
+    assert refusals[0].message.content == "This challenge is no longer open: it was already accepted."
+    assert sorted(a.type for a in answers) == [4, 6]
+    thread = await env.wait_for(lambda: message.thread)
+    assert len(env.threads) == 1
+
+    panel = await env.wait_for(lambda: dm_panel(env, alice, 1))
+    stack = stack_of(panel)
+    for card in reverse(stack):
+        await click(env, alice, panel, f"card:{card}")
+    one, two = await asyncio.gather(env.click(alice, panel, custom_id=button_id(panel, "confirm")),
+                                    env.click(alice, panel, custom_id=button_id(panel, "confirm")))
+    await one.wait_response()
+    await two.wait_response()
+    refusals = [ix for ix in (one, two) if ix.response.ephemeral]
+    assert [ix.message.content for ix in refusals] == [
+        "Already done: your battle order for engagement 1 is locked in."]
+    assert "Your order is locked in" in panel.text
+
+    # a card tapped twice at once: placed once
+    bob_panel = await env.wait_for(lambda: dm_panel(env, bob, 1))
+    card = stack_of(bob_panel)[0]
+    one, two = await asyncio.gather(env.click(bob, bob_panel, custom_id=button_id(bob_panel, f"card:{card}")),
+                                    env.click(bob, bob_panel, custom_id=button_id(bob_panel, f"card:{card}")))
+    await one.wait_response()
+    await two.wait_response()
+    refusals = [ix for ix in (one, two) if ix.response.ephemeral]
+    assert [ix.message.content for ix in refusals] == [f"{card} is already placed."]
+    assert f"1 {card} · 2 —" in bob_panel.text
+    board_message = await env.wait_for(lambda: board(env, thread, 1))
+    await env.wait_for(lambda: f"**<@{alice.id}>** — ✅ locked in" in board_message.text)
+    assert f"**<@{bob.id}>** — ⏳ arranging" in board_message.text
+
+
+async def test_status_shows_your_match_privately(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    ix = await slash(env, alice, "airwar status")
+    assert ix.response.ephemeral and ix.message.content == "You're not in an Air War match."
+    message = await challenge(env, alice, bob)
+    ix = await slash(env, bob, "airwar status")
+    assert f"<@{alice.id}> challenged you to Air War; it expires <t:" in ix.message.content
+    thread = await accept(env, bob, message)
+    panel = await env.wait_for(lambda: dm_panel(env, alice, 1))
+    await env.wait_for(lambda: board(env, thread, 1))
+    stack = stack_of(panel)
+    await click(env, alice, panel, f"card:{stack[3]}")
+    ix = await slash(env, alice, "airwar status")
+    text = ix.message.content
+    assert ix.response.ephemeral
+    assert f"**Your Air War match** against **<@{bob.id}>** · engagement 1" in text
+    assert "(1 of 5 placed; the order buttons are in your DMs)" in text
+    assert "Your deck: 47 cards, all unknown." in text and f"<#{thread.id}>" in text
+    assert [b["label"] for b in ix.message.buttons] == ["Open my battle-order panel"]
+    ix = await slash(env, bob, "airwar status")
+    assert f"<@{alice.id}>: ⏳ arranging" in ix.message.content
+    assert stack[3] not in re.findall(r"locked in: (.*)", ix.message.content)
+
+
+async def test_without_thread_permission_the_match_runs_in_the_channel(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    channel = env.channel("no-threads")
+    channel.overwrites.append(Overwrite(target=env.world.bot_role, deny=CREATE_PUBLIC_THREADS))
+    ix = await slash(env, alice, "airwar challenge", opponent=bob, where=channel)
+    message = ix.message
+    await click(env, bob, message, label="Accept")
+    await env.wait_for(lambda: "the match is on right here" in message.content)
+    first = await env.wait_for(lambda: board(env, channel, 1))
+    assert first.channel is channel and not env.threads
+    assert not [m for m in env.messages(channel) if "follow the match" in m.content]
+    ix = await slash(env, alice, "airwar forfeit")
+    await click(env, alice, ix.message, label="Forfeit")
+    assert len(await env.wait_for(lambda: results(env, channel))) == 1
+
+
+async def test_many_matches_in_one_channel_stay_within_the_rate_limits(make_env, tmp_path):
+    env = await make_env(fast_bot(tmp_path / "airwar.db"))  # Discord's own limits: 5 messages per 5 s
+    players = [env.user(f"p{i}") for i in range(8)]
+    channel = env.channel()
+    messages = await asyncio.gather(*[challenge(env, players[i], players[i + 1]) for i in range(0, 8, 2)])
+    await asyncio.gather(*[click(env, players[i + 1], messages[i // 2], label="Accept") for i in range(0, 8, 2)])
+    threads = await env.wait_for(lambda: [m.thread for m in messages] if all(m.thread for m in messages) else None)
+    assert len(set(threads)) == 4
+    await env.wait_for(lambda: all(board(env, t, 1) for t in threads), timeout=10)
+    await env.wait_for(lambda: all(dm_panel(env, p, 1) for p in players), timeout=10)
+    links = [m for m in env.messages(channel) if "follow the match" in m.content]
+    assert len(links) == 4
+    assert env.http_429 == 0
+
+
+async def test_an_answer_that_takes_long_is_deferred_in_time(make_env, tmp_path, monkeypatch):
+    import cogs._airwar_ui as ui
+
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    service = env.bot.matches
+    challenge_ = service.challenge
+    tap = service.tap
+
+    async def slow_challenge(*args, **kwargs):
+        await asyncio.sleep(0.3)
+        return await challenge_(*args, **kwargs)
+
+    monkeypatch.setattr(ui, "DEFER_AFTER", 0.05)
+    monkeypatch.setattr(service, "challenge", slow_challenge)
+    ix = await slash(env, alice, "airwar challenge", opponent=bob)
+    assert ix.response.type == 5 and not ix.response.ephemeral  # "thinking", in public ...
+    message = await env.wait_for(lambda: ix.message if ix.message.buttons else None)  # ... then the challenge
+    assert "challenges" in message.text and not message.loading
+    await stored(env, match_id_of(message))
+    await accept(env, bob, message)
+    panel = await env.wait_for(lambda: dm_panel(env, alice, 1))
+    card = stack_of(panel)[0]
+
+    async def slow_tap(*args, **kwargs):
+        await asyncio.sleep(0.3)
+        return await tap(*args, **kwargs)
+
+    monkeypatch.setattr(service, "tap", slow_tap)
+    ix = await click(env, alice, panel, f"card:{card}")
+    assert ix.response.type == 6  # deferred first ...
+    await env.wait_for(lambda: f"1 {card} · 2 —" in panel.text)  # ... then the panel is edited
+    # a refusal after the deferral comes as an ephemeral followup
+    second = stack_of(panel)[1]
+    custom_id = button_id(panel, f"card:{second}")
+    clicks = await asyncio.gather(*[env.click(alice, panel, custom_id=custom_id) for _ in range(2)])
+    for ix in clicks:
+        assert (await ix.wait_response()).type == 6
+    await env.wait_for(lambda: any(ix.followups for ix in clicks))
+    [refusal] = [m for ix in clicks for m in ix.followups]
+    assert refusal.ephemeral and refusal.content == f"{second} is already placed."
+    await env.wait_for(lambda: f"1 {card} · 2 {second} · 3 —" in panel.text)
+
+
+async def test_one_broken_match_does_not_touch_another(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob, carol, dave = (env.user(name) for name in ("alice", "bob", "carol", "dave"))
+    broken_message = await challenge(env, alice, bob)
+    broken = await accept(env, bob, broken_message)
+    fine = await accept(env, dave, await challenge(env, carol, dave))
+    await env.wait_for(lambda: board(env, broken, 1) and board(env, fine, 1))
+    env.world.delete_channel(broken)  # a moderator deletes the thread mid-match: every edit there now fails
+
+    await play(env, (alice, bob), broken, until=1)
+    await play(env, (carol, dave), fine, until=1)
+    await env.wait_for(lambda: "Engagement 1 over" in board(env, fine, 1).text)
+    await env.wait_for(lambda: dm_panel(env, carol, 2) and dm_panel(env, dave, 2))
+    # the broken match goes on in the DMs; its flips could not be shown, nothing else was touched
+    await env.wait_for(lambda: dm_panel(env, alice, 2) and dm_panel(env, bob, 2))
+    assert flip_lines(board(env, broken, 1).text) == 0
+    # and it ends with its result in the channel
+    ix = await slash(env, bob, "airwar forfeit")
+    await click(env, bob, ix.message, label="Forfeit")
+    [result] = await env.wait_for(lambda: results(env, env.channel()) or None)
+    assert f"**<@{alice.id}>** wins!" in result.text
+    await settled(env, match_id_of_message(broken_message))
+
+
+def match_id_of_message(message: Message) -> int:
+    for version in [*message.history, message]:
+        for row in version.components:
+            for button in row.get("components", []):
+                return int(button["custom_id"].split(":")[2])
+    raise AssertionError("no buttons on the message, ever")
