@@ -504,6 +504,17 @@ async def test_multipart_uploads_are_kept(probe: Env):
     assert echo.data == png(5, 4) and echo.filename == "echo.png" and echo.dimensions == (5, 4)
 
 
+async def test_unicode_emoji_on_buttons_come_back_as_discord_sends_them(probe: Env):
+    bot = bot_of(probe)
+    channel = bot.get_channel(probe.channel().id)
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="Open", emoji="\N{PLAYING CARD BLACK JOKER}", custom_id="emoji:open"))
+    sent = await channel.send("panel", view=view)
+    [button] = probe.messages()[-1].buttons
+    assert button["emoji"] == {"name": "\N{PLAYING CARD BLACK JOKER}"}  # no "id": null in a response
+    assert str(sent.components[0].children[0].emoji) == "\N{PLAYING CARD BLACK JOKER}"
+
+
 async def test_edits_and_deletes_keep_history(probe: Env):
     bot = bot_of(probe)
     channel = bot.get_channel(probe.channel().id)

@@ -430,6 +430,11 @@ def _embed_chars(embed: dict) -> int:
 _SELECT_TYPES = (3, 5, 6, 7, 8)
 
 
+def _emoji_response(emoji: dict) -> dict:
+    """A unicode emoji is sent with ``id: null``; Discord answers with the id left out."""
+    return {key: value for key, value in emoji.items() if value is not None}
+
+
 def normalize_components(components: list[dict], *, v2: bool, attachments: dict[str, Attachment],
                          world: World) -> list[dict]:
     """Request components -> the response shape Discord stores (ids assigned, defaults filled, limits checked)."""
@@ -472,9 +477,11 @@ def normalize_components(components: list[dict], *, v2: bool, attachments: dict[
             out["components"] = [one(x, [*path, "components", i]) for i, x in enumerate(children)]
         elif kind == 2:
             out["style"] = c["style"]
-            for key in ("label", "emoji", "custom_id", "url", "sku_id"):
+            for key in ("label", "custom_id", "url", "sku_id"):
                 if c.get(key) is not None:
                     out[key] = c[key]
+            if c.get("emoji"):
+                out["emoji"] = _emoji_response(c["emoji"])
             if c.get("disabled"):
                 out["disabled"] = True
             if c["style"] == 5 and not c.get("url"):
@@ -490,7 +497,10 @@ def normalize_components(components: list[dict], *, v2: bool, attachments: dict[
             if c.get("disabled"):
                 out["disabled"] = True
             if kind == 3:
-                out["options"] = [{k: v for k, v in o.items() if v is not None} for o in c.get("options") or []]
+                out["options"] = [
+                    {k: _emoji_response(v) if k == "emoji" else v for k, v in o.items() if v is not None}
+                    for o in c.get("options") or []
+                ]
             if c.get("default_values"):
                 out["default_values"] = c["default_values"]
             if kind == 8 and c.get("channel_types"):
