@@ -52,6 +52,4 @@ async def make_env():
 
 @pytest.fixture
 async def env(make_env, tmp_path) -> Env:
-    if not (ROOT / "bot" / "client.py").exists():
-        pytest.skip("bot/client.py is not written yet")
     return await make_env(airwar_bot_factory(tmp_path / "airwar.db"))
