@@ -75,8 +75,13 @@ class Rules(commands.Cog):
             title="Air War",
             description=(
                 "Card games of the War family, played right here in Discord.\n\n"
-                "**Games:** " + ", ".join(rules_text(g).title for g in GAMES) + ".\n"
-                "**Read the rules:** `/rules` and pick a game.\n"
+                "**Games:** " + ", ".join(rules_text(g).title for g in GAMES) + ".\n\n"
+                "**Play Air War:** `/airwar challenge` a member of this server. Each of you gets a private "
+                "message to arrange your stack in secret; the flips are shown in a thread.\n"
+                "**Your match:** `/airwar status` (only you see it), `/airwar forfeit` to give up.\n"
+                "**Rankings:** `/leaderboard`.\n"
+                "**Server settings** (Manage Server): `/airwar settings` for the arrangement timer and flip pace.\n"
+                "**Read the rules:** `/rules` and pick a game, or press a button below.\n"
             ),
             colour=RULES_COLOUR,
         )

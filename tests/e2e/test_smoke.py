@@ -98,7 +98,10 @@ async def test_help_lists_the_games_with_rules_buttons(env: Env):
     assert response.type == 4 and response.ephemeral
     embed = ix.message.embed
     assert embed["title"] == "Air War"
-    assert "/rules" in embed["description"]
+    for command in ("/rules", "/airwar challenge", "/airwar status", "/airwar forfeit", "/leaderboard",
+                    "/airwar settings"):
+        assert command in embed["description"]
+        assert command.split()[0].lstrip("/") in env.commands  # only commands that exist are advertised
     for game in GAMES:
         assert rules_of(game).title in embed["description"]
     assert [b["custom_id"] for b in ix.message.buttons] == [f"rules:{g}" for g in GAMES]
