@@ -1,10 +1,11 @@
 """The bot: a `commands.Bot` that opens the database, loads the cogs and syncs its slash commands.
 
 Restarts. Everything a match needs is in the database, so a bot started again (after a crash, a deploy, a
-SIGKILL) picks every match up where it was: once the gateway is ready it asks the match display (the Air War cog,
-``bot.match_display``) to show every event not shown yet and re-arms each open match's deadline timer from its
-stored deadline (a deadline that passed while the bot was away fires at once). Buttons in old messages work from
-the first interaction on: they are dynamic items registered when the cogs load.
+SIGKILL) picks every match up where it was: once the gateway is ready it moves the arrangement deadlines that
+passed while the bot was away (nobody could click: they move to now + the match's timer, and the thread is told),
+asks the match display (the Air War cog, ``bot.match_display``) to show every event not shown yet and re-arms each
+open match's deadline timer from its stored deadline (a challenge that expired meanwhile expires at once). Buttons
+in old messages work from the first interaction on: they are dynamic items registered when the cogs load.
 """
 
 from __future__ import annotations
@@ -57,12 +58,14 @@ class AirWarBot(commands.Bot):
         seed_source: Callable[[], int] = default_seed,
         timer_sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         pace_sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        defer_after: float = 1.5,
         **client_options: Any,
     ) -> None:
         """``clock`` and ``seed_source`` let a test pin the time and the deal; ``timer_sleep`` is how deadline
         timers wait (a test whose clock jumps passes short sleeps: the timers look at the clock after each) and
-        ``pace_sleep`` how the flips wait between two (the server's pace in seconds); the defaults are the real
-        ones."""
+        ``pace_sleep`` how the flips wait between two (the server's pace in seconds); ``defer_after``: seconds
+        before an answer that is not ready is deferred (Discord allows 3; 0 defers every answer). The defaults are
+        the real ones."""
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -78,9 +81,12 @@ class AirWarBot(commands.Bot):
         self._matches: MatchService | None = None
         self.timers = Timers(clock=clock, sleep=timer_sleep)
         self.pace_sleep = pace_sleep
+        self.defer_after = defer_after
         #: set by the Air War cog: shows matches and arms their timers (see :class:`MatchDisplay`)
         self.match_display: MatchDisplay | None = None
         self._resume_task: asyncio.Task[None] | None = None
+        #: set once the start's resume (:meth:`resume_matches`) is over: from then on only new updates show matches
+        self.resumed = asyncio.Event()
         self.tree.on_error = self.on_app_command_error
 
     @property
@@ -111,12 +117,18 @@ class AirWarBot(commands.Bot):
             await self.resume_matches()
         except Exception:
             log.exception("resuming the matches after the start failed")
+        finally:
+            self.resumed.set()
 
     async def resume_matches(self) -> None:
-        """After a start: show every match's unshown events, in order, and re-arm every open match's timer."""
+        """After a start: move the deadlines that passed meanwhile, show every match's unshown events, in order,
+        and re-arm every open match's timer."""
         display = self.match_display
         if display is None:
             return
+        moved = await self.matches.resume_deadlines()  # before the timers: what passed while away isn't missed
+        if moved:
+            log.info("moved %d deadlines that passed while the bot was away", len(moved))
         pending = await self.matches.matches_with_unshown_events()
         for match_id in pending:
             display.show(match_id)

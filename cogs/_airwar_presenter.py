@@ -4,7 +4,14 @@ The match service queues everything there is to show (:meth:`MatchService.unshow
 each event and then marks it shown (:meth:`MatchService.mark_shown`). It keeps nothing in memory that matters:
 message ids go through the service's setters, and every message is rendered from stored events, so showing an
 event again (after a kill between showing and marking) edits the same message to the same content, or finds the
-message it already sent.
+message it already sent: every message is sent with a nonce made from the match and the message's name
+(:func:`nonce`, ``enforce_nonce``), so a send repeated after a kill between sending and storing its id gets the
+message that was sent, not a second one (Discord keeps nonces for a few minutes).
+
+Hidden information. An event that cannot be shown stays unshown, and so does everything after it: the next DM
+panels know the deck bottoms the flips revealed, so they wait until the flips are public. When the match's thread
+is gone (deleted, no access, locked) the match moves to its channel (a note says so) and goes on there; when
+nothing can be shown at all, the match is tried again later (:data:`RETRY_LATER`) and on its next update.
 
 What each event becomes:
 
@@ -18,24 +25,33 @@ What each event becomes:
 * ``order_locked`` -- the board shows who has locked in;
 * ``flip`` -- the board becomes the flips, one more per event, at the server's flip pace (``fight`` and
   ``engagement_end`` need no edit: the frames include them, the last one the engagement's summary);
-* ``arrange_timeout`` -- a note in the thread; the late players' panels lose their buttons;
-* ``game_over`` -- an engagement that was not played is closed on its board; open panels lose their buttons;
+* ``arrange_timeout`` -- a note in the thread; the late players' panels say how their engagement ended (played as
+  drawn, forfeited) and lose their buttons;
+* ``deadline_moved`` -- a note (``deadline:<seq>``), the board and the panels show the new deadline;
+* ``game_over`` -- an engagement that was not played is closed on its board, and so are its panels;
 * ``result`` -- the result in the thread and in the channel (``result`` and ``result:channel``).
+
+A panel's message is edited under its player's :meth:`Presenter.panel_lock`, the lock the cog holds while it
+applies and answers a click: a click answered late can't put back the buttons of a panel the presenter closed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.render import airwar as render
-from bot.render.common import clamp_line
-from bot.storage.records import MatchRecord, QueuedEvent
+from bot.render.common import ButtonSurface, clamp_line
+from bot.services import USER_ERRORS
+from bot.services.matches import Panel
+from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
 from cogs._airwar_ui import (
     COLOUR,
     FINISHED_COLOUR,
@@ -47,6 +63,7 @@ from cogs._airwar_ui import (
     message_kwargs,
     open_panel_view,
     panel_view,
+    rendered,
 )
 
 if TYPE_CHECKING:
@@ -55,8 +72,29 @@ if TYPE_CHECKING:
 log = logging.getLogger("cogs.airwar")
 
 THREAD_ALREADY_CREATED = 160004
+#: the match's thread can't be used: deleted (10003), no access (50001) or permission (50013), locked (50083)
+THREAD_LOST = frozenset({10003, 50001, 50013, 50083})
+UNKNOWN_MESSAGE = 10008
 RETRIES = 4
+#: seconds before a match whose events could not be shown is tried again (its next update tries at once)
+RETRY_LATER = (5.0, 15.0, 60.0, 300.0)
 Sleep = Callable[[float], Awaitable[Any]]
+
+
+def nonce(match: MatchRecord, name: str, channel_id: int) -> str:
+    """The nonce of the match's message ``name`` in a channel: the same every time, so Discord answers a send
+    repeated after a crash (the message was created, its id never stored) with the message it made the first
+    time (``enforce_nonce``). 24 characters (Discord takes 25); unique per match, even across databases."""
+    key = f"{match.id}:{match.created_at!r}:{channel_id}:{name}"
+    return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
+
+
+class _ThreadLost(Exception):
+    """The match's thread can't be used any more (see :data:`THREAD_LOST`)."""
+
+    def __init__(self, error: discord.HTTPException) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 def dm_name(engagement: int, seat: int) -> str:
@@ -64,20 +102,13 @@ def dm_name(engagement: int, seat: int) -> str:
     return f"dm:{engagement}:{seat}"
 
 
+def retry_key(match_id: int) -> tuple[str, int]:
+    """The timer key under which a match whose events could not be shown waits to be tried again."""
+    return ("airwar-show", match_id)
+
+
 def mentions(match: MatchRecord) -> list[str]:
     return [f"<@{user_id}>" for user_id in match.user_ids]
-
-
-def public_view(start: dict[str, Any], rules: dict[str, Any], locked: Sequence[bool]) -> dict[str, Any]:
-    """The spectator's view of an engagement as its ``engagement`` event drew it (for :func:`render.board`)."""
-    return {
-        "game": "airwar", "seat": None, "rules": dict(rules), "engagement": start["number"], "phase": "ordering",
-        "stack_size": start["stack_size"], "stacks": [list(stack) for stack in start["stacks"]],
-        "locked": list(locked), "waiting_for": [seat for seat in (0, 1) if not locked[seat]], "my_order": None,
-        "deck_counts": list(start["deck_counts"]),
-        "discards": [[""] * count for count in start["discard_counts"]],
-        "table": [[], []], "outcome": None, "stats": {},
-    }
 
 
 @dataclass
@@ -87,7 +118,6 @@ class _Show:
     match: MatchRecord
     names: list[str]
     image_names: list[str]
-    engagements: dict[int, list[QueuedEvent]] = field(default_factory=dict)
 
 
 class Presenter:
@@ -100,6 +130,8 @@ class Presenter:
         self._again: set[int] = set()
         self._names: dict[tuple[int, int], str] = {}
         self._closed = False
+        self._failures: dict[int, int] = {}  # match id -> runs in a row that left events unshown
+        self._panel_locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = weakref.WeakValueDictionary()
 
     @property
     def matches(self):
@@ -124,11 +156,35 @@ class Presenter:
             raise
         except Exception:
             log.exception("showing match %s failed; its events stay queued", match_id)
+            self._retry_later(match_id)
         finally:
             self._tasks.pop(match_id, None)
 
+    def _retry_later(self, match_id: int) -> None:
+        """Events of the match stay unshown: look again in a while (sooner if the match changes meanwhile)."""
+        if self._closed:
+            return
+        failures = self._failures[match_id] = self._failures.get(match_id, 0) + 1
+        delay = RETRY_LATER[min(failures, len(RETRY_LATER)) - 1]
+
+        async def again() -> None:
+            self.show(match_id)
+
+        self.bot.timers.arm(retry_key(match_id), self.bot.clock() + delay, again)
+
+    def panel_lock(self, match_id: int, user_id: int) -> asyncio.Lock:
+        """One change at a time to a player's panel message: the cog holds it while it applies and answers a click,
+        the presenter while it closes or refreshes the panel, so neither undoes the other."""
+        key = (match_id, user_id)
+        lock = self._panel_locks.get(key)
+        if lock is None:
+            lock = self._panel_locks[key] = asyncio.Lock()
+        return lock
+
     async def close(self) -> None:
         self._closed = True
+        for match_id in list(self._failures):
+            self.bot.timers.cancel(retry_key(match_id))
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()
@@ -175,26 +231,56 @@ class Presenter:
             if self._closed:
                 return
             show.match = await self.matches.get_match(match_id)
-            await self._show_with_retries(show, event)
+            if not await self._show_with_retries(show, event):
+                # Nothing after it may go out: the next panels and boards come from what its flips revealed.
+                self._retry_later(match_id)
+                return
             await self.matches.mark_shown(match_id, event.seq)
+        if self._failures.pop(match_id, None) is not None:
+            self.bot.timers.cancel(retry_key(match_id))
 
-    async def _show_with_retries(self, show: _Show, event: QueuedEvent) -> None:
+    async def _show_with_retries(self, show: _Show, event: QueuedEvent) -> bool:
+        """Show one event; ``False``: it could not be shown (it stays unshown, and so does everything after it)."""
         handler = getattr(self, f"_on_{event.type}", None)
         if handler is None:
-            return
+            return True
+        moved = False
         for attempt in range(RETRIES):
             try:
                 await handler(show, event)
-                return
+                return True
+            except _ThreadLost as lost:
+                if moved or not await self._move_to_channel(show, lost.error):
+                    log.warning("match %s: cannot show event %s (%s) in its thread or its channel: %s; it waits",
+                                event.match_id, event.seq, event.type, lost.error)
+                    return False
+                moved = True  # the same event again, in the channel
             except (discord.Forbidden, discord.NotFound) as error:
-                log.warning("match %s: cannot show event %s (%s): %s", event.match_id, event.seq, event.type, error)
-                return
+                log.warning("match %s: cannot show event %s (%s): %s; it waits, and so does everything after it",
+                            event.match_id, event.seq, event.type, error)
+                return False
             except discord.HTTPException as error:
                 if attempt == RETRIES - 1:
-                    log.error("match %s: showing event %s (%s) failed %d times, skipped: %s", event.match_id,
-                              event.seq, event.type, RETRIES, error)
-                    return
+                    log.warning("match %s: showing event %s (%s) failed %d times (%s); trying again later",
+                                event.match_id, event.seq, event.type, RETRIES, error)
+                    return False
                 await asyncio.sleep(0.5 * 2 ** attempt)
+        return False
+
+    async def _move_to_channel(self, show: _Show, error: discord.HTTPException) -> bool:
+        """The thread is lost: say so in the channel and go on there (``False``: the channel can't be used
+        either, nothing changed)."""
+        match = show.match
+        log.warning("match %s: its thread %s can't be used (%s); going on in channel %s", match.id, match.thread_id,
+                    error, match.channel_id)
+        try:
+            message = await self._send(match, self._channel(match.channel_id), "moved",
+                                       content=render.thread_lost(show.names), allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as failure:
+            log.warning("match %s: its channel %s can't be used either: %s", match.id, match.channel_id, failure)
+            return False
+        show.match = await self.matches.move_to_channel(match.id, message.id)
+        return True
 
     # --- helpers -----------------------------------------------------------------------------------------
     def _channel(self, channel_id: int, *, dm: bool = False) -> discord.PartialMessageable:
@@ -204,47 +290,114 @@ class Presenter:
     def _play(self, match: MatchRecord) -> discord.PartialMessageable:
         return self._channel(match.play_channel_id)
 
-    async def _engagement(self, show: _Show, number: int, *, up_to: int) -> list[QueuedEvent]:
-        """The engagement's events (shown or not), fetched again if the cached ones stop before ``up_to``."""
-        cached = show.engagements.get(number)
-        if cached is None or cached[-1].seq < up_to:
-            cached = await self.matches.events(show.match.id, engagement=number)
-            show.engagements[number] = cached
-        return cached
+    @staticmethod
+    async def _send(match: MatchRecord, channel: discord.abc.Messageable, name: str, **kwargs: Any) -> discord.Message:
+        """Send the match's message ``name`` with its :func:`nonce`: sent again after a crash, it is not doubled."""
+        channel_id = channel.id  # type: ignore[attr-defined]
+        return await channel.send(nonce=nonce(match, name, channel_id), **kwargs)
+
+    def _lost(self, match: MatchRecord, error: discord.HTTPException) -> None:
+        if match.thread_id is not None and error.code in THREAD_LOST:
+            raise _ThreadLost(error) from error
+
+    async def _play_send(self, show: _Show, name: str, **kwargs: Any) -> discord.Message:
+        """Send the match's message ``name`` where the match is played (raises _ThreadLost for a lost thread)."""
+        try:
+            return await self._send(show.match, self._play(show.match), name, **kwargs)
+        except discord.HTTPException as error:
+            self._lost(show.match, error)
+            raise
+
+    async def _play_edit(self, show: _Show, message_id: int, **kwargs: Any) -> None:
+        try:
+            await self._play(show.match).get_partial_message(message_id).edit(**kwargs)
+        except discord.HTTPException as error:
+            self._lost(show.match, error)
+            raise
 
     def _where(self, match: MatchRecord) -> str:
-        return f"<#{match.thread_id}>" if match.thread_id is not None else f"<#{match.channel_id}>"
+        return f"<#{match.play_channel_id}>"
 
-    async def _remove_panel_buttons(self, match: MatchRecord, engagement: int, seats: Sequence[int]) -> None:
-        """The seats' DM panels of the engagement keep their text and lose their buttons."""
+    # --- panels ------------------------------------------------------------------------------------------
+    async def panel_surface(self, match: MatchRecord, panel: Panel, note: str = "") -> tuple[ButtonSurface, str]:
+        """A panel's surface (as its engagement ended, if it did: ``panel.ended``) and the lines under it."""
+        assert panel.view is not None
+        surface = await rendered(render.dm_panel, panel.view, mentions(match), draft=panel.draft,
+                                 deadline=panel.deadline_at, image_names=await self.display_names(match),
+                                 closed=render.panel_closed(panel.ended))
+        extra = "\n".join(line for line in (note, f"-# Engagement {panel.engagement} of your match in "
+                                                  f"{self._where(match)}.") if line)
+        return surface, extra
+
+    async def panel_edit(self, match: MatchRecord, panel: Panel) -> dict[str, Any]:
+        """``edit`` keyword arguments that make a panel message show ``panel`` (no buttons once it ended)."""
+        note = f"Both orders are in: watch the flips in {self._where(match)}." if panel.ended == "played" else ""
+        surface, extra = await self.panel_surface(match, panel, note)
+        return edit_kwargs(surface, extra=extra, view=panel_view(match.id, panel.engagement, surface))
+
+    async def _edit_panels(self, show: _Show, engagement: int, seats: Sequence[int]) -> None:
+        """The seats' DM panels of the engagement, shown again as they stand now (:meth:`MatchService.panel_for`):
+        a new deadline, or how the engagement ended for them (then without buttons). Each under its player's
+        :meth:`panel_lock`, so a click being answered lands first and this edit after it."""
+        match = show.match
         for seat in seats:
             message_id = match.messages.get(dm_name(engagement, seat))
             channel_id = match.seats[seat].dm_channel_id
             if not message_id or channel_id is None:
                 continue
-            try:
-                await self._channel(channel_id, dm=True).get_partial_message(message_id).edit(view=None)
-            except discord.HTTPException as error:
-                log.info("match %s: could not close seat %s's panel %s: %s", match.id, seat, engagement, error)
+            user_id = match.seats[seat].user_id
+            async with self.panel_lock(match.id, user_id):
+                try:
+                    panel = await self.matches.panel_for(match.id, user_id, engagement)
+                    kwargs = await self.panel_edit(match, panel)
+                    await self._channel(channel_id, dm=True).get_partial_message(message_id).edit(**kwargs)
+                except (discord.HTTPException, *USER_ERRORS) as error:
+                    log.info("match %s: could not update seat %s's panel %s: %s", match.id, seat, engagement, error)
 
     # --- the challenge ---------------------------------------------------------------------------------
     async def _on_challenge(self, show: _Show, event: QueuedEvent) -> None:
         match = show.match
         if match.challenge_message_id is not None or match.status != "challenge":
             return
-        names = show.names
-        surface = render.challenge(names[0], names[1], match.rules, expires_at=event.event["expires_at"])
-        message = await self._channel(match.channel_id).send(
-            content=names[1], embed=embed_of(surface), view=challenge_view(match.id, surface.buttons),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(match.opponent_id)]),
-        )
-        show.match = await self.matches.set_challenge_message(match.id, message.id)
+        channel = self._channel(match.channel_id)
+        message_id = await self._find_challenge(match, channel)
+        if message_id is None:
+            names = show.names
+            surface = render.challenge(names[0], names[1], match.rules, expires_at=event.event["expires_at"])
+            message = await self._send(
+                match, channel, "challenge", content=names[1], embed=embed_of(surface),
+                view=challenge_view(match.id, surface.buttons),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(match.opponent_id)]),
+            )
+            message_id = message.id
+        show.match = await self.matches.set_challenge_message(match.id, message_id)
+
+    async def _find_challenge(self, match: MatchRecord, channel: discord.PartialMessageable) -> int | None:
+        """The challenge message the command's answer made before a crash kept its id from being stored (an
+        interaction's answer takes no nonce): the newest of the bot's messages with this match's challenge
+        buttons among the channel's last 50."""
+        prefix = f"aw:c:{match.id}:"
+        me = self.bot.user
+        try:
+            async for message in channel.history(limit=50):
+                if me is not None and message.author.id != me.id:
+                    continue
+                for row in message.components:
+                    for item in getattr(row, "children", ()):
+                        if str(getattr(item, "custom_id", "") or "").startswith(prefix):
+                            return message.id
+        except discord.HTTPException as error:
+            log.info("match %s: could not look for its challenge message: %s", match.id, error)
+        return None
 
     async def _close_challenge(self, match: MatchRecord, text: str) -> None:
         if match.challenge_message_id is None:
             return
         message = self._channel(match.channel_id).get_partial_message(match.challenge_message_id)
-        await message.edit(content=text, embeds=[], view=None, allowed_mentions=NO_MENTIONS)
+        try:
+            await message.edit(content=text, embeds=[], view=None, allowed_mentions=NO_MENTIONS)
+        except (discord.Forbidden, discord.NotFound) as error:  # deleted, or out of reach: nothing hidden in it
+            log.info("match %s: could not close its challenge message: %s", match.id, error)
 
     async def _on_declined(self, show: _Show, event: QueuedEvent) -> None:
         await self._close_challenge(show.match, "❌ " + render.declined(*show.names))
@@ -266,7 +419,12 @@ class Presenter:
         if thread_id is not None and "link" not in match.messages:
             line = (f"⚔️ **{render.TITLE}:** {challenger} vs {opponent} · {render.rules_text(match.rules)} — "
                     f"follow the match in <#{thread_id}>.")
-            message = await self._channel(match.channel_id).send(line, allowed_mentions=NO_MENTIONS)
+            try:
+                message = await self._send(match, self._channel(match.channel_id), "link", content=line,
+                                           allowed_mentions=NO_MENTIONS)
+            except discord.Forbidden as error:  # the thread has everything; the link line is a courtesy
+                log.info("match %s: no link line in channel %s: %s", match.id, match.channel_id, error)
+                return
             show.match = await self.matches.set_message(match.id, "link", message.id)
 
     async def _ensure_thread(self, show: _Show) -> int | None:
@@ -328,13 +486,11 @@ class Presenter:
         panel = await self.matches.panel(match.id, user_id)
         if panel.engagement != number or panel.view is None or panel.finished:
             return
-        surface = render.dm_panel(panel.view, show.names, draft=panel.draft, deadline=panel.deadline_at,
-                                  image_names=show.image_names)
-        extra = f"-# Engagement {number} of your match in {self._where(match)}."
+        surface, extra = await self.panel_surface(match, panel)
         try:
             channel = await self.bot.create_dm(discord.Object(user_id))
-            message = await channel.send(**message_kwargs(surface, extra=extra,
-                                                          view=panel_view(match.id, number, surface)))
+            kwargs = message_kwargs(surface, extra=extra, view=panel_view(match.id, number, surface))
+            message = await self._send(match, channel, dm_name(number, seat), **kwargs)
         except discord.Forbidden as error:
             log.info("match %s: no DM to seat %s (%s); the board offers the panel instead", match.id, seat, error)
             show.match = await self.matches.set_message(match.id, dm_name(number, seat), 0)
@@ -345,21 +501,33 @@ class Presenter:
     def _dms_closed(self, match: MatchRecord, number: int) -> list[int]:
         return [seat for seat in (0, 1) if match.messages.get(dm_name(number, seat)) == 0]
 
+    async def _edit_board(self, show: _Show, board_id: int, kwargs: dict[str, Any]) -> bool:
+        """Edit a board; ``False`` when its message is gone (deleted, or left behind in a lost thread)."""
+        try:
+            await self._play_edit(show, board_id, **kwargs)
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_MESSAGE:
+                raise
+            log.info("match %s: board message %s is gone; posting it again", show.match.id, board_id)
+            return False
+        return True
+
+    async def _post_board(self, show: _Show, number: int, lost_id: int | None, **kwargs: Any) -> None:
+        """Post engagement ``number``'s board (again, if ``lost_id``'s message is gone) and store its id."""
+        name = board_message_name(number) + ("" if lost_id is None else f"/{lost_id}")
+        message = await self._play_send(show, name, **kwargs)
+        show.match = await self.matches.set_board_message(show.match.id, number, message.id)
+
     async def _show_board(self, show: _Show, number: int, *, up_to: int, closed: str | None = None) -> None:
         """Engagement ``number``'s board as it stood at event ``up_to`` (posted the first time, edited after);
         ``closed``: the engagement was not played (the game ended), say so and drop the buttons."""
         match = show.match
-        events = await self._engagement(show, number, up_to=up_to)
-        start = next((e.event for e in events if e.type == "engagement"), None)
-        if start is None:
+        board = await self.matches.public_board(match.id, number, up_to)
+        if board is None:
             return
-        locked = [False, False]
-        for queued in events:
-            if queued.type == "order_locked" and queued.seq <= up_to:
-                locked[queued.event["seat"]] = True
-        view = public_view(start, match.rules, locked)
-        surface = render.board(view, show.names, deadline=None if closed else start.get("deadline_at"),
-                               image_names=show.image_names)
+        locked = board.locked
+        surface = await rendered(render.board, board.view, show.names,
+                                 deadline=None if closed else board.deadline_at, image_names=show.image_names)
         no_dm = self._dms_closed(match, number)
         notes = []
         for seat in no_dm:
@@ -373,32 +541,32 @@ class Presenter:
         colour = FINISHED_COLOUR if closed else COLOUR
         if board_id is not None:
             kwargs = edit_kwargs(surface, extra="\n".join(notes), view=buttons, colour=colour)
-            await self._play(match).get_partial_message(board_id).edit(**kwargs)
-            return
+            if await self._edit_board(show, board_id, kwargs):
+                return
         ping = [match.seats[seat].user_id for seat in (0, 1) if number == 1 or seat in no_dm]
-        kwargs = message_kwargs(surface, extra="\n".join(notes), view=buttons)
+        kwargs = message_kwargs(surface, extra="\n".join(notes), view=buttons, colour=colour)
         kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(u) for u in ping])
         content = " ".join(f"<@{user_id}>" for user_id in ping) or None
-        message = await self._play(match).send(content=content, **kwargs)
-        show.match = await self.matches.set_board_message(match.id, number, message.id)
+        await self._post_board(show, number, board_id, content=content, **kwargs)
 
     async def _on_order_locked(self, show: _Show, event: QueuedEvent) -> None:
-        if show.match.board_message_id(event.event["engagement"]) is not None:
-            await self._show_board(show, event.event["engagement"], up_to=event.seq)
+        await self._show_board(show, event.event["engagement"], up_to=event.seq)
 
     async def _on_flip(self, show: _Show, event: QueuedEvent) -> None:
         match = show.match
         number, flip = event.event["engagement"], event.event["flip"]
-        board_id = match.board_message_id(number)
-        if board_id is None:
+        board = await self.matches.public_board(match.id, number, event.seq)
+        if board is None:
             return
-        events = await self._engagement(show, number, up_to=event.seq)
         if flip > 1:
             settings = await self.matches.get_settings(match.guild_id)
             await self.pace_sleep(settings.flip_pace_ms / 1000)
-        surface = render.flips([q.event for q in events], show.names, flip, engagement=number,
-                               image_names=show.image_names)
-        await self._play(match).get_partial_message(board_id).edit(**edit_kwargs(surface))
+        surface = await rendered(render.flips, list(board.events), show.names, flip, engagement=number,
+                                 image_names=show.image_names)
+        board_id = match.board_message_id(number)
+        if board_id is not None and await self._edit_board(show, board_id, edit_kwargs(surface)):
+            return
+        await self._post_board(show, number, board_id, **message_kwargs(surface))
 
     async def _on_arrange_timeout(self, show: _Show, event: QueuedEvent) -> None:
         match = show.match
@@ -408,39 +576,58 @@ class Presenter:
         if name not in match.messages:
             text = render.afk(show.names, data["seats"], number, forfeit=data.get("forfeit", ()))
             ping = [match.seats[seat].user_id for seat in data["seats"] if seat not in data.get("forfeit", ())]
-            message = await self._play(match).send(
-                text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in ping]))
+            message = await self._play_send(
+                show, name, content=text,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in ping]))
             show.match = await self.matches.set_message(match.id, name, message.id)
-        await self._remove_panel_buttons(show.match, number, data["seats"])
+        await self._edit_panels(show, number, data["seats"])
+
+    async def _on_deadline_moved(self, show: _Show, event: QueuedEvent) -> None:
+        match = show.match
+        data = event.event
+        number = data["engagement"]
+        board = await self.matches.public_board(match.id, number, event.seq)
+        waiting = [seat for seat in (0, 1) if board is None or not board.locked[seat]]
+        name = f"deadline:{event.seq}"
+        if name not in match.messages:
+            text = render.deadline_moved(show.names, number, data["deadline_at"], waiting=waiting)
+            message = await self._play_send(show, name, content=text, allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(match.seats[seat].user_id) for seat in waiting]))
+            show.match = await self.matches.set_message(match.id, name, message.id)
+        if board is not None and not board.played:
+            await self._show_board(show, number, up_to=event.seq)
+        await self._edit_panels(show, number, waiting)
 
     async def _on_game_over(self, show: _Show, event: QueuedEvent) -> None:
         match = show.match
         number = event.event.get("engagement")
         if not isinstance(number, int):
             return
-        events = await self._engagement(show, number, up_to=event.seq)
-        played = any(q.type == "flip" for q in events)
-        if not played and match.board_message_id(number) is not None:
+        board = await self.matches.public_board(match.id, number, event.seq)
+        if board is None or board.played:
+            return
+        if match.board_message_id(number) is not None:
             why = render.reason_text(event.event, show.names)
             await self._show_board(show, number, up_to=event.seq,
                                    closed=f"🏁 **Game over before this engagement was played.** {why}")
-        locked = {q.event["seat"] for q in events if q.type == "order_locked" and q.seq <= event.seq}
-        await self._remove_panel_buttons(show.match, number, [seat for seat in (0, 1) if seat not in locked])
+        await self._edit_panels(show, number, [seat for seat in (0, 1) if seat not in board.timed_out])
 
     async def _on_result(self, show: _Show, event: QueuedEvent) -> None:
+        view = await self.matches.view(show.match.id)
+        surface = await rendered(render.result, view, show.names, image_names=show.image_names,
+                                 ratings=event.event.get("ratings"))
+        if "result" not in show.match.messages:
+            message = await self._play_send(show, "result", **message_kwargs(surface))
+            show.match = await self.matches.set_message(show.match.id, "result", message.id)
         match = show.match
-        view = await self.matches.view(match.id)
-        surface = render.result(view, show.names, image_names=show.image_names, ratings=event.event.get("ratings"))
-        if "result" not in match.messages:
-            try:
-                message = await self._play(match).send(**message_kwargs(surface))
-                show.match = await self.matches.set_message(match.id, "result", message.id)
-            except (discord.Forbidden, discord.NotFound) as error:  # the thread is gone: the channel still hears
-                log.warning("match %s: no result in its thread: %s", match.id, error)
-        if match.thread_id is not None and "result:channel" not in show.match.messages:
+        if match.thread_id is not None and "result:channel" not in match.messages:
             kwargs = message_kwargs(surface, extra=f"The match: <#{match.thread_id}>")
-            message = await self._channel(match.channel_id).send(**kwargs)
+            try:
+                message = await self._send(match, self._channel(match.channel_id), "result:channel", **kwargs)
+            except discord.Forbidden as error:  # the thread has it; the channel's copy is a courtesy
+                log.info("match %s: no result in channel %s: %s", match.id, match.channel_id, error)
+                return
             show.match = await self.matches.set_message(match.id, "result:channel", message.id)
 
 
-__all__ = ["Presenter", "dm_name", "files_of", "public_view"]
+__all__ = ["Presenter", "dm_name", "files_of", "nonce"]

@@ -18,11 +18,13 @@ This module holds no game rules and no state.
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -90,6 +92,17 @@ def edit_kwargs(surface: Surface, *, extra: str = "", view: discord.ui.View | No
             "view": view, "allowed_mentions": NO_MENTIONS}
 
 
+T = TypeVar("T")
+#: Pictures are drawn here, one at a time, not on the event loop: a PNG takes ~10 ms of Pillow (most of it with
+#: the GIL released), which on the loop would hold up every other interaction's answer meanwhile.
+_RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="airwar-render")
+
+
+async def rendered(render: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """``render(*args, **kwargs)`` (a :mod:`bot.render` function that may draw a picture) off the event loop."""
+    return await asyncio.get_running_loop().run_in_executor(_RENDERER, functools.partial(render, *args, **kwargs))
+
+
 # --- views -----------------------------------------------------------------------------------------------
 
 
@@ -133,24 +146,30 @@ DEFER_AFTER = 1.5  # seconds: Discord drops an interaction not answered within 3
 
 
 class Answer:
-    """Answers an interaction once and in time: if the real answer is not ready :data:`DEFER_AFTER` seconds
-    after the work began, a deferral goes out first (the work goes on) and the answer follows as an edit of
-    the original response or a followup. One lock orders the deferral and the answer, so never both answer.
+    """Answers an interaction once and in time: if the real answer is not ready ``defer_after`` seconds (default
+    :data:`DEFER_AFTER`; the bot's ``defer_after``) after the work began, a deferral goes out first (the work goes
+    on) and the answer follows as an edit of the original response or a followup. One lock orders the deferral and
+    the answer, so never both answer.
 
     ``thinking``/``ephemeral`` say how to defer: a component's deferral is an update of its message; a command's
-    is "thinking", public or ephemeral like the answer it will get."""
+    is "thinking", public or ephemeral like the answer it will get. An ephemeral note after a public "thinking"
+    deferral removes the public "thinking…" message first (the first followup would take its place, in public)."""
 
-    def __init__(self, interaction: discord.Interaction, *, thinking: bool = False, ephemeral: bool = False) -> None:
+    def __init__(self, interaction: discord.Interaction, *, thinking: bool = False, ephemeral: bool = False,
+                 defer_after: float | None = None) -> None:
         self.interaction = interaction
         self._lock = asyncio.Lock()
-        self._watch = asyncio.get_running_loop().create_task(self._defer_later(thinking, ephemeral))
+        self._public_thinking = False
+        delay = DEFER_AFTER if defer_after is None else defer_after
+        self._watch = asyncio.get_running_loop().create_task(self._defer_later(delay, thinking, ephemeral))
 
-    async def _defer_later(self, thinking: bool, ephemeral: bool) -> None:
-        await asyncio.sleep(DEFER_AFTER)
+    async def _defer_later(self, delay: float, thinking: bool, ephemeral: bool) -> None:
+        await asyncio.sleep(delay)
         async with self._lock:
             if not self.interaction.response.is_done():
                 log.info("interaction %s: deferred, the answer takes longer", self.interaction.id)
                 await self.interaction.response.defer(thinking=thinking, ephemeral=ephemeral)
+                self._public_thinking = thinking and not ephemeral
 
     async def __aenter__(self) -> Answer:
         return self
@@ -163,6 +182,7 @@ class Answer:
         async with self._lock:
             self._watch.cancel()
             if self.interaction.response.is_done():
+                self._public_thinking = False
                 await self.interaction.edit_original_response(**kwargs)
             else:
                 await self.interaction.response.edit_message(**kwargs)
@@ -175,6 +195,13 @@ class Answer:
         async with self._lock:
             self._watch.cancel()
             if self.interaction.response.is_done():
+                if ephemeral and self._public_thinking:
+                    try:
+                        await self.interaction.delete_original_response()
+                    except discord.HTTPException as error:  # the note then takes its place (in public)
+                        log.warning("interaction %s: could not remove the public deferral: %s", self.interaction.id,
+                                    error)
+                self._public_thinking = False
                 message = await self.interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
                 return message.id
             callback = await self.interaction.response.send_message(ephemeral=ephemeral, **kwargs)

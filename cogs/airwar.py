@@ -15,8 +15,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -26,16 +25,16 @@ from bot.render import airwar as render
 from bot.render.common import clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.services import errors as service_errors
-from bot.services.matches import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE, MatchUpdate, Panel
+from bot.services.matches import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE, MatchUpdate
 from bot.storage.records import MatchRecord
 from cogs._airwar_presenter import Presenter, mentions
 from cogs._airwar_ui import (
     COG_NAME,
+    DEFER_AFTER,
     DYNAMIC_ITEMS,
     NO_MENTIONS,
     Answer,
     challenge_view,
-    edit_kwargs,
     embed_of,
     forfeit_view,
     message_kwargs,
@@ -70,7 +69,7 @@ class AirWarCog(commands.Cog, name=COG_NAME):
     def __init__(self, bot: AirWarBot) -> None:
         self.bot = bot
         self.presenter = Presenter(bot, pace_sleep=getattr(bot, "pace_sleep", asyncio.sleep))
-        self._locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = weakref.WeakValueDictionary()
+        self.defer_after: float = getattr(bot, "defer_after", DEFER_AFTER)
         self._armed: dict[int, float] = {}
 
     @property
@@ -130,13 +129,8 @@ class AirWarCog(commands.Cog, name=COG_NAME):
         else:
             await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    def _lock(self, match_id: int, user_id: int) -> asyncio.Lock:
-        """One panel action at a time per player: the answers go out in the order the clicks were applied."""
-        key = (match_id, user_id)
-        lock = self._locks.get(key)
-        if lock is None:
-            lock = self._locks[key] = asyncio.Lock()
-        return lock
+    def answer(self, interaction: discord.Interaction, *, thinking: bool = False, ephemeral: bool = False) -> Answer:
+        return Answer(interaction, thinking=thinking, ephemeral=ephemeral, defer_after=self.defer_after)
 
     async def check_player(self, interaction: discord.Interaction, match_id: int) -> bool:
         """Every button's ``interaction_check``: only the match's players get further."""
@@ -152,38 +146,11 @@ class AirWarCog(commands.Cog, name=COG_NAME):
             self.presenter.remember_name(interaction.guild_id, interaction.user)
         return True
 
-    async def _panel_surface(self, match: MatchRecord, view: dict[str, Any], draft: Any, deadline: float | None,
-                             note: str = "") -> tuple[Any, str]:
-        surface = render.dm_panel(view, mentions(match), draft=draft, deadline=deadline,
-                                  image_names=await self.presenter.display_names(match))
-        where = f"<#{match.play_channel_id}>"
-        extra = "\n".join(line for line in (note, f"-# Engagement {view['engagement']} of your match in {where}.")
-                          if line)
-        return surface, extra
-
-    async def _panel_message(self, update: MatchUpdate, engagement: int, before: Panel | None) -> dict[str, Any]:
-        """The panel after a click. When the click was the second lock-in the engagement has been played
-        already: show the order as locked from ``before`` (the panel just before it), never the next stacks or
-        what the flips did (they are not public yet)."""
-        match = update.match
-        panel = update.panel
-        where = f"<#{match.play_channel_id}>"
-        if panel is not None and panel.view is not None and panel.engagement == engagement and not panel.finished:
-            note = f"Both orders are in: watch the flips in {where}." if panel.locked and panel.opponent_locked \
-                else ""
-            surface, extra = await self._panel_surface(match, panel.view, panel.draft, panel.deadline_at, note)
-        else:
-            assert before is not None and before.view is not None
-            view = {**before.view, "locked": [True, True], "waiting_for": [], "my_order": list(before.draft)}
-            surface, extra = await self._panel_surface(match, view, before.draft, None,
-                                                       f"Both orders are in: watch the flips in {where}.")
-        return edit_kwargs(surface, extra=extra, view=panel_view(match.id, engagement, surface))
-
     # --- buttons ---------------------------------------------------------------------------------------
     async def on_challenge_button(self, interaction: discord.Interaction, match_id: int, action: str) -> None:
         method = {"accept": self.matches.accept, "decline": self.matches.decline,
                   "withdraw": self.matches.withdraw}[action]
-        async with Answer(interaction) as answer:
+        async with self.answer(interaction) as answer:
             try:
                 update = await method(match_id, interaction.user.id)
             except USER_ERRORS as error:
@@ -198,13 +165,13 @@ class AirWarCog(commands.Cog, name=COG_NAME):
                               key: str) -> None:
         user_id = interaction.user.id
         update: MatchUpdate | None = None
-        async with Answer(interaction) as answer:
+        async with self.answer(interaction) as answer:
             try:
-                async with self._lock(match_id, user_id):
-                    before: Panel | None = None
+                # The player's panel lock (the presenter's): the click is applied and answered before the presenter
+                # may close the panel (a deadline), so a late answer never puts the buttons of a closed panel back.
+                async with self.presenter.panel_lock(match_id, user_id):
                     try:
                         if key == "confirm":
-                            before = await self.matches.panel(match_id, user_id)
                             update = await self.matches.confirm(match_id, user_id, engagement)
                         elif key.startswith("card:"):
                             card = key.removeprefix("card:")
@@ -213,34 +180,33 @@ class AirWarCog(commands.Cog, name=COG_NAME):
                             action = {"undo": self.matches.undo, "reset": self.matches.reset,
                                       "random": self.matches.random_order, "drawn": self.matches.as_drawn}[key]
                             update = await action(match_id, user_id, engagement)
+                        # the panel as it stands now: the deadline may have passed since the click was applied,
+                        # and the second lock-in has played the engagement (nothing of the next one shows here)
+                        panel = await self.matches.panel_for(match_id, user_id, engagement)
                     except USER_ERRORS as error:
                         await answer.tell(str(error))
                         return
-                    await answer.edit(**await self._panel_message(update, engagement, before))
+                    await answer.edit(**await self.presenter.panel_edit(update.match, panel))
             finally:
                 if update is not None:
                     self.after(update)
 
     async def on_open_panel(self, interaction: discord.Interaction, match_id: int, engagement: int) -> None:
-        async with Answer(interaction, thinking=True, ephemeral=True) as answer:
+        async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
             try:
-                panel = await self.matches.panel(match_id, interaction.user.id)
+                panel = await self.matches.open_panel(match_id, interaction.user.id, engagement)
                 match = await self.matches.get_match(match_id)
-                if panel.finished or panel.view is None:
-                    raise service_errors.MatchNotActive(match.status)
-                if panel.engagement != engagement:
-                    raise service_errors.StalePanel(engagement, panel.engagement)
             except USER_ERRORS as error:
                 await answer.tell(str(error))
                 return
-            surface, extra = await self._panel_surface(match, panel.view, panel.draft, panel.deadline_at)
+            surface, extra = await self.presenter.panel_surface(match, panel)
             kwargs = message_kwargs(surface, extra=extra, view=panel_view(match_id, engagement, surface))
             if not kwargs["files"]:
                 del kwargs["files"]
             await answer.send(ephemeral=True, **kwargs)
 
     async def on_forfeit_button(self, interaction: discord.Interaction, match_id: int, answer_: str) -> None:
-        async with Answer(interaction) as answer:
+        async with self.answer(interaction) as answer:
             if answer_ == "no":
                 await answer.edit(content="Good: the match goes on.", view=None)
                 return
@@ -294,15 +260,20 @@ class AirWarCog(commands.Cog, name=COG_NAME):
         if missing:
             await self.tell(interaction, f"I can't run a match in this channel: I need {missing} here.")
             return
+        try:  # the service's refusals before anything goes out: the deferral below would be public
+            await self.matches.check_challenge(user.id, opponent.id)
+        except USER_ERRORS as error:
+            await self.tell(interaction, str(error))
+            return
         rules = {key: value for key, value in (("aces", aces and aces.value), ("deck", deck and deck.value),
                                                 ("stack", stack)) if value is not None}
-        async with Answer(interaction, thinking=True) as answer:
+        async with self.answer(interaction, thinking=True) as answer:
             try:
                 update = await self.matches.challenge(
                     interaction.guild_id, interaction.channel_id, user.id, opponent.id, rules=rules,
                     arrange_seconds=timer, challenger_name=user.display_name, opponent_name=opponent.display_name,
                 )
-            except USER_ERRORS as error:
+            except USER_ERRORS as error:  # (made in between: a public "thinking" is removed, the note is private)
                 await answer.tell(str(error))
                 return
             self.presenter.remember_name(interaction.guild_id, user)
@@ -334,27 +305,23 @@ class AirWarCog(commands.Cog, name=COG_NAME):
 
     @airwar.command(name="forfeit", description="Give up your Air War match (your opponent wins)")
     async def forfeit(self, interaction: discord.Interaction) -> None:
-        async with Answer(interaction, thinking=True, ephemeral=True) as answer:
-            match = await self.matches.find_match(interaction.user.id)
-            if match is None:
-                await answer.tell(str(service_errors.NotInMatch(render.TITLE)))
+        async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
+            try:
+                match = await self.matches.forfeit_target(interaction.user.id)
+            except USER_ERRORS as error:
+                await answer.tell(str(error))
                 return
             seat = match.seat_of(interaction.user.id)
             assert seat is not None
             other = match.user_ids[1 - seat]
-            if match.status == "challenge":
-                what = "withdraw it" if seat == 0 else "decline it"
-                await answer.tell(f"Your {render.TITLE} challenge with <@{other}> hasn't started yet: {what} with "
-                                  "the button on the challenge message instead.")
-                return
             await answer.send(f"Forfeit your {render.TITLE} match against <@{other}>? <@{other}> wins and the "
                               "result is recorded.", view=forfeit_view(match.id), ephemeral=True)
 
     @airwar.command(name="status", description="Your Air War match: the stacks, the counts and what is known")
     async def status(self, interaction: discord.Interaction) -> None:
-        async with Answer(interaction, thinking=True, ephemeral=True) as answer:
+        async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
             try:
-                status = await self.matches.status(interaction.user.id)
+                status = await self.matches.status(interaction.user.id)  # refused while flips are to be shown
             except USER_ERRORS as error:
                 await answer.tell(str(error))
                 return
@@ -373,11 +340,6 @@ class AirWarCog(commands.Cog, name=COG_NAME):
                             f"challenge message{link}.")
                 await answer.tell(text)
                 return
-            flipping = [q.engagement for q in await self.matches.unshown_events(match.id) if q.type == "flip"]
-            if flipping:  # the match is ahead of what has been shown: nothing of the next engagement yet
-                await answer.tell(f"The flips of engagement {flipping[0]} are being shown in "
-                                  f"<#{match.play_channel_id}> right now; ask again in a moment.")
-                return
             panel = status.panel
             text = render.status(status.view, mentions(match), deadline=panel.deadline_at, draft=panel.draft)
             text = clamp(f"{text}\nThe match: <#{match.play_channel_id}>")
@@ -389,7 +351,7 @@ class AirWarCog(commands.Cog, name=COG_NAME):
     @airwar.command(name="settings", description="This server's Air War arrangement timer and flip pace")
     @app_commands.describe(
         timer="Seconds each player has to arrange a stack (30-600; default 120)",
-        pace="Seconds between two flips (0.5-5; default 1.5)",
+        pace="Seconds between two flips (1-5; default 1.5)",
     )
     async def settings(
         self,
@@ -402,7 +364,7 @@ class AirWarCog(commands.Cog, name=COG_NAME):
         if changing and not interaction.permissions.manage_guild:
             await self.tell(interaction, "Changing the Air War settings needs the Manage Server permission.")
             return
-        async with Answer(interaction, thinking=True, ephemeral=True) as answer:
+        async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
             try:
                 if changing:
                     current = await self.matches.set_settings(

@@ -16,7 +16,9 @@ Surfaces (each returns a :class:`~bot.render.common.Surface`, a :class:`~bot.ren
 * :func:`dm_panel` -- a player's DM: both stacks, the draft order, what is known about both decks, the
   deadline, buttons (:func:`order_buttons`; :func:`draft_after` applies a button to a draft);
 * :func:`status` -- ``/airwar status``; :func:`leaderboard` / :func:`leaderboard_page` -- ``/leaderboard`` pages;
-* :func:`challenge`, :func:`declined`, :func:`withdrawn`, :func:`expired`, :func:`afk`, :func:`forfeited`.
+* :func:`challenge`, :func:`declined`, :func:`withdrawn`, :func:`expired`, :func:`afk`, :func:`forfeited`,
+  :func:`deadline_moved`, :func:`thread_lost`; :func:`panel_closed` -- a DM panel's line once its engagement ended
+  without it.
 
 Cards appear in notation (``QS``) with their words (``queen of spades``) in a small line under them, and every
 picture has alt text, so the texts read well with a screen reader and with pictures off.
@@ -513,13 +515,17 @@ def _order_words(order: Sequence[str], size: int) -> str:
 
 
 def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), deadline: When | None = None,
-             image_names: Sequence[str] | None = None, picture: bool = True) -> ButtonSurface:
+             image_names: Sequence[str] | None = None, picture: bool = True,
+             closed: str | None = None) -> ButtonSurface:
     """A player's DM for the current engagement, from their own view (``game.view(seat)``).
 
     Shows their stack and the opponent's (as drawn), the draft order so far (``draft``, positions 1..N), the
     known bottoms of both decks, the deadline, and whether each side has locked in; once locked in, the locked
     order and that it waits for the opponent. ``buttons`` come from :func:`order_buttons` (none once locked).
     The picture shows their stack (placed cards faded), their order so far and the opponent's stack.
+
+    ``closed``: the engagement is over without this panel (time ran out, the game ended): that line replaces the
+    instructions and the deadline, ``draft`` is the order that was played (if any) and there are no buttons.
     """
     seat = view.get("seat")
     if seat not in (0, 1):
@@ -536,7 +542,11 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
     order = list(view["my_order"]) if locked and view.get("my_order") else _check_draft(stack, draft)
 
     lines = [f"Against **{shown[other]}** · {rules_text(view['rules'])}"]
-    if locked:
+    if closed is not None:
+        lines.append(closed)
+        if order:
+            lines += [f"**Your order:** {_order_line(order, size)}", f"-# {_order_words(order, size)}"]
+    elif locked:
         lines.append(f"🔒 **Your order is locked in:** {_order_line(order, size)}")
         lines.append(f"-# {_order_words(order, size)}")
         if view["locked"][other]:
@@ -555,12 +565,12 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
         f"**Your stack** (as drawn): {_cards_block(stack)}",
         f"**{_possessive(shown[other])} stack** (as drawn): {_cards_block(theirs)}",
     ]
-    if not locked:
+    if not locked and closed is None:
         lines += [f"**Your order:** {_order_line(order, size)}", f"-# {_order_words(order, size)}"]
     lines += ["", *_known_lines(view, shown, seat)]
 
     title = _title(f"{TITLE} — engagement {number}: your battle order")
-    buttons = order_buttons(view, draft if not locked else order)
+    buttons = [] if closed is not None else order_buttons(view, draft if not locked else order)
     surface_picture = _panel_picture(view, order, plain, seat, locked) if picture else None
     return ButtonSurface(title, clamp("\n".join(lines)), surface_picture, buttons)
 
@@ -835,6 +845,38 @@ def afk(names: Sequence[str], seats: Sequence[int], engagement: int, *, forfeit:
         who = shown[late[0]]
         text = f"{head} **{who}** did not lock in an order, so {_possessive(who)} stack plays as drawn."
     return text + "\n-# A second missed deadline in a row forfeits the game."
+
+
+PANEL_CLOSED = {
+    "as_drawn": "⏰ **Time's up:** you did not lock in an order, so your stack was played as drawn.",
+    "timeout": "⏰ **Time's up:** a second missed deadline in a row: you forfeited the game.",
+    "over": "🏁 **Game over** before this engagement was played.",
+}
+
+
+def panel_closed(ended: str | None) -> str | None:
+    """The line a DM panel shows instead of its instructions once its engagement ended without it (the service's
+    ``Panel.ended``): ``as_drawn``, ``timeout``, ``over``; ``None`` (still open, or ``played``: the panel shows
+    the order that was locked in)."""
+    return PANEL_CLOSED.get(ended or "")
+
+
+def deadline_moved(names: Sequence[str], engagement: int, deadline: When, *, waiting: Sequence[int] = (0, 1)) -> str:
+    """The bot was away when engagement ``engagement``'s orders were due: nobody missed them, they are due later.
+    ``waiting``: the seats that have not locked in yet (they are named)."""
+    shown = _names(names)
+    head = (f"⏳ The bot was away when the orders of engagement {engagement} were due, so nobody missed the "
+            "deadline")
+    who = " and ".join(f"**{shown[seat]}**" for seat in sorted(set(waiting)))
+    return f"{head}: {who}, the deadline is now {timestamp(deadline)}." if who else \
+        f"{head}; it is now {timestamp(deadline)}."
+
+
+def thread_lost(names: Sequence[str]) -> str:
+    """The match's thread is gone (deleted, or the bot may not post there): the match goes on in the channel."""
+    shown = _names(names)
+    return (f"⚠️ The thread of the {TITLE} match **{shown[0]}** vs **{shown[1]}** is gone, so the match goes on "
+            "here.")
 
 
 def forfeited(names: Sequence[str], seat: int) -> str:

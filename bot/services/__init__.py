@@ -7,7 +7,8 @@
 """
 
 from bot.services.errors import USER_ERRORS, ServiceError
-from bot.services.matches import MatchService, MatchStatus, MatchUpdate, Panel
+from bot.services.matches import MatchService, MatchStatus, MatchUpdate, Panel, PublicBoard
 from bot.services.timers import Timers
 
-__all__ = ["USER_ERRORS", "MatchService", "MatchStatus", "MatchUpdate", "Panel", "ServiceError", "Timers"]
+__all__ = ["USER_ERRORS", "MatchService", "MatchStatus", "MatchUpdate", "Panel", "PublicBoard", "ServiceError",
+           "Timers"]

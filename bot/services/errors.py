@@ -98,6 +98,28 @@ class StalePanel(ServiceError):
         self.current_engagement = current_engagement
 
 
+class StillShowing(ServiceError):
+    """The match is ahead of what has been shown: the flips of an engagement are not all public yet, so nothing of
+    what follows them (the next stacks, what the flips taught about the decks) may be shown to anyone."""
+
+    def __init__(self, engagement: int, channel_id: int) -> None:
+        super().__init__(f"The flips of engagement {engagement} are being shown in <#{channel_id}> right now; "
+                         "ask again in a moment.")
+        self.engagement = engagement
+        self.channel_id = channel_id
+
+
+class ChallengeNotStarted(ServiceError):
+    """``/airwar forfeit`` while the user's match is still a challenge: there is nothing to forfeit yet."""
+
+    def __init__(self, game_title: str, other_id: int, *, challenger: bool) -> None:
+        what = "withdraw it" if challenger else "decline it"
+        super().__init__(f"Your {game_title} challenge with <@{other_id}> hasn't started yet: {what} with the button "
+                         "on the challenge message instead.")
+        self.other_id = other_id
+        self.challenger = challenger
+
+
 class AlreadyLocked(ServiceError):
     """The seat's order for this engagement is locked in already (a second confirm, a tap after confirming)."""
 

@@ -16,6 +16,8 @@ Events. Everything the Discord side has to show is queued per match (``seq`` fro
 * ``arrange_timeout``: ``engagement``, ``seats`` (who missed the deadline), ``user_ids`` (theirs), ``misses``
   (per seat, in a row, after this one), ``as_drawn`` (seats whose stack is played as drawn), ``forfeit`` (seats
   forfeited by this miss);
+* ``deadline_moved``: ``engagement``, ``deadline_at`` (the new one), ``reason`` (``bot_away``: the deadline passed
+  while the bot was not running, see :meth:`MatchService.resume_deadlines`);
 * ``result`` (after ``game_over``): ``winner`` (seat or ``None``), ``winner_id``, ``reason``, ``detail``,
   ``user_ids``, ``outcomes`` (per seat: win/loss/draw), ``ratings`` (per seat: ``before``, ``after``, the
   openskill ordinals).
@@ -29,8 +31,14 @@ Deadlines. A challenge expires :data:`CHALLENGE_SECONDS` after it was made; an e
 ``arrange_seconds`` after its stacks were drawn, plus the time its flips take to show at the server's flip pace
 (players do not lose arranging time while the previous engagement is flipped). The cog arms a timer per open match
 (:class:`~bot.services.timers.Timers`) at ``match.deadline_at`` calling :meth:`MatchService.deadline_due`; after
-a restart it re-arms them from :meth:`MatchService.open_matches`. A confirm that arrives after the deadline but
-before the timer ran is still accepted. A challenge cannot be accepted after its deadline.
+a restart it first moves the arrangement deadlines that passed while the bot was away
+(:meth:`MatchService.resume_deadlines`: nobody could click, so nobody missed them), then re-arms them from
+:meth:`MatchService.open_matches`. A confirm that arrives after the deadline but before the timer ran is still
+accepted. A challenge cannot be accepted after its deadline.
+
+Hidden information. What a seat may see of the next engagement (its stacks, what the flips taught about the decks)
+is derived from flips; while any flip of the match is still to be shown in public, :meth:`MatchService.status`
+and :meth:`MatchService.open_panel` refuse (StillShowing), and the Discord side shows no later event.
 
 Missed deadlines: a seat without a locked order when ``arrange_timeout`` runs has missed it (misses + 1; a seat
 that confirms is back to 0). On a first miss its stack is played as drawn; on the second in a row it forfeits
@@ -79,7 +87,8 @@ CHALLENGE_SECONDS = 300
 DEFAULT_ARRANGE_SECONDS = 120
 DEFAULT_FLIP_PACE_MS = 1500
 ARRANGE_SECONDS_RANGE = (30, 600)
-FLIP_PACE_MS_RANGE = (500, 5000)
+#: Discord allows 5 edits per 5 s per channel: a board's flips (one edit each) must not go faster than 1 per second.
+FLIP_PACE_MS_RANGE = (1000, 5000)
 MISSES_TO_FORFEIT = 2
 SUPPORTED_GAMES = ("airwar",)
 
@@ -113,6 +122,11 @@ class Panel:
     ``locked``); ``remaining`` the cards not placed yet, in drawn order. ``finished``: the match is over (disable the
     panel). ``deadline_at`` is when the orders are due. ``view`` is the engine's view for this seat (what the DM
     panel renders: both stacks, what is known of both decks; never the opponent's order), ``None`` before accept.
+
+    ``ended`` (:meth:`MatchService.panel_for` of an engagement that is over; ``None`` while it is arranged) says
+    how it ended for this seat: ``played`` (both orders were in and it was flipped; ``draft`` is the seat's
+    order), ``as_drawn`` (the seat missed the deadline: its stack was played as drawn, ``draft``), ``timeout``
+    (the seat missed a second deadline in a row and forfeited), ``over`` (the game ended before it was played).
     """
 
     match_id: int
@@ -127,10 +141,32 @@ class Panel:
     deadline_at: float | None
     finished: bool
     view: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    ended: str | None = None
 
     @property
     def complete(self) -> bool:
         return bool(self.stack) and len(self.draft) == len(self.stack)
+
+
+@dataclass(frozen=True)
+class PublicBoard:
+    """An engagement as the public may see it at event ``up_to`` (:meth:`MatchService.public_board`).
+
+    ``view``: the spectator's view of the engagement as its ``engagement`` event drew it (what the board renders:
+    both stacks as drawn, counts, who has locked in by ``up_to``); ``deadline_at``: when its orders are due (moved
+    by a later ``deadline_moved`` event up to ``up_to``); ``locked`` per seat by ``up_to``; ``played``: it was
+    flipped (its ``flip`` events exist); ``events``: every public event of the engagement (the flips' frames are
+    rendered from them, up to the flip being shown); ``timed_out``: the seats that missed its deadline by
+    ``up_to``."""
+
+    match_id: int
+    engagement: int
+    view: dict[str, Any]
+    deadline_at: float | None
+    locked: tuple[bool, ...]
+    played: bool
+    events: tuple[dict[str, Any], ...]
+    timed_out: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -287,19 +323,27 @@ class MatchService:
     # --- settings and players ----------------------------------------------------------------------------
     async def get_settings(self, guild_id: int) -> GuildSettings:
         async with self.db.read() as conn:
-            return await settings_store.get_settings(conn, guild_id)
+            return await self._settings(conn, guild_id)
+
+    @staticmethod
+    async def _settings(conn: aiosqlite.Connection, guild_id: int) -> GuildSettings:
+        """The server's settings in force: a flip pace stored before the minimum was raised counts as the minimum."""
+        stored = await settings_store.get_settings(conn, guild_id)
+        low, high = FLIP_PACE_MS_RANGE
+        pace = min(max(stored.flip_pace_ms, low), high)
+        return stored if pace == stored.flip_pace_ms else GuildSettings(guild_id, stored.arrange_seconds, pace)
 
     async def set_settings(
         self, guild_id: int, *, arrange_seconds: int | None = None, flip_pace_ms: int | None = None
     ) -> GuildSettings:
-        """Change the server's arrangement timer (30-600 s) and/or flip pace (500-5000 ms); returns the settings.
+        """Change the server's arrangement timer (30-600 s) and/or flip pace (1000-5000 ms); returns the settings.
         A running match keeps the timer it started with; the flip pace applies from the next engagement on."""
         if arrange_seconds is not None:
             self._validate_range("arrangement timer", arrange_seconds, ARRANGE_SECONDS_RANGE, "seconds")
         if flip_pace_ms is not None:
             self._validate_range("flip pace", flip_pace_ms, FLIP_PACE_MS_RANGE, "milliseconds")
         async with self.db.transaction() as conn:
-            current = await settings_store.get_settings(conn, guild_id)
+            current = await self._settings(conn, guild_id)
             new = GuildSettings(
                 guild_id,
                 current.arrange_seconds if arrange_seconds is None else arrange_seconds,
@@ -314,6 +358,19 @@ class MatchService:
             await settings_store.remember_player(conn, guild_id, user_id, display_name, self.clock())
 
     # --- challenges ----------------------------------------------------------------------------------------
+    async def check_challenge(self, challenger_id: int, opponent_id: int, game: str = "airwar") -> None:
+        """Raise what :meth:`challenge` would refuse for these two players right now (yourself; either already in
+        an open match of the game), changing nothing: the cog asks before it answers in public. :meth:`challenge`
+        checks again (a challenge made in between still refuses there)."""
+        if challenger_id == opponent_id:
+            raise errors.CannotChallengeSelf()
+        title = self._title(game)
+        async with self.db.read() as conn:
+            for user_id in (challenger_id, opponent_id):
+                busy = await store.open_match_id_for_user(conn, user_id, game)
+                if busy is not None:
+                    raise errors.AlreadyInMatch(user_id, title, you=user_id == challenger_id, match_id=busy)
+
     async def challenge(
         self,
         guild_id: int,
@@ -381,7 +438,7 @@ class MatchService:
                 )
             if match.deadline_at is not None and work.now >= match.deadline_at:
                 raise errors.ChallengeClosed("expired")
-            settings = await settings_store.get_settings(work.conn, match.guild_id)
+            settings = await self._settings(work.conn, match.guild_id)
             arrange = match.arrange_seconds or settings.arrange_seconds or DEFAULT_ARRANGE_SECONDS
             seed = self.seed_source()
             game = game_class(match.game).new(match.rules, seed=seed)
@@ -441,6 +498,36 @@ class MatchService:
             return await self.expire(match_id)
         return await self.arrange_timeout(match_id, match.engagement)
 
+    async def resume_deadlines(self) -> list[MatchUpdate]:
+        """After the bot was away (a start): an arrangement deadline that passed meanwhile was not the players'
+        fault (nobody could click), so it moves to now + the match's timer. Event ``deadline_moved``:
+        ``engagement``, ``deadline_at``, ``reason`` (``bot_away``). A challenge that expired meanwhile just
+        expires. Call it before the timers are armed again; returns the updates (one per moved deadline)."""
+        async with self.db.read() as conn:
+            overdue = [match.id for match in await store.load_matches(conn, await store.open_match_ids(conn))
+                       if match.status == "active" and match.deadline_kind == "arrange"
+                       and match.deadline_at is not None and match.deadline_at <= self.clock()]
+        updates = []
+        for match_id in overdue:
+            update = await self._move_deadline(match_id)
+            if update is not None:
+                updates.append(update)
+        return updates
+
+    async def _move_deadline(self, match_id: int) -> MatchUpdate | None:
+        async with self._work(match_id) as work:
+            match = work.match
+            if (match.status != "active" or match.deadline_kind != "arrange" or match.deadline_at is None
+                    or match.deadline_at > work.now):
+                return None
+            settings = await self._settings(work.conn, match.guild_id)
+            deadline = work.now + (match.arrange_seconds or settings.arrange_seconds)
+            await work.update(deadline_at=deadline)
+            await work.queue([{"type": "deadline_moved", "engagement": match.engagement, "deadline_at": deadline,
+                               "reason": "bot_away"}])
+            work.changes.add(DEADLINE)
+            return await work.result()
+
     # --- the DM panel ------------------------------------------------------------------------------------
     async def panel(self, match_id: int, user_id: int) -> Panel:
         """The user's panel as it stands (to render a DM again after a restart)."""
@@ -452,6 +539,81 @@ class MatchService:
             state = await store.load_state(conn, match_id)
         game = None if state is None else game_class(match.game).from_json(state)
         return self._panel(match, game, seat)
+
+    async def panel_for(self, match_id: int, user_id: int, engagement: int) -> Panel:
+        """The user's panel of ``engagement``, what its message may show now: while the engagement is arranged, the
+        panel as it stands (:meth:`panel`); once it is over, as it ended for the seat (``ended``, see
+        :class:`Panel`): the seat's view as the engagement was drawn (replayed from the seed and the action log),
+        the order the seat played, both seats locked in when it was flipped, no deadline -- never anything of the
+        engagements after it (their stacks, what the flips taught about the decks)."""
+        async with self.db.read() as conn:
+            match = await store.load_match(conn, match_id)
+            if match is None:
+                raise errors.MatchNotFound(match_id)
+            seat = self._seat(match, user_id)
+            state = await store.load_state(conn, match_id)
+            log = await store.actions(conn, match_id)
+        if state is None or match.seed is None:
+            raise errors.MatchNotActive(match.status)
+        cls = game_class(match.game)
+        if match.status == "active" and engagement == match.engagement:
+            return self._panel(match, cls.from_json(state), seat)
+        if not 1 <= engagement <= match.engagement:
+            raise errors.StalePanel(engagement, match.engagement)
+        game = cls.new(match.rules, seed=match.seed)
+        mine = None
+        others: set[int] = set()
+        for action in log:
+            if action.engagement < engagement and action.kind in ("order", "as_drawn"):
+                game.apply(action.seat, action.action)
+            elif action.engagement == engagement and action.seat == seat:
+                mine = action
+            elif action.engagement == engagement and action.kind in ("order", "as_drawn"):
+                others.add(action.seat)
+        if game.is_over or game.engagement != engagement:  # a log that does not lead here: show nothing of it
+            raise errors.StalePanel(engagement, match.engagement)
+        order: list[str] = []
+        if mine is not None and mine.kind in ("order", "as_drawn"):
+            order = list(mine.action["cards"])
+            game.apply(seat, mine.action)
+        view = game.view(seat)
+        for other in others:
+            view["locked"][other] = True
+        view["waiting_for"] = [s for s, locked in enumerate(view["locked"]) if not locked]
+        played = bool(order) and not view["waiting_for"]
+        kind = None if mine is None else mine.kind
+        ended = {"timeout": "timeout", "as_drawn": "as_drawn"}.get(kind or "", "played" if played else "over")
+        stack = list(view["stacks"][seat])
+        return Panel(
+            match_id=match.id, seat=seat, user_id=user_id, engagement=engagement, stack=tuple(stack),
+            draft=tuple(order), remaining=tuple(card for card in stack if card not in order), locked=bool(order),
+            opponent_locked=all(view["locked"][s] for s in range(len(match.seats)) if s != seat), deadline_at=None,
+            finished=match.status in ("finished", "cancelled"), view=view, ended=ended,
+        )
+
+    async def open_panel(self, match_id: int, user_id: int, engagement: int) -> Panel:
+        """"Open my battle-order panel" (a player whose DMs are closed): the user's panel of the engagement being
+        arranged. Refuses a match not being played (MatchNotActive), a button of an engagement that is over
+        (StalePanel) and, while flips are still to be shown, everything (StillShowing, see :meth:`status`)."""
+        async with self.db.read() as conn:
+            match = await store.load_match(conn, match_id)
+            if match is None:
+                raise errors.MatchNotFound(match_id)
+            seat = self._seat(match, user_id)
+            self._check_active(match)
+            self._check_engagement(match, engagement)
+            await self._check_shown(conn, match)
+            state = await store.load_state(conn, match_id)
+        game = None if state is None else game_class(match.game).from_json(state)
+        return self._panel(match, game, seat)
+
+    @staticmethod
+    async def _check_shown(conn: aiosqlite.Connection, match: MatchRecord) -> None:
+        """The one rule for what is private to a player but derived from the flips (their next stacks, the decks'
+        known bottoms): it is not shown while any flip of the match is still to be shown in public."""
+        flip = next((q for q in await store.events(conn, match.id, unshown_only=True) if q.type == "flip"), None)
+        if flip is not None:
+            raise errors.StillShowing(flip.engagement or match.engagement, match.play_channel_id)
 
     async def _draft(
         self, match_id: int, user_id: int, engagement: int, change: Callable[[list[str], list[str]], list[str]]
@@ -619,6 +781,18 @@ class MatchService:
             raise errors.NotInMatch(self._title(game))
         return await self.forfeit(match.id, user_id)
 
+    async def forfeit_target(self, user_id: int, game: str = "airwar") -> MatchRecord:
+        """``/airwar forfeit`` before it asks "really?": the user's active match of the game. Refuses NotInMatch
+        (none) and ChallengeNotStarted (still a challenge: withdraw or decline it instead)."""
+        match = await self.find_match(user_id, game)
+        if match is None:
+            raise errors.NotInMatch(self._title(game))
+        seat = self._seat(match, user_id)
+        if match.status == "challenge":
+            other = match.user_ids[1 - seat]
+            raise errors.ChallengeNotStarted(self._title(game), other, challenger=seat == 0)
+        return match
+
     # --- playing, ending -------------------------------------------------------------------------------------
     async def _reload(self, work: _Work) -> MatchRecord:
         match = await store.load_match(work.conn, work.match.id)
@@ -631,7 +805,7 @@ class MatchService:
         fields: dict[str, Any] = {"state": game.to_json(), "engagement": game.engagement}
         queued = [dict(event) for event in events]
         if not game.is_over and game.engagement != previous_engagement:
-            settings = await settings_store.get_settings(work.conn, match.guild_id)
+            settings = await self._settings(work.conn, match.guild_id)
             arrange = match.arrange_seconds or settings.arrange_seconds
             flips = sum(1 for event in events if event.get("type") == "flip")
             deadline = work.now + arrange + flips * settings.flip_pace_ms / 1000
@@ -724,6 +898,52 @@ class MatchService:
         ``match.board_message_id(engagement)``."""
         return await self.set_message(match_id, board_message_name(engagement), message_id)
 
+    async def move_to_channel(self, match_id: int, note_message_id: int | None = None) -> MatchRecord:
+        """The match's thread is gone (deleted, or the bot may no longer post in it): from now on the match is shown
+        in its channel (``thread_id`` ``None``, message ``in_channel``). ``note_message_id``: the channel's note
+        saying so (message ``moved``). Boards stored before keep their ids (in the lost thread)."""
+        async with self._work(match_id) as work:
+            await work.update(thread_id=None)
+            await store.set_message(work.conn, match_id, "in_channel", work.match.channel_id)
+            if note_message_id is not None:
+                await store.set_message(work.conn, match_id, "moved", note_message_id)
+            return await self._reload(work)
+
+    async def public_board(self, match_id: int, engagement: int, up_to_seq: int | None = None) -> PublicBoard | None:
+        """Engagement ``engagement`` as the public may see it at event ``up_to_seq`` (default: all its events so far;
+        see :class:`PublicBoard`); ``None`` when the engagement was never drawn."""
+        async with self.db.read() as conn:
+            match = await store.load_match(conn, match_id)
+            if match is None:
+                raise errors.MatchNotFound(match_id)
+            queued = await store.events(conn, match_id, engagement=engagement)
+        start = next((q.event for q in queued if q.type == "engagement"), None)
+        if start is None:
+            return None
+        limit = queued[-1].seq if up_to_seq is None else up_to_seq
+        seats = len(match.seats)
+        locked = [False] * seats
+        timed_out: list[int] = []
+        deadline = start.get("deadline_at")
+        for q in queued:
+            if q.seq > limit:
+                break
+            if q.type == "order_locked":
+                locked[q.event["seat"]] = True
+            elif q.type == "deadline_moved":
+                deadline = q.event["deadline_at"]
+            elif q.type == "arrange_timeout":
+                timed_out += [seat for seat in q.event["seats"] if seat not in timed_out]
+        view = {
+            "game": match.game, "seat": None, "rules": dict(match.rules), "engagement": start["number"],
+            "phase": "ordering", "stack_size": start["stack_size"], "stacks": [list(s) for s in start["stacks"]],
+            "locked": list(locked), "waiting_for": [s for s in range(seats) if not locked[s]], "my_order": None,
+            "deck_counts": list(start["deck_counts"]), "discards": [[""] * n for n in start["discard_counts"]],
+            "table": [[] for _ in range(seats)], "outcome": None, "stats": {},
+        }
+        return PublicBoard(match.id, engagement, view, deadline, tuple(locked),
+                           any(q.type == "flip" for q in queued), tuple(q.event for q in queued), tuple(timed_out))
+
     # --- the event queue ---------------------------------------------------------------------------------
     async def unshown_events(self, match_id: int) -> list[QueuedEvent]:
         """Events not shown yet, in order."""
@@ -777,11 +997,15 @@ class MatchService:
         return game_class(match.game).from_json(state).view(seat)
 
     async def status(self, user_id: int, game: str = "airwar") -> MatchStatus:
-        """``/airwar status``: the user's open match (NotInMatch when none)."""
+        """``/airwar status``: the user's open match (NotInMatch when none). While flips of the match are still to be
+        shown in public it refuses (StillShowing): the seat's view already holds the next stacks and what those
+        flips taught about the decks (the same rule as :meth:`open_panel`)."""
         async with self.db.read() as conn:
             match_id = await store.open_match_id_for_user(conn, user_id, game)
             match = None if match_id is None else await store.load_match(conn, match_id)
             state = None if match_id is None else await store.load_state(conn, match_id)
+            if match is not None and state is not None:
+                await self._check_shown(conn, match)
         if match is None:
             raise errors.NotInMatch(self._title(game))
         seat = self._seat(match, user_id)

@@ -57,13 +57,26 @@ async def insert_match(
     return match_id
 
 
+_SEAT_FIELDS = ("seat", "user_id", "dm_channel_id", "dm_message_id", "draft", "misses")
+# One statement, not three: every statement is a round trip to aiosqlite's thread, and under load each trip waits
+# for the event loop (and the GIL) while the transaction holds the database lock for everyone else.
+_LOAD_MATCH = (
+    "SELECT m.*,"
+    f" (SELECT json_group_array(json_array({', '.join(f's.{name}' for name in _SEAT_FIELDS)}))"
+    "   FROM match_seats AS s WHERE s.match_id = m.id) AS seats_json,"
+    " (SELECT json_group_object(g.name, g.message_id) FROM match_messages AS g WHERE g.match_id = m.id)"
+    "   AS messages_json"
+    " FROM matches AS m WHERE m.id = ?"
+)
+
+
 async def load_match(conn: aiosqlite.Connection, match_id: int) -> MatchRecord | None:
-    row = await _one(conn, "SELECT * FROM matches WHERE id = ?", (match_id,))
+    row = await _one(conn, _LOAD_MATCH, (match_id,))
     if row is None:
         return None
-    seats = await _all(conn, "SELECT * FROM match_seats WHERE match_id = ? ORDER BY seat", (match_id,))
-    messages = await _all(conn, "SELECT name, message_id FROM match_messages WHERE match_id = ?", (match_id,))
-    return _match(row, seats, {m["name"]: m["message_id"] for m in messages})
+    seats = sorted((dict(zip(_SEAT_FIELDS, seat, strict=True)) for seat in json.loads(row["seats_json"])),
+                   key=lambda seat: seat["seat"])
+    return _match(row, seats, json.loads(row["messages_json"]))
 
 
 def _match(row: aiosqlite.Row, seats: Iterable[aiosqlite.Row], messages: dict[str, int]) -> MatchRecord:

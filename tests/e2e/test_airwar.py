@@ -7,6 +7,8 @@ buttons, the engine's reference run and the leak scan) are shared with ``test_ai
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -17,36 +19,38 @@ from typing import Any
 import pytest
 
 from bot.engines.airwar import AirWar
-from tests.localdiscord import Env, Message, User
+from tests.localdiscord import Env, InvalidOptions, Message, User
 from tests.localdiscord.airwar import airwar_bot_factory
-from tests.localdiscord.state import CREATE_PUBLIC_THREADS, Overwrite
+from tests.localdiscord.state import CREATE_PUBLIC_THREADS, VIEW_CHANNEL, Overwrite
 
 pytestmark = pytest.mark.e2e
 
 SEED = 1234
-PACE_MS = 500
+PACE_MS = 1000  # the fastest pace the service allows (Discord: 5 edits per 5 s per channel)
 TITLE = "Air War"
 
 
 # --- the bot, fast ------------------------------------------------------------------------------------------
 
 
-def fast_bot(database: Path, *, pace_log: list[float] | None = None, seed: int = SEED) -> Callable[[Env], Any]:
-    """The real bot on ``database`` with the local Discord's clock (a test can jump it), the seed pinned, timers
-    that look at the clock every 20 ms and flips that do not really wait (the pace asked for goes to
-    ``pace_log``)."""
+def fast_bot(database: Path, *, pace_log: list[float] | None = None, seed: int = SEED,
+             seeds: Sequence[int] | None = None, real_pace: bool = False, **bot_options: Any) -> Callable[[Env], Any]:
+    """The real bot on ``database`` with the local Discord's clock (a test can jump it), the seed pinned (``seeds``:
+    one per match, in turn), timers that look at the clock every 20 ms and flips that do not really wait (the pace
+    asked for goes to ``pace_log``; ``real_pace``: they do wait). ``bot_options`` go to ``AirWarBot``."""
 
     def factory(env: Env):
         async def pace_sleep(seconds: float) -> None:
             if pace_log is not None:
                 pace_log.append(seconds)
-            await asyncio.sleep(0)
+            await asyncio.sleep(seconds if real_pace else 0)
 
         async def timer_sleep(seconds: float) -> None:
             await asyncio.sleep(min(seconds, 0.02))
 
-        return airwar_bot_factory(database, clock=env.clock.time, seed_source=lambda: seed,
-                                  timer_sleep=timer_sleep, pace_sleep=pace_sleep)(env)
+        deal = itertools.cycle(seeds or [seed])
+        return airwar_bot_factory(database, clock=env.clock.time, seed_source=lambda: next(deal),
+                                  timer_sleep=timer_sleep, pace_sleep=pace_sleep, **bot_options)(env)
 
     return factory
 
@@ -168,13 +172,20 @@ def weave(stack: Sequence[str]) -> list[str]:
     return [stack[i] for i in order[len(stack)]]
 
 
+def as_drawn(stack: Sequence[str]) -> list[str]:
+    return list(stack)
+
+
 POLICIES = (reverse, weave)
 
 
 async def lock_in(env: Env, user: User, panel: Message, order: Sequence[str]) -> None:
-    """Tap the cards in ``order`` on the panel (DM or ephemeral), then lock in."""
-    for card in order:
-        await click(env, user, panel, f"card:{card}")
+    """Tap the cards in ``order`` on the panel (DM or ephemeral), then lock in (the stack as drawn: its button)."""
+    if list(order) == stack_of(panel):
+        await click(env, user, panel, "drawn")
+    else:
+        for card in order:
+            await click(env, user, panel, f"card:{card}")
     await click(env, user, panel, "confirm")
     assert "Your order is locked in" in panel.text
 
@@ -188,9 +199,10 @@ class Played:
 
 
 async def play(env: Env, players: Sequence[User], thread, *, first: int = 1, played: Played | None = None,
-               panels: Callable[[User, int], Any] | None = None, until: int | None = None) -> Played:
-    """Play engagements from ``first`` on through the DM panels (or ``panels(user, n)``), the POLICIES' orders,
-    until the result is posted (or engagement ``until`` is locked in)."""
+               panels: Callable[[User, int], Any] | None = None, until: int | None = None,
+               policies: Sequence[Callable[[Sequence[str]], list[str]]] = POLICIES) -> Played:
+    """Play engagements from ``first`` on through the DM panels (or ``panels(user, n)``), the ``policies``' orders
+    (one per seat), until the result is posted (or engagement ``until`` is locked in)."""
     played = played or Played()
     find = panels or (lambda user, n: dm_panel(env, user, n))
     number = first
@@ -206,7 +218,7 @@ async def play(env: Env, players: Sequence[User], thread, *, first: int = 1, pla
             return played
         orders = []
         for seat, (user, panel) in enumerate(zip(players, found, strict=True)):
-            order = POLICIES[seat](stack_of(panel)) if panel.buttons else None
+            order = policies[seat](stack_of(panel)) if panel.buttons else None
             if order is None:  # locked in before (a restart): the order is on the panel
                 order = played.orders[number][seat]
             else:
@@ -220,11 +232,12 @@ async def play(env: Env, players: Sequence[User], thread, *, first: int = 1, pla
 
 
 def reference(orders: dict[int, list[list[str]]], rules: dict[str, Any] | None = None, seed: int = SEED):
-    """The engine alone, same seed, same orders: the game and all its events."""
+    """The engine alone, same seed, same orders: the game and all its events (up to the last engagement with
+    orders, for a match that ended otherwise)."""
     game = AirWar.new(rules or {}, seed=seed)
     events = list(game.opening_events)
     number = 1
-    while not game.is_over:
+    while not game.is_over and number in orders:
         view = game.view(None)
         for seat in (0, 1):
             assert orders[number][seat] is not None
@@ -234,9 +247,33 @@ def reference(orders: dict[int, list[list[str]]], rules: dict[str, Any] | None =
     return game, events
 
 
+def engine_at(orders: dict[int, list[list[str]]], number: int, rules: dict[str, Any] | None = None,
+              seed: int = SEED) -> AirWar:
+    """The engine alone at the start of engagement ``number``, after the players' orders before it."""
+    game, _ = reference({n: orders[n] for n in range(1, number)}, rules, seed)
+    assert game.engagement == number and not game.is_over
+    return game
+
+
+DECK_LINE = re.compile(r"^(Your deck|<@\d+>'s deck): (\d+) cards?(?:, all unknown\.|, all known \(top to bottom\): (.+)"
+                       r"|: (\d+) unknown on top, then known at the bottom \(top to bottom\): (.+))$", re.MULTILINE)
+
+
+def known_bottoms(text: str) -> dict[str, dict[str, Any]]:
+    """What a DM panel says is known about each deck: ``{"Your deck" | "<@id>'s deck": {"count", "unknown_above",
+    "cards"}}``, the cards top to bottom, as the engine's ``deck_bottoms`` has them."""
+    found = {}
+    for label, total, all_known, unknown, cards in DECK_LINE.findall(text):
+        listed = (all_known or cards).split()
+        found[label] = {"count": int(total), "unknown_above": int(unknown) if unknown else int(total) - len(listed),
+                        "cards": listed}
+    return found
+
+
 async def assert_finished_like_reference(env: Env, match_id: int, played: Played, thread, channel,
-                                         players: Sequence[User]) -> AirWar:
-    game, _ = reference(played.orders)
+                                         players: Sequence[User], *, rules: dict[str, Any] | None = None,
+                                         seed: int = SEED, games: int = 1) -> AirWar:
+    game, _ = reference(played.orders, rules, seed)
     matches = env.bot.matches
     match = await matches.get_match(match_id)
     assert match.status == "finished"
@@ -248,7 +285,8 @@ async def assert_finished_like_reference(env: Env, match_id: int, played: Played
     assert match.result["reason"] == game.outcome.reason
     # the result, once in the thread and once in the channel, naming the winner and the final counts
     [in_thread] = await env.wait_for(lambda: results(env, thread) or None)
-    [in_channel] = await env.wait_for(lambda: results(env, channel) or None)
+    [in_channel] = await env.wait_for(lambda: [m for m in results(env, channel) if f"<#{thread.id}>" in m.text]
+                                      or None)
     decks = expected["deck_counts"]
     for message in (in_thread, in_channel):
         if game.outcome.winner is None:
@@ -261,7 +299,7 @@ async def assert_finished_like_reference(env: Env, match_id: int, played: Played
     assert sorted(r.user_id for r in rows) == sorted(p.id for p in players)
     for player in players:
         rating = await matches.rating(env.guild.id, player.id)
-        assert rating is not None and rating.games == 1
+        assert rating is not None and rating.games == games
     await settled(env, match_id)
     return game
 
@@ -342,6 +380,7 @@ class Version:
     text: str
     audience: str  # "public", or the name of the only user who sees it
     runs: list[list[str]] = field(default_factory=list)
+    channel_id: int = 0
 
 
 def every_version(env: Env) -> list[Version]:
@@ -362,26 +401,43 @@ def every_version(env: Env) -> list[Version]:
         attachments = [*[v.attachments for v in message.history], message.attachments]
         for stamp, text, files in zip(stamps, texts, attachments, strict=True):
             extra = "\n".join(f"{a.filename}\n{a.description or ''}" for a in files)
-            found.append(Version(_when(stamp), f"{text}\n{extra}", audience, card_runs(f"{text}\n{extra}")))
+            found.append(Version(_when(stamp), f"{text}\n{extra}", audience, card_runs(f"{text}\n{extra}"),
+                                 message.channel.id))
     return found
 
 
-def assert_no_order_leaked(env: Env, thread, orders: dict[int, list[list[str]]], players: Sequence[User]) -> int:
-    """No version of any message anyone but the player could see named the player's not yet flipped cards in
-    their locked order (two or more of them), before those flips were shown. Returns how many versions were
-    checked."""
-    _, events = reference(orders)
-    versions = every_version(env)
-    for number, seat_orders in orders.items():
-        flips = [e for e in events if e["type"] == "flip" and e["engagement"] == number]
-        message = board(env, thread, number)
-        assert message is not None
+def flips_shown_at(env: Env, where, number: int) -> dict[int, float]:
+    """When each flip of engagement ``number`` first showed on a board in ``where`` (a channel, or several: a match
+    that moved from its thread to its channel has a board in each)."""
+    shown_at: dict[int, float] = {}
+    for place in where if isinstance(where, list | tuple) else [where]:
+        message = board(env, place, number)
+        if message is None:
+            continue
         stamps = [message.timestamp, *[v.edited_timestamp for v in message.history[1:]],
                   message.edited_timestamp] if message.history else [message.timestamp]
-        shown_at: dict[int, float] = {}
         for stamp, text in zip(stamps, version_texts(message), strict=True):
             for k in range(1, flip_lines(text) + 1):
-                shown_at.setdefault(k, _when(stamp))
+                shown_at[k] = min(shown_at.get(k, _when(stamp)), _when(stamp))
+    return shown_at
+
+
+def assert_no_order_leaked(env: Env, thread, orders: dict[int, list[list[str]]], players: Sequence[User], *,
+                           scope: Sequence[Any] | None = None) -> int:
+    """No version of any message anyone but the player could see named the player's not yet flipped cards in
+    their locked order (two or more of them), before those flips were shown (on a board in ``thread``: a channel,
+    or a list of them). ``scope``: only the public messages in these channels and the players' private ones (other
+    matches deal the same card names). Returns how many versions were checked."""
+    _, events = reference(orders)
+    versions = every_version(env)
+    if scope is not None:
+        names = {player.name for player in players}
+        versions = [v for v in versions if v.audience in names or (v.audience == "public" and v.channel_id in
+                                                                    {place.id for place in scope})]
+    for number, seat_orders in orders.items():
+        flips = [e for e in events if e["type"] == "flip" and e["engagement"] == number]
+        shown_at = flips_shown_at(env, thread, number)
+        assert shown_at or not flips, f"engagement {number}: no board showed its flips"
         for seat, player in enumerate(players):
             order = seat_orders[seat]
             for version in versions:
@@ -458,10 +514,22 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
     assert "🔒 **Your order is locked in:**" in panel.text and f"Waiting for **<@{bob.id}>** to lock in." in panel.text
     assert "Both orders are in: watch the flips in" in dm_panel(env, bob, 1).text
     assert not panel.buttons
-    # from engagement 2 on, the panel knows what went back under each deck, in order
+    # from engagement 2 on, the panel knows what went back under each deck, in order: what the engine knows
     later = dm_panel(env, alice, 2).text
     assert "known at the bottom (top to bottom)" in later
     assert played.engagements > 3
+    for number in (2, 3, played.engagements):
+        view = engine_at(played.orders, number)
+        for seat, (player, other) in enumerate(((alice, bob), (bob, alice))):
+            known = known_bottoms(dm_panel(env, player, number).text)
+            assert set(known) == {"Your deck", f"<@{other.id}>'s deck"}
+            for label, deck in (("Your deck", seat), (f"<@{other.id}>'s deck", 1 - seat)):
+                expected = view.view(seat)["deck_bottoms"][deck]
+                assert known[label]["cards"] == expected["cards"], (number, player.name, label)
+                assert known[label]["unknown_above"] == expected["unknown_above"]
+                assert known[label]["count"] == view.view(None)["deck_counts"][deck]
+            if number == 2:
+                assert known["Your deck"]["cards"] and known[f"<@{other.id}>'s deck"]["cards"]
     assert_flips_shown_once(env, thread, played.engagements)
 
     # the flips: one message per engagement, edited flip by flip, ties visible, then the summary
@@ -514,6 +582,41 @@ async def test_challenges_are_refused_with_a_clear_message(make_env, tmp_path):
     assert "You're already in an Air War match" in await refused(bob, carol)
     assert len(env.messages()) == 1  # the one challenge
     assert not env.threads
+
+
+async def test_a_challenge_refused_after_a_deferral_stays_private(make_env, tmp_path):
+    """A bot that defers every answer at once (``defer_after=0``): a refused challenge is still private. The
+    service's refusals are asked before anything goes out; one that only comes after the public "thinking" (a
+    challenge made in between) removes that message and answers privately."""
+    env = await start(make_env, tmp_path, defer_after=0.0)
+    alice, bob, carol, dave, erin, finn = (env.user(n) for n in ("alice", "bob", "carol", "dave", "erin", "finn"))
+    channel = env.channel()
+    first = await slash(env, alice, "airwar challenge", opponent=bob)
+    await env.wait_for(lambda: first.message.buttons)
+    ix = await slash(env, carol, "airwar challenge", opponent=bob)
+    assert ix.response.type == 4 and ix.response.ephemeral  # refused before any deferral
+    assert ix.message.content == f"<@{bob.id}> is already in an Air War match."
+
+    def refusal(ix) -> Message | None:
+        if ix.response.type == 4 and ix.response.ephemeral:
+            return ix.message
+        return next((m for m in ix.followups if m.ephemeral), None)
+
+    # two challenges to dave at once: both pass the first question, the service takes one and refuses the other
+    one, two = await asyncio.gather(env.slash(erin, "airwar challenge", opponent=dave),
+                                    env.slash(finn, "airwar challenge", opponent=dave))
+    for ix in (one, two):
+        await ix.wait_response()
+    await env.wait_for(lambda: any(refusal(ix) for ix in (one, two)) and any(ix.message.buttons for ix in (one, two)))
+    [refused] = [ix for ix in (one, two) if refusal(ix)]
+    assert refusal(refused).content == f"<@{dave.id}> is already in an Air War match."
+    assert refused.response.type == 5 and not refused.response.ephemeral  # it had said "thinking…" in public ...
+    assert refused.original.deleted  # ... and that message is gone
+    public = env.messages(channel)
+    assert not [m for m in public if "already in" in m.text or m.loading]
+    assert len([m for m in public if m.buttons]) == 2  # alice's challenge and one to dave
+    for ix in (first, one if refused is two else two):
+        await settled(env, match_id_of(ix.message))
 
 
 async def test_decline_withdraw_and_clicks_by_the_wrong_people(make_env, tmp_path):
@@ -636,6 +739,41 @@ async def test_missed_deadlines_play_as_drawn_then_forfeit(make_env, tmp_path):
     assert sorted((r.user_id, r.outcome) for r in rows) == sorted([(alice.id, "win"), (bob.id, "loss")])
 
 
+async def test_a_click_answered_as_the_deadline_passes_leaves_the_panel_closed(make_env, tmp_path):
+    """Bob's tap is applied just before the deadline, but its answer (his panel, with buttons) reaches Discord only
+    after the timer played his stack as drawn: it can't put the buttons back, and the panel says what happened."""
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    message = await challenge(env, alice, bob, timer=30)
+    match_id = match_id_of(message)
+    thread = await accept(env, bob, message)
+    panel = await env.wait_for(lambda: dm_panel(env, alice, 1))
+    await lock_in(env, alice, panel, reverse(stack_of(panel)))
+    bob_panel = await env.wait_for(lambda: dm_panel(env, bob, 1))
+    await settled(env, match_id)
+    match = await env.bot.matches.get_match(match_id)
+    env.clock.advance(match.deadline_at - env.clock.time() - 0.5)  # half a second to go
+
+    hold = env.hold(lambda r: r.template.endswith("/callback") and (r.body or {}).get("type") == 7)
+    stack = stack_of(bob_panel)
+    card = stack[0]
+    ix = await env.click(bob, bob_panel, custom_id=button_id(bob_panel, f"card:{card}"))
+    await hold.wait()  # the tap is applied; its answer is on its way
+    env.clock.advance(1.0)  # the deadline passes: bob's stack plays as drawn
+    await env.wait_for(lambda: any(m.content.startswith("⏰") for m in env.messages(thread)))
+    await asyncio.sleep(0.2)  # (time for the presenter to close bob's panel, were it not waiting for the click)
+    hold.release()
+    assert (await ix.wait_response()).type == 7
+    await settled(env, match_id)
+    await asyncio.sleep(0.2)
+    assert not bob_panel.buttons  # closed for good ...
+    texts = version_texts(bob_panel)
+    assert f"1 {card} · 2 —" in texts[-2]  # ... after the tap's answer
+    assert "⏰ **Time's up:** you did not lock in an order, so your stack was played as drawn." in bob_panel.text
+    assert "Tap your cards" not in bob_panel.text and "Deadline" not in bob_panel.text
+    assert f"**Your order:** {' · '.join(f'{i + 1} {c}' for i, c in enumerate(stack))}" in bob_panel.text
+
+
 async def test_closed_dms_get_the_panel_from_the_board(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     alice, carol, dave = env.user("alice"), env.user("carol", dms_open=False), env.user("dave")
@@ -752,6 +890,38 @@ async def test_status_shows_your_match_privately(make_env, tmp_path):
     assert stack[3] not in re.findall(r"locked in: (.*)", ix.message.content)
 
 
+async def test_only_members_who_manage_the_server_change_the_settings(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice = env.user("alice")
+    dana = env.user("dana", admin=True)
+    mo = env.user("mo", roles=[env.role("Mod", permissions=1 << 5)])  # Manage Server, nothing else
+    matches = env.bot.matches
+    before = await matches.get_settings(env.guild.id)
+    assert (before.arrange_seconds, before.flip_pace_ms) == (120, PACE_MS)
+
+    ix = await slash(env, alice, "airwar settings", timer=60, pace=2.0)
+    assert ix.response.ephemeral
+    assert ix.message.content == "Changing the Air War settings needs the Manage Server permission."
+    assert await matches.get_settings(env.guild.id) == before  # nothing changed
+    ix = await slash(env, alice, "airwar settings")  # looking is for everyone
+    assert ix.response.ephemeral and ix.message.content.startswith("**Air War settings:** 120 s to arrange each stack")
+
+    ix = await slash(env, dana, "airwar settings", timer=60)
+    assert ix.response.ephemeral
+    assert ix.message.content.startswith("Saved. **Air War settings:** 60 s to arrange each stack")
+    assert "1 s between flips" in ix.message.content
+    ix = await slash(env, mo, "airwar settings", pace=2.5)
+    assert ix.message.content.startswith("Saved.") and "2.5 s between flips" in ix.message.content
+    after = await matches.get_settings(env.guild.id)
+    assert (after.arrange_seconds, after.flip_pace_ms) == (60, 2500)
+    # faster than a flip a second is not offered (Discord's client refuses the value before sending anything)
+    pace = next(o for o in env.commands["airwar"]["options"] if o["name"] == "settings")["options"]
+    assert next(o for o in pace if o["name"] == "pace")["min_value"] == 1.0
+    with pytest.raises(InvalidOptions):
+        await env.slash(dana, "airwar settings", pace=0.5)
+    assert env.messages() == []  # all of it private
+
+
 async def test_without_thread_permission_the_match_runs_in_the_channel(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     alice, bob = env.user("alice"), env.user("bob")
@@ -770,10 +940,15 @@ async def test_without_thread_permission_the_match_runs_in_the_channel(make_env,
 
 
 async def test_many_matches_in_one_channel_stay_within_the_rate_limits(make_env, tmp_path):
-    env = await make_env(fast_bot(tmp_path / "airwar.db"))  # Discord's own limits: 5 messages per 5 s
+    """Discord's own limits (5 messages and 5 edits per 5 s per channel) kept, four matches at once through their
+    first engagement's flips, really paced: no 429, and no board's flips closer together than the server's pace."""
+    pace: list[float] = []
+    env = await make_env(fast_bot(tmp_path / "airwar.db", pace_log=pace, real_pace=True))
+    ix = await slash(env, env.owner, "airwar settings", pace=1.0)  # the fastest pace the setting allows
+    assert ix.message.content.startswith("Saved.")
     players = [env.user(f"p{i}") for i in range(8)]
     channel = env.channel()
-    messages = await asyncio.gather(*[challenge(env, players[i], players[i + 1]) for i in range(0, 8, 2)])
+    messages = await asyncio.gather(*[challenge(env, players[i], players[i + 1], stack=3) for i in range(0, 8, 2)])
     await asyncio.gather(*[click(env, players[i + 1], messages[i // 2], label="Accept") for i in range(0, 8, 2)])
     threads = await env.wait_for(lambda: [m.thread for m in messages] if all(m.thread for m in messages) else None)
     assert len(set(threads)) == 4
@@ -781,38 +956,37 @@ async def test_many_matches_in_one_channel_stay_within_the_rate_limits(make_env,
     await env.wait_for(lambda: all(dm_panel(env, p, 1) for p in players), timeout=10)
     links = [m for m in env.messages(channel) if "follow the match" in m.content]
     assert len(links) == 4
+
+    await asyncio.gather(*[play(env, players[i:i + 2], threads[i // 2], until=1) for i in range(0, 8, 2)])
+    await env.wait_for(lambda: all("Engagement 1 over" in board(env, t, 1).text for t in threads), timeout=30)
+    await env.wait_for(lambda: all(dm_panel(env, p, 2) for p in players), timeout=10)
     assert env.http_429 == 0
+    assert pace and set(pace) == {1.0}
+    for thread in threads:
+        message = board(env, thread, 1)
+        stamps = [message.timestamp, *[v.edited_timestamp for v in message.history[1:]], message.edited_timestamp]
+        shown = [(flip_lines(text), _when(stamp)) for text, stamp in zip(version_texts(message), stamps, strict=True)]
+        flips = [at for count, at in shown if count]  # one version per flip
+        assert len(flips) >= 3 and [count for count, _ in shown if count] == list(range(1, len(flips) + 1))
+        gaps = [later - earlier for earlier, later in itertools.pairwise(flips)]
+        assert min(gaps) >= 0.95, f"flips {gaps} apart; the pace is 1 s"
 
 
-async def test_an_answer_that_takes_long_is_deferred_in_time(make_env, tmp_path, monkeypatch):
-    import cogs._airwar_ui as ui
-
-    env = await start(make_env, tmp_path)
+async def test_an_answer_that_takes_long_is_deferred_in_time(make_env, tmp_path):
+    """A bot built to defer every answer at once (``defer_after=0``, no patching): each first response is the
+    deferral -- in time, or the local Discord fails the test -- and the real answer follows it."""
+    env = await start(make_env, tmp_path, defer_after=0.0)
     alice, bob = env.user("alice"), env.user("bob")
-    service = env.bot.matches
-    challenge_ = service.challenge
-    tap = service.tap
-
-    async def slow_challenge(*args, **kwargs):
-        await asyncio.sleep(0.3)
-        return await challenge_(*args, **kwargs)
-
-    monkeypatch.setattr(ui, "DEFER_AFTER", 0.05)
-    monkeypatch.setattr(service, "challenge", slow_challenge)
     ix = await slash(env, alice, "airwar challenge", opponent=bob)
     assert ix.response.type == 5 and not ix.response.ephemeral  # "thinking", in public ...
     message = await env.wait_for(lambda: ix.message if ix.message.buttons else None)  # ... then the challenge
-    assert "challenges" in message.text and not message.loading
+    assert "challenges" in message.text and not message.loading and not message.ephemeral
     await stored(env, match_id_of(message))
-    await accept(env, bob, message)
+    accepted = await click(env, bob, message, label="Accept")
+    assert accepted.response.type == 6
+    await env.wait_for(lambda: message.thread)
     panel = await env.wait_for(lambda: dm_panel(env, alice, 1))
     card = stack_of(panel)[0]
-
-    async def slow_tap(*args, **kwargs):
-        await asyncio.sleep(0.3)
-        return await tap(*args, **kwargs)
-
-    monkeypatch.setattr(service, "tap", slow_tap)
     ix = await click(env, alice, panel, f"card:{card}")
     assert ix.response.type == 6  # deferred first ...
     await env.wait_for(lambda: f"1 {card} · 2 —" in panel.text)  # ... then the panel is edited
@@ -826,30 +1000,113 @@ async def test_an_answer_that_takes_long_is_deferred_in_time(make_env, tmp_path,
     [refusal] = [m for ix in clicks for m in ix.followups]
     assert refusal.ephemeral and refusal.content == f"{second} is already placed."
     await env.wait_for(lambda: f"1 {card} · 2 {second} · 3 —" in panel.text)
+    # commands that answer privately defer privately
+    ix = await slash(env, bob, "airwar status")
+    assert ix.response.type == 5 and ix.response.ephemeral
+    await env.wait_for(lambda: not ix.message.loading)
+    assert "**Your Air War match**" in ix.message.content and ix.message.ephemeral
+    assert all(i.responded and not i.late for i in env.interactions)
+
+
+def assert_panels_wait_for_flips(env: Env, where, orders: dict[int, list[list[str]]], players: Sequence[User]) -> None:
+    """A DM panel of engagement n + 1 knows what engagement n's flips put under the decks: it may only appear once
+    every flip of engagement n has been shown in public (on a board in ``where``)."""
+    _, events = reference(orders)
+    for number in orders:
+        count = len([e for e in events if e["type"] == "flip" and e["engagement"] == number])
+        shown_at = flips_shown_at(env, where, number)
+        for player in players:
+            panel = dm_panel(env, player, number + 1)
+            if panel is None:
+                continue
+            assert len(shown_at) == count, (f"{player.name}'s panel for engagement {number + 1} went out, but only "
+                                            f"{len(shown_at)} of engagement {number}'s {count} flips were ever shown")
+            assert _when(panel.timestamp) >= max(shown_at.values()), (
+                f"{player.name}'s panel for engagement {number + 1} went out before engagement {number}'s flips")
 
 
 async def test_one_broken_match_does_not_touch_another(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     alice, bob, carol, dave = (env.user(name) for name in ("alice", "bob", "carol", "dave"))
+    channel = env.channel()
     broken_message = await challenge(env, alice, bob)
     broken = await accept(env, bob, broken_message)
     fine = await accept(env, dave, await challenge(env, carol, dave))
     await env.wait_for(lambda: board(env, broken, 1) and board(env, fine, 1))
-    env.world.delete_channel(broken)  # a moderator deletes the thread mid-match: every edit there now fails
+    env.world.delete_channel(broken)  # a moderator deletes the thread mid-match: everything there now fails
 
-    await play(env, (alice, bob), broken, until=1)
-    await play(env, (carol, dave), fine, until=1)
+    played = await play(env, (alice, bob), broken, until=1)
+    fine_played = await play(env, (carol, dave), fine, until=1)
     await env.wait_for(lambda: "Engagement 1 over" in board(env, fine, 1).text)
     await env.wait_for(lambda: dm_panel(env, carol, 2) and dm_panel(env, dave, 2))
-    # the broken match goes on in the DMs; its flips could not be shown, nothing else was touched
+    # the next panels know the deck bottoms engagement 1's flips made: not before those flips are public
     await env.wait_for(lambda: dm_panel(env, alice, 2) and dm_panel(env, bob, 2))
+    assert_panels_wait_for_flips(env, [broken, channel], played.orders, (alice, bob))
+    # the broken match goes on in the channel: a note, the flips on a new board there, then the next engagement
+    note = await env.wait_for(lambda: next((m for m in env.messages(channel) if "is gone" in m.content), None))
+    assert note.content == (f"⚠️ The thread of the Air War match **<@{alice.id}>** vs **<@{bob.id}>** is gone, so "
+                            "the match goes on here.")
+    await env.wait_for(lambda: board(env, channel, 1) and "Engagement 1 over" in board(env, channel, 1).text)
     assert flip_lines(board(env, broken, 1).text) == 0
-    # and it ends with its result in the channel
+    played = await play(env, (alice, bob), channel, first=2, played=played, until=2)
+    await env.wait_for(lambda: board(env, channel, 2) and "Engagement 2 over" in board(env, channel, 2).text)
+    await env.wait_for(lambda: dm_panel(env, alice, 3))
+    # and it ends with its result in the channel, once
     ix = await slash(env, bob, "airwar forfeit")
     await click(env, bob, ix.message, label="Forfeit")
-    [result] = await env.wait_for(lambda: results(env, env.channel()) or None)
+    [result] = await env.wait_for(lambda: results(env, channel) or None)
     assert f"**<@{alice.id}>** wins!" in result.text
-    await settled(env, match_id_of_message(broken_message))
+    match_id = match_id_of_message(broken_message)
+    await settled(env, match_id)
+    assert (await env.bot.matches.get_match(match_id)).thread_id is None
+    # no order was seen before its flips, and no panel went out before the flips it derives from
+    assert_no_order_leaked(env, [broken, channel], played.orders, (alice, bob), scope=[broken, channel])
+    assert_panels_wait_for_flips(env, [broken, channel], played.orders, (alice, bob))
+    assert_no_order_leaked(env, fine, fine_played.orders, (carol, dave), scope=[fine])
+    assert_panels_wait_for_flips(env, fine, fine_played.orders, (carol, dave))
+
+
+async def test_flips_that_cannot_be_shown_anywhere_hold_back_the_match(make_env, tmp_path):
+    """Neither the thread nor its channel can be shown in: the flips wait, and so does everything after them (the
+    next panels, /airwar status); once the channel is back, the match goes on where it was, in its thread."""
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    channel = env.channel()
+    message = await challenge(env, alice, bob)
+    match_id = match_id_of(message)
+    thread = await accept(env, bob, message)
+    await env.wait_for(lambda: board(env, thread, 1) and dm_panel(env, alice, 1) and dm_panel(env, bob, 1))
+    await settled(env, match_id)
+    hidden = Overwrite(target=env.world.bot_role, deny=VIEW_CHANNEL)
+    channel.overwrites.append(hidden)  # the bot sees neither the channel nor its thread
+
+    played = await play(env, (alice, bob), thread, until=1)
+    await env.wait_for(lambda: any(r.status == 403 and r.method == "PATCH" for r in env.requests))  # refused ...
+    await asyncio.sleep(0.3)  # ... and the bot has had time to go on, if it did
+    assert dm_panel(env, alice, 2) is None and dm_panel(env, bob, 2) is None
+    assert [q.type for q in await env.bot.matches.unshown_events(match_id)].count("flip") >= 3
+    assert flip_lines(board(env, thread, 1).text) == 0 and not board(env, channel, 1)
+    ix = await slash(env, alice, "airwar status")
+    assert ix.response.ephemeral and ix.message.content == (
+        f"The flips of engagement 1 are being shown in <#{thread.id}> right now; ask again in a moment.")
+    match = await env.bot.matches.get_match(match_id)
+    assert match.thread_id == thread.id and "moved" not in match.messages
+
+    from cogs._airwar_presenter import RETRY_LATER, retry_key
+
+    assert env.bot.timers.armed(retry_key(match_id))  # it tries again later
+    channel.overwrites.remove(hidden)
+    for _ in range(12):  # the next try is due after a few of RETRY_LATER's first steps (a try per failed update)
+        env.clock.advance(RETRY_LATER[0])
+        with contextlib.suppress(TimeoutError):
+            await env.wait_for(lambda: "Engagement 1 over" in board(env, thread, 1).text, timeout=0.25)
+            break
+    assert "Engagement 1 over" in board(env, thread, 1).text
+    await env.wait_for(lambda: dm_panel(env, alice, 2) and dm_panel(env, bob, 2))
+    await settled(env, match_id)
+    assert not [m for m in env.messages(channel) if "is gone" in m.content]
+    assert_no_order_leaked(env, thread, played.orders, (alice, bob))
+    assert_panels_wait_for_flips(env, thread, played.orders, (alice, bob))
 
 
 def match_id_of_message(message: Message) -> int:

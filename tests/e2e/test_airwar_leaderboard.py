@@ -5,6 +5,7 @@ and the empty board's hint."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 
@@ -44,6 +45,8 @@ class Results:
         self.nameless: set[int] = set()  # players whose name is never given to the service
 
     async def _start(self, guild_id: int, a: User, b: User) -> int:
+        # (the bot's own look at the matches after its start must be over: nobody is to show these ones)
+        await asyncio.wait_for(self.env.bot.resumed.wait(), 5)
         names = [None if user.id in self.nameless else f"Ace {user.name}" for user in (a, b)]
         update = await self.service.challenge(
             guild_id, self.env.channel().id, a.id, b.id, challenger_name=names[0], opponent_name=names[1]
@@ -298,3 +301,66 @@ async def test_pages_turn_in_place_survive_a_restart_and_stay_in_their_server(ma
     assert response.type == 4 and response.ephemeral
     assert click.followups == [] and env.ephemerals(pager)[-1].content == "This leaderboard belongs to another server."
     assert message.embed == first_page and len(message.history) == 4
+
+
+# Three matches between alice and bob, stacks of 7, both stacks played as drawn (the engine's reference run gives
+# the same): seed 584 -- alice wins with 26 cards to 6 after 10 engagements; 2467 -- bob wins; 329 -- alice wins.
+SEEDS = (584, 2467, 329)
+FIRST = {"winner": 0, "deck_counts": [26, 6], "engagements": 10}
+
+
+async def test_three_matches_played_through_the_buttons_make_the_board(make_env, tmp_path):
+    from tests.e2e.test_airwar import (
+        accept,
+        as_drawn,
+        assert_finished_like_reference,
+        challenge,
+        fast_bot,
+        lift_rate_limits,
+        match_id_of,
+        panel_in,
+        play,
+        slash,
+    )
+
+    env = await make_env(fast_bot(tmp_path / "airwar.db", seeds=SEEDS))
+    lift_rate_limits(env)
+    ix = await slash(env, env.owner, "airwar settings", pace=1.0)  # the fastest pace there is (flips don't wait)
+    assert ix.message.content.startswith("Saved.")
+    alice, bob = env.user("alice"), env.user("bob")
+    channel = env.channel()
+    model = PlackettLuce()
+    ratings = {alice.id: model.rating(), bob.id: model.rating()}
+    wins = {alice.id: 0, bob.id: 0}
+    rules = {"stack": 7}
+    for number, seed in enumerate(SEEDS, 1):
+        seen = {user: len(env.messages(user)) for user in (alice, bob)}  # the DMs of this match come after
+
+        def panels(user, n, seen=seen):
+            return panel_in(env.messages(user)[seen[user]:], n)
+
+        message = await challenge(env, alice, bob, stack=7)
+        match_id = match_id_of(message)
+        thread = await accept(env, bob, message)
+        played = await play(env, (alice, bob), thread, policies=(as_drawn, as_drawn), panels=panels)
+        game = await assert_finished_like_reference(env, match_id, played, thread, channel, (alice, bob),
+                                                    rules=rules, seed=seed, games=number)
+        winner = (alice, bob)[game.outcome.winner]
+        if number == 1:  # the literal result of the first match, the engine agreeing above
+            assert (game.outcome.winner, game.view(None)["deck_counts"], played.engagements) == (
+                FIRST["winner"], FIRST["deck_counts"], FIRST["engagements"])
+            [result] = [m for m in env.messages(thread) if m.embeds and "wins" in m.embeds[0].get("title", "")]
+            assert f"**<@{alice.id}>** wins!" in result.text
+            assert f"Decks: <@{alice.id}> 26 · <@{bob.id}> 6" in result.text
+        loser = bob if winner is alice else alice
+        [[ratings[winner.id]], [ratings[loser.id]]] = model.rate([[ratings[winner.id]], [ratings[loser.id]]],
+                                                                  ranks=[1, 2])
+        wins[winner.id] += 1
+    assert wins == {alice.id: 2, bob.id: 1}
+
+    ix = await slash(env, env.owner, "leaderboard")
+    assert not ix.response.ephemeral
+    expected = [Row(1, "Alice", 2, 1, 0, "67%", f"{ratings[alice.id].ordinal():.1f}"),
+                Row(2, "Bob", 1, 2, 0, "33%", f"{ratings[bob.id].ordinal():.1f}")]
+    assert table(ix.message.embed) == expected
+    assert ratings[alice.id].ordinal() > ratings[bob.id].ordinal()

@@ -11,15 +11,21 @@ shown twice and the result must be recorded once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import re
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from tests.e2e.test_airwar import (
     PACE_MS,
     SEED,
+    TITLE,
     accept,
     assert_finished_like_reference,
     assert_flips_shown_once,
@@ -31,13 +37,18 @@ from tests.e2e.test_airwar import (
     fast_bot,
     flip_lines,
     lift_rate_limits,
+    lock_in,
     match_id_of,
     play,
+    results,
+    settled,
     slash,
     stack_of,
+    title,
     weave,
 )
 from tests.localdiscord import Env
+from tests.localdiscord.server import HeldRequest, Hold
 
 pytestmark = pytest.mark.e2e
 
@@ -91,7 +102,7 @@ async def restart_in_process(env: Env, database: Path) -> None:
     """The second life: the real bot in this process, on the dead bot's database."""
     bot = fast_bot(database)(env)
     await env.start_bot(bot)
-    await env.wait_for(lambda: bot.match_display is not None)
+    await asyncio.wait_for(bot.resumed.wait(), 5)  # its deadlines moved, its events on their way, its timers armed
 
 
 async def test_a_kill_mid_arrangement_loses_nothing(make_env, tmp_path):
@@ -173,6 +184,180 @@ async def test_a_kill_mid_flips_shows_no_flip_twice(make_env, tmp_path):
     assert_no_order_leaked(env, thread, played.orders, (alice, bob))
 
 
+async def test_a_deadline_that_passed_while_the_bot_was_away_is_moved_not_missed(make_env, tmp_path):
+    """Nobody can click while the bot is down: a deadline that passed meanwhile moves to now + the match's timer
+    (the thread is told, the board and the panels show it) instead of counting as missed -- twice in a row too."""
+    database = tmp_path / "airwar.db"
+    env = await make_env(fast_bot(database))
+    lift_rate_limits(env)
+    alice, bob = env.user("alice"), env.user("bob")
+    message = await challenge(env, alice, bob, timer=30)
+    match_id = match_id_of(message)
+    thread = await accept(env, bob, message)
+    await env.wait_for(lambda: board(env, thread, 1) and dm_panel(env, alice, 1) and dm_panel(env, bob, 1))
+    panel = dm_panel(env, alice, 1)
+    await lock_in(env, alice, panel, list(reversed(stack_of(panel))))
+    await settled(env, match_id)
+
+    for outage in (1, 2):
+        await env.bot.close()
+        env.bot = None
+        env.clock.advance(45)  # the bot is away past the deadline
+        await restart_in_process(env, database)
+        notes = await env.wait_for(lambda n=outage: (found := [m for m in env.messages(thread)
+                                                               if m.content.startswith("⏳")]) and len(found) == n
+                                   and found)
+        await settled(env, match_id)
+        match = await env.bot.matches.get_match(match_id)
+        assert match.status == "active" and match.engagement == 1 and [s.misses for s in match.seats] == [0, 0]
+        assert abs(match.deadline_at - (env.clock.time() + 30)) < 2
+        due = f"<t:{int(match.deadline_at)}:R>"
+        assert notes[-1].content == (f"⏳ The bot was away when the orders of engagement 1 were due, so nobody "
+                                     f"missed the deadline: **<@{bob.id}>**, the deadline is now {due}.")
+        assert bob in notes[-1].mentions and alice not in notes[-1].mentions  # alice has locked in
+        assert due in dm_panel(env, bob, 1).text and dm_panel(env, bob, 1).buttons
+        assert due in board(env, thread, 1).text
+    assert not [m for m in env.messages(thread) if m.content.startswith("⏰")]
+    assert await env.bot.matches.results(match_id) == []
+
+    env.clock.advance(31)  # the moved deadline counts like any other
+    note = await env.wait_for(lambda: next((m for m in env.messages(thread) if m.content.startswith("⏰")), None))
+    assert f"**<@{bob.id}>** did not lock in an order" in note.content
+    bob_panel = dm_panel(env, bob, 1)
+    await env.wait_for(lambda: not bob_panel.buttons and "played as drawn" in bob_panel.text)
+
+
+# --- a crash between a message being sent and its id being stored -----------------------------------------------
+
+
+def creates(where, test: Callable[[dict], bool]) -> Callable[[HeldRequest], bool]:
+    """A message the bot creates in ``where`` whose body passes ``test``."""
+    return lambda r: (r.method == "POST" and r.template == "/channels/{channel_id}/messages"
+                      and int(r.params["channel_id"]) == where.id and test(r.body or {}))
+
+
+def titled(text: str) -> Callable[[dict], bool]:
+    return lambda body: any(embed.get("title") == text for embed in body.get("embeds") or [])
+
+
+async def crash(env: Env, hold: Hold) -> None:
+    """The bot dies while Discord holds the answer to a message it created: the message exists, the bot never
+    heard its id (its database says it was not sent)."""
+    await hold.wait(timeout=10)
+    bot, task = env.bot, env._bot_task
+    await bot.close()
+    with contextlib.suppress(Exception):
+        await task
+    hold.release()
+    env.bot = None
+    await asyncio.sleep(0.05)
+    for record in env.take_error_logs():  # a command of the dying bot, cut off mid-request (a killed one is silent)
+        error, causes = (record.exc_info[1] if record.exc_info else None), []
+        while error is not None:
+            causes.append(error)
+            error = error.__cause__ or error.__context__
+        assert any(isinstance(e, aiohttp.ClientConnectionError) for e in causes), record.getMessage()
+
+
+async def test_a_crash_between_sending_and_storing_sends_nothing_twice(make_env, tmp_path):
+    """Every public message and DM is sent once and its id stored after; the bot dies in between, again and again,
+    and the restarted bot, finding the id missing, sends again -- with the same nonce, so Discord answers with the
+    message it already made (the challenge, an interaction's answer without a nonce, is found by its buttons)."""
+    database = tmp_path / "airwar.db"
+    env = await make_env(fast_bot(database))
+    lift_rate_limits(env)
+    alice, bob = env.user("alice"), env.user("bob")
+    channel = env.channel()
+
+    hold = env.hold(lambda r: r.template.endswith("/callback") and "aw:c:" in json.dumps(r.body), after=True)
+    ix = await env.slash(alice, "airwar challenge", opponent=bob, timer=30)
+    await crash(env, hold)
+    await restart_in_process(env, database)
+    message = ix.message
+    match_id = match_id_of(message)
+    await env.wait_for(lambda: message.buttons)
+    await settled(env, match_id)
+    assert (await env.bot.matches.get_match(match_id)).challenge_message_id == message.id
+
+    hold = env.hold(creates(channel, lambda body: "follow the match" in body.get("content", "")), after=True)
+    await click(env, bob, message, label="Accept")
+    await crash(env, hold)
+    thread = message.thread
+    assert thread is not None
+    hold = env.hold(creates(env.dm(alice), titled(f"{TITLE} — engagement 1: your battle order")), after=True)
+    await restart_in_process(env, database)
+    await crash(env, hold)
+    hold = env.hold(creates(thread, titled(f"{TITLE} — engagement 1")), after=True)
+    await restart_in_process(env, database)
+    await crash(env, hold)
+    await restart_in_process(env, database)
+    await env.wait_for(lambda: board(env, thread, 1) and dm_panel(env, alice, 1) and dm_panel(env, bob, 1))
+    await settled(env, match_id)
+
+    # engagement 1: alice locks in, bob lets the time run out ... the bot dies posting the note
+    panel = dm_panel(env, alice, 1)
+    await lock_in(env, alice, panel, list(reversed(stack_of(panel))))
+    hold = env.hold(creates(thread, lambda body: body.get("content", "").startswith("⏰")), after=True)
+    env.clock.advance(31)
+    await crash(env, hold)
+    await restart_in_process(env, database)
+    await env.wait_for(lambda: dm_panel(env, alice, 2) and dm_panel(env, bob, 2), timeout=10)
+    await settled(env, match_id)
+
+    # bob forfeits: the bot dies posting the result in the thread, then in the channel
+    hold = env.hold(creates(thread, lambda body: "wins" in json.dumps(body.get("embeds"))), after=True)
+    ix = await slash(env, bob, "airwar forfeit")
+    await click(env, bob, ix.message, label="Forfeit")
+    await crash(env, hold)
+    hold = env.hold(creates(channel, lambda body: "wins" in json.dumps(body.get("embeds"))), after=True)
+    await restart_in_process(env, database)
+    await crash(env, hold)
+    await restart_in_process(env, database)
+    await env.wait_for(lambda: results(env, channel))
+    await settled(env, match_id)
+
+    # each once
+    assert [m for m in env.messages(channel) if m.buttons or "challenge" in m.content] == [message]
+    assert len([m for m in env.messages(channel) if "follow the match" in m.content]) == 1
+    assert [title(m) for m in env.messages(alice)].count(f"{TITLE} — engagement 1: your battle order") == 1
+    assert len([m for m in env.messages(thread) if re.fullmatch(rf"{TITLE} — engagement 1(: flips)?", title(m))]) == 1
+    assert len([m for m in env.messages(thread) if m.content.startswith("⏰")]) == 1
+    assert len(results(env, thread)) == len(results(env, channel)) == 1
+    assert env.discord.rest.nonce_hits == 6  # every send after a crash got the message made before it
+    assert len(await env.bot.matches.results(match_id)) == 2
+
+
+async def test_a_kill_between_posting_the_result_and_storing_its_id_posts_it_once(make_env, tmp_path):
+    """The same with a real SIGKILL of a bot process: Discord has made the result message, the process dies before
+    it hears the id; the new bot posts the result again with the same nonce and gets that message back."""
+    database = tmp_path / "airwar.db"
+    env = await make_env()
+    lift_rate_limits(env)
+    alice, bob = env.user("alice"), env.user("bob")
+    channel = env.channel()
+    first = await BotProcess.start(env, database, flip_seconds=0.0)
+    try:
+        message = await challenge_without_bot(env, alice, bob)
+        match_id = match_id_of(message)
+        thread = await accept(env, bob, message)
+        await env.wait_for(lambda: dm_panel(env, alice, 1) and board(env, thread, 1))
+        hold = env.hold(creates(thread, lambda body: "wins" in json.dumps(body.get("embeds"))), after=True)
+        ix = await slash(env, bob, "airwar forfeit")
+        await click(env, bob, ix.message, label="Forfeit")
+        await hold.wait(timeout=10)
+        await first.kill(env)
+        hold.release()
+    finally:
+        await first.ensure_dead()
+    assert len(results(env, thread)) == 1 and not results(env, channel)
+
+    await restart_in_process(env, database)
+    await env.wait_for(lambda: results(env, channel))
+    await settled(env, match_id)
+    assert len(results(env, thread)) == len(results(env, channel)) == 1
+    assert env.discord.rest.nonce_hits == 1
+
+
 async def challenge_without_bot(env: Env, challenger, opponent):
     """:func:`challenge` for a bot in another process (its database is not ours to read)."""
     ix = await slash(env, challenger, "airwar challenge", opponent=opponent)
@@ -188,11 +373,13 @@ async def test_a_restarted_bot_rearms_the_deadlines(make_env, tmp_path):
     alice, bob, carol, dave = (env.user(name) for name in ("alice", "bob", "carol", "dave"))
     waiting = await challenge(env, alice, bob)
     playing = await challenge(env, carol, dave, timer=30)
+    playing_id = match_id_of(playing)
     thread = await accept(env, dave, playing)
     await env.wait_for(lambda: board(env, thread, 1) and dm_panel(env, carol, 1) and dm_panel(env, dave, 1))
     await env.bot.close()  # the database stays as it was; the new bot knows nothing else
     env.bot = None
     await restart_in_process(env, database)
+    await env.wait_for(lambda: env.bot.timers.armed(("airwar", playing_id)), message="not re-armed")
 
     env.clock.advance(31)  # carol and dave miss the arrangement deadline: their stacks play as drawn
     note = await env.wait_for(lambda: next((m for m in env.messages(thread) if m.content.startswith("⏰")), None))

@@ -534,6 +534,71 @@ async def test_edits_and_deletes_keep_history(probe: Env):
     assert caught.value.code == 10003
 
 
+async def test_a_nonce_sent_again_returns_the_first_message_instead_of_a_second(probe: Env):
+    probe.rate_limit("messages", limit=100, per=1.0)  # (more than 5 sends in 5 s here)
+    bot = bot_of(probe)
+    channel = bot.get_channel(probe.channel().id)
+    first = await channel.send("the result", nonce="match-1-result")
+    again = await channel.send("the result, once more", nonce="match-1-result")  # discord.py: enforce_nonce
+    assert again.id == first.id and again.content == "the result"
+    assert [m.content for m in probe.messages()] == ["the result"]
+    assert probe.discord.rest.nonce_hits == 1
+    # another nonce, or none (discord.py then makes a random one): new messages
+    other = await channel.send("the link", nonce="match-1-link")
+    plain = [await channel.send("hello"), await channel.send("hello")]
+    assert len({first.id, other.id, *(m.id for m in plain)}) == 4
+    # without enforce_nonce Discord does not look (the bare HTTP call)
+    params = discord.http.handle_message_parameters(content="loose", nonce="match-1-result")
+    params.payload["enforce_nonce"] = False
+    loose = await bot.http.send_message(channel.id, params=params)
+    assert int(loose["id"]) not in (first.id, other.id)
+    # the nonce is remembered for a few minutes only
+    probe.clock.advance(probe.discord.nonce_window + 1)
+    later = await channel.send("the result, later", nonce="match-1-result")
+    assert later.id != first.id
+    # a nonce whose message was deleted: 404, nothing sent
+    await later.delete()
+    with pytest.raises(discord.NotFound):
+        await channel.send("after the delete", nonce="match-1-result")
+    assert [m.content for m in probe.messages()] == ["the result", "the link", "hello", "hello", "loose"]
+
+
+async def test_a_held_request_is_applied_and_answered_when_released(probe: Env):
+    bot = bot_of(probe)
+    channel = bot.get_channel(probe.channel().id)
+    hold = probe.hold(lambda r: r.method == "POST" and (r.body or {}).get("content") == "held", after=True)
+    sending = asyncio.create_task(channel.send("held"))
+    request = await hold.wait()
+    assert request.template == "/channels/{channel_id}/messages"
+    assert [m.content for m in probe.messages()] == ["held"]  # created on Discord ...
+    await asyncio.sleep(0.05)
+    assert not sending.done()  # ... the bot has not heard back
+    hold.release()
+    sent = await sending
+    assert sent.id == probe.messages()[0].id
+    # before: nothing applied until released
+    hold = probe.hold(lambda r: r.method == "PATCH")
+    editing = asyncio.create_task(sent.edit(content="edited"))
+    await hold.wait()
+    assert probe.messages()[0].content == "held"
+    hold.release()
+    await editing
+    assert probe.messages()[0].content == "edited"
+
+
+async def test_editing_where_the_bot_cannot_see_is_missing_access(probe: Env):
+    from tests.localdiscord.state import VIEW_CHANNEL, Overwrite
+
+    bot = bot_of(probe)
+    general = probe.channel()
+    sent = await bot.get_channel(general.id).send("v1")
+    general.overwrites.append(Overwrite(target=probe.world.bot_role, deny=VIEW_CHANNEL))
+    with pytest.raises(discord.Forbidden) as caught:
+        await sent.edit(content="v2")
+    assert caught.value.code == 50001
+    assert probe.messages(general)[0].content == "v1"
+
+
 async def test_user_messages_reach_the_bot_with_content_only_where_discord_shows_it(probe: Env):
     bot = bot_of(probe)
     alice = probe.user("alice")

@@ -27,7 +27,7 @@ import yarl
 from . import errors
 from .netguard import LoopbackOnly
 from .rest import sniff_content_type
-from .server import LocalDiscord, Problem
+from .server import HeldRequest, Hold, LocalDiscord, Problem
 from .state import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
@@ -342,6 +342,11 @@ class Env:
     def http_429(self) -> int:
         """How many 429s the local Discord answered."""
         return self.discord.rate_limits.count_429
+
+    def hold(self, predicate: Callable[[HeldRequest], bool], *, after: bool = False) -> Hold:
+        """Hold the bot's next request that ``predicate`` matches (``after``: apply it, hold its answer); see
+        :meth:`LocalDiscord.hold`. ``await hold.wait()``, then ``hold.release()``."""
+        return self.discord.hold(predicate, after=after)
 
     def rate_limit(self, name: str, *, limit: int, per: float, hidden: bool = False) -> None:
         """Set a rate-limit rule: ``messages`` (sends per channel), ``edits`` (edits per channel), ``default``."""

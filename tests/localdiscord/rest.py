@@ -97,6 +97,8 @@ class Rest:
     def __init__(self, server: LocalDiscord) -> None:
         self.server = server
         self.handlers: dict[tuple[str, str], Handler] = {key: getattr(self, name) for key, name in ROUTES.items()}
+        self.nonces: dict[tuple[int, str], tuple[Message, float]] = {}  # (author, nonce) -> message, when
+        self.nonce_hits = 0  # sends answered with the message an earlier send of the same nonce created
 
     @property
     def world(self):
@@ -266,7 +268,21 @@ class Rest:
                 if channel.locked:
                     raise errors.thread_archived()
                 channel.archived = False  # sending unarchives a thread
-        message = world.new_message(channel, world.bot_user, call.body or {}, call.uploads)
+        body = call.body or {}
+        key = None
+        if body.get("nonce") is not None and body.get("enforce_nonce"):
+            # Discord: "checked for uniqueness in the past few minutes. If another message was created by the same
+            # author with the same nonce, that message will be returned and no new message will be created."
+            key = (world.bot_user.id, str(body["nonce"]))
+            earlier = self.nonces.get(key)
+            if earlier is not None and world.clock.time() - earlier[1] <= self.server.nonce_window:
+                if earlier[0].deleted:
+                    raise errors.unknown_message()  # discord.py: NotFound, "explicitly deleted shortly earlier"
+                self.nonce_hits += 1
+                return 200, earlier[0].payload()
+        message = world.new_message(channel, world.bot_user, body, call.uploads)
+        if key is not None:
+            self.nonces[key] = (message, world.clock.time())
         await self.hub.message_create(message)
         world.changed()
         return 200, message.payload()
@@ -286,7 +302,8 @@ class Rest:
 
     @route("PATCH", "/channels/{channel_id}/messages/{message_id}")
     async def edit_message(self, call: Call):
-        _, message = self._channel_message(call)
+        channel, message = self._channel_message(call)
+        self._readable(channel)
         if message.author is not self.world.bot_user and set(call.body or {}) - {"flags"}:
             raise errors.cannot_edit_others()
         self.world.edit_message(message, call.body or {}, call.uploads)
@@ -650,8 +667,10 @@ class Rest:
             raise errors.unknown_webhook()
         body = call.body or {}
         original = ix.original
-        if original is not None and original.loading and ix.response and ix.response.type == 5:
-            # the first followup after a "thinking" defer replaces the loading message (as on Discord)
+        if original is not None and original.loading and not original.deleted and ix.response and \
+                ix.response.type == 5:
+            # the first followup after a "thinking" defer replaces the loading message (as on Discord); once the
+            # loading message was deleted, a followup is a message of its own (ephemeral if its flags say so)
             self.world.edit_message(original, {**body, "flags": None}, call.uploads, edited=False)
             original.flags &= ~LOADING
             message = original

@@ -14,6 +14,7 @@ import json
 import logging
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,41 @@ class Problem:
 
     def __str__(self) -> str:
         return f"[{self.kind}] {self.detail}"
+
+
+@dataclass(frozen=True)
+class HeldRequest:
+    """What a :class:`Hold`'s predicate sees of a request."""
+
+    method: str
+    template: str
+    params: dict[str, str]
+    body: Any
+
+
+@dataclass
+class Hold:
+    """One request the local Discord holds (see :meth:`LocalDiscord.hold`): ``await hold.wait()`` until it
+    arrived, then ``hold.release()``. ``after``: the request is applied first and only its answer is held (the
+    bot's state after the call: it happened on Discord, the bot does not know it yet)."""
+
+    predicate: Callable[[HeldRequest], bool]
+    after: bool
+    request: HeldRequest | None = None
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def wait(self, timeout: float = 5.0) -> HeldRequest:  # noqa: ASYNC109
+        await asyncio.wait_for(self.reached.wait(), timeout)
+        assert self.request is not None
+        return self.request
+
+    def release(self) -> None:
+        self.released.set()
+
+    async def _hold(self) -> None:
+        self.reached.set()
+        await self.released.wait()
 
 
 @dataclass
@@ -74,6 +110,10 @@ class LocalDiscord:
         self.requests: list[RequestRecord] = []
         self.record_requests = record_requests
         self.interactions_by_token: dict[str, Interaction] = {}
+        #: how long Discord remembers a message's nonce (``enforce_nonce``: the same nonce again returns that
+        #: message); Discord says "a few minutes"
+        self.nonce_window = 120.0
+        self.holds: list[Hold] = []
         self.port = 0
         self._runner: web.AppRunner | None = None
 
@@ -112,6 +152,22 @@ class LocalDiscord:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    def hold(self, predicate: Callable[[HeldRequest], bool], *, after: bool = False) -> Hold:
+        """Hold the next request ``predicate`` matches (once): before it is applied, or with ``after`` once it is
+        applied and before it is answered -- e.g. to kill the bot between a message being created and the bot
+        hearing its id."""
+        hold = Hold(predicate, after)
+        self.holds.append(hold)
+        return hold
+
+    def _take_hold(self, request: HeldRequest) -> Hold | None:
+        for hold in self.holds:
+            if hold.predicate(request):
+                self.holds.remove(hold)
+                hold.request = request
+                return hold
+        return None
 
     # ------------------------------------------------------------------------------------------ problems
     def problem(self, kind: str, detail: str) -> None:
@@ -226,12 +282,17 @@ class LocalDiscord:
 
         call = Call(method=method, template=op.template, params=params, query=request.query, body=body,
                     uploads=uploads)
+        held = self._take_hold(HeldRequest(method, op.template, params, body)) if self.holds else None
+        if held is not None and not held.after:
+            await held._hold()
         try:
             status, result = await handler(call)
         except errors.ApiError as error:
             response = self._error(op, error)
             response.headers.update(decision.headers)
             return response, op.template, body
+        if held is not None and held.after:
+            await held._hold()
         if status == 204:
             return web.Response(status=204, headers={**decision.headers, "Via": "1.1 google"}), op.template, body
         self._check_response(op, status, result)

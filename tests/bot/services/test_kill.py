@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -17,8 +18,9 @@ from tests.bot.services.crash_driver import drive
 from tests.bot.services.support import FakeClock, consistency, open_service
 
 ROOT = Path(__file__).resolve().parents[3]
-# statement numbers to die at: the challenge, the accept, early/mid/late play, the last statements
-KILL_AT = (3, 12, 41, 777, 2001, 4570)
+# where to die: fixed statement numbers in the challenge and the accept, then fractions of a whole match's
+# statements (measured by running the driver once without a kill) for early, middle, late play and the very end
+KILL_AT = (3, 12, 41, 0.17, 0.44, 0.997)
 
 
 async def outcome(path: Path, log: Path) -> dict:
@@ -45,11 +47,24 @@ def reference(tmp_path_factory):
     return asyncio.run(outcome(directory / "airwar.db", directory / "shown.log"))
 
 
+@pytest.fixture(scope="module")
+def total_statements(tmp_path_factory) -> int:
+    """How many SQL statements a whole match takes when nothing kills it."""
+    directory = tmp_path_factory.mktemp("count")
+    finished = subprocess.run(
+        [sys.executable, "-m", "tests.bot.services.crash_driver", str(directory / "airwar.db"),
+         str(directory / "shown.log")], cwd=ROOT, capture_output=True, text=True, timeout=120, check=True,
+    )
+    return int(finished.stdout.split()[-1])
+
+
 @pytest.mark.parametrize("kill_at", KILL_AT)
-async def test_a_kill_at_any_statement_loses_nothing(tmp_path, kill_at, reference):
+async def test_a_kill_at_any_statement_loses_nothing(tmp_path, kill_at, reference, total_statements):
     path, log = tmp_path / "airwar.db", tmp_path / "shown.log"
+    statement = kill_at if isinstance(kill_at, int) else int(kill_at * total_statements)
+    assert 0 < statement < total_statements
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.bot.services.crash_driver", str(path), str(log), str(kill_at),
+        sys.executable, "-m", "tests.bot.services.crash_driver", str(path), str(log), str(statement),
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     _, stderr = await asyncio.wait_for(process.communicate(), 60)

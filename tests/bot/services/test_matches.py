@@ -16,6 +16,8 @@ from bot.services.matches import CHALLENGE_SECONDS, MatchService, _Work
 from bot.services.timers import Timers
 from bot.storage import matches as store
 from bot.storage import results as results_store
+from bot.storage import settings as settings_store
+from bot.storage.records import GuildSettings
 from tests.bot.services.support import (
     ALICE,
     BOB,
@@ -553,10 +555,15 @@ async def test_settings(service, clock):
     assert (await service.get_settings(GUILD)).flip_pace_ms == 1500
     new = await service.set_settings(GUILD, arrange_seconds=45)
     assert (new.arrange_seconds, new.flip_pace_ms) == (45, 1500)
-    assert (await service.set_settings(GUILD, flip_pace_ms=800)).arrange_seconds == 45
-    for bad in ({"arrange_seconds": 29}, {"arrange_seconds": 601}, {"flip_pace_ms": 499}, {"flip_pace_ms": 5001},
-                {"arrange_seconds": True}, {"arrange_seconds": 60.5}):
+    assert (await service.set_settings(GUILD, flip_pace_ms=1000)).arrange_seconds == 45  # the fastest pace
+    # faster than one flip a second would break Discord's 5 edits per 5 s on the board
+    for bad in ({"arrange_seconds": 29}, {"arrange_seconds": 601}, {"flip_pace_ms": 999}, {"flip_pace_ms": 500},
+                {"flip_pace_ms": 5001}, {"arrange_seconds": True}, {"arrange_seconds": 60.5}):
         await refused(service, errors.InvalidSetting, service.set_settings(GUILD, **bad))
+    # a pace stored before the minimum was raised counts as the minimum
+    async with service.db.transaction() as conn:
+        await settings_store.put_settings(conn, GuildSettings(3, 60, 500), clock())
+    assert (await service.get_settings(3)).flip_pace_ms == 1000
     assert (await service.get_settings(2)).arrange_seconds == 120  # other servers keep the defaults
     match = await start_match(service)
     assert match.arrange_seconds == 45 and match.deadline_at == clock() + 45
@@ -635,3 +642,141 @@ async def test_status_of_a_challenge_and_timers_rearmed_from_stored_deadlines(se
     assert kinds == ["expired", "timeout"]
     assert (await service.get_match(challenge.id)).status == "cancelled"
     assert (await service.get_match(match.id)).engagement == 2
+
+
+# --- restarts, what the Discord side may show, and the rules it asks for -----------------------------------------
+
+async def test_deadlines_that_passed_while_the_bot_was_away_move_on(service, clock):
+    overdue = await start_match(service, arrange_seconds=60)
+    later = await start_match(service, CAROL, DAVE, arrange_seconds=600)
+    waiting = (await service.challenge(GUILD, CHANNEL, 500, 600)).match
+    clock.advance(CHALLENGE_SECONDS + 1)  # the bot was away for a while: two deadlines passed
+    before = await table_dump(service.db)
+
+    updates = await service.resume_deadlines()
+    [update] = updates
+    assert update.match.id == overdue.id and update.match.deadline_at == clock() + 60
+    assert update.changes == {"deadline"} and update.timed_out == ()
+    assert [q.event for q in update.events] == [
+        {"type": "deadline_moved", "engagement": 1, "deadline_at": clock() + 60, "reason": "bot_away"}]
+    assert [s.misses for s in update.match.seats] == [0, 0] and update.match.engagement == 1
+    assert await service.deadline_due(overdue.id) is None  # nobody missed anything
+    assert (await service.public_board(overdue.id, 1)).deadline_at == clock() + 60
+    assert (await service.get_match(later.id)).deadline_at == later.deadline_at  # not due: untouched
+    assert (await service.get_match(waiting.id)).deadline_at == waiting.deadline_at  # a challenge just expires
+    assert await service.resume_deadlines() == []  # once
+    after = await table_dump(service.db)
+    changed = {table for table in before if before[table] != after[table]}
+    assert changed == {"matches", "match_events"}
+
+    assert (await service.deadline_due(waiting.id)).match.reason == "expired"
+    clock.advance(60)  # the moved deadline counts like any other
+    assert (await service.deadline_due(overdue.id)).timed_out == (0, 1)
+    assert await consistency(service.db) == []
+
+
+async def test_the_panel_of_an_engagement_that_is_over_shows_how_it_ended_and_nothing_after(service, clock):
+    match = await start_match(service, rules={"stack": 3})
+    first = await service.panel(match.id, ALICE)
+    assert await service.panel_for(match.id, ALICE, 1) == first  # being arranged: the panel as it stands
+    await refused(service, errors.StalePanel, service.panel_for(match.id, ALICE, 2))
+    alice_order = reverse(list(first.stack))
+    await build_and_confirm(service, match.id, ALICE, reverse)
+    bob_stack = list((await service.panel(match.id, BOB)).stack)
+    await build_and_confirm(service, match.id, BOB, as_drawn)  # engagement 1 is played
+
+    for user, order in ((ALICE, alice_order), (BOB, bob_stack)):
+        panel = await service.panel_for(match.id, user, 1)
+        assert (panel.ended, panel.engagement, panel.locked, panel.opponent_locked) == ("played", 1, True, True)
+        assert list(panel.draft) == order and panel.remaining == () and panel.deadline_at is None
+        assert panel.view["engagement"] == 1 and panel.view["stacks"] == first.view["stacks"]
+        assert panel.view["deck_bottoms"] == first.view["deck_bottoms"]  # nothing the flips taught
+        assert panel.view["my_order"] == order and panel.view["waiting_for"] == []
+    second = await service.panel(match.id, ALICE)
+    assert second.engagement == 2 and second.view["stacks"] != first.view["stacks"]
+
+    # engagement 2: bob locks in, alice lets the time run out (as drawn); engagement 3: alice forfeits
+    await build_and_confirm(service, match.id, BOB, reverse)
+    clock.advance((await service.get_match(match.id)).deadline_at - clock())
+    assert (await service.deadline_due(match.id)).timed_out == (0,)
+    panel = await service.panel_for(match.id, ALICE, 2)
+    assert panel.ended == "as_drawn" and panel.draft == second.stack and panel.view["stacks"] == second.view["stacks"]
+    assert (await service.panel_for(match.id, BOB, 2)).ended == "played"
+    await build_and_confirm(service, match.id, BOB, reverse)
+    await service.forfeit(match.id, ALICE)
+    alice, bob = (await service.panel_for(match.id, ALICE, 3)), (await service.panel_for(match.id, BOB, 3))
+    assert (alice.ended, alice.draft, alice.finished, alice.opponent_locked) == ("over", (), True, True)
+    assert (bob.ended, bob.locked, bob.opponent_locked) == ("over", True, False)
+
+
+async def test_a_second_missed_deadline_ends_the_panel_as_a_forfeit(service, clock):
+    match = await start_match(service)
+    clock.advance(200)
+    await service.deadline_due(match.id)  # both missed once: as drawn
+    await build_and_confirm(service, match.id, BOB, reverse)
+    clock.advance(200)
+    assert (await service.deadline_due(match.id)).forfeited == (0,)
+    assert (await service.panel_for(match.id, ALICE, 1)).ended == "as_drawn"
+    assert (await service.panel_for(match.id, ALICE, 2)).ended == "timeout"
+    assert (await service.panel_for(match.id, BOB, 2)).ended == "over"
+
+
+async def test_nothing_derived_from_flips_shows_before_the_flips_are_shown(service):
+    match = await start_match(service)
+    for q in await service.unshown_events(match.id):
+        await service.mark_shown(match.id, q.seq)
+    assert (await service.open_panel(match.id, BOB, 1)).engagement == 1
+    await play_engagement(service, match.id, (reverse, as_drawn))  # the flips of engagement 1 are queued
+    message = f"The flips of engagement 1 are being shown in <#{CHANNEL}> right now; ask again in a moment."
+    await refused(service, errors.StillShowing, service.status(ALICE), message)
+    await refused(service, errors.StillShowing, service.open_panel(match.id, BOB, 2), message)
+    flips = [q for q in await service.unshown_events(match.id) if q.type == "flip"]
+    await service.mark_shown(match.id, flips[-2].seq)  # all but the last flip shown: still not
+    await refused(service, errors.StillShowing, service.status(BOB))
+    await service.mark_shown(match.id, flips[-1].seq)
+    assert (await service.status(ALICE)).view["engagement"] == 2
+    assert (await service.open_panel(match.id, BOB, 2)).engagement == 2
+    await refused(service, errors.StalePanel, service.open_panel(match.id, BOB, 1))
+    await service.set_thread(match.id, 77)
+    moved = await service.move_to_channel(match.id, 88)  # the thread is gone: the match goes on in its channel
+    assert moved.thread_id is None and moved.play_channel_id == CHANNEL
+    assert moved.messages["in_channel"] == CHANNEL and moved.messages["moved"] == 88
+    await service.forfeit(match.id, BOB)
+    await refused(service, errors.MatchNotActive, service.open_panel(match.id, BOB, 2))
+
+
+async def test_the_public_board_of_an_engagement_at_any_event(service, clock):
+    match = await start_match(service)
+    queued = await service.events(match.id, engagement=1)
+    start = next(q for q in queued if q.type == "engagement")
+    board = await service.public_board(match.id, 1, start.seq)
+    assert board.locked == (False, False) and not board.played and board.deadline_at == start.event["deadline_at"]
+    assert board.view["seat"] is None and board.view["my_order"] is None
+    assert board.view["stacks"] == start.event["stacks"] and board.view["waiting_for"] == [0, 1]
+    await build_and_confirm(service, match.id, BOB, reverse)
+    locked = next(q for q in await service.events(match.id, engagement=1) if q.type == "order_locked")
+    assert (await service.public_board(match.id, 1, locked.seq - 1)).locked == (False, False)
+    assert (await service.public_board(match.id, 1, locked.seq)).locked == (False, True)
+    clock.advance(200)
+    await service.deadline_due(match.id)  # alice missed it: played as drawn
+    board = await service.public_board(match.id, 1)
+    assert board.played and board.timed_out == (0,) and board.locked == (True, True)  # her stack, as drawn
+    assert [e["type"] for e in board.events].count("flip") >= 5
+    assert all("order" not in e and "cards" not in e for e in board.events if e["type"] == "order_locked")
+    assert await service.public_board(match.id, 9) is None
+
+
+async def test_the_cogs_questions_before_it_answers(service):
+    before = await table_dump(service.db)
+    await service.check_challenge(ALICE, BOB)
+    await refused(service, errors.CannotChallengeSelf, service.check_challenge(ALICE, ALICE))
+    await refused(service, errors.NotInMatch, service.forfeit_target(ALICE), "You're not in an Air War match.")
+    challenge = await service.challenge(GUILD, CHANNEL, ALICE, BOB)
+    await refused(service, errors.AlreadyInMatch, service.check_challenge(CAROL, BOB), f"<@{BOB}> is already in")
+    await refused(service, errors.AlreadyInMatch, service.check_challenge(ALICE, CAROL), "You're already in")
+    await refused(service, errors.ChallengeNotStarted, service.forfeit_target(ALICE),
+                  f"Your Air War challenge with <@{BOB}> hasn't started yet: withdraw it with the button")
+    await refused(service, errors.ChallengeNotStarted, service.forfeit_target(BOB), "decline it")
+    await service.accept(challenge.match.id, BOB)
+    assert (await service.forfeit_target(BOB)).id == challenge.match.id
+    assert before != await table_dump(service.db)

@@ -1,0 +1,324 @@
+"""N concurrent Air War matches played to the end through the local Discord by scripted players.
+
+    python -m tests.bench.airwar_matches [--matches N] [--seed S] [--pace-ms MS] [--think-ms MS] [--json]
+
+The real bot (``bot.client.AirWarBot``, real cogs, a real SQLite file in a temporary directory) runs against the
+local Discord (``tests/localdiscord``) on 127.0.0.1, both in this process and event loop. Discord's default rate
+limits stay as the fake has them (5 messages and 5 edits per 5 s per channel, 50 requests per second per other
+route). Every challenge is made in ONE channel (``#general``); the bot plays each match in a thread of its own.
+Two scripted players per match: the challenger uses ``/airwar challenge``, the opponent clicks **Accept**, then each
+finds their DM panel for every engagement and clicks it (engagement 1 also goes through ``undo``, ``drawn``,
+``random`` and ``reset``; then a card per tap in the order of ``tests.e2e.test_airwar.POLICIES``, then ``confirm``)
+until the result is in the match's thread. ``--think-ms`` is each player's mean pause before a click (uniform in
+0..2x; 0: click as soon as the previous answer is in).
+
+Prints one JSON line:
+
+* ``matches``, ``finished`` (matches whose status is ``finished`` at the end), ``interactions`` (every
+  INTERACTION_CREATE the fake sent), ``unanswered``;
+* ``p50_ack_ms``, ``p90_ack_ms``, ``p99_ack_ms``, ``max_ack_ms``, ``over_100ms``: per interaction, from the moment
+  the fake creates and dispatches the INTERACTION_CREATE (``Interaction.created_at``) to the moment the bot's first
+  callback (``POST /interactions/{id}/{token}/callback``) reaches the fake (``ResponseRecord.at``) -- both stamped
+  by the fake's clock, for every interaction of every match (nearest-rank percentiles);
+* ``http_429``: 429s the fake answered (``env.http_429``), ``arrange_timeouts``: engagement deadlines the players
+  missed (``arrange_timeout`` events in the database -- a player whose panel arrives late misses it);
+* ``kb_per_match``: memory -- RSS growth of the process (``/proc/self/statm``, sampled every 0.25 s) from just
+  before the first challenge to its peak during the run, divided by ``matches``. The bot and the fake share the
+  process, so this includes the fake's share (it keeps every message, every edit's earlier version and every
+  uploaded PNG). ``--tracemalloc`` adds ``bot_kb_per_match``: the peak, over snapshots taken every few seconds, of
+  the memory tracemalloc traces to allocations with a frame in ``bot/``, ``cogs/``, ``discord/`` or ``aiosqlite/``
+  (the bot's side; SQLite's own C heap is not traced), per match; tracing slows the process, so that run's latency
+  figures are not comparable (the line says ``"tracemalloc": true``);
+* ``seconds`` (first challenge to the last result in a thread), ``settled_seconds`` (until every queued event is
+  shown, the channel's backlog included), ``pace_ms`` and ``pace`` (how flips are paced: the server setting through
+  ``MatchService.set_settings`` with real sleeps, or ``"no-op pace_sleep"`` for ``--pace-ms 0``), ``think_ms``;
+* ``failures``: what the pytest fixture would fail on (``env.failures()``: unknown routes, spec violations, late /
+  double / missing interaction answers, ERROR logs); must be 0. They are printed to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.services.matches import FLIP_PACE_MS_RANGE
+from tests.e2e.test_airwar import POLICIES, TITLE, match_id_of, stack_of, title
+from tests.localdiscord import Env, Message, User
+from tests.localdiscord.airwar import airwar_bot_factory
+from tests.localdiscord.state import Channel
+
+RESULT_TITLE = re.compile(rf"{TITLE} — (draw|.+ wins)")
+PAGE_KB = os.sysconf("SC_PAGE_SIZE") / 1024
+BOT_FILES = (f"{os.sep}bot{os.sep}", f"{os.sep}cogs{os.sep}", f"{os.sep}discord{os.sep}", f"{os.sep}aiosqlite{os.sep}")
+
+
+def rss_kb() -> float:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * PAGE_KB
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Nearest rank."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(p / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+async def poll(predicate: Callable[[], Any], seconds: float, what: str, interval: float = 0.05) -> Any:
+    """Cheap waiting for many players at once (``env.wait_for`` wakes every waiter on every change)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(what)
+        await asyncio.sleep(interval)
+
+
+class Watch:
+    """New messages of one channel matching a title, looked at once each (no rescans)."""
+
+    def __init__(self, channel: Channel) -> None:
+        self.channel = channel
+        self.seen = 0
+
+    def find(self, wanted: Callable[[str], bool]) -> Message | None:
+        messages = self.channel.messages
+        while self.seen < len(messages):
+            message = messages[self.seen]
+            if message.loading:
+                return None  # a deferred answer, still being made: look again
+            self.seen += 1
+            if wanted(title(message)):
+                return message
+        return None
+
+
+@dataclass
+class Bench:
+    env: Env
+    args: argparse.Namespace
+    rng: random.Random
+    wait: float
+    done: list[int] = field(default_factory=list)
+    match_ids: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    last_result_at: float = 0.0
+
+    async def think(self) -> None:
+        if self.args.think_ms > 0:
+            await asyncio.sleep(self.rng.uniform(0, 2 * self.args.think_ms / 1000))
+
+    async def click(self, user: User, message: Message, key: str) -> bool:
+        """Click the enabled button whose custom id ends with ``:key``; False when there is none or the bot
+        refused (an ephemeral answer): the panel moved on (a missed deadline)."""
+        await self.think()
+        button = next((b for b in message.buttons if b["custom_id"].endswith(f":{key}")), None)
+        if button is None or button.get("disabled"):
+            return False
+        ix = await self.env.click(user, message, custom_id=button["custom_id"])
+        response = await ix.wait_response(timeout=self.wait)
+        return not (response.type == 4 and response.ephemeral)
+
+    async def play_match(self, number: int, challenger: User, opponent: User) -> None:
+        env = self.env
+        channel = env.channel()
+        await self.think()
+        ix = await env.slash(challenger, "airwar challenge", opponent=opponent)
+        await ix.wait_response(timeout=self.wait)
+        if ix.response.ephemeral:
+            raise AssertionError(f"match {number}: challenge refused: {ix.message.content}")
+        message = await poll(lambda: ix.message if ix.message.buttons else None, self.wait, "no challenge buttons")
+        match_id = match_id_of(message)
+        self.match_ids.append(match_id)
+        await self.think()
+        # accept once the bot has stored its challenge message (a person takes longer than that anyway)
+        matches = env.bot.matches
+        for _ in range(int(self.wait / 0.05)):
+            if (await matches.get_match(match_id)).challenge_message_id is not None:
+                break
+            await asyncio.sleep(0.05)
+        if not await self.click(opponent, message, "accept"):
+            raise AssertionError(f"match {number}: the accept was refused")
+        thread = await poll(lambda: message.thread, self.args.timeout, f"match {number}: no thread")
+        assert thread.parent is channel
+        await asyncio.gather(self.play_seat(thread, challenger, 0),
+                             self.play_seat(thread, opponent, 1))
+        self.done.append(match_id)
+        self.last_result_at = time.perf_counter()
+
+    async def play_seat(self, thread: Channel, user: User, seat: int) -> None:
+        dm = Watch(self.env.dm(user))
+        results = Watch(thread)
+        over = False
+        number = 1
+        while True:
+            panel_title = f"{TITLE} — engagement {number}: your battle order"
+
+            def ready(wanted: str = panel_title) -> Message | str | None:
+                nonlocal over
+                over = over or results.find(lambda t: bool(RESULT_TITLE.fullmatch(t))) is not None
+                return dm.find(lambda t: t == wanted) or ("over" if over else None)
+
+            found = await poll(ready, self.args.timeout, f"{user.name}: no panel {number} and no result")
+            if found == "over":
+                return
+            panel: Message = found
+            if panel.buttons:
+                order = POLICIES[seat](stack_of(panel))
+                keys = [f"card:{order[0]}", "undo", "drawn", "random", "reset"] if number == 1 else []
+                keys += [f"card:{card}" for card in order] + ["confirm"]
+                for key in keys:
+                    if not await self.click(user, panel, key):
+                        break
+            number += 1
+
+
+async def settle(env: Env, seconds: float) -> None:
+    """Until every queued event has been shown (the presenters are done, the channel's backlog included)."""
+    deadline = time.monotonic() + seconds
+    while await env.bot.matches.matches_with_unshown_events():
+        if time.monotonic() > deadline:
+            raise TimeoutError("events still unshown")
+        await asyncio.sleep(0.25)
+
+
+async def sample_memory(peak: dict[str, float], stop: asyncio.Event, traced: bool) -> None:
+    last_snapshot = 0.0
+    while not stop.is_set():
+        peak["rss"] = max(peak["rss"], rss_kb())
+        if traced and time.monotonic() - last_snapshot > 5:
+            peak["bot"] = max(peak["bot"], bot_traced_kb())
+            last_snapshot = time.monotonic()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 0.25)
+
+
+def bot_traced_kb() -> float:
+    snapshot = tracemalloc.take_snapshot().filter_traces(
+        [tracemalloc.Filter(True, f"*{part}*", all_frames=True) for part in BOT_FILES])
+    return sum(stat.size for stat in snapshot.statistics("filename")) / 1024
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    rng = random.Random(args.seed)
+    seeds = random.Random(args.seed + 1)
+
+    async def no_pace(seconds: float) -> None:
+        await asyncio.sleep(0)
+
+    pace_sleep = no_pace if args.pace_ms == 0 else asyncio.sleep
+    with tempfile.TemporaryDirectory(prefix="airwar-bench-") as directory:
+        factory = airwar_bot_factory(Path(directory) / "airwar.db", seed_source=lambda: seeds.getrandbits(63),
+                                     pace_sleep=pace_sleep)
+        env = await Env.start(factory, record_requests=False)
+        try:
+            if args.pace_ms:
+                await env.bot.matches.set_settings(env.guild.id, flip_pace_ms=args.pace_ms)
+            players = [env.user(f"pilot{i}") for i in range(2 * args.matches)]
+            env.channel()
+            for player in players:
+                env.dm(player)
+            await env._flush()
+            await asyncio.sleep(0.2)
+            if args.tracemalloc:
+                tracemalloc.start(16)
+            peak = {"rss": rss_kb(), "bot": 0.0}
+            base_rss = peak["rss"]
+            base_bot = bot_traced_kb() if args.tracemalloc else 0.0
+            stop = asyncio.Event()
+            sampler = asyncio.create_task(sample_memory(peak, stop, args.tracemalloc))
+            bench = Bench(env, args, rng, wait=10.0)
+            started = time.perf_counter()
+            outcomes = await asyncio.wait_for(asyncio.gather(
+                *[bench.play_match(i, players[2 * i], players[2 * i + 1]) for i in range(args.matches)],
+                return_exceptions=True), args.timeout)
+            for outcome in outcomes:
+                if isinstance(outcome, BaseException):
+                    bench.problems.append(f"[player] {outcome!r}")
+            played = (bench.last_result_at or time.perf_counter()) - started
+            await settle(env, args.timeout)
+            settled = time.perf_counter() - started
+            stop.set()
+            await sampler
+            if args.tracemalloc:
+                peak["bot"] = max(peak["bot"], bot_traced_kb())
+                tracemalloc.stop()
+            matches = env.bot.matches
+            finished = 0
+            timeouts = 0
+            for match_id in bench.match_ids:
+                finished += (await matches.get_match(match_id)).status == "finished"
+                timeouts += sum(1 for q in await matches.events(match_id) if q.type == "arrange_timeout")
+        finally:
+            interactions = list(env.world.interactions.values())
+            await env.close()
+        failures = env.failures() + bench.problems
+    acks = [(ix.response.at - ix.created_at) * 1000 for ix in interactions if ix.response is not None]
+    for line in failures[:40]:
+        print(line, file=sys.stderr)
+    out: dict[str, Any] = {
+        "matches": args.matches,
+        "finished": finished,
+        "interactions": len(interactions),
+        "unanswered": len(interactions) - len(acks),
+        "p50_ack_ms": round(percentile(acks, 50), 1),
+        "p90_ack_ms": round(percentile(acks, 90), 1),
+        "p99_ack_ms": round(percentile(acks, 99), 1),
+        "max_ack_ms": round(max(acks, default=0.0), 1),
+        "over_100ms": sum(1 for a in acks if a > 100),
+        "http_429": env.http_429,
+        "arrange_timeouts": timeouts,
+        "kb_per_match": round((peak["rss"] - base_rss) / args.matches, 1),
+        "memory": "rss_peak_delta",
+        "seconds": round(played, 1),
+        "settled_seconds": round(settled, 1),
+        "pace_ms": args.pace_ms,
+        "pace": "server setting (set_settings), real sleeps" if args.pace_ms else "no-op pace_sleep",
+        "think_ms": args.think_ms,
+        "seed": args.seed,
+        "cpus": os.cpu_count(),
+        "failures": len(failures),
+    }
+    if args.tracemalloc:
+        out["bot_kb_per_match"] = round((peak["bot"] - base_bot) / args.matches, 1)
+        out["tracemalloc"] = True
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.airwar_matches")
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1234)
+    low, high = FLIP_PACE_MS_RANGE
+    parser.add_argument("--pace-ms", type=int, default=low,
+                        help=f"the server's flip pace ({low}-{high}, set through the match service; default: the "
+                             "lowest allowed); 0: a no-op pace_sleep")
+    parser.add_argument("--think-ms", type=float, default=0.0, help="mean pause before each click")
+    parser.add_argument("--timeout", type=float, default=1800.0, help="seconds for the whole run")
+    parser.add_argument("--tracemalloc", action="store_true", help="also trace the bot's memory (slows the run)")
+    parser.add_argument("--json", action="store_true", help="accepted; the output is always one JSON line")
+    args = parser.parse_args()
+    if args.pace_ms and not low <= args.pace_ms <= high:
+        parser.error(f"--pace-ms is 0 or {low}..{high} (the server setting's range)")
+    print(json.dumps(asyncio.run(run(args))))
+
+
+if __name__ == "__main__":
+    main()
