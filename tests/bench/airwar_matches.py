@@ -49,6 +49,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,6 +121,7 @@ class Bench:
     match_ids: list[int] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     last_result_at: float = 0.0
+    first_panel: list[float] = field(default_factory=list)
 
     async def think(self) -> None:
         if self.args.think_ms > 0:
@@ -156,14 +158,15 @@ class Bench:
             await asyncio.sleep(0.05)
         if not await self.click(opponent, message, "accept"):
             raise AssertionError(f"match {number}: the accept was refused")
+        accepted = time.perf_counter()
         thread = await poll(lambda: message.thread, self.args.timeout, f"match {number}: no thread")
         assert thread.parent is channel
-        await asyncio.gather(self.play_seat(thread, challenger, 0),
-                             self.play_seat(thread, opponent, 1))
+        await asyncio.gather(self.play_seat(thread, challenger, 0, accepted),
+                             self.play_seat(thread, opponent, 1, accepted))
         self.done.append(match_id)
         self.last_result_at = time.perf_counter()
 
-    async def play_seat(self, thread: Channel, user: User, seat: int) -> None:
+    async def play_seat(self, thread: Channel, user: User, seat: int, accepted: float) -> None:
         dm = Watch(self.env.dm(user))
         results = Watch(thread)
         over = False
@@ -180,6 +183,8 @@ class Bench:
             if found == "over":
                 return
             panel: Message = found
+            if number == 1:
+                self.first_panel.append(time.perf_counter() - accepted)
             if panel.buttons:
                 order = POLICIES[seat](stack_of(panel))
                 keys = [f"card:{order[0]}", "undo", "drawn", "random", "reset"] if number == 1 else []
@@ -284,6 +289,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "max_ack_ms": round(max(acks, default=0.0), 1),
         "over_100ms": sum(1 for a in acks if a > 100),
         "http_429": env.http_429,
+        "http_429_routes": dict(Counter(line.split(" (")[0] for line in env.discord.rate_limits.log_429)),
+        "first_panel_p50_s": round(percentile(bench.first_panel, 50), 2),
+        "first_panel_max_s": round(max(bench.first_panel, default=0.0), 2),
         "arrange_timeouts": timeouts,
         "kb_per_match": round((peak["rss"] - base_rss) / args.matches, 1),
         "memory": "rss_peak_delta",
