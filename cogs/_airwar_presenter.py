@@ -64,6 +64,7 @@ from cogs._airwar_ui import (
     open_panel_view,
     panel_view,
     rendered,
+    rendered_first,
 )
 
 if TYPE_CHECKING:
@@ -118,6 +119,7 @@ class _Show:
     match: MatchRecord
     names: list[str]
     image_names: list[str]
+    flip_pace_ms: int | None = None  # the server's pace, read once a run (a change applies from the next one)
 
 
 class Presenter:
@@ -319,20 +321,22 @@ class Presenter:
         return f"<#{match.play_channel_id}>"
 
     # --- panels ------------------------------------------------------------------------------------------
-    async def panel_surface(self, match: MatchRecord, panel: Panel, note: str = "") -> tuple[ButtonSurface, str]:
-        """A panel's surface (as its engagement ended, if it did: ``panel.ended``) and the lines under it."""
+    async def panel_surface(self, match: MatchRecord, panel: Panel, note: str = "", *,
+                            answering: bool = False) -> tuple[ButtonSurface, str]:
+        """A panel's surface (as its engagement ended, if it did: ``panel.ended``) and the lines under it.
+        ``answering``: an interaction's answer waits for it (its picture is drawn before the background ones)."""
         assert panel.view is not None
-        surface = await rendered(render.dm_panel, panel.view, mentions(match), draft=panel.draft,
-                                 deadline=panel.deadline_at, image_names=await self.display_names(match),
-                                 closed=render.panel_closed(panel.ended))
+        surface = await (rendered_first if answering else rendered)(
+            render.dm_panel, panel.view, mentions(match), draft=panel.draft, deadline=panel.deadline_at,
+            image_names=await self.display_names(match), closed=render.panel_closed(panel.ended))
         extra = "\n".join(line for line in (note, f"-# Engagement {panel.engagement} of your match in "
                                                   f"{self._where(match)}.") if line)
         return surface, extra
 
-    async def panel_edit(self, match: MatchRecord, panel: Panel) -> dict[str, Any]:
+    async def panel_edit(self, match: MatchRecord, panel: Panel, *, answering: bool = False) -> dict[str, Any]:
         """``edit`` keyword arguments that make a panel message show ``panel`` (no buttons once it ended)."""
         note = f"Both orders are in: watch the flips in {self._where(match)}." if panel.ended == "played" else ""
-        surface, extra = await self.panel_surface(match, panel, note)
+        surface, extra = await self.panel_surface(match, panel, note, answering=answering)
         return edit_kwargs(surface, extra=extra, view=panel_view(match.id, panel.engagement, surface))
 
     async def _edit_panels(self, show: _Show, engagement: int, seats: Sequence[int]) -> None:
@@ -559,8 +563,9 @@ class Presenter:
         if board is None:
             return
         if flip > 1:
-            settings = await self.matches.get_settings(match.guild_id)
-            await self.pace_sleep(settings.flip_pace_ms / 1000)
+            if show.flip_pace_ms is None:
+                show.flip_pace_ms = (await self.matches.get_settings(match.guild_id)).flip_pace_ms
+            await self.pace_sleep(show.flip_pace_ms / 1000)
         surface = await rendered(render.flips, list(board.events), show.names, flip, engagement=number,
                                  image_names=show.image_names)
         board_id = match.board_message_id(number)

@@ -22,6 +22,8 @@ import functools
 import io
 import logging
 import re
+import weakref
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -98,9 +100,61 @@ T = TypeVar("T")
 _RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="airwar-render")
 
 
+class _Turns:
+    """Whose picture the render thread draws next (one per event loop): a picture an interaction's answer waits
+    for goes before the background ones (flips, boards), which are paced anyway."""
+
+    def __init__(self) -> None:
+        self.busy = False
+        self.waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (deque(), deque())
+
+    async def take(self, first: bool) -> None:
+        if not self.busy:
+            self.busy = True
+            return
+        turn = asyncio.get_running_loop().create_future()
+        self.waiting[0 if first else 1].append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.give()  # it was this one's turn: the next one's now
+            raise
+
+    def give(self) -> None:
+        for queue in self.waiting:
+            while queue:
+                turn = queue.popleft()
+                if not turn.done():
+                    turn.set_result(None)
+                    return
+        self.busy = False
+
+
+_turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Turns] = weakref.WeakKeyDictionary()
+
+
+async def _render(first: bool, function: Callable[[], T]) -> T:
+    loop = asyncio.get_running_loop()
+    turns = _turns.get(loop)
+    if turns is None:
+        turns = _turns[loop] = _Turns()
+    await turns.take(first)
+    try:
+        return await loop.run_in_executor(_RENDERER, function)
+    finally:
+        turns.give()
+
+
 async def rendered(render: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-    """``render(*args, **kwargs)`` (a :mod:`bot.render` function that may draw a picture) off the event loop."""
-    return await asyncio.get_running_loop().run_in_executor(_RENDERER, functools.partial(render, *args, **kwargs))
+    """``render(*args, **kwargs)`` (a :mod:`bot.render` function that may draw a picture) off the event loop,
+    after the pictures asked for before it (and after those of :func:`rendered_first`)."""
+    return await _render(False, functools.partial(render, *args, **kwargs))
+
+
+async def rendered_first(render: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """:func:`rendered` for a picture an interaction's answer waits for: drawn before the background ones."""
+    return await _render(True, functools.partial(render, *args, **kwargs))
 
 
 # --- views -----------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 import discord
@@ -58,6 +59,9 @@ def timer_key(match_id: int) -> tuple[str, int]:
     return ("airwar", match_id)
 
 
+PLAYERS_CACHED = 4096  # matches whose players a click's check knows without asking the database
+
+
 def message_link(guild_id: int, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
@@ -71,6 +75,8 @@ class AirWarCog(commands.Cog, name=COG_NAME):
         self.presenter = Presenter(bot, pace_sleep=getattr(bot, "pace_sleep", asyncio.sleep))
         self.defer_after: float = getattr(bot, "defer_after", DEFER_AFTER)
         self._armed: dict[int, float] = {}
+        #: match id -> its players (seats never change): a click's check asks the database once per match
+        self._players: OrderedDict[int, tuple[int, ...]] = OrderedDict()
 
     @property
     def matches(self):
@@ -134,12 +140,17 @@ class AirWarCog(commands.Cog, name=COG_NAME):
 
     async def check_player(self, interaction: discord.Interaction, match_id: int) -> bool:
         """Every button's ``interaction_check``: only the match's players get further."""
-        try:
-            match = await self.matches.get_match(match_id)
-        except service_errors.MatchNotFound as error:
-            await self.tell(interaction, str(error))
-            return False
-        if match.seat_of(interaction.user.id) is None:
+        players = self._players.get(match_id)
+        if players is None:
+            try:
+                match = await self.matches.get_match(match_id)
+            except service_errors.MatchNotFound as error:
+                await self.tell(interaction, str(error))
+                return False
+            players = self._players[match_id] = match.user_ids
+            while len(self._players) > PLAYERS_CACHED:
+                self._players.popitem(last=False)
+        if interaction.user.id not in players:
             await self.tell(interaction, str(service_errors.NotYourMatch()))
             return False
         if interaction.guild_id is not None:
@@ -186,7 +197,7 @@ class AirWarCog(commands.Cog, name=COG_NAME):
                     except USER_ERRORS as error:
                         await answer.tell(str(error))
                         return
-                    await answer.edit(**await self.presenter.panel_edit(update.match, panel))
+                    await answer.edit(**await self.presenter.panel_edit(update.match, panel, answering=True))
             finally:
                 if update is not None:
                     self.after(update)
@@ -199,7 +210,7 @@ class AirWarCog(commands.Cog, name=COG_NAME):
             except USER_ERRORS as error:
                 await answer.tell(str(error))
                 return
-            surface, extra = await self.presenter.panel_surface(match, panel)
+            surface, extra = await self.presenter.panel_surface(match, panel, answering=True)
             kwargs = message_kwargs(surface, extra=extra, view=panel_view(match_id, engagement, surface))
             if not kwargs["files"]:
                 del kwargs["files"]

@@ -552,11 +552,13 @@ class MatchService:
                 raise errors.MatchNotFound(match_id)
             seat = self._seat(match, user_id)
             state = await store.load_state(conn, match_id)
-            log = await store.actions(conn, match_id)
+            current = match.status == "active" and engagement == match.engagement
+            # the log only to replay an engagement that is over (a click's panel is the current one)
+            log = [] if current or state is None else await store.actions(conn, match_id)
         if state is None or match.seed is None:
             raise errors.MatchNotActive(match.status)
         cls = game_class(match.game)
-        if match.status == "active" and engagement == match.engagement:
+        if current:
             return self._panel(match, cls.from_json(state), seat)
         if not 1 <= engagement <= match.engagement:
             raise errors.StalePanel(engagement, match.engagement)
