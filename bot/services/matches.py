@@ -74,7 +74,6 @@ from bot.storage import matches as store
 from bot.storage import results as results_store
 from bot.storage import settings as settings_store
 from bot.storage.records import (
-    GuildSettings,
     LeaderboardPage,
     MatchRecord,
     QueuedEvent,
@@ -82,6 +81,7 @@ from bot.storage.records import (
     ResultRecord,
     board_message_name,
 )
+from bot.storage.settings import GuildSettings
 
 CHALLENGE_SECONDS = 300
 DEFAULT_ARRANGE_SECONDS = 120

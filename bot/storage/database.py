@@ -22,6 +22,8 @@ import aiosqlite
 log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+#: the first line of a migration that must run with foreign keys off (a table rebuild)
+FOREIGN_KEYS_OFF = "-- foreign_keys: off"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
@@ -101,15 +103,30 @@ class Database:
             if migration.version <= current:
                 continue
             log.info("applying migration %s", migration.name)
+            # A migration that rebuilds a referenced table starts with FOREIGN_KEYS_OFF: SQLite's table rebuild
+            # needs foreign keys off (else dropping the old table cascades), and the pragma only works outside a
+            # transaction; the keys are checked before the commit.
+            keys_off = migration.sql.startswith(FOREIGN_KEYS_OFF)
+            if keys_off:
+                await self.connection.execute("PRAGMA foreign_keys = OFF")
             # executescript commits first, so run the statements inside one explicit transaction.
             try:
                 await self.connection.executescript(
-                    f"BEGIN;\n{migration.sql}\nPRAGMA user_version = {migration.version};\nCOMMIT;"
+                    f"BEGIN;\n{migration.sql}\nPRAGMA user_version = {migration.version};"
                 )
+                if keys_off:
+                    async with self.connection.execute("PRAGMA foreign_key_check") as cursor:
+                        broken = await cursor.fetchall()
+                    if broken:
+                        raise MigrationError(f"{len(broken)} rows break foreign keys, first: {tuple(broken[0])}")
+                await self.connection.execute("COMMIT")
             except Exception as error:
                 if self.connection.in_transaction:
                     await self.connection.execute("ROLLBACK")
                 raise MigrationError(f"migration {migration.name} failed and was rolled back: {error}") from error
+            finally:
+                if keys_off:
+                    await self.connection.execute("PRAGMA foreign_keys = ON")
 
     @property
     def closed(self) -> bool:

@@ -16,9 +16,9 @@ from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent, SeatReco
 
 _MATCH_COLUMNS = {
     "thread_id", "challenge_message_id", "arrange_seconds", "seed", "status", "reason", "state", "engagement",
-    "deadline_at", "deadline_kind", "result", "started_at", "finished_at",
+    "deadline_at", "deadline_kind", "result", "started_at", "finished_at", "options",
 }
-_JSON_COLUMNS = {"state", "result", "rules"}
+_JSON_COLUMNS = {"state", "result", "rules", "options"}
 _SEAT_COLUMNS = {"dm_channel_id", "dm_message_id", "draft", "misses"}
 
 
@@ -40,12 +40,14 @@ async def _one(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ())
 async def insert_match(
     conn: aiosqlite.Connection, *, guild_id: int, channel_id: int, game: str, rules: Mapping[str, Any],
     arrange_seconds: int | None, user_ids: Sequence[int], deadline_at: float, now: float,
+    options: Mapping[str, Any] | None = None,
 ) -> int:
     """A new challenge (status ``challenge``) with its seats, open; returns the match id."""
     cursor = await conn.execute(
-        "INSERT INTO matches (guild_id, channel_id, game, rules, arrange_seconds, status, deadline_at,"
-        " deadline_kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'challenge', ?, 'challenge', ?, ?)",
-        (guild_id, channel_id, game, _dumps(dict(rules)), arrange_seconds, deadline_at, now, now),
+        "INSERT INTO matches (guild_id, channel_id, game, rules, options, arrange_seconds, status, deadline_at,"
+        " deadline_kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'challenge', ?, 'challenge', ?, ?)",
+        (guild_id, channel_id, game, _dumps(dict(rules)), _dumps(dict(options or {})), arrange_seconds, deadline_at,
+         now, now),
     )
     match_id = cursor.lastrowid
     await cursor.close()
@@ -83,6 +85,7 @@ def _match(row: aiosqlite.Row, seats: Iterable[aiosqlite.Row], messages: dict[st
     return MatchRecord(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
         challenge_message_id=row["challenge_message_id"], game=row["game"], rules=json.loads(row["rules"]),
+        options=json.loads(row["options"]),
         arrange_seconds=row["arrange_seconds"], seed=row["seed"], status=row["status"], reason=row["reason"],
         engagement=row["engagement"], deadline_at=row["deadline_at"], deadline_kind=row["deadline_kind"],
         result=None if row["result"] is None else json.loads(row["result"]), created_at=row["created_at"],

@@ -43,6 +43,8 @@ class MatchRecord:
     challenge_message_id: int | None
     game: str
     rules: dict[str, Any]
+    #: the service's per-match options (JSON object), e.g. War's pace
+    options: dict[str, Any]
     arrange_seconds: int | None
     seed: int | None
     status: str
@@ -119,13 +121,6 @@ class ActionRecord:
     kind: str
     action: dict[str, Any]
     created_at: float
-
-
-@dataclass(frozen=True)
-class GuildSettings:
-    guild_id: int
-    arrange_seconds: int = 120
-    flip_pace_ms: int = 1500
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import aiosqlite
 
-from bot.storage.records import GuildSettings
+
+@dataclass(frozen=True)
+class GuildSettings:
+    guild_id: int
+    arrange_seconds: int = 120
+    flip_pace_ms: int = 1500
 
 
 async def get_settings(conn: aiosqlite.Connection, guild_id: int) -> GuildSettings:

@@ -17,7 +17,7 @@ from bot.services.timers import Timers
 from bot.storage import matches as store
 from bot.storage import results as results_store
 from bot.storage import settings as settings_store
-from bot.storage.records import GuildSettings
+from bot.storage.settings import GuildSettings
 from tests.bot.services.support import (
     ALICE,
     BOB,

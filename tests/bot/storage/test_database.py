@@ -65,7 +65,7 @@ async def test_the_schema_has_every_table_and_opening_twice_changes_nothing(tmp_
     again = await Database.open(path)
     async with again.read() as conn:
         assert await conn.execute_fetchall("SELECT type, name, sql FROM sqlite_master ORDER BY name") == schema
-    assert await again.schema_version() == 1
+    assert await again.schema_version() == len(load_migrations())
     await again.close()
 
 
@@ -231,3 +231,63 @@ async def test_results_only_for_finished_matches_once_and_final_statuses_stay(da
     with pytest.raises(sqlite3.IntegrityError, match="cannot change its status"):
         async with database.transaction() as conn:
             await conn.execute("UPDATE matches SET status = 'active' WHERE id = 1")
+
+
+async def test_the_games_migration_keeps_every_row_and_widens_the_checks(tmp_path):
+    path = tmp_path / "old.db"
+    first, *rest = load_migrations()
+    database = await Database.open(path, migrations=[first])
+    async with database.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO matches (id, guild_id, channel_id, game, rules, status, seed, state, result, created_at,"
+            " updated_at) VALUES (7, 1, 2, 'airwar', '{}', 'finished', 5, '{}', '{\"winner\": 0}', 0, 0)"
+        )
+        await conn.execute("INSERT INTO match_seats (match_id, seat, user_id, game) VALUES (7, 0, 11, 'airwar')")
+        await conn.execute("INSERT INTO match_actions VALUES (7, 1, 0, 1, 'order', '{}', 0)")
+        await conn.execute(
+            "INSERT INTO match_events (match_id, seq, type, event, created_at) VALUES (7, 1, 'x', '{}', 0)"
+        )
+        await conn.execute(
+            "INSERT INTO results VALUES (7, 0, 1, 'airwar', 11, 'win', 0, 1, 0)"
+        )
+    await database.close()
+
+    database = await Database.open(path)
+    try:
+        assert await database.schema_version() == len(rest) + 1
+        async with database.transaction() as conn:
+            rows = await conn.execute_fetchall("SELECT options, status FROM matches WHERE id = 7")
+            assert [tuple(row) for row in rows] == [("{}", "finished")]
+            for table in ("match_seats", "match_actions", "match_events", "results"):
+                count = await conn.execute_fetchall(f"SELECT COUNT(*) FROM {table} WHERE match_id = 7")
+                assert next(iter(count))[0] == 1, table
+            await conn.execute(
+                "INSERT INTO matches (id, guild_id, channel_id, game, rules, status, deadline_at, deadline_kind,"
+                " created_at, updated_at) VALUES (8, 1, 2, 'war', '{}', 'challenge', 1, 'turn', 0, 0)"
+            )
+            await conn.execute("INSERT INTO match_actions VALUES (8, 1, 0, 0, 'flip', '{}', 0)")
+            with pytest.raises(sqlite3.IntegrityError):
+                await conn.execute("UPDATE matches SET deadline_kind = 'nonsense' WHERE id = 8")
+            with pytest.raises(sqlite3.IntegrityError):  # still only finished matches get results
+                await conn.execute("INSERT INTO results VALUES (8, 0, 1, 'war', 11, 'win', 0, 1, 0)")
+            with pytest.raises(sqlite3.IntegrityError):  # the final-status trigger survived the rebuild
+                await conn.execute("UPDATE matches SET status = 'active' WHERE id = 7")
+            await conn.execute("DELETE FROM matches WHERE id = 7")  # foreign keys cascade again
+            left = await conn.execute_fetchall("SELECT COUNT(*) FROM match_seats WHERE match_id = 7")
+            assert next(iter(left))[0] == 0
+        async with database.connection.execute("PRAGMA foreign_keys") as cursor:
+            assert (await cursor.fetchone())[0] == 1
+    finally:
+        await database.close()
+
+
+async def test_a_migration_with_foreign_keys_off_that_breaks_them_rolls_back(tmp_path):
+    path = tmp_path / "db.sqlite"
+    parent = Migration(1, "0001_parent", "CREATE TABLE p (id INTEGER PRIMARY KEY);"
+                       "CREATE TABLE c (p_id INTEGER REFERENCES p (id));")
+    breaking = Migration(2, "0002_break", "-- foreign_keys: off\nINSERT INTO c VALUES (42);")
+    with pytest.raises(MigrationError, match="foreign keys"):
+        await Database.open(path, migrations=[parent, breaking])
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert raw.execute("SELECT COUNT(*) FROM c").fetchone()[0] == 0
