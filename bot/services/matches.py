@@ -231,7 +231,12 @@ class _Work:
 
 class MatchService:
     """See the module docstring. ``clock`` gives Unix seconds; ``seed_source`` a game's seed on accept;
-    ``draft_rng`` shuffles the panel's "random" order (the player's draft, not the game)."""
+    ``draft_rng`` shuffles the panel's "random" order (the player's draft, not the game).
+
+    A service for another game subclasses it: ``games`` names the games it plays, :meth:`_step` says which
+    step (``matches.engagement``) a game is at; the challenge, forfeit, result and rating machinery is shared."""
+
+    games: tuple[str, ...] = SUPPORTED_GAMES
 
     def __init__(
         self,
@@ -261,6 +266,11 @@ class MatchService:
             if match is None:
                 raise errors.MatchNotFound(match_id)
             yield _Work(conn, match, self.clock())
+
+    @staticmethod
+    def _step(game: Game) -> int:
+        """The step a game is at, stored as ``matches.engagement`` (Air War: its engagement)."""
+        return game.engagement  # type: ignore[attr-defined]
 
     @staticmethod
     def _title(game: str) -> str:
@@ -390,9 +400,9 @@ class MatchService:
         (the engine's InvalidRules), a bad timer. Bots and non-members are for the cog to refuse."""
         if challenger_id == opponent_id:
             raise errors.CannotChallengeSelf()
-        if game not in SUPPORTED_GAMES:
+        if game not in self.games:
             game_class(game)  # an unknown name: the registry's InvalidRules, naming the games
-            raise errors.UnsupportedGame(game, SUPPORTED_GAMES)
+            raise errors.UnsupportedGame(game, self.games)
         cls = game_class(game)
         resolved = cls.resolve_rules(rules)
         if arrange_seconds is not None:
@@ -444,7 +454,7 @@ class MatchService:
             game = game_class(match.game).new(match.rules, seed=seed)
             await work.update(
                 status="active", seed=seed, arrange_seconds=arrange, started_at=work.now, state=game.to_json(),
-                engagement=game.engagement, deadline_at=None, deadline_kind=None,
+                engagement=self._step(game), deadline_at=None, deadline_kind=None,
             )
             await work.queue([{"type": "accepted", "user_ids": list(match.user_ids), "arrange_seconds": arrange}])
             work.changes |= {ACCEPTED}
@@ -804,7 +814,7 @@ class MatchService:
     async def _after_play(self, work: _Work, game: Game, events: list[Event], *, previous_engagement: int) -> None:
         """Store the game after an engine call, queue its events, start the next deadline or finish the match."""
         match = work.match
-        fields: dict[str, Any] = {"state": game.to_json(), "engagement": game.engagement}
+        fields: dict[str, Any] = {"state": game.to_json(), "engagement": self._step(game)}
         queued = [dict(event) for event in events]
         if not game.is_over and game.engagement != previous_engagement:
             settings = await self._settings(work.conn, match.guild_id)
@@ -832,7 +842,7 @@ class MatchService:
         users = list(match.user_ids)
         result = {
             "winner": outcome.winner, "winner_id": None if outcome.winner is None else users[outcome.winner],
-            "reason": outcome.reason, "detail": outcome.detail, "engagement": game.engagement, "user_ids": users,
+            "reason": outcome.reason, "detail": outcome.detail, "engagement": self._step(game), "user_ids": users,
         }
         changed = await work.update(
             status="finished", reason=outcome.reason, result=result, deadline_at=None, deadline_kind=None,
@@ -861,7 +871,7 @@ class MatchService:
             ), work.now)
         await work.queue([{
             **{k: v for k, v in result.items() if k != "engagement"}, "type": "result",
-            "engagement": game.engagement, "outcomes": outcomes,
+            "engagement": self._step(game), "outcomes": outcomes,
             "ratings": [{"before": before[seat].rating, "after": after[seat].ordinal} for seat in range(len(users))],
         }])
         work.changes |= {FINISHED, DEADLINE}
