@@ -1,0 +1,292 @@
+"""The tournament state machine: every format plays each player at most once per round, JSON round trips
+mid-tournament continue identically, the typed errors, disqualification in elimination, events."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.errors import GameError, GameOver, IllegalAction, InvalidRules, InvalidState
+from bot.tournaments import (
+    DamagedTournament,
+    DrawNotAllowed,
+    Format,
+    InvalidTournament,
+    MatchNotReady,
+    MatchOutcome,
+    PlayerAlreadyOut,
+    PlayerNotInMatch,
+    ResultAlreadyRecorded,
+    Tournament,
+    TournamentOver,
+    UnknownMatch,
+    UnknownPlayer,
+)
+from tests.bot.tournaments.support import assert_each_plays_once_per_round, eliminated_events, play_out, step
+
+SETTINGS = settings(max_examples=40, deadline=None)
+FORMATS = [f.value for f in Format]
+
+
+def sizes(format):
+    return st.integers(2, 48 if format.endswith("elimination") else 14)
+
+
+@st.composite
+def setups(draw):
+    format = draw(st.sampled_from(FORMATS))
+    players = draw(sizes(format))
+    ratings = {player: draw(st.one_of(st.none(), st.integers(800, 2000))) for player in range(players)}
+    return format, list(range(players)), ratings, draw(st.integers(0, 2**32))
+
+
+@SETTINGS
+@given(setups(), st.sampled_from([0.0, 0.04]))
+def test_every_round_seats_a_player_at_most_once(setup, dq_rate):
+    format, players, ratings, seed = setup
+    rng = random.Random(seed)
+    tournament = Tournament.new(format, players, ratings=ratings, rng=rng)
+    while not tournament.is_over:
+        step(tournament, rng, dq_rate=dq_rate)
+        assert_each_plays_once_per_round(tournament)
+    assert tournament.pending_matches() == []
+    assert tournament.current_round() is None
+    assert all(match.is_decided for match in tournament.matches())
+    assert sorted(row.player for row in tournament.standings()) == sorted(players)
+    assert [event["type"] for event in tournament.events].count("tournament_over") == 1
+
+
+@SETTINGS
+@given(setups(), st.integers(0, 400), st.sampled_from([0.0, 0.04]))
+def test_json_round_trip_mid_tournament_continues_identically(setup, stop, dq_rate):
+    format, players, ratings, seed = setup
+    rng = random.Random(seed)
+    tournament = Tournament.new(format, players, ratings=ratings, rng=rng)
+    for _ in range(stop):
+        if tournament.is_over:
+            break
+        step(tournament, rng, dq_rate=dq_rate)
+    saved = tournament.to_json()
+    restored = Tournament.from_json(json.loads(json.dumps(saved)))
+    assert restored.to_json() == saved
+    assert restored == tournament
+    assert [r.label for r in restored.rounds()] == [r.label for r in tournament.rounds()]
+    assert restored.pending_matches() == tournament.pending_matches()
+    assert restored.standings() == tournament.standings()
+    assert restored.current_round() == tournament.current_round()
+    continuation = random.Random(seed + 1)
+    play_out(tournament, copy.deepcopy(continuation), dq_rate=dq_rate)
+    play_out(restored, copy.deepcopy(continuation), dq_rate=dq_rate)
+    assert restored.to_json() == tournament.to_json()
+    assert restored.champion == tournament.champion
+
+
+@settings(max_examples=20, deadline=None)
+@given(setups())
+def test_same_inputs_and_rng_seed_give_the_same_tournament(setup):
+    format, players, ratings, seed = setup
+    runs = []
+    for _ in range(2):
+        rng = random.Random(seed)
+        tournament = Tournament.new(format, players, ratings=ratings, rng=rng)
+        play_out(tournament, rng)
+        runs.append(tournament.to_json())
+    assert runs[0] == runs[1]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["single_elimination", "double_elimination"]), st.integers(2, 40), st.integers(0, 2**32))
+def test_disqualified_players_play_no_more(format, players, seed):
+    rng = random.Random(seed)
+    tournament = Tournament.new(format, list(range(players)), rng=rng)
+    while not tournament.is_over:
+        step(tournament, rng, dq_rate=0.15)
+    dq_at = {event["player"]: index for index, event in enumerate(tournament.events)
+             if event["type"] == "disqualified"}
+    for index, event in enumerate(tournament.events):
+        if event["type"] == "result" and event["outcome"] == "win":
+            assert all(dq_at.get(player, len(tournament.events)) > index for player in event["players"])
+    out = eliminated_events(tournament)
+    assert not set(out) & set(dq_at)
+    assert set(out.values()) <= {1}
+    assert set(out) | set(dq_at) | {tournament.champion} >= set(range(players)) - {None}
+    assert tournament.champion not in dq_at
+
+
+def test_forfeit_in_single_elimination_and_later_matches():
+    tournament = Tournament.new("single_elimination", [1, 2, 3, 4], seeded=True)
+    tournament.disqualify(4)
+    assert tournament.match("W1-1").outcome is MatchOutcome.FORFEIT and tournament.match("W1-1").winner == 1
+    events = tournament.disqualify(2)
+    assert [e["type"] for e in events] == ["disqualified", "result", "match_ready"]
+    assert tournament.match("W1-2").winner == 3
+    assert tournament.match("W2-1").is_ready
+    tournament.record_result("W2-1", 3)
+    assert tournament.champion == 3
+    rows = tournament.standings()
+    assert [(row.player, row.status) for row in rows] == [
+        (3, "champion"), (1, "eliminated"), (2, "disqualified"), (4, "disqualified")]
+
+
+def test_waiting_match_of_a_disqualified_player_is_forfeited_when_known():
+    tournament = Tournament.new("double_elimination", [1, 2, 3, 4], seeded=True)
+    tournament.record_result("W1-1", 1)
+    tournament.disqualify(1)  # waiting for W2-1
+    assert not tournament.match("W2-1").is_decided
+    events = tournament.record_result("W1-2", 2)
+    assert tournament.match("W2-1").outcome is MatchOutcome.FORFEIT and tournament.match("W2-1").winner == 2
+    assert tournament.match("L2-1").known == (False, True) and tournament.match("L2-1").players[1] is None
+    assert "match_ready" in [e["type"] for e in events]  # L1-1: 4 v 3
+
+
+def test_events_of_a_small_single_elimination():
+    tournament = Tournament.new("single_elimination", [7, 8, 9], seeded=True)
+    tournament.record_result("W1-2", 9)
+    tournament.record_result("W2-1", 7)
+    assert tournament.events == [
+        {"type": "tournament_started", "format": "single_elimination", "players": [7, 8, 9], "options": {}},
+        {"type": "result", "match": "W1-1", "round": "W1", "players": [7, None], "outcome": "bye", "winner": 7},
+        {"type": "match_ready", "match": "W1-2", "round": "W1", "players": [8, 9]},
+        {"type": "result", "match": "W1-2", "round": "W1", "players": [8, 9], "outcome": "win", "winner": 9},
+        {"type": "eliminated", "player": 8, "match": "W1-2"},
+        {"type": "match_ready", "match": "W2-1", "round": "W2", "players": [7, 9]},
+        {"type": "result", "match": "W2-1", "round": "W2", "players": [7, 9], "outcome": "win", "winner": 7},
+        {"type": "eliminated", "player": 9, "match": "W2-1"},
+        {"type": "tournament_over", "champion": 7, "reason": "final_decided"},
+    ]
+
+
+def test_current_round_and_rounds_accessors():
+    tournament = Tournament.new("round_robin", [1, 2, 3], seeded=True)
+    current = tournament.current_round()
+    assert (current.label, current.bracket, current.number) == ("R1", "rounds", 1)
+    assert [m.key for m in current.matches] == ["R1-1", "R1-2"]
+    assert current.matches[1].is_bye
+    tournament.record_result("R1-1", None)
+    assert tournament.current_round().label == "R2"
+    assert tournament.rounds()[0].is_complete
+
+
+# --- the typed errors -----------------------------------------------------------------------------------
+def unchanged(tournament, call, error):
+    before = tournament.to_json()
+    with pytest.raises(error):
+        call()
+    assert tournament.to_json() == before
+
+
+def test_record_result_errors():
+    tournament = Tournament.new("double_elimination", [1, 2, 3, 4], seeded=True)
+    unchanged(tournament, lambda: tournament.record_result("W9-1", 1), UnknownMatch)
+    unchanged(tournament, lambda: tournament.record_result(["W1-1"], 1), UnknownMatch)
+    unchanged(tournament, lambda: tournament.record_result("W2-1", 1), MatchNotReady)
+    unchanged(tournament, lambda: tournament.record_result("W1-1", 2), PlayerNotInMatch)
+    unchanged(tournament, lambda: tournament.record_result("W1-1", True), PlayerNotInMatch)
+    unchanged(tournament, lambda: tournament.record_result("W1-1", None), DrawNotAllowed)
+    tournament.record_result("W1-1", 1)
+    unchanged(tournament, lambda: tournament.record_result("W1-1", 1), ResultAlreadyRecorded)
+    with pytest.raises(UnknownMatch) as caught:
+        tournament.match("nope")
+    assert str(caught.value) == "there is no match 'nope' in this tournament"
+
+
+def test_draws_are_fine_outside_elimination():
+    for format in ("round_robin", "swiss"):
+        tournament = Tournament.new(format, [1, 2], seeded=True)
+        tournament.record_result("R1-1", None)
+        assert tournament.match("R1-1").outcome is MatchOutcome.DRAW
+        assert tournament.is_over and tournament.champion == 1  # the better seed on a full tie
+
+
+def test_tournament_over_errors():
+    tournament = Tournament.new("single_elimination", [1, 2], seeded=True)
+    tournament.record_result("W1-1", 2)
+    assert tournament.champion == 2
+    unchanged(tournament, lambda: tournament.record_result("W1-1", 2), TournamentOver)
+    unchanged(tournament, lambda: tournament.disqualify(1), TournamentOver)
+
+
+def test_disqualify_errors():
+    tournament = Tournament.new("single_elimination", [1, 2, 3, 4], seeded=True)
+    unchanged(tournament, lambda: tournament.disqualify(5), UnknownPlayer)
+    unchanged(tournament, lambda: tournament.disqualify("1"), UnknownPlayer)
+    tournament.record_result("W1-1", 1)
+    unchanged(tournament, lambda: tournament.disqualify(4), PlayerAlreadyOut)
+    tournament.disqualify(2)
+    unchanged(tournament, lambda: tournament.disqualify(2), PlayerAlreadyOut)
+    with pytest.raises(UnknownPlayer):
+        tournament.seed_of(99)
+
+
+@pytest.mark.parametrize(("format", "players", "kwargs"), [
+    ("knockout", [1, 2], {}),
+    ("swiss", [1], {"seeded": True}),
+    ("swiss", [1, 1, 2], {"seeded": True}),
+    ("swiss", [1, "2"], {"seeded": True}),
+    ("swiss", [1, True], {"seeded": True}),
+    ("swiss", list(range(1025)), {"seeded": True}),
+    ("swiss", [1, 2], {"ratings": {1: 1500, 3: 1500}}),
+    ("swiss", [1, 2], {"ratings": {1: "high", 2: 1500}}),
+    ("swiss", [1, 2], {"ratings": {1: float("nan"), 2: 1500}}),
+    ("swiss", [1, 2], {"ratings": {1: True, 2: 1500}}),
+    ("swiss", [1, 2], {"seeded": True, "options": {"best_of": 3}}),
+    ("round_robin", [1, 2], {"seeded": True, "options": {"rounds": 1}}),
+    ("swiss", [1, 2, 3, 4], {"seeded": True, "options": {"rounds": 0}}),
+    ("swiss", [1, 2, 3, 4], {"seeded": True, "options": {"rounds": "2"}}),
+    ("single_elimination", [1, 2], {}),  # unrated players and no rng
+])
+def test_invalid_tournaments(format, players, kwargs):
+    with pytest.raises(InvalidTournament):
+        Tournament.new(format, players, **kwargs)
+
+
+def test_errors_are_game_errors_of_the_matching_kind():
+    assert issubclass(InvalidTournament, InvalidRules)
+    assert issubclass(DamagedTournament, InvalidState)
+    assert issubclass(TournamentOver, GameOver)
+    for error in (UnknownMatch, MatchNotReady, ResultAlreadyRecorded, PlayerNotInMatch, DrawNotAllowed,
+                  UnknownPlayer, PlayerAlreadyOut):
+        assert issubclass(error, IllegalAction) and issubclass(error, GameError)
+
+
+def damaged_copies():
+    tournament = Tournament.new("double_elimination", [1, 2, 3, 4, 5], seeded=True)
+    tournament.record_result("W1-2", 4)
+    good = tournament.to_json()
+
+    def damaged(change):
+        data = copy.deepcopy(good)
+        change(data)
+        return data
+
+    return good, [
+        damaged(lambda d: d.update(version=2)),
+        damaged(lambda d: d.update(format="knockout")),
+        damaged(lambda d: d.update(players=[1, 1, 2, 3, 4])),
+        damaged(lambda d: d.update(ratings=[None])),
+        damaged(lambda d: d.pop("matches")),
+        damaged(lambda d: d["matches"][0].update(players=[1, 99])),
+        damaged(lambda d: d["matches"][0].update(outcome="won")),
+        damaged(lambda d: d["matches"].append(d["matches"][0])),
+        damaged(lambda d: d["matches"].reverse()),
+        damaged(lambda d: d["rounds"].pop()),
+        damaged(lambda d: d["rounds"][0].update(number=0)),
+        damaged(lambda d: d.update(disqualified=[42])),
+        damaged(lambda d: d.update(events=[{"no": "type"}])),
+        damaged(lambda d: d.update(finish={"champion": 42, "reason": "final_decided"})),
+        damaged(lambda d: d.update(options={"rounds": 3})),
+        "not a tournament",
+    ]
+
+
+def test_damaged_json_is_refused():
+    good, damaged = damaged_copies()
+    assert Tournament.from_json(good).to_json() == good
+    for data in damaged:
+        with pytest.raises(DamagedTournament):
+            Tournament.from_json(data)
