@@ -10,6 +10,11 @@ from __future__ import annotations
 from bot.errors import GameError
 
 
+def a_match(game_title: str) -> str:
+    """``an Air War match``, ``a War match``."""
+    return f"{'an' if game_title[:1].lower() in 'aeiou' else 'a'} {game_title} match"
+
+
 class ServiceError(Exception):
     """Base of the match service's refusals; ``str(error)`` is the message for the user."""
 
@@ -49,9 +54,9 @@ class AlreadyInMatch(ServiceError):
 
     def __init__(self, user_id: int, game_title: str, *, you: bool = False, match_id: int | None = None) -> None:
         if you:
-            message = f"You're already in an {game_title} match; finish it (or withdraw your challenge) first."
+            message = f"You're already in {a_match(game_title)}; finish it (or withdraw your challenge) first."
         else:
-            message = f"<@{user_id}> is already in an {game_title} match."
+            message = f"<@{user_id}> is already in {a_match(game_title)}."
         super().__init__(message)
         self.user_id = user_id
         self.match_id = match_id
@@ -83,7 +88,7 @@ class NotInMatch(ServiceError):
     """``/airwar forfeit`` or ``/airwar status`` by a user without a match."""
 
     def __init__(self, game_title: str) -> None:
-        super().__init__(f"You're not in an {game_title} match.")
+        super().__init__(f"You're not in {a_match(game_title)}.")
 
 
 class StalePanel(ServiceError):
@@ -147,6 +152,30 @@ class UnsupportedGame(ServiceError):
     def __init__(self, game: str, supported: tuple[str, ...]) -> None:
         super().__init__(f"Matches of {game!r} can't be played here yet; try {', '.join(supported)}.")
         self.game = game
+
+
+class LobbyError(ServiceError):
+    """A lobby button or command that cannot be done now: the lobby is full, you're in it already (or not), only
+    the host may do it, too few players to start, the lobby is not open any more."""
+
+
+class NotYourTurn(ServiceError):
+    """A Flip that cannot count: you flipped this round already, you're out of the game, or the game is not played
+    by pressing Flip right now."""
+
+
+class StaleRound(ServiceError):
+    """A Flip button of a round that is over."""
+
+    def __init__(self, button_round: int, current_round: int) -> None:
+        super().__init__(f"That Flip was for round {button_round}; round {current_round} is being played now: use "
+                         "the Flip button on the game's message.")
+        self.button_round = button_round
+        self.current_round = current_round
+
+
+class VoteError(ServiceError):
+    """A vote for a pace that is not faster than the game's, or by a player who is out of the game."""
 
 
 #: What a cog shows the user as an ephemeral message (the service's refusals and the engines' errors).

@@ -272,6 +272,10 @@ class MatchService:
         """The step a game is at, stored as ``matches.engagement`` (Air War: its engagement)."""
         return game.engagement  # type: ignore[attr-defined]
 
+    async def _busy(self, conn: aiosqlite.Connection, user_id: int, game: str) -> int | None:
+        """The user's open match that keeps them from another match of ``game`` (the same game, by default)."""
+        return await store.open_match_id_for_user(conn, user_id, game)
+
     @staticmethod
     def _title(game: str) -> str:
         return game_class(game).title
@@ -377,7 +381,7 @@ class MatchService:
         title = self._title(game)
         async with self.db.read() as conn:
             for user_id in (challenger_id, opponent_id):
-                busy = await store.open_match_id_for_user(conn, user_id, game)
+                busy = await self._busy(conn, user_id, game)
                 if busy is not None:
                     raise errors.AlreadyInMatch(user_id, title, you=user_id == challenger_id, match_id=busy)
 
@@ -393,11 +397,13 @@ class MatchService:
         arrange_seconds: int | None = None,
         challenger_name: str | None = None,
         opponent_name: str | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> MatchUpdate:
         """A challenge (status ``challenge``, expiring in :data:`CHALLENGE_SECONDS`). ``rules`` are the game's rule
         keys (Air War: ``aces``, ``deck``, ``stack``); ``arrange_seconds`` the match's own timer (30-600), else the
         server's when accepted. Refuses: yourself, a player (either) already in an open match of the game, bad rules
-        (the engine's InvalidRules), a bad timer. Bots and non-members are for the cog to refuse."""
+        (the engine's InvalidRules), a bad timer. Bots and non-members are for the cog to refuse. ``options``: the
+        match's per-match options (``matches.options``, a subclass's business)."""
         if challenger_id == opponent_id:
             raise errors.CannotChallengeSelf()
         if game not in self.games:
@@ -410,7 +416,7 @@ class MatchService:
         async with self.db.transaction() as conn:
             now = self.clock()
             for user_id in (challenger_id, opponent_id):
-                busy = await store.open_match_id_for_user(conn, user_id, game)
+                busy = await self._busy(conn, user_id, game)
                 if busy is not None:
                     raise errors.AlreadyInMatch(user_id, cls.title, you=user_id == challenger_id, match_id=busy)
             deadline = now + CHALLENGE_SECONDS
@@ -418,7 +424,7 @@ class MatchService:
                 match_id = await store.insert_match(
                     conn, guild_id=guild_id, channel_id=channel_id, game=game, rules=resolved,
                     arrange_seconds=arrange_seconds, user_ids=(challenger_id, opponent_id), deadline_at=deadline,
-                    now=now,
+                    now=now, options=options,
                 )
             except sqlite3.IntegrityError:  # the one-open-match index: cannot happen past the check above
                 raise errors.AlreadyInMatch(opponent_id, cls.title) from None
@@ -514,7 +520,8 @@ class MatchService:
         ``engagement``, ``deadline_at``, ``reason`` (``bot_away``). A challenge that expired meanwhile just
         expires. Call it before the timers are armed again; returns the updates (one per moved deadline)."""
         async with self.db.read() as conn:
-            overdue = [match.id for match in await store.load_matches(conn, await store.open_match_ids(conn))
+            open_ids = await store.open_match_ids(conn, self.games)
+            overdue = [match.id for match in await store.load_matches(conn, open_ids)
                        if match.status == "active" and match.deadline_kind == "arrange"
                        and match.deadline_at is not None and match.deadline_at <= self.clock()]
         updates = []
@@ -973,9 +980,10 @@ class MatchService:
             return await store.mark_shown(conn, match_id, seq)
 
     async def matches_with_unshown_events(self) -> list[int]:
-        """Match ids (any status) with events still to show: after a restart, show them first."""
+        """Match ids (any status, of this service's ``games``) with events still to show: after a restart, show them
+        first."""
         async with self.db.read() as conn:
-            return await store.match_ids_with_unshown_events(conn)
+            return await store.match_ids_with_unshown_events(conn, self.games)
 
     # --- reading -------------------------------------------------------------------------------------------
     async def get_match(self, match_id: int) -> MatchRecord:
@@ -992,9 +1000,10 @@ class MatchService:
             return None if match_id is None else await store.load_match(conn, match_id)
 
     async def open_matches(self) -> list[MatchRecord]:
-        """Every match in ``challenge`` or ``active`` with its deadline: after a restart, re-arm their timers."""
+        """Every match of this service's ``games`` in ``challenge`` or ``active`` with its deadline: after a restart,
+        re-arm their timers."""
         async with self.db.read() as conn:
-            return await store.load_matches(conn, await store.open_match_ids(conn))
+            return await store.load_matches(conn, await store.open_match_ids(conn, self.games))
 
     async def view(self, match_id: int, user_id: int | None = None) -> dict[str, Any]:
         """The engine's view for the user's seat, or a spectator's (``user_id=None``: the public board)."""

@@ -37,9 +37,13 @@ _CHECKS = {
         "SELECT id FROM matches WHERE status IN ('challenge', 'active') AND deadline_at IS NULL",
     "a deadline of the wrong kind":
         "SELECT id FROM matches WHERE (status = 'challenge' AND deadline_kind IS NOT 'challenge')"
-        " OR (status = 'active' AND deadline_kind IS NOT 'arrange')",
-    "a match with other than two seats":
-        "SELECT m.id FROM matches m WHERE (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id) != 2",
+        " OR (status = 'active' AND deadline_kind NOT IN ('arrange', 'turn', 'round'))",
+    "a match with no seat, a started match with one, or more than four":
+        "SELECT id FROM (SELECT m.id, m.status, (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id) AS seats"
+        " FROM matches m) WHERE seats = 0 OR seats > 4 OR (seats = 1 AND status != 'challenge')",
+    "a two-player game's match with other than two seats":
+        "SELECT m.id FROM matches m WHERE m.game IN ('airwar', 'army')"
+        " AND (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id) != 2",
     "a rating's games disagree with its results":
         "SELECT g.guild_id, g.game, g.user_id FROM ratings g WHERE g.games != (SELECT COUNT(*) FROM results r"
         " WHERE r.guild_id = g.guild_id AND r.game = g.game AND r.user_id = g.user_id)"

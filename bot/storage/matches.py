@@ -16,7 +16,7 @@ from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent, SeatReco
 
 _MATCH_COLUMNS = {
     "thread_id", "challenge_message_id", "arrange_seconds", "seed", "status", "reason", "state", "engagement",
-    "deadline_at", "deadline_kind", "result", "started_at", "finished_at", "options",
+    "deadline_at", "deadline_kind", "result", "started_at", "finished_at", "options", "rules",
 }
 _JSON_COLUMNS = {"state", "result", "rules", "options"}
 _SEAT_COLUMNS = {"dm_channel_id", "dm_message_id", "draft", "misses"}
@@ -141,9 +141,19 @@ async def update_match(conn: aiosqlite.Connection, match_id: int, now: float, **
     return changed
 
 
-async def open_match_ids(conn: aiosqlite.Connection) -> list[int]:
-    """Matches in ``challenge`` or ``active``, oldest first."""
-    rows = await _all(conn, "SELECT id FROM matches WHERE status IN ('challenge', 'active') ORDER BY id")
+def _games_filter(games: Iterable[str] | None, column: str = "game") -> tuple[str, list[str]]:
+    """`` AND <column> IN (...)`` for ``games`` (``None``: every game) and its parameters."""
+    if games is None:
+        return "", []
+    names = list(games)
+    return f" AND {column} IN ({', '.join('?' for _ in names) or 'NULL'})", names
+
+
+async def open_match_ids(conn: aiosqlite.Connection, games: Iterable[str] | None = None) -> list[int]:
+    """Matches in ``challenge`` or ``active`` (of ``games`` only, if given), oldest first."""
+    where, params = _games_filter(games)
+    rows = await _all(conn, f"SELECT id FROM matches WHERE status IN ('challenge', 'active'){where} ORDER BY id",
+                      params)
     return [row["id"] for row in rows]
 
 
@@ -165,6 +175,40 @@ async def update_seat(conn: aiosqlite.Connection, match_id: int, seat: int, **fi
     values = [_dumps(list(v)) if name == "draft" else v for name, v in fields.items()]
     columns = ", ".join(f"{name} = ?" for name in fields)
     await conn.execute(f"UPDATE match_seats SET {columns} WHERE match_id = ? AND seat = ?", (*values, match_id, seat))
+
+
+async def add_seat(conn: aiosqlite.Connection, match_id: int, user_id: int) -> int:
+    """A new open seat for the user after the match's last one (a lobby being joined); returns its number.
+    Raises ``sqlite3.IntegrityError`` when the user is in the match or in another open match of its game."""
+    row = await _one(conn, "SELECT game FROM matches WHERE id = ?", (match_id,))
+    if row is None:
+        raise ValueError(f"no match {match_id}")
+    count = await _one(conn, "SELECT COUNT(*) AS n FROM match_seats WHERE match_id = ?", (match_id,))
+    assert count is not None
+    seat = count["n"]
+    await conn.execute("INSERT INTO match_seats (match_id, seat, user_id, game, open) VALUES (?, ?, ?, ?, 1)",
+                       (match_id, seat, user_id, row["game"]))
+    return seat
+
+
+async def remove_seat(conn: aiosqlite.Connection, match_id: int, user_id: int) -> int | None:
+    """Take the user's seat out of the match (a lobby being left); the seats after it move up one, so seats stay
+    numbered 0, 1, ... Returns the seat the user had (``None``: not in the match, nothing changed)."""
+    row = await _one(conn, "SELECT seat FROM match_seats WHERE match_id = ? AND user_id = ?", (match_id, user_id))
+    if row is None:
+        return None
+    seat = row["seat"]
+    await conn.execute("DELETE FROM match_seats WHERE match_id = ? AND seat = ?", (match_id, seat))
+    # in two steps: moving each seat down one at once could meet the next one's number mid-statement
+    await conn.execute("UPDATE match_seats SET seat = seat + 1000000 WHERE match_id = ? AND seat > ?",
+                       (match_id, seat))
+    await conn.execute("UPDATE match_seats SET seat = seat - 1000001 WHERE match_id = ? AND seat >= 1000000",
+                       (match_id,))
+    return seat
+
+
+async def reset_misses(conn: aiosqlite.Connection, match_id: int) -> None:
+    await conn.execute("UPDATE match_seats SET misses = 0 WHERE match_id = ?", (match_id,))
 
 
 async def reset_drafts(conn: aiosqlite.Connection, match_id: int) -> None:
@@ -265,6 +309,12 @@ async def mark_shown(conn: aiosqlite.Connection, match_id: int, up_to_seq: int) 
     return changed
 
 
-async def match_ids_with_unshown_events(conn: aiosqlite.Connection) -> list[int]:
-    rows = await _all(conn, "SELECT DISTINCT match_id FROM match_events WHERE shown = 0 ORDER BY match_id")
+async def match_ids_with_unshown_events(conn: aiosqlite.Connection, games: Iterable[str] | None = None) -> list[int]:
+    """Matches (of ``games`` only, if given) with events not shown yet."""
+    if games is None:
+        rows = await _all(conn, "SELECT DISTINCT match_id FROM match_events WHERE shown = 0 ORDER BY match_id")
+    else:
+        where, params = _games_filter(games, "m.game")
+        rows = await _all(conn, "SELECT DISTINCT e.match_id FROM match_events AS e JOIN matches AS m"
+                                f" ON m.id = e.match_id WHERE e.shown = 0{where} ORDER BY e.match_id", params)
     return [row["match_id"] for row in rows]

@@ -1,0 +1,589 @@
+"""The War service: War, Drunkard and Tod und Leben matches for 2-4 players, on the match service's machinery.
+
+:class:`WarService` is a :class:`~bot.services.matches.MatchService` for the games :data:`GAMES`: challenges,
+decline / withdraw / expiry, forfeits, the result and the ratings are the shared ones; this module adds lobbies,
+paces, flips, votes and the War timers. A step is stored as ``matches.engagement``: the rounds played.
+
+Per-match options (``matches.options``): ``pace`` (``flip`` | ``auto`` | ``instant``), ``lobby`` (a lobby rather
+than a challenge) and ``host`` (its host's user id), ``votes`` (pace -> user ids who asked for it),
+``history`` (each seat's cards at the start and after every ``every``-th round; thinned by halves past
+:data:`HISTORY_POINTS`, the last point is the end of the game).
+
+Paces:
+
+* ``flip``: every player still in presses Flip each round (:meth:`WarService.flip`); the round resolves on the
+  last flip. A turn deadline (kind ``turn``, the server's arrangement timer) runs per round: who has not flipped
+  by then is flipped for (``turn_timeout``); a second miss in a row forfeits (everyone still in missing twice at
+  once: a draw, ``double_timeout``).
+* ``auto``: the bot plays a round every :data:`AUTO_ROUND_SECONDS` (deadline kind ``round``: the Discord side
+  waits that long, then calls :meth:`WarService.auto_round`).
+* ``instant``: played out at once, in the step that starts (or switches to) it.
+
+Votes: :meth:`WarService.vote` toggles a player's vote for a faster pace; once every player still in the game
+has voted for a pace at least that fast, the game switches (``pace`` event) -- unanimity, so nobody's game is
+sped up against their will.
+
+Events, besides the engine's (see :mod:`bot.engines.war`) and the shared ones (``challenge``, ``accepted``,
+``declined``, ``withdrawn``, ``expired``, ``game_over``, ``result``):
+
+* ``lobby`` {host_id, game, rules, pace, expires_at}; ``joined`` / ``left`` {user_id, user_ids, expires_at};
+* ``turn`` {round, deadline_at, seats}: round ``round`` waits for the seats' flips until ``deadline_at``;
+* ``turn_timeout`` {round, seats, user_ids, misses, auto_flipped, forfeit};
+* ``vote`` {user_id, pace, on, votes}; ``pace`` {pace, previous, by};
+* ``played_out`` {from_round, to_round}: rounds played at once (instant), their events not listed;
+* ``deadline_moved`` {round, deadline_at, reason}: a turn deadline that passed while the bot was away.
+
+Every engine event is queued with the round it belongs to; in flip and auto pace each round's events are queued,
+in instant pace only ``played_out`` and ``game_over``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
+
+import aiosqlite
+
+from bot.engines import game_class
+from bot.engines.base import Event, Game
+from bot.errors import InvalidRules
+from bot.services import errors
+from bot.services.matches import (
+    ACCEPTED,
+    CHALLENGED,
+    DEADLINE,
+    DOUBLE_TIMEOUT,
+    FORFEIT,
+    TIMEOUT,
+    WITHDRAWN,
+    MatchService,
+    MatchUpdate,
+    _Work,
+)
+from bot.storage import matches as store
+from bot.storage import settings as settings_store
+from bot.storage.records import MatchRecord
+
+GAMES = ("war", "drunkard", "todundleben")
+PACES = ("flip", "auto", "instant")
+DEFAULT_PACE = "auto"
+AUTO_ROUND_SECONDS = 2.0
+DEFAULT_TURN_SECONDS = 120
+#: a lobby nobody joins or leaves for this long expires
+LOBBY_IDLE_SECONDS = 600
+HISTORY_POINTS = 1000
+MISSES_TO_FORFEIT = 2
+
+# MatchUpdate.changes words of War
+JOINED = "joined"
+LEFT = "left"
+FLIPPED = "flipped"
+ROUND = "round"
+VOTED = "voted"
+PACE = "pace"
+
+
+def faster(pace: str, than: str) -> bool:
+    return PACES.index(pace) > PACES.index(than)
+
+
+def _check_pace(pace: str) -> str:
+    if pace not in PACES:
+        raise errors.InvalidSetting(f"The pace must be one of {', '.join(PACES)}, not {pace!r}.")
+    return pace
+
+
+class WarService(MatchService):
+    """See the module docstring."""
+
+    games = GAMES
+
+    @staticmethod
+    def _step(game: Game) -> int:
+        return game.stats.rounds
+
+    async def _busy(self, conn: aiosqlite.Connection, user_id: int, game: str) -> int | None:
+        """A player is in at most one match of the War family at a time (War, Drunkard, Tod und Leben)."""
+        for name in self.games:
+            busy = await store.open_match_id_for_user(conn, user_id, name)
+            if busy is not None:
+                return busy
+        return None
+
+    def resolve_rules(self, game: str, rules: Mapping[str, Any] | None, players: int = 2) -> dict[str, Any]:
+        """The game's rules with ``players`` filled in, checked the way a deal checks them (InvalidRules with the
+        engine's message for a bad combination)."""
+        if game not in self.games:
+            game_class(game)
+            raise errors.UnsupportedGame(game, self.games)
+        cls = game_class(game)
+        given = dict(rules or {})
+        given["players"] = players
+        if players > cls.max_players:
+            raise InvalidRules(f"{cls.title} is for {cls.min_players} to {cls.max_players} players, not {players}")
+        resolved = cls.resolve_rules(given)
+        cls.new(resolved, seed=0)  # the rule checks that need a deal (jokers shared out, the target)
+        return resolved
+
+    # --- challenges and lobbies ----------------------------------------------------------------------------
+    async def check_player(self, user_id: int, game: str = "war") -> None:
+        """Raise AlreadyInMatch when the user is in an open War-family match (the cog asks before it answers)."""
+        async with self.db.read() as conn:
+            busy = await self._busy(conn, user_id, game)
+        if busy is not None:
+            raise errors.AlreadyInMatch(user_id, self._title(game), you=True, match_id=busy)
+
+    async def challenge(self, guild_id: int, channel_id: int, challenger_id: int, opponent_id: int, *,
+                        game: str = "war", rules: Mapping[str, Any] | None = None,
+                        arrange_seconds: int | None = None, challenger_name: str | None = None,
+                        opponent_name: str | None = None, options: Mapping[str, Any] | None = None,
+                        pace: str = DEFAULT_PACE) -> MatchUpdate:
+        """A two-player challenge at ``pace``; refuses what :meth:`MatchService.challenge` refuses and bad rule
+        combinations (InvalidRules)."""
+        _check_pace(pace)
+        if challenger_id == opponent_id:
+            raise errors.CannotChallengeSelf()
+        resolved = self.resolve_rules(game, rules, 2)
+        return await super().challenge(
+            guild_id, channel_id, challenger_id, opponent_id, game=game, rules=resolved,
+            arrange_seconds=arrange_seconds, challenger_name=challenger_name, opponent_name=opponent_name,
+            options={**dict(options or {}), "pace": pace, "votes": {}},
+        )
+
+    async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, *, game: str = "war",
+                         rules: Mapping[str, Any] | None = None, pace: str = DEFAULT_PACE,
+                         host_name: str | None = None) -> MatchUpdate:
+        """A lobby (a match in status ``challenge`` with the host in seat 0) others join until the host starts it;
+        it expires after :data:`LOBBY_IDLE_SECONDS` without a join or leave. Refuses a busy host, bad rules."""
+        _check_pace(pace)
+        resolved = self.resolve_rules(game, rules, 2)
+        title = self._title(game)
+        async with self.db.transaction() as conn:
+            now = self.clock()
+            busy = await self._busy(conn, host_id, game)
+            if busy is not None:
+                raise errors.AlreadyInMatch(host_id, title, you=True, match_id=busy)
+            deadline = now + LOBBY_IDLE_SECONDS
+            try:
+                match_id = await store.insert_match(
+                    conn, guild_id=guild_id, channel_id=channel_id, game=game, rules=resolved, arrange_seconds=None,
+                    user_ids=(host_id,), deadline_at=deadline, now=now,
+                    options={"pace": pace, "lobby": True, "host": host_id, "votes": {}},
+                )
+            except sqlite3.IntegrityError:
+                raise errors.AlreadyInMatch(host_id, title, you=True) from None
+            await settings_store.remember_player(conn, guild_id, host_id, host_name, now)
+            match = await store.load_match(conn, match_id)
+            assert match is not None
+            work = _Work(conn, match, now)
+            await work.queue([{"type": "lobby", "host_id": host_id, "game": game, "rules": resolved, "pace": pace,
+                               "expires_at": deadline}])
+            work.changes |= {CHALLENGED, DEADLINE}
+            return await work.result()
+
+    @staticmethod
+    def _open_lobby(match: MatchRecord, now: float) -> None:
+        if not match.options.get("lobby"):
+            raise errors.LobbyError("This isn't a lobby.")
+        if match.status != "challenge":
+            raise errors.LobbyError("This lobby is closed: the game has started." if match.status != "cancelled"
+                                    else "This lobby is closed.")
+        if match.deadline_at is not None and now >= match.deadline_at:
+            raise errors.LobbyError("This lobby has expired.")
+
+    async def join(self, match_id: int, user_id: int, name: str | None = None) -> MatchUpdate:
+        """Take a seat in the lobby. Refuses: a closed or full lobby, a player in it already or busy elsewhere."""
+        async with self._work(match_id) as work:
+            match = work.match
+            self._open_lobby(match, work.now)
+            if match.seat_of(user_id) is not None:
+                raise errors.LobbyError("You're in this lobby already.")
+            cls = game_class(match.game)
+            if len(match.seats) >= cls.max_players:
+                raise errors.LobbyError(f"This lobby is full: {cls.title} is for at most {cls.max_players} players.")
+            busy = await self._busy(work.conn, user_id, match.game)
+            if busy is not None:
+                raise errors.AlreadyInMatch(user_id, cls.title, you=True, match_id=busy)
+            await store.add_seat(work.conn, match_id, user_id)
+            await settings_store.remember_player(work.conn, match.guild_id, user_id, name, work.now)
+            return await self._lobby_changed(work, {"type": "joined", "user_id": user_id}, JOINED)
+
+    async def leave(self, match_id: int, user_id: int) -> MatchUpdate:
+        """Give up a seat in the lobby (the host cancels it instead)."""
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            self._open_lobby(match, work.now)
+            if seat == 0:
+                raise errors.LobbyError("You're the host: use Cancel to close the lobby.")
+            await store.remove_seat(work.conn, match_id, user_id)
+            return await self._lobby_changed(work, {"type": "left", "user_id": user_id}, LEFT)
+
+    async def _lobby_changed(self, work: _Work, event: Event, change: str) -> MatchUpdate:
+        deadline = work.now + LOBBY_IDLE_SECONDS
+        await work.update(deadline_at=deadline, deadline_kind="challenge")
+        match = await self._reload(work)
+        await work.queue([{**event, "user_ids": list(match.user_ids), "expires_at": deadline}])
+        work.changes |= {change, DEADLINE}
+        return await work.result()
+
+    async def cancel_lobby(self, match_id: int, user_id: int) -> MatchUpdate:
+        """The host closes the lobby (cancelled, reason ``withdrawn``)."""
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            self._open_lobby(match, work.now)
+            if seat != 0:
+                raise errors.LobbyError(f"Only the host, <@{match.challenger_id}>, can cancel this lobby.")
+            await work.update(status="cancelled", reason=WITHDRAWN, deadline_at=None, deadline_kind=None)
+            await work.queue([{"type": WITHDRAWN, "by": user_id}])
+            work.changes |= {WITHDRAWN, DEADLINE}
+            return await work.result()
+
+    async def start(self, match_id: int, user_id: int) -> MatchUpdate:
+        """The host starts the lobby's game with the players in it (at least two): dealt from a fresh seed, the
+        rules' ``players`` set to them. Events: ``accepted``, then what the pace starts with."""
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            self._open_lobby(match, work.now)
+            if seat != 0:
+                raise errors.LobbyError(f"Only the host, <@{match.challenger_id}>, can start this game.")
+            if len(match.seats) < 2:
+                raise errors.LobbyError("At least one more player has to join before the game can start.")
+            rules = self.resolve_rules(match.game, match.rules, len(match.seats))
+            await work.update(rules=rules)
+            work.match = await self._reload(work)
+            return await self._begin(work)
+
+    async def accept(self, match_id: int, user_id: int) -> MatchUpdate:
+        """The opponent accepts a challenge (a lobby's Start is :meth:`start`)."""
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            if match.options.get("lobby"):
+                raise errors.LobbyError("This is a lobby: its host starts the game.")
+            if match.status != "challenge":
+                raise errors.ChallengeClosed("accepted" if match.status != "cancelled" else match.reason)
+            if seat != 1:
+                raise errors.WrongPlayer(f"Only <@{match.opponent_id}> can accept this challenge.", match.opponent_id)
+            if match.deadline_at is not None and work.now >= match.deadline_at:
+                raise errors.ChallengeClosed("expired")
+            return await self._begin(work)
+
+    async def _begin(self, work: _Work) -> MatchUpdate:
+        match = work.match
+        settings = await self._settings(work.conn, match.guild_id)
+        turn = match.arrange_seconds or settings.arrange_seconds or DEFAULT_TURN_SECONDS
+        seed = self.seed_source()
+        game = game_class(match.game).new(match.rules, seed=seed)
+        await work.update(status="active", seed=seed, arrange_seconds=turn, started_at=work.now,
+                          state=game.to_json(), engagement=0, deadline_at=None, deadline_kind=None)
+        await work.queue([{"type": "accepted", "user_ids": list(match.user_ids), "arrange_seconds": turn,
+                           "pace": match.options.get("pace", DEFAULT_PACE), "rules": dict(match.rules)}])
+        work.changes |= {ACCEPTED}
+        work.match = await self._reload(work)
+        options = dict(work.match.options)
+        options["history"] = [game.view(None)["card_counts"]]
+        options["every"] = 1
+        await self._advance(work, game, [], previous=-1, options=options)
+        return await work.result()
+
+    # --- playing -------------------------------------------------------------------------------------------
+    async def _after_play(self, work: _Work, game: Game, events: list[Event], *, previous_engagement: int) -> None:
+        """The shared calls (a forfeit) land here: store, record, schedule or finish."""
+        await self._advance(work, game, events, previous=previous_engagement, options=dict(work.match.options))
+
+    async def _advance(self, work: _Work, game: Game, events: list[Event], *, previous: int,
+                       options: dict[str, Any], new_deadline: bool = False) -> None:
+        """Store the game after engine calls (rounds ``previous`` played before them; -1: the game starts now), queue
+        its events, record the card counts, run the pace: play out (instant), the next round's deadline, or finish.
+        ``new_deadline``: the pace changed, its deadline starts now."""
+        match = work.match
+        queued = [dict(event) for event in events]
+        pace = options.get("pace", DEFAULT_PACE)
+        if game.stats.rounds > max(previous, 0):
+            self._record(options, game)
+        if pace == "instant" and not game.is_over:
+            first = game.stats.rounds + 1
+            self._play_out(game, options)
+            queued.append({"type": "played_out", "from_round": first, "to_round": game.stats.rounds})
+            queued += self._game_over_event(game)
+        if game.is_over:
+            self._record(options, game, final=True)
+        fields: dict[str, Any] = {"state": game.to_json(), "engagement": self._step(game), "options": options}
+        if not game.is_over:
+            round_started = new_deadline or previous < 0 or game.stats.rounds != previous
+            if pace == "auto" and (round_started or match.deadline_kind != "round"):
+                fields |= {"deadline_at": work.now + AUTO_ROUND_SECONDS, "deadline_kind": "round"}
+                work.changes.add(DEADLINE)
+            elif pace == "flip" and (round_started or match.deadline_kind != "turn"):
+                deadline = work.now + (match.arrange_seconds or DEFAULT_TURN_SECONDS)
+                fields |= {"deadline_at": deadline, "deadline_kind": "turn"}
+                view = game.view(None)
+                queued.append({"type": "turn", "round": game.stats.rounds + 1, "deadline_at": deadline,
+                               "seats": view["to_flip"]})
+                work.changes |= {DEADLINE, ROUND}
+        await work.update(**fields)
+        for event in queued:
+            event.setdefault("round", game.stats.rounds)
+            event["engagement"] = event["round"]
+        await work.queue(queued)
+        if game.is_over:
+            await self._finish(work, game)
+        work.match = await self._reload(work)
+
+    @staticmethod
+    def _game_over_event(game: Game) -> list[Event]:
+        if game.outcome is None:
+            return []
+        return [{"type": "game_over", "round": game.stats.rounds, **game.outcome.to_json()}]
+
+    @staticmethod
+    def _record(options: dict[str, Any], game: Game, *, final: bool = False) -> None:
+        """Each seat's cards after a round (every ``every``-th) or at the end, thinned by halves when too many."""
+        history: list[list[int]] = options.setdefault("history", [])
+        every = options.setdefault("every", 1)
+        counts = list(game.view(None)["card_counts"])
+        rounds = game.stats.rounds
+        if final:
+            options["final"] = [rounds, counts]
+            return
+        if rounds % every:
+            return
+        history.append(counts)
+        if len(history) > HISTORY_POINTS:
+            options["history"] = history[::2]
+            options["every"] = every * 2
+
+    def _play_out(self, game: Game, options: dict[str, Any]) -> None:
+        """Play to the end without events (instant), recording the counts every ``every``-th round."""
+        while not game.is_over:
+            every = options.get("every", 1)
+            step = every - game.stats.rounds % every
+            game.play_out(step, record=False)
+            if game.is_over:
+                break
+            self._record(options, game)
+
+    async def flip(self, match_id: int, user_id: int, round_number: int) -> MatchUpdate:
+        """The user flips their top card in round ``round_number`` (flip pace). Refuses: a round that is over
+        (StaleRound), a second flip, a player who is out, another pace (NotYourTurn)."""
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            self._check_active(match)
+            if match.options.get("pace") != "flip":
+                raise errors.NotYourTurn(f"This game is played at the {match.options.get('pace')} pace now: the bot "
+                                         "flips for everyone.")
+            current = match.engagement + 1
+            if round_number != current:
+                raise errors.StaleRound(round_number, current)
+            game = await self._game(work)
+            view = game.view(None)
+            if not view["in_game"][seat]:
+                raise errors.NotYourTurn("You're out of this game: you have no cards left.")
+            if seat not in view["to_flip"]:
+                raise errors.NotYourTurn(f"You've flipped already in round {current}; waiting for the others.")
+            action = {"type": "flip"}
+            events = game.apply(seat, action)
+            await store.append_action(work.conn, match.id, seat=seat, engagement=current, kind="flip",
+                                      action=action, now=work.now)
+            await store.update_seat(work.conn, match.id, seat, misses=0)
+            work.changes.add(FLIPPED)
+            await self._advance(work, game, events, previous=match.engagement, options=dict(match.options))
+            return await work.result()
+
+    async def auto_round(self, match_id: int, round_number: int) -> MatchUpdate | None:
+        """Play round ``round_number`` for everyone (auto pace); ``None`` when that round is not the one due (played
+        already, another pace, over): a timer firing twice does nothing."""
+        async with self._work(match_id) as work:
+            match = work.match
+            if (match.status != "active" or match.deadline_kind != "round" or match.options.get("pace") != "auto"
+                    or match.engagement + 1 != round_number):
+                return None
+            game = await self._game(work)
+            await store.append_action(work.conn, match.id, seat=0, engagement=round_number, kind="round",
+                                      action={"type": "round"}, now=work.now)
+            events = game.play_round()
+            work.changes.add(ROUND)
+            await self._advance(work, game, events, previous=match.engagement, options=dict(match.options))
+            return await work.result()
+
+    async def turn_timeout(self, match_id: int, round_number: int) -> MatchUpdate | None:
+        """Round ``round_number``'s flip deadline: the seats that have not flipped are flipped for, or, on a second
+        miss in a row, forfeit (everyone still in at once: a draw). ``None`` unless that deadline is due."""
+        async with self._work(match_id) as work:
+            match = work.match
+            if (match.status != "active" or match.deadline_kind != "turn" or match.engagement + 1 != round_number
+                    or match.deadline_at is None or work.now < match.deadline_at):
+                return None
+            game = await self._game(work)
+            view = game.view(None)
+            missed = list(view["to_flip"])
+            if not missed:
+                return None
+            misses = [seat.misses + (1 if seat.seat in missed else 0) for seat in match.seats]
+            forfeit = [seat for seat in missed if misses[seat] >= MISSES_TO_FORFEIT]
+            still_in = [seat for seat in range(len(match.seats)) if view["in_game"][seat]]
+            everyone = sorted(forfeit) == still_in
+            flipped = [seat for seat in missed if seat not in forfeit]
+            for seat in missed:
+                await store.update_seat(work.conn, match.id, seat, misses=misses[seat])
+            await work.queue([{
+                "type": "turn_timeout", "round": round_number, "engagement": round_number, "seats": missed,
+                "user_ids": [match.seats[seat].user_id for seat in missed], "misses": misses,
+                "auto_flipped": [] if everyone else flipped, "forfeit": forfeit,
+            }])
+            work.changes.add(TIMEOUT)
+            work.timed_out = tuple(missed)
+            events: list[Event] = []
+            if everyone:
+                events = game.draw(DOUBLE_TIMEOUT, "every player still in missed two rounds in a row: a draw")
+            else:
+                for seat in forfeit:
+                    if not game.is_over:
+                        events += game.forfeit(seat, reason="timeout")
+                for seat in flipped:
+                    if not game.is_over and seat in game.view(None)["to_flip"]:
+                        events += game.apply(seat, {"type": "flip"})
+                        await store.append_action(work.conn, match.id, seat=seat, engagement=round_number,
+                                                  kind="auto_flip", action={"type": "flip"}, now=work.now)
+            for seat in forfeit:
+                await store.append_action(work.conn, match.id, seat=seat, engagement=round_number, kind="timeout",
+                                          action={"type": "timeout"}, now=work.now)
+            if forfeit:
+                work.changes.add(FORFEIT)
+                work.forfeited = tuple(forfeit)
+            for event in events:
+                if event.get("type") == "game_over":
+                    event.setdefault("round", game.stats.rounds)
+            await self._advance(work, game, events, previous=match.engagement, options=dict(match.options),
+                                new_deadline=True)
+            return await work.result()
+
+    async def vote(self, match_id: int, user_id: int, pace: str) -> MatchUpdate:
+        """Toggle the user's vote to speed the game up to ``pace``. Once every player still in the game wants a pace
+        at least that fast, the game switches to the fastest pace they all want (``pace`` event; instant: the game
+        is played out now)."""
+        _check_pace(pace)
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            self._check_active(match)
+            current = match.options.get("pace", DEFAULT_PACE)
+            if not faster(pace, current):
+                raise errors.VoteError(f"The game is at the {current} pace already; vote for a faster one.")
+            game = await self._game(work)
+            view = game.view(None)
+            if not view["in_game"][seat]:
+                raise errors.VoteError("You're out of this game: only the players still in vote on the pace.")
+            options = dict(match.options)
+            votes = {key: list(value) for key, value in options.get("votes", {}).items()}
+            mine = votes.setdefault(pace, [])
+            on = user_id not in mine
+            if on:
+                mine.append(user_id)
+            else:
+                mine.remove(user_id)
+            options["votes"] = {key: value for key, value in votes.items() if value}
+            voters = [match.seats[s].user_id for s in range(len(match.seats)) if view["in_game"][s]]
+            await work.queue([{"type": "vote", "round": game.stats.rounds, "user_id": user_id, "pace": pace,
+                               "on": on, "votes": options["votes"]}])
+            work.changes.add(VOTED)
+            chosen = None
+            for target in reversed(PACES):
+                if not faster(target, current):
+                    break
+                agreed = {uid for p in PACES if PACES.index(p) >= PACES.index(target) for uid in votes.get(p, [])}
+                if all(uid in agreed for uid in voters):
+                    chosen = target
+                    break
+            if chosen is None:
+                await work.update(options=options)
+                work.match = await self._reload(work)
+                return await work.result()
+            options["pace"] = chosen
+            options["votes"] = {}
+            await work.queue([{"type": "pace", "round": game.stats.rounds, "pace": chosen, "previous": current,
+                               "by": "vote"}])
+            work.changes.add(PACE)
+            await store.reset_misses(work.conn, match.id)
+            await self._advance(work, game, [], previous=match.engagement, options=options, new_deadline=True)
+            return await work.result()
+
+    # --- timers --------------------------------------------------------------------------------------------
+    async def deadline_due(self, match_id: int) -> MatchUpdate | None:
+        """A timer's callback: expire a challenge or lobby, or run a turn deadline (auto rounds: :meth:`auto_round`,
+        the Discord side paces them)."""
+        async with self.db.read() as conn:
+            match = await store.load_match(conn, match_id)
+        if match is None or match.deadline_kind is None:
+            return None
+        if match.deadline_kind == "challenge":
+            return await self.expire(match_id)
+        if match.deadline_kind == "turn":
+            return await self.turn_timeout(match_id, match.engagement + 1)
+        if match.deadline_kind == "round":
+            return await self.auto_round(match_id, match.engagement + 1)
+        return None
+
+    async def resume_deadlines(self) -> list[MatchUpdate]:
+        """After the bot was away: a turn deadline that passed meanwhile moves to now + the match's timer (nobody
+        could click); event ``deadline_moved``. Challenges and lobbies that expired meanwhile just expire."""
+        async with self.db.read() as conn:
+            open_ids = await store.open_match_ids(conn, self.games)
+            overdue = [match.id for match in await store.load_matches(conn, open_ids)
+                       if match.status == "active" and match.deadline_kind == "turn"
+                       and match.deadline_at is not None and match.deadline_at <= self.clock()]
+        updates = []
+        for match_id in overdue:
+            async with self._work(match_id) as work:
+                match = work.match
+                if (match.status != "active" or match.deadline_kind != "turn" or match.deadline_at is None
+                        or match.deadline_at > work.now):
+                    continue
+                deadline = work.now + (match.arrange_seconds or DEFAULT_TURN_SECONDS)
+                await work.update(deadline_at=deadline)
+                await work.queue([{"type": "deadline_moved", "round": match.engagement + 1,
+                                   "engagement": match.engagement + 1, "deadline_at": deadline,
+                                   "reason": "bot_away"}])
+                work.changes.add(DEADLINE)
+                updates.append(await work.result())
+        return updates
+
+    # --- reading -------------------------------------------------------------------------------------------
+    async def find_war_match(self, user_id: int) -> MatchRecord | None:
+        """The user's open match of any War-family game."""
+        async with self.db.read() as conn:
+            match_id = await self._busy(conn, user_id, GAMES[0])
+            return None if match_id is None else await store.load_match(conn, match_id)
+
+    async def forfeit_war(self, user_id: int) -> MatchUpdate:
+        """``/war forfeit``: give up the user's active War-family match (NotInMatch when none is active)."""
+        match = await self.find_war_match(user_id)
+        if match is not None and match.status == "challenge":
+            raise errors.LobbyError("Your game hasn't started yet: use the buttons on its message instead (Leave or "
+                                    "Cancel a lobby, Decline or Withdraw a challenge).")
+        if match is None or match.status != "active":
+            raise errors.NotInMatch("War")
+        return await self.forfeit(match.id, user_id)
+
+    async def history(self, match_id: int) -> tuple[list[list[int]], int, list[int]]:
+        """The card counts recorded: ``(points, every, rounds)`` -- point ``i`` is after round ``i * every`` (point
+        0 the deal); at the end one more point at the final round is added. ``rounds`` gives each point's
+        round."""
+        match = await self.get_match(match_id)
+        options = match.options
+        points = [list(p) for p in options.get("history", [])]
+        every = int(options.get("every", 1))
+        rounds = [i * every for i in range(len(points))]
+        final = options.get("final")
+        if final is not None and (not rounds or final[0] != rounds[-1]):
+            points.append(list(final[1]))
+            rounds.append(final[0])
+        return points, every, rounds
+
+
+__all__ = ["AUTO_ROUND_SECONDS", "DEFAULT_PACE", "GAMES", "LOBBY_IDLE_SECONDS", "PACES", "WarService", "faster"]

@@ -1,0 +1,275 @@
+"""WarService on a real SQLite file: challenges and lobbies, the three paces, AFK, votes, caps, results, resume."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engines.war import War
+from bot.errors import InvalidRules
+from bot.services import errors
+from bot.services.matches import MatchService
+from bot.services.war import AUTO_ROUND_SECONDS, LOBBY_IDLE_SECONDS, WarService
+from bot.storage import Database
+from bot.storage.diagnostics import check_consistency
+from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, SEED, start_match
+
+DAVE = 400
+ERIN = 500
+SMALL = {"pack": 32, "max_rounds": 30}
+
+
+@pytest.fixture
+async def war(tmp_path, clock):
+    database = await Database.open(tmp_path / "war.db")
+    service = WarService(database, clock=clock, seed_source=lambda: SEED, draft_rng=random.Random(7))
+    yield service
+    await database.close()
+
+
+async def challenge(war: WarService, pace: str = "auto", rules=None, **options):
+    update = await war.challenge(GUILD, CHANNEL, ALICE, BOB, rules=rules if rules is not None else SMALL, pace=pace,
+                                 **options)
+    return update.match
+
+
+async def drive_auto(war: WarService, match_id: int) -> None:
+    while True:
+        match = await war.get_match(match_id)
+        if match.status != "active":
+            return
+        assert match.deadline_kind == "round"
+        update = await war.auto_round(match_id, match.engagement + 1)
+        assert update is not None
+
+
+def reference(rules, seed: int = SEED) -> War:
+    game = War.new(War.resolve_rules({**rules, "players": rules.get("players", 2)}), seed=seed)
+    game.play_out()
+    return game
+
+
+async def test_challenge_auto_plays_like_the_engine_and_records_once(war):
+    match = await challenge(war)
+    assert match.options["pace"] == "auto" and match.status == "challenge"
+    update = await war.accept(match.id, BOB)
+    assert update.match.status == "active" and update.match.deadline_kind == "round"
+    # a stale or repeated round does nothing
+    assert await war.auto_round(match.id, 5) is None
+    await drive_auto(war, match.id)
+    final = await war.get_match(match.id)
+    expected = reference(SMALL)
+    assert final.status == "finished"
+    assert final.result["winner"] == expected.outcome.winner
+    assert final.result["reason"] == expected.outcome.reason
+    assert final.engagement == expected.stats.rounds
+    assert (await war.view(match.id))["card_counts"] == expected.view(None)["card_counts"]
+    rows = await war.results(match.id)
+    assert sorted(r.user_id for r in rows) == [ALICE, BOB]
+    assert (await war.rating(GUILD, ALICE, "war")).games == 1
+    points, every, rounds = await war.history(match.id)
+    assert points[0] == [16, 16] and rounds[-1] == expected.stats.rounds
+    assert points[-1] == expected.view(None)["card_counts"]
+    assert every == 1 and len(points) == expected.stats.rounds + 1
+    # each round's events were queued, then a game_over and a result
+    types = [q.type for q in await war.events(match.id)]
+    assert types.count("battle") == expected.stats.rounds and types[-2:] == ["game_over", "result"]
+    assert await war.auto_round(match.id, final.engagement + 1) is None
+    async with war.db.read() as conn:
+        assert await check_consistency(conn) == []
+
+
+async def test_instant_plays_out_at_accept_and_says_capped(war):
+    rules = {"pack": 52, "max_rounds": 7}
+    match = await challenge(war, "instant", rules)
+    update = await war.accept(match.id, BOB)
+    assert update.match.status == "finished" and update.match.reason == "capped"
+    types = [q.type for q in update.events]
+    assert "played_out" in types and types[-2:] == ["game_over", "result"] and "battle" not in types
+    points, _, rounds = await war.history(match.id)
+    assert rounds == list(range(8)) and len(points) == 8
+    expected = reference(rules)
+    assert update.match.result["winner"] == expected.outcome.winner
+
+
+async def test_history_is_thinned_for_long_games(war):
+    rules = {"return_order": "played"}  # 1082 rounds with this seed
+    match = await challenge(war, "instant", rules)
+    await war.accept(match.id, BOB)
+    points, every, rounds = await war.history(match.id)
+    expected = reference(rules)
+    assert expected.stats.rounds > 1000 and len(points) <= 1001 + 1 and every == 2
+    assert rounds[-1] == expected.stats.rounds and points[-1] == expected.view(None)["card_counts"]
+    assert sum(points[0]) == 52
+
+
+async def test_flip_pace_resolves_on_the_last_flip_and_afk(war, clock):
+    match = await challenge(war, "flip")
+    update = await war.accept(match.id, BOB)
+    match = update.match
+    assert match.deadline_kind == "turn" and match.deadline_at == clock() + 120
+    assert [q.type for q in update.events][-1] == "turn"
+    update = await war.flip(match.id, ALICE, 1)
+    assert update.match.engagement == 0
+    with pytest.raises(errors.NotYourTurn):
+        await war.flip(match.id, ALICE, 1)
+    with pytest.raises(errors.StaleRound):
+        await war.flip(match.id, BOB, 2)
+    with pytest.raises(errors.NotYourMatch):
+        await war.flip(match.id, CAROL, 1)
+    update = await war.flip(match.id, BOB, 1)
+    assert update.match.engagement == 1
+    # round 2: Bob flips, Alice misses: flipped for; round 3: she misses again: she forfeits
+    await war.flip(match.id, BOB, 2)
+    assert await war.turn_timeout(match.id, 2) is None  # not due yet
+    clock.advance(121)
+    update = await war.deadline_due(match.id)
+    timeout = next(q.event for q in update.events if q.type == "turn_timeout")
+    assert timeout["auto_flipped"] == [0] and timeout["forfeit"] == []
+    assert update.match.engagement == 2 and update.match.seats[0].misses == 1
+    await war.flip(match.id, BOB, 3)
+    clock.advance(121)
+    update = await war.deadline_due(match.id)
+    assert update.match.status == "finished"
+    assert update.match.result["winner"] == 1 and update.match.reason == "timeout"
+
+
+async def test_everyone_missing_twice_is_a_draw(war, clock):
+    match = await challenge(war, "flip")
+    await war.accept(match.id, BOB)
+    clock.advance(121)
+    update = await war.deadline_due(match.id)
+    assert sorted(next(q.event for q in update.events if q.type == "turn_timeout")["auto_flipped"]) == [0, 1]
+    clock.advance(121)
+    update = await war.deadline_due(match.id)
+    assert update.match.status == "finished" and update.match.reason == "double_timeout"
+    assert update.match.result["winner"] is None
+
+
+async def test_vote_needs_everyone_still_in(war):
+    match = await challenge(war, "flip")
+    await war.accept(match.id, BOB)
+    update = await war.vote(match.id, ALICE, "auto")
+    assert update.match.options["pace"] == "flip" and update.match.options["votes"] == {"auto": [ALICE]}
+    update = await war.vote(match.id, ALICE, "auto")  # a second click takes it back
+    assert update.match.options["votes"] == {}
+    await war.vote(match.id, ALICE, "instant")
+    update = await war.vote(match.id, BOB, "auto")  # both want at least auto
+    assert update.match.options["pace"] == "auto" and update.match.deadline_kind == "round"
+    with pytest.raises(errors.VoteError):
+        await war.vote(match.id, BOB, "auto")
+    await war.vote(match.id, ALICE, "instant")
+    update = await war.vote(match.id, BOB, "instant")
+    assert update.match.status == "finished"
+    assert [q.type for q in update.events][-2:] == ["game_over", "result"]
+
+
+async def test_lobby_join_leave_start_four_players(war, clock):
+    update = await war.open_lobby(GUILD, CHANNEL, ALICE, rules={"max_rounds": 40}, pace="auto")
+    lobby = update.match
+    assert lobby.options["lobby"] and lobby.deadline_at == clock() + LOBBY_IDLE_SECONDS
+    with pytest.raises(errors.LobbyError):
+        await war.start(lobby.id, ALICE)  # alone
+    with pytest.raises(errors.LobbyError):
+        await war.accept(lobby.id, ALICE)
+    for user in (BOB, CAROL, DAVE):
+        clock.advance(60)
+        update = await war.join(lobby.id, user)
+    assert update.match.user_ids == (ALICE, BOB, CAROL, DAVE)
+    assert update.match.deadline_at == clock() + LOBBY_IDLE_SECONDS
+    with pytest.raises(errors.LobbyError):
+        await war.join(lobby.id, ERIN)  # full
+    with pytest.raises(errors.LobbyError):
+        await war.join(lobby.id, BOB)  # in it
+    update = await war.leave(lobby.id, BOB)
+    assert update.match.user_ids == (ALICE, CAROL, DAVE)
+    with pytest.raises(errors.LobbyError):
+        await war.leave(lobby.id, ALICE)  # the host cancels instead
+    with pytest.raises(errors.LobbyError):
+        await war.start(lobby.id, CAROL)
+    await war.join(lobby.id, ERIN)
+    update = await war.start(lobby.id, ALICE)
+    assert update.match.status == "active" and update.match.rules["players"] == 4
+    await drive_auto(war, lobby.id)
+    final = await war.get_match(lobby.id)
+    expected = reference({"max_rounds": 40, "players": 4})
+    assert final.result["winner"] == expected.outcome.winner and final.result["reason"] == expected.outcome.reason
+    assert len(await war.results(lobby.id)) == 4
+    async with war.db.read() as conn:  # (the checks still expect two seats per match)
+        assert await check_consistency(conn) == []
+
+
+async def test_lobby_refusals_and_expiry(war, clock):
+    update = await war.open_lobby(GUILD, CHANNEL, ALICE, game="war", rules={"jokers": 2, "joker_each": True})
+    lobby = update.match
+    await war.join(lobby.id, BOB)
+    await war.join(lobby.id, CAROL)
+    with pytest.raises(InvalidRules):  # three can't share two jokers
+        await war.start(lobby.id, ALICE)
+    with pytest.raises(errors.AlreadyInMatch):
+        await war.open_lobby(GUILD, CHANNEL, BOB)
+    with pytest.raises(errors.AlreadyInMatch):  # the whole War family
+        await war.challenge(GUILD, CHANNEL, DAVE, CAROL, game="drunkard")
+    clock.advance(LOBBY_IDLE_SECONDS + 1)
+    with pytest.raises(errors.LobbyError):
+        await war.join(lobby.id, DAVE)
+    update = await war.deadline_due(lobby.id)
+    assert update.match.status == "cancelled" and update.match.reason == "expired"
+    await war.open_lobby(GUILD, CHANNEL, BOB, game="todundleben")  # free again
+
+
+async def test_bad_rules_and_paces_are_refused(war):
+    with pytest.raises(InvalidRules):
+        await war.challenge(GUILD, CHANNEL, ALICE, BOB, rules={"joker_each": True})
+    with pytest.raises(errors.InvalidSetting):
+        await war.challenge(GUILD, CHANNEL, ALICE, BOB, pace="slow")
+    with pytest.raises(errors.CannotChallengeSelf):
+        await war.challenge(GUILD, CHANNEL, ALICE, ALICE)
+    with pytest.raises(errors.UnsupportedGame):
+        await war.challenge(GUILD, CHANNEL, ALICE, BOB, game="airwar")
+
+
+async def test_forfeit_with_three_players_goes_on(war):
+    update = await war.open_lobby(GUILD, CHANNEL, ALICE, rules={"max_rounds": 50}, pace="flip")
+    lobby = update.match
+    await war.join(lobby.id, BOB)
+    await war.join(lobby.id, CAROL)
+    await war.start(lobby.id, ALICE)
+    await war.flip(lobby.id, ALICE, 1)
+    update = await war.forfeit_war(CAROL)
+    assert update.match.status == "active"
+    view = await war.view(lobby.id)
+    assert view["in_game"] == [True, True, False]
+    update = await war.forfeit_war(BOB)
+    assert update.match.status == "finished" and update.match.result["winner"] == 0
+
+
+async def test_air_war_service_ignores_war_matches_and_war_resumes_turns(war, clock, tmp_path):
+    airwar = MatchService(war.db, clock=clock, seed_source=lambda: SEED)
+    air = await start_match(airwar, CAROL, DAVE)
+    match = await challenge(war, "flip")
+    await war.accept(match.id, BOB)
+    assert [m.id for m in await airwar.open_matches()] == [air.id]
+    assert match.id not in await airwar.matches_with_unshown_events()
+    assert [m.id for m in await war.open_matches()] == [match.id]
+    assert await war.matches_with_unshown_events() == [match.id]
+    clock.advance(1000)
+    moved = await war.resume_deadlines()
+    assert [u.match.id for u in moved] == [match.id]
+    assert moved[0].match.deadline_at == clock() + 120
+    assert all(u.match.id == air.id for u in await airwar.resume_deadlines())
+
+
+async def test_restart_continues_auto_from_stored_state(war, tmp_path, clock):
+    match = await challenge(war, "auto")
+    await war.accept(match.id, BOB)
+    for number in (1, 2, 3):
+        await war.auto_round(match.id, number)
+    await war.db.close()
+    war.db = await Database.open(tmp_path / "war.db")
+    [again] = await war.open_matches()
+    assert again.engagement == 3 and again.deadline_kind == "round"
+    assert again.deadline_at == clock() + AUTO_ROUND_SECONDS
+    await drive_auto(war, match.id)
+    assert (await war.get_match(match.id)).result["winner"] == reference(SMALL).outcome.winner
