@@ -2,7 +2,8 @@
 
 * ``war:c:<match>:<accept|decline|withdraw>`` -- the challenge;
 * ``war:l:<match>:<join|leave|start|cancel>`` -- the lobby (anyone may Join; the rest are for its players);
-* ``war:t:<match>:<round>:<flip|vote:auto|vote:instant>`` -- the live table (its players only).
+* ``war:t:<match>:<round>:<flip|vote:auto|vote:instant>`` -- the live table (its players only);
+* ``war:ff:<match>:<yes|no>`` -- the ephemeral "really give up?" of ``/war forfeit``.
 
 Each item parses its id and hands the click to the War cog; a click by someone outside the match (except Join)
 gets an ephemeral "This isn't your match."
@@ -135,6 +136,31 @@ class TableButton(_WarItem, discord.ui.DynamicItem[discord.ui.Button],
         await self._run(interaction, "table", self.round, self.key)
 
 
+class ForfeitButton(_WarItem, discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"war:ff:(?P<match>[0-9]{1,19}):(?P<answer>yes|no)"):
+    def __init__(self, match_id: int, answer: str) -> None:
+        yes = answer == "yes"
+        super().__init__(_button(f"war:ff:{match_id}:{answer}", "Yes, give up" if yes else "No, keep playing",
+                                 discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary, False))
+        self.match_id = match_id
+        self.answer = answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> ForfeitButton:
+        return cls(int(match["match"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await self._run(interaction, "forfeit", self.answer)
+
+
+def forfeit_view(match_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ForfeitButton(match_id, "yes"))
+    view.add_item(ForfeitButton(match_id, "no"))
+    return view
+
+
 def view_of(match_id: int, kind: str, buttons: Sequence[Button], round_number: int = 0) -> discord.ui.View | None:
     """The buttons of a challenge (``kind`` ``c``), lobby (``l``) or table (``t``); ``None`` when there are none."""
     if not buttons:
@@ -154,4 +180,4 @@ def view_of(match_id: int, kind: str, buttons: Sequence[Button], round_number: i
     return view
 
 
-DYNAMIC_ITEMS = (ChallengeButton, LobbyButton, TableButton)
+DYNAMIC_ITEMS = (ChallengeButton, LobbyButton, TableButton, ForfeitButton)

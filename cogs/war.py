@@ -1,4 +1,5 @@
-"""`/war challenge|lobby|forfeit` and every War button: the Discord face of :class:`~bot.services.war.WarService`.
+"""`/war challenge|lobby|forfeit|status` and every War button: the Discord face of
+:class:`~bot.services.war.WarService`.
 
 The cog translates and nothing more: a command or click calls the service, answers within Discord's 3 seconds (a
 refusal as an ephemeral message, nothing changed), then arms the match's timer and asks the presenter
@@ -21,15 +22,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engines import game_class
+from bot.render import war as render
 from bot.services import USER_ERRORS
 from bot.services import errors as service_errors
 from bot.services.matches import MatchUpdate
 from bot.services.war import AUTO_ROUND_SECONDS, DEFAULT_PACE, GAMES, WarService
 from bot.storage.records import MatchRecord
 from cogs._airwar_ui import Answer
-from cogs._match_common import missing_permissions
+from cogs._match_common import mentions, message_link, missing_permissions
 from cogs._war_presenter import WarPresenter
-from cogs._war_ui import COG_NAME, DYNAMIC_ITEMS, NO_MENTIONS
+from cogs._war_ui import COG_NAME, DYNAMIC_ITEMS, NO_MENTIONS, forfeit_view
 
 if TYPE_CHECKING:
     from bot.client import AirWarBot
@@ -225,6 +227,9 @@ class WarCog(commands.Cog, name=COG_NAME):
 
     # --- buttons -----------------------------------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, match_id: int, kind: str, *args: Any) -> None:
+        if kind == "forfeit":
+            await self.on_forfeit_button(interaction, match_id, args[0])
+            return
         user = interaction.user
         war = self.war
         async with self.answer(interaction) as answer:
@@ -265,9 +270,13 @@ class WarCog(commands.Cog, name=COG_NAME):
 
     # --- commands ----------------------------------------------------------------------------------------------
     async def _refuse_rules(self, interaction: discord.Interaction, game: str, rules: dict[str, Any],
-                            players: int) -> bool:
+                            players: int | None) -> bool:
+        """Refuse rules that can't be played (``players`` ``None``: a lobby's, by any number of players)."""
         try:
-            self.war.resolve_rules(game, rules, players)
+            if players is None:
+                self.war.resolve_lobby_rules(game, rules)
+            else:
+                self.war.resolve_rules(game, rules, players)
         except USER_ERRORS as error:
             await self.tell(interaction, f"Those rules can't be played: {error}")
             return True
@@ -349,7 +358,7 @@ class WarCog(commands.Cog, name=COG_NAME):
         if missing:
             await self.tell(interaction, f"I can't run a game in this channel: I need {missing} here.")
             return
-        if await self._refuse_rules(interaction, game, rules, 2):
+        if await self._refuse_rules(interaction, game, rules, None):
             return
         try:
             await self.war.check_player(user.id, game)
@@ -383,19 +392,76 @@ class WarCog(commands.Cog, name=COG_NAME):
         finally:
             self.after(update)
 
-    @war_group.command(name="forfeit", description="Give up your War game (the others play on, or win)")
+    @staticmethod
+    def where(match: MatchRecord) -> str:
+        """Where the game is: its thread (or channel) and a link to its table; before the deal, its message."""
+        if match.status == "challenge":
+            if match.challenge_message_id is None:
+                return f"<#{match.channel_id}>"
+            return message_link(match.guild_id, match.channel_id, match.challenge_message_id)
+        table = match.messages.get("table")
+        link = f" · {message_link(match.guild_id, match.play_channel_id, table)}" if table is not None else ""
+        return f"<#{match.play_channel_id}>{link}"
+
+    async def on_forfeit_button(self, interaction: discord.Interaction, match_id: int, choice: str) -> None:
+        """The "really give up?" question: Yes forfeits, No changes nothing; a question about a game that ended
+        (or that the player is out of) meanwhile says so."""
+        user_id = interaction.user.id
+        async with self.answer(interaction) as answer:
+            try:
+                if choice == "no":
+                    await self.war.check_forfeit(match_id, user_id)
+                    await answer.edit(content="Nothing changed: you're still in the game.", view=None,
+                                      allowed_mentions=NO_MENTIONS)
+                    return
+                update = await self.war.forfeit(match_id, user_id)
+            except USER_ERRORS as error:
+                await answer.edit(content=str(error), view=None, allowed_mentions=NO_MENTIONS)
+                return
+            try:
+                match = update.match
+                over = match.status == "finished"
+                winner = match.result.get("winner") if over and match.result else None
+                await answer.edit(content=render.forfeited(match.game, mentions(match), winner, over,
+                                                           f"<#{match.play_channel_id}>"),
+                                  view=None, allowed_mentions=NO_MENTIONS)
+            finally:
+                self.after(update)
+
+    @war_group.command(name="forfeit", description="Give up your War game (asks first; the others play on, or win)")
     async def forfeit(self, interaction: discord.Interaction) -> None:
         async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
             try:
-                update = await self.war.forfeit_war(interaction.user.id)
+                match = await self.war.forfeit_target(interaction.user.id)
+                view = await self.war.view(match.id)
             except USER_ERRORS as error:
                 await answer.tell(str(error))
                 return
+            seat = match.seat_of(interaction.user.id)
+            assert seat is not None
+            text = render.forfeit_question(match.game, mentions(match), seat, view["in_game"],
+                                           f"<#{match.play_channel_id}>")
+            await answer.send(text, view=forfeit_view(match.id), ephemeral=True)
+
+    @war_group.command(name="status", description="Your War game: the round, everyone's cards, the flips and votes")
+    async def status(self, interaction: discord.Interaction) -> None:
+        async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
             try:
-                await answer.tell(f"🏳️ You gave up your {game_class(update.match.game).title} game: "
-                                  f"<#{update.match.play_channel_id}>.")
-            finally:
-                self.after(update)
+                status = await self.war.war_status(interaction.user.id)
+            except USER_ERRORS as error:
+                await answer.tell(str(error))
+                return
+            match, seat, view = status.match, status.seat, status.view
+            pace = match.options.get("pace", DEFAULT_PACE)
+            if view is None:
+                text = render.waiting_status(mentions(match), match.game, match.rules, pace, seat=seat,
+                                             lobby=bool(match.options.get("lobby")), expires_at=match.deadline_at,
+                                             where=self.where(match))
+            else:
+                deadline = match.deadline_at if match.deadline_kind == "turn" else None
+                text = render.status(view, mentions(match), match.game, pace, seat=seat,
+                                     votes=match.options.get("votes", {}), deadline=deadline, where=self.where(match))
+            await answer.tell(text)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -292,6 +292,89 @@ def thread_lost(names: Sequence[str]) -> str:
             "goes on here.")
 
 
+# --- /war status and /war forfeit --------------------------------------------------------------------------
+
+
+def status(view: View, names: Sequence[str], game: str, pace: str, *, seat: int,
+           votes: Mapping[str, Sequence[int]] = {}, deadline: When | None = None, where: str = "") -> str:
+    """``/war status`` for a game being played (only the asking player sees it): the variant, rules, pace and
+    round, everyone's cards, who still has to flip (flip pace) and by when, the votes to speed up, where it is."""
+    shown = _shown(names)
+    lines = [f"**Your {title_of(game)} game** · {count(len(names), 'player')} · pace: {PACE_NAMES[pace]} · "
+             + (f"round {view['round']} played" if view["round"] else "nothing played yet"),
+             f"Rules: {rules_text(game, view.get('rules', {}))}",
+             counts_line(view, names)]
+    if not view["in_game"][seat]:
+        lines.append("You're out of this game; the others play on.")
+    if pace == "flip":
+        waiting = list(view.get("to_flip", []))
+        due = f", due {timestamp(deadline)}" if deadline is not None else ""
+        if waiting:
+            lines.append(f"Round {view['round'] + 1}: still to press **Flip**: "
+                         f"{join_words([f'**{shown[s]}**' + (' (you)' if s == seat else '') for s in waiting])}{due}.")
+    elif pace == "auto":
+        lines.append(f"Round {view['round'] + 1} is next: the bot plays a round every 2 seconds.")
+    voters = [s for s, flag in enumerate(view["in_game"]) if flag]
+    pending = [(p, ids) for p, ids in votes.items() if ids and p in PACE_NAMES]
+    if pending:
+        lines.append("Votes to speed up (every player still in must agree): " + " · ".join(
+            f"{PACE_NAMES[p]} {len(ids)}/{len(voters)} ({join_words([f'<@{i}>' for i in ids])})" for p, ids in pending))
+    elif pace != "instant":
+        lines.append("No votes to speed up.")
+    if where:
+        lines.append(f"The game: {where}")
+    return clamp("\n".join(lines))
+
+
+def waiting_status(names: Sequence[str], game: str, rules: Mapping[str, Any], pace: str, *, seat: int,
+                   lobby: bool, expires_at: When | None, where: str = "") -> str:
+    """``/war status`` before the deal: the challenge or lobby the user is in, until when, and what to press."""
+    cls = game_class(game)
+    shown = _shown(names)
+    when = timestamp(expires_at) if expires_at is not None else None
+    on = f" on {where}" if where else " on its message"
+    head = f"Rules: {rules_text(game, rules)} · pace: {PACE_NAMES[pace]}"
+    if lobby:
+        players = f"{len(shown)}/{cls.max_players} players: {join_words([f'**{n}**' for n in shown])}"
+        closes = f" It closes {when} if nobody joins or leaves." if when else ""
+        if seat == 0:
+            text = f"**Your {cls.title} lobby** is open ({players}).{closes} Start or cancel it{on}."
+        else:
+            text = (f"You're in **{shown[0]}**'s {cls.title} lobby ({players}).{closes} The host starts the game; "
+                    f"leave it{on}.")
+    else:
+        expires = f" It expires {when}." if when else ""
+        if seat == 0:
+            text = f"Your {cls.title} challenge to **{shown[1]}** is waiting for an answer.{expires} Withdraw it{on}."
+        else:
+            text = f"**{shown[0]}** challenged you to {cls.title}.{expires} Accept or decline it{on}."
+    return clamp(f"{text}\n{head}")
+
+
+def forfeit_question(game: str, names: Sequence[str], seat: int, in_game: Sequence[bool], where: str = "") -> str:
+    """The ephemeral "really give up?" of ``/war forfeit``: who would win, or that the others play on."""
+    shown = _shown(names)
+    others = [s for s, flag in enumerate(in_game) if flag and s != seat]
+    after = (f"**{shown[others[0]]}** wins" if len(others) == 1
+             else f"you're out and {join_words([f'**{shown[s]}**' for s in others])} play on")
+    place = f" ({where})" if where else ""
+    return (f"Give up your {title_of(game)} game{place}? {after}, and it counts as a loss for you. This can't be "
+            "undone.")
+
+
+def forfeited(game: str, names: Sequence[str], winner: int | None, over: bool, where: str = "") -> str:
+    """The answer once ``/war forfeit`` is confirmed."""
+    shown = _shown(names)
+    place = f" ({where})" if where else ""
+    if over and winner is not None:
+        after = f"**{shown[winner]}** wins."
+    elif over:
+        after = "the game is over."
+    else:
+        after = "the others play on."
+    return f"🏳️ You gave up your {title_of(game)} game{place}: {after}"
+
+
 # --- the result -------------------------------------------------------------------------------------------
 
 
@@ -395,5 +478,5 @@ def result(view: View, names: Sequence[str], game: str, *, image_names: Sequence
     return Surface(_title(title), clamp("\n".join(lines)), picture)
 
 
-__all__ = ["card", "challenge", "chart", "counts_line", "lobby", "reason_text", "result", "round_lines",
-           "rules_text", "table", "turn_timeout"]
+__all__ = ["card", "challenge", "chart", "counts_line", "forfeit_question", "forfeited", "lobby", "reason_text",
+           "result", "round_lines", "rules_text", "status", "table", "turn_timeout", "waiting_status"]

@@ -35,12 +35,19 @@ Events, besides the engine's (see :mod:`bot.engines.war`) and the shared ones (`
 
 Every engine event is queued with the round it belongs to; in flip and auto pace each round's events are queued,
 in instant pace only ``played_out`` and ``game_over``.
+
+Forfeit and status: :meth:`WarService.forfeit_target` (what ``/war forfeit`` asks about), :meth:`check_forfeit`
+(the question's No: refuses as a forfeit would, changes nothing), :meth:`forfeit` (a player already out is refused
+with :class:`AlreadyOut`, a game that ended with :class:`WarGameNotActive`), :meth:`war_status` (``/war status``).
+A lobby's rules are checked for the numbers of players who can play them (:meth:`playable_counts`): Join refuses a
+seat no number of players could use, Start says which numbers can play.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
@@ -84,6 +91,44 @@ VOTED = "voted"
 PACE = "pace"
 
 
+class NotInWarGame(errors.NotInMatch):
+    """``/war forfeit`` or ``/war status`` by a user without an open game of the War family."""
+
+    def __init__(self) -> None:
+        errors.ServiceError.__init__(self, "You're not in a game of War, Drunkard or Tod und Leben. Start one with "
+                                           "`/war challenge` or `/war lobby`.")
+
+
+class WarGameNotActive(errors.MatchNotActive):
+    """A play button, a vote or a forfeit on a game that is not being played (not started yet, or over)."""
+
+    def __init__(self, status: str) -> None:
+        errors.ServiceError.__init__(self, "This game hasn't started yet; nothing changed." if status == "challenge"
+                                     else "This game is over already; nothing changed.")
+        self.status = status
+
+
+class AlreadyOut(errors.ServiceError):
+    """A forfeit (or a Flip, a vote) by a player who is out of the game already (no cards left, gave up, missed
+    two rounds in a row): the others play on without them."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"You're out of this game already, so {what}; the others play on without you.")
+
+
+class NotStartedYet(errors.ServiceError):
+    """``/war forfeit`` while the user's game is still a challenge or a lobby: there is nothing to give up yet."""
+
+
+@dataclass(frozen=True)
+class WarStatus:
+    """``/war status``: the user's open game, their seat and the spectator's view (``None`` before the deal)."""
+
+    match: MatchRecord
+    seat: int
+    view: dict[str, Any] | None
+
+
 def faster(pace: str, than: str) -> bool:
     return PACES.index(pace) > PACES.index(than)
 
@@ -102,6 +147,11 @@ class WarService(MatchService):
     @staticmethod
     def _step(game: Game) -> int:
         return game.stats.rounds
+
+    @staticmethod
+    def _check_active(match: MatchRecord) -> None:
+        if match.status != "active":
+            raise WarGameNotActive(match.status)
 
     async def _busy(self, conn: aiosqlite.Connection, user_id: int, game: str) -> int | None:
         """A player is in at most one match of the War family at a time (War, Drunkard, Tod und Leben)."""
@@ -125,6 +175,25 @@ class WarService(MatchService):
         resolved = cls.resolve_rules(given)
         cls.new(resolved, seed=0)  # the rule checks that need a deal (jokers shared out, the target)
         return resolved
+
+    def playable_counts(self, game: str, rules: Mapping[str, Any] | None) -> list[int]:
+        """The numbers of players the rules can be played by (``joker_each`` shares jokers out evenly, ``target``
+        must be more than a player's starting cards, ...)."""
+        cls = game_class(game)
+        counts = []
+        for players in range(cls.min_players, cls.max_players + 1):
+            try:
+                self.resolve_rules(game, rules, players)
+            except InvalidRules:
+                continue
+            counts.append(players)
+        return counts
+
+    def resolve_lobby_rules(self, game: str, rules: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A lobby's rules: checked for the smallest number of players they can be played by (a ``target`` may need
+        more than two); refused with the two-player reason when no number of players can play them."""
+        counts = self.playable_counts(game, rules)
+        return self.resolve_rules(game, rules, counts[0] if counts else game_class(game).min_players)
 
     # --- challenges and lobbies ----------------------------------------------------------------------------
     async def check_player(self, user_id: int, game: str = "war") -> None:
@@ -157,7 +226,7 @@ class WarService(MatchService):
         """A lobby (a match in status ``challenge`` with the host in seat 0) others join until the host starts it;
         it expires after :data:`LOBBY_IDLE_SECONDS` without a join or leave. Refuses a busy host, bad rules."""
         _check_pace(pace)
-        resolved = self.resolve_rules(game, rules, 2)
+        resolved = self.resolve_lobby_rules(game, rules)
         title = self._title(game)
         async with self.db.transaction() as conn:
             now = self.clock()
@@ -202,6 +271,10 @@ class WarService(MatchService):
             cls = game_class(match.game)
             if len(match.seats) >= cls.max_players:
                 raise errors.LobbyError(f"This lobby is full: {cls.title} is for at most {cls.max_players} players.")
+            counts = self.playable_counts(match.game, match.rules)
+            if counts and max(counts) <= len(match.seats):
+                raise errors.LobbyError(f"This lobby is full: its rules can be played by at most {max(counts)} "
+                                        "players.")
             busy = await self._busy(work.conn, user_id, match.game)
             if busy is not None:
                 raise errors.AlreadyInMatch(user_id, cls.title, you=True, match_id=busy)
@@ -252,6 +325,17 @@ class WarService(MatchService):
                 raise errors.LobbyError(f"Only the host, <@{match.challenger_id}>, can start this game.")
             if len(match.seats) < 2:
                 raise errors.LobbyError("At least one more player has to join before the game can start.")
+            counts = self.playable_counts(match.game, match.rules)
+            if len(match.seats) not in counts:
+                try:
+                    self.resolve_rules(match.game, match.rules, len(match.seats))
+                except InvalidRules as error:
+                    why = str(error)
+                else:  # pragma: no cover - playable_counts tried the same call
+                    why = "they can't"
+                raise errors.LobbyError(
+                    f"This lobby's rules can't be played by {len(match.seats)} players ({why}). They can be played "
+                    f"by {' or '.join(map(str, counts))} players: wait for someone to join or ask someone to leave.")
             rules = self.resolve_rules(match.game, match.rules, len(match.seats))
             await work.update(rules=rules)
             work.match = await self._reload(work)
@@ -383,7 +467,7 @@ class WarService(MatchService):
             game = await self._game(work)
             view = game.view(None)
             if not view["in_game"][seat]:
-                raise errors.NotYourTurn("You're out of this game: you have no cards left.")
+                raise AlreadyOut("there's nothing to flip")
             if seat not in view["to_flip"]:
                 raise errors.NotYourTurn(f"You've flipped already in round {current}; waiting for the others.")
             action = {"type": "flip"}
@@ -478,7 +562,7 @@ class WarService(MatchService):
             game = await self._game(work)
             view = game.view(None)
             if not view["in_game"][seat]:
-                raise errors.VoteError("You're out of this game: only the players still in vote on the pace.")
+                raise AlreadyOut("only the players still in vote on the pace")
             options = dict(match.options)
             votes = {key: list(value) for key, value in options.get("votes", {}).items()}
             mine = votes.setdefault(pace, [])
@@ -560,14 +644,73 @@ class WarService(MatchService):
             match_id = await self._busy(conn, user_id, GAMES[0])
             return None if match_id is None else await store.load_match(conn, match_id)
 
-    async def forfeit_war(self, user_id: int) -> MatchUpdate:
-        """``/war forfeit``: give up the user's active War-family match (NotInMatch when none is active)."""
+    async def war_status(self, user_id: int) -> WarStatus:
+        """``/war status``: the user's open War-family game, their seat and the public view (NotInWarGame when
+        none). War hides nothing a spectator may not see (face-down cards are only counted), so the view is the
+        table's."""
         match = await self.find_war_match(user_id)
-        if match is not None and match.status == "challenge":
-            raise errors.LobbyError("Your game hasn't started yet: use the buttons on its message instead (Leave or "
-                                    "Cancel a lobby, Decline or Withdraw a challenge).")
-        if match is None or match.status != "active":
-            raise errors.NotInMatch("War")
+        if match is None:
+            raise NotInWarGame()
+        seat = self._seat(match, user_id)
+        if match.status != "active":
+            return WarStatus(match, seat, None)
+        return WarStatus(match, seat, await self.view(match.id))
+
+    async def forfeit_target(self, user_id: int, game: str = "war") -> MatchRecord:
+        """``/war forfeit`` before it asks "really?": the user's active War-family game. Refuses NotInWarGame,
+        NotStartedYet (a challenge or lobby: its buttons close it) and AlreadyOut."""
+        match = await self.find_war_match(user_id)
+        if match is None:
+            raise NotInWarGame()
+        seat = self._seat(match, user_id)
+        title = self._title(match.game)
+        if match.status == "challenge":
+            if match.options.get("lobby"):
+                what = ("Cancel it with the button on the lobby message" if seat == 0
+                        else "Leave it with the button on the lobby message")
+                raise NotStartedYet(f"Your {title} lobby hasn't started yet, so there's nothing to give up: {what}.")
+            other = match.user_ids[1 - seat]
+            what = "withdraw it" if seat == 0 else "decline it"
+            raise NotStartedYet(f"Your {title} challenge with <@{other}> hasn't started yet, so there's nothing to "
+                                f"give up: {what} with the button on the challenge message.")
+        await self.check_forfeit(match.id, user_id)
+        return match
+
+    async def check_forfeit(self, match_id: int, user_id: int) -> None:
+        """Raise what :meth:`forfeit` would refuse (NotYourMatch, WarGameNotActive, AlreadyOut); change nothing."""
+        async with self.db.read() as conn:
+            match = await store.load_match(conn, match_id)
+            if match is None:
+                raise errors.MatchNotFound(match_id)
+            seat = self._seat(match, user_id)
+            self._check_active(match)
+            state = await store.load_state(conn, match_id)
+        if state is None:
+            raise WarGameNotActive(match.status)
+        if not game_class(match.game).from_json(state).view(None)["in_game"][seat]:
+            raise AlreadyOut("there's nothing to give up")
+
+    async def forfeit(self, match_id: int, user_id: int) -> MatchUpdate:
+        """The user gives up: they are out (two players: the other wins; more: the others play on). Refuses
+        NotYourMatch, WarGameNotActive (not started or over) and AlreadyOut, in the project's words."""
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            self._check_active(match)
+            game = await self._game(work)
+            if not game.view(None)["in_game"][seat]:
+                raise AlreadyOut("there's nothing to give up")
+            events = game.forfeit(seat, reason="forfeit")
+            await store.append_action(work.conn, match.id, seat=seat, engagement=match.engagement, kind="forfeit",
+                                      action={"type": "forfeit"}, now=work.now)
+            work.changes.add(FORFEIT)
+            work.forfeited = (seat,)
+            await self._after_play(work, game, events, previous_engagement=match.engagement)
+            return await work.result()
+
+    async def forfeit_war(self, user_id: int) -> MatchUpdate:
+        """Give up the user's active War-family game at once (what ``/war forfeit`` does once confirmed)."""
+        match = await self.forfeit_target(user_id)
         return await self.forfeit(match.id, user_id)
 
     async def history(self, match_id: int) -> tuple[list[list[int]], int, list[int]]:
@@ -586,4 +729,5 @@ class WarService(MatchService):
         return points, every, rounds
 
 
-__all__ = ["AUTO_ROUND_SECONDS", "DEFAULT_PACE", "GAMES", "LOBBY_IDLE_SECONDS", "PACES", "WarService", "faster"]
+__all__ = ["AUTO_ROUND_SECONDS", "DEFAULT_PACE", "GAMES", "LOBBY_IDLE_SECONDS", "PACES", "AlreadyOut", "NotInWarGame",
+           "NotStartedYet", "WarGameNotActive", "WarService", "WarStatus", "faster"]

@@ -87,3 +87,39 @@ def test_challenge_lobby_and_notes():
     assert "flipped for <@2>" in note
     note = render.turn_timeout(NAMES, {"round": 5, "seats": [1], "auto_flipped": [], "forfeit": [1]})
     assert "<@2> missed two rounds in a row and forfeited" in note
+
+
+def test_status_shows_counts_who_still_flips_the_votes_and_where():
+    game = War.new(War.resolve_rules({"players": 3, "pack": 32}), seed=5)
+    game.play_round()
+    game.apply(1, {"type": "flip"})
+    game.forfeit(2)
+    view = game.view(None)
+    names = ["<@1>", "<@2>", "<@3>"]
+    text = render.status(view, names, "war", "flip", seat=0, votes={"auto": [2]}, deadline=1_700_000_000,
+                         where="<#55>")
+    counts = view["card_counts"]
+    assert "**Your War game** · 3 players · pace: Flip · round 1 played" in text
+    assert f"Cards: <@1> **{counts[0]}** · <@2> **{counts[1]}** · <@3> **{counts[2]}** (out)" in text
+    assert "Round 2: still to press **Flip**: **<@1>** (you), due <t:1700000000:R>." in text
+    assert "Votes to speed up (every player still in must agree): Auto 1/2 (<@2>)" in text
+    assert text.endswith("The game: <#55>")
+    out = render.status(view, names, "war", "auto", seat=2)
+    assert "You're out of this game" in out and "No votes to speed up." in out and "Flip**" not in out
+
+
+def test_waiting_status_forfeit_question_and_answer():
+    text = render.waiting_status(["<@1>", "<@2>"], "drunkard", {"pack": 36}, "flip", seat=1, lobby=False,
+                                 expires_at=1_700_000_000, where="https://discord.com/channels/1/2/3")
+    assert text.startswith("**<@1>** challenged you to Drunkard. It expires <t:1700000000:R>. Accept or decline it "
+                           "on https://discord.com/channels/1/2/3.")
+    host = render.waiting_status(["<@1>", "<@2>"], "war", {}, "auto", seat=0, lobby=True, expires_at=None)
+    assert host.startswith("**Your War lobby** is open (2/4 players: **<@1>** and **<@2>**). Start or cancel")
+    assert "Rules: standard rules · pace: Auto" in host
+    two = render.forfeit_question("war", ["<@1>", "<@2>"], 1, [True, True], "<#9>")
+    assert two.startswith("Give up your War game (<#9>)? **<@1>** wins, and it counts as a loss for you.")
+    three = render.forfeit_question("war", ["<@1>", "<@2>", "<@3>", "<@4>"], 0, [True, True, False, True])
+    assert "you're out and **<@2>** and **<@4>** play on" in three
+    assert render.forfeited("war", ["<@1>", "<@2>"], 0, True, "<#9>") == ("🏳️ You gave up your War game (<#9>): "
+                                                                         "**<@1>** wins.")
+    assert render.forfeited("war", ["<@1>", "<@2>", "<@3>"], None, False).endswith(": the others play on.")

@@ -10,7 +10,15 @@ from bot.engines.war import War
 from bot.errors import InvalidRules
 from bot.services import errors
 from bot.services.matches import MatchService
-from bot.services.war import AUTO_ROUND_SECONDS, LOBBY_IDLE_SECONDS, WarService
+from bot.services.war import (
+    AUTO_ROUND_SECONDS,
+    LOBBY_IDLE_SECONDS,
+    AlreadyOut,
+    NotInWarGame,
+    NotStartedYet,
+    WarGameNotActive,
+    WarService,
+)
 from bot.storage import Database
 from bot.storage.diagnostics import check_consistency
 from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, SEED, start_match
@@ -204,13 +212,13 @@ async def test_lobby_refusals_and_expiry(war, clock):
     update = await war.open_lobby(GUILD, CHANNEL, ALICE, game="war", rules={"jokers": 2, "joker_each": True})
     lobby = update.match
     await war.join(lobby.id, BOB)
-    await war.join(lobby.id, CAROL)
-    with pytest.raises(InvalidRules):  # three can't share two jokers
-        await war.start(lobby.id, ALICE)
+    with pytest.raises(errors.LobbyError, match="its rules can be played by at most 2 players"):
+        await war.join(lobby.id, CAROL)  # two jokers go evenly to two players only
+    assert (await war.get_match(lobby.id)).user_ids == (ALICE, BOB)
     with pytest.raises(errors.AlreadyInMatch):
         await war.open_lobby(GUILD, CHANNEL, BOB)
     with pytest.raises(errors.AlreadyInMatch):  # the whole War family
-        await war.challenge(GUILD, CHANNEL, DAVE, CAROL, game="drunkard")
+        await war.challenge(GUILD, CHANNEL, DAVE, BOB, game="drunkard")
     clock.advance(LOBBY_IDLE_SECONDS + 1)
     with pytest.raises(errors.LobbyError):
         await war.join(lobby.id, DAVE)
@@ -273,3 +281,84 @@ async def test_restart_continues_auto_from_stored_state(war, tmp_path, clock):
     assert again.deadline_at == clock() + AUTO_ROUND_SECONDS
     await drive_auto(war, match.id)
     assert (await war.get_match(match.id)).result["winner"] == reference(SMALL).outcome.winner
+
+
+async def test_lobby_rules_are_checked_for_the_players_who_can_play_them(war):
+    # a target of 20 cards needs three players or more (two start with 26 each)
+    with pytest.raises(InvalidRules):
+        await war.challenge(GUILD, CHANNEL, ALICE, BOB, rules={"target": 20})
+    lobby = (await war.open_lobby(GUILD, CHANNEL, ALICE, rules={"target": 20})).match
+    await war.join(lobby.id, BOB)
+    with pytest.raises(errors.LobbyError) as refused:
+        await war.start(lobby.id, ALICE)
+    assert "can't be played by 2 players" in str(refused.value) and "by 3 or 4 players" in str(refused.value)
+    assert (await war.get_match(lobby.id)).status == "challenge"
+    await war.join(lobby.id, CAROL)
+    update = await war.start(lobby.id, ALICE)
+    assert update.match.status == "active" and update.match.rules["players"] == 3
+    # two jokers each way with two decks: two or four players, not three
+    lobby = (await war.open_lobby(GUILD, CHANNEL, DAVE, rules={"jokers": 2, "joker_each": True, "decks": 2})).match
+    assert war.playable_counts("war", lobby.rules) == [2, 4]
+    await war.join(lobby.id, ERIN)
+    await war.join(lobby.id, 600)
+    with pytest.raises(errors.LobbyError, match=r"by 2 or 4 players: wait for someone to join or ask someone"):
+        await war.start(lobby.id, DAVE)
+    await war.join(lobby.id, 700)
+    assert (await war.start(lobby.id, DAVE)).match.rules["players"] == 4
+    with pytest.raises(InvalidRules):  # nobody can play it
+        await war.open_lobby(GUILD, CHANNEL, 800, rules={"target": 200})
+
+
+async def test_forfeit_refusals_in_the_projects_words(war):
+    with pytest.raises(NotInWarGame, match="You're not in a game of War, Drunkard or Tod und Leben"):
+        await war.forfeit_target(ALICE)
+    match = await challenge(war)
+    with pytest.raises(NotStartedYet, match="withdraw it"):
+        await war.forfeit_target(ALICE)
+    with pytest.raises(NotStartedYet, match="decline it"):
+        await war.forfeit_target(BOB)
+    await war.withdraw(match.id, ALICE)
+    lobby = (await war.open_lobby(GUILD, CHANNEL, ALICE, rules={"max_rounds": 50}, pace="flip")).match
+    await war.join(lobby.id, BOB)
+    await war.join(lobby.id, CAROL)
+    with pytest.raises(NotStartedYet, match="Cancel it"):
+        await war.forfeit_target(ALICE)
+    with pytest.raises(NotStartedYet, match="Leave it"):
+        await war.forfeit_target(CAROL)
+    await war.start(lobby.id, ALICE)
+    assert (await war.forfeit_target(CAROL)).id == lobby.id
+    await war.check_forfeit(lobby.id, CAROL)  # asks, changes nothing
+    assert (await war.view(lobby.id))["in_game"] == [True, True, True]
+    await war.forfeit(lobby.id, CAROL)
+    before = len(await war.events(lobby.id))
+    for refused in (war.forfeit_target(CAROL), war.check_forfeit(lobby.id, CAROL), war.forfeit(lobby.id, CAROL),
+                    war.flip(lobby.id, CAROL, 1), war.vote(lobby.id, CAROL, "auto")):
+        with pytest.raises(AlreadyOut) as error:
+            await refused
+        assert str(error.value).startswith("You're out of this game already") and "seat" not in str(error.value)
+    assert len(await war.events(lobby.id)) == before
+    with pytest.raises(errors.NotYourMatch):
+        await war.forfeit(lobby.id, DAVE)
+    update = await war.forfeit(lobby.id, BOB)
+    assert update.match.status == "finished" and update.match.result["winner"] == 0
+    # a question answered after the end
+    for refused in (war.forfeit(lobby.id, ALICE), war.check_forfeit(lobby.id, ALICE), war.flip(lobby.id, ALICE, 1),
+                    war.vote(lobby.id, ALICE, "auto")):
+        with pytest.raises(WarGameNotActive, match="This game is over already; nothing changed"):
+            await refused
+    assert len(await war.results(lobby.id)) == 3
+    async with war.db.read() as conn:
+        assert await check_consistency(conn) == []
+
+
+async def test_status_of_a_challenge_and_a_game(war):
+    with pytest.raises(NotInWarGame):
+        await war.war_status(ALICE)
+    match = await challenge(war, "flip")
+    status = await war.war_status(BOB)
+    assert (status.match.id, status.seat, status.view) == (match.id, 1, None)
+    await war.accept(match.id, BOB)
+    await war.flip(match.id, ALICE, 1)
+    status = await war.war_status(ALICE)
+    assert status.seat == 0 and status.view["card_counts"] == [15, 16] and status.view["to_flip"] == [1]
+    assert status.view["table"][0] is not None  # her flip is on the table, out of her count
