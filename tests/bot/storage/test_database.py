@@ -269,7 +269,10 @@ async def test_the_games_migration_keeps_every_row_and_widens_the_checks(tmp_pat
             with pytest.raises(sqlite3.IntegrityError):
                 await conn.execute("UPDATE matches SET deadline_kind = 'nonsense' WHERE id = 8")
             with pytest.raises(sqlite3.IntegrityError):  # still only finished matches get results
-                await conn.execute("INSERT INTO results VALUES (8, 0, 1, 'war', 11, 'win', 0, 1, 0)")
+                await conn.execute(
+                    "INSERT INTO results (match_id, seat, guild_id, game, user_id, outcome, rating_before,"
+                    " rating_after, created_at) VALUES (8, 0, 1, 'war', 11, 'win', 0, 1, 0)"
+                )
             with pytest.raises(sqlite3.IntegrityError):  # the final-status trigger survived the rebuild
                 await conn.execute("UPDATE matches SET status = 'active' WHERE id = 7")
             await conn.execute("DELETE FROM matches WHERE id = 7")  # foreign keys cascade again
