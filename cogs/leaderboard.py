@@ -1,10 +1,12 @@
-"""`/leaderboard [game]`: the server's ranked players of a game, with ◀ / ▶ buttons to page through them.
+"""`/leaderboard [game] [season]`: the server's ranked players of a game, or of every game together (the combined
+board), this season or a past one, with ◀ / ▶ buttons to page through them.
 
 The board answers publicly (it is something players share); an empty board is an ephemeral hint instead. The
-numbers come from :meth:`~bot.services.matches.MatchService.leaderboard` (openskill ratings written when a
-match finishes) and the table from :func:`bot.render.airwar.leaderboard_page`. The page buttons are dynamic
-items whose custom id carries the whole state, ``lb:<guild id>:<game>:<page>``, so they keep working after a
-restart; anyone may page, but only in the server the board belongs to.
+numbers come from :meth:`~bot.services.stats.StatsService.leaderboard` (openskill ratings written when a match
+finishes; the combined rating is explained in :mod:`bot.services.stats`) and the table from
+:func:`bot.render.airwar.leaderboard_page`. The page buttons are dynamic items whose custom id carries the whole
+state, ``lb:<guild id>:<game>:<page>`` (this season) or ``lb:<guild id>:<game>:<page>:s<season>`` (a past one), so
+they keep working after a restart; anyone may page, but only in the server the board belongs to.
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engines import game_class
+from bot.engines import GAME_NAMES
 from bot.render.airwar import leaderboard_page
-from bot.services.matches import SUPPORTED_GAMES
+from bot.render.stats import COMBINED, board_footer, board_title
+from bot.services import USER_ERRORS
+from bot.services.stats import Board
 from bot.storage.records import LeaderboardPage
+from cogs._stats_ui import BOARD_CHOICES, stats_service, tell
 
 LEADERBOARD_COLOUR = discord.Colour.gold()
 DEFAULT_GAME = "airwar"
@@ -27,12 +32,10 @@ PER_PAGE = 10
 PREVIOUS, NEXT = "◀", "▶"
 
 
-def game_title(game: str) -> str:
-    return game_class(game).title
-
-
-def empty_text(board: LeaderboardPage) -> str:
+def empty_text(board: LeaderboardPage, season: str | None = None) -> str:
     games = "game" if board.min_games == 1 else "games"
+    if season is not None:
+        return f"Nobody was ranked on this board in {season}."
     text = f"No ranked players yet: play {board.min_games} {games} to be ranked."
     if board.unranked:
         who = "1 player has" if board.unranked == 1 else f"{board.unranked} players have"
@@ -40,23 +43,24 @@ def empty_text(board: LeaderboardPage) -> str:
     return text
 
 
-def board_embed(board: LeaderboardPage) -> discord.Embed:
-    surface = leaderboard_page(board, title=f"{game_title(board.game)} leaderboard")
+def board_embed(shown: Board) -> discord.Embed:
+    board = shown.page
+    surface = leaderboard_page(board, title=board_title(board.game, shown.season.name, shown.current))
     embed = discord.Embed(title=surface.title, description=surface.text, colour=LEADERBOARD_COLOUR)
-    games = "game" if board.min_games == 1 else "games"
-    embed.set_footer(text=f"Players are ranked after {board.min_games} {games}. "
-                          "Rating: openskill ordinal (μ − 3σ), higher is better.")
+    embed.set_footer(text=board_footer(board.game, board.min_games))
     return embed
 
 
-def board_view(board: LeaderboardPage) -> discord.ui.View | None:
+def board_view(shown: Board) -> discord.ui.View | None:
     """◀ / ▶ for a board of more than one page (disabled at the ends); ``None`` for a single page."""
+    board = shown.page
     if board.pages <= 1:
         return None
+    season = None if shown.current else shown.season.number
     view = discord.ui.View(timeout=None)
-    view.add_item(PageButton(board.guild_id, board.game, max(1, board.page - 1), label=PREVIOUS,
+    view.add_item(PageButton(board.guild_id, board.game, max(1, board.page - 1), season, label=PREVIOUS,
                              disabled=board.page <= 1))
-    view.add_item(PageButton(board.guild_id, board.game, min(board.pages, board.page + 1), label=NEXT,
+    view.add_item(PageButton(board.guild_id, board.game, min(board.pages, board.page + 1), season, label=NEXT,
                              disabled=board.page >= board.pages))
     return view
 
@@ -73,7 +77,7 @@ async def named(bot: commands.Bot, board: LeaderboardPage, interaction: discord.
         name = row.display_name
         if row.user_id == me.id and isinstance(me, discord.Member):
             if name != me.display_name:
-                await bot.matches.remember_player(board.guild_id, me.id, me.display_name)  # type: ignore[attr-defined]
+                await stats_service(bot).remember_player(board.guild_id, me.id, me.display_name)
             name = me.display_name
         elif not name and interaction.guild is not None:
             member = interaction.guild.get_member(row.user_id)
@@ -82,23 +86,27 @@ async def named(bot: commands.Bot, board: LeaderboardPage, interaction: discord.
     return dataclasses.replace(board, rows=tuple(rows))
 
 
-async def load_board(interaction: discord.Interaction, guild_id: int, game: str, page: int) -> LeaderboardPage:
+async def load_board(interaction: discord.Interaction, guild_id: int, game: str, page: int,
+                     season: int | None = None) -> Board:
     bot = interaction.client
-    board = await bot.matches.leaderboard(guild_id, game, page=page, per_page=PER_PAGE)  # type: ignore[attr-defined]
-    return await named(bot, board, interaction)  # type: ignore[arg-type]
+    shown = await stats_service(bot).leaderboard(guild_id, game, page=page, per_page=PER_PAGE, season=season)
+    return dataclasses.replace(shown, page=await named(bot, shown.page, interaction))  # type: ignore[arg-type]
 
 
-PAGE_TEMPLATE = r"lb:(?P<guild>\d+):(?P<game>[a-z]+):(?P<page>\d+)"
+PAGE_TEMPLATE = r"lb:(?P<guild>\d+):(?P<game>[a-z]+):(?P<page>\d+)(?::s(?P<season>\d+))?"
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
-    """Shows page ``page`` of the guild's board for ``game`` in place of the message's page; works after restarts."""
+    """Shows page ``page`` of the guild's board for ``game`` (of season ``season``; ``None``: the current one) in
+    place of the message's page; works after restarts."""
 
-    def __init__(self, guild_id: int, game: str, page: int, *, label: str = NEXT, disabled: bool = False) -> None:
+    def __init__(self, guild_id: int, game: str, page: int, season: int | None = None, *, label: str = NEXT,
+                 disabled: bool = False) -> None:
+        suffix = "" if season is None else f":s{season}"
         super().__init__(
             discord.ui.Button(
                 label=label,
-                custom_id=f"lb:{guild_id}:{game}:{page}",
+                custom_id=f"lb:{guild_id}:{game}:{page}{suffix}",
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
             )
@@ -106,52 +114,66 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLA
         self.guild_id = guild_id
         self.game = game
         self.page = page
+        self.season = season
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> PageButton:
-        return cls(int(match["guild"]), match["game"], int(match["page"]))
+        season = None if match["season"] is None else int(match["season"])
+        return cls(int(match["guild"]), match["game"], int(match["page"]), season)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None or interaction.guild_id != self.guild_id:
             await interaction.response.send_message("This leaderboard belongs to another server.", ephemeral=True)
             return False
-        if self.game not in SUPPORTED_GAMES:
+        if self.game not in (*GAME_NAMES, COMBINED):
             await interaction.response.send_message("That leaderboard is no longer available.", ephemeral=True)
             return False
         return True
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        board = await load_board(interaction, self.guild_id, self.game, self.page)
-        if not board.rows:  # cannot happen (ratings are never removed); show the hint rather than a blank table
-            await interaction.response.edit_message(content=empty_text(board), embed=None, view=None)
+        try:
+            shown = await load_board(interaction, self.guild_id, self.game, self.page, self.season)
+        except USER_ERRORS as error:
+            await tell(interaction, str(error))
             return
-        await interaction.response.edit_message(embed=board_embed(board), view=board_view(board))
+        if not shown.page.rows:  # the board was emptied meanwhile (a new season, deleted players): say so
+            season = None if shown.current else shown.season.name
+            await interaction.response.edit_message(content=empty_text(shown.page, season), embed=None, view=None)
+            return
+        await interaction.response.edit_message(embed=board_embed(shown), view=board_view(shown))
 
 
 class Leaderboard(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="leaderboard", description="This server's ranked players of a game")
-    @app_commands.describe(game="The game whose leaderboard to show (default: Air War)")
-    @app_commands.choices(game=[app_commands.Choice(name=game_title(g), value=g) for g in SUPPORTED_GAMES])
+    @app_commands.command(name="leaderboard", description="This server's ranked players of a game, or of all games")
+    @app_commands.describe(game="The game whose leaderboard to show, or all games together (default: Air War)",
+                           season="A past season's board, by number (default: this season; see /season list)")
+    @app_commands.choices(game=BOARD_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(
-        self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None
+        self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None,
+        season: app_commands.Range[int, 1] | None = None,
     ) -> None:
         assert interaction.guild_id is not None  # guild_only
         chosen = game.value if game is not None else DEFAULT_GAME
-        board = await load_board(interaction, interaction.guild_id, chosen, 1)
-        if not board.rows:
-            await interaction.response.send_message(empty_text(board), ephemeral=True)
+        try:
+            shown = await load_board(interaction, interaction.guild_id, chosen, 1, season)
+        except USER_ERRORS as error:
+            await tell(interaction, str(error))
             return
-        view = board_view(board)
+        if not shown.page.rows:
+            past = None if shown.current else shown.season.name
+            await interaction.response.send_message(empty_text(shown.page, past), ephemeral=True)
+            return
+        view = board_view(shown)
         if view is None:
-            await interaction.response.send_message(embed=board_embed(board))
+            await interaction.response.send_message(embed=board_embed(shown))
         else:
-            await interaction.response.send_message(embed=board_embed(board), view=view)
+            await interaction.response.send_message(embed=board_embed(shown), view=view)
 
 
 async def setup(bot: commands.Bot) -> None:

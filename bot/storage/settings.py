@@ -1,37 +1,127 @@
-"""Per-server settings and the players' display names."""
+"""Per-server settings and the players' display names.
+
+A server's settings are one ``guild_settings`` row (Air War's arrangement timer and flip pace, War's default pace,
+thread per match), its default rules per game (``guild_default_rules``: only the keys the server set) and the
+channels where matches may start (``guild_start_channels``; none: anywhere). A server without rows has the
+defaults. Values are checked by the settings service before they get here; the table's CHECKs are the backstop.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import aiosqlite
+
+WAR_PACES = ("flip", "auto", "instant")
 
 
 @dataclass(frozen=True)
 class GuildSettings:
+    """A server's settings. ``default_rules``: game -> the rule keys the server set (typed values);
+    ``start_channels``: where matches may start, sorted (empty: anywhere)."""
+
     guild_id: int
     arrange_seconds: int = 120
     flip_pace_ms: int = 1500
+    war_pace: str = "flip"
+    thread_per_match: bool = True
+    default_rules: dict[str, dict[str, Any]] = field(default_factory=dict)
+    start_channels: tuple[int, ...] = ()
 
 
 async def get_settings(conn: aiosqlite.Connection, guild_id: int) -> GuildSettings:
     """The server's settings; the defaults when it has never set any."""
     rows = await conn.execute_fetchall(
-        "SELECT arrange_seconds, flip_pace_ms FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        "SELECT arrange_seconds, flip_pace_ms, war_pace, thread_per_match FROM guild_settings WHERE guild_id = ?",
+        (guild_id,),
     )
+    rules_rows = await conn.execute_fetchall(
+        "SELECT game, rules FROM guild_default_rules WHERE guild_id = ? ORDER BY game", (guild_id,)
+    )
+    channel_rows = await conn.execute_fetchall(
+        "SELECT channel_id FROM guild_start_channels WHERE guild_id = ? ORDER BY channel_id", (guild_id,)
+    )
+    rules = {row["game"]: json.loads(row["rules"]) for row in rules_rows}
+    channels = tuple(row["channel_id"] for row in channel_rows)
     if not rows:
-        return GuildSettings(guild_id)
+        return GuildSettings(guild_id, default_rules=rules, start_channels=channels)
     row = next(iter(rows))
-    return GuildSettings(guild_id, row["arrange_seconds"], row["flip_pace_ms"])
+    return GuildSettings(guild_id, row["arrange_seconds"], row["flip_pace_ms"], row["war_pace"],
+                         bool(row["thread_per_match"]), rules, channels)
 
 
 async def put_settings(conn: aiosqlite.Connection, settings: GuildSettings, now: float) -> None:
+    """Store Air War's timer and flip pace (only those two: the other settings have their own writers below, so a
+    caller that builds ``GuildSettings(guild_id, timer, pace)`` never resets them)."""
     await conn.execute(
         "INSERT INTO guild_settings (guild_id, arrange_seconds, flip_pace_ms, updated_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (guild_id) DO UPDATE SET arrange_seconds = excluded.arrange_seconds,"
         " flip_pace_ms = excluded.flip_pace_ms, updated_at = excluded.updated_at",
         (settings.guild_id, settings.arrange_seconds, settings.flip_pace_ms, now),
     )
+
+
+_COLUMNS = ("arrange_seconds", "flip_pace_ms", "war_pace", "thread_per_match")
+
+
+async def update_settings(conn: aiosqlite.Connection, guild_id: int, now: float, **values: Any) -> None:
+    """Set some of the row's settings (``arrange_seconds``, ``flip_pace_ms``, ``war_pace``, ``thread_per_match``);
+    the others keep their stored (or default) values."""
+    unknown = sorted(set(values) - set(_COLUMNS))
+    if unknown:
+        raise ValueError(f"no setting {unknown[0]!r}")
+    await conn.execute(
+        "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING",
+        (guild_id, now),
+    )
+    if values:
+        assignments = ", ".join(f"{column} = ?" for column in values)
+        stored = [int(value) if isinstance(value, bool) else value for value in values.values()]
+        await conn.execute(
+            f"UPDATE guild_settings SET {assignments}, updated_at = ? WHERE guild_id = ?",
+            (*stored, now, guild_id),
+        )
+
+
+async def put_default_rules(
+    conn: aiosqlite.Connection, guild_id: int, game: str, rules: Mapping[str, Any], now: float
+) -> None:
+    """The server's default rules for the game (an empty mapping removes them)."""
+    if not rules:
+        await conn.execute("DELETE FROM guild_default_rules WHERE guild_id = ? AND game = ?", (guild_id, game))
+        return
+    await conn.execute(
+        "INSERT INTO guild_default_rules (guild_id, game, rules, updated_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, game) DO UPDATE SET rules = excluded.rules, updated_at = excluded.updated_at",
+        (guild_id, game, json.dumps(dict(rules), sort_keys=True), now),
+    )
+
+
+async def add_start_channel(conn: aiosqlite.Connection, guild_id: int, channel_id: int, now: float) -> bool:
+    """List a channel where matches may start; ``False`` when it was listed already."""
+    cursor = await conn.execute(
+        "INSERT INTO guild_start_channels (guild_id, channel_id, created_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (guild_id, channel_id) DO NOTHING",
+        (guild_id, channel_id, now),
+    )
+    return cursor.rowcount == 1
+
+
+async def remove_start_channel(conn: aiosqlite.Connection, guild_id: int, channel_id: int) -> bool:
+    """``False`` when the channel was not listed."""
+    cursor = await conn.execute(
+        "DELETE FROM guild_start_channels WHERE guild_id = ? AND channel_id = ?", (guild_id, channel_id)
+    )
+    return cursor.rowcount == 1
+
+
+async def clear_start_channels(conn: aiosqlite.Connection, guild_id: int) -> int:
+    """Remove every listed channel (matches may start anywhere again); returns how many were listed."""
+    cursor = await conn.execute("DELETE FROM guild_start_channels WHERE guild_id = ?", (guild_id,))
+    return cursor.rowcount
 
 
 async def remember_player(

@@ -140,15 +140,18 @@ def table(embed: dict) -> list[Row]:
     return rows
 
 
-async def test_the_leaderboard_command_is_synced_with_the_games_that_have_matches(env: Env):
-    from bot.services.matches import SUPPORTED_GAMES
+async def test_the_leaderboard_command_offers_every_game_the_combined_board_and_a_season(env: Env):
+    from bot.engines import GAME_NAMES, game_class
 
     command = env.commands["leaderboard"]
-    [game] = command["options"]
+    game, season = command["options"]
     assert game["name"] == "game" and game["type"] == 3
     assert not game.get("required")
-    assert [c["value"] for c in game["choices"]] == list(SUPPORTED_GAMES) == ["airwar"]
-    assert [c["name"] for c in game["choices"]] == ["Air War"]
+    assert [c["value"] for c in game["choices"]] == [*GAME_NAMES, "all"]
+    assert [c["name"] for c in game["choices"]] == [*(game_class(g).title for g in GAME_NAMES),
+                                                     "All games (combined)"]
+    assert (season["name"], season["type"], season.get("required", False), season["min_value"]) == \
+        ("season", 4, False, 1)
     assert command.get("contexts") == [0]  # servers only: a board is per server
 
 

@@ -1,0 +1,181 @@
+"""Stats, history, head to head, seasons and settings as message text (and the rating chart as a picture).
+
+Players appear as mentions (``<@id>``, rendered by Discord without pinging in embeds); a deleted player's seat
+(a negative id, see :mod:`bot.storage.stats`) as "deleted player". Ratings are openskill ordinals, one decimal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.engines import game_class
+from bot.render.common import ALT_TEXT_LIMIT, Picture, Surface, clamp, clamp_line, timestamp
+from bot.render.plots import line_chart
+
+DELETED = "deleted player"
+COMBINED_TITLE = "All games"
+COMBINED = "all"
+OUTCOME_WORDS = {"win": ("win", "wins"), "loss": ("loss", "losses"), "draw": ("draw", "draws")}
+OUTCOME_MARKS = {"win": "✅ Won", "loss": "❌ Lost", "draw": "🤝 Draw"}
+REASON_WORDS = {"forfeit": "forfeit", "timeout": "timeout", "double_timeout": "both timed out"}
+
+
+def game_title(game: str | None) -> str:
+    if game is None or game == COMBINED:
+        return COMBINED_TITLE
+    return game_class(game).title
+
+
+def player(user_id: int) -> str:
+    return DELETED if user_id < 0 else f"<@{user_id}>"
+
+
+def rating_text(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1f}"
+
+
+def _plural(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def _record(wins: int, losses: int, draws: int) -> str:
+    return f"{_plural(wins, 'win')} · {_plural(losses, 'loss', 'losses')} · {_plural(draws, 'draw')}"
+
+
+def _rate(wins: int, games: int) -> str:
+    return f"{round(100 * wins / games)}%" if games else "—"
+
+
+def board_title(game: str, season_name: str, current: bool) -> str:
+    title = f"{game_title(game)} leaderboard"
+    return title if current else f"{title} — {season_name}"
+
+
+def board_footer(game: str, min_games: int) -> str:
+    games = "game" if min_games == 1 else "games"
+    rating = ("Rating: a combined openskill rating over every game's matches, in the order they finished; "
+              "ordinal (μ − 3σ), higher is better." if game == COMBINED
+              else "Rating: openskill ordinal (μ − 3σ), higher is better.")
+    return f"Players are ranked after {min_games} {games}. {rating}"
+
+
+def stats(data: Any, who: str) -> Surface:
+    """``/stats``: :class:`bot.services.stats.PlayerStats` of the player ``who`` (a mention)."""
+    title = f"Stats — {game_title(data.game)}"
+    if not data.games:
+        where = "" if data.game is None else f" of {game_title(data.game)}"
+        return Surface(title, f"{who} hasn't finished a game{where} on this server yet.")
+    lines = [f"**{who}** — {_plural(data.games, 'game')}: {_record(data.wins, data.losses, data.draws)} "
+             f"(win rate {_rate(data.wins, data.games)})"]
+    streak = data.current_streak
+    if streak.outcome is not None:
+        one, many = OUTCOME_WORDS[streak.outcome]
+        lines.append(f"Current streak: {streak.length} {one if streak.length == 1 else many} · "
+                     f"best winning streak: {_plural(data.best_streak, 'win')}")
+    kind = "combined rating" if data.game is None else "rating"
+    lines.append(f"This season's {kind}: {rating_text(data.rating)} · best ever: {rating_text(data.best_rating)}")
+    if data.most_played is not None:
+        opponent, games = data.most_played
+        lines.append(f"Most played opponent: {player(opponent)} ({_plural(games, 'game')})")
+    if data.game is None and data.per_game:
+        lines.append("")
+        for line in data.per_game:
+            lines.append(f"**{game_title(line.game)}**: {_plural(line.games, 'game')}, "
+                         f"{line.wins}W {line.losses}L {line.draws}D · rating {rating_text(line.rating)} "
+                         f"(best {rating_text(line.best_rating)})")
+    return Surface(title, clamp("\n".join(lines)))
+
+
+def rating_chart(data: Any, plain_name: str) -> Picture | None:
+    """The rating history as a line chart (one line per series); ``None`` without any game."""
+    series = [(game_title(label), values) for label, values in data.history if values]
+    if not series:
+        return None
+    png = line_chart(series, title=f"{plain_name}: rating history", x_label="matches played",
+                     y_label="rating (openskill ordinal)")
+    described = "; ".join(f"{label} from {values[0]:.1f} to {values[-1]:.1f} over "
+                          f"{_plural(len(values) - 1, 'match', 'matches')}" for label, values in series)
+    return Picture(png, "rating.png", clamp_line(f"Rating history: {described}", ALT_TEXT_LIMIT))
+
+
+def _when(finished_at: float | None) -> str:
+    return timestamp(finished_at, "d") if finished_at is not None else "—"
+
+
+def history(page: Any, who: str) -> Surface:
+    """``/history``: a :class:`bot.services.stats.HistoryPage`, numbered newest first (#1 is the last match)."""
+    title = "Match history"
+    if not page.total:
+        return Surface(title, f"{who} hasn't finished a game on this server yet.")
+    lines = [f"**{who}** — {_plural(page.total, 'finished match', 'finished matches')}"]
+    for index, match in enumerate(page.matches, (page.page - 1) * page.per_page + 1):
+        opponents = ", ".join(player(o) for o in match.opponents) or "nobody"
+        how = REASON_WORDS.get(match.reason or "", "")
+        how = f" ({how})" if how else ""
+        change = match.rating_after - match.rating_before
+        lines.append(f"**{index}.** {OUTCOME_MARKS[match.outcome]}{how} · {game_title(match.game)} vs {opponents} · "
+                     f"{_when(match.finished_at)} · <#{match.play_channel_id}> · rating "
+                     f"{rating_text(match.rating_after)} ({change:+.1f}) · match {match.match_id}")
+    if page.pages > 1:
+        lines.append(f"Page {page.page} of {page.pages}")
+    return Surface(title, clamp("\n".join(lines)))
+
+
+def head_to_head(h2h: Any) -> Surface:
+    """``/h2h``: a :class:`bot.services.stats.HeadToHead`."""
+    first, second = player(h2h.first), player(h2h.second)
+    title = f"Head to head — {game_title(h2h.game)}"
+    if not h2h.games:
+        return Surface(title, f"{first} and {second} haven't finished a game together on this server yet.")
+    lines = [f"{first} vs {second}: {_plural(h2h.games, 'game')}",
+             f"{first}: {_plural(h2h.first_wins, 'win')} · {second}: {_plural(h2h.second_wins, 'win')} · "
+             f"{_plural(h2h.draws, 'draw')}"]
+    if h2h.others:
+        lines.append(f"Won by someone else: {h2h.others}")
+    lines.append("")
+    lines.append("Last matches:")
+    for match in h2h.recent:
+        won = "draw" if match.winner_id is None else f"{player(match.winner_id)} won"
+        lines.append(f"• {game_title(match.game)} · {won} · {_when(match.finished_at)} · <#{match.play_channel_id}>")
+    return Surface(title, clamp("\n".join(lines)))
+
+
+def seasons(items: Sequence[Any]) -> str:
+    """``/season list``: every season, the current one last."""
+    lines = ["**Seasons**"]
+    for season in items:
+        since = "" if season.started_at is None else f" from {timestamp(season.started_at, 'd')}"
+        until = " (current)" if season.current else f" to {timestamp(season.ended_at, 'd')}"
+        lines.append(f"{season.number}. {season.name}{since}{until}")
+    return clamp("\n".join(lines))
+
+
+def rules_text(rules: Mapping[str, Any]) -> str:
+    """``{"aces": "low", "stack": 3}`` -> ``aces=low stack=3`` (the form /settings takes them in)."""
+
+    def show(value: Any) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return "none" if value is None else str(value)
+
+    return " ".join(f"{key}={show(value)}" for key, value in sorted(rules.items()))
+
+
+def settings(current: Any, games: Sequence[str]) -> str:
+    """``/settings show``: a :class:`bot.storage.settings.GuildSettings`."""
+    channels = ", ".join(f"<#{c}>" for c in current.start_channels) or "any channel"
+    lines = [
+        "**Server settings**",
+        f"Air War arrangement timer: {current.arrange_seconds} s",
+        f"Air War flip pace: {current.flip_pace_ms / 1000:g} s between flips",
+        f"War's default pace: {current.war_pace}",
+        f"Thread per match: {'on' if current.thread_per_match else 'off (matches play in the channel)'}",
+        f"Matches may start in: {channels}",
+        "Default rules:",
+    ]
+    rules: Mapping[str, Mapping[str, Any]] = current.default_rules
+    for game in games:
+        given = rules.get(game)
+        lines.append(f"• {game_title(game)}: {rules_text(given) if given else 'the game’s defaults'}")
+    return clamp("\n".join(lines))

@@ -1,0 +1,169 @@
+"""Server settings for every game: what ``/settings`` changes and what the game cogs read.
+
+* Air War's arrangement timer (``arrange_seconds``, 30-600 s) and flip pace (``flip_pace_ms``, 1000-5000 ms);
+* War's default pace (``war_pace``: ``flip`` -- each round shown at the server's pace, ``auto`` -- the bot plays
+  the rounds by itself, ``instant`` -- the game is played out at once and the result shown);
+* whether a match gets a thread of its own (``thread_per_match``; off: it is played in the channel);
+* default rules per game (``default_rules``): rule keys checked by the game's own options (the same parsing as
+  ``python -m bot sim --rule key=value``); a challenge's own rules override them (:meth:`SettingsService.rules_for`);
+* the channels where matches may start (``start_channels``; none: anywhere), checked by
+  :meth:`SettingsService.check_start`.
+
+Every setter validates first and raises :class:`InvalidSetting` (its text is the user's message) without changing
+anything; a setter returns the settings after the change.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.engines import GAME_NAMES, game_class
+from bot.errors import GameError
+from bot.services.errors import ServiceError
+from bot.services.matches import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
+from bot.storage import Database
+from bot.storage import settings as store
+from bot.storage.settings import WAR_PACES, GuildSettings
+
+__all__ = ["WAR_PACES", "GuildSettings", "InvalidSetting", "SettingsService", "StartChannelRefused"]
+
+RESET_WORDS = ("reset", "default", "defaults", "none", "clear")
+
+
+class InvalidSetting(ServiceError):
+    """A setting's value was refused; nothing was changed."""
+
+
+class StartChannelRefused(ServiceError):
+    """Matches may not start in this channel (the server listed others)."""
+
+    def __init__(self, channel_id: int, allowed: tuple[int, ...]) -> None:
+        where = ", ".join(f"<#{channel}>" for channel in allowed)
+        super().__init__(f"Matches can't be started in <#{channel_id}> on this server; start one in {where}.")
+        self.channel_id = channel_id
+        self.allowed = allowed
+
+
+def parse_rules_text(game: str, text: str) -> dict[str, Any]:
+    """``"aces=low pack=36"`` -> the game's rule keys with typed values (only the given keys). Raises
+    :class:`InvalidSetting` naming what is wrong: not key=value, a key given twice, an unknown game or key, a value
+    the rule does not take (the engine's own message)."""
+    if game not in GAME_NAMES:
+        raise InvalidSetting(f"There is no game {game!r}; the games are: {', '.join(GAME_NAMES)}.")
+    try:
+        tokens = shlex.split(text)
+    except ValueError as error:
+        raise InvalidSetting(f"Couldn't read the rules: {error}.") from None
+    if not tokens:
+        raise InvalidSetting("Give the rules as key=value pairs, e.g. `aces=low`.")
+    given: dict[str, str] = {}
+    for token in tokens:
+        key, sep, value = token.partition("=")
+        key = key.strip()
+        if not sep or not key or not value.strip():
+            raise InvalidSetting(f"Rules are key=value pairs separated by spaces; {token!r} isn't one.")
+        if key in given:
+            raise InvalidSetting(f"The rule {key!r} is given twice.")
+        given[key] = value
+    return check_rules(game, given)
+
+
+def check_rules(game: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The given rule keys checked against the game's options and typed (text values as on a command line)."""
+    if game not in GAME_NAMES:
+        raise InvalidSetting(f"There is no game {game!r}; the games are: {', '.join(GAME_NAMES)}.")
+    cls = game_class(game)
+    try:
+        cls.resolve_rules(given)  # unknown keys, and every value against the game's options
+        options = {option.key: option for option in cls.options}
+        return {key: options[key].parse(value) for key, value in given.items()}
+    except GameError as error:
+        raise InvalidSetting(f"Bad rules for {cls.title}: {error}.") from None
+
+
+class SettingsService:
+    def __init__(self, database: Database, *, clock: Callable[[], float] = time.time) -> None:
+        self.db = database
+        self.clock = clock
+
+    async def get(self, guild_id: int) -> GuildSettings:
+        async with self.db.read() as conn:
+            return await store.get_settings(conn, guild_id)
+
+    async def check_start(self, guild_id: int, channel_id: int, parent_id: int | None = None) -> None:
+        """Raise :class:`StartChannelRefused` when matches may not start in the channel (``parent_id``: the
+        channel a thread is in; a thread of a listed channel is allowed)."""
+        settings = await self.get(guild_id)
+        allowed = settings.start_channels
+        if allowed and channel_id not in allowed and (parent_id is None or parent_id not in allowed):
+            raise StartChannelRefused(channel_id, allowed)
+
+    async def rules_for(self, guild_id: int, game: str, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The rules a new match of the game starts with: the server's defaults, overridden by ``given`` (the
+        challenge's own options). Only keys, not resolved: the service resolves and checks them."""
+        settings = await self.get(guild_id)
+        return {**settings.default_rules.get(game, {}), **dict(given or {})}
+
+    # --- setters ------------------------------------------------------------------------------------------
+    @staticmethod
+    def _whole(name: str, value: Any, bounds: tuple[int, int], unit: str) -> int:
+        low, high = bounds
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise InvalidSetting(f"The {name} must be a whole number from {low} to {high} {unit}, not {value}.")
+        return value
+
+    async def _update(self, guild_id: int, **values: Any) -> GuildSettings:
+        async with self.db.transaction() as conn:
+            await store.update_settings(conn, guild_id, self.clock(), **values)
+            return await store.get_settings(conn, guild_id)
+
+    async def set_arrange_seconds(self, guild_id: int, seconds: int) -> GuildSettings:
+        self._whole("arrangement timer", seconds, ARRANGE_SECONDS_RANGE, "seconds")
+        return await self._update(guild_id, arrange_seconds=seconds)
+
+    async def set_flip_pace_ms(self, guild_id: int, milliseconds: int) -> GuildSettings:
+        self._whole("flip pace", milliseconds, FLIP_PACE_MS_RANGE, "milliseconds")
+        return await self._update(guild_id, flip_pace_ms=milliseconds)
+
+    async def set_war_pace(self, guild_id: int, pace: str) -> GuildSettings:
+        if not isinstance(pace, str) or pace.strip().lower() not in WAR_PACES:
+            raise InvalidSetting(f"War's pace is one of {', '.join(WAR_PACES)}, not {pace!r}.")
+        return await self._update(guild_id, war_pace=pace.strip().lower())
+
+    async def set_thread_per_match(self, guild_id: int, enabled: bool) -> GuildSettings:
+        if not isinstance(enabled, bool):
+            raise InvalidSetting(f"Thread per match is on or off, not {enabled!r}.")
+        return await self._update(guild_id, thread_per_match=enabled)
+
+    async def set_default_rules(self, guild_id: int, game: str, rules: str | Mapping[str, Any]) -> GuildSettings:
+        """The game's default rules: text (``"aces=low stack=3"``; one of :data:`RESET_WORDS` alone clears them)
+        or a mapping (an empty one clears them). Replaces the game's previous defaults as a whole."""
+        if game not in GAME_NAMES:
+            raise InvalidSetting(f"There is no game {game!r}; the games are: {', '.join(GAME_NAMES)}.")
+        if isinstance(rules, str):
+            parsed = {} if rules.strip().lower() in RESET_WORDS else parse_rules_text(game, rules)
+        else:
+            parsed = check_rules(game, rules)
+        async with self.db.transaction() as conn:
+            await store.put_default_rules(conn, guild_id, game, parsed, self.clock())
+            return await store.get_settings(conn, guild_id)
+
+    async def add_start_channel(self, guild_id: int, channel_id: int) -> GuildSettings:
+        async with self.db.transaction() as conn:
+            if not await store.add_start_channel(conn, guild_id, channel_id, self.clock()):
+                raise InvalidSetting(f"<#{channel_id}> is already one of the channels where matches may start.")
+            return await store.get_settings(conn, guild_id)
+
+    async def remove_start_channel(self, guild_id: int, channel_id: int) -> GuildSettings:
+        async with self.db.transaction() as conn:
+            if not await store.remove_start_channel(conn, guild_id, channel_id):
+                raise InvalidSetting(f"<#{channel_id}> isn't one of the channels where matches may start.")
+            return await store.get_settings(conn, guild_id)
+
+    async def clear_start_channels(self, guild_id: int) -> GuildSettings:
+        async with self.db.transaction() as conn:
+            await store.clear_start_channels(conn, guild_id)
+            return await store.get_settings(conn, guild_id)

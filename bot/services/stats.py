@@ -1,0 +1,369 @@
+"""Stats, match history, head to head, leaderboards (per game, combined, past seasons), seasons and deleting a
+player's data. No Discord here; every refusal is a :class:`~bot.services.errors.ServiceError` whose text is the
+user's message, and a refused call changes nothing.
+
+The combined rating. Besides its rating per game (written by the match service when a match finishes), every
+player has one combined rating per server: a separate openskill rating (the same Plackett-Luce model, see
+:mod:`bot.services.ratings`) updated by every finished match of any game, in the order the matches finished. It
+answers "who is the strongest player here across the games" with the same meaning as a game's rating (a surer,
+better record rates higher) and, unlike a mean of per-game ratings, it neither rewards playing a single game nor
+weighs a game played once like one played a hundred times. It is brought up to date from the stored results
+whenever it is read (:meth:`StatsService.catch_up`), so it needs no hook in the match services and gives the same
+numbers however often it is read. The board shows its ordinal (mu - 3 sigma) like every board.
+
+Seasons. Starting a season archives every board of the current one (each game's and the combined one) and starts
+fresh boards; results and history are kept (stats count every season; the rating shown is this season's).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bot.engines import GAME_NAMES
+from bot.services.errors import ServiceError
+from bot.services.ratings import Ratings
+from bot.storage import Database
+from bot.storage import results as results_store
+from bot.storage import seasons as seasons_store
+from bot.storage import settings as settings_store
+from bot.storage import stats as store
+from bot.storage.records import LeaderboardPage
+from bot.storage.seasons import Season
+from bot.storage.stats import COMBINED, Deletion, PlayedMatch, SharedMatch, is_placeholder, placeholder_id
+
+__all__ = [
+    "COMBINED", "MIN_GAMES", "Board", "Deletion", "GameLine", "HeadToHead", "HistoryPage", "NothingToDelete",
+    "OpenMatchBlocksDeletion", "PlayedMatch", "PlayerStats", "Season", "SharedMatch", "StatsService", "Streak",
+    "UnknownBoard", "UnknownSeason", "is_placeholder", "placeholder_id",
+]
+
+MIN_GAMES = 3  #: games before a player is ranked on a board (the match service's board uses the same)
+SEASON_NAME_LIMIT = 50
+
+
+class UnknownBoard(ServiceError):
+    def __init__(self, game: str) -> None:
+        super().__init__(f"There is no board {game!r}; the boards are: {', '.join((*GAME_NAMES, COMBINED))}.")
+
+
+class UnknownSeason(ServiceError):
+    def __init__(self, season: int, current: int) -> None:
+        which = "season 1" if current == 1 else f"seasons 1 to {current}"
+        super().__init__(f"There is no season {season} on this server; it has {which}.")
+        self.season = season
+
+
+class InvalidSeasonName(ServiceError):
+    pass
+
+
+class OpenMatchBlocksDeletion(ServiceError):
+    def __init__(self, match_ids: Sequence[int]) -> None:
+        super().__init__("You have a match going on in this server; finish it (or withdraw or decline the "
+                         "challenge) before you delete your data.")
+        self.match_ids = tuple(match_ids)
+
+
+class NothingToDelete(ServiceError):
+    def __init__(self) -> None:
+        super().__init__("This server has no stats or history of yours: there is nothing to delete.")
+
+
+class MatchNotExportable(ServiceError):
+    def __init__(self) -> None:
+        super().__init__("That match isn't a finished match of this server, so there is no match file for it.")
+
+
+@dataclass(frozen=True)
+class Streak:
+    """A run of one outcome (``win``, ``loss``, ``draw``; ``None`` with length 0 before any game)."""
+
+    outcome: str | None
+    length: int
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game's line in a player's stats: all-time counts, this season's rating (``None``: not rated this
+    season) and the best rating the player ever reached in it."""
+
+    game: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    rating: float | None
+    best_rating: float | None
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's stats in a server, for one game or (``game`` ``None``) every game together.
+
+    Counts and streaks are all-time (every season). ``rating`` is this season's (the game's rating, or the
+    combined rating without a game; ``None``: no game this season), ``best_rating`` the best it ever was.
+    ``history`` holds rating series to plot, (label, values): the rating before the first match, then after each
+    match (without a game: the combined rating, then one series per game). ``most_played`` is (user id, games),
+    ``None`` when there is no opponent (deleted players are not counted). ``per_game``: a line per game played."""
+
+    guild_id: int
+    user_id: int
+    game: str | None
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    current_streak: Streak
+    best_streak: int
+    rating: float | None
+    best_rating: float | None
+    history: tuple[tuple[str, tuple[float, ...]], ...]
+    most_played: tuple[int, int] | None
+    per_game: tuple[GameLine, ...]
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    guild_id: int
+    user_id: int
+    page: int
+    pages: int
+    per_page: int
+    total: int
+    matches: tuple[PlayedMatch, ...]
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """Two players' finished matches together (``game`` ``None``: every game). ``others``: won by a third player
+    (War for 3-4); ``recent``: the last few, newest first."""
+
+    guild_id: int
+    first: int
+    second: int
+    game: str | None
+    games: int
+    first_wins: int
+    second_wins: int
+    draws: int
+    others: int
+    recent: tuple[SharedMatch, ...]
+
+
+@dataclass(frozen=True)
+class Board:
+    """One page of a board (``page.game``: a game or ``all``) of a season; ``current``: the live season."""
+
+    page: LeaderboardPage
+    season: Season
+    current: bool
+
+
+def _streaks(outcomes: Sequence[str]) -> tuple[Streak, int]:
+    best = run = 0
+    for outcome in outcomes:
+        run = run + 1 if outcome == "win" else 0
+        best = max(best, run)
+    if not outcomes:
+        return Streak(None, 0), 0
+    last, length = outcomes[-1], 0
+    for outcome in reversed(outcomes):
+        if outcome != last:
+            break
+        length += 1
+    return Streak(last, length), best
+
+
+class StatsService:
+    def __init__(self, database: Database, *, clock: Callable[[], float] = time.time,
+                 ratings: Ratings | None = None, min_games: int = MIN_GAMES) -> None:
+        self.db = database
+        self.clock = clock
+        self.ratings = ratings or Ratings()
+        self.min_games = min_games
+
+    # --- the combined rating ----------------------------------------------------------------------------
+    async def catch_up(self, conn: aiosqlite.Connection, guild_id: int) -> int:
+        """Count every finished match of the server not yet in the combined rating, in the order they finished
+        (inside the caller's write transaction); returns how many matches were counted."""
+        pending = await store.pending_results(conn, guild_id)
+        now = self.clock()
+        for results in pending:
+            match_id = results[0].match_id
+            if len(results) < 2:  # nobody to be rated against
+                await store.mark_combined(conn, guild_id, match_id, [])
+                continue
+            stored = [await store.combined_rating(conn, guild_id, r.user_id) for r in results]
+            skills = [self.ratings.initial() if row is None else self.ratings.skill(row["mu"], row["sigma"])
+                      for row in stored]
+            winners = [index for index, r in enumerate(results) if r.outcome == "win"]
+            after = self.ratings.rate(skills, winners[0] if len(winners) == 1 else None)
+            for result, row, skill in zip(results, stored, after, strict=True):
+                counts = {key: 0 if row is None else row[key] for key in ("games", "wins", "losses", "draws")}
+                counts["games"] += 1
+                counts[{"win": "wins", "loss": "losses"}.get(result.outcome, "draws")] += 1
+                await store.put_combined_rating(conn, guild_id, result.user_id, mu=skill.mu, sigma=skill.sigma,
+                                                rating=skill.ordinal, now=now, **counts)
+            await store.mark_combined(conn, guild_id, match_id, [
+                (r.seat, r.user_id, skill.ordinal, new.ordinal)
+                for r, skill, new in zip(results, skills, after, strict=True)
+            ])
+        return len(pending)
+
+    # --- stats ---------------------------------------------------------------------------------------------
+    async def player_stats(self, guild_id: int, user_id: int, game: str | None = None) -> PlayerStats:
+        if game is not None and game not in GAME_NAMES:
+            raise UnknownBoard(game)
+        async with self.db.transaction() as conn:
+            await self.catch_up(conn, guild_id)
+            played = await store.played_matches(conn, guild_id, user_id)
+            ratings = {g: await results_store.get_rating(conn, guild_id, g, user_id) for g in GAME_NAMES}
+            combined = await store.combined_rating(conn, guild_id, user_id)
+            combined_history = await store.combined_history(conn, guild_id, user_id)
+        per_game = []
+        series: list[tuple[str, tuple[float, ...]]] = []
+        for name in GAME_NAMES:
+            mine = [m for m in played if m.game == name]
+            if not mine:
+                continue
+            rating = ratings[name]
+            best = max(m.rating_after for m in mine)
+            per_game.append(GameLine(name, len(mine), *self._counts(mine), None if rating is None else rating.rating,
+                                     best))
+            series.append((name, (mine[0].rating_before, *(m.rating_after for m in mine))))
+        chosen = played if game is None else [m for m in played if m.game == game]
+        streak, best_streak = _streaks([m.outcome for m in chosen])
+        opponents = Counter(o for m in chosen for o in m.opponents if not is_placeholder(o))
+        most = min(opponents.items(), key=lambda item: (-item[1], item[0])) if opponents else None
+        if game is None:
+            rating = None if combined is None else combined["rating"]
+            values = [point.rating_after for point in combined_history]
+            best_rating = max(values) if values else None
+            start = combined_history[0].rating_before if combined_history else 0.0
+            history = [(COMBINED, (start, *values)), *series] if values else series
+        else:
+            stored = ratings[game]
+            rating = None if stored is None else stored.rating
+            line = next((line for line in per_game if line.game == game), None)
+            best_rating = None if line is None else line.best_rating
+            history = [item for item in series if item[0] == game]
+        return PlayerStats(guild_id, user_id, game, len(chosen), *self._counts(chosen), streak, best_streak, rating,
+                           best_rating, tuple(history), most, tuple(per_game))
+
+    @staticmethod
+    def _counts(matches: Sequence[PlayedMatch]) -> tuple[int, int, int]:
+        outcomes = Counter(m.outcome for m in matches)
+        return outcomes["win"], outcomes["loss"], outcomes["draw"]
+
+    async def history(self, guild_id: int, user_id: int, page: int = 1, per_page: int = 5,
+                      game: str | None = None) -> HistoryPage:
+        """The player's finished matches in the server, newest first; ``page`` is 1-based and clamped."""
+        per_page = max(1, per_page)
+        async with self.db.read() as conn:
+            total = await store.count_played(conn, guild_id, user_id, game)
+            pages = max(1, math.ceil(total / per_page))
+            page = min(max(1, page), pages)
+            matches = await store.played_page(conn, guild_id, user_id, limit=per_page, offset=(page - 1) * per_page,
+                                              game=game)
+        return HistoryPage(guild_id, user_id, page, pages, per_page, total, tuple(matches))
+
+    async def head_to_head(self, guild_id: int, first: int, second: int, game: str | None = None,
+                           recent: int = 5) -> HeadToHead:
+        if first == second:
+            raise ServiceError("Pick two different players.")
+        if game is not None and game not in GAME_NAMES:
+            raise UnknownBoard(game)
+        async with self.db.read() as conn:
+            shared = await store.shared_matches(conn, guild_id, first, second, game)
+        winners = Counter(m.winner_id for m in shared)
+        draws = winners[None]
+        others = len(shared) - winners[first] - winners[second] - draws
+        return HeadToHead(guild_id, first, second, game, len(shared), winners[first], winners[second], draws,
+                          others, tuple(shared[:recent]))
+
+    async def names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        async with self.db.read() as conn:
+            return await store.names(conn, guild_id, user_ids)
+
+    async def exportable(self, guild_id: int, match_id: int) -> str:
+        """The game of a finished match of this server (its match file may be exported); refuses any other."""
+        async with self.db.read() as conn:
+            found = await store.finished_match_guild(conn, match_id)
+        if found is None or found[0] != guild_id:
+            raise MatchNotExportable()
+        return found[1]
+
+    # --- boards and seasons -----------------------------------------------------------------------------------
+    async def leaderboard(self, guild_id: int, game: str, *, page: int = 1, per_page: int = 10,
+                          season: int | None = None) -> Board:
+        """A page of a board: a game's or the combined one (``all``), of the current season or of a closed one
+        (``season``: its number). Players with fewer than ``min_games`` games on it are not ranked."""
+        if game != COMBINED and game not in GAME_NAMES:
+            raise UnknownBoard(game)
+        per_page = max(1, per_page)
+        async with self.db.transaction() as conn:
+            seasons = await seasons_store.seasons(conn, guild_id)
+            current = seasons[-1]
+            if season is not None and not 1 <= season <= current.number:
+                raise UnknownSeason(season, current.number)
+            chosen = current if season is None else seasons[season - 1]
+            archived = None if chosen.current else chosen.number
+            if archived is None and game == COMBINED:
+                await self.catch_up(conn, guild_id)
+            ranked, unranked = await store.board_counts(conn, guild_id, game, self.min_games, season=archived)
+            pages = max(1, math.ceil(ranked / per_page))
+            page = min(max(1, page), pages)
+            rows = await store.board_rows(conn, guild_id, game, min_games=self.min_games, limit=per_page,
+                                          offset=(page - 1) * per_page, season=archived)
+        board = LeaderboardPage(guild_id, game, page, pages, per_page, self.min_games, ranked, unranked, tuple(rows))
+        return Board(board, chosen, chosen.current)
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        async with self.db.read() as conn:
+            return await seasons_store.seasons(conn, guild_id)
+
+    async def start_season(self, guild_id: int, name: str | None = None) -> tuple[Season, Season]:
+        """Archive the current season's boards and start the next season; returns (closed, new)."""
+        if name is not None:
+            name = " ".join(name.split())
+            if not name:
+                name = None
+            elif len(name) > SEASON_NAME_LIMIT:
+                raise InvalidSeasonName(f"A season's name is at most {SEASON_NAME_LIMIT} characters "
+                                        f"({len(name)} given).")
+        async with self.db.transaction() as conn:
+            await self.catch_up(conn, guild_id)  # the combined board as it stands at the end of the season
+            return await seasons_store.start_season(conn, guild_id, name, self.clock())
+
+    # --- deleting a player -------------------------------------------------------------------------------------
+    async def check_delete(self, guild_id: int, user_id: int) -> None:
+        """Refuse what :meth:`delete_player` would refuse now (an open match here, nothing stored)."""
+        async with self.db.read() as conn:
+            await self._check_delete(conn, guild_id, user_id)
+
+    @staticmethod
+    async def _check_delete(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> None:
+        open_ids = await store.open_match_ids(conn, guild_id, user_id)
+        if open_ids:
+            raise OpenMatchBlocksDeletion(open_ids)
+        if not await store.has_data(conn, guild_id, user_id):
+            raise NothingToDelete()
+
+    async def delete_player(self, guild_id: int, user_id: int) -> Deletion:
+        """Remove the player's stats and history from this server; their matches stay, anonymised (see
+        :mod:`bot.storage.stats`). Refused while they have an open match in the server."""
+        async with self.db.transaction() as conn:
+            await self._check_delete(conn, guild_id, user_id)
+            # their finished matches count in the opponents' combined ratings before their rows go
+            await self.catch_up(conn, guild_id)
+            return await store.delete_player(conn, guild_id, user_id)
+
+    async def remember_player(self, guild_id: int, user_id: int, display_name: str) -> None:
+        async with self.db.transaction() as conn:
+            await settings_store.remember_player(conn, guild_id, user_id, display_name, self.clock())

@@ -1,0 +1,93 @@
+"""Seasons: a server's numbered seasons and the boards of the closed ones.
+
+A server that never started a season is in season 1 (no row yet). Starting a season writes season 1's row if it
+is missing, closes the current season, copies its live boards (every game's ``ratings`` and the
+``combined_ratings``, as game ``all``) into ``season_ratings`` and empties them, then opens the next season.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bot.storage.stats import COMBINED
+
+
+@dataclass(frozen=True)
+class Season:
+    number: int
+    name: str
+    started_at: float | None  # None: season 1, which began with the server's first match
+    ended_at: float | None  # None: the current season
+
+    @property
+    def current(self) -> bool:
+        return self.ended_at is None
+
+
+def default_name(number: int) -> str:
+    return f"Season {number}"
+
+
+def _season(row: aiosqlite.Row) -> Season:
+    return Season(row["number"], row["name"], row["started_at"], row["ended_at"])
+
+
+async def seasons(conn: aiosqlite.Connection, guild_id: int) -> list[Season]:
+    """Every season of the server, oldest first; the last is the current one (season 1 when none was started)."""
+    rows = await conn.execute_fetchall(
+        "SELECT number, name, started_at, ended_at FROM seasons WHERE guild_id = ? ORDER BY number", (guild_id,)
+    )
+    found = [_season(row) for row in rows]
+    return found or [Season(1, default_name(1), None, None)]
+
+
+async def current_season(conn: aiosqlite.Connection, guild_id: int) -> Season:
+    return (await seasons(conn, guild_id))[-1]
+
+
+async def start_season(
+    conn: aiosqlite.Connection, guild_id: int, name: str | None, now: float
+) -> tuple[Season, Season]:
+    """Close the current season (archiving its boards) and open the next one, named ``name`` (default "Season N").
+    Returns (the closed season, the new one)."""
+    current = await current_season(conn, guild_id)
+    await conn.execute(
+        "INSERT INTO seasons (guild_id, number, name, started_at, ended_at) VALUES (?, ?, ?, ?, NULL)"
+        " ON CONFLICT (guild_id, number) DO NOTHING",
+        (guild_id, current.number, current.name, current.started_at),
+    )
+    await conn.execute(
+        "UPDATE seasons SET ended_at = ? WHERE guild_id = ? AND number = ?", (now, guild_id, current.number)
+    )
+    await conn.execute(
+        "INSERT INTO season_ratings (guild_id, season, game, user_id, mu, sigma, rating, games, wins, losses, draws)"
+        " SELECT guild_id, ?, game, user_id, mu, sigma, rating, games, wins, losses, draws FROM ratings"
+        " WHERE guild_id = ?",
+        (current.number, guild_id),
+    )
+    await conn.execute(
+        "INSERT INTO season_ratings (guild_id, season, game, user_id, mu, sigma, rating, games, wins, losses, draws)"
+        " SELECT guild_id, ?, ?, user_id, mu, sigma, rating, games, wins, losses, draws FROM combined_ratings"
+        " WHERE guild_id = ?",
+        (current.number, COMBINED, guild_id),
+    )
+    await conn.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
+    await conn.execute("DELETE FROM combined_ratings WHERE guild_id = ?", (guild_id,))
+    number = current.number + 1
+    new_name = name or default_name(number)
+    await conn.execute(
+        "INSERT INTO seasons (guild_id, number, name, started_at, ended_at) VALUES (?, ?, ?, ?, NULL)",
+        (guild_id, number, new_name, now),
+    )
+    closed = Season(current.number, current.name, current.started_at, now)
+    return closed, Season(number, new_name, now, None)
+
+
+async def archived_games(conn: aiosqlite.Connection, guild_id: int, season: int) -> list[str]:
+    """The boards a closed season has (game names, ``all`` for the combined one)."""
+    rows = await conn.execute_fetchall(
+        "SELECT DISTINCT game FROM season_ratings WHERE guild_id = ? AND season = ? ORDER BY game", (guild_id, season)
+    )
+    return [row["game"] for row in rows]

@@ -1,0 +1,455 @@
+"""A player's finished matches, head to head, the combined rating's bookkeeping, leaderboards of any board, and
+deleting a player's data from a server (their matches stay, anonymised).
+
+Anonymised seats. When a player deletes their data, their seat in each finished or cancelled match of the server
+gets the user id ``-(seat + 1)`` (:func:`placeholder_id`): negative ids are never Discord users, the seat makes the
+id unique within the match (both players may delete), and every deleted seat 0 of every match has the same id,
+so nothing links two matches to one person. Readers show such a seat as a deleted player.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.records import LeaderboardRow
+
+COMBINED = "all"  #: the combined board's game name (in season archives too)
+
+
+def placeholder_id(seat: int) -> int:
+    """The user id a deleted player's seat gets (see the module docstring)."""
+    return -(seat + 1)
+
+
+def is_placeholder(user_id: int) -> bool:
+    return user_id < 0
+
+
+@dataclass(frozen=True)
+class PlayedMatch:
+    """One finished match of a server, from one player's seat. ``players``: every seat's user id in seat order
+    (a negative id is a deleted player); ``winner_seat`` ``None`` for a draw; ``rating_before/after``: the player's
+    per-game rating (openskill ordinal) around it."""
+
+    match_id: int
+    game: str
+    channel_id: int
+    thread_id: int | None
+    finished_at: float | None
+    seat: int
+    outcome: str
+    rating_before: float
+    rating_after: float
+    reason: str | None
+    winner_seat: int | None
+    players: tuple[int, ...]
+
+    @property
+    def play_channel_id(self) -> int:
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
+    @property
+    def opponents(self) -> tuple[int, ...]:
+        return tuple(user_id for seat, user_id in enumerate(self.players) if seat != self.seat)
+
+
+@dataclass(frozen=True)
+class SharedMatch:
+    """A finished match two players were both in (head to head)."""
+
+    match_id: int
+    game: str
+    channel_id: int
+    thread_id: int | None
+    finished_at: float | None
+    reason: str | None
+    winner_id: int | None  # None: a draw (or a deleted winner)
+    players: tuple[int, ...]
+
+    @property
+    def play_channel_id(self) -> int:
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
+
+@dataclass(frozen=True)
+class PendingResult:
+    """A results row not yet counted in the combined rating."""
+
+    match_id: int
+    seat: int
+    user_id: int
+    outcome: str
+
+
+@dataclass(frozen=True)
+class CombinedPoint:
+    match_id: int
+    rating_before: float
+    rating_after: float
+
+
+# --- a player's matches ----------------------------------------------------------------------------------
+
+
+def _game_filter(game: str | None) -> tuple[str, tuple[Any, ...]]:
+    return ("", ()) if game is None else (" AND r.game = ?", (game,))
+
+
+async def _players_of(conn: aiosqlite.Connection, match_ids: Sequence[int]) -> dict[int, tuple[int, ...]]:
+    seats: dict[int, dict[int, int]] = {}
+    for start in range(0, len(match_ids), 500):
+        chunk = list(match_ids[start:start + 500])
+        rows = await conn.execute_fetchall(
+            f"SELECT match_id, seat, user_id FROM match_seats WHERE match_id IN ({', '.join('?' * len(chunk))})",
+            chunk,
+        )
+        for row in rows:
+            seats.setdefault(row["match_id"], {})[row["seat"]] = row["user_id"]
+    return {match_id: tuple(by_seat[s] for s in sorted(by_seat)) for match_id, by_seat in seats.items()}
+
+
+_PLAYED = (
+    "SELECT r.match_id, r.game, r.seat, r.outcome, r.rating_before, r.rating_after, m.channel_id, m.thread_id,"
+    " m.finished_at, m.reason, json_extract(m.result, '$.winner') AS winner_seat"
+    " FROM results AS r JOIN matches AS m ON m.id = r.match_id"
+    " WHERE r.guild_id = ? AND r.user_id = ?"
+)
+
+
+async def _played(conn: aiosqlite.Connection, rows: Iterable[aiosqlite.Row]) -> list[PlayedMatch]:
+    rows = list(rows)
+    players = await _players_of(conn, [row["match_id"] for row in rows])
+    return [
+        PlayedMatch(row["match_id"], row["game"], row["channel_id"], row["thread_id"], row["finished_at"],
+                    row["seat"], row["outcome"], row["rating_before"], row["rating_after"], row["reason"],
+                    row["winner_seat"], players.get(row["match_id"], ()))
+        for row in rows
+    ]
+
+
+async def played_matches(
+    conn: aiosqlite.Connection, guild_id: int, user_id: int, game: str | None = None
+) -> list[PlayedMatch]:
+    """Every finished match of the player in the server (of one game, or all), oldest first."""
+    where, params = _game_filter(game)
+    rows = await conn.execute_fetchall(
+        _PLAYED + where + " ORDER BY m.finished_at, m.id", (guild_id, user_id, *params)
+    )
+    return await _played(conn, rows)
+
+
+async def count_played(conn: aiosqlite.Connection, guild_id: int, user_id: int, game: str | None = None) -> int:
+    where, params = _game_filter(game)
+    rows = await conn.execute_fetchall(
+        "SELECT COUNT(*) AS n FROM results AS r WHERE r.guild_id = ? AND r.user_id = ?" + where,
+        (guild_id, user_id, *params),
+    )
+    return int(next(iter(rows))["n"])
+
+
+async def played_page(
+    conn: aiosqlite.Connection, guild_id: int, user_id: int, *, limit: int, offset: int, game: str | None = None
+) -> list[PlayedMatch]:
+    """The player's finished matches, newest first, ``limit`` from ``offset``."""
+    where, params = _game_filter(game)
+    rows = await conn.execute_fetchall(
+        _PLAYED + where + " ORDER BY m.finished_at DESC, m.id DESC LIMIT ? OFFSET ?",
+        (guild_id, user_id, *params, limit, offset),
+    )
+    return await _played(conn, rows)
+
+
+async def shared_matches(
+    conn: aiosqlite.Connection, guild_id: int, first: int, second: int, game: str | None = None
+) -> list[SharedMatch]:
+    """The finished matches of the server both players were seated in, newest first."""
+    where, params = ("", ()) if game is None else (" AND m.game = ?", (game,))
+    rows = await conn.execute_fetchall(
+        "SELECT m.id, m.game, m.channel_id, m.thread_id, m.finished_at, m.reason,"
+        " json_extract(m.result, '$.winner') AS winner_seat FROM matches AS m"
+        " JOIN match_seats AS a ON a.match_id = m.id AND a.user_id = ?"
+        " JOIN match_seats AS b ON b.match_id = m.id AND b.user_id = ?"
+        " WHERE m.guild_id = ? AND m.status = 'finished'" + where + " ORDER BY m.finished_at DESC, m.id DESC",
+        (first, second, guild_id, *params),
+    )
+    players = await _players_of(conn, [row["id"] for row in rows])
+    shared = []
+    for row in rows:
+        seats = players.get(row["id"], ())
+        winner = row["winner_seat"]
+        winner_id = seats[winner] if winner is not None and 0 <= winner < len(seats) else None
+        shared.append(SharedMatch(row["id"], row["game"], row["channel_id"], row["thread_id"], row["finished_at"],
+                                  row["reason"], winner_id, seats))
+    return shared
+
+
+async def finished_match_guild(conn: aiosqlite.Connection, match_id: int) -> tuple[int, str] | None:
+    """(guild id, game) of a finished match; ``None`` when there is no such finished match."""
+    rows = await conn.execute_fetchall(
+        "SELECT guild_id, game FROM matches WHERE id = ? AND status = 'finished'", (match_id,)
+    )
+    return (rows[0]["guild_id"], rows[0]["game"]) if rows else None
+
+
+async def names(conn: aiosqlite.Connection, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+    """The stored display names of these players (those that have one)."""
+    wanted = sorted({user_id for user_id in user_ids if not is_placeholder(user_id)})
+    found: dict[int, str] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start:start + 500]
+        rows = await conn.execute_fetchall(
+            f"SELECT user_id, display_name FROM players WHERE guild_id = ? AND display_name IS NOT NULL"
+            f" AND user_id IN ({', '.join('?' * len(chunk))})",
+            (guild_id, *chunk),
+        )
+        found.update({row["user_id"]: row["display_name"] for row in rows})
+    return found
+
+
+# --- the combined rating -----------------------------------------------------------------------------------
+
+
+async def pending_results(conn: aiosqlite.Connection, guild_id: int) -> list[list[PendingResult]]:
+    """The server's finished matches not yet in the combined rating, in the order they finished, each as its
+    results rows by seat."""
+    rows = await conn.execute_fetchall(
+        "SELECT r.match_id, r.seat, r.user_id, r.outcome FROM results AS r JOIN matches AS m ON m.id = r.match_id"
+        " WHERE r.guild_id = ? AND NOT EXISTS (SELECT 1 FROM combined_applied AS a WHERE a.match_id = r.match_id)"
+        " ORDER BY m.finished_at, m.id, r.seat",
+        (guild_id,),
+    )
+    matches: list[list[PendingResult]] = []
+    for row in rows:
+        result = PendingResult(row["match_id"], row["seat"], row["user_id"], row["outcome"])
+        if matches and matches[-1][0].match_id == result.match_id:
+            matches[-1].append(result)
+        else:
+            matches.append([result])
+    return matches
+
+
+async def combined_rating(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> aiosqlite.Row | None:
+    rows = await conn.execute_fetchall(
+        "SELECT * FROM combined_ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    )
+    return rows[0] if rows else None
+
+
+async def put_combined_rating(
+    conn: aiosqlite.Connection, guild_id: int, user_id: int, *, mu: float, sigma: float, rating: float, games: int,
+    wins: int, losses: int, draws: int, now: float,
+) -> None:
+    await conn.execute(
+        "INSERT INTO combined_ratings (guild_id, user_id, mu, sigma, rating, games, wins, losses, draws, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET mu = excluded.mu,"
+        " sigma = excluded.sigma, rating = excluded.rating, games = excluded.games, wins = excluded.wins,"
+        " losses = excluded.losses, draws = excluded.draws, updated_at = excluded.updated_at",
+        (guild_id, user_id, mu, sigma, rating, games, wins, losses, draws, now),
+    )
+
+
+async def mark_combined(
+    conn: aiosqlite.Connection, guild_id: int, match_id: int, points: Sequence[tuple[int, int, float, float]]
+) -> None:
+    """Match ``match_id`` is counted: ``points`` are (seat, user id, rating before, rating after)."""
+    await conn.execute("INSERT INTO combined_applied (match_id, guild_id) VALUES (?, ?)", (match_id, guild_id))
+    await conn.executemany(
+        "INSERT INTO combined_results (match_id, seat, guild_id, user_id, rating_before, rating_after)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [(match_id, seat, guild_id, user_id, before, after) for seat, user_id, before, after in points],
+    )
+
+
+async def combined_history(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> list[CombinedPoint]:
+    """The player's combined rating after each match, oldest first."""
+    rows = await conn.execute_fetchall(
+        "SELECT c.match_id, c.rating_before, c.rating_after FROM combined_results AS c"
+        " JOIN matches AS m ON m.id = c.match_id"
+        " WHERE c.guild_id = ? AND c.user_id = ? ORDER BY m.finished_at, m.id",
+        (guild_id, user_id),
+    )
+    return [CombinedPoint(row["match_id"], row["rating_before"], row["rating_after"]) for row in rows]
+
+
+# --- boards --------------------------------------------------------------------------------------------------
+
+
+def _board_source(guild_id: int, game: str, season: int | None) -> tuple[str, str, tuple[Any, ...]]:
+    """(table, condition, parameters) of a board: the live per-game or combined one, or a closed season's."""
+    if season is not None:
+        return "season_ratings", "r.guild_id = ? AND r.season = ? AND r.game = ?", (guild_id, season, game)
+    if game == COMBINED:
+        return "combined_ratings", "r.guild_id = ?", (guild_id,)
+    return "ratings", "r.guild_id = ? AND r.game = ?", (guild_id, game)
+
+
+async def board_counts(
+    conn: aiosqlite.Connection, guild_id: int, game: str, min_games: int, *, season: int | None = None
+) -> tuple[int, int]:
+    """(players with at least ``min_games`` games, players with fewer) on the board."""
+    table, condition, params = _board_source(guild_id, game, season)
+    rows = await conn.execute_fetchall(
+        f"SELECT COALESCE(SUM(r.games >= ?), 0) AS ranked, COALESCE(SUM(r.games < ?), 0) AS unranked"
+        f" FROM {table} AS r WHERE {condition}",
+        (min_games, min_games, *params),
+    )
+    row = next(iter(rows))
+    return int(row["ranked"]), int(row["unranked"])
+
+
+async def board_rows(
+    conn: aiosqlite.Connection, guild_id: int, game: str, *, min_games: int, limit: int, offset: int,
+    season: int | None = None,
+) -> list[LeaderboardRow]:
+    """Ranked players (``min_games`` or more), best rating first (then more wins, more games, lower user id)."""
+    table, condition, params = _board_source(guild_id, game, season)
+    rows = await conn.execute_fetchall(
+        f"SELECT r.*, p.display_name FROM {table} AS r"
+        " LEFT JOIN players AS p ON p.guild_id = r.guild_id AND p.user_id = r.user_id"
+        f" WHERE {condition} AND r.games >= ?"
+        " ORDER BY r.rating DESC, r.wins DESC, r.games DESC, r.user_id ASC LIMIT ? OFFSET ?",
+        (*params, min_games, limit, offset),
+    )
+    return [
+        LeaderboardRow(
+            rank=offset + index + 1, user_id=row["user_id"], display_name=row["display_name"], wins=row["wins"],
+            losses=row["losses"], draws=row["draws"], games=row["games"],
+            win_rate=row["wins"] / row["games"] if row["games"] else 0.0, rating=row["rating"], mu=row["mu"],
+            sigma=row["sigma"],
+        )
+        for index, row in enumerate(rows)
+    ]
+
+
+# --- deleting a player ----------------------------------------------------------------------------------------
+
+
+async def open_match_ids(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> list[int]:
+    """The player's open (challenge or active) matches in the server."""
+    rows = await conn.execute_fetchall(
+        "SELECT m.id FROM matches AS m JOIN match_seats AS s ON s.match_id = m.id"
+        " WHERE m.guild_id = ? AND s.user_id = ? AND m.status IN ('challenge', 'active') ORDER BY m.id",
+        (guild_id, user_id),
+    )
+    return [row["id"] for row in rows]
+
+
+def _scrub(value: Any, user_id: int, placeholder: int, name: str | None) -> Any:
+    """``value`` (parsed JSON) with the user's id replaced by the placeholder and their stored name removed."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return placeholder if value == user_id else value
+    if isinstance(value, str):
+        if value in (str(user_id), f"<@{user_id}>", f"<@!{user_id}>"):
+            return str(placeholder)
+        if name and value == name:
+            return "deleted player"
+        return value
+    if isinstance(value, list):
+        return [_scrub(item, user_id, placeholder, name) for item in value]
+    if isinstance(value, dict):
+        return {key: _scrub(item, user_id, placeholder, name) for key, item in value.items()}
+    return value
+
+
+def _scrub_text(text: str | None, user_id: int, placeholder: int, name: str | None) -> str | None:
+    if text is None:
+        return None
+    scrubbed = _scrub(json.loads(text), user_id, placeholder, name)
+    return json.dumps(scrubbed)
+
+
+@dataclass(frozen=True)
+class Deletion:
+    """What deleting a player did: seats anonymised (``matches``; ``results``: of finished matches), per-game
+    ratings removed (live) and archived season rows removed."""
+
+    results: int
+    matches: int
+    ratings: int
+    archived: int
+
+
+async def delete_player(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> Deletion:
+    """Remove the player's stats and history from the server: per-game and combined ratings (live and archived)
+    and their stored name are deleted; their seats in the server's finished and cancelled matches get a placeholder
+    id (seat, results row and combined-rating row, whose ratings are zeroed) and every mention of them in those
+    matches' stored JSON (result, options, state, events) is replaced the same way; their DM ids are forgotten.
+    Call with no open match of the player in the server (the caller checks it in the same transaction)."""
+    name_rows = await conn.execute_fetchall(
+        "SELECT display_name FROM players WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    )
+    name = name_rows[0]["display_name"] if name_rows else None
+    seats = await conn.execute_fetchall(
+        "SELECT s.match_id, s.seat, m.status FROM match_seats AS s JOIN matches AS m ON m.id = s.match_id"
+        " WHERE m.guild_id = ? AND s.user_id = ? AND m.status IN ('finished', 'cancelled')",
+        (guild_id, user_id),
+    )
+    for seat_row in seats:
+        match_id, seat = seat_row["match_id"], seat_row["seat"]
+        placeholder = placeholder_id(seat)
+        await conn.execute(
+            "UPDATE match_seats SET user_id = ?, dm_channel_id = NULL, dm_message_id = NULL"
+            " WHERE match_id = ? AND seat = ?",
+            (placeholder, match_id, seat),
+        )
+        # the seat's result stays (the match still has one per seat) but no longer says whose it was, nor a
+        # rating: ratings chain from one match to the next and would tie the anonymised matches together
+        await conn.execute(
+            "UPDATE results SET user_id = ?, rating_before = 0, rating_after = 0 WHERE match_id = ? AND seat = ?",
+            (placeholder, match_id, seat),
+        )
+        await conn.execute(
+            "UPDATE combined_results SET user_id = ?, rating_before = 0, rating_after = 0"
+            " WHERE match_id = ? AND seat = ?",
+            (placeholder, match_id, seat),
+        )
+        match_rows = await conn.execute_fetchall(
+            "SELECT result, options, state FROM matches WHERE id = ?", (match_id,)
+        )
+        row = match_rows[0]
+        await conn.execute(
+            "UPDATE matches SET result = ?, options = ?, state = ? WHERE id = ?",
+            (_scrub_text(row["result"], user_id, placeholder, name),
+             _scrub_text(row["options"], user_id, placeholder, name),
+             _scrub_text(row["state"], user_id, placeholder, name), match_id),
+        )
+        events = await conn.execute_fetchall(
+            "SELECT seq, type, event FROM match_events WHERE match_id = ?", (match_id,)
+        )
+        updates = []
+        for event in events:
+            data = _scrub(json.loads(event["event"]), user_id, placeholder, name)
+            ratings = data.get("ratings") if isinstance(data, dict) else None
+            if event["type"] == "result" and isinstance(ratings, list) and 0 <= seat < len(ratings):
+                ratings[seat] = {"before": 0, "after": 0}
+            updates.append((json.dumps(data), match_id, event["seq"]))
+        await conn.executemany("UPDATE match_events SET event = ? WHERE match_id = ? AND seq = ?", updates)
+    results = sum(1 for seat_row in seats if seat_row["status"] == "finished")
+    ratings = await conn.execute("DELETE FROM ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+    archived = await conn.execute(
+        "DELETE FROM season_ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    )
+    await conn.execute("DELETE FROM combined_ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+    await conn.execute("DELETE FROM players WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+    return Deletion(results, len(seats), ratings.rowcount, archived.rowcount)
+
+
+async def has_data(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> bool:
+    """Whether the server holds anything of the player (a name, results, ratings, archives, seats)."""
+    rows = await conn.execute_fetchall(
+        "SELECT EXISTS (SELECT 1 FROM players WHERE guild_id = ?1 AND user_id = ?2)"
+        " OR EXISTS (SELECT 1 FROM results WHERE guild_id = ?1 AND user_id = ?2)"
+        " OR EXISTS (SELECT 1 FROM ratings WHERE guild_id = ?1 AND user_id = ?2)"
+        " OR EXISTS (SELECT 1 FROM season_ratings WHERE guild_id = ?1 AND user_id = ?2)"
+        " OR EXISTS (SELECT 1 FROM match_seats AS s JOIN matches AS m ON m.id = s.match_id"
+        "            WHERE m.guild_id = ?1 AND s.user_id = ?2) AS found",
+        (guild_id, user_id),
+    )
+    return bool(next(iter(rows))["found"])

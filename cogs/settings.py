@@ -1,0 +1,138 @@
+"""`/settings ...` (the server's settings for every game) and `/season start|list`.
+
+Anyone may look (`/settings show`, `/season list`); changing anything needs the Manage Server permission, checked
+here (a member without it gets an ephemeral refusal and nothing changes). Every answer is ephemeral except a new
+season, which the server should see. Values are checked by :class:`~bot.services.settings.SettingsService`; a bad
+one gets its message and changes nothing.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engines import GAME_NAMES
+from bot.render import stats as render
+from bot.services import USER_ERRORS
+from bot.storage.settings import WAR_PACES
+from cogs._stats_ui import GAME_CHOICES, NO_MENTIONS, settings_service, stats_service, tell
+
+NEEDS_MANAGE = "Changing the server's settings needs the Manage Server permission."
+SEASON_NEEDS_MANAGE = "Starting a new season needs the Manage Server permission."
+PACE_CHOICES = [
+    app_commands.Choice(name="flip: each round shown at the server's pace", value="flip"),
+    app_commands.Choice(name="auto: the bot plays the rounds by itself", value="auto"),
+    app_commands.Choice(name="instant: played out at once, the result shown", value="instant"),
+]
+assert [c.value for c in PACE_CHOICES] == list(WAR_PACES)
+CHANNEL_ACTIONS = [app_commands.Choice(name=name, value=name) for name in ("add", "remove", "clear")]
+
+
+def may_manage(interaction: discord.Interaction) -> bool:
+    return bool(interaction.permissions.manage_guild)
+
+
+class Settings(commands.Cog):
+    settings = app_commands.Group(name="settings", description="This server's settings for every game",
+                                  guild_only=True)
+    season = app_commands.Group(name="season", description="Seasons: fresh leaderboards, the old ones kept",
+                                guild_only=True)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self):
+        return settings_service(self.bot)
+
+    async def _change(self, interaction: discord.Interaction, change) -> None:
+        """Run a setter for a member who may manage the server; answer the settings after it, or the refusal."""
+        assert interaction.guild_id is not None
+        if not may_manage(interaction):
+            await tell(interaction, NEEDS_MANAGE)
+            return
+        try:
+            current = await change(interaction.guild_id)
+        except USER_ERRORS as error:
+            await tell(interaction, f"{error} Nothing was changed.")
+            return
+        await tell(interaction, "Saved.\n" + render.settings(current, GAME_NAMES))
+
+    @settings.command(name="show", description="Show this server's settings")
+    async def show(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        await tell(interaction, render.settings(await self.service.get(interaction.guild_id), GAME_NAMES))
+
+    @settings.command(name="timer", description="Air War: seconds each player has to arrange a stack")
+    @app_commands.describe(seconds="30 to 600 (default 120)")
+    async def timer(self, interaction: discord.Interaction, seconds: int) -> None:
+        await self._change(interaction, lambda guild: self.service.set_arrange_seconds(guild, seconds))
+
+    @settings.command(name="pace", description="Air War: seconds between two flips")
+    @app_commands.describe(seconds="1 to 5 (default 1.5)")
+    async def pace(self, interaction: discord.Interaction, seconds: float) -> None:
+        exact = seconds * 1000
+        milliseconds: float = round(exact) if abs(exact - round(exact)) < 1e-6 else exact  # whole ms only
+        await self._change(interaction, lambda guild: self.service.set_flip_pace_ms(guild, milliseconds))
+
+    @settings.command(name="warpace", description="War: the pace new games start at")
+    @app_commands.describe(pace="flip, auto or instant")
+    @app_commands.choices(pace=PACE_CHOICES)
+    async def war_pace(self, interaction: discord.Interaction, pace: app_commands.Choice[str]) -> None:
+        await self._change(interaction, lambda guild: self.service.set_war_pace(guild, pace.value))
+
+    @settings.command(name="threads", description="Whether each match gets a thread of its own")
+    @app_commands.describe(enabled="on: a thread per match (default); off: matches play in the channel")
+    async def threads(self, interaction: discord.Interaction, enabled: bool) -> None:
+        await self._change(interaction, lambda guild: self.service.set_thread_per_match(guild, enabled))
+
+    @settings.command(name="rules", description="A game's default rules on this server")
+    @app_commands.describe(game="The game", rules='key=value pairs, e.g. "aces=low stack=3"; "reset" for the '
+                                                  "game's own defaults")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str], rules: str) -> None:
+        await self._change(interaction, lambda guild: self.service.set_default_rules(guild, game.value, rules))
+
+    @settings.command(name="channels", description="The channels where matches may start (none: anywhere)")
+    @app_commands.describe(action="add or remove a channel, or clear the list", channel="The channel")
+    @app_commands.choices(action=CHANNEL_ACTIONS)
+    async def channels(self, interaction: discord.Interaction, action: app_commands.Choice[str],
+                       channel: discord.TextChannel | None = None) -> None:
+        if action.value == "clear":
+            await self._change(interaction, self.service.clear_start_channels)
+            return
+        if channel is None:
+            if not may_manage(interaction):
+                await tell(interaction, NEEDS_MANAGE)
+            else:
+                await tell(interaction, f"Name the channel to {action.value}. Nothing was changed.")
+            return
+        setter = self.service.add_start_channel if action.value == "add" else self.service.remove_start_channel
+        await self._change(interaction, lambda guild: setter(guild, channel.id))
+
+    # --- seasons ----------------------------------------------------------------------------------------
+    @season.command(name="start", description="End this season (its boards are kept) and start fresh boards")
+    @app_commands.describe(name="The new season's name (default: Season N)")
+    async def season_start(self, interaction: discord.Interaction, name: str | None = None) -> None:
+        assert interaction.guild_id is not None
+        if not may_manage(interaction):
+            await tell(interaction, SEASON_NEEDS_MANAGE)
+            return
+        try:
+            closed, new = await stats_service(self.bot).start_season(interaction.guild_id, name)
+        except USER_ERRORS as error:
+            await tell(interaction, str(error))
+            return
+        await interaction.response.send_message(
+            f"🏁 **{closed.name}** is over: its leaderboards are kept (`/leaderboard season:{closed.number}`). "
+            f"**{new.name}** starts now, with fresh leaderboards for every game.", allowed_mentions=NO_MENTIONS)
+
+    @season.command(name="list", description="This server's seasons")
+    async def season_list(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        await tell(interaction, render.seasons(await stats_service(self.bot).seasons(interaction.guild_id)))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Settings(bot))

@@ -1,0 +1,180 @@
+"""`/stats [player] [game]`, `/history [player]` and `/h2h player [opponent] [game]`: a server's records, in public.
+
+`/stats` answers with the numbers and a chart of the rating history; `/history` lists finished matches, newest
+first, five to a page, each linking the thread (or channel) it was played in, with ◀ / ▶ and an Export button per
+match that sends its match file (``python -m bot replay`` plays it to the same result) privately. The buttons are
+dynamic items (``hist:<guild>:<user>:<page>``, ``hx:<guild>:<match>``): they keep working after a restart; anyone
+in the server may page or export (a finished match hides nothing), nobody from another server.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render import stats as render
+from bot.services import USER_ERRORS
+from bot.services.stats import HistoryPage
+from cogs._stats_ui import GAME_CHOICES, NO_MENTIONS, match_service_for, stats_service, tell
+
+STATS_COLOUR = discord.Colour.blurple()
+HISTORY_PER_PAGE = 5
+PREVIOUS, NEXT = "◀", "▶"
+
+
+def _plain_name(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
+
+
+def history_message(page: HistoryPage) -> tuple[discord.Embed, discord.ui.View | None]:
+    surface = render.history(page, render.player(page.user_id))
+    embed = discord.Embed(title=surface.title, description=surface.text, colour=STATS_COLOUR)
+    if not page.matches:
+        return embed, None
+    view = discord.ui.View(timeout=None)
+    if page.pages > 1:
+        view.add_item(HistoryPageButton(page.guild_id, page.user_id, max(1, page.page - 1), label=PREVIOUS,
+                                        disabled=page.page <= 1))
+        view.add_item(HistoryPageButton(page.guild_id, page.user_id, min(page.pages, page.page + 1), label=NEXT,
+                                        disabled=page.page >= page.pages))
+    first = (page.page - 1) * page.per_page + 1
+    for index, match in enumerate(page.matches, first):
+        view.add_item(ExportButton(page.guild_id, match.match_id, label=f"Export {index}"))
+    return embed, view
+
+
+class HistoryPageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hist:(?P<guild>\d+):(?P<user>\d+):"
+                                                                             r"(?P<page>\d+)"):
+    def __init__(self, guild_id: int, user_id: int, page: int, *, label: str = NEXT, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, custom_id=f"hist:{guild_id}:{user_id}:{page}",
+                                           style=discord.ButtonStyle.secondary, disabled=disabled, row=0))
+        self.guild_id, self.user_id, self.page = guild_id, user_id, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> HistoryPageButton:
+        return cls(int(match["guild"]), int(match["user"]), int(match["page"]))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.guild_id != self.guild_id:
+            await tell(interaction, "This history belongs to another server.")
+            return False
+        return True
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        page = await stats_service(interaction.client).history(self.guild_id, self.user_id, self.page,
+                                                               HISTORY_PER_PAGE)
+        embed, view = history_message(page)
+        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+
+
+class ExportButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:(?P<guild>\d+):(?P<match>\d+)"):
+    """Sends the match file of a finished match of this server, privately."""
+
+    def __init__(self, guild_id: int, match_id: int, *, label: str = "Export") -> None:
+        super().__init__(discord.ui.Button(label=label, custom_id=f"hx:{guild_id}:{match_id}",
+                                           style=discord.ButtonStyle.primary, emoji="💾", row=1))
+        self.guild_id, self.match_id = guild_id, match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> ExportButton:
+        return cls(int(match["guild"]), int(match["match"]))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.guild_id != self.guild_id:
+            await tell(interaction, "This match belongs to another server.")
+            return False
+        return True
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = interaction.client
+        try:
+            game = await stats_service(bot).exportable(self.guild_id, self.match_id)
+            data = await match_service_for(bot, game).export(self.match_id)
+        except USER_ERRORS as error:
+            await tell(interaction, str(error))
+            return
+        text = json.dumps(data, indent=1) + "\n"
+        file = discord.File(io.BytesIO(text.encode()), filename=f"match-{self.match_id}.json")
+        await interaction.response.send_message(
+            f"The match file of match {self.match_id} ({render.game_title(game)}): play it again with "
+            f"`python -m bot replay match-{self.match_id}.json`.", file=file, ephemeral=True)
+
+
+class Stats(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self):
+        return stats_service(self.bot)
+
+    @app_commands.command(name="stats", description="A player's record, streaks and rating on this server")
+    @app_commands.describe(player="Whose stats (default: yours)", game="One game (default: every game together)")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction, player: discord.Member | discord.User | None = None,
+                    game: app_commands.Choice[str] | None = None) -> None:
+        assert interaction.guild_id is not None
+        who = player or interaction.user
+        try:
+            data = await self.service.player_stats(interaction.guild_id, who.id, game and game.value)
+        except USER_ERRORS as error:
+            await tell(interaction, str(error))
+            return
+        surface = render.stats(data, who.mention)
+        embed = discord.Embed(title=surface.title, description=surface.text, colour=STATS_COLOUR)
+        picture = render.rating_chart(data, _plain_name(who)) if data.games else None
+        if picture is None:
+            await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+            return
+        embed.set_image(url=f"attachment://{picture.filename}")
+        file = discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
+        await interaction.response.send_message(embed=embed, file=file, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="history", description="A player's finished matches on this server, newest first")
+    @app_commands.describe(player="Whose matches (default: yours)")
+    @app_commands.guild_only()
+    async def history(self, interaction: discord.Interaction,
+                      player: discord.Member | discord.User | None = None) -> None:
+        assert interaction.guild_id is not None
+        who = player or interaction.user
+        page = await self.service.history(interaction.guild_id, who.id, 1, HISTORY_PER_PAGE)
+        if not page.total:
+            await tell(interaction, render.history(page, who.mention).text)
+            return
+        embed, view = history_message(page)
+        if view is None:
+            await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="h2h", description="Two players' matches against each other on this server")
+    @app_commands.describe(player="One player", opponent="The other (default: you)",
+                           game="One game (default: every game)")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def h2h(self, interaction: discord.Interaction, player: discord.Member | discord.User,
+                  opponent: discord.Member | discord.User | None = None,
+                  game: app_commands.Choice[str] | None = None) -> None:
+        assert interaction.guild_id is not None
+        other = opponent or interaction.user
+        try:
+            data = await self.service.head_to_head(interaction.guild_id, player.id, other.id, game and game.value)
+        except USER_ERRORS as error:
+            await tell(interaction, str(error))
+            return
+        surface = render.head_to_head(data)
+        embed = discord.Embed(title=surface.title, description=surface.text, colour=STATS_COLOUR)
+        await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(HistoryPageButton, ExportButton)
+    await bot.add_cog(Stats(bot))

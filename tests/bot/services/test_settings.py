@@ -1,0 +1,125 @@
+"""The settings service on a real SQLite file: every setting validated (a refusal changes nothing), stored, read
+back, shared with the match service's own timer and pace, and the start-channel check."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.services.matches import MatchService
+from bot.services.settings import InvalidSetting, SettingsService, StartChannelRefused, parse_rules_text
+from bot.storage import Database
+from bot.storage.diagnostics import dump_tables
+from tests.bot.services.support import START, FakeClock
+
+GUILD, OTHER = 1, 2
+
+
+@pytest.fixture
+async def database(tmp_path):
+    database = await Database.open(tmp_path / "settings.db")
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def settings(database):
+    return SettingsService(database, clock=FakeClock(START))
+
+
+async def unchanged(database: Database, call) -> str:
+    """Run a call that must be refused; assert it changed nothing and return its message."""
+    async with database.read() as conn:
+        before = await dump_tables(conn)
+    with pytest.raises(InvalidSetting) as refused:
+        await call
+    async with database.read() as conn:
+        assert await dump_tables(conn) == before
+    return str(refused.value)
+
+
+async def test_defaults_then_every_setting_stored_and_read_back(settings: SettingsService, database):
+    current = await settings.get(GUILD)
+    assert (current.arrange_seconds, current.flip_pace_ms, current.war_pace, current.thread_per_match,
+            current.default_rules, current.start_channels) == (120, 1500, "flip", True, {}, ())
+    await settings.set_arrange_seconds(GUILD, 45)
+    await settings.set_flip_pace_ms(GUILD, 2000)
+    await settings.set_war_pace(GUILD, "Instant")
+    await settings.set_thread_per_match(GUILD, False)
+    await settings.set_default_rules(GUILD, "war", "pack=36 aces=low face_down=3")
+    await settings.set_default_rules(GUILD, "airwar", {"stack": 3})
+    await settings.add_start_channel(GUILD, 77)
+    current = await settings.add_start_channel(GUILD, 55)
+    assert (current.arrange_seconds, current.flip_pace_ms, current.war_pace, current.thread_per_match) == \
+        (45, 2000, "instant", False)
+    assert current.default_rules == {"airwar": {"stack": 3}, "war": {"aces": "low", "face_down": 3, "pack": 36}}
+    assert current.start_channels == (55, 77)
+    assert await SettingsService(database).get(GUILD) == current  # stored, not cached
+    assert (await settings.get(OTHER)).start_channels == ()  # per server
+
+    # the match service's own setter keeps the other settings; both read the same timer and pace
+    matches = MatchService(database, clock=FakeClock(START))
+    await matches.set_settings(GUILD, arrange_seconds=300)
+    after = await settings.get(GUILD)
+    assert (after.arrange_seconds, after.flip_pace_ms, after.war_pace, after.thread_per_match) == \
+        (300, 2000, "instant", False)
+    assert after.default_rules == current.default_rules and after.start_channels == (55, 77)
+    assert (await matches.get_settings(GUILD)).flip_pace_ms == 2000
+
+    assert await settings.rules_for(GUILD, "war", {"aces": "high"}) == {"aces": "high", "face_down": 3, "pack": 36}
+    assert await settings.rules_for(GUILD, "army") == {}
+    current = await settings.set_default_rules(GUILD, "war", "reset")
+    assert "war" not in current.default_rules and current.default_rules["airwar"] == {"stack": 3}
+
+
+async def test_bad_values_are_refused_with_a_clear_message_and_change_nothing(settings: SettingsService, database):
+    await settings.add_start_channel(GUILD, 5)
+    assert await unchanged(database, settings.set_arrange_seconds(GUILD, 10)) == \
+        "The arrangement timer must be a whole number from 30 to 600 seconds, not 10."
+    assert await unchanged(database, settings.set_flip_pace_ms(GUILD, 1500.5)) == \
+        "The flip pace must be a whole number from 1000 to 5000 milliseconds, not 1500.5."
+    assert (await unchanged(database, settings.set_flip_pace_ms(GUILD, 500))).endswith("not 500.")
+    assert await unchanged(database, settings.set_war_pace(GUILD, "slow")) == \
+        "War's pace is one of flip, auto, instant, not 'slow'."
+    assert await unchanged(database, settings.set_thread_per_match(GUILD, 1)) == \
+        "Thread per match is on or off, not 1."
+    assert await unchanged(database, settings.set_default_rules(GUILD, "war", "pack=35")) == \
+        "Bad rules for War: rule 'pack' takes one of 52, 36, 32, not 35."
+    assert await unchanged(database, settings.set_default_rules(GUILD, "airwar", "colour=red")) == \
+        "Bad rules for Air War: unknown rule 'colour'; this game's rules are: aces, deck, stack."
+    assert await unchanged(database, settings.set_default_rules(GUILD, "airwar", "stack")) == \
+        "Rules are key=value pairs separated by spaces; 'stack' isn't one."
+    assert await unchanged(database, settings.set_default_rules(GUILD, "airwar", "stack=3 stack=4")) == \
+        "The rule 'stack' is given twice."
+    assert await unchanged(database, settings.set_default_rules(GUILD, "airwar", "stack=9")) == \
+        "Bad rules for Air War: rule 'stack' must be at most 7, not 9."
+    assert "there is no game 'chess'" in (await unchanged(database, settings.set_default_rules(GUILD, "chess",
+                                                                                               "x=1"))).lower()
+    assert await unchanged(database, settings.add_start_channel(GUILD, 5)) == \
+        "<#5> is already one of the channels where matches may start."
+    assert await unchanged(database, settings.remove_start_channel(GUILD, 6)) == \
+        "<#6> isn't one of the channels where matches may start."
+
+
+async def test_matches_start_anywhere_until_channels_are_listed(settings: SettingsService):
+    await settings.check_start(GUILD, 1)
+    await settings.add_start_channel(GUILD, 10)
+    await settings.add_start_channel(GUILD, 20)
+    await settings.check_start(GUILD, 10)
+    await settings.check_start(GUILD, 99, parent_id=20)  # a thread of a listed channel
+    with pytest.raises(StartChannelRefused) as refused:
+        await settings.check_start(GUILD, 30)
+    assert str(refused.value) == "Matches can't be started in <#30> on this server; start one in <#10>, <#20>."
+    await settings.check_start(OTHER, 30)
+    await settings.remove_start_channel(GUILD, 10)
+    with pytest.raises(StartChannelRefused):
+        await settings.check_start(GUILD, 10)
+    await settings.clear_start_channels(GUILD)
+    await settings.check_start(GUILD, 30)
+
+
+def test_rules_text_is_parsed_by_the_games_own_options():
+    assert parse_rules_text("war", "jokers=2 capture_pile=yes target=none") == \
+        {"jokers": 2, "capture_pile": True, "target": None}
+    assert parse_rules_text("airwar", "aces=LOW deck=tarot") == {"aces": "low", "deck": "tarot"}
+    with pytest.raises(InvalidSetting, match="Give the rules as key=value pairs"):
+        parse_rules_text("war", "   ")

@@ -1,0 +1,264 @@
+"""`/stats`, `/history` (pages, Export, the match file replayed by `python -m bot replay`), `/h2h`, seasons and
+`/privacy delete` end to end: finished matches made with the bot's real match service on its own database, then
+everything read through the local Discord. Expected ratings are computed here with openskill directly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from openskill.models import PlackettLuce
+
+from tests.localdiscord import Env, User
+from tests.localdiscord.airwar import airwar_bot_factory
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Matches:
+    """Finishes Air War matches with the bot's MatchService (nobody shows them: their events are marked shown) and
+    keeps the expected combined openskill ratings (every match counts, in order)."""
+
+    def __init__(self, env: Env) -> None:
+        self.env = env
+        self.service = env.bot.matches
+        self.model = PlackettLuce()
+        self.combined: dict[int, object] = {}
+        self.ids: list[int] = []
+
+    async def _start(self, a: User, b: User, **options) -> int:
+        await asyncio.wait_for(self.env.bot.resumed.wait(), 5)
+        update = await self.service.challenge(self.env.guild.id, self.env.channel().id, a.id, b.id,
+                                              challenger_name=a.name.title(), opponent_name=b.name.title(),
+                                              **options)
+        await self.service.accept(update.match.id, b.id)
+        return update.match.id
+
+    async def _done(self, match_id: int) -> dict:
+        match = await self.service.get_match(match_id)
+        assert match.status == "finished"
+        events = await self.service.unshown_events(match_id)
+        if events:
+            await self.service.mark_shown(match_id, events[-1].seq)
+        a, b = match.user_ids
+        winner = match.result["winner_id"]
+        ra, rb = self.combined.get(a) or self.model.rating(), self.combined.get(b) or self.model.rating()
+        ranks = [1, 1] if winner is None else [1 if winner == a else 2, 1 if winner == b else 2]
+        [[self.combined[a]], [self.combined[b]]] = self.model.rate([[ra], [rb]], ranks=ranks)
+        self.ids.append(match_id)
+        return match.result
+
+    async def forfeit(self, winner: User, loser: User) -> int:
+        match_id = await self._start(winner, loser)
+        await self.service.forfeit(match_id, loser.id)
+        await self._done(match_id)
+        return match_id
+
+    async def play_out(self, a: User, b: User) -> tuple[int, dict]:
+        """Both lock in their stacks as drawn, every engagement, to the end."""
+        match_id = await self._start(a, b, rules={"stack": 7})
+        match = await self.service.get_match(match_id)
+        while match.status == "active":
+            for user in (a, b):
+                await self.service.as_drawn(match_id, user.id, match.engagement)
+                match = (await self.service.confirm(match_id, user.id, match.engagement)).match
+        return match_id, await self._done(match_id)
+
+    def rating(self, user: User) -> str:
+        return f"{self.combined[user.id].ordinal():.1f}"
+
+
+async def slash(env: Env, user: User, command: str, **options):
+    ix = await env.slash(user, command, **options)
+    await ix.wait_response()
+    return ix
+
+
+async def test_stats_show_the_record_streaks_most_played_opponent_and_a_rating_chart(env: Env):
+    alice, bob, carol, dave = (env.user(n) for n in ("alice", "bob", "carol", "dave"))
+    matches = Matches(env)
+    await matches.forfeit(alice, bob)
+    await matches.forfeit(alice, bob)
+    await matches.forfeit(bob, alice)
+    await matches.forfeit(alice, carol)
+
+    ix = await slash(env, alice, "stats")
+    assert not ix.response.ephemeral
+    message = ix.message
+    embed = message.embed
+    assert embed["title"] == "Stats — All games"
+    text = embed["description"]
+    assert f"**<@{alice.id}>** — 4 games: 3 wins · 1 loss · 0 draws (win rate 75%)" in text
+    assert "Current streak: 1 win · best winning streak: 2 wins" in text
+    assert f"This season's combined rating: {matches.rating(alice)} · best ever:" in text
+    assert f"Most played opponent: <@{bob.id}> (3 games)" in text
+    assert "**Air War**: 4 games, 3W 1L 0D" in text
+    [attachment] = message.attachments
+    assert attachment.filename == "rating.png" and attachment.data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert embed["image"]["url"] == attachment.url and attachment.description.startswith("Rating history: ")
+
+    ix = await slash(env, carol, "stats", player=bob, game="airwar")
+    text = ix.message.embed["description"]
+    assert ix.message.embed["title"] == "Stats — Air War"
+    assert f"**<@{bob.id}>** — 3 games: 1 win · 2 losses · 0 draws (win rate 33%)" in text
+    assert "Current streak: 1 win" in text
+    rating = (await env.bot.matches.rating(env.guild.id, bob.id)).rating
+    assert f"This season's rating: {rating:.1f}" in text
+
+    ix = await slash(env, alice, "stats", player=dave)
+    assert ix.message.embed["description"] == f"<@{dave.id}> hasn't finished a game on this server yet."
+    assert not ix.message.attachments
+
+
+async def test_history_pages_link_each_match_and_export_a_match_file_that_replays(make_env, tmp_path):
+    factory = airwar_bot_factory(tmp_path / "airwar.db")
+    env = await make_env(factory)
+    alice, bob, carol = env.user("alice"), env.user("bob"), env.user("carol")
+    matches = Matches(env)
+    played_id, result = await matches.play_out(alice, bob)
+    for winner, loser in ((alice, bob), (bob, alice), (alice, carol), (carol, alice), (alice, bob)):
+        await matches.forfeit(winner, loser)
+    channel = env.channel()
+
+    ix = await slash(env, carol, "history", player=alice)
+    message = ix.message
+    assert not ix.response.ephemeral
+    text = message.embed["description"]
+    assert text.startswith(f"**<@{alice.id}>** — 6 finished matches")
+    lines = [line for line in text.splitlines() if line.startswith("**")][1:]
+    assert len(lines) == 5 and "Page 1 of 2" in text
+    newest = matches.ids[-1]
+    assert lines[0].startswith("**1.** ✅ Won (forfeit) · Air War vs <@" + str(bob.id) + ">")
+    assert f"<#{channel.id}>" in lines[0] and f"match {newest}" in lines[0]
+    assert [b["label"] for b in message.buttons] == ["◀", "▶", "Export 1", "Export 2", "Export 3", "Export 4",
+                                                     "Export 5"]
+    assert message.buttons[2]["custom_id"] == f"hx:{env.guild.id}:{newest}"
+
+    # the bot restarts: the old message's buttons still work
+    await env.bot.close()
+    await env._bot_task
+    await env.start_bot(factory(env))
+    click = await env.click(bob, message, "▶")
+    assert (await click.wait_response()).type == 7
+    text = message.embed["description"]
+    assert "Page 2 of 2" in text and f"match {played_id}" in text and "**6.**" in text
+    assert [b["label"] for b in message.buttons] == ["◀", "▶", "Export 6"]
+
+    click = await env.click(bob, message, "Export 6")
+    response = await click.wait_response()
+    assert response.type == 4 and response.ephemeral
+    export = env.ephemerals(bob)[-1]
+    [attachment] = export.attachments
+    assert attachment.filename == f"match-{played_id}.json"
+    assert f"python -m bot replay match-{played_id}.json" in export.content
+    data = json.loads(attachment.data)
+    assert data["game"] == "airwar" and data["rules"]["stack"] == 7 and data["moves"]
+    path = tmp_path / attachment.filename
+    path.write_bytes(attachment.data)
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "replay", str(path), cwd=ROOT,
+                                                   stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    stdout, stderr = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 0, stderr.decode()
+    last = json.loads(stdout.decode().strip().splitlines()[-1])
+    assert (last["winner"], last["reason"]) == (result["winner"], result["reason"])
+    assert env.messages() == [message]  # the export was private
+
+
+async def test_head_to_head_counts_each_players_wins_and_lists_the_last_matches(env: Env):
+    alice, bob, carol = env.user("alice"), env.user("bob"), env.user("carol")
+    matches = Matches(env)
+    await matches.forfeit(alice, bob)
+    await matches.forfeit(bob, alice)
+    await matches.forfeit(alice, bob)
+    await matches.forfeit(alice, carol)
+
+    ix = await slash(env, alice, "h2h", player=bob)  # against the one asking
+    embed = ix.message.embed
+    assert embed["title"] == "Head to head — All games" and not ix.response.ephemeral
+    text = embed["description"]
+    assert f"<@{bob.id}> vs <@{alice.id}>: 3 games" in text
+    assert f"<@{bob.id}>: 1 win · <@{alice.id}>: 2 wins · 0 draws" in text
+    last = [line for line in text.splitlines() if line.startswith("• ")]
+    assert [f"<@{winner}> won" in line for line, winner in zip(last, (alice.id, bob.id, alice.id), strict=True)] \
+        == [True] * 3
+    ix = await slash(env, carol, "h2h", player=carol, opponent=bob)
+    assert "haven't finished a game together" in ix.message.embed["description"]
+    ix = await slash(env, bob, "h2h", player=bob)
+    assert ix.response.ephemeral and ix.message.content == "Pick two different players."
+
+
+async def test_a_new_season_keeps_the_old_boards_and_only_managers_may_start_it(env: Env):
+    alice, bob, carol = env.user("alice"), env.user("bob"), env.user("carol")
+    mo = env.user("mo", roles=[env.role("Mod", permissions=1 << 5)])  # Manage Server
+    matches = Matches(env)
+    for winner, loser in ((alice, bob), (alice, bob), (bob, carol), (carol, alice), (alice, carol), (bob, carol)):
+        await matches.forfeit(winner, loser)
+    ix = await slash(env, alice, "leaderboard", game="all")
+    combined = ix.message.embed
+    assert combined["title"] == "All games leaderboard" and "combined openskill rating" in combined["footer"]["text"]
+    assert f"{matches.rating(alice)}" in combined["description"]
+    ix = await slash(env, alice, "leaderboard")
+    airwar_board = ix.message.embed
+
+    ix = await slash(env, alice, "season start", name="Spring")
+    assert ix.response.ephemeral and ix.message.content == "Starting a new season needs the Manage Server permission."
+    assert [s.number for s in await env.bot.stats_service.seasons(env.guild.id)] == [1]
+
+    ix = await slash(env, mo, "season start", name="Spring")
+    assert not ix.response.ephemeral
+    assert ix.message.content.startswith("🏁 **Season 1** is over") and "**Spring** starts now" in ix.message.content
+    ix = await slash(env, bob, "leaderboard")
+    assert ix.response.ephemeral and ix.message.content.startswith("No ranked players yet")
+    ix = await slash(env, bob, "leaderboard", season=1)
+    assert ix.message.embed["title"] == "Air War leaderboard — Season 1"
+    assert ix.message.embed["description"] == airwar_board["description"]
+    ix = await slash(env, bob, "leaderboard", game="all", season=1)
+    assert ix.message.embed["description"] == combined["description"]
+    ix = await slash(env, bob, "leaderboard", season=3)
+    assert ix.response.ephemeral and ix.message.content == \
+        "There is no season 3 on this server; it has seasons 1 to 2."
+    ix = await slash(env, bob, "season list")
+    assert ix.response.ephemeral
+    assert "1. Season 1" in ix.message.content and "2. Spring from" in ix.message.content
+    assert "(current)" in ix.message.content.splitlines()[-1]
+
+
+async def test_privacy_delete_asks_refuses_during_a_match_and_anonymises(env: Env):
+    alice, bob = env.user("alice"), env.user("bob")
+    matches = Matches(env)
+    await matches.forfeit(alice, bob)
+    await matches.forfeit(bob, alice)
+    update = await env.bot.matches.challenge(env.guild.id, env.channel().id, alice.id, bob.id)
+
+    ix = await slash(env, alice, "privacy delete")
+    assert ix.response.ephemeral and ix.message.content.startswith("You have a match going on in this server")
+    await env.bot.matches.withdraw(update.match.id, alice.id)
+
+    ix = await slash(env, alice, "privacy delete")
+    assert ix.response.ephemeral and "can't be undone" in ix.message.content
+    assert [b["label"] for b in ix.message.buttons] == ["Delete my data", "Cancel"]
+    click = await env.click(alice, ix.message, "Cancel")
+    await click.wait_response()
+    assert ix.message.content == "Nothing was deleted." and not ix.message.buttons
+    assert (await env.bot.matches.rating(env.guild.id, alice.id)) is not None
+
+    ix = await slash(env, alice, "privacy delete")
+    click = await env.click(alice, ix.message, "Delete my data")
+    await click.wait_response()
+    assert ix.message.content == "Done: your stats and history on this server are deleted (3 matches anonymised)."
+    assert (await env.bot.matches.rating(env.guild.id, alice.id)) is None
+
+    ix = await slash(env, bob, "stats", player=alice)
+    assert "hasn't finished a game" in ix.message.embed["description"]
+    ix = await slash(env, bob, "history")
+    text = ix.message.embed["description"]
+    assert text.count("vs deleted player") == 2 and str(alice.id) not in text
+    ix = await slash(env, bob, "h2h", player=alice)
+    assert "haven't finished a game together" in ix.message.embed["description"]
+    ix = await slash(env, alice, "privacy delete")
+    assert ix.message.content == "This server has no stats or history of yours: there is nothing to delete."
