@@ -1,0 +1,803 @@
+"""The tournament service: signup, check-in, the bracket, matches played as real games, organiser tools, history.
+
+No Discord here. The bracket logic is :class:`bot.tournaments.Tournament` (pure); this service stores it as JSON
+after every change, in the same transaction as everything else that change did, under one ``asyncio.Lock`` per
+tournament. A refused call raises a :class:`TournamentRefused` (or the logic's
+:class:`~bot.tournaments.TournamentError`) and changes nothing.
+
+Life of a tournament: ``signup`` (Join / Leave) -> optional ``check_in`` (players confirm within the window; who
+does not is left out) -> ``running`` (``paused`` by the organiser) -> ``finished`` or ``cancelled``. Signup closes
+on :meth:`TournamentService.start` or by itself at ``signup_closes_at``; fewer than two players cancel it.
+
+A bracket match is a series (best of ``best_of``) of real matches of the game, each made by the game's own
+:class:`~bot.services.matches.MatchService` (a challenge inserted with a far deadline, then ``accept`` deals it):
+the game's cog shows it, keeps its timers and records its result and ratings, once. When a bracket match is
+*called* both players have ``no_show`` seconds to press Ready; a player who does not forfeits the match (both:
+the better seed goes through in elimination, a draw otherwise). ``no_show`` 0 deals the first game at once.
+
+The end of a game is learnt by reconciliation (:meth:`TournamentService.reconcile`): every game of an open
+tournament whose match finished (or was cancelled) and is not counted yet is counted in its series, in the order
+the matches ended. It is idempotent and reads only stored rows, so running it after a restart (and after every
+update of a game, and now and then) loses nothing. A drawn game counts for nobody; a series needs
+``best_of // 2 + 1`` wins; in elimination a series that runs out of games without a winner goes on for at most
+:data:`EXTRA_GAMES` more, then the better seed goes through; in round robin and Swiss it is decided on wins after
+``best_of`` games (equal: a draw). A cancelled game is dealt again.
+
+Pausing stops the no-show clocks and the dealing of new games (games under way play on and are counted);
+resuming restarts every no-show window from then. Cancelling ends the tournament (games under way play on as
+ordinary matches). Disqualifying forfeits the player's game under way and records the bracket's forfeits.
+
+Channel events (what the Discord side posts, in order, :meth:`TournamentService.unshown_events`): ``signup``
+(the list changed), ``check_in`` {ends_at}, ``started`` {players}, ``call`` {key, round, players,
+deadline_at}, ``game`` {key, match_id, number}, ``waiting`` {key, busy}, ``result`` {key, round, players,
+winner, outcome, wins, draws}, ``round`` {round}, ``disqualified`` {player, by}, ``paused`` / ``resumed`` /
+``cancelled`` {by, reason}, ``over`` {champion}.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import sqlite3
+import time
+import weakref
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+from bot.engines import game_class
+from bot.errors import GameError
+from bot.services.errors import ServiceError
+from bot.services.matches import MatchService, MatchUpdate, default_seed
+from bot.storage import Database
+from bot.storage import matches as match_store
+from bot.storage import settings as settings_store
+from bot.storage import tournaments as store
+from bot.storage.tournaments import BracketMatchRecord, TournamentEvent, TournamentRecord
+from bot.tournaments import Format, Tournament, TournamentError
+from bot.tournaments.swiss import max_rounds
+
+DEFAULT_NO_SHOW = 600
+NO_SHOW_RANGE = (0, 3600)
+CHECK_IN_RANGE = (0, 3600)
+BEST_OF = (1, 3, 5, 7)
+PLAYERS_RANGE = (2, 256)
+EXTRA_GAMES = 3
+#: a tournament game is inserted as a challenge the service accepts at once; the deadline only matters if the
+#: accept never happens (a crash in between: reconciliation accepts it on the next start)
+GAME_CHALLENGE_SECONDS = 7 * 24 * 3600
+WAR_FAMILY = ("war", "drunkard", "todundleben")
+WAR_PACES = ("flip", "auto", "instant")
+NAME_LIMIT = 100
+
+
+class TournamentRefused(ServiceError):
+    """A tournament call refused; the message is for the user."""
+
+
+class NotOrganiser(TournamentRefused):
+    def __init__(self, organiser_id: int) -> None:
+        super().__init__(f"Only the organiser (<@{organiser_id}>) or someone with Manage Server can do that.")
+
+
+class TournamentNotFound(TournamentRefused):
+    def __init__(self) -> None:
+        super().__init__("There is no such tournament.")
+
+
+@dataclass(frozen=True)
+class TournamentUpdate:
+    """What a call changed, committed: the tournament after it, the channel events it queued, the games it dealt
+    or ended (for the game's display), and when the tournament next needs a tick (``None``: nothing due)."""
+
+    tournament: TournamentRecord
+    events: tuple[TournamentEvent, ...] = ()
+    games: tuple[MatchUpdate, ...] = ()
+    next_due: float | None = None
+
+
+@dataclass
+class _Work:
+    conn: aiosqlite.Connection
+    tournament: TournamentRecord
+    now: float
+    events: list[TournamentEvent] = field(default_factory=list)
+    launch: list[str] = field(default_factory=list)  # bracket matches whose next game is to be dealt
+    forfeit: list[tuple[int, int]] = field(default_factory=list)  # (match id, user id) to forfeit after commit
+
+    async def queue(self, *events: Mapping[str, Any]) -> None:
+        if events:
+            self.events += await store.append_events(self.conn, self.tournament.id, events, self.now)
+
+    async def update(self, **fields: Any) -> None:
+        await store.update_tournament(self.conn, self.tournament.id, self.now, **fields)
+        reloaded = await store.load_tournament(self.conn, self.tournament.id)
+        assert reloaded is not None
+        self.tournament = reloaded
+
+
+def parse_rules(text: str | None) -> dict[str, Any]:
+    """``"face_down=3 aces=low"`` -> ``{"face_down": 3, "aces": "low"}`` (numbers, true/false and none read as such)."""
+    rules: dict[str, Any] = {}
+    for part in re.split(r"[\s,;]+", (text or "").strip()):
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        if not sep or not key:
+            raise TournamentRefused(f"Write the rules as key=value pairs (like `face_down=3 aces=low`), not `{part}`.")
+        lowered = value.lower()
+        if lowered in ("true", "yes", "on"):
+            rules[key] = True
+        elif lowered in ("false", "no", "off"):
+            rules[key] = False
+        elif lowered in ("none", "null"):
+            rules[key] = None
+        elif re.fullmatch(r"-?\d+", value):
+            rules[key] = int(value)
+        else:
+            rules[key] = value
+    return rules
+
+
+class TournamentService:
+    """See the module docstring. ``services(game)`` gives the match service that plays ``game`` (``None``: it
+    cannot be played now)."""
+
+    def __init__(self, database: Database, services: Callable[[str], MatchService | None], *,
+                 clock: Callable[[], float] = time.time, seed_source: Callable[[], int] = default_seed) -> None:
+        self.db = database
+        self.services = services
+        self.clock = clock
+        self.seed_source = seed_source
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._reconcile_lock = asyncio.Lock()
+
+    # --- plumbing ----------------------------------------------------------------------------------------
+    def _lock(self, tournament_id: int) -> asyncio.Lock:
+        lock = self._locks.get(tournament_id)
+        if lock is None:
+            lock = self._locks[tournament_id] = asyncio.Lock()
+        return lock
+
+    @asynccontextmanager
+    async def _work(self, tournament_id: int) -> AsyncIterator[_Work]:
+        async with self.db.transaction() as conn:
+            tournament = await store.load_tournament(conn, tournament_id)
+            if tournament is None:
+                raise TournamentNotFound()
+            yield _Work(conn, tournament, self.clock())
+
+    async def _run(self, tournament_id: int, body: Callable[[_Work], Any]) -> TournamentUpdate:
+        """Under the tournament's lock: one transaction running ``body``, then the games it asked for dealt and the
+        forfeits it asked for made (each the game service's own transaction; reconciliation finishes the job if a
+        crash comes in between)."""
+        async with self._lock(tournament_id):
+            async with self._work(tournament_id) as work:
+                await body(work)
+            games: list[MatchUpdate] = []
+            for match_id, user_id in work.forfeit:
+                games += await self._forfeit_game(work.tournament, match_id, user_id)
+            extra_events: list[TournamentEvent] = []
+            for key in work.launch:
+                launched, events = await self._launch(tournament_id, key)
+                games += launched
+                extra_events += events
+            tournament = await self.get(tournament_id)
+            return TournamentUpdate(tournament, tuple(work.events + extra_events), tuple(games),
+                                    await self.next_due(tournament_id))
+
+    def _service(self, game: str) -> MatchService:
+        service = self.services(game)
+        if service is None:
+            raise TournamentRefused(f"{game_class(game).title} can't be played in a tournament right now.")
+        return service
+
+    # --- creating and signing up ---------------------------------------------------------------------------
+    async def create(self, guild_id: int, channel_id: int, organiser_id: int, name: str, game: str, format: str, *,
+                     rules: Mapping[str, Any] | None = None, max_players: int | None = None,
+                     signup_closes_at: float | None = None, best_of: int = 1, check_in: int = 0,
+                     no_show: int = DEFAULT_NO_SHOW, rounds: int | None = None, pace: str | None = None,
+                     organiser_name: str | None = None) -> TournamentUpdate:
+        """A new tournament in signup. Refuses: an empty or long name, a game nobody can play here, bad rules, a
+        format that does not exist, ``best_of`` not 1/3/5/7, bad windows, a signup close in the past, a Swiss round
+        count that can never fit, another open tournament in the channel."""
+        name = " ".join((name or "").split())
+        if not name or len(name) > NAME_LIMIT:
+            raise TournamentRefused(f"A tournament's name is 1 to {NAME_LIMIT} characters.")
+        try:
+            fmt = Format(format)
+        except ValueError:
+            raise TournamentRefused("The formats are: " + ", ".join(f.value for f in Format) + ".") from None
+        try:
+            game_class(game)
+        except GameError as error:
+            raise TournamentRefused(str(error)) from None
+        service = self._service(game)
+        resolved = self._resolve_rules(service, game, rules)
+        if best_of not in BEST_OF:
+            raise TournamentRefused("A match is best of 1, 3, 5 or 7 games.")
+        for label, value, (low, high) in (("check-in window", check_in, CHECK_IN_RANGE),
+                                          ("no-show window", no_show, NO_SHOW_RANGE)):
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise TournamentRefused(f"The {label} is {low} to {high} seconds, not {value}.")
+        low, high = PLAYERS_RANGE
+        if max_players is not None and not low <= max_players <= high:
+            raise TournamentRefused(f"A tournament has {low} to {high} players.")
+        if rounds is not None and (fmt is not Format.SWISS or rounds < 1):
+            raise TournamentRefused("Only a Swiss tournament takes a number of rounds (1 or more).")
+        if rounds is not None and max_players is not None and rounds > max_rounds(max_players):
+            raise TournamentRefused(f"A Swiss of at most {max_players} players has at most "
+                                    f"{max_rounds(max_players)} rounds.")
+        options: dict[str, Any] = {"best_of": best_of, "check_in": check_in, "no_show": no_show,
+                                   "max_players": max_players or high}
+        if rounds is not None:
+            options["rounds"] = rounds
+        if game in WAR_FAMILY:
+            pace = pace or "auto"
+            if pace not in WAR_PACES:
+                raise TournamentRefused(f"The pace is one of {', '.join(WAR_PACES)}, not {pace!r}.")
+            options["pace"] = pace
+        elif pace is not None:
+            raise TournamentRefused(f"{game_class(game).title} has no pace to choose.")
+        now = self.clock()
+        if signup_closes_at is not None and signup_closes_at <= now:
+            raise TournamentRefused("The signup can't close in the past.")
+        async with self.db.transaction() as conn:
+            for other in await store.channel_tournaments(conn, guild_id, channel_id):
+                raise TournamentRefused(f"This channel already runs a tournament: **{other.name}**. One at a time "
+                                        "per channel.")
+            tournament_id = await store.insert_tournament(
+                conn, guild_id=guild_id, channel_id=channel_id, name=name, game=game, format=fmt.value,
+                rules=resolved, options=options, organiser_id=organiser_id, seed=self.seed_source(),
+                signup_closes_at=signup_closes_at, now=now)
+            await settings_store.remember_player(conn, guild_id, organiser_id, organiser_name, now)
+            tournament = await store.load_tournament(conn, tournament_id)
+            assert tournament is not None
+            events = await store.append_events(conn, tournament_id, [{"type": "created"}], now)
+        return TournamentUpdate(tournament, tuple(events), (), await self.next_due(tournament_id))
+
+    @staticmethod
+    def _resolve_rules(service: MatchService, game: str, rules: Mapping[str, Any] | None) -> dict[str, Any]:
+        try:
+            resolve = getattr(service, "resolve_rules", None)
+            if resolve is not None:
+                return dict(resolve(game, rules, 2))
+            return game_class(game).resolve_rules(rules)
+        except GameError as error:
+            raise TournamentRefused(f"Those rules don't work: {error}") from None
+
+    async def join(self, tournament_id: int, user_id: int, name: str | None = None) -> TournamentUpdate:
+        async def body(work: _Work) -> None:
+            t = work.tournament
+            if t.status != "signup":
+                raise TournamentRefused("The signup of this tournament is closed.")
+            players = await store.entrants(work.conn, t.id)
+            if any(p.user_id == user_id for p in players):
+                raise TournamentRefused("You're signed up already.")
+            if len(players) >= t.options["max_players"]:
+                raise TournamentRefused(f"This tournament is full ({t.options['max_players']} players).")
+            await store.add_entrant(work.conn, t.id, user_id, name, work.now)
+            await settings_store.remember_player(work.conn, t.guild_id, user_id, name, work.now)
+            await work.queue({"type": "signup", "user_id": user_id, "joined": True})
+
+        return await self._run(tournament_id, body)
+
+    async def leave(self, tournament_id: int, user_id: int) -> TournamentUpdate:
+        async def body(work: _Work) -> None:
+            if work.tournament.status not in ("signup", "check_in"):
+                raise TournamentRefused("The tournament has started: ask the organiser if you have to drop out.")
+            if not await store.remove_entrant(work.conn, work.tournament.id, user_id):
+                raise TournamentRefused("You're not signed up.")
+            await work.queue({"type": "signup", "user_id": user_id, "joined": False})
+
+        return await self._run(tournament_id, body)
+
+    async def check_in(self, tournament_id: int, user_id: int) -> TournamentUpdate:
+        async def body(work: _Work) -> None:
+            if work.tournament.status != "check_in":
+                raise TournamentRefused("This tournament isn't checking in.")
+            players = {p.user_id: p for p in await store.entrants(work.conn, work.tournament.id)}
+            if user_id not in players:
+                raise TournamentRefused("You're not signed up for this tournament.")
+            if players[user_id].checked_in:
+                raise TournamentRefused("You're checked in already.")
+            await store.check_in(work.conn, work.tournament.id, user_id)
+            await work.queue({"type": "signup", "user_id": user_id, "checked_in": True})
+
+        return await self._run(tournament_id, body)
+
+    # --- the organiser --------------------------------------------------------------------------------------
+    @staticmethod
+    def _check_organiser(tournament: TournamentRecord, user_id: int, manager: bool) -> None:
+        if user_id != tournament.organiser_id and not manager:
+            raise NotOrganiser(tournament.organiser_id)
+
+    async def start(self, tournament_id: int, user_id: int, *, manager: bool = False) -> TournamentUpdate:
+        """Close the signup: check-in starts (if the tournament has a window), or the bracket. During check-in:
+        start with the players checked in so far."""
+        async def body(work: _Work) -> None:
+            t = work.tournament
+            self._check_organiser(t, user_id, manager)
+            if t.status == "signup":
+                await self._close_signup(work)
+            elif t.status == "check_in":
+                await self._begin(work)
+            else:
+                raise TournamentRefused("This tournament has started already." if t.is_open
+                                        else "This tournament is over.")
+
+        return await self._run(tournament_id, body)
+
+    async def _close_signup(self, work: _Work) -> None:
+        players = await store.entrants(work.conn, work.tournament.id)
+        if len(players) < 2:
+            raise TournamentRefused("At least two players have to sign up before the tournament can start.")
+        window = work.tournament.options.get("check_in", 0)
+        if window:
+            await work.update(status="check_in", check_in_ends_at=work.now + window)
+            await work.queue({"type": "check_in", "ends_at": work.now + window})
+        else:
+            await self._begin(work)
+
+    async def _begin(self, work: _Work) -> None:
+        t = work.tournament
+        entrants = await store.entrants(work.conn, t.id)
+        players = [p.user_id for p in entrants if p.checked_in or t.status != "check_in"]
+        if len(players) < 2:
+            await work.update(status="cancelled", finished_at=work.now, check_in_ends_at=None)
+            await work.queue({"type": "cancelled", "by": None, "reason": "too_few_players", "players": players})
+            return
+        ratings = await store.ratings_of(work.conn, t.guild_id, t.game, players)
+        options = {"rounds": t.options["rounds"]} if t.format == Format.SWISS and "rounds" in t.options else {}
+        if options and options["rounds"] > max_rounds(len(players)):
+            options = {"rounds": max_rounds(len(players))}
+        tournament = Tournament.new(t.format, players, ratings=ratings, rng=random.Random(t.seed), options=options)
+        await work.update(status="running", state=tournament.to_json(), started_at=work.now, check_in_ends_at=None,
+                          signup_closes_at=None)
+        await work.queue({"type": "started", "players": list(tournament.players),
+                          "left_out": [p.user_id for p in entrants if p.user_id not in players]})
+        await self._follow(work, tournament, tournament.events)
+
+    async def disqualify(self, tournament_id: int, user_id: int, player_id: int, *,
+                         manager: bool = False) -> TournamentUpdate:
+        async def body(work: _Work) -> None:
+            t = work.tournament
+            self._check_organiser(t, user_id, manager)
+            if t.status not in ("running", "paused"):
+                raise TournamentRefused("Only a running tournament's players can be disqualified.")
+            tournament = Tournament.from_json(t.state or {})
+            if player_id not in tournament.players:
+                raise TournamentRefused(f"<@{player_id}> isn't playing in this tournament.")
+            try:
+                events = tournament.disqualify(player_id)
+            except TournamentError as error:
+                raise TournamentRefused(f"<@{player_id}> can't be disqualified: {error}.") from None
+            for row in await store.bracket_matches(work.conn, t.id, open_only=True):
+                if player_id in row.players and row.match_id is not None and row.status == "playing":
+                    work.forfeit.append((row.match_id, player_id))
+            await work.update(state=tournament.to_json())
+            await work.queue({"type": "disqualified", "player": player_id, "by": user_id})
+            await self._follow(work, tournament, events, forfeited_by=player_id)
+
+        return await self._run(tournament_id, body)
+
+    async def pause(self, tournament_id: int, user_id: int, *, manager: bool = False) -> TournamentUpdate:
+        async def body(work: _Work) -> None:
+            self._check_organiser(work.tournament, user_id, manager)
+            if work.tournament.status != "running":
+                raise TournamentRefused("Only a running tournament can be paused.")
+            await work.update(status="paused")
+            for row in await store.bracket_matches(work.conn, work.tournament.id, open_only=True):
+                if row.status == "called":
+                    await store.update_bracket_match(work.conn, row.tournament_id, row.key, deadline_at=None)
+            await work.queue({"type": "paused", "by": user_id})
+
+        return await self._run(tournament_id, body)
+
+    async def resume(self, tournament_id: int, user_id: int, *, manager: bool = False) -> TournamentUpdate:
+        async def body(work: _Work) -> None:
+            self._check_organiser(work.tournament, user_id, manager)
+            if work.tournament.status != "paused":
+                raise TournamentRefused("This tournament isn't paused.")
+            await work.update(status="running")
+            window = work.tournament.options.get("no_show", DEFAULT_NO_SHOW)
+            for row in await store.bracket_matches(work.conn, work.tournament.id, open_only=True):
+                if row.status == "called":
+                    await store.update_bracket_match(work.conn, row.tournament_id, row.key,
+                                                     deadline_at=work.now + window)
+                elif row.status == "waiting":
+                    work.launch.append(row.key)
+            await work.queue({"type": "resumed", "by": user_id, "deadline_at": work.now + window})
+
+        return await self._run(tournament_id, body)
+
+    async def cancel(self, tournament_id: int, user_id: int, *, manager: bool = False) -> TournamentUpdate:
+        async def body(work: _Work) -> None:
+            self._check_organiser(work.tournament, user_id, manager)
+            if not work.tournament.is_open:
+                raise TournamentRefused("This tournament is over already.")
+            await work.update(status="cancelled", finished_at=work.now, check_in_ends_at=None)
+            for row in await store.bracket_matches(work.conn, work.tournament.id, open_only=True):
+                await store.update_bracket_match(work.conn, row.tournament_id, row.key, status="decided",
+                                                 outcome="cancelled", deadline_at=None, decided_at=work.now)
+            await work.queue({"type": "cancelled", "by": user_id, "reason": "organiser"})
+
+        return await self._run(tournament_id, body)
+
+    # --- bracket matches ------------------------------------------------------------------------------------
+    async def ready(self, tournament_id: int, key: str, user_id: int) -> TournamentUpdate:
+        """A player of a called match presses Ready; once both have, its first game is dealt."""
+        async def body(work: _Work) -> None:
+            row = await store.load_bracket_match(work.conn, tournament_id, key)
+            if row is None:
+                raise TournamentRefused("That match isn't part of this tournament.")
+            slot = row.slot_of(user_id)
+            if slot is None:
+                raise TournamentRefused("This isn't your match.")
+            if work.tournament.status == "paused":
+                raise TournamentRefused("The tournament is paused; press Ready again once it goes on.")
+            if row.status != "called" or work.tournament.status != "running":
+                raise TournamentRefused("This match is under way or over already.")
+            if row.ready[slot]:
+                raise TournamentRefused("You're ready already; waiting for your opponent.")
+            ready = list(row.ready)
+            ready[slot] = True
+            await store.update_bracket_match(work.conn, tournament_id, key,
+                                             **{"ready_a" if slot == 0 else "ready_b": 1})
+            await work.queue({"type": "ready", "key": key, "user_id": user_id, "ready": ready})
+            if all(ready):
+                await store.update_bracket_match(work.conn, tournament_id, key, status="waiting", deadline_at=None)
+                work.launch.append(key)
+
+        return await self._run(tournament_id, body)
+
+    async def tick(self, tournament_id: int) -> TournamentUpdate:
+        """A timer's callback: whatever is due now (signup closing, check-in ending, no-shows)."""
+        async def body(work: _Work) -> None:
+            t = work.tournament
+            if t.status == "signup" and t.signup_closes_at is not None and work.now >= t.signup_closes_at:
+                if len(await store.entrants(work.conn, t.id)) < 2:
+                    await work.update(status="cancelled", finished_at=work.now)
+                    await work.queue({"type": "cancelled", "by": None, "reason": "too_few_players"})
+                else:
+                    await self._close_signup(work)
+            elif t.status == "check_in" and t.check_in_ends_at is not None and work.now >= t.check_in_ends_at:
+                await self._begin(work)
+            elif t.status == "running":
+                for row in await store.bracket_matches(work.conn, t.id, open_only=True):
+                    if row.status == "called" and row.deadline_at is not None and work.now >= row.deadline_at:
+                        await self._no_show(work, row)
+
+        return await self._run(tournament_id, body)
+
+    async def _no_show(self, work: _Work, row: BracketMatchRecord) -> None:
+        tournament = Tournament.from_json(work.tournament.state or {})
+        present = [player for player, ready in zip(row.players, row.ready, strict=True) if ready]
+        if len(present) == 1:
+            winner: int | None = present[0]
+            outcome = "no_show"
+        elif tournament.is_elimination:
+            winner = min(row.players, key=tournament.seed_of)
+            outcome = "double_no_show"
+        else:
+            winner, outcome = None, "double_no_show"
+        await self._decide(work, tournament, row, winner, outcome)
+
+    async def _decide(self, work: _Work, tournament: Tournament, row: BracketMatchRecord, winner: int | None,
+                      outcome: str) -> None:
+        """The series is decided: into the bracket, and on to what that opens."""
+        await store.update_bracket_match(work.conn, row.tournament_id, row.key, status="decided", winner_id=winner,
+                                         outcome=outcome, deadline_at=None, decided_at=work.now)
+        events = tournament.record_result(row.key, winner)
+        await work.update(state=tournament.to_json())
+        fresh = await store.load_bracket_match(work.conn, row.tournament_id, row.key)
+        assert fresh is not None
+        await work.queue({"type": "result", "key": row.key, "round": row.round, "players": list(row.players),
+                          "winner": winner, "outcome": outcome, "wins": list(fresh.wins), "draws": fresh.draws})
+        await self._follow(work, tournament, events)
+
+    async def _follow(self, work: _Work, tournament: Tournament, events: list[dict[str, Any]], *,
+                      forfeited_by: int | None = None) -> None:
+        """Act on the bracket's events: call the matches that became ready, announce rounds, forfeits, the end."""
+        t = work.tournament
+        window = t.options.get("no_show", DEFAULT_NO_SHOW)
+        for event in events:
+            kind = event["type"]
+            if kind == "match_ready":
+                key = event["match"]
+                if await store.load_bracket_match(work.conn, t.id, key) is not None:
+                    continue
+                running = t.status == "running"
+                deadline = work.now + window if window and running else None
+                await store.insert_bracket_match(work.conn, t.id, key, event["round"], event["players"], deadline,
+                                                 work.now)
+                await work.queue({"type": "call", "key": key, "round": event["round"],
+                                  "players": event["players"], "deadline_at": deadline, "ready_check": bool(window)})
+                if not window:
+                    await store.update_bracket_match(work.conn, t.id, key, status="waiting")
+                    if running:
+                        work.launch.append(key)
+            elif kind == "result" and event["outcome"] == "forfeit":
+                row = await store.load_bracket_match(work.conn, t.id, event["match"])
+                if row is not None and row.status != "decided":
+                    await store.update_bracket_match(work.conn, t.id, row.key, status="decided",
+                                                     winner_id=event["winner"], outcome="disqualified",
+                                                     deadline_at=None, decided_at=work.now)
+                await work.queue({"type": "result", "key": event["match"], "round": event["round"],
+                                  "players": event["players"], "winner": event["winner"], "outcome": "forfeit",
+                                  "wins": [0, 0], "draws": 0})
+            elif kind == "round_started":
+                await work.queue({"type": "round", "round": event["round"]})
+            elif kind == "tournament_over":
+                await work.update(status="finished", champion_id=event["champion"], finished_at=work.now)
+                for row in await store.bracket_matches(work.conn, t.id, open_only=True):
+                    await store.update_bracket_match(work.conn, t.id, row.key, status="decided",
+                                                     outcome="cancelled", deadline_at=None, decided_at=work.now)
+                await work.queue({"type": "over", "champion": event["champion"], "reason": event["reason"]})
+
+    # --- games -----------------------------------------------------------------------------------------------
+    async def _launch(self, tournament_id: int, key: str) -> tuple[list[MatchUpdate], list[TournamentEvent]]:
+        """Deal the next game of a bracket match that waits for one (status ``waiting``), if the tournament runs
+        and both players are free; else it keeps waiting (retried by :meth:`reconcile`)."""
+        async with self.db.transaction() as conn:
+            t = await store.load_tournament(conn, tournament_id)
+            row = await store.load_bracket_match(conn, tournament_id, key)
+            if t is None or row is None or t.status != "running" or row.status != "waiting":
+                return [], []
+            service = self.services(t.game)
+            if service is None:
+                return [], []
+            now = self.clock()
+            options: dict[str, Any] = {"tournament": t.id, "tournament_match": key}
+            if t.game in WAR_FAMILY:
+                options |= {"pace": t.options.get("pace", "auto"), "votes": {}}
+            for user_id in row.players:
+                busy = await match_store.open_match_id_for_user(conn, user_id, t.game)
+                if busy is None:
+                    for other in WAR_FAMILY if t.game in WAR_FAMILY else ():
+                        busy = busy or await match_store.open_match_id_for_user(conn, user_id, other)
+                if busy is not None:
+                    if row.outcome == "busy":  # said so already
+                        return [], []
+                    await store.update_bracket_match(conn, t.id, key, outcome="busy")
+                    events = await store.append_events(conn, t.id, [{"type": "waiting", "key": key,
+                                                                      "busy": user_id}], now)
+                    return [], events
+            number = len(await store.games(conn, t.id, key)) + 1
+            # the better seed challenges (seat 0)
+            try:
+                match_id = await match_store.insert_match(
+                    conn, guild_id=t.guild_id, channel_id=t.channel_id, game=t.game, rules=t.rules,
+                    arrange_seconds=None, user_ids=row.players, deadline_at=now + GAME_CHALLENGE_SECONDS, now=now,
+                    options=options)
+            except sqlite3.IntegrityError:
+                return [], []
+            await store.insert_game(conn, t.id, key, match_id)
+            await store.update_bracket_match(conn, t.id, key, status="playing", match_id=match_id, outcome=None)
+            events = await store.append_events(conn, t.id, [{"type": "game", "key": key, "match_id": match_id,
+                                                             "number": number, "players": list(row.players)}], now)
+        update = await self._accept(service, match_id, row.players[1])
+        return ([update] if update is not None else []), events
+
+    @staticmethod
+    async def _accept(service: MatchService, match_id: int, opponent_id: int) -> MatchUpdate | None:
+        try:
+            return await service.accept(match_id, opponent_id)
+        except ServiceError:  # accepted already (a retry after a crash), or cancelled meanwhile: reconciled later
+            return None
+
+    async def _forfeit_game(self, tournament: TournamentRecord, match_id: int, user_id: int) -> list[MatchUpdate]:
+        service = self.services(tournament.game)
+        if service is None:
+            return []
+        try:
+            return [await service.forfeit(match_id, user_id)]
+        except (ServiceError, GameError):
+            return []
+
+    async def reconcile(self) -> list[TournamentUpdate]:
+        """Count every finished game not counted yet, deal the games that wait (players free again, a crash
+        between dealing and accepting), and return the updates. Idempotent."""
+        async with self._reconcile_lock:
+            updates: list[TournamentUpdate] = []
+            async with self.db.read() as conn:
+                done = await store.finished_uncounted_games(conn)
+                pending = await self._stalled(conn)
+            for tournament_id, key, match_id in done:
+                updates.append(await self._count(tournament_id, key, match_id))
+            for tournament_id, key, match_id in pending:
+                updates.append(await self._unstall(tournament_id, key, match_id))
+            return updates
+
+    @staticmethod
+    async def _stalled(conn: aiosqlite.Connection) -> list[tuple[int, str, int | None]]:
+        stalled = []
+        for t in await store.open_tournaments(conn):
+            if t.status != "running":
+                continue
+            for row in await store.bracket_matches(conn, t.id, open_only=True):
+                if row.status == "waiting":
+                    stalled.append((t.id, row.key, None))
+                elif row.status == "playing" and row.match_id is not None:
+                    match = await match_store.load_match(conn, row.match_id)
+                    if match is not None and match.status == "challenge":
+                        stalled.append((t.id, row.key, row.match_id))
+        return stalled
+
+    async def _unstall(self, tournament_id: int, key: str, match_id: int | None) -> TournamentUpdate:
+        async with self._lock(tournament_id):
+            games: list[MatchUpdate] = []
+            events: list[TournamentEvent] = []
+            if match_id is None:
+                games, events = await self._launch(tournament_id, key)
+            else:
+                tournament = await self.get(tournament_id)
+                row = await self.bracket_match(tournament_id, key)
+                service = self.services(tournament.game)
+                if service is not None and row is not None:
+                    update = await self._accept(service, match_id, row.players[1])
+                    games = [update] if update is not None else []
+            tournament = await self.get(tournament_id)
+            return TournamentUpdate(tournament, tuple(events), tuple(games), await self.next_due(tournament_id))
+
+    async def _count(self, tournament_id: int, key: str, match_id: int) -> TournamentUpdate:
+        async def body(work: _Work) -> None:
+            match = await match_store.load_match(work.conn, match_id)
+            assert match is not None
+            winner = match.result.get("winner_id") if match.status == "finished" and match.result else None
+            if not await store.count_game(work.conn, match_id, winner):
+                return
+            row = await store.load_bracket_match(work.conn, tournament_id, key)
+            if row is None or row.status == "decided" or row.match_id != match_id:
+                return  # decided meanwhile (a disqualification, a cancel): the game stays an ordinary match
+            if match.status == "cancelled":
+                await store.update_bracket_match(work.conn, tournament_id, key, status="waiting", match_id=None)
+                work.launch.append(key)
+                return
+            wins = list(row.wins)
+            draws = row.draws
+            if winner in row.players:
+                wins[row.players.index(winner)] += 1
+            else:
+                draws += 1
+            await store.update_bracket_match(work.conn, tournament_id, key, wins_a=wins[0], wins_b=wins[1],
+                                             draws=draws, match_id=None)
+            tournament = Tournament.from_json(work.tournament.state or {})
+            decided = self._series_winner(tournament, row, wins, draws, work.tournament.options.get("best_of", 1))
+            await work.queue({"type": "game_over", "key": key, "match_id": match_id, "winner": winner,
+                              "wins": wins, "draws": draws})
+            if decided is not None:
+                fresh = await store.load_bracket_match(work.conn, tournament_id, key)
+                assert fresh is not None
+                await self._decide(work, tournament, fresh, decided[0], "series")
+            else:
+                await store.update_bracket_match(work.conn, tournament_id, key, status="waiting")
+                work.launch.append(key)
+
+        return await self._run(tournament_id, body)
+
+    @staticmethod
+    def _series_winner(tournament: Tournament, row: BracketMatchRecord, wins: list[int], draws: int,
+                       best_of: int) -> tuple[int | None] | None:
+        """``(winner,)`` (``(None,)``: a draw) once the series is decided, else ``None`` (another game)."""
+        needed = best_of // 2 + 1
+        for slot in (0, 1):
+            if wins[slot] >= needed:
+                return (row.players[slot],)
+        played = wins[0] + wins[1] + draws
+        if tournament.is_elimination:
+            if played < best_of + EXTRA_GAMES:
+                if played >= best_of and wins[0] != wins[1]:
+                    return (row.players[0 if wins[0] > wins[1] else 1],)
+                return None
+            if wins[0] != wins[1]:
+                return (row.players[0 if wins[0] > wins[1] else 1],)
+            return (min(row.players, key=tournament.seed_of),)
+        if played < best_of:
+            return None
+        if wins[0] == wins[1]:
+            return (None,)
+        return (row.players[0 if wins[0] > wins[1] else 1],)
+
+    # --- reading ---------------------------------------------------------------------------------------------
+    async def get(self, tournament_id: int) -> TournamentRecord:
+        async with self.db.read() as conn:
+            tournament = await store.load_tournament(conn, tournament_id)
+        if tournament is None:
+            raise TournamentNotFound()
+        return tournament
+
+    async def in_channel(self, guild_id: int, channel_id: int) -> TournamentRecord | None:
+        """The channel's open tournament, else its latest one (``None``: it never had one)."""
+        async with self.db.read() as conn:
+            open_ = await store.channel_tournaments(conn, guild_id, channel_id)
+            if open_:
+                return open_[0]
+            every = await store.channel_tournaments(conn, guild_id, channel_id, open_only=False)
+        return every[0] if every else None
+
+    async def entrants(self, tournament_id: int) -> list[store.EntrantRecord]:
+        async with self.db.read() as conn:
+            return await store.entrants(conn, tournament_id)
+
+    async def names(self, tournament_id: int) -> dict[int, str]:
+        async with self.db.read() as conn:
+            return await store.names(conn, tournament_id)
+
+    async def bracket_match(self, tournament_id: int, key: str) -> BracketMatchRecord | None:
+        async with self.db.read() as conn:
+            return await store.load_bracket_match(conn, tournament_id, key)
+
+    async def bracket_matches(self, tournament_id: int) -> list[BracketMatchRecord]:
+        async with self.db.read() as conn:
+            return await store.bracket_matches(conn, tournament_id)
+
+    async def games(self, tournament_id: int) -> list[store.GameRecord]:
+        async with self.db.read() as conn:
+            return await store.games(conn, tournament_id)
+
+    async def bracket(self, tournament_id: int) -> Tournament | None:
+        """The bracket state (``None`` before the start)."""
+        tournament = await self.get(tournament_id)
+        return None if tournament.state is None else Tournament.from_json(tournament.state)
+
+    async def history(self, guild_id: int, page: int = 1, per_page: int = 10) -> tuple[list[TournamentRecord], int]:
+        """The server's past tournaments, newest first; and the number of pages."""
+        per_page = max(1, per_page)
+        async with self.db.read() as conn:
+            _, total = await store.past_tournaments(conn, guild_id, limit=1)
+            pages = max(1, -(-total // per_page))
+            page = min(max(1, page), pages)
+            rows, _ = await store.past_tournaments(conn, guild_id, limit=per_page, offset=(page - 1) * per_page)
+        return rows, pages
+
+    async def open_tournaments(self) -> list[TournamentRecord]:
+        async with self.db.read() as conn:
+            return await store.open_tournaments(conn)
+
+    async def next_due(self, tournament_id: int) -> float | None:
+        """When :meth:`tick` next has something to do for the tournament."""
+        async with self.db.read() as conn:
+            t = await store.load_tournament(conn, tournament_id)
+            if t is None:
+                return None
+            if t.status == "signup":
+                return t.signup_closes_at
+            if t.status == "check_in":
+                return t.check_in_ends_at
+            if t.status != "running":
+                return None
+            deadlines = [row.deadline_at for row in await store.bracket_matches(conn, t.id, open_only=True)
+                         if row.status == "called" and row.deadline_at is not None]
+        return min(deadlines, default=None)
+
+    # --- the channel's queue ---------------------------------------------------------------------------------
+    async def unshown_events(self, tournament_id: int) -> list[TournamentEvent]:
+        async with self.db.read() as conn:
+            return await store.unshown_events(conn, tournament_id)
+
+    async def mark_shown(self, tournament_id: int, seq: int) -> int:
+        async with self.db.transaction() as conn:
+            return await store.mark_shown(conn, tournament_id, seq)
+
+    async def tournaments_with_unshown_events(self) -> list[int]:
+        async with self.db.read() as conn:
+            return await store.tournaments_with_unshown_events(conn)
+
+    async def set_message(self, tournament_id: int, name: str, message_id: int) -> TournamentRecord:
+        """``signup`` or ``bracket``: the message the Discord side edits."""
+        column = {"signup": "signup_message_id", "bracket": "bracket_message_id"}[name]
+        async with self.db.transaction() as conn:
+            await store.update_tournament(conn, tournament_id, self.clock(), **{column: message_id})
+            tournament = await store.load_tournament(conn, tournament_id)
+        assert tournament is not None
+        return tournament
+
+    async def set_call_message(self, tournament_id: int, key: str, message_id: int) -> None:
+        async with self.db.transaction() as conn:
+            await store.update_bracket_match(conn, tournament_id, key, call_message_id=message_id)
+

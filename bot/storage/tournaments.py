@@ -1,0 +1,396 @@
+"""Tournaments: the tournament rows, their players, bracket matches, the games of each series, the channel's queue.
+
+Every function takes the connection of a :meth:`Database.transaction` (writes) or :meth:`Database.read` block and
+runs its statements there; none commits. JSON columns are encoded and decoded here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+OPEN_STATUSES = ("signup", "check_in", "running", "paused")
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    name: str
+    game: str
+    format: str
+    rules: dict[str, Any]
+    #: best_of, no_show (seconds), check_in (seconds), max_players, rounds (Swiss), pace (War)
+    options: dict[str, Any]
+    organiser_id: int
+    status: str
+    seed: int
+    signup_closes_at: float | None
+    check_in_ends_at: float | None
+    state: dict[str, Any] | None
+    champion_id: int | None
+    signup_message_id: int | None
+    bracket_message_id: int | None
+    created_at: float
+    updated_at: float
+    started_at: float | None
+    finished_at: float | None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+
+@dataclass(frozen=True)
+class EntrantRecord:
+    user_id: int
+    name: str | None
+    joined_at: float
+    checked_in: bool
+
+
+@dataclass(frozen=True)
+class BracketMatchRecord:
+    tournament_id: int
+    key: str
+    round: str
+    players: tuple[int, int]
+    status: str
+    ready: tuple[bool, bool]
+    deadline_at: float | None
+    match_id: int | None
+    wins: tuple[int, int]
+    draws: int
+    winner_id: int | None
+    outcome: str | None
+    call_message_id: int | None
+    called_at: float
+    decided_at: float | None
+
+    def slot_of(self, user_id: int) -> int | None:
+        return self.players.index(user_id) if user_id in self.players else None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    tournament_id: int
+    key: str
+    number: int
+    match_id: int
+    winner_id: int | None
+    counted: bool
+
+
+@dataclass(frozen=True)
+class TournamentEvent:
+    tournament_id: int
+    seq: int
+    type: str
+    event: dict[str, Any]
+    shown: bool
+
+
+_TOURNAMENT_COLUMNS = {
+    "status", "signup_closes_at", "check_in_ends_at", "state", "champion_id", "signup_message_id",
+    "bracket_message_id", "started_at", "finished_at", "options",
+}
+_MATCH_COLUMNS = {"status", "ready_a", "ready_b", "deadline_at", "match_id", "wins_a", "wins_b", "draws",
+                  "winner_id", "outcome", "call_message_id", "decided_at"}
+_JSON_COLUMNS = {"state", "options"}
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+async def _all(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+    return list(await conn.execute_fetchall(sql, params))
+
+
+async def _one(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+    rows = await _all(conn, sql, params)
+    return rows[0] if rows else None
+
+
+def _tournament(row: aiosqlite.Row) -> TournamentRecord:
+    return TournamentRecord(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], name=row["name"], game=row["game"],
+        format=row["format"], rules=json.loads(row["rules"]), options=json.loads(row["options"]),
+        organiser_id=row["organiser_id"], status=row["status"], seed=row["seed"],
+        signup_closes_at=row["signup_closes_at"], check_in_ends_at=row["check_in_ends_at"],
+        state=None if row["state"] is None else json.loads(row["state"]), champion_id=row["champion_id"],
+        signup_message_id=row["signup_message_id"], bracket_message_id=row["bracket_message_id"],
+        created_at=row["created_at"], updated_at=row["updated_at"], started_at=row["started_at"],
+        finished_at=row["finished_at"],
+    )
+
+
+def _bracket_match(row: aiosqlite.Row) -> BracketMatchRecord:
+    return BracketMatchRecord(
+        tournament_id=row["tournament_id"], key=row["key"], round=row["round"],
+        players=(row["player_a"], row["player_b"]), status=row["status"],
+        ready=(bool(row["ready_a"]), bool(row["ready_b"])), deadline_at=row["deadline_at"], match_id=row["match_id"],
+        wins=(row["wins_a"], row["wins_b"]), draws=row["draws"], winner_id=row["winner_id"], outcome=row["outcome"],
+        call_message_id=row["call_message_id"], called_at=row["called_at"], decided_at=row["decided_at"],
+    )
+
+
+# --- tournaments -----------------------------------------------------------------------------------------
+
+async def insert_tournament(
+    conn: aiosqlite.Connection, *, guild_id: int, channel_id: int, name: str, game: str, format: str,
+    rules: Mapping[str, Any], options: Mapping[str, Any], organiser_id: int, seed: int,
+    signup_closes_at: float | None, now: float,
+) -> int:
+    cursor = await conn.execute(
+        "INSERT INTO tournaments (guild_id, channel_id, name, game, format, rules, options, organiser_id, status,"
+        " seed, signup_closes_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'signup', ?, ?, ?, ?)",
+        (guild_id, channel_id, name, game, format, _dumps(dict(rules)), _dumps(dict(options)), organiser_id, seed,
+         signup_closes_at, now, now),
+    )
+    tournament_id = cursor.lastrowid
+    await cursor.close()
+    assert tournament_id is not None
+    return tournament_id
+
+
+async def load_tournament(conn: aiosqlite.Connection, tournament_id: int) -> TournamentRecord | None:
+    row = await _one(conn, "SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+    return None if row is None else _tournament(row)
+
+
+async def update_tournament(conn: aiosqlite.Connection, tournament_id: int, now: float, **fields: Any) -> int:
+    """Set the given columns (``state`` and ``options`` as JSON-ready values); returns the rows changed.
+    ``only_status=`` (a status or a tuple) makes the update conditional on the current status."""
+    only_status = fields.pop("only_status", None)
+    unknown = set(fields) - _TOURNAMENT_COLUMNS
+    if unknown:
+        raise ValueError(f"not tournament columns: {sorted(unknown)}")
+    columns = [f"{name} = ?" for name in fields] + ["updated_at = ?"]
+    values = [_dumps(v) if name in _JSON_COLUMNS and v is not None else v for name, v in fields.items()]
+    sql = f"UPDATE tournaments SET {', '.join(columns)} WHERE id = ?"
+    params: list[Any] = [*values, now, tournament_id]
+    if only_status is not None:
+        statuses = (only_status,) if isinstance(only_status, str) else tuple(only_status)
+        sql += f" AND status IN ({', '.join('?' for _ in statuses)})"
+        params += statuses
+    cursor = await conn.execute(sql, params)
+    changed = cursor.rowcount
+    await cursor.close()
+    return changed
+
+
+async def open_tournaments(conn: aiosqlite.Connection) -> list[TournamentRecord]:
+    """Every tournament not finished or cancelled, oldest first."""
+    marks = ", ".join("?" for _ in OPEN_STATUSES)
+    rows = await _all(conn, f"SELECT * FROM tournaments WHERE status IN ({marks}) ORDER BY id", OPEN_STATUSES)
+    return [_tournament(row) for row in rows]
+
+
+async def channel_tournaments(conn: aiosqlite.Connection, guild_id: int, channel_id: int, *,
+                              open_only: bool = True) -> list[TournamentRecord]:
+    """The channel's tournaments (open ones only by default), newest first."""
+    sql = "SELECT * FROM tournaments WHERE guild_id = ? AND channel_id = ?"
+    params: list[Any] = [guild_id, channel_id]
+    if open_only:
+        sql += f" AND status IN ({', '.join('?' for _ in OPEN_STATUSES)})"
+        params += OPEN_STATUSES
+    rows = await _all(conn, sql + " ORDER BY id DESC", params)
+    return [_tournament(row) for row in rows]
+
+
+async def past_tournaments(conn: aiosqlite.Connection, guild_id: int, *, limit: int, offset: int = 0
+                           ) -> tuple[list[TournamentRecord], int]:
+    """The server's finished and cancelled tournaments, newest first, and how many there are."""
+    rows = await _all(conn, "SELECT * FROM tournaments WHERE guild_id = ? AND status IN ('finished', 'cancelled')"
+                            " ORDER BY COALESCE(finished_at, updated_at) DESC, id DESC LIMIT ? OFFSET ?",
+                      (guild_id, limit, offset))
+    total = await _one(conn, "SELECT COUNT(*) AS n FROM tournaments WHERE guild_id = ?"
+                             " AND status IN ('finished', 'cancelled')", (guild_id,))
+    assert total is not None
+    return [_tournament(row) for row in rows], total["n"]
+
+
+# --- players ---------------------------------------------------------------------------------------------
+
+async def add_entrant(conn: aiosqlite.Connection, tournament_id: int, user_id: int, name: str | None,
+                      now: float) -> bool:
+    """Sign the user up; ``False`` when they were already."""
+    cursor = await conn.execute(
+        "INSERT OR IGNORE INTO tournament_players (tournament_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
+        (tournament_id, user_id, name, now))
+    added = cursor.rowcount == 1
+    await cursor.close()
+    return added
+
+
+async def remove_entrant(conn: aiosqlite.Connection, tournament_id: int, user_id: int) -> bool:
+    cursor = await conn.execute("DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
+                                (tournament_id, user_id))
+    removed = cursor.rowcount == 1
+    await cursor.close()
+    return removed
+
+
+async def check_in(conn: aiosqlite.Connection, tournament_id: int, user_id: int) -> bool:
+    """Mark the user checked in; ``False`` when they already were (or are not signed up)."""
+    cursor = await conn.execute("UPDATE tournament_players SET checked_in = 1 WHERE tournament_id = ? AND user_id = ?"
+                                " AND checked_in = 0", (tournament_id, user_id))
+    changed = cursor.rowcount == 1
+    await cursor.close()
+    return changed
+
+
+async def entrants(conn: aiosqlite.Connection, tournament_id: int) -> list[EntrantRecord]:
+    """The players signed up, in the order they joined."""
+    rows = await _all(conn, "SELECT * FROM tournament_players WHERE tournament_id = ? ORDER BY joined_at, rowid",
+                      (tournament_id,))
+    return [EntrantRecord(row["user_id"], row["name"], row["joined_at"], bool(row["checked_in"])) for row in rows]
+
+
+async def names(conn: aiosqlite.Connection, tournament_id: int) -> dict[int, str]:
+    rows = await _all(conn, "SELECT user_id, name FROM tournament_players WHERE tournament_id = ?"
+                            " AND name IS NOT NULL", (tournament_id,))
+    return {row["user_id"]: row["name"] for row in rows}
+
+
+async def ratings_of(conn: aiosqlite.Connection, guild_id: int, game: str, user_ids: Iterable[int]
+                     ) -> dict[int, float]:
+    """The players' ratings (openskill ordinals) for the game in the server; unrated players are left out."""
+    ids = list(user_ids)
+    if not ids:
+        return {}
+    rows = await _all(conn, f"SELECT user_id, rating FROM ratings WHERE guild_id = ? AND game = ?"
+                            f" AND user_id IN ({', '.join('?' for _ in ids)})", (guild_id, game, *ids))
+    return {row["user_id"]: row["rating"] for row in rows}
+
+
+# --- bracket matches -------------------------------------------------------------------------------------
+
+async def insert_bracket_match(conn: aiosqlite.Connection, tournament_id: int, key: str, round: str,
+                               players: Sequence[int], deadline_at: float | None, now: float) -> None:
+    await conn.execute(
+        "INSERT INTO tournament_matches (tournament_id, key, round, player_a, player_b, status, deadline_at,"
+        " called_at) VALUES (?, ?, ?, ?, ?, 'called', ?, ?)",
+        (tournament_id, key, round, players[0], players[1], deadline_at, now))
+
+
+async def load_bracket_match(conn: aiosqlite.Connection, tournament_id: int, key: str) -> BracketMatchRecord | None:
+    row = await _one(conn, "SELECT * FROM tournament_matches WHERE tournament_id = ? AND key = ?",
+                     (tournament_id, key))
+    return None if row is None else _bracket_match(row)
+
+
+async def bracket_matches(conn: aiosqlite.Connection, tournament_id: int, *, open_only: bool = False
+                          ) -> list[BracketMatchRecord]:
+    sql = "SELECT * FROM tournament_matches WHERE tournament_id = ?"
+    if open_only:
+        sql += " AND status != 'decided'"
+    rows = await _all(conn, sql + " ORDER BY called_at, rowid", (tournament_id,))
+    return [_bracket_match(row) for row in rows]
+
+
+async def update_bracket_match(conn: aiosqlite.Connection, tournament_id: int, key: str, **fields: Any) -> int:
+    unknown = set(fields) - _MATCH_COLUMNS
+    if unknown:
+        raise ValueError(f"not tournament match columns: {sorted(unknown)}")
+    columns = ", ".join(f"{name} = ?" for name in fields)
+    cursor = await conn.execute(f"UPDATE tournament_matches SET {columns} WHERE tournament_id = ? AND key = ?",
+                                (*fields.values(), tournament_id, key))
+    changed = cursor.rowcount
+    await cursor.close()
+    return changed
+
+
+async def bracket_match_of_game(conn: aiosqlite.Connection, match_id: int) -> tuple[int, str] | None:
+    """The (tournament id, bracket match key) a real match was played for, or ``None``."""
+    row = await _one(conn, "SELECT tournament_id, key FROM tournament_games WHERE match_id = ?", (match_id,))
+    return None if row is None else (row["tournament_id"], row["key"])
+
+
+# --- games -----------------------------------------------------------------------------------------------
+
+async def insert_game(conn: aiosqlite.Connection, tournament_id: int, key: str, match_id: int) -> int:
+    row = await _one(conn, "SELECT COALESCE(MAX(number), 0) + 1 AS n FROM tournament_games"
+                           " WHERE tournament_id = ? AND key = ?", (tournament_id, key))
+    assert row is not None
+    await conn.execute("INSERT INTO tournament_games (tournament_id, key, number, match_id) VALUES (?, ?, ?, ?)",
+                       (tournament_id, key, row["n"], match_id))
+    return row["n"]
+
+
+async def games(conn: aiosqlite.Connection, tournament_id: int, key: str | None = None) -> list[GameRecord]:
+    sql = "SELECT * FROM tournament_games WHERE tournament_id = ?"
+    params: list[Any] = [tournament_id]
+    if key is not None:
+        sql += " AND key = ?"
+        params.append(key)
+    rows = await _all(conn, sql + " ORDER BY key, number", params)
+    return [GameRecord(row["tournament_id"], row["key"], row["number"], row["match_id"], row["winner_id"],
+                       bool(row["counted"])) for row in rows]
+
+
+async def count_game(conn: aiosqlite.Connection, match_id: int, winner_id: int | None) -> bool:
+    """Mark a finished game counted in its series (once); ``False`` if it was counted already."""
+    cursor = await conn.execute("UPDATE tournament_games SET counted = 1, winner_id = ? WHERE match_id = ?"
+                                " AND counted = 0", (winner_id, match_id))
+    changed = cursor.rowcount == 1
+    await cursor.close()
+    return changed
+
+
+async def finished_uncounted_games(conn: aiosqlite.Connection) -> list[tuple[int, str, int]]:
+    """Games of open tournaments whose real match is over (finished or cancelled) but not counted yet:
+    (tournament id, key, match id), in the order the matches ended."""
+    rows = await _all(
+        conn,
+        "SELECT g.tournament_id, g.key, g.match_id FROM tournament_games AS g"
+        " JOIN matches AS m ON m.id = g.match_id JOIN tournaments AS t ON t.id = g.tournament_id"
+        " WHERE g.counted = 0 AND m.status IN ('finished', 'cancelled')"
+        " AND t.status IN ('running', 'paused')"
+        " ORDER BY COALESCE(m.finished_at, m.updated_at), g.match_id")
+    return [(row["tournament_id"], row["key"], row["match_id"]) for row in rows]
+
+
+# --- the channel's queue ---------------------------------------------------------------------------------
+
+async def append_events(conn: aiosqlite.Connection, tournament_id: int, events: Iterable[Mapping[str, Any]],
+                        now: float) -> list[TournamentEvent]:
+    row = await _one(conn, "SELECT COALESCE(MAX(seq), 0) AS seq FROM tournament_events WHERE tournament_id = ?",
+                     (tournament_id,))
+    assert row is not None
+    seq = row["seq"]
+    queued = []
+    for event in events:
+        seq += 1
+        queued.append(TournamentEvent(tournament_id, seq, str(event["type"]), dict(event), False))
+    await conn.executemany(
+        "INSERT INTO tournament_events (tournament_id, seq, type, event, shown, created_at) VALUES (?, ?, ?, ?, 0, ?)",
+        [(q.tournament_id, q.seq, q.type, _dumps(q.event), now) for q in queued])
+    return queued
+
+
+async def unshown_events(conn: aiosqlite.Connection, tournament_id: int) -> list[TournamentEvent]:
+    rows = await _all(conn, "SELECT * FROM tournament_events WHERE tournament_id = ? AND shown = 0 ORDER BY seq",
+                      (tournament_id,))
+    return [TournamentEvent(row["tournament_id"], row["seq"], row["type"], json.loads(row["event"]), False)
+            for row in rows]
+
+
+async def mark_shown(conn: aiosqlite.Connection, tournament_id: int, up_to_seq: int) -> int:
+    cursor = await conn.execute("UPDATE tournament_events SET shown = 1 WHERE tournament_id = ? AND seq <= ?"
+                                " AND shown = 0", (tournament_id, up_to_seq))
+    changed = cursor.rowcount
+    await cursor.close()
+    return changed
+
+
+async def tournaments_with_unshown_events(conn: aiosqlite.Connection) -> list[int]:
+    rows = await _all(conn, "SELECT DISTINCT tournament_id FROM tournament_events WHERE shown = 0"
+                            " ORDER BY tournament_id")
+    return [row["tournament_id"] for row in rows]

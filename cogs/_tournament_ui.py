@@ -1,0 +1,116 @@
+"""The tournament buttons: dynamic items (custom ids ``tn:join:<id>``, ``tn:leave:<id>``, ``tn:checkin:<id>``,
+``tn:ready:<id>:<match key>``) that keep working after a restart, and the views that hold them."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+
+if TYPE_CHECKING:
+    from cogs.tournament import TournamentCog
+
+log = logging.getLogger("cogs.tournament")
+
+COG_NAME = "Tournament"
+NO_MENTIONS = discord.AllowedMentions.none()
+SORRY = "Something went wrong on our side; nothing was changed. Please try again in a moment."
+GONE = "Tournaments are restarting; please try again in a moment."
+
+
+def _cog(interaction: discord.Interaction) -> TournamentCog | None:
+    return interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined,return-value]
+
+
+async def tell(interaction: discord.Interaction, text: str) -> None:
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+
+
+class _Item:
+    tournament_id: int
+
+    async def _run(self, interaction: discord.Interaction, handler: str, *args: Any) -> None:
+        cog = _cog(interaction)
+        if cog is None:
+            await tell(interaction, GONE)
+            return
+        try:
+            await getattr(cog, handler)(interaction, self.tournament_id, *args)
+        except Exception:
+            log.exception("a click on tournament %s (%s) failed", self.tournament_id, handler)
+            await tell(interaction, SORRY)
+
+
+class SignupButton(_Item, discord.ui.DynamicItem[discord.ui.Button],
+                   template=r"tn:(?P<action>join|leave|checkin):(?P<tournament>[0-9]{1,19})"):
+    LABELS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "join": ("Join", discord.ButtonStyle.success), "leave": ("Leave", discord.ButtonStyle.secondary),
+        "checkin": ("Check in", discord.ButtonStyle.primary)}
+
+    def __init__(self, tournament_id: int, action: str) -> None:
+        label, style = self.LABELS[action]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tn:{action}:{tournament_id}"))
+        self.tournament_id = tournament_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> SignupButton:
+        return cls(int(match["tournament"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await self._run(interaction, "on_signup_button", self.action)
+
+
+class ReadyButton(_Item, discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"tn:ready:(?P<tournament>[0-9]{1,19}):(?P<key>[A-Za-z0-9-]{1,20})"):
+    def __init__(self, tournament_id: int, key: str, *, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label="Ready", style=discord.ButtonStyle.success, disabled=disabled,
+                                           custom_id=f"tn:ready:{tournament_id}:{key}"))
+        self.tournament_id = tournament_id
+        self.key = key
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> ReadyButton:
+        return cls(int(match["tournament"]), match["key"])
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        cog = _cog(interaction)
+        if cog is None:
+            await tell(interaction, GONE)
+            return False
+        return await cog.check_player(interaction, self.tournament_id, self.key)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await self._run(interaction, "on_ready_button", self.key)
+
+
+DYNAMIC_ITEMS = (SignupButton, ReadyButton)
+
+
+def signup_view(tournament_id: int, status: str) -> discord.ui.View | None:
+    view = discord.ui.View(timeout=None)
+    if status == "signup":
+        view.add_item(SignupButton(tournament_id, "join"))
+        view.add_item(SignupButton(tournament_id, "leave"))
+    elif status == "check_in":
+        view.add_item(SignupButton(tournament_id, "checkin"))
+        view.add_item(SignupButton(tournament_id, "leave"))
+    else:
+        return None
+    return view
+
+
+def ready_view(tournament_id: int, key: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReadyButton(tournament_id, key))
+    return view

@@ -1,0 +1,265 @@
+"""Tournaments end to end: the real bot against the local Discord, players pressing Join and Ready, every game a
+real War match played out at once (instant pace) by the War cog; the bracket picture attached and updated.
+
+* an 8-player single elimination where one player never presses Ready (a no-show forfeit), to the champion;
+* a 5-player round robin and a 6-player Swiss, to the end, with the standings;
+* a restart mid-tournament: a new bot on the same database picks it up (calls, Ready buttons, timers) and ends it;
+* the organiser's tools and the refusals.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_airwar import fast_bot, lift_rate_limits
+from tests.localdiscord import Env, Message, User
+
+pytestmark = pytest.mark.e2e
+
+RULES = "pack=32 max_rounds=200"
+
+
+async def start(make_env, database: Path) -> Env:
+    env = await make_env(fast_bot(database))
+    lift_rate_limits(env)
+    return env
+
+
+def signup_message(env: Env) -> Message:
+    found = [m for m in env.messages() if m.embeds and m.embeds[0].get("title", "").startswith("🏟️")]
+    assert found, "no signup message"
+    return found[-1]
+
+
+def open_calls(env: Env, user: User) -> list[tuple[Message, str]]:
+    """Call messages naming the user whose Ready button they have not pressed yet (by the call's match key)."""
+    calls = []
+    for message in env.messages():
+        ready = [b for b in message.buttons if b.get("custom_id", "").startswith("tn:ready:")]
+        if ready and user.mention in message.content:
+            calls.append((message, ready[0]["custom_id"]))
+    return calls
+
+
+async def note(env: Env, user: User) -> str:
+    """The user's latest private answer, once it has its text (a deferred answer gets it a moment later)."""
+    await env.wait_for(lambda: env.ephemerals(user) and env.ephemerals(user)[-1].content
+                       and not env.ephemerals(user)[-1].loading)
+    return env.ephemerals(user)[-1].content
+
+
+def tournament_rows(env: Env):
+    return env.bot.get_cog("Tournament").service
+
+
+async def create(env: Env, organiser: User, format: str, players: list[User], **options) -> int:
+    ix = await env.slash(organiser, "tournament create", name=options.pop("name", "Friday Cup"), game="war",
+                         format=format, pace="instant", rules=RULES, **options)
+    await ix.wait_response()
+    assert not ix.response.ephemeral, ix.message.content
+    await env.wait_for(lambda: any(m.embeds and "Friday" in m.embeds[0].get("title", "") for m in env.messages()))
+    for player in players:
+        join = await env.click(player, signup_message(env), "Join")
+        await join.wait_response()
+    await env.wait_for(lambda: f"Players ({len(players)})" in signup_message(env).embeds[0]["description"])
+    service = tournament_rows(env)
+    tournament = await service.in_channel(env.guild.id, env.channel().id)
+    return tournament.id
+
+
+async def press_ready(env: Env, players: list[User], pressed: set[str], skip: set[int] = frozenset()) -> int:
+    """Every player (but ``skip``) presses Ready on each call naming them once; returns the clicks made."""
+    clicks = 0
+    for player in players:
+        if player.id in skip:
+            continue
+        for message, custom_id in open_calls(env, player):
+            if (custom_id, player.id) in pressed:
+                continue
+            pressed.add((custom_id, player.id))
+            ix = await env.click(player, message, custom_id=custom_id)
+            await ix.wait_response()
+            clicks += 1
+    return clicks
+
+
+async def play_to_the_end(env: Env, tournament_id: int, players: list[User], *, skip: set[int] = frozenset(),
+                          no_show_after: float | None = None, limit: int = 200) -> None:
+    service = tournament_rows(env)
+    pressed: set = set()
+    for _ in range(limit):
+        tournament = await service.get(tournament_id)
+        if not tournament.is_open:
+            return
+        clicks = await press_ready(env, players, pressed, skip)
+        if not clicks:
+            rows = [row for row in await service.bracket_matches(tournament_id) if row.status == "called"]
+            only_absent = all(ready or player in skip for row in rows
+                              for player, ready in zip(row.players, row.ready, strict=True))
+            if rows and only_absent and no_show_after is not None:
+                env.clock.advance(no_show_after)  # only the absent players keep the bracket waiting
+            await asyncio.sleep(0.05)
+    raise AssertionError("the tournament did not end")
+
+
+def bracket_message(env: Env) -> Message:
+    found = [m for m in env.messages() if m.attachments and "📊" in m.content]
+    assert found, "no bracket picture"
+    return found[-1]
+
+
+async def wait_over(env: Env) -> Message:
+    await env.wait_for(lambda: any("🏆" in m.content and "champion" in m.content for m in env.messages()),
+                       timeout=10)
+    await env.wait_for(lambda: "final" in bracket_message(env).content, timeout=10)
+    return bracket_message(env)
+
+
+async def test_eight_player_single_elimination_with_a_no_show(make_env, tmp_path):
+    env = await start(make_env, tmp_path / "t.db")
+    organiser = env.user("org")
+    players = [env.user(f"p{n}") for n in range(8)]
+    tid = await create(env, organiser, "single elimination", players, no_show=1)
+    # only the organiser (or Manage Server) starts it
+    ix = await env.slash(players[0], "tournament start")
+    await ix.wait_response()
+    assert "Only the organiser" in (await note(env, players[0]))
+    ix = await env.slash(organiser, "tournament start")
+    await ix.wait_response()
+    await env.wait_for(lambda: len([m for m in env.messages() if "tn:ready" in str(m.buttons)]) == 4)
+    await env.wait_for(lambda: any(m.attachments and "📊" in m.content for m in env.messages()))
+    picture = bracket_message(env)
+    first_png = picture.attachments[0].data
+    # someone else's Ready button: refused, privately
+    message, custom_id = open_calls(env, players[0])[0]
+    outsider = next(p for p in players if p.mention not in message.content)
+    ix = await env.click(outsider, message, custom_id=custom_id)
+    await ix.wait_response()
+    assert (await note(env, outsider)) == "This isn't your match."
+    absent = players[7]
+    await play_to_the_end(env, tid, players, skip={absent.id}, no_show_after=61)
+    final = await wait_over(env)
+    service = tournament_rows(env)
+    tournament = await service.get(tid)
+    assert tournament.status == "finished" and tournament.champion_id in {p.id for p in players}
+    assert tournament.champion_id != absent.id
+    assert any(f"{absent.mention} didn't show up" in m.content for m in env.messages())
+    assert final.attachments[0].data != first_png and final.attachments[0].content_type == "image/png"
+    assert f"<@{tournament.champion_id}>" in final.content
+    # every game was a real War match, with a thread of its own, and fed the leaderboard
+    games = await service.games(tid)
+    assert len(games) == 6  # 7 matches, one of them a no-show
+    war = env.bot.get_cog("War").war
+    for game in games:
+        match = await war.get_match(game.match_id)
+        assert match.status == "finished" and len(await war.results(game.match_id)) == 2
+    # history
+    ix = await env.slash(organiser, "tournament history")
+    await ix.wait_response()
+    assert "Friday Cup" in (await note(env, organiser))
+    assert f"<@{tournament.champion_id}>" in (await note(env, organiser))
+
+
+@pytest.mark.parametrize(("format", "count", "matches"), [("round robin", 5, 10), ("Swiss", 6, 9)])
+async def test_round_robin_and_swiss_to_the_end(make_env, tmp_path, format, count, matches):
+    env = await start(make_env, tmp_path / "t.db")
+    organiser = env.user("org")
+    players = [env.user(f"q{n}") for n in range(count)]
+    tid = await create(env, organiser, format, players, no_show=0)
+    ix = await env.slash(organiser, "tournament start")
+    await ix.wait_response()
+    service = tournament_rows(env)
+    for _ in range(200):
+        if not (await service.get(tid)).is_open:
+            break
+        await asyncio.sleep(0.05)
+    final = await wait_over(env)
+    tournament = await service.get(tid)
+    assert tournament.status == "finished"
+    games = await service.games(tid)
+    assert len(games) == matches
+    assert "Standings" in final.content or "standings" in final.content
+    ix = await env.slash(players[0], "tournament bracket")
+    await ix.wait_response()
+    await note(env, players[0])
+    answer = env.ephemerals(players[0])[-1]
+    assert answer.attachments and "1." in answer.content and "pts" in answer.content
+
+
+async def test_a_restart_mid_tournament_loses_nothing(make_env, tmp_path):
+    database = tmp_path / "t.db"
+    env = await start(make_env, database)
+    organiser = env.user("org")
+    players = [env.user(f"r{n}") for n in range(4)]
+    tid = await create(env, organiser, "single elimination", players, no_show=5)
+    ix = await env.slash(organiser, "tournament start")
+    await ix.wait_response()
+    await env.wait_for(lambda: len([m for m in env.messages() if "tn:ready" in str(m.buttons)]) == 2)
+    # one match is played; in the other only one player presses Ready before the bot goes down
+    pressed: set = set()
+    (first_call, _), = open_calls(env, players[0])
+    in_first = [p for p in players if p.mention in first_call.content]
+    await press_ready(env, in_first, pressed)
+    other = next(p for p in players if p not in in_first)
+    await press_ready(env, [other], pressed)
+    service = tournament_rows(env)
+    await env.wait_for(lambda: any("🏁 `" in m.content for m in env.messages()))
+    await restart(env, database)
+    service = tournament_rows(env)
+    assert (await service.get(tid)).status == "running"
+    # the old Ready buttons still work; the missing player never comes: the no-show timer was re-armed
+    await play_to_the_end(env, tid, players, skip={p.id for p in players if p not in in_first and p != other},
+                          no_show_after=301)
+    await wait_over(env)
+    tournament = await service.get(tid)
+    assert tournament.status == "finished"
+    results = [m.content for m in env.messages() if "🏁 `" in m.content]
+    assert sum(line.count("🏁 `") for line in results) == 3, results  # each match announced once
+    assert sum(line.count("didn't show up") for line in results) == 1
+
+
+async def restart(env: Env, database: Path) -> None:
+    """The bot goes down (cleanly) and a new one starts on the same database."""
+    await env.bot.close()
+    bot = fast_bot(database)(env)
+    await env.start_bot(bot)
+    await asyncio.wait_for(bot.resumed.wait(), 5)
+
+
+async def test_organiser_tools_are_logged_and_refused_to_others(make_env, tmp_path):
+    env = await start(make_env, tmp_path / "t.db")
+    organiser = env.user("org")
+    mod = env.user("mod", admin=True)
+    players = [env.user(f"s{n}") for n in range(4)]
+    tid = await create(env, organiser, "round robin", players, no_show=10)
+    leave = await env.click(players[3], signup_message(env), "Leave")
+    await leave.wait_response()
+    await env.wait_for(lambda: "Players (3)" in signup_message(env).embeds[0]["description"])
+    ix = await env.slash(organiser, "tournament start")
+    await ix.wait_response()
+    for command in ("tournament pause", "tournament cancel"):
+        ix = await env.slash(players[0], command)
+        await ix.wait_response()
+        assert "Only the organiser" in (await note(env, players[0]))
+    ix = await env.slash(organiser, "tournament pause")
+    await ix.wait_response()
+    assert await note(env, organiser) == "Paused."
+    ix = await env.slash(mod, "tournament resume")  # Manage Server may
+    await ix.wait_response()
+    assert await note(env, mod) == "Resumed."
+    ix = await env.slash(organiser, "tournament disqualify", player=players[0])
+    await ix.wait_response()
+    assert await note(env, organiser) == "Disqualified."
+    ix = await env.slash(organiser, "tournament status")
+    await ix.wait_response()
+    assert "running" in (await note(env, organiser))
+    ix = await env.slash(organiser, "tournament cancel")
+    await ix.wait_response()
+    await env.wait_for(lambda: any("cancelled **Friday Cup**" in m.content for m in env.messages()))
+    log = "\n".join(m.content for m in env.messages())
+    assert "paused **Friday Cup**" in log and "resumed **Friday Cup**" in log
+    assert f"{players[0].mention} was disqualified" in log
+    assert (await tournament_rows(env).get(tid)).status == "cancelled"
