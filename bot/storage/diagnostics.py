@@ -20,6 +20,8 @@ async def dump_tables(conn: aiosqlite.Connection) -> dict[str, list[tuple[Any, .
     return dump
 
 
+_SEASON = "COALESCE((SELECT number FROM seasons WHERE guild_id = g.guild_id AND ended_at IS NULL), 1)"
+
 _CHECKS = {
     "a player is in two open matches of one game":
         "SELECT s.game, s.user_id FROM match_seats s JOIN matches m ON m.id = s.match_id"
@@ -44,14 +46,17 @@ _CHECKS = {
     "a two-player game's match with other than two seats":
         "SELECT m.id FROM matches m WHERE m.game IN ('airwar', 'army')"
         " AND (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id) != 2",
+    # Ratings are the current season's board: they count that season's results. Anonymised results (a player
+    # who deleted their data) have negative user ids and no rating.
     "a rating's games disagree with its results":
-        "SELECT g.guild_id, g.game, g.user_id FROM ratings g WHERE g.games != (SELECT COUNT(*) FROM results r"
-        " WHERE r.guild_id = g.guild_id AND r.game = g.game AND r.user_id = g.user_id)"
-        " OR g.wins != (SELECT COUNT(*) FROM results r WHERE r.guild_id = g.guild_id AND r.game = g.game"
-        " AND r.user_id = g.user_id AND r.outcome = 'win')",
-    "results without a rating":
-        "SELECT DISTINCT r.user_id FROM results r LEFT JOIN ratings g ON g.guild_id = r.guild_id"
-        " AND g.game = r.game AND g.user_id = r.user_id WHERE g.user_id IS NULL",
+        f"SELECT g.guild_id, g.game, g.user_id FROM ratings g WHERE g.games != (SELECT COUNT(*) FROM results r"
+        f" WHERE r.guild_id = g.guild_id AND r.game = g.game AND r.user_id = g.user_id AND r.season = {_SEASON})"
+        f" OR g.wins != (SELECT COUNT(*) FROM results r WHERE r.guild_id = g.guild_id AND r.game = g.game"
+        f" AND r.user_id = g.user_id AND r.outcome = 'win' AND r.season = {_SEASON})",
+    "results of this season without a rating":
+        f"SELECT DISTINCT r.user_id FROM results r LEFT JOIN ratings g ON g.guild_id = r.guild_id"
+        f" AND g.game = r.game AND g.user_id = r.user_id WHERE g.user_id IS NULL AND r.user_id >= 0"
+        f" AND r.season = {_SEASON.replace('g.guild_id', 'r.guild_id')}",
     "event numbers with gaps":
         "SELECT match_id FROM match_events GROUP BY match_id HAVING MAX(seq) != COUNT(*)",
     "action numbers with gaps":
