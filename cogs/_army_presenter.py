@@ -9,8 +9,8 @@ What each event becomes:
 
 * ``challenge`` -- the challenge message (posted here only when the command's own answer was lost);
 * ``accepted`` / ``declined`` / ``withdrawn`` / ``expired`` -- the challenge message says so and loses its buttons;
-  on accept the match's public thread is made from it (the channel itself when threads are refused) and the
-  channel gets a line linking the thread;
+  on accept the match's public thread is made from it (the channel itself when the server turned thread per match
+  off or threads are refused) and the channel gets a line linking the thread;
 * ``turn`` -- the previous step's round message is closed; each player's DM panel is sent (``dm:<step>:<seat>``;
   ``0``: DMs closed, the round message then gives that player an "Open my Army panel" button); then the step's
   public round message (``round:<step>``): the previous round's reveal, both sides' stamina, who has chosen, the
@@ -41,13 +41,13 @@ from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._airwar_presenter import nonce
 from cogs._airwar_ui import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
 from cogs._army_ui import COLOUR, FINISHED_COLOUR, challenge_view, open_panel_view, panel_view
+from cogs._match_common import ensure_thread
 
 if TYPE_CHECKING:
     from bot.client import AirWarBot
 
 log = logging.getLogger("cogs.army")
 
-THREAD_ALREADY_CREATED = 160004
 RETRIES = 4
 RETRY_LATER = (5.0, 15.0, 60.0, 300.0)
 #: events that end a step: a ``chosen`` followed by one of these in the same batch needs no edit of its own
@@ -268,40 +268,12 @@ class ArmyPresenter:
 
     async def _ensure_thread(self, show: _Show) -> int | None:
         """The match's public thread, made from the challenge message the first time; ``None``: the match is played
-        in the channel (the command was used in a thread, or threads are not allowed there)."""
-        match = show.match
-        if match.thread_id is not None:
-            return match.thread_id
-        if "in_channel" in match.messages:
-            return None
-        channel = self.bot.get_channel(match.channel_id)
-        thread_id: int | None = None
-        if isinstance(channel, discord.TextChannel):
-            plain = await self.display_names(match)
-            name = clamp_line(f"{render.TITLE}: {plain[0]} vs {plain[1]}", 100)
-            try:
-                if match.challenge_message_id is not None:
-                    try:
-                        thread = await channel.get_partial_message(match.challenge_message_id).create_thread(
-                            name=name, auto_archive_duration=1440)
-                    except discord.NotFound:
-                        thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
-                                                             auto_archive_duration=1440)
-                else:
-                    thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
-                                                         auto_archive_duration=1440)
-                thread_id = thread.id
-            except discord.Forbidden as error:
-                log.info("Army match %s: no thread in channel %s (%s); playing in the channel", match.id, channel.id,
-                         error)
-            except discord.HTTPException as error:
-                if error.code != THREAD_ALREADY_CREATED or match.challenge_message_id is None:
-                    raise
-                thread_id = match.challenge_message_id  # made before a restart: a message's thread has its id
-        if thread_id is None:
-            show.match = await self.service.set_message(match.id, "in_channel", match.channel_id)
-            return None
-        show.match = await self.service.set_thread(match.id, thread_id)
+        in the channel (thread per match is off on the server, the command was used in a thread, or threads are not
+        allowed there)."""
+        undecided = show.match.thread_id is None and "in_channel" not in show.match.messages
+        plain = await self.display_names(show.match) if undecided else ["", ""]
+        show.match, thread_id = await ensure_thread(self.bot, self.service, show.match,
+                                                    f"{render.TITLE}: {plain[0]} vs {plain[1]}")
         return thread_id
 
     # --- steps -----------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Discord pieces any game's match display can share: the match's public thread, plain names, a message link.
+"""Discord pieces any game's match display can share: the match's public thread, plain names, a message link, and
+the server settings every game's start obeys (where matches may start, a thread per match or not).
 
 Nothing here knows a game: a function takes the match record and a service with the shared setters
 (:meth:`~bot.services.matches.MatchService.set_thread` / ``set_message``).
@@ -12,7 +13,9 @@ from typing import Any
 import discord
 
 from bot.render.common import clamp_line
+from bot.services.settings import StartChannelRefused
 from bot.storage.records import MatchRecord
+from cogs._stats_ui import settings_service
 
 log = logging.getLogger("cogs.matches")
 
@@ -45,13 +48,15 @@ async def ensure_thread(bot: discord.Client, service: Any, match: MatchRecord,
                         name: str) -> tuple[MatchRecord, int | None]:
     """The match's public thread, made the first time from its challenge message (or on its own when that message
     is gone), named ``name``; stored with ``service.set_thread``. ``None``: the match is played in its channel
-    (the command was used in a thread, or threads are refused there; message ``in_channel`` says so). Returns the
-    match as stored after it and the thread id. A thread made before a restart is found again: a message's thread
-    has the message's id."""
+    (the server turned thread per match off, the command was used in a thread, or threads are refused there;
+    message ``in_channel`` says so). Returns the match as stored after it and the thread id. A thread made before a
+    restart is found again: a message's thread has the message's id."""
     if match.thread_id is not None:
         return match, match.thread_id
     if "in_channel" in match.messages:
         return match, None
+    if not (await settings_service(bot).get(match.guild_id)).thread_per_match:
+        return await service.set_message(match.id, "in_channel", match.channel_id), None
     channel = bot.get_channel(match.channel_id)
     if channel is None:
         try:
@@ -84,6 +89,19 @@ async def ensure_thread(bot: discord.Client, service: Any, match: MatchRecord,
     return await service.set_thread(match.id, thread_id), thread_id
 
 
+async def start_refusal(bot: Any, interaction: discord.Interaction) -> str | None:
+    """Why the server does not let a match start in the command's channel (the user's message), ``None`` when it
+    may; in a thread, a thread of a listed channel may."""
+    channel = interaction.channel
+    parent_id = channel.parent_id if isinstance(channel, discord.Thread) else None
+    assert interaction.guild_id is not None and interaction.channel_id is not None
+    try:
+        await settings_service(bot).check_start(interaction.guild_id, interaction.channel_id, parent_id)
+    except StartChannelRefused as error:
+        return str(error)
+    return None
+
+
 def missing_permissions(interaction: discord.Interaction) -> str:
     """The permissions a match needs in the command's channel that the bot lacks, in words ("" when none)."""
     perms = interaction.app_permissions
@@ -93,4 +111,4 @@ def missing_permissions(interaction: discord.Interaction) -> str:
     return ", ".join(name for name, ok in needed if not ok)
 
 
-__all__ = ["ensure_thread", "fetch_name", "mentions", "message_link", "missing_permissions"]
+__all__ = ["ensure_thread", "fetch_name", "mentions", "message_link", "missing_permissions", "start_refusal"]

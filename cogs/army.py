@@ -2,7 +2,9 @@
 
 The cog translates and nothing more: a command or a click calls the service, answers within Discord's 3 seconds (a
 refusal -- any of ``USER_ERRORS`` -- as an ephemeral message, nothing changed), re-arms the match's deadline timer
-and asks the presenter (:mod:`cogs._army_presenter`) to show the events the call queued. Buttons are
+and asks the presenter (:mod:`cogs._army_presenter`) to show the events the call queued. The server's settings
+decide where a match may start, its rules (the server's defaults for Army, overridden by the command's own) and the
+timer when the command names none. Buttons are
 :mod:`cogs._army_ui`'s dynamic items (``army:…`` custom ids); they keep working after a restart.
 
 Restarts: once the gateway is ready the cog moves the Army deadlines that passed while the bot was away, shows every
@@ -40,6 +42,8 @@ from cogs._army_ui import (
     open_panel_view,
     panel_view,
 )
+from cogs._match_common import start_refusal
+from cogs._stats_ui import settings_service
 
 if TYPE_CHECKING:
     from bot.client import AirWarBot
@@ -239,7 +243,7 @@ class ArmyCog(commands.Cog, name=COG_NAME):
     @app_commands.describe(
         opponent="Who to challenge",
         timer="Seconds for each choice (the armies, each card), 30 to 600 (default: this server's timer)",
-        rounds="Rounds before the game stops and the stamina left decides (default 300)",
+        rounds="Rounds before the game stops and the stamina left decides (default: this server's, else 300)",
     )
     async def challenge(
         self,
@@ -250,6 +254,10 @@ class ArmyCog(commands.Cog, name=COG_NAME):
     ) -> None:
         user = interaction.user
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        refusal = await start_refusal(self.bot, interaction)
+        if refusal is not None:
+            await self.tell(interaction, refusal)
+            return
         if opponent.id == user.id:
             await self.tell(interaction, str(service_errors.CannotChallengeSelf()))
             return
@@ -270,7 +278,8 @@ class ArmyCog(commands.Cog, name=COG_NAME):
         except USER_ERRORS as error:
             await self.tell(interaction, str(error))
             return
-        rules = {} if rounds is None else {"max_rounds": rounds}
+        rules = await settings_service(self.bot).rules_for(interaction.guild_id, GAME,
+                                                           {} if rounds is None else {"max_rounds": rounds})
         async with self.answer(interaction, thinking=True) as answer:
             try:
                 update = await self.service.challenge(

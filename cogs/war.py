@@ -3,9 +3,13 @@
 
 The cog translates and nothing more: a command or click calls the service, answers within Discord's 3 seconds (a
 refusal as an ephemeral message, nothing changed), then arms the match's timer and asks the presenter
-(:mod:`cogs._war_presenter`) to show what the call queued. Timers: a challenge or lobby expiry and a flip-pace
-turn deadline run on the bot's :class:`~bot.services.timers.Timers` at the stored deadline; an auto-pace round
-runs after the bot's pace sleep (``AUTO_ROUND_SECONDS``). After a start the cog resumes its own matches once the
+(:mod:`cogs._war_presenter`) to show what the call queued. The server's settings (:mod:`bot.services.settings`)
+decide where a game may start, the rules a game starts with (the server's defaults for the variant, overridden by
+the command's own options), the pace when the command names none, and the flip-pace turn timer.
+
+Timers: a challenge or lobby expiry and a flip-pace turn deadline run on the bot's
+:class:`~bot.services.timers.Timers` at the stored deadline; an auto-pace round runs after the bot's pace sleep
+(``AUTO_ROUND_SECONDS``). After a start the cog resumes its own matches once the
 gateway is ready (turn deadlines that passed while away are moved, unshown events shown, timers re-armed); Air
 War's resume leaves War matches alone (the services filter by their games).
 """
@@ -23,13 +27,15 @@ from discord.ext import commands
 
 from bot.engines import game_class
 from bot.render import war as render
+from bot.render.stats import rules_text as settings_rules_text
 from bot.services import USER_ERRORS
 from bot.services import errors as service_errors
 from bot.services.matches import MatchUpdate
 from bot.services.war import AUTO_ROUND_SECONDS, DEFAULT_PACE, GAMES, WarService
 from bot.storage.records import MatchRecord
 from cogs._airwar_ui import Answer
-from cogs._match_common import mentions, message_link, missing_permissions
+from cogs._match_common import mentions, message_link, missing_permissions, start_refusal
+from cogs._stats_ui import settings_service
 from cogs._war_presenter import WarPresenter
 from cogs._war_ui import COG_NAME, DYNAMIC_ITEMS, NO_MENTIONS, forfeit_view
 
@@ -75,9 +81,10 @@ def rule_help(key: str) -> str:
 VARIANTS = [app_commands.Choice(name="War (default)", value="war"),
             app_commands.Choice(name="Drunkard (36 cards, a 6 beats an ace)", value="drunkard"),
             app_commands.Choice(name="Tod und Leben (black against red, 2 players)", value="todundleben")]
-PACES = [app_commands.Choice(name="auto (default): the bot plays a round every 2 s", value="auto"),
+PACES = [app_commands.Choice(name="auto: the bot plays a round every 2 s", value="auto"),
          app_commands.Choice(name="flip: every player presses Flip each round", value="flip"),
          app_commands.Choice(name="instant: played out at once", value="instant")]
+PACE_HELP = "How the rounds are played (default: this server's War pace, see /settings show)"
 RULE_CHOICES = {key: rule_choices(key) for key in RULE_KEYS}
 RULE_DESCRIPTIONS = {key: rule_help(key) for key in RULE_KEYS}
 RULE_DESCRIPTIONS["target"] = "First to hold this many cards wins (default: play for all the cards)"
@@ -269,22 +276,44 @@ class WarCog(commands.Cog, name=COG_NAME):
                 self.after(update)
 
     # --- commands ----------------------------------------------------------------------------------------------
+    async def _server_terms(self, interaction: discord.Interaction, game: str, given: dict[str, Any],
+                            pace: Choice | None) -> tuple[dict[str, Any], str, dict[str, Any]] | None:
+        """What the server says about a new game here: ``None`` (the user told why) when matches may not start in
+        this channel; else the rules (the server's defaults for ``game`` overridden by the command's ``given``), the
+        pace (the server's War pace when the command names none) and the server's defaults that were used."""
+        assert interaction.guild_id is not None
+        refusal = await start_refusal(self.bot, interaction)
+        if refusal is not None:
+            await self.tell(interaction, refusal)
+            return None
+        settings = settings_service(self.bot)
+        server = await settings.get(interaction.guild_id)
+        rules = await settings.rules_for(interaction.guild_id, game, given)
+        defaults_used = {key: value for key, value in server.default_rules.get(game, {}).items() if key not in given}
+        return rules, (pace.value if pace is not None else server.war_pace), defaults_used
+
     async def _refuse_rules(self, interaction: discord.Interaction, game: str, rules: dict[str, Any],
-                            players: int | None) -> bool:
-        """Refuse rules that can't be played (``players`` ``None``: a lobby's, by any number of players)."""
+                            players: int | None, defaults_used: dict[str, Any]) -> bool:
+        """Refuse rules that can't be played (``players`` ``None``: a lobby's, by any number of players), naming the
+        server's default rules when some were part of them."""
         try:
             if players is None:
                 self.war.resolve_lobby_rules(game, rules)
             else:
                 self.war.resolve_rules(game, rules, players)
         except USER_ERRORS as error:
-            await self.tell(interaction, f"Those rules can't be played: {error}")
+            text = f"Those rules can't be played: {error}"
+            if defaults_used:
+                text += (f"\nThis server's default rules for {game_class(game).title} were added: "
+                         f"{settings_rules_text(defaults_used)} "
+                         "(give a rule yourself to override one).")
+            await self.tell(interaction, text)
             return True
         return False
 
     @war_group.command(name="challenge", description="Challenge someone in this server to a game of War")
     @app_commands.describe(opponent="Who to challenge", variant="The game: War (default), Drunkard or Tod und Leben",
-                           pace="How the rounds are played (default: auto)", **RULE_DESCRIPTIONS)
+                           pace=PACE_HELP, **RULE_DESCRIPTIONS)
     @app_commands.choices(variant=VARIANTS, pace=PACES, **RULE_CHOICES)
     async def challenge(
         self, interaction: discord.Interaction, opponent: discord.Member | discord.User,
@@ -298,9 +327,12 @@ class WarCog(commands.Cog, name=COG_NAME):
         user = interaction.user
         assert interaction.guild_id is not None and interaction.channel_id is not None
         game = variant.value if variant is not None else "war"
-        chosen_pace = pace.value if pace is not None else DEFAULT_PACE
-        rules = rules_from(locals())
+        given = rules_from(locals())
         title = game_class(game).title
+        terms = await self._server_terms(interaction, game, given, pace)
+        if terms is None:
+            return
+        rules, chosen_pace, defaults_used = terms
         if opponent.id == user.id:
             await self.tell(interaction, str(service_errors.CannotChallengeSelf()))
             return
@@ -316,7 +348,7 @@ class WarCog(commands.Cog, name=COG_NAME):
         if missing:
             await self.tell(interaction, f"I can't run a game in this channel: I need {missing} here.")
             return
-        if await self._refuse_rules(interaction, game, rules, 2):
+        if await self._refuse_rules(interaction, game, rules, 2, defaults_used):
             return
         try:
             await self.war.check_challenge(user.id, opponent.id, game)
@@ -338,7 +370,7 @@ class WarCog(commands.Cog, name=COG_NAME):
 
     @war_group.command(name="lobby", description="Open a game of War for 2-4 players that anyone here can join")
     @app_commands.describe(variant="The game: War (default), Drunkard or Tod und Leben (2 players)",
-                           pace="How the rounds are played (default: auto)", **RULE_DESCRIPTIONS)
+                           pace=PACE_HELP, **RULE_DESCRIPTIONS)
     @app_commands.choices(variant=VARIANTS, pace=PACES, **RULE_CHOICES)
     async def lobby(
         self, interaction: discord.Interaction,
@@ -352,13 +384,15 @@ class WarCog(commands.Cog, name=COG_NAME):
         user = interaction.user
         assert interaction.guild_id is not None and interaction.channel_id is not None
         game = variant.value if variant is not None else "war"
-        chosen_pace = pace.value if pace is not None else DEFAULT_PACE
-        rules = rules_from(locals())
+        terms = await self._server_terms(interaction, game, rules_from(locals()), pace)
+        if terms is None:
+            return
+        rules, chosen_pace, defaults_used = terms
         missing = missing_permissions(interaction)
         if missing:
             await self.tell(interaction, f"I can't run a game in this channel: I need {missing} here.")
             return
-        if await self._refuse_rules(interaction, game, rules, None):
+        if await self._refuse_rules(interaction, game, rules, None, defaults_used):
             return
         try:
             await self.war.check_player(user.id, game)

@@ -52,6 +52,7 @@ neither challenge nor be challenged to that game; a unique index in the database
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import math
 import random
 import secrets
@@ -345,7 +346,7 @@ class MatchService:
         stored = await settings_store.get_settings(conn, guild_id)
         low, high = FLIP_PACE_MS_RANGE
         pace = min(max(stored.flip_pace_ms, low), high)
-        return stored if pace == stored.flip_pace_ms else GuildSettings(guild_id, stored.arrange_seconds, pace)
+        return stored if pace == stored.flip_pace_ms else dataclasses.replace(stored, flip_pace_ms=pace)
 
     async def set_settings(
         self, guild_id: int, *, arrange_seconds: int | None = None, flip_pace_ms: int | None = None

@@ -26,7 +26,7 @@ class GuildSettings:
     guild_id: int
     arrange_seconds: int = 120
     flip_pace_ms: int = 1500
-    war_pace: str = "flip"
+    war_pace: str = "auto"
     thread_per_match: bool = True
     default_rules: dict[str, dict[str, Any]] = field(default_factory=dict)
     start_channels: tuple[int, ...] = ()

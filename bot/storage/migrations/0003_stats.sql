@@ -3,7 +3,7 @@
 -- Settings: besides Air War's timer and flip pace, a server chooses War's default pace, whether a match gets a
 -- thread of its own, default rules per game (only the keys it set, as JSON) and the channels where matches may
 -- start (none listed: anywhere).
-ALTER TABLE guild_settings ADD COLUMN war_pace TEXT NOT NULL DEFAULT 'flip'
+ALTER TABLE guild_settings ADD COLUMN war_pace TEXT NOT NULL DEFAULT 'auto'
     CHECK (war_pace IN ('flip', 'auto', 'instant'));
 ALTER TABLE guild_settings ADD COLUMN thread_per_match INTEGER NOT NULL DEFAULT 1 CHECK (thread_per_match IN (0, 1));
 

@@ -40,7 +40,7 @@ async def unchanged(database: Database, call) -> str:
 async def test_defaults_then_every_setting_stored_and_read_back(settings: SettingsService, database):
     current = await settings.get(GUILD)
     assert (current.arrange_seconds, current.flip_pace_ms, current.war_pace, current.thread_per_match,
-            current.default_rules, current.start_channels) == (120, 1500, "flip", True, {}, ())
+            current.default_rules, current.start_channels) == (120, 1500, "auto", True, {}, ())
     await settings.set_arrange_seconds(GUILD, 45)
     await settings.set_flip_pace_ms(GUILD, 2000)
     await settings.set_war_pace(GUILD, "Instant")

@@ -49,7 +49,7 @@ async def test_an_existing_database_keeps_its_data_and_gains_the_new_settings(tm
         assert await database.schema_version() == len(migrations)
         settings = await SettingsService(database).get(GUILD)
         assert (settings.arrange_seconds, settings.flip_pace_ms, settings.war_pace, settings.thread_per_match) == \
-            (90, 2500, "flip", True)
+            (90, 2500, "auto", True)
         stats = StatsService(database, clock=clock)
         alice = await stats.player_stats(GUILD, ALICE)
         assert (alice.games, alice.wins, alice.losses) == (3, 2, 1)
@@ -76,7 +76,7 @@ async def test_the_settings_tables_refuse_what_the_service_would(tmp_path):
         async with database.transaction() as conn:
             # the positional form the match service builds keeps working and stores timer and pace only
             await put_settings(conn, GuildSettings(GUILD, 200, 3000), START)
-            assert await get_settings(conn, GUILD) == GuildSettings(GUILD, 200, 3000, "flip", True, {}, ())
+            assert await get_settings(conn, GUILD) == GuildSettings(GUILD, 200, 3000, "auto", True, {}, ())
         for sql in ("UPDATE guild_settings SET war_pace = 'slow'", "UPDATE guild_settings SET thread_per_match = 2",
                     "INSERT INTO guild_default_rules VALUES (1, 'war', '[1]', 0)",
                     "INSERT INTO seasons VALUES (1, 0, 'x', NULL, NULL)"):
