@@ -2,8 +2,9 @@
 
 The command asks first, privately, with Delete / Cancel buttons (dynamic items ``privacy:<guild>:<user>:yes|no``,
 only the player who asked may press them). Deleting removes their results, ratings (every season), combined rating,
-stored name; their matches stay for the other players, anonymised (see :mod:`bot.storage.stats`), shown as
-"deleted player". Refused while they have a match going on in the server.
+stored name; their matches and tournaments stay for the other players, anonymised (see :mod:`bot.storage.stats`
+and :func:`bot.storage.tournaments.anonymise_player`), shown as "deleted player". Refused while they have a match
+going on in the server, or are in (or organise) a tournament there that isn't over.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from bot.services import USER_ERRORS
 from cogs._stats_ui import NO_MENTIONS, stats_service, tell
 
 CONFIRM_TEXT = ("Delete your stats and match history from this server? Your results, ratings (this season's and "
-                "past seasons'), leaderboard places and stored name are removed for good. Matches you played stay "
-                "for the other players, with you shown as a deleted player. This can't be undone.")
+                "past seasons'), leaderboard places and stored name are removed for good. Matches and tournaments you "
+                "played stay for the other players, with you shown as a deleted player. This can't be undone.")
 
 
 class PrivacyButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -53,6 +54,8 @@ class PrivacyButton(discord.ui.DynamicItem[discord.ui.Button],
                                                     allowed_mentions=NO_MENTIONS)
             return
         matches = "1 match" if deleted.matches == 1 else f"{deleted.matches} matches"
+        if deleted.tournaments:
+            matches += " and " + ("1 tournament" if deleted.tournaments == 1 else f"{deleted.tournaments} tournaments")
         await interaction.response.edit_message(
             content=f"Done: your stats and history on this server are deleted ({matches} anonymised).", view=None)
 

@@ -25,6 +25,7 @@ from discord.ext import commands
 
 from bot.engines import game_class
 from bot.render import bracket as render
+from bot.render.bracket import mention
 from bot.render.common import clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.services.matches import MatchService, MatchUpdate
@@ -253,9 +254,9 @@ class TournamentCog(commands.Cog, name=COG_NAME):
     def _started_line(self, tournament: TournamentRecord, event: TournamentEvent) -> str:
         players = event.event["players"]
         left = event.event.get("left_out") or []
-        seeds = ", ".join(f"{i + 1}. <@{p}>" for i, p in enumerate(players[:32]))
+        seeds = ", ".join(f"{i + 1}. {mention(p)}" for i, p in enumerate(players[:32]))
         more = f" … and {len(players) - 32} more" if len(players) > 32 else ""
-        out = f" Not checked in, left out: {', '.join(f'<@{p}>' for p in left)}." if left else ""
+        out = f" Not checked in, left out: {', '.join(f'{mention(p)}' for p in left)}." if left else ""
         return clamp(f"🎬 **{tournament.name}** starts with {len(players)} players. Seeds: {seeds}{more}.{out}", 1900)
 
     def _line(self, tournament: TournamentRecord, event: TournamentEvent, names: dict[int, str]) -> str:
@@ -267,32 +268,34 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             score = f" {max(e['wins'])}–{min(e['wins'])}" if sum(e["wins"]) > 1 else ""
             if winner is None:
                 how = {"double_no_show": "neither player showed up: a draw"}.get(e["outcome"], "a draw")
-                return f"🏁 `{e['key']}` <@{first}> vs <@{second}>: {how}."
+                return f"🏁 `{e['key']}` {mention(first)} vs {mention(second)}: {how}."
             loser = second if winner == first else first
-            how = {"no_show": f" (<@{loser}> didn't show up)", "double_no_show": " (neither showed up: the better "
-                   "seed goes through)", "forfeit": " (forfeit)", "disqualified": " (forfeit)"}.get(e["outcome"], "")
-            return f"🏁 `{e['key']}` <@{winner}> beats <@{loser}>{score}{how}."
+            how = {"no_show": f" ({mention(loser)} didn't show up)",
+                   "double_no_show": " (neither showed up: the better seed goes through)",
+                   "forfeit": " (forfeit)", "disqualified": " (forfeit)"}.get(e["outcome"], "")
+            return f"🏁 `{e['key']}` {mention(winner)} beats {mention(loser)}{score}{how}."
         if kind == "round":
             return f"🔁 Round {e['round']} is paired."
         if kind == "disqualified":
-            return f"⛔ <@{e['player']}> was disqualified by <@{e['by']}>."
+            return f"⛔ {mention(e['player'])} was disqualified by {mention(e['by'])}."
         if kind == "paused":
-            return f"⏸️ <@{e['by']}> paused **{tournament.name}**: no new games and no no-show clocks until it goes on."
+            return (f"⏸️ {mention(e['by'])} paused **{tournament.name}**: no new games and no no-show clocks until it "
+                    "goes on.")
         if kind == "resumed":
-            return (f"▶️ <@{e['by']}> resumed **{tournament.name}**. Matches waiting for Ready: press it by "
+            return (f"▶️ {mention(e['by'])} resumed **{tournament.name}**. Matches waiting for Ready: press it by "
                     f"{timestamp(e['deadline_at'])}.")
         if kind == "cancelled":
             if e.get("reason") == "too_few_players":
                 return f"✖️ **{tournament.name}** is cancelled: fewer than two players."
-            return f"✖️ <@{e['by']}> cancelled **{tournament.name}**."
+            return f"✖️ {mention(e['by'])} cancelled **{tournament.name}**."
         if kind == "waiting":
-            return f"⏳ `{e['key']}` waits: <@{e['busy']}> is still in another match of the game."
+            return f"⏳ `{e['key']}` waits: {mention(e['busy'])} is still in another match of the game."
         if kind == "check_in":
             return f"📋 Check-in for **{tournament.name}** is open until {timestamp(e['ends_at'])}."
         if kind == "over":
             if e["champion"] is None:
                 return f"🏆 **{tournament.name}** is over, without a champion."
-            return f"🏆 **{tournament.name}** is over: <@{e['champion']}> is the champion!"
+            return f"🏆 **{tournament.name}** is over: {mention(e['champion'])} is the champion!"
         return ""
 
     async def _post_call(self, tournament: TournamentRecord, event: TournamentEvent, names: dict[int, str]) -> None:
@@ -301,15 +304,17 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         best_of = tournament.options.get("best_of", 1)
         series = f" (best of {best_of})" if best_of > 1 else ""
         if e.get("ready_check") and e.get("deadline_at") is not None:
-            text = (f"📣 **{tournament.name}** · `{e['key']}`{series}: <@{first}> vs <@{second}> — press **Ready** "
-                    f"by {timestamp(e['deadline_at'])}; who doesn't forfeits. The game starts once both are ready.")
+            text = (f"📣 **{tournament.name}** · `{e['key']}`{series}: {mention(first)} vs {mention(second)} — press "
+                    f"**Ready** by {timestamp(e['deadline_at'])}; who doesn't forfeits. The game starts once both "
+                    "are ready.")
             view: discord.ui.View | None = ready_view(tournament.id, e["key"])
         elif e.get("ready_check"):
-            text = (f"📣 **{tournament.name}** · `{e['key']}`{series}: <@{first}> vs <@{second}> — press **Ready** "
-                    "once the tournament goes on.")
+            text = (f"📣 **{tournament.name}** · `{e['key']}`{series}: {mention(first)} vs {mention(second)} — press "
+                    "**Ready** once the tournament goes on.")
             view = ready_view(tournament.id, e["key"])
         else:
-            text = f"📣 **{tournament.name}** · `{e['key']}`{series}: <@{first}> vs <@{second}> — your game starts now."
+            text = (f"📣 **{tournament.name}** · `{e['key']}`{series}: {mention(first)} vs {mention(second)} — your "
+                    "game starts now.")
             view = None
         kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(users=True)}
         if view is not None:
@@ -321,8 +326,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         tournament = await self.service.get(tournament.id)
         entrants = await self.service.entrants(tournament.id)
         options = tournament.options
-        lines = [f"Organiser: <@{tournament.organiser_id}> · best of {options.get('best_of', 1)} · no-show window "
-                 f"{options.get('no_show', DEFAULT_NO_SHOW) // 60} min"
+        lines = [f"Organiser: {mention(tournament.organiser_id)} · best of {options.get('best_of', 1)} · no-show "
+                 f"window {options.get('no_show', DEFAULT_NO_SHOW) // 60} min"
                  + (f" · pace {options['pace']}" if "pace" in options else "")]
         if tournament.rules:
             lines.append("Rules: " + ", ".join(f"{k}={v}" for k, v in sorted(tournament.rules.items())
@@ -337,7 +342,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             lines.append("Cancelled.")
         else:
             lines.append("Signup is closed.")
-        players = [f"<@{p.user_id}>" + (" ✅" if tournament.status == "check_in" and p.checked_in else "")
+        players = [f"{mention(p.user_id)}" + (" ✅" if tournament.status == "check_in" and p.checked_in else "")
                    for p in entrants]
         shown = players[:SIGNUP_LISTED]
         listing = ", ".join(shown) if players else "nobody yet"
@@ -383,7 +388,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         if pending is not None and pending is not asyncio.current_task():
             pending.cancel()
         tournament = await self.service.get(tournament_id)
-        if tournament.state is None:
+        if not tournament.has_state:
             return
         bracket = Tournament.from_json(tournament.state)
         names = await self._names(tournament)
@@ -405,7 +410,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
     def _bracket_caption(tournament: TournamentRecord, bracket: Tournament) -> str:
         what = "Bracket" if bracket.is_elimination else "Standings"
         if bracket.is_over:
-            champion = f"<@{bracket.champion}>" if bracket.champion is not None else "nobody"
+            champion = mention(bracket.champion)
             return f"📊 **{tournament.name}** — final {what.lower()}. Champion: {champion}."
         round_ = bracket.current_round()
         return f"📊 **{tournament.name}** — {what.lower()}" + (f", playing {round_.label}." if round_ else ".")
@@ -543,7 +548,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         tournament = await self._current(interaction)
         if tournament is None:
             return
-        if tournament.state is None:
+        if not tournament.has_state:
             await tell(interaction, f"**{tournament.name}** hasn't started yet: no bracket so far.")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -563,8 +568,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             return
         entrants = await self.service.entrants(tournament.id)
         lines = [f"**{self._title(tournament)}** — {tournament.status.replace('_', ' ')}",
-                 f"Organiser: <@{tournament.organiser_id}> · {len(entrants)} players signed up"]
-        if tournament.state is not None:
+                 f"Organiser: {mention(tournament.organiser_id)} · {len(entrants)} players signed up"]
+        if tournament.has_state:
             bracket = Tournament.from_json(tournament.state)
             names = await self._names(tournament)
             rows = [row for row in await self.service.bracket_matches(tournament.id) if row.status != "decided"]
@@ -573,7 +578,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                          "playing": "playing"}[row.status]
                 score = f" ({row.wins[0]}–{row.wins[1]})" if sum(row.wins) else ""
                 due = f", by {timestamp(row.deadline_at)}" if row.status == "called" and row.deadline_at else ""
-                lines.append(f"`{row.key}` <@{row.players[0]}> vs <@{row.players[1]}>{score}: {state}{due}")
+                lines.append(f"`{row.key}` {mention(row.players[0])} vs {mention(row.players[1])}{score}: {state}{due}")
             if len(rows) > 15:
                 lines.append(f"… and {len(rows) - 15} more matches under way")
             lines.append("")
@@ -593,7 +598,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         lines = [f"**Past tournaments** (page {min(page, pages)} of {pages})"]
         for t in rows:
             when = datetime.fromtimestamp(t.finished_at or t.updated_at, UTC)
-            outcome = (f"🏆 <@{t.champion_id}>" if t.champion_id is not None else "no champion") \
+            outcome = (f"🏆 {mention(t.champion_id)}" if t.champion_id is not None else "no champion") \
                 if t.status == "finished" else "cancelled"
             lines.append(f"• **{t.name}** — {game_class(t.game).title}, "
                          f"{render.FORMAT_NAMES[Format(t.format)]} — {outcome} — {timestamp(when, 'd')}")

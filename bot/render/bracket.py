@@ -4,7 +4,8 @@ Pure: takes a :class:`bot.tournaments.Tournament` and plain names (``names``: pl
 picture cannot show a mention). The picture is a PNG drawn with Pillow's bundled font; an elimination bracket
 is one column per round and one box per match (winners' bracket, then losers' bracket and the grand final),
 the winner of a decided match in bold colour; standings are a table. Text: ``/tournament bracket`` and
-``/tournament status`` show it, clamped to a message.
+``/tournament status`` show it, clamped to a message. A player who deleted their data (a negative id, see
+:func:`bot.storage.tournaments.placeholder_for`) is shown as "deleted player".
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from PIL import Image, ImageDraw
 
 from bot.render.cards import font
 from bot.render.common import MESSAGE_LIMIT, Picture, clamp
+from bot.render.stats import DELETED
 from bot.tournaments import Format, Match, MatchOutcome, Round, Tournament
 
 BOX_W, BOX_H, GAP_X, GAP_Y, MARGIN, HEADER = 190, 40, 36, 8, 16, 30
@@ -38,10 +40,17 @@ FORMAT_NAMES = {
 BRACKET_NAMES = {"winners": "Winners' bracket", "losers": "Losers' bracket", "grand_final": "Grand final"}
 
 
+def mention(player: int | None) -> str:
+    """A player in a message: a mention, or "deleted player" for one who deleted their data (a negative id)."""
+    if player is None:
+        return "nobody"
+    return DELETED if player < 0 else f"<@{player}>"
+
+
 def player_name(names: Mapping[int, str], player: int | None, tournament: Tournament | None = None) -> str:
     if player is None:
         return "bye"
-    name = names.get(player) or f"Player {player % 10_000}"
+    name = DELETED if player < 0 else names.get(player) or f"Player {player % 10_000}"
     if tournament is not None and player in tournament.players:
         return f"{name} ({tournament.seed_of(player)})"
     return name

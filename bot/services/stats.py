@@ -21,7 +21,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import aiosqlite
 
@@ -33,14 +33,16 @@ from bot.storage import results as results_store
 from bot.storage import seasons as seasons_store
 from bot.storage import settings as settings_store
 from bot.storage import stats as store
+from bot.storage import tournaments as tournament_store
 from bot.storage.records import LeaderboardPage
 from bot.storage.seasons import Season
 from bot.storage.stats import COMBINED, Deletion, PlayedMatch, SharedMatch, is_placeholder, placeholder_id
+from bot.tournaments import Tournament
 
 __all__ = [
     "COMBINED", "MIN_GAMES", "Board", "Deletion", "GameLine", "HeadToHead", "HistoryPage", "NothingToDelete",
-    "OpenMatchBlocksDeletion", "PlayedMatch", "PlayerStats", "Season", "SharedMatch", "StatsService", "Streak",
-    "UnknownBoard", "UnknownSeason", "is_placeholder", "placeholder_id",
+    "OpenMatchBlocksDeletion", "OpenTournamentBlocksDeletion", "PlayedMatch", "PlayerStats", "Season", "SharedMatch",
+    "StatsService", "Streak", "UnknownBoard", "UnknownSeason", "is_placeholder", "placeholder_id",
 ]
 
 MIN_GAMES = 3  #: games before a player is ranked on a board (the match service's board uses the same)
@@ -68,6 +70,18 @@ class OpenMatchBlocksDeletion(ServiceError):
         super().__init__("You have a match going on in this server; finish it (or withdraw or decline the "
                          "challenge) before you delete your data.")
         self.match_ids = tuple(match_ids)
+
+
+class OpenTournamentBlocksDeletion(ServiceError):
+    def __init__(self, name: str, channel_id: int, organiser: bool) -> None:
+        if organiser:
+            what = (f"You organise the tournament **{name}** in <#{channel_id}>, which isn't over; cancel it "
+                    "(`/tournament cancel`) or let it finish")
+        else:
+            what = (f"You're in the tournament **{name}** in <#{channel_id}>, which isn't over; leave it while "
+                    "signup is open, or wait until it ends")
+        super().__init__(f"{what} before you delete your data.")
+        self.name = name
 
 
 class NothingToDelete(ServiceError):
@@ -352,6 +366,10 @@ class StatsService:
         open_ids = await store.open_match_ids(conn, guild_id, user_id)
         if open_ids:
             raise OpenMatchBlocksDeletion(open_ids)
+        for tournament in await tournament_store.open_tournaments_of_player(conn, guild_id, user_id):
+            entrants = {p.user_id for p in await tournament_store.entrants(conn, tournament.id)}
+            raise OpenTournamentBlocksDeletion(tournament.name, tournament.channel_id,
+                                               organiser=user_id not in entrants)
         if not await store.has_data(conn, guild_id, user_id):
             raise NothingToDelete()
 
@@ -362,7 +380,24 @@ class StatsService:
             await self._check_delete(conn, guild_id, user_id)
             # their finished matches count in the opponents' combined ratings before their rows go
             await self.catch_up(conn, guild_id)
-            return await store.delete_player(conn, guild_id, user_id)
+            deleted = await store.delete_player(conn, guild_id, user_id)
+            return replace(deleted, tournaments=await self._anonymise_tournaments(conn, guild_id, user_id))
+
+    @staticmethod
+    async def _anonymise_tournaments(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> int:
+        """The player, in every tournament of the server that holds something of them, becomes a placeholder
+        (see :func:`bot.storage.tournaments.placeholder_for`), their place in the bracket kept; how many."""
+        tournaments = await tournament_store.tournaments_of_player(conn, guild_id, user_id)
+        for tournament in tournaments:
+            placeholder = await tournament_store.placeholder_for(conn, tournament.id, user_id)
+            state = None
+            if tournament.has_state:
+                bracket = Tournament.from_json(tournament.state or {})
+                if user_id in bracket.players:
+                    bracket.replace_player(user_id, placeholder)
+                    state = bracket.to_json()
+            await tournament_store.anonymise_player(conn, tournament.id, user_id, placeholder, state)
+        return len(tournaments)
 
     async def remember_player(self, guild_id: int, user_id: int, display_name: str) -> None:
         async with self.db.transaction() as conn:

@@ -615,18 +615,7 @@ class TournamentService:
 
     @staticmethod
     async def _stalled(conn: aiosqlite.Connection) -> list[tuple[int, str, int | None]]:
-        stalled = []
-        for t in await store.open_tournaments(conn):
-            if t.status != "running":
-                continue
-            for row in await store.bracket_matches(conn, t.id, open_only=True):
-                if row.status == "waiting":
-                    stalled.append((t.id, row.key, None))
-                elif row.status == "playing" and row.match_id is not None:
-                    match = await match_store.load_match(conn, row.match_id)
-                    if match is not None and match.status == "challenge":
-                        stalled.append((t.id, row.key, row.match_id))
-        return stalled
+        return await store.stalled_bracket_matches(conn)
 
     async def _unstall(self, tournament_id: int, key: str, match_id: int | None) -> TournamentUpdate:
         async with self._lock(tournament_id):
@@ -743,7 +732,7 @@ class TournamentService:
     async def bracket(self, tournament_id: int) -> Tournament | None:
         """The bracket state (``None`` before the start)."""
         tournament = await self.get(tournament_id)
-        return None if tournament.state is None else Tournament.from_json(tournament.state)
+        return None if not tournament.has_state else Tournament.from_json(tournament.state or {})
 
     async def history(self, guild_id: int, page: int = 1, per_page: int = 10) -> tuple[list[TournamentRecord], int]:
         """The server's past tournaments, newest first; and the number of pages."""
@@ -771,9 +760,7 @@ class TournamentService:
                 return t.check_in_ends_at
             if t.status != "running":
                 return None
-            deadlines = [row.deadline_at for row in await store.bracket_matches(conn, t.id, open_only=True)
-                         if row.status == "called" and row.deadline_at is not None]
-        return min(deadlines, default=None)
+            return await store.next_deadline(conn, t.id)
 
     # --- the channel's queue ---------------------------------------------------------------------------------
     async def unshown_events(self, tournament_id: int) -> list[TournamentEvent]:

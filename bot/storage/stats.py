@@ -368,12 +368,13 @@ def _scrub_text(text: str | None, user_id: int, placeholder: int, name: str | No
 @dataclass(frozen=True)
 class Deletion:
     """What deleting a player did: seats anonymised (``matches``; ``results``: of finished matches), per-game
-    ratings removed (live) and archived season rows removed."""
+    ratings removed (live), archived season rows removed and tournaments anonymised."""
 
     results: int
     matches: int
     ratings: int
     archived: int
+    tournaments: int = 0
 
 
 async def delete_player(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> Deletion:
@@ -442,14 +443,18 @@ async def delete_player(conn: aiosqlite.Connection, guild_id: int, user_id: int)
 
 
 async def has_data(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> bool:
-    """Whether the server holds anything of the player (a name, results, ratings, archives, seats)."""
+    """Whether the server holds anything of the player (a name, results, ratings, archives, seats, tournaments
+    they signed up for or organised)."""
     rows = await conn.execute_fetchall(
         "SELECT EXISTS (SELECT 1 FROM players WHERE guild_id = ?1 AND user_id = ?2)"
         " OR EXISTS (SELECT 1 FROM results WHERE guild_id = ?1 AND user_id = ?2)"
         " OR EXISTS (SELECT 1 FROM ratings WHERE guild_id = ?1 AND user_id = ?2)"
         " OR EXISTS (SELECT 1 FROM season_ratings WHERE guild_id = ?1 AND user_id = ?2)"
         " OR EXISTS (SELECT 1 FROM match_seats AS s JOIN matches AS m ON m.id = s.match_id"
-        "            WHERE m.guild_id = ?1 AND s.user_id = ?2) AS found",
+        "            WHERE m.guild_id = ?1 AND s.user_id = ?2)"
+        " OR EXISTS (SELECT 1 FROM tournament_players AS p JOIN tournaments AS t ON t.id = p.tournament_id"
+        "            WHERE t.guild_id = ?1 AND p.user_id = ?2)"
+        " OR EXISTS (SELECT 1 FROM tournaments WHERE guild_id = ?1 AND organiser_id = ?2) AS found",
         (guild_id, user_id),
     )
     return bool(next(iter(rows))["found"])

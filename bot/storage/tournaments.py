@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import aiosqlite
@@ -32,7 +33,8 @@ class TournamentRecord:
     seed: int
     signup_closes_at: float | None
     check_in_ends_at: float | None
-    state: dict[str, Any] | None
+    #: the Tournament's JSON as stored; :attr:`state` parses it (on first use: most readers never need it)
+    state_text: str | None = field(repr=False)
     champion_id: int | None
     signup_message_id: int | None
     bracket_message_id: int | None
@@ -44,6 +46,15 @@ class TournamentRecord:
     @property
     def is_open(self) -> bool:
         return self.status in OPEN_STATUSES
+
+    @property
+    def has_state(self) -> bool:
+        return self.state_text is not None
+
+    @cached_property
+    def state(self) -> dict[str, Any] | None:
+        """The Tournament's JSON (``None`` before the start)."""
+        return None if self.state_text is None else json.loads(self.state_text)
 
 
 @dataclass(frozen=True)
@@ -123,7 +134,7 @@ def _tournament(row: aiosqlite.Row) -> TournamentRecord:
         format=row["format"], rules=json.loads(row["rules"]), options=json.loads(row["options"]),
         organiser_id=row["organiser_id"], status=row["status"], seed=row["seed"],
         signup_closes_at=row["signup_closes_at"], check_in_ends_at=row["check_in_ends_at"],
-        state=None if row["state"] is None else json.loads(row["state"]), champion_id=row["champion_id"],
+        state_text=row["state"], champion_id=row["champion_id"],
         signup_message_id=row["signup_message_id"], bracket_message_id=row["bracket_message_id"],
         created_at=row["created_at"], updated_at=row["updated_at"], started_at=row["started_at"],
         finished_at=row["finished_at"],
@@ -307,6 +318,27 @@ async def update_bracket_match(conn: aiosqlite.Connection, tournament_id: int, k
     return changed
 
 
+async def next_deadline(conn: aiosqlite.Connection, tournament_id: int) -> float | None:
+    """The earliest no-show deadline of the tournament's called matches (``None``: none)."""
+    row = await _one(conn, "SELECT MIN(deadline_at) AS at FROM tournament_matches WHERE tournament_id = ?"
+                           " AND status = 'called' AND deadline_at IS NOT NULL", (tournament_id,))
+    return None if row is None else row["at"]
+
+
+async def stalled_bracket_matches(conn: aiosqlite.Connection) -> list[tuple[int, str, int | None]]:
+    """Bracket matches of running tournaments that wait for a game to be dealt (match id ``None``) or whose game
+    was dealt but not accepted yet (a crash in between): (tournament id, key, match id), oldest call first."""
+    rows = await _all(
+        conn,
+        "SELECT tm.tournament_id, tm.key, CASE WHEN tm.status = 'playing' THEN tm.match_id END AS match_id"
+        " FROM tournament_matches AS tm JOIN tournaments AS t ON t.id = tm.tournament_id"
+        " LEFT JOIN matches AS m ON m.id = tm.match_id"
+        " WHERE t.status = 'running' AND tm.status != 'decided'"
+        " AND (tm.status = 'waiting' OR (tm.status = 'playing' AND m.status = 'challenge'))"
+        " ORDER BY tm.tournament_id, tm.called_at, tm.rowid")
+    return [(row["tournament_id"], row["key"], row["match_id"]) for row in rows]
+
+
 async def bracket_match_of_game(conn: aiosqlite.Connection, match_id: int) -> tuple[int, str] | None:
     """The (tournament id, bracket match key) a real match was played for, or ``None``."""
     row = await _one(conn, "SELECT tournament_id, key FROM tournament_games WHERE match_id = ?", (match_id,))
@@ -394,3 +426,83 @@ async def tournaments_with_unshown_events(conn: aiosqlite.Connection) -> list[in
     rows = await _all(conn, "SELECT DISTINCT tournament_id FROM tournament_events WHERE shown = 0"
                             " ORDER BY tournament_id")
     return [row["tournament_id"] for row in rows]
+
+
+# --- deleting a player's data --------------------------------------------------------------------------
+
+#: the keys of a channel event that name players (a user id, or a list of them)
+_PLAYER_KEYS = frozenset({"user_id", "player", "players", "winner", "champion", "by", "busy", "left_out"})
+
+
+async def open_tournaments_of_player(conn: aiosqlite.Connection, guild_id: int, user_id: int
+                                     ) -> list[TournamentRecord]:
+    """The server's tournaments not over yet that the user signed up for or organises, oldest first."""
+    marks = ", ".join("?" for _ in OPEN_STATUSES)
+    rows = await _all(conn, f"SELECT * FROM tournaments AS t WHERE t.guild_id = ? AND t.status IN ({marks})"
+                            " AND (t.organiser_id = ? OR EXISTS (SELECT 1 FROM tournament_players AS p"
+                            " WHERE p.tournament_id = t.id AND p.user_id = ?)) ORDER BY t.id",
+                      (guild_id, *OPEN_STATUSES, user_id, user_id))
+    return [_tournament(row) for row in rows]
+
+
+async def tournaments_of_player(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> list[TournamentRecord]:
+    """Every tournament of the server that holds something of the user: they signed up (and maybe left) or
+    organised it, or a channel event names them; oldest first."""
+    rows = await _all(
+        conn,
+        "SELECT * FROM tournaments AS t WHERE t.guild_id = ?1 AND (t.organiser_id = ?2 OR t.champion_id = ?2"
+        " OR EXISTS (SELECT 1 FROM tournament_players AS p WHERE p.tournament_id = t.id AND p.user_id = ?2)"
+        " OR EXISTS (SELECT 1 FROM tournament_events AS e WHERE e.tournament_id = t.id"
+        "            AND instr(e.event, CAST(?2 AS TEXT)) > 0)) ORDER BY t.id",
+        (guild_id, user_id))
+    return [_tournament(row) for row in rows]
+
+
+async def placeholder_for(conn: aiosqlite.Connection, tournament_id: int, user_id: int) -> int:
+    """The id a deleted player gets in a tournament: ``-(n + 1)`` for the n-th player to sign up (from 0), so
+    placeholders are distinct within a tournament and say nothing across tournaments; someone who is not signed
+    up (the organiser, a player who left) gets ``-(players + 1)``."""
+    rows = await _all(conn, "SELECT user_id FROM tournament_players WHERE tournament_id = ? ORDER BY joined_at, rowid",
+                      (tournament_id,))
+    ids = [row["user_id"] for row in rows]
+    return -(ids.index(user_id) + 1) if user_id in ids else -(len(ids) + 1)
+
+
+def _scrub_event(value: Any, user_id: int, placeholder: int, key: str | None = None) -> Any:
+    if isinstance(value, dict):
+        return {name: _scrub_event(item, user_id, placeholder, name) for name, item in value.items()}
+    if key in _PLAYER_KEYS:
+        if isinstance(value, list):
+            return [placeholder if item == user_id and not isinstance(item, bool) else item for item in value]
+        if value == user_id and not isinstance(value, bool):
+            return placeholder
+    return value
+
+
+async def anonymise_player(conn: aiosqlite.Connection, tournament_id: int, user_id: int, placeholder: int,
+                           state: Mapping[str, Any] | None) -> None:
+    """Replace the user by ``placeholder`` in the tournament: their signup row (name forgotten), organiser and
+    champion, bracket matches, games, every channel event; ``state`` (the Tournament's JSON with the player
+    replaced already, ``None``: leave it) is stored."""
+    await conn.execute("UPDATE tournament_players SET user_id = ?, name = NULL WHERE tournament_id = ? AND user_id = ?",
+                       (placeholder, tournament_id, user_id))
+    await conn.execute(
+        "UPDATE tournaments SET organiser_id = CASE WHEN organiser_id = ?1 THEN ?2 ELSE organiser_id END,"
+        " champion_id = CASE WHEN champion_id = ?1 THEN ?2 ELSE champion_id END,"
+        " state = CASE WHEN ?3 IS NULL THEN state ELSE ?3 END WHERE id = ?4",
+        (user_id, placeholder, None if state is None else _dumps(dict(state)), tournament_id))
+    await conn.execute(
+        "UPDATE tournament_matches SET player_a = CASE WHEN player_a = ?1 THEN ?2 ELSE player_a END,"
+        " player_b = CASE WHEN player_b = ?1 THEN ?2 ELSE player_b END,"
+        " winner_id = CASE WHEN winner_id = ?1 THEN ?2 ELSE winner_id END"
+        " WHERE tournament_id = ?3 AND ?1 IN (player_a, player_b, winner_id)",
+        (user_id, placeholder, tournament_id))
+    await conn.execute("UPDATE tournament_games SET winner_id = ? WHERE tournament_id = ? AND winner_id = ?",
+                       (placeholder, tournament_id, user_id))
+    updates = []
+    for row in await _all(conn, "SELECT seq, event FROM tournament_events WHERE tournament_id = ?", (tournament_id,)):
+        event = json.loads(row["event"])
+        scrubbed = _scrub_event(event, user_id, placeholder)
+        if scrubbed != event:
+            updates.append((_dumps(scrubbed), tournament_id, row["seq"]))
+    await conn.executemany("UPDATE tournament_events SET event = ? WHERE tournament_id = ? AND seq = ?", updates)

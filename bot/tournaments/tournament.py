@@ -4,7 +4,9 @@ Formats (:class:`Format`): single elimination, double elimination (with a grand-
 method) and Swiss. The whole state is JSON (:meth:`Tournament.to_json`, :meth:`Tournament.from_json`), so a
 service can store it after every call. :meth:`Tournament.record_result` and :meth:`Tournament.disqualify` are atomic:
 they check everything first and raise a :class:`~bot.tournaments.errors.TournamentError` without changing
-anything, or they change the state and return the events they caused (also appended to :attr:`Tournament.events`).
+anything, or they change the state and return the events they caused (also appended to :attr:`Tournament.events`,
+which holds the events since the object was made or loaded: they are not part of the saved state, which stays the
+size of the bracket however long the tournament runs).
 
 Randomness: only the seeding draws from the ``random.Random`` given to :meth:`Tournament.new` (to order players
 their ratings do not separate); pairing and scheduling are deterministic. So the saved state holds no random state,
@@ -46,7 +48,7 @@ JSON shape (``version`` 1)::
     {"version": 1, "format": "swiss", "players": [ids, seed 1 first], "ratings": [rating or null, per player],
      "options": {"rounds": 3}, "rounds": [{"label": "R1", "bracket": "rounds", "number": 1, "matches": ["R1-1"]}],
      "matches": [{"key", "round", "players", "known", "sources", "outcome", "winner"}, ...],
-     "disqualified": [ids], "events": [...], "finish": null or {"champion", "reason"}}
+     "disqualified": [ids], "finish": null or {"champion", "reason"}}
 """
 
 from __future__ import annotations
@@ -108,8 +110,8 @@ class Tournament:
     Reading: :attr:`players` (seed order), :meth:`seed_of`, :meth:`rounds`, :meth:`current_round`,
     :meth:`pending_matches`, :meth:`match`, :meth:`matches`, :meth:`active_players`, :meth:`standings`,
     :attr:`events`, :attr:`disqualified`, :attr:`is_over`, :attr:`champion`, :attr:`finish_reason`.
-    Acting: :meth:`record_result`, :meth:`disqualify`. Saving: :meth:`to_json`, :meth:`from_json`; two
-    tournaments are equal when their JSON is."""
+    Acting: :meth:`record_result`, :meth:`disqualify`; :meth:`replace_player` (anonymising). Saving:
+    :meth:`to_json`, :meth:`from_json`; two tournaments are equal when their JSON is."""
 
     def __init__(self, format: Format, seeded: Sequence[int], ratings: Mapping[int, Rating | None],
                  options: Mapping[str, Any]) -> None:
@@ -230,7 +232,7 @@ class Tournament:
 
     @property
     def events(self) -> list[Event]:
-        """Every event since the start, in order (a copy)."""
+        """Every event since this object was made (by :meth:`new`: since the start) or loaded, in order (a copy)."""
         return copy.deepcopy(self._events)
 
     @property
@@ -343,6 +345,34 @@ class Tournament:
         self._open([match.key for match in self.matches() if match.has_player(player)])
         self._advance()
         return copy.deepcopy(self._events[start:])
+
+    def replace_player(self, player: int, new_id: int) -> None:
+        """Give ``player`` the id ``new_id`` everywhere (seeding, matches, disqualifications, the end, the events
+        held) and forget their rating; nothing else changes (a deleted player's place in a bracket stays).
+        ``new_id`` must not be a player of the tournament already."""
+        if not _is_id(player) or player not in self._seed:
+            raise UnknownPlayer(player)
+        if not _is_id(new_id) or new_id in self._seed:
+            raise InvalidTournament(f"player id {new_id!r} is taken (or not a whole number)")
+
+        def swap(value: Any) -> Any:
+            return new_id if value == player and _is_id(value) else value
+
+        self._seeded = tuple(swap(p) for p in self._seeded)
+        self._seed = {player: index + 1 for index, player in enumerate(self._seeded)}
+        self._ratings = {swap(p): (None if p == player else rating) for p, rating in self._ratings.items()}
+        for key, match in self._matches.items():
+            self._matches[key] = replace(match, players=(swap(match.players[0]), swap(match.players[1])),
+                                         winner=swap(match.winner))
+        self._disqualified = [swap(p) for p in self._disqualified]
+        if self._finish is not None:
+            self._finish["champion"] = swap(self._finish["champion"])
+        for event in self._events:
+            for name, value in event.items():
+                if name in ("player", "winner", "champion"):
+                    event[name] = swap(value)
+                elif name == "players" and isinstance(value, list):
+                    event[name] = [swap(p) for p in value]
 
     def _check_not_over(self) -> None:
         if self._finish is not None:
@@ -501,7 +531,6 @@ class Tournament:
             "rounds": [plan.to_json() for plan in self._plans],
             "matches": [self._matches[key].to_json() for plan in self._plans for key in plan.match_keys],
             "disqualified": list(self._disqualified),
-            "events": copy.deepcopy(self._events),
             "finish": dict(self._finish) if self._finish is not None else None,
         }
 
@@ -558,11 +587,6 @@ class Tournament:
                 disqualified):
             raise fail("the disqualified players are not distinct players of the tournament")
         tournament._disqualified = disqualified
-        events = data["events"]
-        if not isinstance(events, list) or not all(isinstance(event, Mapping) and "type" in event
-                                                   for event in events):
-            raise fail("the events are not a list of events")
-        tournament._events = [dict(copy.deepcopy(event)) for event in events]
         finish = data["finish"]
         if finish is not None:
             champion, reason = finish["champion"], finish["reason"]

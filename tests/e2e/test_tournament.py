@@ -56,8 +56,11 @@ def tournament_rows(env: Env):
 
 
 async def create(env: Env, organiser: User, format: str, players: list[User], **options) -> int:
-    ix = await env.slash(organiser, "tournament create", name=options.pop("name", "Friday Cup"), game="war",
-                         format=format, pace="instant", rules=RULES, **options)
+    game = options.pop("game", "war")
+    if game == "war":  # the other games have no pace
+        options.setdefault("pace", "instant")
+    ix = await env.slash(organiser, "tournament create", name=options.pop("name", "Friday Cup"), game=game,
+                         format=format, rules=options.pop("rules", RULES), **options)
     await ix.wait_response()
     assert not ix.response.ephemeral, ix.message.content
     await env.wait_for(lambda: any(m.embeds and "Friday" in m.embeds[0].get("title", "") for m in env.messages()))

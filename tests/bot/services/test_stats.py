@@ -1,6 +1,6 @@
 """The stats service on a real SQLite file, with matches finished by the real match services (Air War and War):
 stats and streaks, history pages, head to head, the combined rating (checked against openskill directly), seasons
-and deleting a player."""
+and deleting a player (their matches and their tournaments anonymised)."""
 
 from __future__ import annotations
 
@@ -11,19 +11,23 @@ import re
 import pytest
 from openskill.models import PlackettLuce
 
+from bot.render import bracket as bracket_render
 from bot.services.matches import MatchService
 from bot.services.stats import (
     COMBINED,
     MatchNotExportable,
     NothingToDelete,
     OpenMatchBlocksDeletion,
+    OpenTournamentBlocksDeletion,
     StatsService,
     Streak,
     UnknownSeason,
 )
+from bot.services.tournaments import TournamentService
 from bot.services.war import WarService
 from bot.storage import Database
 from bot.storage.diagnostics import dump_tables
+from bot.tournaments import Tournament
 from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, START, FakeClock
 
 OTHER_GUILD = 2
@@ -255,3 +259,81 @@ async def test_deleting_a_player_anonymises_their_matches_and_removes_their_stat
             "SELECT s.match_id, s.user_id FROM match_seats s JOIN matches m ON m.id = s.match_id"
             " WHERE m.guild_id = ? AND s.user_id < 0 ORDER BY s.match_id, s.seat", (GUILD,))]
     assert all(user_id in (-1, -2) for _, user_id in ids) and len(ids) == len(set(ids))
+
+
+TOURNAMENT_TABLES = ("tournaments", "tournament_players", "tournament_matches", "tournament_games",
+                     "tournament_events")
+
+
+def names_user(value: object, user_id: int) -> bool:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value == user_id
+    return isinstance(value, str) and re.search(rf"(?<![\d.]){user_id}(?![\d.])", value) is not None
+
+
+async def test_deleting_a_player_anonymises_their_tournaments_and_is_refused_while_one_is_open(world: World):
+    tournaments = TournamentService(world.db, lambda game: world.war, clock=world.clock, seed_source=lambda: 99)
+    players = [ALICE, BOB, CAROL, 500]
+    update = await tournaments.create(GUILD, CHANNEL, DAVE, "Spring Cup", "war", "round_robin", no_show=0,
+                                      pace="instant", rules={"pack": 32, "max_rounds": 200}, organiser_name="Dave")
+    tid = update.tournament.id
+    for player in players:
+        await tournaments.join(tid, player, {ALICE: "Alice Liddell"}.get(player, f"p{player}"))
+
+    # signed up (or organising) a tournament that isn't over: refused, nothing changed
+    async with world.db.read() as conn:
+        before = await dump_tables(conn)
+    with pytest.raises(OpenTournamentBlocksDeletion, match=r"Spring Cup.*leave it while signup is open"):
+        await world.stats.check_delete(GUILD, ALICE)
+    with pytest.raises(OpenTournamentBlocksDeletion, match="You organise the tournament"):
+        await world.stats.delete_player(GUILD, DAVE)
+    async with world.db.read() as conn:
+        assert await dump_tables(conn) == before
+    await tournaments.start(tid, DAVE)
+    with pytest.raises(OpenTournamentBlocksDeletion):
+        await world.stats.delete_player(GUILD, ALICE)
+    for _ in range(50):
+        if not (await tournaments.get(tid)).is_open:
+            break
+        await tournaments.reconcile()
+    finished = await tournaments.get(tid)
+    assert finished.status == "finished"
+    bracket_before = Tournament.from_json(finished.state)
+
+    deleted = await world.stats.delete_player(GUILD, ALICE)
+    assert deleted.tournaments == 1 and deleted.matches == 3  # her three round-robin games, anonymised too
+    async with world.db.read() as conn:
+        tables = await dump_tables(conn)
+    for name in TOURNAMENT_TABLES:
+        for row in tables[name]:
+            assert not any(names_user(value, ALICE) for value in row), (name, row)
+    assert "Alice Liddell" not in json.dumps(tables, default=str)
+    # her place stays, as placeholder -1 (the first to sign up): same seeds, same results, rating forgotten
+    after = await tournaments.get(tid)
+    bracket = Tournament.from_json(after.state)
+    assert bracket.players == tuple(-1 if p == ALICE else p for p in bracket_before.players)
+    assert bracket.ratings[-1] is None
+    assert [m.winner for m in bracket.matches()] == [-1 if m.winner == ALICE else m.winner
+                                                     for m in bracket_before.matches()]
+    assert after.champion_id == (-1 if finished.champion_id == ALICE else finished.champion_id)
+    rows = await tournaments.bracket_matches(tid)
+    assert sum(-1 in row.players for row in rows) == 3 and all(ALICE not in row.players for row in rows)
+    assert [e.user_id for e in await tournaments.entrants(tid)] == [-1, BOB, CAROL, 500]
+    names = await tournaments.names(tid)
+    assert -1 not in names and names[BOB] == f"p{BOB}"
+    shown = bracket_render.standings_text(bracket, names)
+    assert shown.count("deleted player") == 1 and "Alice" not in shown and f"p{BOB}" in shown
+    assert bracket_render.mention(-1) == "deleted player" and bracket_render.mention(BOB) == f"<@{BOB}>"
+    # the others' records of it are untouched
+    assert Tournament.from_json(after.state).seed_of(BOB) == bracket_before.seed_of(BOB)
+
+    # the organiser (not a player) may delete now the tournament is over: a placeholder after the players'
+    await world.stats.delete_player(GUILD, DAVE)
+    async with world.db.read() as conn:
+        tables = await dump_tables(conn)
+    assert (await tournaments.get(tid)).organiser_id == -5
+    for name in TOURNAMENT_TABLES:
+        for row in tables[name]:
+            assert not any(names_user(value, DAVE) for value in row), (name, row)
+    with pytest.raises(NothingToDelete):
+        await world.stats.delete_player(GUILD, ALICE)

@@ -277,7 +277,6 @@ def damaged_copies():
         damaged(lambda d: d["rounds"].pop()),
         damaged(lambda d: d["rounds"][0].update(number=0)),
         damaged(lambda d: d.update(disqualified=[42])),
-        damaged(lambda d: d.update(events=[{"no": "type"}])),
         damaged(lambda d: d.update(finish={"champion": 42, "reason": "final_decided"})),
         damaged(lambda d: d.update(options={"rounds": 3})),
         "not a tournament",
@@ -290,3 +289,50 @@ def test_damaged_json_is_refused():
     for data in damaged:
         with pytest.raises(DamagedTournament):
             Tournament.from_json(data)
+
+
+def test_saved_state_holds_no_events_and_stays_the_size_of_the_bracket():
+    tournament = Tournament.new("single_elimination", list(range(1, 17)), seeded=True)
+    sizes = []
+    rng = random.Random(5)
+    while not tournament.is_over:
+        sizes.append(len(json.dumps(tournament.to_json())))
+        step(tournament, rng)
+    assert "events" not in tournament.to_json()
+    assert tournament.events  # still held in memory since the start
+    # results fill winners in; the state does not grow with the history (a list of events would)
+    assert max(sizes) - min(sizes) < 0.25 * min(sizes)
+    loaded = Tournament.from_json(tournament.to_json())
+    assert loaded == tournament and loaded.events == []
+
+
+@pytest.mark.parametrize("format", FORMATS)
+def test_replace_player_renames_them_everywhere_and_forgets_their_rating(format):
+    players = [201, 202, 203, 204, 205]
+    tournament = Tournament.new(format, players, ratings={p: 500.0 + p for p in players}, rng=random.Random(3))
+    rng = random.Random(8)
+    for _ in range(3):
+        step(tournament, rng)
+    before = tournament.to_json()
+    tournament.replace_player(203, -987)
+    after = tournament.to_json()
+    assert 203 not in tournament.players and tournament.seed_of(-987) == before["players"].index(203) + 1
+    assert tournament.ratings[-987] is None and tournament.ratings[201] == 701.0
+    assert "203" not in json.dumps(after) and "203" not in json.dumps(tournament.events)
+    assert json.dumps(after).count("-987") == json.dumps(before).count("203")
+    # the bracket plays on as before, the placeholder in the deleted player's place
+    twin = Tournament.from_json(before)
+    play_out(tournament, random.Random(1))
+    play_out(twin, random.Random(1))
+    swapped = json.loads(json.dumps(twin.to_json()).replace("203", "-987"))
+    swapped["ratings"] = after["ratings"]
+    assert tournament.to_json() == swapped
+
+
+def test_replace_player_refuses_an_unknown_player_or_a_taken_id():
+    tournament = Tournament.new("round_robin", [1, 2, 3], seeded=True)
+    with pytest.raises(UnknownPlayer):
+        tournament.replace_player(9, -1)
+    with pytest.raises(InvalidTournament):
+        tournament.replace_player(1, 2)
+    assert tournament.players == (1, 2, 3)
