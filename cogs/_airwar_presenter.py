@@ -48,9 +48,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.render import airwar as render
-from bot.render.common import ButtonSurface, clamp_line
+from bot.render.common import ButtonSurface
 from bot.services import USER_ERRORS
-from bot.services.matches import Panel
+from bot.services.matches import Panel, PublicBoard
 from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
 from cogs._airwar_ui import (
     COLOUR,
@@ -66,6 +66,7 @@ from cogs._airwar_ui import (
     rendered,
     rendered_first,
 )
+from cogs._match_common import ensure_thread
 
 if TYPE_CHECKING:
     from bot.client import AirWarBot
@@ -79,6 +80,9 @@ UNKNOWN_MESSAGE = 10008
 RETRIES = 4
 #: seconds before a match whose events could not be shown is tried again (its next update tries at once)
 RETRY_LATER = (5.0, 15.0, 60.0, 300.0)
+#: seconds without a click before a panel answered without its new picture gets the picture: a burst of quick
+#: clicks gets one picture, the last
+PICTURE_QUIET = 0.15
 Sleep = Callable[[float], Awaitable[Any]]
 
 
@@ -113,6 +117,18 @@ def mentions(match: MatchRecord) -> list[str]:
 
 
 @dataclass
+class _PanelPicture:
+    """A panel message whose picture is older than its text (a click was answered with text and buttons only)."""
+
+    match: MatchRecord
+    panel: Panel  # as the latest click's answer showed it
+    interaction: discord.Interaction  # the latest click's: its token edits the panel, a DM or an ephemeral one
+    version: int = 0  # every change to the panel message bumps it
+    stale: bool = True
+    task: asyncio.Task[None] | None = None
+
+
+@dataclass
 class _Show:
     """One run's view of a match: the record (refreshed as setters return it) and the names to show."""
 
@@ -120,6 +136,7 @@ class _Show:
     names: list[str]
     image_names: list[str]
     flip_pace_ms: int | None = None  # the server's pace, read once a run (a change applies from the next one)
+    flips_of: PublicBoard | None = None  # the engagement being flipped: every flip of it was stored at once
 
 
 class Presenter:
@@ -134,6 +151,8 @@ class Presenter:
         self._closed = False
         self._failures: dict[int, int] = {}  # match id -> runs in a row that left events unshown
         self._panel_locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = weakref.WeakValueDictionary()
+        self._pictures: dict[tuple[int, int, int], _PanelPicture] = {}  # (match, user, engagement) -> stale panel
+        self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     @property
     def matches(self):
@@ -187,7 +206,7 @@ class Presenter:
         self._closed = True
         for match_id in list(self._failures):
             self.bot.timers.cancel(retry_key(match_id))
-        tasks = list(self._tasks.values())
+        tasks = list(self._tasks.values()) + [p.task for p in self._pictures.values() if p.task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -229,15 +248,22 @@ class Presenter:
             return
         match = await self.matches.get_match(match_id)
         show = _Show(match, mentions(match), await self.display_names(match))
+        unmarked: int | None = None  # an event that shows nothing, marked with the next one (marks go up to a seq)
         for event in queued:
             if self._closed:
                 return
+            if getattr(self, f"_on_{event.type}", None) is None:
+                unmarked = event.seq
+                continue
             show.match = await self.matches.get_match(match_id)
             if not await self._show_with_retries(show, event):
                 # Nothing after it may go out: the next panels and boards come from what its flips revealed.
                 self._retry_later(match_id)
                 return
             await self.matches.mark_shown(match_id, event.seq)
+            unmarked = None
+        if unmarked is not None:
+            await self.matches.mark_shown(match_id, unmarked)
         if self._failures.pop(match_id, None) is not None:
             self.bot.timers.cancel(retry_key(match_id))
 
@@ -292,11 +318,25 @@ class Presenter:
     def _play(self, match: MatchRecord) -> discord.PartialMessageable:
         return self._channel(match.play_channel_id)
 
-    @staticmethod
-    async def _send(match: MatchRecord, channel: discord.abc.Messageable, name: str, **kwargs: Any) -> discord.Message:
+    def _channel_turn(self, channel_id: int) -> asyncio.Lock:
+        """Sends and edits in one channel go one at a time, whichever match they are for: discord.py learns a
+        channel's rate limit from the first answer, so requests sent together before it would overrun it (429s);
+        one after the other, it paces them."""
+        lock = self._channel_locks.get(channel_id)
+        if lock is None:
+            lock = self._channel_locks[channel_id] = asyncio.Lock()
+        return lock
+
+    async def _send(self, match: MatchRecord, channel: discord.abc.Messageable, name: str,
+                    **kwargs: Any) -> discord.Message:
         """Send the match's message ``name`` with its :func:`nonce`: sent again after a crash, it is not doubled."""
         channel_id = channel.id  # type: ignore[attr-defined]
-        return await channel.send(nonce=nonce(match, name, channel_id), **kwargs)
+        async with self._channel_turn(channel_id):
+            return await channel.send(nonce=nonce(match, name, channel_id), **kwargs)
+
+    async def _edit(self, channel_id: int, message_id: int, *, dm: bool = False, **kwargs: Any) -> None:
+        async with self._channel_turn(channel_id):
+            await self._channel(channel_id, dm=dm).get_partial_message(message_id).edit(**kwargs)
 
     def _lost(self, match: MatchRecord, error: discord.HTTPException) -> None:
         if match.thread_id is not None and error.code in THREAD_LOST:
@@ -312,7 +352,7 @@ class Presenter:
 
     async def _play_edit(self, show: _Show, message_id: int, **kwargs: Any) -> None:
         try:
-            await self._play(show.match).get_partial_message(message_id).edit(**kwargs)
+            await self._edit(show.match.play_channel_id, message_id, **kwargs)
         except discord.HTTPException as error:
             self._lost(show.match, error)
             raise
@@ -339,6 +379,69 @@ class Presenter:
         surface, extra = await self.panel_surface(match, panel, note, answering=answering)
         return edit_kwargs(surface, extra=extra, view=panel_view(match.id, panel.engagement, surface))
 
+    async def panel_answer(self, match: MatchRecord, panel: Panel, shown: discord.Message | None) -> dict[str, Any]:
+        """``edit`` keyword arguments for a click's answer: the panel's text and buttons as they stand, its picture
+        left as it was (``shown``: the panel message clicked); :meth:`picture_later` brings the picture up to date.
+        No drawing before the answer: a click is answered in the time a database transaction takes."""
+        note = f"Both orders are in: watch the flips in {self._where(match)}." if panel.ended == "played" else ""
+        assert panel.view is not None
+        surface = render.dm_panel(panel.view, mentions(match), draft=panel.draft, deadline=panel.deadline_at,
+                                  image_names=await self.display_names(match), picture=False,
+                                  closed=render.panel_closed(panel.ended))
+        extra = "\n".join(line for line in (note, f"-# Engagement {panel.engagement} of your match in "
+                                                  f"{self._where(match)}.") if line)
+        embed = embed_of(surface, extra=extra)
+        image = next((e.image.url for e in (shown.embeds if shown is not None else ()) if e.image.url), None)
+        if image is not None:
+            embed.set_image(url=image)
+        return {"embed": embed, "view": panel_view(match.id, panel.engagement, surface),
+                "allowed_mentions": NO_MENTIONS}
+
+    def picture_later(self, match: MatchRecord, user_id: int, panel: Panel, interaction: discord.Interaction) -> None:
+        """The click's answer showed ``panel`` without its new picture (:meth:`panel_answer`): edit the panel message
+        with it once its player stops clicking for :data:`PICTURE_QUIET` s. Call it under the player's panel lock."""
+        if self._closed:
+            return
+        key = (match.id, user_id, panel.engagement)
+        picture = self._pictures.get(key)
+        if picture is None:
+            picture = self._pictures[key] = _PanelPicture(match, panel, interaction)
+        picture.match, picture.panel, picture.interaction = match, panel, interaction
+        picture.version += 1
+        picture.stale = True
+        if picture.task is None:
+            picture.task = asyncio.get_running_loop().create_task(self._draw_picture(key, picture),
+                                                                  name=f"airwar-panel-picture-{match.id}")
+
+    def _picture_shown(self, match_id: int, user_id: int, engagement: int) -> None:
+        """The panel message was edited with its picture (under its panel lock): nothing left to bring up to date."""
+        picture = self._pictures.get((match_id, user_id, engagement))
+        if picture is not None:
+            picture.version += 1
+            picture.stale = False
+
+    async def _draw_picture(self, key: tuple[int, int, int], picture: _PanelPicture) -> None:
+        match_id, user_id, engagement = key
+        try:
+            while picture.stale and not self._closed:
+                version = picture.version
+                await asyncio.sleep(PICTURE_QUIET)
+                if picture.version != version:
+                    continue  # clicked again: wait for the last one
+                kwargs = await self.panel_edit(picture.match, picture.panel)
+                async with self.panel_lock(match_id, user_id):
+                    if picture.version != version:
+                        continue  # changed while it was drawn: this picture is already old
+                    await picture.interaction.edit_original_response(**kwargs)
+                    picture.stale = False
+        except (discord.HTTPException, *USER_ERRORS) as error:
+            log.info("match %s: could not bring the picture of %s's panel %s up to date: %s", match_id, user_id,
+                     engagement, error)
+        finally:
+            picture.task = None
+            if self._pictures.get(key) is picture:  # (a click from now on starts again)
+                del self._pictures[key]
+
     async def _edit_panels(self, show: _Show, engagement: int, seats: Sequence[int]) -> None:
         """The seats' DM panels of the engagement, shown again as they stand now (:meth:`MatchService.panel_for`):
         a new deadline, or how the engagement ended for them (then without buttons). Each under its player's
@@ -354,7 +457,8 @@ class Presenter:
                 try:
                     panel = await self.matches.panel_for(match.id, user_id, engagement)
                     kwargs = await self.panel_edit(match, panel)
-                    await self._channel(channel_id, dm=True).get_partial_message(message_id).edit(**kwargs)
+                    await self._edit(channel_id, message_id, dm=True, **kwargs)
+                    self._picture_shown(match.id, user_id, engagement)
                 except (discord.HTTPException, *USER_ERRORS) as error:
                     log.info("match %s: could not update seat %s's panel %s: %s", match.id, seat, engagement, error)
 
@@ -397,9 +501,9 @@ class Presenter:
     async def _close_challenge(self, match: MatchRecord, text: str) -> None:
         if match.challenge_message_id is None:
             return
-        message = self._channel(match.channel_id).get_partial_message(match.challenge_message_id)
         try:
-            await message.edit(content=text, embeds=[], view=None, allowed_mentions=NO_MENTIONS)
+            await self._edit(match.channel_id, match.challenge_message_id, content=text, embeds=[], view=None,
+                             allowed_mentions=NO_MENTIONS)
         except (discord.Forbidden, discord.NotFound) as error:  # deleted, or out of reach: nothing hidden in it
             log.info("match %s: could not close its challenge message: %s", match.id, error)
 
@@ -433,45 +537,13 @@ class Presenter:
 
     async def _ensure_thread(self, show: _Show) -> int | None:
         """The match's public thread, made from the challenge message the first time; ``None``: the match is
-        played in the channel (the command was used in a thread, or threads are not allowed here)."""
-        match = show.match
-        if match.thread_id is not None:
-            return match.thread_id
-        if "in_channel" in match.messages:
-            return None
-        channel = self.bot.get_channel(match.channel_id)
-        if channel is None:
-            try:
-                channel = await self.bot.fetch_channel(match.channel_id)
-            except discord.HTTPException:
-                channel = None
-        thread_id: int | None = None
-        if isinstance(channel, discord.TextChannel):
-            names = await self.display_names(match)
-            name = clamp_line(f"{render.TITLE}: {names[0]} vs {names[1]}", 100)
-            try:
-                if match.challenge_message_id is not None:
-                    try:
-                        thread = await channel.get_partial_message(match.challenge_message_id).create_thread(
-                            name=name, auto_archive_duration=1440)
-                    except discord.NotFound:  # the challenge message is gone: a thread of its own
-                        thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
-                                                             auto_archive_duration=1440)
-                else:
-                    thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
-                                                         auto_archive_duration=1440)
-                thread_id = thread.id
-            except discord.Forbidden as error:
-                log.info("match %s: no thread in channel %s (%s); playing in the channel", match.id, channel.id,
-                         error)
-            except discord.HTTPException as error:
-                if error.code != THREAD_ALREADY_CREATED or match.challenge_message_id is None:
-                    raise
-                thread_id = match.challenge_message_id  # made before a restart: a message's thread has its id
-        if thread_id is None:
-            show.match = await self.matches.set_message(match.id, "in_channel", match.channel_id)
-            return None
-        show.match = await self.matches.set_thread(match.id, thread_id)
+        played in the channel (the server turned thread per match off, the command was used in a thread, or
+        threads are not allowed here)."""
+        if show.match.thread_id is not None:
+            return show.match.thread_id
+        names = await self.display_names(show.match)
+        show.match, thread_id = await ensure_thread(self.bot, self.matches, show.match,
+                                                    f"{render.TITLE}: {names[0]} vs {names[1]}")
         return thread_id
 
     # --- an engagement ---------------------------------------------------------------------------------
@@ -559,7 +631,10 @@ class Presenter:
     async def _on_flip(self, show: _Show, event: QueuedEvent) -> None:
         match = show.match
         number, flip = event.event["engagement"], event.event["flip"]
-        board = await self.matches.public_board(match.id, number, event.seq)
+        board = show.flips_of
+        if board is None or board.engagement != number or not any(
+                e.get("type") == "flip" and e.get("flip") == flip for e in board.events):
+            board = show.flips_of = await self.matches.public_board(match.id, number, event.seq)
         if board is None:
             return
         if flip > 1:

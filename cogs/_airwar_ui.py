@@ -21,11 +21,16 @@ import asyncio
 import functools
 import io
 import logging
+import multiprocessing
+import os
 import re
+import threading
+import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -95,13 +100,52 @@ def edit_kwargs(surface: Surface, *, extra: str = "", view: discord.ui.View | No
 
 
 T = TypeVar("T")
-#: Pictures are drawn here, one at a time, not on the event loop: a PNG takes ~10 ms of Pillow (most of it with
-#: the GIL released), which on the loop would hold up every other interaction's answer meanwhile.
-_RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="airwar-render")
+#: Pictures are drawn one at a time off the event loop: in a process of their own when the machine has a second
+#: core (a picture takes a few ms of Pillow and Python, and in a thread much of that would hold the GIL the event
+#: loop needs), else in a thread. The render functions are pure: their arguments and results travel by pickle.
+_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="airwar-render")
+_process: ProcessPoolExecutor | None = None
+
+
+def _renderer() -> Executor:
+    global _process
+    if (os.cpu_count() or 1) < 2:
+        return _THREAD
+    if _process is None:
+        _process = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                       initializer=_leave_with_parent, initargs=(os.getpid(),))
+    return _process
+
+
+def _leave_with_parent(parent: int) -> None:
+    """In the drawing process: let go of the bot's stdout and stderr (a supervisor waiting for their end waits for
+    every process holding them) and exit when the bot is gone, even killed (the pool's own pipes don't tell)."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.25)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="airwar-render-orphan-watch", daemon=True).start()
+
+
+async def _draw(loop: asyncio.AbstractEventLoop, function: Callable[[], T]) -> T:
+    global _process
+    executor = _renderer()
+    try:
+        return await loop.run_in_executor(executor, function)
+    except BrokenProcessPool:  # the drawing process died (killed): a new one for the next picture, this one here
+        if _process is executor:
+            _process = None
+        log.warning("the picture process stopped; starting another")
+        return await loop.run_in_executor(_THREAD, function)
 
 
 class _Turns:
-    """Whose picture the render thread draws next (one per event loop): a picture an interaction's answer waits
+    """Whose picture is drawn next (one per event loop): a picture an interaction's answer waits
     for goes before the background ones (flips, boards), which are paced anyway."""
 
     def __init__(self) -> None:
@@ -141,7 +185,7 @@ async def _render(first: bool, function: Callable[[], T]) -> T:
         turns = _turns[loop] = _Turns()
     await turns.take(first)
     try:
-        return await loop.run_in_executor(_RENDERER, function)
+        return await _draw(loop, function)
     finally:
         turns.give()
 

@@ -26,7 +26,7 @@ from bot.render import airwar as render
 from bot.render.common import clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.services import errors as service_errors
-from bot.services.matches import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE, MatchUpdate
+from bot.services.matches import ARRANGE_SECONDS_RANGE, MatchUpdate
 from bot.storage.records import MatchRecord
 from cogs._airwar_presenter import Presenter, mentions
 from cogs._airwar_ui import (
@@ -42,6 +42,8 @@ from cogs._airwar_ui import (
     open_panel_view,
     panel_view,
 )
+from cogs._match_common import start_refusal
+from cogs._stats_ui import settings_service
 
 if TYPE_CHECKING:
     from bot.client import AirWarBot
@@ -191,13 +193,16 @@ class AirWarCog(commands.Cog, name=COG_NAME):
                             action = {"undo": self.matches.undo, "reset": self.matches.reset,
                                       "random": self.matches.random_order, "drawn": self.matches.as_drawn}[key]
                             update = await action(match_id, user_id, engagement)
-                        # the panel as it stands now: the deadline may have passed since the click was applied,
-                        # and the second lock-in has played the engagement (nothing of the next one shows here)
-                        panel = await self.matches.panel_for(match_id, user_id, engagement)
+                        panel = update.panel
+                        if key == "confirm" or panel is None or panel.engagement != engagement:
+                            # the second lock-in has played the engagement: its panel as it ended (nothing of the
+                            # next one shows here)
+                            panel = await self.matches.panel_for(match_id, user_id, engagement)
                     except USER_ERRORS as error:
                         await answer.tell(str(error))
                         return
-                    await answer.edit(**await self.presenter.panel_edit(update.match, panel, answering=True))
+                    await answer.edit(**await self.presenter.panel_answer(update.match, panel, interaction.message))
+                    self.presenter.picture_later(update.match, user_id, panel, interaction)
             finally:
                 if update is not None:
                     self.after(update)
@@ -271,6 +276,10 @@ class AirWarCog(commands.Cog, name=COG_NAME):
         if missing:
             await self.tell(interaction, f"I can't run a match in this channel: I need {missing} here.")
             return
+        refusal = await start_refusal(self.bot, interaction)
+        if refusal is not None:
+            await self.tell(interaction, refusal)
+            return
         try:  # the service's refusals before anything goes out: the deferral below would be public
             await self.matches.check_challenge(user.id, opponent.id)
         except USER_ERRORS as error:
@@ -278,6 +287,11 @@ class AirWarCog(commands.Cog, name=COG_NAME):
             return
         rules = {key: value for key, value in (("aces", aces and aces.value), ("deck", deck and deck.value),
                                                 ("stack", stack)) if value is not None}
+        try:  # the server's default rules under the challenge's own
+            rules = await settings_service(self.bot).rules_for(interaction.guild_id, "airwar", rules)
+        except USER_ERRORS as error:
+            await self.tell(interaction, str(error))
+            return
         async with self.answer(interaction, thinking=True) as answer:
             try:
                 update = await self.matches.challenge(
@@ -358,39 +372,6 @@ class AirWarCog(commands.Cog, name=COG_NAME):
                 await answer.send(text, view=open_panel_view(match.id, panel.engagement), ephemeral=True)
             else:
                 await answer.tell(text)
-
-    @airwar.command(name="settings", description="This server's Air War arrangement timer and flip pace")
-    @app_commands.describe(
-        timer="Seconds each player has to arrange a stack (30-600; default 120)",
-        pace="Seconds between two flips (1-5; default 1.5)",
-    )
-    async def settings(
-        self,
-        interaction: discord.Interaction,
-        timer: app_commands.Range[int, ARRANGE_SECONDS_RANGE[0], ARRANGE_SECONDS_RANGE[1]] | None = None,
-        pace: app_commands.Range[float, FLIP_PACE_MS_RANGE[0] / 1000, FLIP_PACE_MS_RANGE[1] / 1000] | None = None,
-    ) -> None:
-        assert interaction.guild_id is not None
-        changing = timer is not None or pace is not None
-        if changing and not interaction.permissions.manage_guild:
-            await self.tell(interaction, "Changing the Air War settings needs the Manage Server permission.")
-            return
-        async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
-            try:
-                if changing:
-                    current = await self.matches.set_settings(
-                        interaction.guild_id, arrange_seconds=timer,
-                        flip_pace_ms=None if pace is None else round(pace * 1000))
-                else:
-                    current = await self.matches.get_settings(interaction.guild_id)
-            except USER_ERRORS as error:
-                await answer.tell(str(error))
-                return
-            head = "Saved. " if changing else ""
-            await answer.tell(
-                f"{head}**{render.TITLE} settings:** {current.arrange_seconds} s to arrange each stack (a "
-                f"challenge's `timer` option overrides it) · {current.flip_pace_ms / 1000:g} s between flips. A "
-                "running match keeps its timer; the pace applies from its next engagement.")
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,16 +1,22 @@
 """N concurrent Air War matches played to the end through the local Discord by scripted players.
 
-    python -m tests.bench.airwar_matches [--matches N] [--seed S] [--pace-ms MS] [--think-ms MS] [--json]
+    python -m tests.bench.airwar_matches [--matches N] [--seed S] [--pace-ms MS] [--think-ms MS] [--channels K]
+                                         [--bot-process] [--db-dir DIR] [--json]
 
-The real bot (``bot.client.AirWarBot``, real cogs, a real SQLite file in a temporary directory) runs against the
-local Discord (``tests/localdiscord``) on 127.0.0.1, both in this process and event loop. Discord's default rate
-limits stay as the fake has them (5 messages and 5 edits per 5 s per channel, 50 requests per second per other
-route). Every challenge is made in ONE channel (``#general``); the bot plays each match in a thread of its own.
-Two scripted players per match: the challenger uses ``/airwar challenge``, the opponent clicks **Accept**, then each
-finds their DM panel for every engagement and clicks it (engagement 1 also goes through ``undo``, ``drawn``,
-``random`` and ``reset``; then a card per tap in the order of ``tests.e2e.test_airwar.POLICIES``, then ``confirm``)
-until the result is in the match's thread. ``--think-ms`` is each player's mean pause before a click (uniform in
-0..2x; 0: click as soon as the previous answer is in).
+The real bot (``bot.client.AirWarBot``, real cogs, a real SQLite file in a temporary directory, or in ``--db-dir``)
+runs against the local Discord (``tests/localdiscord``) on 127.0.0.1: by default both in this process and event
+loop; with ``--bot-process`` the bot runs in a child process of its own (``tests.bench.airwar_bot_process``, as it
+would against the real Discord) and only the fake and the players stay here, so the two no longer compete for one
+event loop and one GIL. Discord's default rate limits stay as the fake has them (5 messages and 5 edits per 5 s
+per channel, 50 requests per second per other route). The challenges are made in ``#general`` or, with
+``--channels K``, spread over K channels (match i in channel i mod K), as on a big server: every challenge, its
+accepted edit, the link line and the result copy go to the channel of the challenge, at 5 per 5 s each. The bot
+plays each match in a thread of its own. Two scripted players per match: the challenger uses
+``/airwar challenge``, the opponent clicks **Accept**, then each finds their DM panel for every engagement and
+clicks it (engagement 1 also goes through ``undo``, ``drawn``, ``random`` and ``reset``; then a card per tap in the
+order of ``tests.e2e.test_airwar.POLICIES``, then ``confirm``) until the result is in the match's thread.
+``--think-ms`` is each player's mean pause before a click (uniform in 0..2x; 0: click as soon as the previous
+answer is in; a person takes 300 ms or more).
 
 Prints one JSON line:
 
@@ -19,21 +25,26 @@ Prints one JSON line:
 * ``p50_ack_ms``, ``p90_ack_ms``, ``p99_ack_ms``, ``max_ack_ms``, ``over_100ms``: per interaction, from the moment
   the fake creates and dispatches the INTERACTION_CREATE (``Interaction.created_at``) to the moment the bot's first
   callback (``POST /interactions/{id}/{token}/callback``) reaches the fake (``ResponseRecord.at``) -- both stamped
-  by the fake's clock, for every interaction of every match (nearest-rank percentiles);
+  by the fake's clock, for every interaction of every match (nearest-rank percentiles); ``p99_ack_ms_by_kind``:
+  the same for ``challenge`` (the slash command), ``accept`` and ``panel`` (battle-order clicks);
 * ``http_429``: 429s the fake answered (``env.http_429``), ``arrange_timeouts``: engagement deadlines the players
   missed (``arrange_timeout`` events in the database -- a player whose panel arrives late misses it);
-* ``kb_per_match``: memory -- RSS growth of the process (``/proc/self/statm``, sampled every 0.25 s) from just
-  before the first challenge to its peak during the run, divided by ``matches``. The bot and the fake share the
-  process, so this includes the fake's share (it keeps every message, every edit's earlier version and every
-  uploaded PNG). ``--tracemalloc`` adds ``bot_kb_per_match``: the peak, over snapshots taken every few seconds, of
-  the memory tracemalloc traces to allocations with a frame in ``bot/``, ``cogs/``, ``discord/`` or ``aiosqlite/``
-  (the bot's side; SQLite's own C heap is not traced), per match; tracing slows the process, so that run's latency
-  figures are not comparable (the line says ``"tracemalloc": true``);
+* ``kb_per_match``: memory -- RSS growth (``/proc/PID/statm``, sampled every 0.25 s) from just before the first
+  challenge to its peak during the run, divided by ``matches``: of this process (the bot's picture process
+  included) when the bot runs here, which includes the fake's share (it keeps every message, every edit's earlier
+  version and every uploaded PNG); of the bot's process and its picture process with ``--bot-process``
+  (``fake_kb_per_match`` is then this process's). ``--tracemalloc`` adds ``bot_kb_per_match``: the peak, over
+  snapshots taken every few seconds, of the memory tracemalloc traces to allocations with a frame in ``bot/``,
+  ``cogs/``, ``discord/`` or ``aiosqlite/`` (in-process runs only), per match; tracing slows the process, so that
+  run's latency figures are not comparable (the line says ``"tracemalloc": true``);
 * ``seconds`` (first challenge to the last result in a thread), ``settled_seconds`` (until every queued event is
-  shown, the channel's backlog included), ``pace_ms`` and ``pace`` (how flips are paced: the server setting through
-  ``MatchService.set_settings`` with real sleeps, or ``"no-op pace_sleep"`` for ``--pace-ms 0``), ``think_ms``;
+  shown, the channels' backlog included), ``cpu_s`` (CPU seconds of the run: the bot's processes and this one, or
+  both together in one process), ``bot_process``, ``channels``, ``pace_ms`` and ``pace`` (how flips are paced: the
+  server setting through ``MatchService.set_settings`` with real sleeps, or ``"no-op pace_sleep"`` for
+  ``--pace-ms 0``), ``think_ms``, ``db_dir`` (a tmpfs such as ``/dev/shm`` makes every commit's fsync free),
+  ``load_avg_1m_at_start`` (the machine's load when the run began: other work skews the figures);
 * ``failures``: what the pytest fixture would fail on (``env.failures()``: unknown routes, spec violations, late /
-  double / missing interaction answers, ERROR logs); must be 0. They are printed to stderr.
+  double / missing interaction answers, ERROR logs -- the bot process's too); must be 0. They are printed to stderr.
 """
 
 from __future__ import annotations
@@ -59,16 +70,22 @@ from bot.services.matches import FLIP_PACE_MS_RANGE
 from tests.e2e.test_airwar import POLICIES, TITLE, match_id_of, stack_of, title
 from tests.localdiscord import Env, Message, User
 from tests.localdiscord.airwar import airwar_bot_factory
-from tests.localdiscord.state import Channel
+from tests.localdiscord.state import Channel, Interaction
 
+ROOT = Path(__file__).resolve().parents[2]
+LOAD_AT_START = os.getloadavg()[0]
 RESULT_TITLE = re.compile(rf"{TITLE} — (draw|.+ wins)")
 PAGE_KB = os.sysconf("SC_PAGE_SIZE") / 1024
 BOT_FILES = (f"{os.sep}bot{os.sep}", f"{os.sep}cogs{os.sep}", f"{os.sep}discord{os.sep}", f"{os.sep}aiosqlite{os.sep}")
 
 
-def rss_kb() -> float:
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * PAGE_KB
+def rss_kb(pid: int | None = None, *, tree: bool = False) -> float:
+    """Resident memory of this process (or ``pid``, with its descendants if ``tree``)."""
+    total = 0.0
+    for member in process_tree(pid) if tree and pid else [pid or "self"]:
+        with contextlib.suppress(OSError), open(f"/proc/{member}/statm") as statm:
+            total += int(statm.read().split()[1]) * PAGE_KB
+    return total
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -111,12 +128,110 @@ class Watch:
         return None
 
 
+class InProcessBot:
+    """The bot in this process and event loop (the default), asked directly."""
+
+    def __init__(self, env: Env) -> None:
+        self.env = env
+        self.pid = os.getpid()
+
+    async def stored(self, match_id: int) -> bool:
+        return (await self.env.bot.matches.get_match(match_id)).challenge_message_id is not None
+
+    async def unshown(self) -> int:
+        return len(await self.env.bot.matches.matches_with_unshown_events())
+
+    async def report(self, match_ids: list[int]) -> dict[str, Any]:
+        matches = self.env.bot.matches
+        finished = timeouts = 0
+        for match_id in match_ids:
+            finished += (await matches.get_match(match_id)).status == "finished"
+            timeouts += sum(1 for q in await matches.events(match_id) if q.type == "arrange_timeout")
+        return {"finished": finished, "arrange_timeouts": timeouts, "errors": []}
+
+    async def close(self) -> None:
+        """(``env.close`` closes it.)"""
+
+
+class ChildProcessBot:
+    """The bot in a child process (``tests.bench.airwar_bot_process``), asked over its stdin and stdout."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.pid = process.pid
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def start(cls, env: Env, database: Path, args: argparse.Namespace) -> ChildProcessBot:
+        profile = ["-m", "cProfile", "-o", args.profile_bot] if args.profile_bot else []
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, *profile, "-m", "tests.bench.airwar_bot_process", env.discord.api_base,
+            env.discord.gateway_url, env.token, str(database), str(env.guild.id), str(env.guild.owner.id),
+            str(args.seed), str(args.pace_ms),
+            cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        bot = cls(process)
+        assert process.stdout is not None
+        line = await asyncio.wait_for(process.stdout.readline(), 60)
+        if not line:
+            raise RuntimeError("the bot process stopped before it was ready")
+        return bot
+
+    async def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        async with self._lock:
+            self.process.stdin.write((json.dumps(request) + "\n").encode())
+            await self.process.stdin.drain()
+            return json.loads(await self.process.stdout.readline())
+
+    async def stored(self, match_id: int) -> bool:
+        return (await self.ask({"op": "stored", "match": match_id}))["stored"]
+
+    async def unshown(self) -> int:
+        return (await self.ask({"op": "unshown"}))["unshown"]
+
+    async def report(self, match_ids: list[int]) -> dict[str, Any]:
+        return await self.ask({"op": "report", "matches": match_ids})
+
+    async def close(self) -> None:
+        if self.process.returncode is None:
+            assert self.process.stdin is not None
+            self.process.stdin.write(b'{"op": "stop"}\n')
+            await self.process.stdin.drain()
+            try:
+                await asyncio.wait_for(self.process.wait(), 20)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+
+
+def process_tree(pid: int) -> list[int]:
+    """The process and its descendants (the bot's picture process)."""
+    found = [pid]
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            for child in (task / "children").read_text().split():
+                found += process_tree(int(child))
+    return found
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its descendants (threads included), from ``/proc/PID/stat``."""
+    total = 0.0
+    for member in process_tree(pid):
+        with contextlib.suppress(OSError), open(f"/proc/{member}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 @dataclass
 class Bench:
     env: Env
     args: argparse.Namespace
     rng: random.Random
     wait: float
+    bot: InProcessBot | ChildProcessBot
+    channels: list[Channel]
     done: list[int] = field(default_factory=list)
     match_ids: list[int] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -140,9 +255,9 @@ class Bench:
 
     async def play_match(self, number: int, challenger: User, opponent: User) -> None:
         env = self.env
-        channel = env.channel()
+        channel = self.channels[number % len(self.channels)]
         await self.think()
-        ix = await env.slash(challenger, "airwar challenge", opponent=opponent)
+        ix = await env.slash(challenger, "airwar challenge", opponent=opponent, where=channel)
         await ix.wait_response(timeout=self.wait)
         if ix.response.ephemeral:
             raise AssertionError(f"match {number}: challenge refused: {ix.message.content}")
@@ -151,9 +266,8 @@ class Bench:
         self.match_ids.append(match_id)
         await self.think()
         # accept once the bot has stored its challenge message (a person takes longer than that anyway)
-        matches = env.bot.matches
         for _ in range(int(self.wait / 0.05)):
-            if (await matches.get_match(match_id)).challenge_message_id is not None:
+            if await self.bot.stored(match_id):
                 break
             await asyncio.sleep(0.05)
         if not await self.click(opponent, message, "accept"):
@@ -195,19 +309,21 @@ class Bench:
             number += 1
 
 
-async def settle(env: Env, seconds: float) -> None:
+async def settle(bot: InProcessBot | ChildProcessBot, seconds: float) -> None:
     """Until every queued event has been shown (the presenters are done, the channel's backlog included)."""
     deadline = time.monotonic() + seconds
-    while await env.bot.matches.matches_with_unshown_events():
+    while await bot.unshown():
         if time.monotonic() > deadline:
             raise TimeoutError("events still unshown")
         await asyncio.sleep(0.25)
 
 
-async def sample_memory(peak: dict[str, float], stop: asyncio.Event, traced: bool) -> None:
+async def sample_memory(peak: dict[str, float], pids: dict[str, tuple[int, bool]], stop: asyncio.Event,
+                        traced: bool) -> None:
     last_snapshot = 0.0
     while not stop.is_set():
-        peak["rss"] = max(peak["rss"], rss_kb())
+        for name, (pid, tree) in pids.items():
+            peak[name] = max(peak[name], rss_kb(pid, tree=tree))
         if traced and time.monotonic() - last_snapshot > 5:
             peak["bot"] = max(peak["bot"], bot_traced_kb())
             last_snapshot = time.monotonic()
@@ -221,6 +337,14 @@ def bot_traced_kb() -> float:
     return sum(stat.size for stat in snapshot.statistics("filename")) / 1024
 
 
+def interaction_kind(ix: Interaction) -> str:
+    """``challenge``, ``accept`` or ``panel`` (a click on a battle-order panel)."""
+    if ix.type == 2:
+        return "challenge"
+    custom_id = str(ix.data.get("custom_id", ""))
+    return "panel" if custom_id.startswith("aw:p:") else custom_id.rsplit(":", 1)[-1]
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
     seeds = random.Random(args.seed + 1)
@@ -229,27 +353,41 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(0)
 
     pace_sleep = no_pace if args.pace_ms == 0 else asyncio.sleep
-    with tempfile.TemporaryDirectory(prefix="airwar-bench-") as directory:
-        factory = airwar_bot_factory(Path(directory) / "airwar.db", seed_source=lambda: seeds.getrandbits(63),
-                                     pace_sleep=pace_sleep)
+    with tempfile.TemporaryDirectory(prefix="airwar-bench-", dir=args.db_dir) as directory:
+        database = Path(directory) / "airwar.db"
+        factory = None if args.bot_process else airwar_bot_factory(
+            database, seed_source=lambda: seeds.getrandbits(63), pace_sleep=pace_sleep)
         env = await Env.start(factory, record_requests=False)
+        bot: InProcessBot | ChildProcessBot | None = None
+        report: dict[str, Any] = {"finished": 0, "arrange_timeouts": 0, "errors": []}
+        cpu_before = {"fake": time.process_time(), "bot": 0.0}
         try:
-            if args.pace_ms:
-                await env.bot.matches.set_settings(env.guild.id, flip_pace_ms=args.pace_ms)
+            if args.bot_process:
+                bot = await ChildProcessBot.start(env, database, args)
+                await env.wait_for(lambda: "airwar" in env.commands, timeout=30, message="no commands synced")
+            else:
+                bot = InProcessBot(env)
+                if args.pace_ms:
+                    await env.bot.matches.set_settings(env.guild.id, flip_pace_ms=args.pace_ms)
             players = [env.user(f"pilot{i}") for i in range(2 * args.matches)]
-            env.channel()
+            channels = [env.channel("general" if i == 0 else f"arena-{i + 1}") for i in range(args.channels)]
             for player in players:
                 env.dm(player)
             await env._flush()
             await asyncio.sleep(0.2)
             if args.tracemalloc:
                 tracemalloc.start(16)
-            peak = {"rss": rss_kb(), "bot": 0.0}
-            base_rss = peak["rss"]
+            # (the bot's picture process is the bot's memory: counted with the bot's process)
+            pids = {"rss": (os.getpid(), not args.bot_process),
+                    **({"bot_rss": (bot.pid, True)} if args.bot_process else {})}
+            peak = {name: rss_kb(pid, tree=tree) for name, (pid, tree) in pids.items()} | {"bot": 0.0}
+            base = dict(peak)
             base_bot = bot_traced_kb() if args.tracemalloc else 0.0
             stop = asyncio.Event()
-            sampler = asyncio.create_task(sample_memory(peak, stop, args.tracemalloc))
-            bench = Bench(env, args, rng, wait=10.0)
+            sampler = asyncio.create_task(sample_memory(peak, pids, stop, args.tracemalloc))
+            bench = Bench(env, args, rng, wait=10.0, bot=bot, channels=channels)
+            cpu_before = {"fake": time.process_time(),
+                          "bot": process_cpu_seconds(bot.pid) if args.bot_process else 0.0}
             started = time.perf_counter()
             outcomes = await asyncio.wait_for(asyncio.gather(
                 *[bench.play_match(i, players[2 * i], players[2 * i + 1]) for i in range(args.matches)],
@@ -258,29 +396,32 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 if isinstance(outcome, BaseException):
                     bench.problems.append(f"[player] {outcome!r}")
             played = (bench.last_result_at or time.perf_counter()) - started
-            await settle(env, args.timeout)
+            await settle(bot, args.timeout)
             settled = time.perf_counter() - started
+            cpu = {"fake": time.process_time() - cpu_before["fake"],
+                   "bot": process_cpu_seconds(bot.pid) - cpu_before["bot"] if args.bot_process else 0.0}
             stop.set()
             await sampler
             if args.tracemalloc:
                 peak["bot"] = max(peak["bot"], bot_traced_kb())
                 tracemalloc.stop()
-            matches = env.bot.matches
-            finished = 0
-            timeouts = 0
-            for match_id in bench.match_ids:
-                finished += (await matches.get_match(match_id)).status == "finished"
-                timeouts += sum(1 for q in await matches.events(match_id) if q.type == "arrange_timeout")
+            report = await bot.report(bench.match_ids)
         finally:
             interactions = list(env.world.interactions.values())
+            if bot is not None:
+                await bot.close()
             await env.close()
-        failures = env.failures() + bench.problems
+        failures = env.failures() + report["errors"] + bench.problems
     acks = [(ix.response.at - ix.created_at) * 1000 for ix in interactions if ix.response is not None]
+    by_kind: dict[str, list[float]] = {}
+    for ix in interactions:
+        if ix.response is not None:
+            by_kind.setdefault(interaction_kind(ix), []).append((ix.response.at - ix.created_at) * 1000)
     for line in failures[:40]:
         print(line, file=sys.stderr)
     out: dict[str, Any] = {
         "matches": args.matches,
-        "finished": finished,
+        "finished": report["finished"],
         "interactions": len(interactions),
         "unanswered": len(interactions) - len(acks),
         "p50_ack_ms": round(percentile(acks, 50), 1),
@@ -288,22 +429,36 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "p99_ack_ms": round(percentile(acks, 99), 1),
         "max_ack_ms": round(max(acks, default=0.0), 1),
         "over_100ms": sum(1 for a in acks if a > 100),
+        "p99_ack_ms_by_kind": {kind: round(percentile(values, 99), 1) for kind, values in sorted(by_kind.items())},
         "http_429": env.http_429,
         "http_429_routes": dict(Counter(line.split(" (")[0] for line in env.discord.rate_limits.log_429)),
         "first_panel_p50_s": round(percentile(bench.first_panel, 50), 2),
         "first_panel_max_s": round(max(bench.first_panel, default=0.0), 2),
-        "arrange_timeouts": timeouts,
-        "kb_per_match": round((peak["rss"] - base_rss) / args.matches, 1),
-        "memory": "rss_peak_delta",
+        "arrange_timeouts": report["arrange_timeouts"],
+    }
+    if args.bot_process:
+        out["kb_per_match"] = round((peak["bot_rss"] - base["bot_rss"]) / args.matches, 1)
+        out["memory"] = "bot process rss_peak_delta"
+        out["fake_kb_per_match"] = round((peak["rss"] - base["rss"]) / args.matches, 1)
+    else:
+        out["kb_per_match"] = round((peak["rss"] - base["rss"]) / args.matches, 1)
+        out["memory"] = "rss_peak_delta (bot and fake)"
+    out.update({
         "seconds": round(played, 1),
         "settled_seconds": round(settled, 1),
+        "cpu_s": {"bot": round(cpu["bot"], 1), "fake_and_players": round(cpu["fake"], 1)} if args.bot_process
+        else {"bot_fake_and_players": round(cpu["fake"], 1)},
+        "bot_process": args.bot_process,
+        "channels": args.channels,
         "pace_ms": args.pace_ms,
         "pace": "server setting (set_settings), real sleeps" if args.pace_ms else "no-op pace_sleep",
         "think_ms": args.think_ms,
+        "db_dir": args.db_dir or tempfile.gettempdir(),
         "seed": args.seed,
         "cpus": os.cpu_count(),
+        "load_avg_1m_at_start": LOAD_AT_START,
         "failures": len(failures),
-    }
+    })
     if args.tracemalloc:
         out["bot_kb_per_match"] = round((peak["bot"] - base_bot) / args.matches, 1)
         out["tracemalloc"] = True
@@ -319,6 +474,14 @@ def main() -> None:
                         help=f"the server's flip pace ({low}-{high}, set through the match service; default: the "
                              "lowest allowed); 0: a no-op pace_sleep")
     parser.add_argument("--think-ms", type=float, default=0.0, help="mean pause before each click")
+    parser.add_argument("--channels", type=int, default=1,
+                        help="spread the challenges over this many channels (default 1: all in #general)")
+    parser.add_argument("--bot-process", action="store_true",
+                        help="run the bot in a child process (the fake and the players stay in this one)")
+    parser.add_argument("--db-dir", help="where the bot's SQLite file goes (default: the system's temporary "
+                        "directory; /dev/shm takes the disk's fsync out of every commit)")
+    parser.add_argument("--profile-bot", metavar="FILE",
+                        help="with --bot-process: cProfile the bot's process into FILE")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds for the whole run")
     parser.add_argument("--tracemalloc", action="store_true", help="also trace the bot's memory (slows the run)")
     parser.add_argument("--json", action="store_true", help="accepted; the output is always one JSON line")

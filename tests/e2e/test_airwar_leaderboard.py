@@ -328,7 +328,7 @@ async def test_three_matches_played_through_the_buttons_make_the_board(make_env,
 
     env = await make_env(fast_bot(tmp_path / "airwar.db", seeds=SEEDS))
     lift_rate_limits(env)
-    ix = await slash(env, env.owner, "airwar settings", pace=1.0)  # the fastest pace there is (flips don't wait)
+    ix = await slash(env, env.owner, "settings pace", seconds=1.0)  # the fastest pace there is (flips don't wait)
     assert ix.message.content.startswith("Saved.")
     alice, bob = env.user("alice"), env.user("bob")
     channel = env.channel()

@@ -113,7 +113,7 @@ async def test_a_kill_mid_arrangement_loses_nothing(make_env, tmp_path):
     channel = env.channel()
     first = await BotProcess.start(env, database, flip_seconds=0.0)
     try:
-        await slash(env, env.owner, "airwar settings", pace=PACE_MS / 1000)
+        await slash(env, env.owner, "settings pace", seconds=PACE_MS / 1000)
         message = await challenge_without_bot(env, alice, bob)
         match_id = match_id_of(message)
         thread = await accept(env, bob, message)
@@ -160,7 +160,7 @@ async def test_a_kill_mid_flips_shows_no_flip_twice(make_env, tmp_path):
     channel = env.channel()
     first = await BotProcess.start(env, database, flip_seconds=0.3)  # slow flips: time to kill in the middle
     try:
-        await slash(env, env.owner, "airwar settings", pace=PACE_MS / 1000)
+        await slash(env, env.owner, "settings pace", seconds=PACE_MS / 1000)
         message = await challenge_without_bot(env, alice, bob)
         match_id = match_id_of(message)
         thread = await accept(env, bob, message)

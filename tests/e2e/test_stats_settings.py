@@ -8,25 +8,13 @@ The last three need the Air War cog to read the settings service (``SettingsServ
 
 from __future__ import annotations
 
-import inspect
-
 import pytest
 
-import cogs._airwar_presenter
-import cogs.airwar
 from bot.services.settings import SettingsService
 from tests.e2e.test_airwar import accept, board, challenge, click, lift_rate_limits, match_id_of, results, slash, start
 from tests.localdiscord import Env
 
 pytestmark = pytest.mark.e2e
-
-_AIRWAR = inspect.getsource(cogs.airwar) + inspect.getsource(cogs._airwar_presenter)
-_WIRING = "cogs/airwar.py does not read the server settings yet ({}): wired when the cogs are integrated"
-uses_start_channels = pytest.mark.skipif("check_start" not in _AIRWAR, reason=_WIRING.format("check_start"))
-uses_thread_setting = pytest.mark.skipif("thread_per_match" not in _AIRWAR, reason=_WIRING.format("thread_per_match"))
-uses_default_rules = pytest.mark.skipif("rules_for" not in _AIRWAR and "default_rules" not in _AIRWAR,
-                                        reason=_WIRING.format("default_rules"))
-
 
 def stored(env: Env) -> SettingsService:
     """A separate settings service on the bot's database: what is stored, not what some cog remembers."""
@@ -103,7 +91,6 @@ async def test_every_setting_is_validated_stored_and_shown(env: Env):
     assert env.messages() == []
 
 
-@uses_start_channels
 async def test_a_challenge_outside_the_listed_channels_is_refused(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     alice, bob = env.user("alice"), env.user("bob")
@@ -120,7 +107,6 @@ async def test_a_challenge_outside_the_listed_channels_is_refused(make_env, tmp_
     assert message.channel is games
 
 
-@uses_thread_setting
 async def test_with_threads_off_the_match_plays_in_the_channel(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     lift_rate_limits(env)
@@ -139,7 +125,6 @@ async def test_with_threads_off_the_match_plays_in_the_channel(make_env, tmp_pat
     assert len(await env.wait_for(lambda: results(env, channel))) == 1
 
 
-@uses_default_rules
 async def test_the_servers_default_rules_apply_when_the_challenge_gives_none(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     alice, bob, carol = env.user("alice"), env.user("bob"), env.user("carol")

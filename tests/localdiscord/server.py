@@ -20,7 +20,7 @@ from typing import Any
 
 from aiohttp import web
 
-from . import errors
+from . import errors, multipart
 from .gateway import GatewayHub
 from .ratelimit import RateLimiter
 from .rest import Call, Rest, upload_from_part
@@ -306,24 +306,26 @@ class LocalDiscord:
         content_type = request.headers.get("Content-Type", "").partition(";")[0].strip().lower() or \
             "application/octet-stream"
         if content_type == "multipart/form-data":
+            parts = multipart.parse(await request.read(), request.headers.get("Content-Type", ""))
+            if parts is None:
+                return None, [], None, self._error(op, errors.ApiError(400, 50035, "Invalid Form Body", {
+                    "_errors": [errors.inner_error("CONTENT_TYPE_INVALID", "Malformed multipart body")]}))
             body = None
             uploads = []
-            reader = await request.multipart()
-            async for part in reader:
-                name = part.name or ""
+            for part in parts:
+                name = part.name
                 if name == "payload_json":
                     try:
-                        body = json.loads(await part.text())
+                        body = json.loads(part.text())
                     except ValueError:
                         return None, [], None, self._error(op, errors.ApiError(400, 50109, "The request body "
                                                                                            "contains invalid JSON."))
                 elif name.startswith("files[") and name.endswith("]"):
-                    data = bytes(await part.read(decode=False))
-                    uploads.append(upload_from_part(int(name[6:-1]), part.filename or "file", part.headers.get(
-                        "Content-Type"), data))
+                    uploads.append(upload_from_part(int(name[6:-1]), part.filename or "file", part.content_type,
+                                                    part.data))
                 else:
                     body = body or {}
-                    body[name] = await part.text()
+                    body[name] = part.text()
             return body if body is not None else {}, uploads, "multipart/form-data", None
         raw = await request.read()
         if not raw:

@@ -1,0 +1,92 @@
+"""The real Air War bot in a process of its own, for ``tests.bench.airwar_matches --bot-process``.
+
+    python -m tests.bench.airwar_bot_process API GATEWAY TOKEN DATABASE GUILD OWNER SEED PACE_MS
+
+It connects to the benchmark's local Discord (127.0.0.1 only: the same loopback guard as the tests), sets the
+server's flip pace through the match service, prints ``{"ready": true}`` and then answers one JSON line per
+request line on stdin, so the benchmark never touches the bot's objects:
+
+* ``{"op": "stored", "match": ID}`` -> ``{"stored": bool}``: the challenge message id is stored;
+* ``{"op": "unshown"}`` -> ``{"unshown": N}``: matches with events still to show;
+* ``{"op": "report", "matches": [IDS]}`` -> ``{"finished": N, "arrange_timeouts": N, "errors": [...]}``;
+* ``{"op": "stop"}``: closes the bot and exits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import discord.gateway
+import discord.http
+import yarl
+
+from bot.client import AirWarBot
+from bot.config import Settings
+from tests.localdiscord.driver import ErrorLogGuard
+from tests.localdiscord.netguard import LoopbackOnly
+
+
+async def serve(argv: list[str]) -> None:
+    api, gateway, token, database, guild, owner, seed, pace_ms = argv
+    discord.http.Route.BASE = api
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+    refused: list[str] = []
+    LoopbackOnly(refused.append).install()
+    errors = ErrorLogGuard().install()
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    seeds = random.Random(int(seed) + 1)
+
+    async def no_pace(seconds: float) -> None:
+        await asyncio.sleep(0)
+
+    settings = Settings(token=token, database_path=Path(database), dev_guild_id=int(guild),
+                        owner_ids=frozenset({int(owner)}), log_level="WARNING")
+    bot = AirWarBot(settings, seed_source=lambda: seeds.getrandbits(63), guild_ready_timeout=0.05,
+                    pace_sleep=asyncio.sleep if int(pace_ms) else no_pace)
+    running = asyncio.create_task(bot.start(token))
+    while not bot.is_ready():
+        if running.done():
+            running.result()
+        await asyncio.sleep(0.01)
+    if int(pace_ms):
+        await bot.matches.set_settings(int(guild), flip_pace_ms=int(pace_ms))
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+
+    def answer(value: dict[str, Any]) -> None:
+        sys.stdout.write(json.dumps(value) + "\n")
+        sys.stdout.flush()
+
+    answer({"ready": True})
+    try:
+        while line := await reader.readline():
+            request = json.loads(line)
+            op = request["op"]
+            if op == "stored":
+                match = await bot.matches.get_match(request["match"])
+                answer({"stored": match.challenge_message_id is not None})
+            elif op == "unshown":
+                answer({"unshown": len(await bot.matches.matches_with_unshown_events())})
+            elif op == "report":
+                finished = timeouts = 0
+                for match_id in request["matches"]:
+                    finished += (await bot.matches.get_match(match_id)).status == "finished"
+                    timeouts += sum(1 for q in await bot.matches.events(match_id) if q.type == "arrange_timeout")
+                answer({"finished": finished, "arrange_timeouts": timeouts,
+                        "errors": errors.describe() + [f"[network] refused {what}" for what in refused]})
+            elif op == "stop":
+                break
+    finally:
+        await bot.close()
+        await asyncio.wait_for(running, 10)
+
+
+if __name__ == "__main__":
+    asyncio.run(serve(sys.argv[1:]))
