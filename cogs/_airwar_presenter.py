@@ -152,7 +152,8 @@ class Presenter:
         self._failures: dict[int, int] = {}  # match id -> runs in a row that left events unshown
         self._panel_locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = weakref.WeakValueDictionary()
         self._pictures: dict[tuple[int, int, int], _PanelPicture] = {}  # (match, user, engagement) -> stale panel
-        self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._channel_locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = \
+            weakref.WeakValueDictionary()
 
     @property
     def matches(self):
@@ -318,24 +319,24 @@ class Presenter:
     def _play(self, match: MatchRecord) -> discord.PartialMessageable:
         return self._channel(match.play_channel_id)
 
-    def _channel_turn(self, channel_id: int) -> asyncio.Lock:
-        """Sends and edits in one channel go one at a time, whichever match they are for: discord.py learns a
-        channel's rate limit from the first answer, so requests sent together before it would overrun it (429s);
-        one after the other, it paces them."""
-        lock = self._channel_locks.get(channel_id)
+    def _turn(self, key: tuple[int, str]) -> asyncio.Lock:
+        """Requests of one rate limit go one at a time, whichever match they are for (sends in a channel, edits in
+        a channel, DMs opened): discord.py learns a limit from the first answer, so requests sent together before
+        it would overrun it (429s); one after the other, it paces them."""
+        lock = self._channel_locks.get(key)
         if lock is None:
-            lock = self._channel_locks[channel_id] = asyncio.Lock()
+            lock = self._channel_locks[key] = asyncio.Lock()
         return lock
 
     async def _send(self, match: MatchRecord, channel: discord.abc.Messageable, name: str,
                     **kwargs: Any) -> discord.Message:
         """Send the match's message ``name`` with its :func:`nonce`: sent again after a crash, it is not doubled."""
         channel_id = channel.id  # type: ignore[attr-defined]
-        async with self._channel_turn(channel_id):
+        async with self._turn((channel_id, "send")):
             return await channel.send(nonce=nonce(match, name, channel_id), **kwargs)
 
     async def _edit(self, channel_id: int, message_id: int, *, dm: bool = False, **kwargs: Any) -> None:
-        async with self._channel_turn(channel_id):
+        async with self._turn((channel_id, "edit")):
             await self._channel(channel_id, dm=dm).get_partial_message(message_id).edit(**kwargs)
 
     def _lost(self, match: MatchRecord, error: discord.HTTPException) -> None:
@@ -564,7 +565,7 @@ class Presenter:
             return
         surface, extra = await self.panel_surface(match, panel)
         try:
-            channel = await self.bot.create_dm(discord.Object(user_id))
+            channel = await self._dm(match, seat)
             kwargs = message_kwargs(surface, extra=extra, view=panel_view(match.id, number, surface))
             message = await self._send(match, channel, dm_name(number, seat), **kwargs)
         except discord.Forbidden as error:
@@ -573,6 +574,14 @@ class Presenter:
             return
         await self.matches.set_dm(match.id, user_id, channel.id, message.id)
         show.match = await self.matches.set_message(match.id, dm_name(number, seat), message.id)
+
+    async def _dm(self, match: MatchRecord, seat: int) -> discord.abc.Messageable:
+        """The seat's DM channel: the one the match stored, else opened (one at a time, see :meth:`_turn`)."""
+        record = match.seats[seat]
+        if record.dm_channel_id is not None:
+            return self._channel(record.dm_channel_id, dm=True)
+        async with self._turn((0, "create_dm")):
+            return await self.bot.create_dm(discord.Object(record.user_id))
 
     def _dms_closed(self, match: MatchRecord, number: int) -> list[int]:
         return [seat for seat in (0, 1) if match.messages.get(dm_name(number, seat)) == 0]
