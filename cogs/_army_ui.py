@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.render.common import Button, ButtonSurface
-from cogs._airwar_ui import NO_MENTIONS, SORRY, STYLES
+from cogs._airwar_ui import SORRY, STYLES
+from cogs._match_common import tell_privately
 
 if TYPE_CHECKING:
     from cogs.army import ArmyCog
@@ -73,14 +74,6 @@ def _cog(interaction: discord.Interaction) -> ArmyCog | None:
     return interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined,return-value]
 
 
-async def _tell(interaction: discord.Interaction, text: str) -> None:
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
-        else:
-            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
-    except discord.HTTPException:
-        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
 
 class _ArmyItem:
@@ -91,25 +84,25 @@ class _ArmyItem:
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         cog = _cog(interaction)
         if cog is None:
-            await _tell(interaction, GONE)
+            await tell_privately(interaction, GONE)
             return False
         try:
             return await cog.check_player(interaction, self.match_id)
         except Exception:
             log.exception("checking a click on Army match %s failed", self.match_id)
-            await _tell(interaction, SORRY)
+            await tell_privately(interaction, SORRY)
             return False
 
     async def _run(self, interaction: discord.Interaction, handler_name: str, *args: Any) -> None:
         cog = _cog(interaction)
         if cog is None:
-            await _tell(interaction, GONE)
+            await tell_privately(interaction, GONE)
             return
         try:
             await getattr(cog, handler_name)(interaction, self.match_id, *args)
         except Exception:
             log.exception("a click on Army match %s (%s) failed", self.match_id, handler_name)
-            await _tell(interaction, SORRY)
+            await tell_privately(interaction, SORRY)
 
 
 class ChallengeButton(_ArmyItem, discord.ui.DynamicItem[discord.ui.Button],

@@ -112,3 +112,16 @@ def missing_permissions(interaction: discord.Interaction) -> str:
 
 
 __all__ = ["ensure_thread", "fetch_name", "mentions", "message_link", "missing_permissions", "start_refusal"]
+
+
+async def tell_privately(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was answered already; a failure is logged, not raised
+    (a button's error path must never raise)."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        else:
+            await interaction.response.send_message(text, ephemeral=True,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id, exc_info=True)

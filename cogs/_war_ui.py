@@ -20,6 +20,7 @@ import discord
 
 from bot.render.common import Button
 from cogs._airwar_ui import STYLES
+from cogs._match_common import tell_privately
 
 if TYPE_CHECKING:
     from cogs.war import WarCog
@@ -38,14 +39,6 @@ def _cog(interaction: discord.Interaction) -> WarCog | None:
     return interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined,return-value]
 
 
-async def _tell(interaction: discord.Interaction, text: str) -> None:
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
-        else:
-            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
-    except discord.HTTPException:
-        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
 
 class _WarItem:
@@ -56,7 +49,7 @@ class _WarItem:
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         cog = _cog(interaction)
         if cog is None:
-            await _tell(interaction, GONE)
+            await tell_privately(interaction, GONE)
             return False
         if self.open_to_all:
             return True
@@ -64,19 +57,19 @@ class _WarItem:
             return await cog.check_player(interaction, self.match_id)
         except Exception:
             log.exception("checking a click on match %s failed", self.match_id)
-            await _tell(interaction, SORRY)
+            await tell_privately(interaction, SORRY)
             return False
 
     async def _run(self, interaction: discord.Interaction, *args: Any) -> None:
         cog = _cog(interaction)
         if cog is None:
-            await _tell(interaction, GONE)
+            await tell_privately(interaction, GONE)
             return
         try:
             await cog.on_button(interaction, self.match_id, *args)
         except Exception:
             log.exception("a click on match %s (%s) failed", self.match_id, args)
-            await _tell(interaction, SORRY)
+            await tell_privately(interaction, SORRY)
 
 
 def _button(custom_id: str, label: str, style: discord.ButtonStyle, disabled: bool) -> discord.ui.Button:
