@@ -49,6 +49,12 @@ class MatchDisplay(Protocol):
         """Arm (or cancel) the match's deadline timer from ``match.deadline_at``."""
 
 
+#: Everything the bot does is slash commands, buttons and its own messages: it needs the servers, their channels and
+#: threads (``guilds``) and no message events (receiving every message it sends or edits would cost it for nothing).
+INTENTS = discord.Intents.none()
+INTENTS.guilds = True
+
+
 class AirWarBot(commands.Bot):
     def __init__(
         self,
@@ -68,7 +74,8 @@ class AirWarBot(commands.Bot):
         the real ones."""
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=INTENTS,
+            max_messages=None,
             help_command=None,
             owner_ids=set(settings.owner_ids) or None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),

@@ -33,6 +33,10 @@ What each event becomes:
 
 A panel's message is edited under its player's :meth:`Presenter.panel_lock`, the lock the cog holds while it
 applies and answers a click: a click answered late can't put back the buttons of a panel the presenter closed.
+A panel's picture shows only both stacks as drawn, the same for its whole engagement: a click's answer
+(:meth:`Presenter.panel_answer`) changes the text and buttons and keeps the picture the message shows, so a click
+draws nothing and costs one edit; the presenter's own (rare) panel edits draw it again from stored state, the same
+picture.
 """
 
 from __future__ import annotations
@@ -80,9 +84,6 @@ UNKNOWN_MESSAGE = 10008
 RETRIES = 4
 #: seconds before a match whose events could not be shown is tried again (its next update tries at once)
 RETRY_LATER = (5.0, 15.0, 60.0, 300.0)
-#: seconds without a click before a panel answered without its new picture gets the picture: a burst of quick
-#: clicks gets one picture, the last
-PICTURE_QUIET = 0.15
 Sleep = Callable[[float], Awaitable[Any]]
 
 
@@ -117,18 +118,6 @@ def mentions(match: MatchRecord) -> list[str]:
 
 
 @dataclass
-class _PanelPicture:
-    """A panel message whose picture is older than its text (a click was answered with text and buttons only)."""
-
-    match: MatchRecord
-    panel: Panel  # as the latest click's answer showed it
-    interaction: discord.Interaction  # the latest click's: its token edits the panel, a DM or an ephemeral one
-    version: int = 0  # every change to the panel message bumps it
-    stale: bool = True
-    task: asyncio.Task[None] | None = None
-
-
-@dataclass
 class _Show:
     """One run's view of a match: the record (refreshed as setters return it) and the names to show."""
 
@@ -151,7 +140,6 @@ class Presenter:
         self._closed = False
         self._failures: dict[int, int] = {}  # match id -> runs in a row that left events unshown
         self._panel_locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = weakref.WeakValueDictionary()
-        self._pictures: dict[tuple[int, int, int], _PanelPicture] = {}  # (match, user, engagement) -> stale panel
         self._channel_locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = \
             weakref.WeakValueDictionary()
 
@@ -207,7 +195,7 @@ class Presenter:
         self._closed = True
         for match_id in list(self._failures):
             self.bot.timers.cancel(retry_key(match_id))
-        tasks = list(self._tasks.values()) + [p.task for p in self._pictures.values() if p.task is not None]
+        tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -381,9 +369,13 @@ class Presenter:
         return edit_kwargs(surface, extra=extra, view=panel_view(match.id, panel.engagement, surface))
 
     async def panel_answer(self, match: MatchRecord, panel: Panel, shown: discord.Message | None) -> dict[str, Any]:
-        """``edit`` keyword arguments for a click's answer: the panel's text and buttons as they stand, its picture
-        left as it was (``shown``: the panel message clicked); :meth:`picture_later` brings the picture up to date.
-        No drawing before the answer: a click is answered in the time a database transaction takes."""
+        """``edit`` keyword arguments for a click's answer: the panel's text and buttons as they stand, and the
+        picture ``shown`` (the panel message clicked) already has: a panel's picture is the same for its whole
+        engagement (:func:`bot.render.airwar.dm_panel`), so a click is answered without drawing, in the time a
+        database transaction takes. A message without a picture gets one (drawn first)."""
+        image = next((e.image.url for e in (shown.embeds if shown is not None else ()) if e.image.url), None)
+        if image is None:
+            return await self.panel_edit(match, panel, answering=True)
         note = f"Both orders are in: watch the flips in {self._where(match)}." if panel.ended == "played" else ""
         assert panel.view is not None
         surface = render.dm_panel(panel.view, mentions(match), draft=panel.draft, deadline=panel.deadline_at,
@@ -392,56 +384,9 @@ class Presenter:
         extra = "\n".join(line for line in (note, f"-# Engagement {panel.engagement} of your match in "
                                                   f"{self._where(match)}.") if line)
         embed = embed_of(surface, extra=extra)
-        image = next((e.image.url for e in (shown.embeds if shown is not None else ()) if e.image.url), None)
-        if image is not None:
-            embed.set_image(url=image)
+        embed.set_image(url=image)
         return {"embed": embed, "view": panel_view(match.id, panel.engagement, surface),
                 "allowed_mentions": NO_MENTIONS}
-
-    def picture_later(self, match: MatchRecord, user_id: int, panel: Panel, interaction: discord.Interaction) -> None:
-        """The click's answer showed ``panel`` without its new picture (:meth:`panel_answer`): edit the panel message
-        with it once its player stops clicking for :data:`PICTURE_QUIET` s. Call it under the player's panel lock."""
-        if self._closed:
-            return
-        key = (match.id, user_id, panel.engagement)
-        picture = self._pictures.get(key)
-        if picture is None:
-            picture = self._pictures[key] = _PanelPicture(match, panel, interaction)
-        picture.match, picture.panel, picture.interaction = match, panel, interaction
-        picture.version += 1
-        picture.stale = True
-        if picture.task is None:
-            picture.task = asyncio.get_running_loop().create_task(self._draw_picture(key, picture),
-                                                                  name=f"airwar-panel-picture-{match.id}")
-
-    def _picture_shown(self, match_id: int, user_id: int, engagement: int) -> None:
-        """The panel message was edited with its picture (under its panel lock): nothing left to bring up to date."""
-        picture = self._pictures.get((match_id, user_id, engagement))
-        if picture is not None:
-            picture.version += 1
-            picture.stale = False
-
-    async def _draw_picture(self, key: tuple[int, int, int], picture: _PanelPicture) -> None:
-        match_id, user_id, engagement = key
-        try:
-            while picture.stale and not self._closed:
-                version = picture.version
-                await asyncio.sleep(PICTURE_QUIET)
-                if picture.version != version:
-                    continue  # clicked again: wait for the last one
-                kwargs = await self.panel_edit(picture.match, picture.panel)
-                async with self.panel_lock(match_id, user_id):
-                    if picture.version != version:
-                        continue  # changed while it was drawn: this picture is already old
-                    await picture.interaction.edit_original_response(**kwargs)
-                    picture.stale = False
-        except (discord.HTTPException, *USER_ERRORS) as error:
-            log.info("match %s: could not bring the picture of %s's panel %s up to date: %s", match_id, user_id,
-                     engagement, error)
-        finally:
-            picture.task = None
-            if self._pictures.get(key) is picture:  # (a click from now on starts again)
-                del self._pictures[key]
 
     async def _edit_panels(self, show: _Show, engagement: int, seats: Sequence[int]) -> None:
         """The seats' DM panels of the engagement, shown again as they stand now (:meth:`MatchService.panel_for`):
@@ -459,7 +404,6 @@ class Presenter:
                     panel = await self.matches.panel_for(match.id, user_id, engagement)
                     kwargs = await self.panel_edit(match, panel)
                     await self._edit(channel_id, message_id, dm=True, **kwargs)
-                    self._picture_shown(match.id, user_id, engagement)
                 except (discord.HTTPException, *USER_ERRORS) as error:
                     log.info("match %s: could not update seat %s's panel %s: %s", match.id, seat, engagement, error)
 

@@ -201,8 +201,8 @@ class AirWarCog(commands.Cog, name=COG_NAME):
                     except USER_ERRORS as error:
                         await answer.tell(str(error))
                         return
+                    # the panel's picture is fixed for its engagement: the answer keeps the one the message shows
                     await answer.edit(**await self.presenter.panel_answer(update.match, panel, interaction.message))
-                    self.presenter.picture_later(update.match, user_id, panel, interaction)
             finally:
                 if update is not None:
                     self.after(update)

@@ -14,7 +14,8 @@ Surfaces (each returns a :class:`~bot.render.common.Surface`, a :class:`~bot.ren
 * :func:`engagement_summary` -- what each player kept and lost in an engagement;
 * :func:`result` -- the game's result; :func:`reason_text` -- why a game ended, in words;
 * :func:`dm_panel` -- a player's DM: both stacks, the draft order, what is known about both decks, the
-  deadline, buttons (:func:`order_buttons`; :func:`draft_after` applies a button to a draft);
+  deadline, buttons (:func:`order_buttons`; :func:`draft_after` applies a button to a draft); with a picture of
+  both stacks as drawn, the same for the whole engagement (the order is in the text only);
 * :func:`status` -- ``/airwar status``; :func:`leaderboard` / :func:`leaderboard_page` -- ``/leaderboard`` pages;
 * :func:`challenge`, :func:`declined`, :func:`withdrawn`, :func:`expired`, :func:`afk`, :func:`forfeited`,
   :func:`deadline_moved`, :func:`thread_lost`; :func:`panel_closed` -- a DM panel's line once its engagement ended
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.render.cards import EMPTY, CardRow, card_rows_png
+from bot.render.cards import CardRow, card_rows_png
 from bot.render.common import (
     ALT_TEXT_LIMIT,
     BUTTON_LABEL_LIMIT,
@@ -522,7 +523,9 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
     Shows their stack and the opponent's (as drawn), the draft order so far (``draft``, positions 1..N), the
     known bottoms of both decks, the deadline, and whether each side has locked in; once locked in, the locked
     order and that it waits for the opponent. ``buttons`` come from :func:`order_buttons` (none once locked).
-    The picture shows their stack (placed cards faded), their order so far and the opponent's stack.
+    The picture shows only what is fixed for the engagement: both stacks as drawn (the same bytes whatever the
+    draft, the lock or ``closed``), so a click can keep the picture the panel already shows; the order so far is
+    in the text.
 
     ``closed``: the engagement is over without this panel (time ran out, the game ended): that line replaces the
     instructions and the deadline, ``draft`` is the order that was played (if any) and there are no buttons.
@@ -571,7 +574,7 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
 
     title = _title(f"{TITLE} — engagement {number}: your battle order")
     buttons = [] if closed is not None else order_buttons(view, draft if not locked else order)
-    surface_picture = _panel_picture(view, order, plain, seat, locked) if picture else None
+    surface_picture = _panel_picture(view, plain, seat) if picture else None
     return ButtonSurface(title, clamp("\n".join(lines)), surface_picture, buttons)
 
 
@@ -588,22 +591,19 @@ def _known_lines(view: View, shown: list[str], seat: int | None) -> list[str]:
     return lines
 
 
-def _panel_picture(view: View, order: list[str], plain: list[str], seat: int, locked: bool) -> Picture:
+def _panel_picture(view: View, plain: list[str], seat: int) -> Picture:
+    """Both stacks as drawn: fixed for the engagement, so a click on the panel never needs a new picture (the
+    order so far is in the text)."""
     other = 1 - seat
     size, number = view["stack_size"], view["engagement"]
-    stack = list(view["stacks"][seat])
-    placed = set(order)
-    order_row: list[str | None] = [*order, *([EMPTY] * (size - len(order)))]
+    stack, theirs = list(view["stacks"][seat]), list(view["stacks"][other])
     rows = [
-        CardRow(stack, "Your stack (as drawn)", ["lose" if card in placed else None for card in stack]),
-        CardRow(order_row, "Your order (locked in)" if locked else "Your order",
-                captions=[str(i + 1) for i in range(size)]),
-        CardRow(list(view["stacks"][other]), f"{plain[other]} - stack as drawn"),
+        CardRow(stack, f"{plain[seat]} (you) - stack as drawn"),
+        CardRow(theirs, f"{plain[other]} - stack as drawn"),
     ]
-    alt = (f"Engagement {number}. Your stack as drawn: {words_line(stack)}. "
-           f"Your order{' (locked in)' if locked else ''}: {_order_words(order, size)}. "
-           f"{_possessive(plain[other])} stack as drawn: {words_line(view['stacks'][other])}.")
-    return Picture(card_rows_png(rows, min_cards=size), f"airwar-e{number}-order.png",
+    alt = (f"Engagement {number}, both stacks as drawn, face up. Your stack ({plain[seat]}): {words_line(stack)}. "
+           f"{_possessive(plain[other])} stack: {words_line(theirs)}.")
+    return Picture(card_rows_png(rows, min_cards=size), f"airwar-e{number}-panel.png",
                    clamp_line(alt, ALT_TEXT_LIMIT))
 
 

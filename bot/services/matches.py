@@ -45,6 +45,11 @@ that confirms is back to 0). On a first miss its stack is played as drawn; on th
 (``game_over`` reason ``timeout``). When both seats reach two in a row at once, the match ends as a draw
 (reason ``double_timeout``).
 
+Memory. Each open match's record and stored state, as last committed, stay in memory (:class:`_Cached`): a step
+loads nothing, and the DM panel's clicks, the presenter and the readers ask the database nothing about the match.
+Only a committed transaction of the match (under its lock) puts them there; a failed one, or one whose writes were
+not read back, forgets them (the next step loads from the database). A finished or cancelled match is forgotten.
+
 One open match per player per game: a player in a challenge or an active match of a game (in any server) can
 neither challenge nor be challenged to that game; a unique index in the database backs the check.
 """
@@ -53,6 +58,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import math
 import random
 import secrets
@@ -205,9 +211,53 @@ class MatchStatus:
     panel: Panel | None
 
 
+#: the connection's methods that run SQL (their first argument)
+_STATEMENT_METHODS = frozenset({"execute", "executemany", "execute_fetchall", "execute_insert", "executescript"})
+
+
+class _Watched:
+    """A transaction's connection that notes every statement that may write (anything but a ``SELECT``): the match
+    in memory is only as good as the last time it was read back."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._connection = connection
+        self.wrote = False
+
+    def _note(self, sql: str) -> None:
+        if sql.lstrip()[:6].upper() != "SELECT":
+            self.wrote = True
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._connection, name)
+        if name not in _STATEMENT_METHODS:
+            return attribute
+
+        def noted(sql: str, *args: Any, **kwargs: Any) -> Any:
+            self._note(sql)
+            return attribute(sql, *args, **kwargs)
+
+        return noted
+
+
+@dataclass
+class _Cached:
+    """A match as last committed: its record and the engine's state as stored (JSON text, ``None`` before accept).
+    ``game``: that state as a game, for reading only (views, panels), made on first use."""
+
+    match: MatchRecord
+    state: str | None
+    game: Game | None = None
+
+    def read_game(self) -> Game | None:
+        if self.game is None and self.state is not None:
+            self.game = game_class(self.match.game).from_json(json.loads(self.state))
+        return self.game
+
+
 @dataclass
 class _Work:
-    """One transaction's changes to one match."""
+    """One transaction's changes to one match. ``state``: the engine's state as committed before it (JSON text);
+    ``new_state``: the state it stores, if it stores one."""
 
     conn: aiosqlite.Connection
     match: MatchRecord
@@ -216,17 +266,38 @@ class _Work:
     changes: set[str] = field(default_factory=set)
     timed_out: tuple[int, ...] = ()
     forfeited: tuple[int, ...] = ()
+    state: str | None = None
+    new_state: dict[str, Any] | None = None
+    cached: _Cached | None = None
 
     async def queue(self, events: list[Event]) -> None:
         if events:
             self.events += await store.append_events(self.conn, self.match.id, events, self.now)
 
     async def update(self, **fields: Any) -> int:
+        if fields.get("state") is not None:
+            self.new_state = fields["state"]
         return await store.update_match(self.conn, self.match.id, self.now, **fields)
 
-    async def result(self, panel: Panel | None = None) -> MatchUpdate:
+    async def reload(self) -> MatchRecord:
+        """The match as this transaction has it now."""
         match = await store.load_match(self.conn, self.match.id)
         assert match is not None
+        self.match = match
+        if isinstance(self.conn, _Watched):
+            self.conn.wrote = False
+        return match
+
+    def mirrored(self, match: MatchRecord) -> None:
+        """The caller wrote exactly this change of the match and made the record that shows it: no reload."""
+        self.match = match
+        if isinstance(self.conn, _Watched):
+            self.conn.wrote = False
+
+    async def result(self, panel: Panel | None = None) -> MatchUpdate:
+        match = self.match
+        if not isinstance(self.conn, _Watched) or self.conn.wrote:
+            match = await self.reload()
         return MatchUpdate(match, tuple(self.events), frozenset(self.changes), panel, self.timed_out, self.forfeited)
 
 
@@ -254,19 +325,50 @@ class MatchService:
         self.draft_rng = draft_rng or random.SystemRandom()
         self.ratings = ratings or Ratings()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._cache: dict[int, _Cached] = {}
 
     # --- plumbing ----------------------------------------------------------------------------------------
     @asynccontextmanager
     async def _work(self, match_id: int) -> AsyncIterator[_Work]:
-        """The match's lock, then one transaction with the match loaded."""
+        """The match's lock, then one transaction with the match (from memory, else loaded)."""
         lock = self._locks.get(match_id)
         if lock is None:
             lock = self._locks[match_id] = asyncio.Lock()
-        async with lock, self.db.transaction() as conn:
-            match = await store.load_match(conn, match_id)
-            if match is None:
-                raise errors.MatchNotFound(match_id)
-            yield _Work(conn, match, self.clock())
+        async with lock:
+            try:
+                async with self.db.transaction() as conn:
+                    cached = self._cache.get(match_id)
+                    if cached is None:
+                        match, state = await store.load_match_and_state(conn, match_id)
+                        if match is None:
+                            raise errors.MatchNotFound(match_id)
+                    else:
+                        match, state = cached.match, cached.state
+                    work = _Work(_Watched(conn), match, self.clock(), state=state, cached=cached)  # type: ignore[arg-type]
+                    yield work
+            except BaseException:
+                self._cache.pop(match_id, None)
+                raise
+            self._committed(work)
+
+    def _committed(self, work: _Work) -> None:
+        """Keep what ``work`` committed in memory (or forget the match: writes not read back, or it is over)."""
+        match_id = work.match.id
+        conn = work.conn
+        if (isinstance(conn, _Watched) and conn.wrote) or not work.match.is_open:
+            self._cache.pop(match_id, None)
+            return
+        if work.new_state is not None:
+            self._cache[match_id] = _Cached(work.match, json.dumps(work.new_state))
+        elif work.cached is not None and work.cached.state == work.state:
+            work.cached.match = work.match
+            self._cache[match_id] = work.cached
+        else:
+            self._cache[match_id] = _Cached(work.match, work.state)
+
+    def _known(self, match_id: int) -> _Cached | None:
+        """The match as last committed, if it is in memory (read only)."""
+        return self._cache.get(match_id)
 
     @staticmethod
     def _step(game: Game) -> int:
@@ -299,10 +401,20 @@ class MatchService:
             raise errors.StalePanel(engagement, match.engagement)
 
     async def _game(self, work: _Work) -> Game:
-        state = await store.load_state(work.conn, work.match.id)
-        if state is None:
+        """The game as committed, the transaction's own to change."""
+        if work.state is None:
             raise errors.MatchNotActive(work.match.status)
-        return game_class(work.match.game).from_json(state)
+        return game_class(work.match.game).from_json(json.loads(work.state))
+
+    def _read_game(self, work: _Work) -> Game:
+        """The game as committed, to read only (views, panels): shared, never changed."""
+        if work.state is None:
+            raise errors.MatchNotActive(work.match.status)
+        if work.cached is None or work.cached.state != work.state:
+            work.cached = _Cached(work.match, work.state)
+        game = work.cached.read_game()
+        assert game is not None
+        return game
 
     @staticmethod
     def _validate_range(name: str, value: Any, bounds: tuple[int, int], unit: str) -> int:
@@ -549,6 +661,9 @@ class MatchService:
     # --- the DM panel ------------------------------------------------------------------------------------
     async def panel(self, match_id: int, user_id: int) -> Panel:
         """The user's panel as it stands (to render a DM again after a restart)."""
+        known = self._known(match_id)
+        if known is not None:
+            return self._panel(known.match, known.read_game(), self._seat(known.match, user_id))
         async with self.db.read() as conn:
             match = await store.load_match(conn, match_id)
             if match is None:
@@ -564,6 +679,9 @@ class MatchService:
         :class:`Panel`): the seat's view as the engagement was drawn (replayed from the seed and the action log),
         the order the seat played, both seats locked in when it was flipped, no deadline -- never anything of the
         engagements after it (their stacks, what the flips taught about the decks)."""
+        known = self._known(match_id)
+        if known is not None and known.match.status == "active" and engagement == known.match.engagement:
+            return self._panel(known.match, known.read_game(), self._seat(known.match, user_id))
         async with self.db.read() as conn:
             match = await store.load_match(conn, match_id)
             if match is None:
@@ -643,7 +761,7 @@ class MatchService:
             seat = self._seat(match, user_id)
             self._check_active(match)
             self._check_engagement(match, engagement)
-            game = await self._game(work)
+            game = self._read_game(work)
             panel = self._panel(match, game, seat)
             if panel.locked:
                 raise errors.AlreadyLocked(match.engagement)
@@ -651,7 +769,9 @@ class MatchService:
             if tuple(draft) != panel.draft:
                 await store.update_seat(work.conn, match.id, seat, draft=draft)
                 work.changes.add(DRAFT)
-                work.match = await self._reload(work)
+                seats = list(match.seats)
+                seats[seat] = dataclasses.replace(seats[seat], draft=tuple(draft))
+                work.mirrored(dataclasses.replace(match, seats=tuple(seats)))
             return await work.result(self._panel(work.match, game, seat))
 
     async def tap(self, match_id: int, user_id: int, engagement: int, card: str) -> MatchUpdate:
@@ -815,9 +935,7 @@ class MatchService:
 
     # --- playing, ending -------------------------------------------------------------------------------------
     async def _reload(self, work: _Work) -> MatchRecord:
-        match = await store.load_match(work.conn, work.match.id)
-        assert match is not None
-        return match
+        return await work.reload()
 
     async def _after_play(self, work: _Work, game: Game, events: list[Event], *, previous_engagement: int) -> None:
         """Store the game after an engine call, queue its events, start the next deadline or finish the match."""
@@ -932,8 +1050,9 @@ class MatchService:
     async def public_board(self, match_id: int, engagement: int, up_to_seq: int | None = None) -> PublicBoard | None:
         """Engagement ``engagement`` as the public may see it at event ``up_to_seq`` (default: all its events so far;
         see :class:`PublicBoard`); ``None`` when the engagement was never drawn."""
+        known = self._known(match_id)
         async with self.db.read() as conn:
-            match = await store.load_match(conn, match_id)
+            match = known.match if known is not None else await store.load_match(conn, match_id)
             if match is None:
                 raise errors.MatchNotFound(match_id)
             queued = await store.events(conn, match_id, engagement=engagement)
@@ -988,6 +1107,9 @@ class MatchService:
 
     # --- reading -------------------------------------------------------------------------------------------
     async def get_match(self, match_id: int) -> MatchRecord:
+        known = self._known(match_id)
+        if known is not None:
+            return known.match
         async with self.db.read() as conn:
             match = await store.load_match(conn, match_id)
         if match is None:
@@ -1008,6 +1130,12 @@ class MatchService:
 
     async def view(self, match_id: int, user_id: int | None = None) -> dict[str, Any]:
         """The engine's view for the user's seat, or a spectator's (``user_id=None``: the public board)."""
+        known = self._known(match_id)
+        if known is not None and known.state is not None:
+            seat = None if user_id is None else self._seat(known.match, user_id)
+            game = known.read_game()
+            assert game is not None
+            return game.view(seat)
         async with self.db.read() as conn:
             match = await store.load_match(conn, match_id)
             if match is None:

@@ -73,12 +73,17 @@ _LOAD_MATCH = (
 
 
 async def load_match(conn: aiosqlite.Connection, match_id: int) -> MatchRecord | None:
+    return (await load_match_and_state(conn, match_id))[0]
+
+
+async def load_match_and_state(conn: aiosqlite.Connection, match_id: int) -> tuple[MatchRecord | None, str | None]:
+    """The match and, in the same statement, the engine's state as stored (JSON text; ``None`` before accept)."""
     row = await _one(conn, _LOAD_MATCH, (match_id,))
     if row is None:
-        return None
+        return None, None
     seats = sorted((dict(zip(_SEAT_FIELDS, seat, strict=True)) for seat in json.loads(row["seats_json"])),
                    key=lambda seat: seat["seat"])
-    return _match(row, seats, json.loads(row["messages_json"]))
+    return _match(row, seats, json.loads(row["messages_json"])), row["state"]
 
 
 def _match(row: aiosqlite.Row, seats: Iterable[aiosqlite.Row], messages: dict[str, int]) -> MatchRecord:

@@ -497,6 +497,8 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
     assert "both stacks as drawn" in first.attachments[0].description
 
     # undo / reset / as drawn / random change the draft before it is locked in
+    picture = [a.id for a in panel.attachments]
+    edits = len(panel.history)
     stack = stack_of(panel)
     await click(env, alice, panel, f"card:{stack[2]}")
     assert f"1 {stack[2]} · 2 —" in panel.text
@@ -507,6 +509,12 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
     await click(env, alice, panel, "random")
     await click(env, alice, panel, "reset")
     assert "nothing placed yet" in panel.text
+    # the picture is fixed for the engagement: each click is one edit of the text and buttons, the picture kept
+    await settled(env, match_id)
+    assert len(panel.history) == edits + 5
+    assert all([a.id for a in version.attachments] == picture for version in panel.history)
+    assert [a.id for a in panel.attachments] == picture
+    assert panel.embeds[0]["image"]["url"] == panel.attachments[0].url
 
     played = await play(env, (alice, bob), thread)
     game = await assert_finished_like_reference(env, match_id, played, thread, channel, (alice, bob))
@@ -555,6 +563,12 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
     for seat, player in enumerate((alice, bob)):
         own = dm_panel(env, player, 1)
         assert any(contains(run, played.orders[1][seat]) for run in card_runs(own.text)), own.text
+    # every panel kept the one picture it was sent with, through every click and the lock-in
+    for number in range(1, played.engagements + 1):
+        for player in (alice, bob):
+            sent = dm_panel(env, player, number)
+            uploads = {tuple(a.id for a in version.attachments) for version in [*sent.history, sent]}
+            assert len(uploads) == 1 and len(next(iter(uploads))) == 1, (number, player.name, uploads)
 
 
 def counts_of(env: Env, thread, number: int) -> int:

@@ -252,7 +252,8 @@ def test_dm_panel_while_arranging():
     assert "<t:1700000000:R>" in panel.text
     assert "**Bob** is still arranging." in panel.text
     assert "Your deck: 7 cards, all unknown." in panel.text
-    assert "Your order: 1st queen of spades" in panel.picture.alt
+    assert "Your stack (Alice): ace of spades, queen of spades" in panel.picture.alt
+    assert "order" not in panel.picture.alt.lower()  # the order so far is in the text only
     keys = [(b.key, b.enabled) for b in panel.buttons]
     assert keys == [("card:AS", True), ("card:QS", False), ("card:10S", False), ("card:4S", True), ("card:3S", True),
                     ("undo", True), ("reset", True), ("random", True), ("drawn", True), ("confirm", False)]
@@ -272,6 +273,37 @@ def test_dm_panel_once_locked_in_says_so_and_waits():
     theirs = render.dm_panel(game.view(1), NAMES, deadline=DEADLINE)
     assert "**Alice** has locked in." in theirs.text
     assert "QS 10S AS" not in theirs.text and "1 QS" not in theirs.text
+
+
+def test_dm_panel_picture_is_the_same_for_the_whole_engagement(example):
+    """Only both stacks as drawn: a click (draft, lock-in) never needs a new picture."""
+    game = AirWar.new(piles=[P1_PILE, P2_PILE])
+    arranging = [render.dm_panel(game.view(0), NAMES, draft=draft, deadline=DEADLINE)
+                 for draft in ([], ["QS", "10S"], P1_ORDER)]
+    closed = render.dm_panel(game.view(0), NAMES, draft=["QS"], closed=render.panel_closed("as_drawn"))
+    other_seat = render.dm_panel(game.view(1), NAMES, draft=["KH"], deadline=DEADLINE)
+    game.apply(0, order(P1_ORDER))
+    locked = render.dm_panel(game.view(0), NAMES, deadline=DEADLINE)
+    assert len({panel.text for panel in (*arranging, locked, closed)}) == 5  # the text shows each state
+    pictures = [panel.picture for panel in (*arranging, locked, closed)]
+    assert all(picture is not None for picture in pictures)
+    assert {picture.png for picture in pictures} == {pictures[0].png}
+    assert {(picture.filename, picture.alt) for picture in pictures} == {(pictures[0].filename, pictures[0].alt)}
+    assert other_seat.picture.png != pictures[0].png
+    next_game, _events = example
+    next_engagement = render.dm_panel(next_game.view(0), NAMES, deadline=DEADLINE)
+    assert next_engagement.picture.png != pictures[0].png
+    assert next_engagement.picture.filename != pictures[0].filename
+
+    alt = pictures[0].alt
+    assert alt.startswith("Engagement 1, both stacks as drawn")
+    assert ("Your stack (Alice): ace of spades, queen of spades, 10 of spades, 4 of spades, 3 of spades."
+            in alt)
+    assert "Bob's stack: king of hearts, queen of hearts, jack of hearts, 9 of hearts, 3 of hearts." in alt
+    assert "Alice's stack: ace of spades" in other_seat.picture.alt and "Your stack (Bob): king of hearts" in \
+        other_seat.picture.alt
+    # two labelled rows, like the board's picture: no order row
+    assert open_png(pictures[0].png).size == open_png(render.board(game.view(None), NAMES).picture.png).size
 
 
 def test_dm_panel_shows_the_known_deck_bottoms_in_order(example):

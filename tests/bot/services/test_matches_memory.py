@@ -1,0 +1,88 @@
+"""The match service keeps each open match as last committed in memory: what it answers from memory is always what
+the database holds (a second service on the same file reads only the database)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.services import USER_ERRORS, errors
+from bot.services.matches import MatchService
+from tests.bot.services.support import ALICE, BOB, start_match
+
+
+async def same_as_stored(service: MatchService, reader: MatchService, match_id: int) -> None:
+    assert await service.get_match(match_id) == await reader.get_match(match_id)
+    for user_id in (ALICE, BOB):
+        assert await service.panel(match_id, user_id) == await reader.panel(match_id, user_id)
+    match = await reader.get_match(match_id)
+    if match.status == "active":
+        assert await service.view(match_id, ALICE) == await reader.view(match_id, ALICE)
+        board = await service.public_board(match_id, match.engagement)
+        assert board == await reader.public_board(match_id, match.engagement)
+
+
+async def random_click(service: MatchService, match_id: int, rng: random.Random) -> None:
+    """One click a player could make, right or wrong (a card already placed, a stale panel, confirm too early)."""
+    match = await service.get_match(match_id)
+    user_id = rng.choice((ALICE, BOB))
+    panel = await service.panel(match_id, user_id)
+    engagement = match.engagement - (1 if rng.random() < 0.05 else 0)
+    kind = rng.choices(["tap", "undo", "reset", "random", "drawn", "confirm", "forfeit"],
+                       [10, 1, 0.3, 0.5, 0.5, 8 if panel.complete else 0.5, 0.003])[0]
+    try:
+        if kind == "tap":
+            cards = panel.remaining if panel.remaining and rng.random() < 0.9 else panel.stack
+            card = rng.choice(cards) if cards else "AS"
+            await service.tap(match_id, user_id, engagement, card)
+        elif kind == "confirm":
+            await service.confirm(match_id, user_id, engagement)
+        elif kind == "forfeit":
+            await service.forfeit(match_id, user_id)
+        else:
+            action = {"undo": service.undo, "reset": service.reset, "random": service.random_order,
+                      "drawn": service.as_drawn}[kind]
+            await action(match_id, user_id, engagement)
+    except USER_ERRORS:
+        pass
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_memory_answers_what_the_database_holds(service, opener, tmp_path, clock, seed):
+    reader = await opener(tmp_path / "airwar.db")
+    rng = random.Random(seed)
+    match = await start_match(service)
+    await same_as_stored(service, reader, match.id)
+    for _ in range(1500):
+        if rng.random() < 0.005:  # a deadline passes now and then
+            clock.advance(1000)
+            await service.deadline_due(match.id)
+        else:
+            await random_click(service, match.id, rng)
+        await same_as_stored(service, reader, match.id)
+        if (await reader.get_match(match.id)).status != "active":
+            break
+    assert (await reader.get_match(match.id)).status == "finished"
+    assert service._known(match.id) is None  # a finished match is forgotten: its answers come from the database
+
+
+async def test_a_failed_step_is_forgotten_and_changes_nothing(service, opener, tmp_path):
+    reader = await opener(tmp_path / "airwar.db")
+    match = await start_match(service)
+    panel = await service.panel(match.id, ALICE)
+    await service.tap(match.id, ALICE, 1, panel.stack[0])
+    with pytest.raises(errors.DraftError):
+        await service.tap(match.id, ALICE, 1, panel.stack[0])
+    assert service._known(match.id) is None  # refused inside the transaction: read again from the database
+    await same_as_stored(service, reader, match.id)
+    assert (await service.panel(match.id, ALICE)).draft == (panel.stack[0],)
+
+
+async def test_a_step_seen_by_a_restarted_service(service, opener, tmp_path):
+    match = await start_match(service)
+    panel = await service.panel(match.id, BOB)
+    await service.tap(match.id, BOB, 1, panel.stack[-1])
+    restarted = await opener(tmp_path / "airwar.db")
+    assert (await restarted.panel(match.id, BOB)).draft == (panel.stack[-1],)
+    assert (await restarted.get_match(match.id)).seats[1].draft == (panel.stack[-1],)
