@@ -329,14 +329,15 @@ class MatchService:
 
     # --- plumbing ----------------------------------------------------------------------------------------
     @asynccontextmanager
-    async def _work(self, match_id: int) -> AsyncIterator[_Work]:
-        """The match's lock, then one transaction with the match (from memory, else loaded)."""
+    async def _work(self, match_id: int, *, one_write: bool = False) -> AsyncIterator[_Work]:
+        """The match's lock, then one transaction with the match (from memory, else loaded). ``one_write``: the
+        block writes one statement at most (:meth:`Database.statement`: no ``BEGIN``/``COMMIT`` round trips)."""
         lock = self._locks.get(match_id)
         if lock is None:
             lock = self._locks[match_id] = asyncio.Lock()
         async with lock:
             try:
-                async with self.db.transaction() as conn:
+                async with self.db.statement() if one_write else self.db.transaction() as conn:
                     cached = self._cache.get(match_id)
                     if cached is None:
                         match, state = await store.load_match_and_state(conn, match_id)
@@ -756,7 +757,7 @@ class MatchService:
     async def _draft(
         self, match_id: int, user_id: int, engagement: int, change: Callable[[list[str], list[str]], list[str]]
     ) -> MatchUpdate:
-        async with self._work(match_id) as work:
+        async with self._work(match_id, one_write=True) as work:
             match = work.match
             seat = self._seat(match, user_id)
             self._check_active(match)
@@ -1096,7 +1097,7 @@ class MatchService:
 
     async def mark_shown(self, match_id: int, seq: int) -> int:
         """Mark the match's events up to ``seq`` (inclusive) shown; returns how many were not yet."""
-        async with self.db.transaction() as conn:
+        async with self.db.statement() as conn:
             return await store.mark_shown(conn, match_id, seq)
 
     async def matches_with_unshown_events(self) -> list[int]:

@@ -180,6 +180,14 @@ class Database:
             finally:
                 self._owner = None
 
+    @asynccontextmanager
+    async def statement(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``async with database.statement() as connection:`` -- reads and at most ONE statement that writes, which
+        SQLite commits by itself, all or nothing: a write of one statement without the ``BEGIN`` and ``COMMIT``
+        round trips of :meth:`transaction`. Nothing else runs on the connection meanwhile."""
+        async with self.read() as connection:
+            yield connection
+
     async def _rollback(self) -> None:
         """Roll back whatever is open. Always sent, never skipped on ``in_transaction``: aiosqlite runs statements
         in order on its own thread, so after a cancelled ``BEGIN`` or ``COMMIT`` (still queued or running there)

@@ -305,13 +305,13 @@ async def events(
 
 
 async def mark_shown(conn: aiosqlite.Connection, match_id: int, up_to_seq: int) -> int:
-    """Mark every event of the match up to ``up_to_seq`` (inclusive) shown; returns how many were not yet."""
-    cursor = await conn.execute(
-        "UPDATE match_events SET shown = 1 WHERE match_id = ? AND seq <= ? AND shown = 0", (match_id, up_to_seq)
+    """Mark every event of the match up to ``up_to_seq`` (inclusive) shown; returns how many were not yet. One
+    statement (see :meth:`bot.storage.Database.statement`)."""
+    rows = await conn.execute_fetchall(
+        "UPDATE match_events SET shown = 1 WHERE match_id = ? AND seq <= ? AND shown = 0 RETURNING seq",
+        (match_id, up_to_seq),
     )
-    changed = cursor.rowcount
-    await cursor.close()
-    return changed
+    return len(list(rows))
 
 
 async def match_ids_with_unshown_events(conn: aiosqlite.Connection, games: Iterable[str] | None = None) -> list[int]:

@@ -27,6 +27,7 @@ Prints one JSON line:
   callback (``POST /interactions/{id}/{token}/callback``) reaches the fake (``ResponseRecord.at``) -- both stamped
   by the fake's clock, for every interaction of every match (nearest-rank percentiles); ``p99_ack_ms_by_kind``:
   the same for ``challenge`` (the slash command), ``accept`` and ``panel`` (battle-order clicks);
+  ``p99_ack_ms_by_minute``: the same per minute of the run (by the interaction's creation);
 * ``http_429``: 429s the fake answered (``env.http_429``), ``arrange_timeouts``: engagement deadlines the players
   missed (``arrange_timeout`` events in the database -- a player whose panel arrives late misses it);
 * ``kb_per_match``: memory -- RSS growth (``/proc/PID/statm``, sampled every 0.25 s) from just before the first
@@ -417,6 +418,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     for ix in interactions:
         if ix.response is not None:
             by_kind.setdefault(interaction_kind(ix), []).append((ix.response.at - ix.created_at) * 1000)
+    first = min((ix.created_at for ix in interactions), default=0.0)
+    by_minute: dict[int, list[float]] = {}
+    for ix in interactions:
+        if ix.response is not None:
+            by_minute.setdefault(int((ix.created_at - first) // 60), []).append((ix.response.at - ix.created_at) * 1000)
     for line in failures[:40]:
         print(line, file=sys.stderr)
     out: dict[str, Any] = {
@@ -430,6 +436,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "max_ack_ms": round(max(acks, default=0.0), 1),
         "over_100ms": sum(1 for a in acks if a > 100),
         "p99_ack_ms_by_kind": {kind: round(percentile(values, 99), 1) for kind, values in sorted(by_kind.items())},
+        "p99_ack_ms_by_minute": [round(percentile(by_minute[m], 99), 1) for m in sorted(by_minute)],
         "http_429": env.http_429,
         "http_429_routes": dict(Counter(line.split(" (")[0] for line in env.discord.rate_limits.log_429)),
         "first_panel_p50_s": round(percentile(bench.first_panel, 50), 2),

@@ -294,3 +294,29 @@ async def test_a_migration_with_foreign_keys_off_that_breaks_them_rolls_back(tmp
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == 1
         assert raw.execute("SELECT COUNT(*) FROM c").fetchone()[0] == 0
+
+
+INSERT_PLAYER = "INSERT INTO players (guild_id, user_id, display_name, created_at, updated_at) VALUES"
+
+
+async def test_a_lone_statement_commits_by_itself_and_a_failed_one_changes_nothing(tmp_path):
+    database = await Database.open(tmp_path / "one.db")
+    try:
+        async with database.statement() as conn:
+            await conn.execute(f"{INSERT_PLAYER} (1, 2, 'a', 0, 0)")
+        again = await Database.open(tmp_path / "one.db")  # another connection sees it: committed
+        try:
+            async with again.read() as conn:
+                names = await conn.execute_fetchall("SELECT display_name FROM players")
+            assert [tuple(row) for row in names] == [("a",)]
+        finally:
+            await again.close()
+        with pytest.raises(sqlite3.IntegrityError):
+            async with database.statement() as conn:
+                await conn.execute(f"{INSERT_PLAYER} (3, 4, 'b', 0, 0), (1, 2, 'c', 0, 0)")
+        async with database.read() as conn:
+            rows = list(await conn.execute_fetchall("SELECT guild_id, user_id, display_name FROM players"))
+        assert [tuple(row) for row in rows] == [(1, 2, "a")]
+        assert not database.connection.in_transaction
+    finally:
+        await database.close()
