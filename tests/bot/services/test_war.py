@@ -275,12 +275,16 @@ async def test_restart_continues_auto_from_stored_state(war, tmp_path, clock):
     for number in (1, 2, 3):
         await war.auto_round(match.id, number)
     await war.db.close()
-    war.db = await Database.open(tmp_path / "war.db")
-    [again] = await war.open_matches()
-    assert again.engagement == 3 and again.deadline_kind == "round"
-    assert again.deadline_at == clock() + AUTO_ROUND_SECONDS
-    await drive_auto(war, match.id)
-    assert (await war.get_match(match.id)).result["winner"] == reference(SMALL).outcome.winner
+    restarted = WarService(await Database.open(tmp_path / "war.db"), clock=clock, seed_source=lambda: SEED,
+                           draft_rng=random.Random(7))
+    try:
+        [again] = await restarted.open_matches()
+        assert again.engagement == 3 and again.deadline_kind == "round"
+        assert again.deadline_at == clock() + AUTO_ROUND_SECONDS
+        await drive_auto(restarted, match.id)
+        assert (await restarted.get_match(match.id)).result["winner"] == reference(SMALL).outcome.winner
+    finally:
+        await restarted.db.close()
 
 
 async def test_lobby_rules_are_checked_for_the_players_who_can_play_them(war):
