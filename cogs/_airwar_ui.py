@@ -31,15 +31,12 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import discord
 
 from bot.render.common import Button, ButtonSurface, Surface
-from cogs._match_common import tell_privately
-
-if TYPE_CHECKING:
-    from cogs.airwar import AirWarCog
+from cogs._match_common import GameItem
 
 log = logging.getLogger("cogs.airwar")
 
@@ -47,8 +44,6 @@ COG_NAME = "AirWar"
 COLOUR = discord.Colour.from_rgb(70, 110, 160)
 FINISHED_COLOUR = discord.Colour.from_rgb(110, 110, 110)
 NO_MENTIONS = discord.AllowedMentions.none()
-SORRY = "Something went wrong on our side; nothing was changed. Please try again in a moment."
-GONE = "Air War is restarting; please try again in a moment."
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -321,39 +316,9 @@ class Answer:
 # --- the dynamic items -----------------------------------------------------------------------------------
 
 
-def _cog(interaction: discord.Interaction) -> AirWarCog | None:
-    return interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined,return-value]
-
-
-
-
-class _MatchItem:
-    """What every Air War button shares: a match id, the player check, errors answered, never raised."""
-
-    match_id: int
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        cog = _cog(interaction)
-        if cog is None:
-            await tell_privately(interaction, GONE)
-            return False
-        try:
-            return await cog.check_player(interaction, self.match_id)
-        except Exception:
-            log.exception("checking a click on match %s failed", self.match_id)
-            await tell_privately(interaction, SORRY)
-            return False
-
-    async def _run(self, interaction: discord.Interaction, handler_name: str, *args: Any) -> None:
-        cog = _cog(interaction)
-        if cog is None:
-            await tell_privately(interaction, GONE)
-            return
-        try:
-            await getattr(cog, handler_name)(interaction, self.match_id, *args)
-        except Exception:
-            log.exception("a click on match %s (%s) failed", self.match_id, handler_name)
-            await tell_privately(interaction, SORRY)
+class _MatchItem(GameItem):
+    cog_name = COG_NAME
+    title = "Air War"
 
 
 class ChallengeButton(_MatchItem, discord.ui.DynamicItem[discord.ui.Button],

@@ -12,26 +12,18 @@ away anyone outside the match with an ephemeral "This isn't your match." No rule
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.render.common import Button, ButtonSurface
-from cogs._airwar_ui import SORRY, STYLES
-from cogs._match_common import tell_privately
-
-if TYPE_CHECKING:
-    from cogs.army import ArmyCog
-
-log = logging.getLogger("cogs.army")
+from cogs._airwar_ui import STYLES
+from cogs._match_common import GameItem
 
 COG_NAME = "Army"
 COLOUR = discord.Colour.from_rgb(150, 60, 50)
 FINISHED_COLOUR = discord.Colour.from_rgb(110, 110, 110)
-GONE = "Army is restarting; please try again in a moment."
 CHALLENGE_ACTIONS = ("accept", "decline", "withdraw")
 PANEL_KEY = r"(?:army:[0-9AJQK]{1,2}[CDHS]|play:[0-9]{1,2}[CDHS]|undo|reset|dealt|confirm)"
 
@@ -70,39 +62,9 @@ def forfeit_view(match_id: int) -> discord.ui.View:
     return view
 
 
-def _cog(interaction: discord.Interaction) -> ArmyCog | None:
-    return interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined,return-value]
-
-
-
-
-class _ArmyItem:
-    """What every Army button shares: a match id, the player check, errors answered, never raised."""
-
-    match_id: int
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        cog = _cog(interaction)
-        if cog is None:
-            await tell_privately(interaction, GONE)
-            return False
-        try:
-            return await cog.check_player(interaction, self.match_id)
-        except Exception:
-            log.exception("checking a click on Army match %s failed", self.match_id)
-            await tell_privately(interaction, SORRY)
-            return False
-
-    async def _run(self, interaction: discord.Interaction, handler_name: str, *args: Any) -> None:
-        cog = _cog(interaction)
-        if cog is None:
-            await tell_privately(interaction, GONE)
-            return
-        try:
-            await getattr(cog, handler_name)(interaction, self.match_id, *args)
-        except Exception:
-            log.exception("a click on Army match %s (%s) failed", self.match_id, handler_name)
-            await tell_privately(interaction, SORRY)
+class _ArmyItem(GameItem):
+    cog_name = COG_NAME
+    title = "Army"
 
 
 class ChallengeButton(_ArmyItem, discord.ui.DynamicItem[discord.ui.Button],

@@ -11,65 +11,24 @@ gets an ephemeral "This isn't your match."
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.render.common import Button
 from cogs._airwar_ui import STYLES
-from cogs._match_common import tell_privately
-
-if TYPE_CHECKING:
-    from cogs.war import WarCog
-
-log = logging.getLogger("cogs.war")
+from cogs._match_common import GameItem
 
 COG_NAME = "War"
 COLOUR = discord.Colour.from_rgb(160, 60, 50)
 FINISHED_COLOUR = discord.Colour.from_rgb(110, 110, 110)
 NO_MENTIONS = discord.AllowedMentions.none()
-SORRY = "Something went wrong on our side; nothing was changed. Please try again in a moment."
-GONE = "War is restarting; please try again in a moment."
 
 
-def _cog(interaction: discord.Interaction) -> WarCog | None:
-    return interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined,return-value]
-
-
-
-
-class _WarItem:
-    match_id: int
-    #: anyone may press it (the lobby's Join)
-    open_to_all = False
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        cog = _cog(interaction)
-        if cog is None:
-            await tell_privately(interaction, GONE)
-            return False
-        if self.open_to_all:
-            return True
-        try:
-            return await cog.check_player(interaction, self.match_id)
-        except Exception:
-            log.exception("checking a click on match %s failed", self.match_id)
-            await tell_privately(interaction, SORRY)
-            return False
-
-    async def _run(self, interaction: discord.Interaction, *args: Any) -> None:
-        cog = _cog(interaction)
-        if cog is None:
-            await tell_privately(interaction, GONE)
-            return
-        try:
-            await cog.on_button(interaction, self.match_id, *args)
-        except Exception:
-            log.exception("a click on match %s (%s) failed", self.match_id, args)
-            await tell_privately(interaction, SORRY)
+class _WarItem(GameItem):
+    cog_name = COG_NAME
+    title = "War"
 
 
 def _button(custom_id: str, label: str, style: discord.ButtonStyle, disabled: bool) -> discord.ui.Button:
@@ -90,7 +49,7 @@ class ChallengeButton(_WarItem, discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["match"]), match["action"], label=item.label, style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, "challenge", self.action)
+        await self._run(interaction, "on_button", "challenge", self.action)
 
 
 class LobbyButton(_WarItem, discord.ui.DynamicItem[discord.ui.Button],
@@ -108,7 +67,7 @@ class LobbyButton(_WarItem, discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["match"]), match["action"], label=item.label, style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, "lobby", self.action)
+        await self._run(interaction, "on_button", "lobby", self.action)
 
 
 class TableButton(_WarItem, discord.ui.DynamicItem[discord.ui.Button],
@@ -126,7 +85,7 @@ class TableButton(_WarItem, discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["match"]), int(match["round"]), match["key"], label=item.label, style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, "table", self.round, self.key)
+        await self._run(interaction, "on_button", "table", self.round, self.key)
 
 
 class ForfeitButton(_WarItem, discord.ui.DynamicItem[discord.ui.Button],
@@ -144,7 +103,7 @@ class ForfeitButton(_WarItem, discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["match"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, "forfeit", self.answer)
+        await self._run(interaction, "on_button", "forfeit", self.answer)
 
 
 def forfeit_view(match_id: int) -> discord.ui.View:
