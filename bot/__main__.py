@@ -118,9 +118,11 @@ async def serve(settings: Settings) -> None:
         loop.add_signal_handler(signum, stop.set)
     async with bot:
         runner = asyncio.create_task(bot.start(settings.token))
+        settler = asyncio.create_task(_settle_when_ready(bot))
         stopper = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
         stopper.cancel()
+        settler.cancel()
         await bot.close()
         if runner in done:
             try:
@@ -130,6 +132,13 @@ async def serve(settings: Settings) -> None:
                     "Discord refused DISCORD_TOKEN: it is wrong or was reset. Copy a fresh token from the "
                     "Developer Portal (your application -> Bot -> Reset Token) into .env."
                 ) from None
+
+
+async def _settle_when_ready(bot) -> None:
+    from bot import memory
+
+    await bot.wait_until_ready()
+    memory.settle()
 
 
 if __name__ == "__main__":

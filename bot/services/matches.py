@@ -1008,29 +1008,38 @@ class MatchService:
         return skill.mu, skill.sigma, skill.ordinal
 
     # --- Discord references ------------------------------------------------------------------------------
+    # Each of these is one statement, and the record it returns is made here, not read back: the presenter stores a
+    # message id after nearly every message, and a transaction of BEGIN, write, reload and COMMIT held the database
+    # (one connection, one lock) for four round trips to its thread while clicks of every match waited.
     async def set_thread(self, match_id: int, thread_id: int | None) -> MatchRecord:
         """Where the match is played (``None``: in the channel itself)."""
-        async with self._work(match_id) as work:
+        async with self._work(match_id, one_write=True) as work:
             await work.update(thread_id=thread_id)
-            return await self._reload(work)
+            work.mirrored(dataclasses.replace(work.match, thread_id=thread_id, updated_at=work.now))
+            return work.match
 
     async def set_challenge_message(self, match_id: int, message_id: int) -> MatchRecord:
-        async with self._work(match_id) as work:
+        async with self._work(match_id, one_write=True) as work:
             await work.update(challenge_message_id=message_id)
-            return await self._reload(work)
+            work.mirrored(dataclasses.replace(work.match, challenge_message_id=message_id, updated_at=work.now))
+            return work.match
 
     async def set_dm(self, match_id: int, user_id: int, channel_id: int, message_id: int | None) -> MatchRecord:
         """The user's DM channel and panel message (the one to edit)."""
-        async with self._work(match_id) as work:
+        async with self._work(match_id, one_write=True) as work:
             seat = self._seat(work.match, user_id)
             await store.update_seat(work.conn, match_id, seat, dm_channel_id=channel_id, dm_message_id=message_id)
-            return await self._reload(work)
+            seats = list(work.match.seats)
+            seats[seat] = dataclasses.replace(seats[seat], dm_channel_id=channel_id, dm_message_id=message_id)
+            work.mirrored(dataclasses.replace(work.match, seats=tuple(seats)))
+            return work.match
 
     async def set_message(self, match_id: int, name: str, message_id: int) -> MatchRecord:
         """Any named message of the match (``"result"``, ...); see :meth:`set_board_message`."""
-        async with self._work(match_id) as work:
+        async with self._work(match_id, one_write=True) as work:
             await store.set_message(work.conn, match_id, name, message_id)
-            return await self._reload(work)
+            work.mirrored(dataclasses.replace(work.match, messages={**work.match.messages, name: message_id}))
+            return work.match
 
     async def set_board_message(self, match_id: int, engagement: int, message_id: int) -> MatchRecord:
         """Engagement ``engagement``'s board (the message its flips edit); read back by

@@ -8,7 +8,10 @@ request line on stdin, so the benchmark never touches the bot's objects:
 
 * ``{"op": "stored", "match": ID}`` -> ``{"stored": bool}``: the challenge message id is stored;
 * ``{"op": "unshown"}`` -> ``{"unshown": N}``: matches with events still to show;
-* ``{"op": "report", "matches": [IDS]}`` -> ``{"finished": N, "arrange_timeouts": N, "errors": [...]}``;
+* ``{"op": "lag"}``: from now on, measure how late the bot's event loop runs what is due
+  (:class:`tests.bench.loop_lag.LoopLag`);
+* ``{"op": "report", "matches": [IDS]}`` -> ``{"finished": N, "arrange_timeouts": N, "errors": [...],
+  "loop_lag_ms": {...}}``;
 * ``{"op": "stop"}``: closes the bot and exits.
 """
 
@@ -26,8 +29,10 @@ import discord.gateway
 import discord.http
 import yarl
 
+from bot import memory
 from bot.client import AirWarBot
 from bot.config import Settings
+from tests.bench.loop_lag import GcPauses, LoopLag
 from tests.localdiscord.driver import ErrorLogGuard
 from tests.localdiscord.netguard import LoopbackOnly
 
@@ -54,6 +59,7 @@ async def serve(argv: list[str]) -> None:
         if running.done():
             running.result()
         await asyncio.sleep(0.01)
+    memory.settle()  # as python -m bot does once the bot is ready
     if int(pace_ms):
         await bot.matches.set_settings(int(guild), flip_pace_ms=int(pace_ms))
     loop = asyncio.get_running_loop()
@@ -65,6 +71,8 @@ async def serve(argv: list[str]) -> None:
         sys.stdout.flush()
 
     answer({"ready": True})
+    lag = LoopLag()
+    pauses = GcPauses()
     try:
         while line := await reader.readline():
             request = json.loads(line)
@@ -72,6 +80,10 @@ async def serve(argv: list[str]) -> None:
             if op == "stored":
                 match = await bot.matches.get_match(request["match"])
                 answer({"stored": match.challenge_message_id is not None})
+            elif op == "lag":
+                lag.start()
+                pauses.start()
+                answer({"lag": True})
             elif op == "unshown":
                 answer({"unshown": len(await bot.matches.matches_with_unshown_events())})
             elif op == "report":
@@ -79,11 +91,15 @@ async def serve(argv: list[str]) -> None:
                 for match_id in request["matches"]:
                     finished += (await bot.matches.get_match(match_id)).status == "finished"
                     timeouts += sum(1 for q in await bot.matches.events(match_id) if q.type == "arrange_timeout")
-                answer({"finished": finished, "arrange_timeouts": timeouts,
+                lag.stop()
+                pauses.stop()
+                answer({"finished": finished, "arrange_timeouts": timeouts, "loop_lag_ms": lag.summary(),
+                        "gc": pauses.summary(),
                         "errors": errors.describe() + [f"[network] refused {what}" for what in refused]})
             elif op == "stop":
                 break
     finally:
+        lag.stop()
         await bot.close()
         await asyncio.wait_for(running, 10)
 

@@ -44,6 +44,11 @@ Prints one JSON line:
   server setting through ``MatchService.set_settings`` with real sleeps, or ``"no-op pace_sleep"`` for
   ``--pace-ms 0``), ``think_ms``, ``db_dir`` (a tmpfs such as ``/dev/shm`` makes every commit's fsync free),
   ``load_avg_1m_at_start`` (the machine's load when the run began: other work skews the figures);
+* ``loop_lag_ms``: how late each event loop ran a callback that was due (:class:`tests.bench.loop_lag.LoopLag`,
+  p50/p99/max), the bot's and the fake's (one figure when they share a loop); ``gc``: their garbage collections
+  (count, total and longest pause, and how many walked the oldest generation). The fake keeps every message it
+  was sent to the end; what it keeps is frozen out of its collector's sight every second (:func:`freeze_kept`),
+  and the bot freezes what it made while starting (:func:`bot.memory.settle`, as ``python -m bot`` does);
 * ``failures``: what the pytest fixture would fail on (``env.failures()``: unknown routes, spec violations, late /
   double / missing interaction answers, ERROR logs -- the bot process's too); must be 0. They are printed to stderr.
 """
@@ -53,6 +58,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -68,6 +74,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.services.matches import FLIP_PACE_MS_RANGE
+from tests.bench.loop_lag import GcPauses, LoopLag, percentile
 from tests.e2e.test_airwar import POLICIES, TITLE, match_id_of, stack_of, title
 from tests.localdiscord import Env, Message, User
 from tests.localdiscord.airwar import airwar_bot_factory
@@ -87,15 +94,6 @@ def rss_kb(pid: int | None = None, *, tree: bool = False) -> float:
         with contextlib.suppress(OSError), open(f"/proc/{member}/statm") as statm:
             total += int(statm.read().split()[1]) * PAGE_KB
     return total
-
-
-def percentile(values: list[float], p: float) -> float:
-    """Nearest rank."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(p / 100 * len(ordered) + 0.5)))
-    return ordered[rank - 1]
 
 
 async def poll(predicate: Callable[[], Any], seconds: float, what: str, interval: float = 0.05) -> Any:
@@ -192,6 +190,9 @@ class ChildProcessBot:
 
     async def report(self, match_ids: list[int]) -> dict[str, Any]:
         return await self.ask({"op": "report", "matches": match_ids})
+
+    async def measure_lag(self) -> None:
+        await self.ask({"op": "lag"})
 
     async def close(self) -> None:
         if self.process.returncode is None:
@@ -338,6 +339,18 @@ def bot_traced_kb() -> float:
     return sum(stat.size for stat in snapshot.statistics("filename")) / 1024
 
 
+async def freeze_kept(stop: asyncio.Event) -> None:
+    """Keep what the fake stores out of its garbage collector's sight while the matches run: it keeps every
+    message, every edit's earlier version and every uploaded picture to the end, and a full collection walking
+    all of it stopped this process (the fake and the players) for up to 0.6 s at a time at 30 matches, which
+    the interactions of the moment then waited for -- a cost of the harness, not of the bot."""
+    while not stop.is_set():
+        gc.freeze()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 1.0)
+    gc.unfreeze()
+
+
 def interaction_kind(ix: Interaction) -> str:
     """``challenge``, ``accept`` or ``panel`` (a click on a battle-order panel)."""
     if ix.type == 2:
@@ -389,6 +402,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             bench = Bench(env, args, rng, wait=10.0, bot=bot, channels=channels)
             cpu_before = {"fake": time.process_time(),
                           "bot": process_cpu_seconds(bot.pid) if args.bot_process else 0.0}
+            fake_lag = LoopLag().start()
+            fake_gc = GcPauses().start()
+            keeper = asyncio.create_task(freeze_kept(stop))
+            if isinstance(bot, ChildProcessBot):
+                await bot.measure_lag()
             started = time.perf_counter()
             outcomes = await asyncio.wait_for(asyncio.gather(
                 *[bench.play_match(i, players[2 * i], players[2 * i + 1]) for i in range(args.matches)],
@@ -403,6 +421,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                    "bot": process_cpu_seconds(bot.pid) - cpu_before["bot"] if args.bot_process else 0.0}
             stop.set()
             await sampler
+            fake_lag.stop()
+            fake_gc.stop()
+            await keeper
             if args.tracemalloc:
                 peak["bot"] = max(peak["bot"], bot_traced_kb())
                 tracemalloc.stop()
@@ -443,6 +464,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "first_panel_max_s": round(max(bench.first_panel, default=0.0), 2),
         "arrange_timeouts": report["arrange_timeouts"],
     }
+    out["loop_lag_ms"] = ({"bot": report.get("loop_lag_ms"), "fake_and_players": fake_lag.summary()}
+                          if args.bot_process else {"bot_fake_and_players": fake_lag.summary()})
+    out["gc"] = ({"bot": report.get("gc"), "fake_and_players": fake_gc.summary()}
+                 if args.bot_process else {"bot_fake_and_players": fake_gc.summary()})
     if args.bot_process:
         out["kb_per_match"] = round((peak["bot_rss"] - base["bot_rss"]) / args.matches, 1)
         out["memory"] = "bot process rss_peak_delta"

@@ -23,6 +23,24 @@ async def same_as_stored(service: MatchService, reader: MatchService, match_id: 
         assert board == await reader.public_board(match_id, match.engagement)
 
 
+async def random_reference(service: MatchService, match_id: int, rng: random.Random) -> None:
+    """What the presenter stores after it sends something: a message id, a DM, a thread."""
+    match = await service.get_match(match_id)
+    message_id = rng.randrange(1, 10**12)
+    kind = rng.choice(["message", "board", "dm", "thread", "challenge"])
+    if kind == "message":
+        stored = await service.set_message(match_id, rng.choice(["result", "link", "afk:1", "dm:1:0"]), message_id)
+    elif kind == "board":
+        stored = await service.set_board_message(match_id, match.engagement, message_id)
+    elif kind == "dm":
+        stored = await service.set_dm(match_id, rng.choice((ALICE, BOB)), rng.randrange(1, 10**12), message_id)
+    elif kind == "thread":
+        stored = await service.set_thread(match_id, rng.choice([None, message_id]))
+    else:
+        stored = await service.set_challenge_message(match_id, message_id)
+    assert stored == await service.get_match(match_id)
+
+
 async def random_click(service: MatchService, match_id: int, rng: random.Random) -> None:
     """One click a player could make, right or wrong (a card already placed, a stale panel, confirm too early)."""
     match = await service.get_match(match_id)
@@ -58,6 +76,8 @@ async def test_memory_answers_what_the_database_holds(service, opener, tmp_path,
         if rng.random() < 0.005:  # a deadline passes now and then
             clock.advance(1000)
             await service.deadline_due(match.id)
+        elif rng.random() < 0.1:
+            await random_reference(service, match.id, rng)
         else:
             await random_click(service, match.id, rng)
         await same_as_stored(service, reader, match.id)
