@@ -1,15 +1,17 @@
 """Opening the database, applying the numbered migrations in `migrations/` (NNNN_name.sql), transactions.
 
 The bot has one aiosqlite connection. Every statement of the project goes through :meth:`Database.transaction`
-(writes: ``BEGIN IMMEDIATE`` ... ``COMMIT``) or :meth:`Database.read` (reads). Both take the same ``asyncio.Lock``,
-so two coroutines never interleave statements on the connection: a reader never sees another coroutine's
-uncommitted writes, nothing is written while it reads (so its statements see one committed state without a
-``BEGIN`` of their own), and a writer's transaction holds only its own statements.
+(writes: ``BEGIN IMMEDIATE`` ... ``COMMIT``), :meth:`Database.read` (reads) or :meth:`Database.statement` (reads of
+one match and one write that commits by itself). Transactions and reads hold the connection alone: a reader never
+sees another coroutine's uncommitted writes, nothing is written while it reads (so its statements see one committed
+state without a ``BEGIN`` of their own), and a writer's transaction holds only its own statements.
 
 Every statement is a round trip to aiosqlite's thread, and under load each trip waits for the event loop while the
-lock is held for everyone: reads add no ``BEGIN``/``ROLLBACK`` trips, and the journal is WAL with
+connection is held for everyone. So reads add no ``BEGIN``/``ROLLBACK`` trips, the journal is WAL with
 ``synchronous = NORMAL`` (a commit is safe from a killed process at once, from a power cut once checkpointed; it
-does not wait for the disk).
+does not wait for the disk), and one-statement writes share the connection with each other (see
+:meth:`Database.statement`): a click's write no longer waits, trip by trip, for the presenter's writes of other
+matches.
 """
 
 from __future__ import annotations
@@ -73,6 +75,10 @@ class Database:
         self.path = path
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task | None = None
+        #: tasks inside :meth:`statement` blocks, which run side by side; ``_lock``'s holder waits for them
+        self._sharing: set[asyncio.Task] = set()
+        self._shared_done = asyncio.Event()
+        self._shared_done.set()
         self._closed = False
 
     @classmethod
@@ -143,15 +149,15 @@ class Database:
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """``async with database.transaction() as connection:`` -- one write transaction, all or nothing.
 
-        Writers (and readers, see :meth:`read`) are serialised by one ``asyncio.Lock``; the transaction starts with
+        Writers (and readers, see :meth:`read`) are serialised by one ``asyncio.Lock`` and wait for the
+        :meth:`statement` blocks in flight; the transaction starts with
         ``BEGIN IMMEDIATE``, commits when the block ends and rolls back when it raises (any exception, cancellation
         included). Transactions do not nest: opening one inside another in the same task raises RuntimeError.
         """
-        if self._owner is not None and self._owner is asyncio.current_task():
-            raise RuntimeError("transactions do not nest: this task is already inside one")
-        async with self._lock:
-            self._check_open()
-            self._owner = asyncio.current_task()
+        task = asyncio.current_task()
+        if (self._owner is not None and self._owner is task) or task in self._sharing:
+            raise RuntimeError("transactions do not nest: this task is already inside one (or a statement block)")
+        async with self._alone():
             try:
                 await self.connection.execute("BEGIN IMMEDIATE")
                 yield self.connection
@@ -159,6 +165,16 @@ class Database:
             except BaseException:
                 await self._rollback()
                 raise
+
+    @asynccontextmanager
+    async def _alone(self) -> AsyncIterator[None]:
+        """The connection for this task alone: the lock, then every :meth:`statement` block in flight done."""
+        async with self._lock:
+            self._check_open()
+            self._owner = asyncio.current_task()
+            try:
+                await self._shared_done.wait()
+                yield
             finally:
                 self._owner = None
 
@@ -169,24 +185,43 @@ class Database:
 
         Inside a transaction of the same task it reads that transaction (its own writes included).
         """
-        if self._owner is not None and self._owner is asyncio.current_task():
+        task = asyncio.current_task()
+        if (self._owner is not None and self._owner is task) or task in self._sharing:
             yield self.connection
             return
-        async with self._lock:
-            self._check_open()
-            self._owner = asyncio.current_task()
-            try:
-                yield self.connection
-            finally:
-                self._owner = None
+        async with self._alone():
+            yield self.connection
 
     @asynccontextmanager
     async def statement(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``async with database.statement() as connection:`` -- reads and at most ONE statement that writes, which
-        SQLite commits by itself, all or nothing: a write of one statement without the ``BEGIN`` and ``COMMIT``
-        round trips of :meth:`transaction`. Nothing else runs on the connection meanwhile."""
-        async with self.read() as connection:
-            yield connection
+        """``async with database.statement() as connection:`` -- at most ONE statement that writes, which SQLite
+        commits by itself, all or nothing (a write without the ``BEGIN`` and ``COMMIT`` round trips of
+        :meth:`transaction`), and reads that no other statement block can tear: each one ``SELECT``, or of rows
+        no statement block writes (the settings), or of rows only the caller writes meanwhile (a match under its
+        lock).
+
+        Statement blocks run side by side: each write is atomic and commits alone, so two of them on the one
+        connection, in either order, are two separate commits, and neither waits for the other's round trips to
+        aiosqlite's thread. They never run inside a transaction or a read: those wait for the blocks in flight
+        (and new blocks wait for them), so no statement lands between a ``BEGIN`` and its ``COMMIT``. Inside a
+        transaction or read of the same task, it is part of that one."""
+        task = asyncio.current_task()
+        if (self._owner is not None and self._owner is task) or task in self._sharing:
+            yield self.connection
+            return
+        if self._lock.locked():  # a transaction or read holds the connection, or waits for it: after them
+            async with self._lock:
+                pass
+        self._check_open()
+        assert task is not None
+        self._sharing.add(task)
+        self._shared_done.clear()
+        try:
+            yield self.connection
+        finally:
+            self._sharing.discard(task)
+            if not self._sharing:
+                self._shared_done.set()
 
     async def _rollback(self) -> None:
         """Roll back whatever is open. Always sent, never skipped on ``in_transaction``: aiosqlite runs statements
@@ -207,6 +242,7 @@ class Database:
     async def close(self) -> None:
         """Wait for the transaction in flight (a clean shutdown loses nothing), then close the connection."""
         async with self._lock:
+            await self._shared_done.wait()
             if self._closed:
                 return
             self._closed = True

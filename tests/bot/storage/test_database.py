@@ -320,3 +320,92 @@ async def test_a_lone_statement_commits_by_itself_and_a_failed_one_changes_nothi
         assert not database.connection.in_transaction
     finally:
         await database.close()
+
+
+async def test_statement_blocks_run_side_by_side(database):
+    inside = [asyncio.Event(), asyncio.Event()]
+
+    async def writer(me: int) -> None:
+        async with database.statement() as conn:
+            inside[me].set()
+            await asyncio.wait_for(inside[1 - me].wait(), 5)  # the other is in at the same time
+            await conn.execute("INSERT INTO log VALUES (?, ?)", (f"s{me}", 0))
+
+    await asyncio.gather(writer(0), writer(1))
+    async with database.read() as conn:
+        rows = {tuple(row) for row in await conn.execute_fetchall("SELECT writer, step FROM log")}
+    assert rows == {("s0", 0), ("s1", 0)}
+
+
+async def test_no_statement_lands_inside_a_transaction(database):
+    order: list[str] = []
+    release_first = asyncio.Event()
+
+    async def first_statement() -> None:
+        async with database.statement() as conn:
+            order.append("statement 1 in")
+            await release_first.wait()
+            await conn.execute("INSERT INTO log VALUES ('s1', 0)")
+            order.append("statement 1 out")
+
+    async def failing_transaction() -> None:
+        with pytest.raises(ZeroDivisionError):
+            async with database.transaction() as conn:
+                order.append("transaction in")
+                await conn.execute("INSERT INTO log VALUES ('t', 0)")
+                for _ in range(5):
+                    await asyncio.sleep(0)  # the second statement's every chance to cut in
+                raise ZeroDivisionError
+
+    async def second_statement() -> None:
+        async with database.statement() as conn:
+            order.append("statement 2 in")
+            await conn.execute("INSERT INTO log VALUES ('s2', 0)")
+
+    first = asyncio.create_task(first_statement())
+    await asyncio.sleep(0)
+    transaction = asyncio.create_task(failing_transaction())
+    await asyncio.sleep(0)
+    second = asyncio.create_task(second_statement())
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert order == ["statement 1 in"]  # the transaction waits for the block in flight, the new block for it
+    release_first.set()
+    await asyncio.gather(first, transaction, second)
+    assert order == ["statement 1 in", "statement 1 out", "transaction in", "statement 2 in"]
+    async with database.read() as conn:
+        rows = {row[0] for row in await conn.execute_fetchall("SELECT writer FROM log")}
+    assert rows == {"s1", "s2"}  # the rolled-back transaction took neither statement with it
+
+
+async def test_a_transaction_inside_a_statement_block_is_refused(database):
+    async with database.statement():
+        with pytest.raises(RuntimeError, match="do not nest"):
+            async with database.transaction():
+                pass
+
+
+async def test_close_waits_for_the_statement_blocks_in_flight(tmp_path):
+    database = await Database.open(tmp_path / "close.db")
+    async with database.transaction() as conn:
+        await conn.execute("CREATE TABLE log (writer TEXT, step INTEGER)")
+    entered = asyncio.Event()
+
+    async def slow_statement() -> None:
+        async with database.statement() as conn:
+            entered.set()
+            for _ in range(5):
+                await asyncio.sleep(0)
+            await conn.execute("INSERT INTO log VALUES ('late', 1)")
+
+    task = asyncio.create_task(slow_statement())
+    await entered.wait()
+    await database.close()
+    await task  # it finished before the connection closed
+    again = await Database.open(tmp_path / "close.db")
+    try:
+        async with again.read() as conn:
+            rows = [tuple(row) for row in await conn.execute_fetchall("SELECT writer, step FROM log")]
+        assert rows == [("late", 1)]
+    finally:
+        await again.close()
