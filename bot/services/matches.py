@@ -834,7 +834,8 @@ class MatchService:
                 work.conn, match.id, seat=seat, engagement=match.engagement, kind="order", action=action,
                 now=work.now,
             )
-            await store.update_seat(work.conn, match.id, seat, misses=0)
+            if match.seats[seat].misses:
+                await store.update_seat(work.conn, match.id, seat, misses=0)
             work.changes.add(LOCKED)
             await self._after_play(work, game, events, previous_engagement=match.engagement)
             return await work.result(self._panel(work.match, game, seat))

@@ -236,16 +236,16 @@ async def append_action(
     conn: aiosqlite.Connection, match_id: int, *, seat: int, engagement: int, kind: str, action: Mapping[str, Any],
     now: float,
 ) -> int:
-    row = await _one(conn, "SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM match_actions WHERE match_id = ?",
-                     (match_id,))
-    assert row is not None
-    seq = row["seq"]
-    await conn.execute(
+    """Log an action after the match's last one; returns its number (one statement: it runs inside a transaction,
+    which holds the connection for every round trip)."""
+    row = await _one(
+        conn,
         "INSERT INTO match_actions (match_id, seq, seat, engagement, kind, action, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (match_id, seq, seat, engagement, kind, _dumps(dict(action)), now),
+        " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ? FROM match_actions WHERE match_id = ? RETURNING seq",
+        (match_id, seat, engagement, kind, _dumps(dict(action)), now, match_id),
     )
-    return seq
+    assert row is not None
+    return row["seq"]
 
 
 async def actions(conn: aiosqlite.Connection, match_id: int) -> list[ActionRecord]:

@@ -33,24 +33,25 @@ class GuildSettings:
 
 
 async def get_settings(conn: aiosqlite.Connection, guild_id: int) -> GuildSettings:
-    """The server's settings; the defaults when it has never set any."""
-    rows = await conn.execute_fetchall(
-        "SELECT arrange_seconds, flip_pace_ms, war_pace, thread_per_match FROM guild_settings WHERE guild_id = ?",
-        (guild_id,),
-    )
-    rules_rows = await conn.execute_fetchall(
-        "SELECT game, rules FROM guild_default_rules WHERE guild_id = ? ORDER BY game", (guild_id,)
-    )
-    channel_rows = await conn.execute_fetchall(
-        "SELECT channel_id FROM guild_start_channels WHERE guild_id = ? ORDER BY channel_id", (guild_id,)
-    )
-    rules = {row["game"]: json.loads(row["rules"]) for row in rules_rows}
-    channels = tuple(row["channel_id"] for row in channel_rows)
-    if not rows:
+    """The server's settings; the defaults when it has never set any (one statement: it is read inside match
+    transactions, which hold the connection for every round trip)."""
+    row = await (await conn.execute(_GET_SETTINGS, {"guild": guild_id})).fetchone()
+    assert row is not None
+    rules = {game: stored for game, stored in sorted(json.loads(row["rules"]))}
+    channels = tuple(sorted(json.loads(row["channels"])))
+    if row["arrange_seconds"] is None:
         return GuildSettings(guild_id, default_rules=rules, start_channels=channels)
-    row = next(iter(rows))
     return GuildSettings(guild_id, row["arrange_seconds"], row["flip_pace_ms"], row["war_pace"],
                          bool(row["thread_per_match"]), rules, channels)
+
+
+_GET_SETTINGS = """
+SELECT s.arrange_seconds, s.flip_pace_ms, s.war_pace, s.thread_per_match,
+       (SELECT json_group_array(json_array(game, json(rules))) FROM guild_default_rules
+         WHERE guild_id = :guild) AS rules,
+       (SELECT json_group_array(channel_id) FROM guild_start_channels WHERE guild_id = :guild) AS channels
+  FROM (SELECT :guild AS guild_id) AS asked LEFT JOIN guild_settings AS s ON s.guild_id = asked.guild_id
+"""
 
 
 async def put_settings(conn: aiosqlite.Connection, settings: GuildSettings, now: float) -> None:

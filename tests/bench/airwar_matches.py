@@ -1,7 +1,7 @@
 """N concurrent Air War matches played to the end through the local Discord by scripted players.
 
     python -m tests.bench.airwar_matches [--matches N] [--seed S] [--pace-ms MS] [--think-ms MS] [--channels K]
-                                         [--bot-process] [--db-dir DIR] [--json]
+                                         [--ramp-s S] [--bot-process] [--db-dir DIR] [--json]
 
 The real bot (``bot.client.AirWarBot``, real cogs, a real SQLite file in a temporary directory, or in ``--db-dir``)
 runs against the local Discord (``tests/localdiscord``) on 127.0.0.1: by default both in this process and event
@@ -15,8 +15,9 @@ plays each match in a thread of its own. Two scripted players per match: the cha
 ``/airwar challenge``, the opponent clicks **Accept**, then each finds their DM panel for every engagement and
 clicks it (engagement 1 also goes through ``undo``, ``drawn``, ``random`` and ``reset``; then a card per tap in the
 order of ``tests.e2e.test_airwar.POLICIES``, then ``confirm``) until the result is in the match's thread.
-``--think-ms`` is each player's mean pause before a click (uniform in 0..2x; 0: click as soon as the previous
-answer is in; a person takes 300 ms or more).
+``--ramp-s`` spreads the challenges evenly over that many seconds (match i's challenger waits i/N of it; default 0:
+every challenge at once, a burst no server sees). ``--think-ms`` is each player's mean pause before a click
+(uniform in 0..2x; 0: click as soon as the previous answer is in; a person takes 300 ms or more).
 
 Prints one JSON line:
 
@@ -258,6 +259,7 @@ class Bench:
     async def play_match(self, number: int, challenger: User, opponent: User) -> None:
         env = self.env
         channel = self.channels[number % len(self.channels)]
+        await asyncio.sleep(self.args.ramp_s * number / max(1, self.args.matches))
         await self.think()
         ix = await env.slash(challenger, "airwar challenge", opponent=opponent, where=channel)
         await ix.wait_response(timeout=self.wait)
@@ -485,6 +487,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "pace_ms": args.pace_ms,
         "pace": "server setting (set_settings), real sleeps" if args.pace_ms else "no-op pace_sleep",
         "think_ms": args.think_ms,
+        "ramp_s": args.ramp_s,
         "db_dir": args.db_dir or tempfile.gettempdir(),
         "seed": args.seed,
         "cpus": os.cpu_count(),
@@ -506,6 +509,8 @@ def main() -> None:
                         help=f"the server's flip pace ({low}-{high}, set through the match service; default: the "
                              "lowest allowed); 0: a no-op pace_sleep")
     parser.add_argument("--think-ms", type=float, default=0.0, help="mean pause before each click")
+    parser.add_argument("--ramp-s", type=float, default=0.0,
+                        help="spread the challenges evenly over this many seconds (default 0: all at once)")
     parser.add_argument("--channels", type=int, default=1,
                         help="spread the challenges over this many channels (default 1: all in #general)")
     parser.add_argument("--bot-process", action="store_true",
