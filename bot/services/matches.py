@@ -450,7 +450,7 @@ class MatchService:
 
     # --- settings and players ----------------------------------------------------------------------------
     async def get_settings(self, guild_id: int) -> GuildSettings:
-        async with self.db.statement() as conn:  # no statement block writes settings
+        async with self.db.read() as conn:
             return await self._settings(conn, guild_id)
 
     @staticmethod
@@ -1062,8 +1062,7 @@ class MatchService:
         """Engagement ``engagement`` as the public may see it at event ``up_to_seq`` (default: all its events so far;
         see :class:`PublicBoard`); ``None`` when the engagement was never drawn."""
         known = self._known(match_id)
-        # from memory, the one SELECT of the events stands alone: beside the statement blocks of other matches
-        async with self.db.read() if known is None else self.db.statement() as conn:
+        async with self.db.read() as conn:
             match = known.match if known is not None else await store.load_match(conn, match_id)
             if match is None:
                 raise errors.MatchNotFound(match_id)
@@ -1098,7 +1097,7 @@ class MatchService:
     # --- the event queue ---------------------------------------------------------------------------------
     async def unshown_events(self, match_id: int) -> list[QueuedEvent]:
         """Events not shown yet, in order."""
-        async with self.db.statement() as conn:  # one SELECT
+        async with self.db.read() as conn:
             return await store.events(conn, match_id, unshown_only=True)
 
     async def events(self, match_id: int, *, engagement: int | None = None) -> list[QueuedEvent]:

@@ -1,17 +1,17 @@
 """Opening the database, applying the numbered migrations in `migrations/` (NNNN_name.sql), transactions.
 
 The bot has one aiosqlite connection. Every statement of the project goes through :meth:`Database.transaction`
-(writes: ``BEGIN IMMEDIATE`` ... ``COMMIT``), :meth:`Database.read` (reads) or :meth:`Database.statement` (reads of
-one match and one write that commits by itself). Transactions and reads hold the connection alone: a reader never
-sees another coroutine's uncommitted writes, nothing is written while it reads (so its statements see one committed
-state without a ``BEGIN`` of their own), and a writer's transaction holds only its own statements.
+(writes: ``BEGIN IMMEDIATE`` ... ``COMMIT``), :meth:`Database.read` (reads) or :meth:`Database.statement` (one write
+that commits by itself, and reads). A transaction holds the connection alone: nobody sees its uncommitted writes,
+and it holds only its own statements. Reads and statement blocks share the connection side by side, never with a
+transaction; the one-statement writes that may commit between two statements of a read touch only message ids,
+DMs, a seat's draft and shown marks (see :meth:`Database.read`).
 
-Every statement is a round trip to aiosqlite's thread, and under load each trip waits for the event loop while the
-connection is held for everyone. So reads add no ``BEGIN``/``ROLLBACK`` trips, the journal is WAL with
-``synchronous = NORMAL`` (a commit is safe from a killed process at once, from a power cut once checkpointed; it
-does not wait for the disk), and one-statement writes share the connection with each other (see
-:meth:`Database.statement`): a click's write no longer waits, trip by trip, for the presenter's writes of other
-matches.
+Every statement is a round trip to aiosqlite's thread, and under load each trip waits for the event loop. Whoever
+holds the connection alone holds it for every trip, so only transactions do: a click's read or one-statement write
+no longer waits, trip by trip, behind the presenter's reads and writes of other matches. Reads add no
+``BEGIN``/``ROLLBACK`` trips, and the journal is WAL with ``synchronous = NORMAL`` (a commit is safe from a killed
+process at once, from a power cut once checkpointed; it does not wait for the disk).
 """
 
 from __future__ import annotations
@@ -66,8 +66,8 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
 class Database:
     """The bot's one SQLite connection: WAL journal, foreign keys on, schema at the newest version.
 
-    Use it only through :meth:`transaction` (writes) and :meth:`read` (reads); rows are ``aiosqlite.Row`` (by name
-    or by index). :meth:`close` waits for the transaction in flight.
+    Use it only through :meth:`transaction` (writes), :meth:`statement` (one write) and :meth:`read` (reads); rows
+    are ``aiosqlite.Row`` (by name or by index). :meth:`close` waits for everything in flight.
     """
 
     def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
@@ -149,8 +149,8 @@ class Database:
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """``async with database.transaction() as connection:`` -- one write transaction, all or nothing.
 
-        Writers (and readers, see :meth:`read`) are serialised by one ``asyncio.Lock`` and wait for the
-        :meth:`statement` blocks in flight; the transaction starts with
+        Transactions are serialised by one ``asyncio.Lock`` and wait for the reads and :meth:`statement` blocks in
+        flight; the transaction starts with
         ``BEGIN IMMEDIATE``, commits when the block ends and rolls back when it raises (any exception, cancellation
         included). Transactions do not nest: opening one inside another in the same task raises RuntimeError.
         """
@@ -168,7 +168,7 @@ class Database:
 
     @asynccontextmanager
     async def _alone(self) -> AsyncIterator[None]:
-        """The connection for this task alone: the lock, then every :meth:`statement` block in flight done."""
+        """The connection for this task alone: the lock, then every read and statement block in flight done."""
         async with self._lock:
             self._check_open()
             self._owner = asyncio.current_task()
@@ -180,36 +180,40 @@ class Database:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``async with database.read() as connection:`` -- reads, all of one committed state (nothing else runs
-        on the connection meanwhile). Only reads: a statement that writes would commit on its own.
+        """``async with database.read() as connection:`` -- reads. Each statement reads committed data and never a
+        transaction in flight: a transaction waits for the reads and statement blocks in flight, and they wait for
+        it. Reads run side by side with each other and with :meth:`statement` blocks, whose one-statement writes may
+        commit between two statements of a read; those writes touch only what the presenter and the battle-order
+        panel keep (message ids, DMs, a seat's draft, shown marks), never a match's state, status, actions or
+        results, which only transactions write. Only reads: a statement that writes would commit on its own.
 
         Inside a transaction of the same task it reads that transaction (its own writes included).
         """
-        task = asyncio.current_task()
-        if (self._owner is not None and self._owner is task) or task in self._sharing:
-            yield self.connection
-            return
-        async with self._alone():
-            yield self.connection
+        async with self._shared() as connection:
+            yield connection
 
     @asynccontextmanager
     async def statement(self) -> AsyncIterator[aiosqlite.Connection]:
         """``async with database.statement() as connection:`` -- at most ONE statement that writes, which SQLite
         commits by itself, all or nothing (a write without the ``BEGIN`` and ``COMMIT`` round trips of
-        :meth:`transaction`), and reads that no other statement block can tear: each one ``SELECT``, or of rows
-        no statement block writes (the settings), or of rows only the caller writes meanwhile (a match under its
-        lock).
+        :meth:`transaction`), and reads (as :meth:`read`).
 
-        Statement blocks run side by side: each write is atomic and commits alone, so two of them on the one
-        connection, in either order, are two separate commits, and neither waits for the other's round trips to
-        aiosqlite's thread. They never run inside a transaction or a read: those wait for the blocks in flight
-        (and new blocks wait for them), so no statement lands between a ``BEGIN`` and its ``COMMIT``. Inside a
-        transaction or read of the same task, it is part of that one."""
+        Statement blocks run side by side with each other and with reads: each write is atomic and commits alone,
+        so two of them on the one connection, in either order, are two separate commits, and neither waits for the
+        other's round trips to aiosqlite's thread. A caller that reads what it then writes holds what keeps others
+        from writing it meanwhile (a match's lock). Blocks never run inside a transaction: a transaction waits for
+        the blocks in flight (and new blocks wait for it), so no statement lands between a ``BEGIN`` and its
+        ``COMMIT``. Inside a transaction or block of the same task, it is part of that one."""
+        async with self._shared() as connection:
+            yield connection
+
+    @asynccontextmanager
+    async def _shared(self) -> AsyncIterator[aiosqlite.Connection]:
         task = asyncio.current_task()
         if (self._owner is not None and self._owner is task) or task in self._sharing:
             yield self.connection
             return
-        if self._lock.locked():  # a transaction or read holds the connection, or waits for it: after them
+        if self._lock.locked():  # a transaction holds the connection, or waits for it: after it
             async with self._lock:
                 pass
         self._check_open()

@@ -323,19 +323,21 @@ async def test_a_lone_statement_commits_by_itself_and_a_failed_one_changes_nothi
         await database.close()
 
 
-async def test_statement_blocks_run_side_by_side(database):
+@pytest.mark.parametrize("kinds", [("statement", "statement"), ("read", "statement"), ("read", "read")])
+async def test_reads_and_statement_blocks_run_side_by_side(database, kinds):
     inside = [asyncio.Event(), asyncio.Event()]
 
-    async def writer(me: int) -> None:
-        async with database.statement() as conn:
+    async def block(me: int) -> None:
+        async with getattr(database, kinds[me])() as conn:
             inside[me].set()
             await asyncio.wait_for(inside[1 - me].wait(), 5)  # the other is in at the same time
-            await conn.execute("INSERT INTO log VALUES (?, ?)", (f"s{me}", 0))
+            if kinds[me] == "statement":
+                await conn.execute("INSERT INTO log VALUES (?, ?)", (f"s{me}", 0))
 
-    await asyncio.gather(writer(0), writer(1))
+    await asyncio.gather(block(0), block(1))
     async with database.read() as conn:
         rows = {tuple(row) for row in await conn.execute_fetchall("SELECT writer, step FROM log")}
-    assert rows == {("s0", 0), ("s1", 0)}
+    assert rows == {(f"s{me}", 0) for me in (0, 1) if kinds[me] == "statement"}
 
 
 async def test_no_statement_lands_inside_a_transaction(database):
