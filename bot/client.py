@@ -54,6 +54,11 @@ class MatchDisplay(Protocol):
 INTENTS = discord.Intents.none()
 INTENTS.guilds = True
 
+#: the names discord.py gives the tasks that run a slash command or a button's callback
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-")
+#: how long closing waits for them (a Procfile host sends SIGTERM and kills 30 s later)
+HANDLERS_GRACE = 5.0
+
 
 class AirWarBot(commands.Bot):
     def __init__(
@@ -157,6 +162,17 @@ class AirWarBot(commands.Bot):
             log.info("synced %d global commands", len(synced))
         return synced
 
+    async def _finish_handlers(self) -> None:
+        """Let the slash commands and clicks in flight finish (for up to :data:`HANDLERS_GRACE` seconds) while the
+        gateway, HTTP and the database are still open: a command that has answered may still have a write to make
+        (storing its message, marking its event shown), and it would fail on a closed database."""
+        current = asyncio.current_task()
+        running = [task for task in asyncio.all_tasks() if task is not current and not task.done()
+                   and task.get_name().startswith(HANDLER_TASKS)]
+        if running:
+            log.info("closing: waiting for %d commands and clicks in flight", len(running))
+            await asyncio.wait(running, timeout=HANDLERS_GRACE)
+
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
@@ -182,6 +198,7 @@ class AirWarBot(commands.Bot):
             if self._resume_task is not None and not self._resume_task.done():
                 self._resume_task.cancel()
             await self.timers.cancel_all()
+            await self._finish_handlers()
             await super().close()
         finally:
             if self.database is not None:

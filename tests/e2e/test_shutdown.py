@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_airwar import accept, click, dm_panel, lift_rate_limits, match_id_of, stack_of
+from tests.e2e.test_airwar import accept, click, dm_panel, fast_bot, lift_rate_limits, match_id_of, stack_of
 from tests.e2e.test_airwar_restart import challenge_without_bot, restart_in_process
 from tests.localdiscord import Env
 
@@ -34,6 +34,18 @@ async def start_child(env: Env, database: Path) -> tuple[asyncio.subprocess.Proc
                        message="the bot process never connected")
     await asyncio.sleep(2.5)  # discord.py waits guild_ready_timeout (2 s by default) before it is ready
     return process, log
+
+
+async def test_closing_lets_the_command_in_flight_finish_its_writes(make_env, tmp_path):
+    database = tmp_path / "airwar.db"
+    env = await make_env(fast_bot(database))
+    ix = await env.slash(env.user("alice"), "airwar challenge", opponent=env.user("bob"))
+    await ix.wait_response()  # answered: the command goes on to store its message and mark its event shown
+    await env.bot.close()
+    with sqlite3.connect(database) as raw:
+        stored = raw.execute("SELECT challenge_message_id FROM matches").fetchall()
+        unshown = raw.execute("SELECT COUNT(*) FROM match_events WHERE shown = 0").fetchone()[0]
+    assert stored == [(ix.message.id,)] and unshown == 0  # and no error logged (the fixture checks)
 
 
 async def test_sigterm_mid_match_exits_cleanly_and_the_match_goes_on(make_env, tmp_path):
