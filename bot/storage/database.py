@@ -75,7 +75,7 @@ class Database:
         self.path = path
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task | None = None
-        #: tasks inside :meth:`statement` blocks, which run side by side; ``_lock``'s holder waits for them
+        #: tasks inside reads and :meth:`statement` blocks, which run side by side; ``_lock``'s holder waits for them
         self._sharing: set[asyncio.Task] = set()
         self._shared_done = asyncio.Event()
         self._shared_done.set()
@@ -150,9 +150,9 @@ class Database:
         """``async with database.transaction() as connection:`` -- one write transaction, all or nothing.
 
         Transactions are serialised by one ``asyncio.Lock`` and wait for the reads and :meth:`statement` blocks in
-        flight; the transaction starts with
-        ``BEGIN IMMEDIATE``, commits when the block ends and rolls back when it raises (any exception, cancellation
-        included). Transactions do not nest: opening one inside another in the same task raises RuntimeError.
+        flight; the transaction starts with ``BEGIN IMMEDIATE``, commits when the block ends and rolls back when it
+        raises (any exception, cancellation included). Transactions do not nest: opening one inside another (or
+        inside a read or statement block) in the same task raises RuntimeError.
         """
         task = asyncio.current_task()
         if (self._owner is not None and self._owner is task) or task in self._sharing:
@@ -244,7 +244,7 @@ class Database:
             raise DatabaseClosed("the database is closed")
 
     async def close(self) -> None:
-        """Wait for the transaction in flight (a clean shutdown loses nothing), then close the connection."""
+        """Wait for everything in flight (a clean shutdown loses nothing), then close the connection."""
         async with self._lock:
             await self._shared_done.wait()
             if self._closed:

@@ -37,7 +37,7 @@ async def get_settings(conn: aiosqlite.Connection, guild_id: int) -> GuildSettin
     transactions, which hold the connection for every round trip)."""
     row = await (await conn.execute(_GET_SETTINGS, {"guild": guild_id})).fetchone()
     assert row is not None
-    rules = {game: stored for game, stored in sorted(json.loads(row["rules"]))}
+    rules = dict(sorted(json.loads(row["rules"])))
     channels = tuple(sorted(json.loads(row["channels"])))
     if row["arrange_seconds"] is None:
         return GuildSettings(guild_id, default_rules=rules, start_channels=channels)
