@@ -8,10 +8,14 @@ import json
 import signal
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bot.config import Settings, SettingsError
 from bot.engines import GAME_NAMES
 from bot.errors import GameError
+
+if TYPE_CHECKING:
+    from bot.client import AirWarBot
 
 EXIT_USAGE = 2
 
@@ -134,7 +138,8 @@ async def serve(settings: Settings) -> None:
                 ) from None
 
 
-async def _settle_when_ready(bot) -> None:
+async def _settle_when_ready(bot: AirWarBot) -> None:
+    """Once the bot is started, keep what it made while starting out of the garbage collector's way."""
     from bot import memory
 
     await bot.wait_until_ready()

@@ -8,10 +8,10 @@ request line on stdin, so the benchmark never touches the bot's objects:
 
 * ``{"op": "stored", "match": ID}`` -> ``{"stored": bool}``: the challenge message id is stored;
 * ``{"op": "unshown"}`` -> ``{"unshown": N}``: matches with events still to show;
-* ``{"op": "lag"}``: from now on, measure how late the bot's event loop runs what is due
-  (:class:`tests.bench.loop_lag.LoopLag`);
+* ``{"op": "lag"}``: from now on, measure how late the bot's event loop runs what is due and time its garbage
+  collections (:class:`tests.bench.loop_lag.LoopLag`, :class:`tests.bench.loop_lag.GcPauses`);
 * ``{"op": "report", "matches": [IDS]}`` -> ``{"finished": N, "arrange_timeouts": N, "errors": [...],
-  "loop_lag_ms": {...}}``;
+  "loop_lag_ms": {...}, "gc": {...}}``;
 * ``{"op": "stop"}``: closes the bot and exits.
 """
 
@@ -100,6 +100,7 @@ async def serve(argv: list[str]) -> None:
                 break
     finally:
         lag.stop()
+        pauses.stop()
         await bot.close()
         await asyncio.wait_for(running, 10)
 
