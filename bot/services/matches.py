@@ -242,11 +242,13 @@ class _Watched:
 @dataclass
 class _Cached:
     """A match as last committed: its record and the engine's state as stored (JSON text, ``None`` before accept).
-    ``game``: that state as a game, for reading only (views, panels), made on first use."""
+    ``game``: that state as a game, for reading only (views, panels), made on first use. ``event_seq``: the number
+    of its last queued event, once known (the next events are numbered after it without asking the database)."""
 
     match: MatchRecord
     state: str | None
     game: Game | None = None
+    event_seq: int | None = None
 
     def read_game(self) -> Game | None:
         if self.game is None and self.state is not None:
@@ -269,10 +271,13 @@ class _Work:
     state: str | None = None
     new_state: dict[str, Any] | None = None
     cached: _Cached | None = None
+    event_seq: int | None = None
 
     async def queue(self, events: list[Event]) -> None:
         if events:
-            self.events += await store.append_events(self.conn, self.match.id, events, self.now)
+            queued = await store.append_events(self.conn, self.match.id, events, self.now, after_seq=self.event_seq)
+            self.events += queued
+            self.event_seq = queued[-1].seq
 
     async def update(self, **fields: Any) -> int:
         if fields.get("state") is not None:
@@ -339,13 +344,15 @@ class MatchService:
             try:
                 async with self.db.statement() if one_write else self.db.transaction() as conn:
                     cached = self._cache.get(match_id)
+                    event_seq = None
                     if cached is None:
                         match, state = await store.load_match_and_state(conn, match_id)
                         if match is None:
                             raise errors.MatchNotFound(match_id)
                     else:
-                        match, state = cached.match, cached.state
-                    work = _Work(_Watched(conn), match, self.clock(), state=state, cached=cached)  # type: ignore[arg-type]
+                        match, state, event_seq = cached.match, cached.state, cached.event_seq
+                    work = _Work(_Watched(conn), match, self.clock(), state=state, cached=cached,  # type: ignore[arg-type]
+                                 event_seq=event_seq)
                     yield work
             except BaseException:
                 self._cache.pop(match_id, None)
@@ -360,12 +367,13 @@ class MatchService:
             self._cache.pop(match_id, None)
             return
         if work.new_state is not None:
-            self._cache[match_id] = _Cached(work.match, json.dumps(work.new_state))
+            self._cache[match_id] = _Cached(work.match, json.dumps(work.new_state), event_seq=work.event_seq)
         elif work.cached is not None and work.cached.state == work.state:
             work.cached.match = work.match
+            work.cached.event_seq = work.event_seq
             self._cache[match_id] = work.cached
         else:
-            self._cache[match_id] = _Cached(work.match, work.state)
+            self._cache[match_id] = _Cached(work.match, work.state, event_seq=work.event_seq)
 
     def _known(self, match_id: int) -> _Cached | None:
         """The match as last committed, if it is in memory (read only)."""
@@ -817,6 +825,7 @@ class MatchService:
         second order, the engagement's flips, fights, ``engagement_end`` and the next ``engagement`` (or
         ``game_over`` and ``result``). A second confirm raises AlreadyLocked (or StalePanel once the engagement was
         played)."""
+        settings = await self._settings_if_last(match_id, user_id)
         async with self._work(match_id) as work:
             match = work.match
             seat = self._seat(match, user_id)
@@ -836,9 +845,27 @@ class MatchService:
             )
             if match.seats[seat].misses:
                 await store.update_seat(work.conn, match.id, seat, misses=0)
+                seats = list(match.seats)
+                seats[seat] = dataclasses.replace(seats[seat], misses=0)
+                match = dataclasses.replace(match, seats=tuple(seats))
+            work.mirrored(match)  # (the action log is not part of the record)
             work.changes.add(LOCKED)
-            await self._after_play(work, game, events, previous_engagement=match.engagement)
+            await self._after_play(work, game, events, previous_engagement=match.engagement, settings=settings)
             return await work.result(self._panel(work.match, game, seat))
+
+    async def _settings_if_last(self, match_id: int, user_id: int) -> GuildSettings | None:
+        """The server's settings, read before a lock-in's transaction when the match in memory says it is the last
+        order the engagement waits for (the next engagement's deadline needs them): the transaction then holds the
+        database one round trip shorter. ``None``: the transaction reads them if it needs them."""
+        known = self._known(match_id)
+        game = None if known is None else known.read_game()
+        if known is None or game is None:
+            return None
+        seat = known.match.seat_of(user_id)
+        locked = game.view(None)["locked"]
+        if seat is None or any(not locked[other] for other in range(len(locked)) if other != seat):
+            return None
+        return await self.get_settings(known.match.guild_id)
 
     # --- timeouts and forfeits -----------------------------------------------------------------------------
     async def arrange_timeout(self, match_id: int, engagement: int) -> MatchUpdate | None:
@@ -939,13 +966,18 @@ class MatchService:
     async def _reload(self, work: _Work) -> MatchRecord:
         return await work.reload()
 
-    async def _after_play(self, work: _Work, game: Game, events: list[Event], *, previous_engagement: int) -> None:
-        """Store the game after an engine call, queue its events, start the next deadline or finish the match."""
+    async def _after_play(self, work: _Work, game: Game, events: list[Event], *, previous_engagement: int,
+                          settings: GuildSettings | None = None) -> None:
+        """Store the game after an engine call, queue its events, start the next deadline or finish the match.
+        ``work.match`` must be the match as written so far (reloaded or mirrored): the match goes on with a record
+        made here, not read back. ``settings``: the server's, if the caller read them already."""
         match = work.match
         fields: dict[str, Any] = {"state": game.to_json(), "engagement": self._step(game)}
         queued = [dict(event) for event in events]
-        if not game.is_over and game.engagement != previous_engagement:
-            settings = await self._settings(work.conn, match.guild_id)
+        new_engagement = not game.is_over and game.engagement != previous_engagement
+        if new_engagement:
+            if settings is None:
+                settings = await self._settings(work.conn, match.guild_id)
             arrange = match.arrange_seconds or settings.arrange_seconds
             flips = sum(1 for event in events if event.get("type") == "flip")
             deadline = work.now + arrange + flips * settings.flip_pace_ms / 1000
@@ -959,7 +991,11 @@ class MatchService:
         await work.queue(queued)
         if game.is_over:
             await self._finish(work, game)
-        work.match = await self._reload(work)
+            work.match = await self._reload(work)
+            return
+        written = {name: value for name, value in fields.items() if name != "state"}
+        seats = tuple(dataclasses.replace(seat, draft=()) for seat in match.seats) if new_engagement else match.seats
+        work.mirrored(dataclasses.replace(match, **written, seats=seats, updated_at=work.now))
 
     async def _finish(self, work: _Work, game: Game) -> None:
         """The game is over: in this transaction, the match finishes and the result, results rows and ratings are

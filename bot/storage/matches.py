@@ -141,9 +141,7 @@ async def update_match(conn: aiosqlite.Connection, match_id: int, now: float, **
         sql += f" AND status IN ({', '.join('?' for _ in statuses)})"
         params += statuses
     cursor = await conn.execute(sql, params)
-    changed = cursor.rowcount
-    await cursor.close()
-    return changed
+    return cursor.rowcount  # (no close: one more round trip, and the cursor holds nothing once it has run)
 
 
 def _games_filter(games: Iterable[str] | None, column: str = "game") -> tuple[str, list[str]]:
@@ -266,12 +264,17 @@ def event_engagement(event: Mapping[str, Any]) -> int | None:
 
 
 async def append_events(
-    conn: aiosqlite.Connection, match_id: int, events: Iterable[Mapping[str, Any]], now: float
+    conn: aiosqlite.Connection, match_id: int, events: Iterable[Mapping[str, Any]], now: float, *,
+    after_seq: int | None = None,
 ) -> list[QueuedEvent]:
-    """Queue events (not shown yet), numbered after the match's last one."""
-    row = await _one(conn, "SELECT COALESCE(MAX(seq), 0) AS seq FROM match_events WHERE match_id = ?", (match_id,))
-    assert row is not None
-    seq = row["seq"]
+    """Queue events (not shown yet), numbered after the match's last one: ``after_seq`` when the caller knows its
+    number (one statement), else read first."""
+    seq = after_seq
+    if seq is None:
+        row = await _one(conn, "SELECT COALESCE(MAX(seq), 0) AS seq FROM match_events WHERE match_id = ?",
+                         (match_id,))
+        assert row is not None
+        seq = row["seq"]
     queued = []
     for event in events:
         seq += 1

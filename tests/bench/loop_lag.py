@@ -54,6 +54,7 @@ class GcPauses:
     def __init__(self) -> None:
         self.pauses_ms: list[float] = []
         self.oldest_ms: list[float] = []  # collections of the oldest generation
+        self.by_generation: dict[int, list[float]] = {0: [], 1: [], 2: []}
         self._started: float | None = None
 
     def _callback(self, phase: str, info: dict[str, int]) -> None:
@@ -62,6 +63,7 @@ class GcPauses:
         elif self._started is not None:
             pause = (time.perf_counter() - self._started) * 1000
             self.pauses_ms.append(pause)
+            self.by_generation.setdefault(info.get("generation", -1), []).append(pause)
             if info.get("generation") == 2:
                 self.oldest_ms.append(pause)
             self._started = None
@@ -77,4 +79,8 @@ class GcPauses:
     def summary(self) -> dict[str, Any]:
         return {"count": len(self.pauses_ms), "total_ms": round(sum(self.pauses_ms), 1),
                 "max_ms": round(max(self.pauses_ms, default=0.0), 1), "oldest_generation": len(self.oldest_ms),
-                "oldest_max_ms": round(max(self.oldest_ms, default=0.0), 1)}
+                "oldest_max_ms": round(max(self.oldest_ms, default=0.0), 1),
+                "by_generation": {generation: {"count": len(pauses), "total_ms": round(sum(pauses), 1),
+                                               "p50_ms": round(percentile(pauses, 50), 2),
+                                               "max_ms": round(max(pauses, default=0.0), 1)}
+                                  for generation, pauses in sorted(self.by_generation.items())}}

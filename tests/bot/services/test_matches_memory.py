@@ -14,6 +14,11 @@ from tests.bot.services.support import ALICE, BOB, start_match
 
 async def same_as_stored(service: MatchService, reader: MatchService, match_id: int) -> None:
     assert await service.get_match(match_id) == await reader.get_match(match_id)
+    seqs = [queued.seq for queued in await reader.events(match_id)]
+    assert seqs == list(range(1, len(seqs) + 1))  # numbered from memory, without gaps
+    known = service._known(match_id)
+    if known is not None and known.event_seq is not None:
+        assert known.event_seq == seqs[-1]
     for user_id in (ALICE, BOB):
         assert await service.panel(match_id, user_id) == await reader.panel(match_id, user_id)
     match = await reader.get_match(match_id)
