@@ -53,6 +53,7 @@ from bot.services.matches import (
 )
 from bot.storage import matches as store
 from bot.storage.records import MatchRecord, QueuedEvent
+from bot.storage.settings import GuildSettings
 
 GAME = "army"
 TITLE = "Army"
@@ -452,15 +453,17 @@ class ArmyService(MatchService):
             return await work.result()
 
     # --- after every engine call ---------------------------------------------------------------------------
-    async def _after_play(self, work: _Work, game: Game, events: list[Event], *, previous_engagement: int) -> None:
+    async def _after_play(self, work: _Work, game: Game, events: list[Event], *, previous_engagement: int,
+                          settings: GuildSettings | None = None) -> None:
         """Store the game, queue its events (tagged with the step they belong to), start the next step's deadline
-        (a ``turn`` event) or finish the match."""
+        (a ``turn`` event) or finish the match. ``settings``: the server's, if the caller read them already."""
         match = work.match
         step = self._step(game)
         fields: dict[str, Any] = {"state": game.to_json(), "engagement": step}
         queued = [{**event, "engagement": previous_engagement} for event in events]
         if not game.is_over and step != previous_engagement:
-            settings = await self._settings(work.conn, match.guild_id)
+            if settings is None:
+                settings = await self._settings(work.conn, match.guild_id)
             seconds = match.arrange_seconds or settings.arrange_seconds
             deadline = work.now + seconds
             fields |= {"deadline_at": deadline, "deadline_kind": TURN}

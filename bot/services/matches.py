@@ -65,7 +65,7 @@ import secrets
 import sqlite3
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -217,15 +217,47 @@ _STATEMENT_METHODS = frozenset({"execute", "executemany", "execute_fetchall", "e
 
 class _Watched:
     """A transaction's connection that notes every statement that may write (anything but a ``SELECT``): the match
-    in memory is only as good as the last time it was read back."""
+    in memory is only as good as the last time it was read back.
+
+    It also sends writes without waiting for them (:meth:`send`). aiosqlite runs a connection's statements one by
+    one, in the order they were handed to it, on its own thread; each awaited statement costs the transaction a
+    round trip to that thread and back through the event loop, and under load every trip waits for a loop pass
+    while the transaction holds the database for everyone. Writes whose results nobody needs at once are handed
+    over together and awaited together (:meth:`flush`): before any statement awaited after them, and before the
+    transaction commits. If the transaction fails, :meth:`abandon` makes sure none of them runs after its
+    ``ROLLBACK``."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._connection = connection
         self.wrote = False
+        self._sent: list[asyncio.Task[Any]] = []
 
     def _note(self, sql: str) -> None:
         if sql.lstrip()[:6].upper() != "SELECT":
             self.wrote = True
+
+    def send(self, write: Callable[[aiosqlite.Connection], Awaitable[Any]]) -> None:
+        """Hand ``write(connection)`` -- ONE statement of the storage layer -- to the database without waiting for
+        it: after the writes sent before it, before any statement awaited after it. (A second statement inside
+        ``write`` would be handed over only once its first returned, behind writes sent later.)"""
+        self.wrote = True
+        self._sent.append(asyncio.ensure_future(write(self._connection)))
+
+    async def flush(self) -> None:
+        """Wait for every write sent; raise the first that failed (once all of them are done)."""
+        sent, self._sent = self._sent, []
+        failures = [result for result in await asyncio.gather(*sent, return_exceptions=True)
+                    if isinstance(result, BaseException)]
+        if failures:
+            raise failures[0]
+
+    async def abandon(self) -> None:
+        """The transaction fails: the writes sent but not handed to the database yet never will be, and those
+        handed over are done before the transaction's ``ROLLBACK`` goes after them."""
+        sent, self._sent = self._sent, []
+        for task in sent:
+            task.cancel()
+        await asyncio.gather(*sent, return_exceptions=True)
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self._connection, name)
@@ -234,7 +266,14 @@ class _Watched:
 
         def noted(sql: str, *args: Any, **kwargs: Any) -> Any:
             self._note(sql)
-            return attribute(sql, *args, **kwargs)
+            if not self._sent:
+                return attribute(sql, *args, **kwargs)
+
+            async def after_the_writes_sent() -> Any:
+                await self.flush()
+                return await attribute(sql, *args, **kwargs)
+
+            return after_the_writes_sent()
 
         return noted
 
@@ -274,15 +313,36 @@ class _Work:
     event_seq: int | None = None
 
     async def queue(self, events: list[Event]) -> None:
-        if events:
-            queued = await store.append_events(self.conn, self.match.id, events, self.now, after_seq=self.event_seq)
-            self.events += queued
-            self.event_seq = queued[-1].seq
+        """Queue events: sent without waiting (:meth:`_Watched.send`) when the match's last event number is known."""
+        if not events:
+            return
+        if self.event_seq is None or not isinstance(self.conn, _Watched):
+            queued = await store.append_events(self.conn, self.match.id, events, self.now)
+        else:
+            queued = store.numbered_events(self.match.id, events, after_seq=self.event_seq)
+            self.write(store.insert_events, queued, self.now)
+        self.events += queued
+        self.event_seq = queued[-1].seq
 
     async def update(self, **fields: Any) -> int:
+        """Update the match's row; returns the rows changed."""
+        self._note_state(fields)
+        return await store.update_match(self.conn, self.match.id, self.now, **fields)
+
+    def send_update(self, **fields: Any) -> None:
+        """:meth:`update` without waiting for it (:meth:`_Watched.send`): the rows changed are not asked for."""
+        self._note_state(fields)
+        self.write(store.update_match, self.match.id, self.now, **fields)
+
+    def write(self, write: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> None:
+        """``write(connection, *args, **kwargs)`` -- one statement of the storage layer -- without waiting for it
+        (:meth:`_Watched.send`)."""
+        assert isinstance(self.conn, _Watched)
+        self.conn.send(lambda connection: write(connection, *args, **kwargs))
+
+    def _note_state(self, fields: dict[str, Any]) -> None:
         if fields.get("state") is not None:
             self.new_state = fields["state"]
-        return await store.update_match(self.conn, self.match.id, self.now, **fields)
 
     async def reload(self) -> MatchRecord:
         """The match as this transaction has it now."""
@@ -351,9 +411,15 @@ class MatchService:
                             raise errors.MatchNotFound(match_id)
                     else:
                         match, state, event_seq = cached.match, cached.state, cached.event_seq
-                    work = _Work(_Watched(conn), match, self.clock(), state=state, cached=cached,  # type: ignore[arg-type]
+                    watched = _Watched(conn)
+                    work = _Work(watched, match, self.clock(), state=state, cached=cached,  # type: ignore[arg-type]
                                  event_seq=event_seq)
-                    yield work
+                    try:
+                        yield work
+                    except BaseException:
+                        await watched.abandon()
+                        raise
+                    await watched.flush()
             except BaseException:
                 self._cache.pop(match_id, None)
                 raise
@@ -565,6 +631,8 @@ class MatchService:
     async def accept(self, match_id: int, user_id: int) -> MatchUpdate:
         """The opponent accepts: the game is dealt from a fresh seed, engagement 1 drawn, its deadline set.
         Events: ``accepted``, then the game's opening events (``engagement`` 1)."""
+        known = self._known(match_id)
+        settings = None if known is None else await self.get_settings(known.match.guild_id)
         async with self._work(match_id) as work:
             match = work.match
             seat = self._seat(match, user_id)
@@ -576,18 +644,18 @@ class MatchService:
                 )
             if match.deadline_at is not None and work.now >= match.deadline_at:
                 raise errors.ChallengeClosed("expired")
-            settings = await self._settings(work.conn, match.guild_id)
+            if settings is None or settings.guild_id != match.guild_id:
+                settings = await self._settings(work.conn, match.guild_id)
             arrange = match.arrange_seconds or settings.arrange_seconds or DEFAULT_ARRANGE_SECONDS
             seed = self.seed_source()
             game = game_class(match.game).new(match.rules, seed=seed)
-            await work.update(
-                status="active", seed=seed, arrange_seconds=arrange, started_at=work.now, state=game.to_json(),
-                engagement=self._step(game), deadline_at=None, deadline_kind=None,
-            )
+            started = {"status": "active", "seed": seed, "arrange_seconds": arrange, "started_at": work.now,
+                       "engagement": self._step(game), "deadline_at": None, "deadline_kind": None}
+            work.send_update(**started, state=game.to_json())
             await work.queue([{"type": "accepted", "user_ids": list(match.user_ids), "arrange_seconds": arrange}])
             work.changes |= {ACCEPTED}
-            work.match = await self._reload(work)
-            await self._after_play(work, game, list(game.opening_events), previous_engagement=0)
+            work.mirrored(dataclasses.replace(match, **started, updated_at=work.now))
+            await self._after_play(work, game, list(game.opening_events), previous_engagement=0, settings=settings)
             return await work.result()
 
     async def decline(self, match_id: int, user_id: int) -> MatchUpdate:
@@ -839,12 +907,10 @@ class MatchService:
                 raise errors.OrderIncomplete(len(panel.draft), len(panel.stack))
             action = {"type": "order", "cards": list(panel.draft)}
             events = game.apply(seat, action)
-            await store.append_action(
-                work.conn, match.id, seat=seat, engagement=match.engagement, kind="order", action=action,
-                now=work.now,
-            )
+            work.write(store.append_action, match.id, seat=seat, engagement=match.engagement, kind="order",
+                       action=action, now=work.now)
             if match.seats[seat].misses:
-                await store.update_seat(work.conn, match.id, seat, misses=0)
+                work.write(store.update_seat, match.id, seat, misses=0)
                 seats = list(match.seats)
                 seats[seat] = dataclasses.replace(seats[seat], misses=0)
                 match = dataclasses.replace(match, seats=tuple(seats))
@@ -985,9 +1051,9 @@ class MatchService:
             for event in queued:
                 if event.get("type") == "engagement" and event.get("number") == game.engagement:
                     event |= {"deadline_at": deadline, "arrange_seconds": arrange}
-            await store.reset_drafts(work.conn, match.id)
+            work.write(store.reset_drafts, match.id)
             work.changes |= {ENGAGEMENT, DEADLINE}
-        await work.update(**fields)
+        work.send_update(**fields)
         await work.queue(queued)
         if game.is_over:
             await self._finish(work, game)

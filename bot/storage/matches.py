@@ -50,7 +50,6 @@ async def insert_match(
          now, now),
     )
     match_id = cursor.lastrowid
-    await cursor.close()
     assert match_id is not None
     await conn.executemany(
         "INSERT INTO match_seats (match_id, seat, user_id, game, open) VALUES (?, ?, ?, ?, 1)",
@@ -264,28 +263,32 @@ def event_engagement(event: Mapping[str, Any]) -> int | None:
 
 
 async def append_events(
-    conn: aiosqlite.Connection, match_id: int, events: Iterable[Mapping[str, Any]], now: float, *,
-    after_seq: int | None = None,
+    conn: aiosqlite.Connection, match_id: int, events: Iterable[Mapping[str, Any]], now: float
 ) -> list[QueuedEvent]:
-    """Queue events (not shown yet), numbered after the match's last one: ``after_seq`` when the caller knows its
-    number (one statement), else read first."""
-    seq = after_seq
-    if seq is None:
-        row = await _one(conn, "SELECT COALESCE(MAX(seq), 0) AS seq FROM match_events WHERE match_id = ?",
-                         (match_id,))
-        assert row is not None
-        seq = row["seq"]
+    """Queue events (not shown yet), numbered after the match's last one."""
+    row = await _one(conn, "SELECT COALESCE(MAX(seq), 0) AS seq FROM match_events WHERE match_id = ?", (match_id,))
+    assert row is not None
+    queued = numbered_events(match_id, events, after_seq=row["seq"])
+    await insert_events(conn, queued, now)
+    return queued
+
+
+def numbered_events(match_id: int, events: Iterable[Mapping[str, Any]], *, after_seq: int) -> list[QueuedEvent]:
+    """Events to queue, numbered after ``after_seq`` (the match's last event), for :func:`insert_events`."""
     queued = []
-    for event in events:
-        seq += 1
+    for seq, event in enumerate(events, start=after_seq + 1):
         event = dict(event)
         queued.append(QueuedEvent(match_id, seq, event_engagement(event), str(event["type"]), event, False))
+    return queued
+
+
+async def insert_events(conn: aiosqlite.Connection, queued: Sequence[QueuedEvent], now: float) -> None:
+    """Queue numbered events (:func:`numbered_events`) in one statement."""
     await conn.executemany(
         "INSERT INTO match_events (match_id, seq, engagement, type, event, shown, created_at)"
         " VALUES (?, ?, ?, ?, ?, 0, ?)",
         [(q.match_id, q.seq, q.engagement, q.type, _dumps(q.event), now) for q in queued],
     )
-    return queued
 
 
 async def events(
