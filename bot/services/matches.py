@@ -524,7 +524,7 @@ class MatchService:
 
     # --- settings and players ----------------------------------------------------------------------------
     async def get_settings(self, guild_id: int) -> GuildSettings:
-        async with self.db.read() as conn:
+        async with self.db.statement() as conn:  # one SELECT
             return await self._settings(conn, guild_id)
 
     @staticmethod
@@ -696,7 +696,7 @@ class MatchService:
     async def deadline_due(self, match_id: int) -> MatchUpdate | None:
         """A timer's callback: run whatever deadline of the match has passed (expire the challenge, or the
         engagement's ``arrange_timeout``); ``None`` when nothing is due (finished, early, done already)."""
-        async with self.db.read() as conn:
+        async with self.db.statement() as conn:  # one SELECT
             match = await store.load_match(conn, match_id)
         if match is None or match.deadline_kind is None:
             return None
@@ -759,20 +759,22 @@ class MatchService:
         known = self._known(match_id)
         if known is not None and known.match.status == "active" and engagement == known.match.engagement:
             return self._panel(known.match, known.read_game(), self._seat(known.match, user_id))
-        async with self.db.read() as conn:
-            match = await store.load_match(conn, match_id)
+        # statement by statement: the match and its state in one, then (for an engagement that is over) the action
+        # log, which only grows: a lock-in landing in between adds actions of later engagements, which the replay
+        # below leaves out
+        async with self.db.statement() as conn:
+            match, state_text = await store.load_match_and_state(conn, match_id)
             if match is None:
                 raise errors.MatchNotFound(match_id)
             seat = self._seat(match, user_id)
-            state = await store.load_state(conn, match_id)
             current = match.status == "active" and engagement == match.engagement
             # the log only to replay an engagement that is over (a click's panel is the current one)
-            log = [] if current or state is None else await store.actions(conn, match_id)
-        if state is None or match.seed is None:
+            log = [] if current or state_text is None else await store.actions(conn, match_id)
+        if state_text is None or match.seed is None:
             raise errors.MatchNotActive(match.status)
         cls = game_class(match.game)
         if current:
-            return self._panel(match, cls.from_json(state), seat)
+            return self._panel(match, cls.from_json(json.loads(state_text)), seat)
         if not 1 <= engagement <= match.engagement:
             raise errors.StalePanel(engagement, match.engagement)
         game = cls.new(match.rules, seed=match.seed)
@@ -1164,7 +1166,8 @@ class MatchService:
         """Engagement ``engagement`` as the public may see it at event ``up_to_seq`` (default: all its events so far;
         see :class:`PublicBoard`); ``None`` when the engagement was never drawn."""
         known = self._known(match_id)
-        async with self.db.read() as conn:
+        # (statement by statement: what it reads of the match never changes, and an engagement's events only grow)
+        async with self.db.statement() as conn:
             match = known.match if known is not None else await store.load_match(conn, match_id)
             if match is None:
                 raise errors.MatchNotFound(match_id)
@@ -1199,12 +1202,12 @@ class MatchService:
     # --- the event queue ---------------------------------------------------------------------------------
     async def unshown_events(self, match_id: int) -> list[QueuedEvent]:
         """Events not shown yet, in order."""
-        async with self.db.read() as conn:
+        async with self.db.statement() as conn:  # one SELECT
             return await store.events(conn, match_id, unshown_only=True)
 
     async def events(self, match_id: int, *, engagement: int | None = None) -> list[QueuedEvent]:
         """Every event of the match (or of one engagement), shown or not, in order (to re-render a board)."""
-        async with self.db.read() as conn:
+        async with self.db.statement() as conn:  # one SELECT
             return await store.events(conn, match_id, engagement=engagement)
 
     async def mark_shown(self, match_id: int, seq: int) -> int:
@@ -1215,7 +1218,7 @@ class MatchService:
     async def matches_with_unshown_events(self) -> list[int]:
         """Match ids (any status, of this service's ``games``) with events still to show: after a restart, show them
         first."""
-        async with self.db.read() as conn:
+        async with self.db.statement() as conn:  # one SELECT
             return await store.match_ids_with_unshown_events(conn, self.games)
 
     # --- reading -------------------------------------------------------------------------------------------
@@ -1223,7 +1226,7 @@ class MatchService:
         known = self._known(match_id)
         if known is not None:
             return known.match
-        async with self.db.read() as conn:
+        async with self.db.statement() as conn:  # one SELECT
             match = await store.load_match(conn, match_id)
         if match is None:
             raise errors.MatchNotFound(match_id)

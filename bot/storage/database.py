@@ -1,17 +1,19 @@
 """Opening the database, applying the numbered migrations in `migrations/` (NNNN_name.sql), transactions.
 
 The bot has one aiosqlite connection. Every statement of the project goes through :meth:`Database.transaction`
-(writes: ``BEGIN IMMEDIATE`` ... ``COMMIT``), :meth:`Database.read` (reads) or :meth:`Database.statement` (one write
-that commits by itself, and reads). A transaction holds the connection alone: nobody sees its uncommitted writes,
-and it holds only its own statements. Reads and statement blocks share the connection side by side, never with a
-transaction; the one-statement writes that may commit between two statements of a read touch only message ids,
-DMs, a seat's draft and shown marks (see :meth:`Database.read`).
+(writes: ``BEGIN IMMEDIATE`` ... ``COMMIT``), :meth:`Database.read` (reads that see no transaction land between
+them) or :meth:`Database.statement` (statements one by one: one write that commits by itself, and reads). A
+transaction holds the connection alone: nobody sees its uncommitted writes, and it holds only its own statements.
+Reads share the connection side by side, never with a transaction; the one-statement writes that may commit
+between two statements of a read touch only message ids, DMs, a seat's draft and shown marks (see
+:meth:`Database.read`). A statement block holds nothing: each of its statements is handed over outside any
+transaction, so a transaction never waits for statement blocks.
 
 Every statement is a round trip to aiosqlite's thread, and under load each trip waits for the event loop. Whoever
-holds the connection alone holds it for every trip, so only transactions do: a click's read or one-statement write
-no longer waits, trip by trip, behind the presenter's reads and writes of other matches. Reads add no
-``BEGIN``/``ROLLBACK`` trips, and the journal is WAL with ``synchronous = NORMAL`` (a commit is safe from a killed
-process at once, from a power cut once checkpointed; it does not wait for the disk).
+holds the connection alone holds it for every trip, so only transactions do, and as briefly as they can; a click's
+one-statement read or write waits at most for the transaction open at that moment, not for the reads and writes
+in flight. Reads add no ``BEGIN``/``ROLLBACK`` trips, and the journal is WAL with ``synchronous = NORMAL`` (a
+commit is safe from a killed process at once, from a power cut once checkpointed; it does not wait for the disk).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -79,6 +82,13 @@ class Database:
         self._sharing: set[asyncio.Task] = set()
         self._shared_done = asyncio.Event()
         self._shared_done.set()
+        #: tasks inside :meth:`statement` blocks (close waits for them; a transaction does not)
+        self._loose: set[asyncio.Task] = set()
+        self._loose_done = asyncio.Event()
+        self._loose_done.set()
+        #: from the moment a transaction hands over its BEGIN until its COMMIT or ROLLBACK is done
+        self._transaction_over = asyncio.Event()
+        self._transaction_over.set()
         self._closed = False
 
     @classmethod
@@ -149,15 +159,18 @@ class Database:
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """``async with database.transaction() as connection:`` -- one write transaction, all or nothing.
 
-        Transactions are serialised by one ``asyncio.Lock`` and wait for the reads and :meth:`statement` blocks in
-        flight; the transaction starts with ``BEGIN IMMEDIATE``, commits when the block ends and rolls back when it
+        Transactions are serialised by one ``asyncio.Lock`` and wait for the reads in flight (not for
+        :meth:`statement` blocks, whose statements wait for the transaction instead); the transaction starts with ``BEGIN IMMEDIATE``, commits when the block ends and rolls back when it
         raises (any exception, cancellation included). Transactions do not nest: opening one inside another (or
         inside a read or statement block) in the same task raises RuntimeError.
         """
         task = asyncio.current_task()
-        if (self._owner is not None and self._owner is task) or task in self._sharing:
+        if (self._owner is not None and self._owner is task) or task in self._sharing or task in self._loose:
             raise RuntimeError("transactions do not nest: this task is already inside one (or a statement block)")
         async with self._alone():
+            # (set in the same step that hands BEGIN over: a statement block's statement is handed over before it,
+            # and runs before it, or waits until the transaction is over)
+            self._transaction_over.clear()
             try:
                 await self.connection.execute("BEGIN IMMEDIATE")
                 yield self.connection
@@ -165,10 +178,12 @@ class Database:
             except BaseException:
                 await self._rollback()
                 raise
+            finally:
+                self._transaction_over.set()
 
     @asynccontextmanager
     async def _alone(self) -> AsyncIterator[None]:
-        """The connection for this task alone: the lock, then every read and statement block in flight done."""
+        """The connection for this task alone: the lock, then every read in flight done."""
         async with self._lock:
             self._check_open()
             self._owner = asyncio.current_task()
@@ -181,11 +196,12 @@ class Database:
     @asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
         """``async with database.read() as connection:`` -- reads. Each statement reads committed data and never a
-        transaction in flight: a transaction waits for the reads and statement blocks in flight, and they wait for
-        it. Reads run side by side with each other and with :meth:`statement` blocks, whose one-statement writes may
-        commit between two statements of a read; those writes touch only what the presenter and the battle-order
-        panel keep (message ids, DMs, a seat's draft, shown marks), never a match's state, status, actions or
-        results, which only transactions write. Only reads: a statement that writes would commit on its own.
+        transaction in flight, and no transaction lands between two of them: a transaction waits for the reads in
+        flight, and they wait for it. Reads run side by side with each other and with :meth:`statement` blocks,
+        whose one-statement writes may commit between two statements of a read; those writes touch only what the
+        presenter and the battle-order panel keep (message ids, DMs, a seat's draft, shown marks), never a match's
+        state, status, actions or results, which only transactions write. Only reads: a statement that writes would
+        commit on its own. A read of one statement is cheaper as a :meth:`statement` block (it holds nothing).
 
         Inside a transaction of the same task it reads that transaction (its own writes included).
         """
@@ -194,18 +210,32 @@ class Database:
 
     @asynccontextmanager
     async def statement(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``async with database.statement() as connection:`` -- at most ONE statement that writes, which SQLite
-        commits by itself, all or nothing (a write without the ``BEGIN`` and ``COMMIT`` round trips of
-        :meth:`transaction`), and reads (as :meth:`read`).
+        """``async with database.statement() as connection:`` -- statements one by one: at most ONE that writes,
+        which SQLite commits by itself, all or nothing (a write without the ``BEGIN`` and ``COMMIT`` round trips of
+        :meth:`transaction`), and reads, each of which sees what is committed when it runs.
 
-        Statement blocks run side by side with each other and with reads: each write is atomic and commits alone,
-        so two of them on the one connection, in either order, are two separate commits, and neither waits for the
-        other's round trips to aiosqlite's thread. A caller that reads what it then writes holds what keeps others
-        from writing it meanwhile (a match's lock). Blocks never run inside a transaction: a transaction waits for
-        the blocks in flight (and new blocks wait for it), so no statement lands between a ``BEGIN`` and its
-        ``COMMIT``. Inside a transaction or block of the same task, it is part of that one."""
-        async with self._shared() as connection:
-            yield connection
+        A statement block holds nothing between its statements. Each statement waits while a transaction is open
+        (from its ``BEGIN`` to its ``COMMIT`` or ``ROLLBACK``) and is handed to aiosqlite's thread, which runs the
+        connection's statements in the order they were handed over, in the same step: it runs before a
+        transaction's ``BEGIN`` or after its end, never inside it, and a transaction waits neither for the
+        statement blocks in flight nor for their round trips. Side by side with reads, blocks and transactions,
+        then: two statements of one block may see a transaction (or another block's write) land between them. A
+        caller that reads what it then writes holds what keeps others from writing it meanwhile (a match's lock).
+        Inside a transaction or read of the same task, it is part of that one."""
+        task = asyncio.current_task()
+        if (self._owner is not None and self._owner is task) or task in self._sharing or task in self._loose:
+            yield self.connection
+            return
+        self._check_open()
+        assert task is not None
+        self._loose.add(task)
+        self._loose_done.clear()
+        try:
+            yield _OneByOne(self.connection, self._transaction_over)  # type: ignore[misc]
+        finally:
+            self._loose.discard(task)
+            if not self._loose:
+                self._loose_done.set()
 
     @asynccontextmanager
     async def _shared(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -247,7 +277,33 @@ class Database:
         """Wait for everything in flight (a clean shutdown loses nothing), then close the connection."""
         async with self._lock:
             await self._shared_done.wait()
+            await self._loose_done.wait()
             if self._closed:
                 return
             self._closed = True
             await self.connection.close()
+
+
+#: the connection's methods that run SQL
+_STATEMENT_METHODS = frozenset({"execute", "executemany", "execute_fetchall", "execute_insert", "executescript"})
+
+
+class _OneByOne:
+    """A statement block's connection (:meth:`Database.statement`): each statement waits while a transaction is
+    open, then goes to aiosqlite's thread in the same step (a caller awaits it at once: ``await conn.execute(...)``)."""
+
+    def __init__(self, connection: aiosqlite.Connection, transaction_over: asyncio.Event) -> None:
+        self._connection = connection
+        self._transaction_over = transaction_over
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._connection, name)
+        if name not in _STATEMENT_METHODS:
+            return attribute
+
+        async def outside_any_transaction(*args: Any, **kwargs: Any) -> Any:
+            while not self._transaction_over.is_set():
+                await self._transaction_over.wait()
+            return await attribute(*args, **kwargs)
+
+        return outside_any_transaction

@@ -341,8 +341,11 @@ async def test_reads_and_statement_blocks_run_side_by_side(database, kinds):
 
 
 async def test_no_statement_lands_inside_a_transaction(database):
+    """A transaction does not wait for the statement blocks in flight; a block's statement issued while a
+    transaction is open waits until it is over, so the transaction's rollback takes no block's write with it."""
     order: list[str] = []
     release_first = asyncio.Event()
+    transaction_open = asyncio.Event()
 
     async def first_statement() -> None:
         async with database.statement() as conn:
@@ -356,26 +359,27 @@ async def test_no_statement_lands_inside_a_transaction(database):
             async with database.transaction() as conn:
                 order.append("transaction in")
                 await conn.execute("INSERT INTO log VALUES ('t', 0)")
-                for _ in range(5):
-                    await asyncio.sleep(0)  # the second statement's every chance to cut in
+                transaction_open.set()
+                for _ in range(20):
+                    await asyncio.sleep(0)  # the statements' every chance to cut in
+                order.append("transaction fails")
                 raise ZeroDivisionError
 
     async def second_statement() -> None:
         async with database.statement() as conn:
             order.append("statement 2 in")
             await conn.execute("INSERT INTO log VALUES ('s2', 0)")
+            order.append("statement 2 out")
 
     first = asyncio.create_task(first_statement())
     await asyncio.sleep(0)
     transaction = asyncio.create_task(failing_transaction())
-    await asyncio.sleep(0)
-    second = asyncio.create_task(second_statement())
-    for _ in range(5):
-        await asyncio.sleep(0)
-    assert order == ["statement 1 in"]  # the transaction waits for the block in flight, the new block for it
+    await asyncio.wait_for(transaction_open.wait(), 5)  # not held up by the block in flight
     release_first.set()
+    second = asyncio.create_task(second_statement())
     await asyncio.gather(first, transaction, second)
-    assert order == ["statement 1 in", "statement 1 out", "transaction in", "statement 2 in"]
+    assert order.index("transaction fails") < order.index("statement 1 out")
+    assert order.index("transaction fails") < order.index("statement 2 out")
     async with database.read() as conn:
         rows = {row[0] for row in await conn.execute_fetchall("SELECT writer FROM log")}
     assert rows == {"s1", "s2"}  # the rolled-back transaction took neither statement with it
