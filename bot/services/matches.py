@@ -278,6 +278,19 @@ class _Watched:
         return noted
 
 
+@asynccontextmanager
+async def _sending(connection: aiosqlite.Connection) -> AsyncIterator[_Watched]:
+    """The connection of a transaction (or statement block), watched (:class:`_Watched`): the writes sent in the
+    block are done when it ends, or never run if it fails."""
+    watched = _Watched(connection)
+    try:
+        yield watched
+    except BaseException:
+        await watched.abandon()
+        raise
+    await watched.flush()
+
+
 @dataclass
 class _Cached:
     """A match as last committed: its record and the engine's state as stored (JSON text, ``None`` before accept).
@@ -411,15 +424,10 @@ class MatchService:
                             raise errors.MatchNotFound(match_id)
                     else:
                         match, state, event_seq = cached.match, cached.state, cached.event_seq
-                    watched = _Watched(conn)
-                    work = _Work(watched, match, self.clock(), state=state, cached=cached,  # type: ignore[arg-type]
-                                 event_seq=event_seq)
-                    try:
+                    async with _sending(conn) as watched:
+                        work = _Work(watched, match, self.clock(), state=state, cached=cached,  # type: ignore[arg-type]
+                                     event_seq=event_seq)
                         yield work
-                    except BaseException:
-                        await watched.abandon()
-                        raise
-                    await watched.flush()
             except BaseException:
                 self._cache.pop(match_id, None)
                 raise
@@ -567,7 +575,7 @@ class MatchService:
         if challenger_id == opponent_id:
             raise errors.CannotChallengeSelf()
         title = self._title(game)
-        async with self.db.read() as conn:
+        async with self.db.statement() as conn:  # (two lone SELECTs)
             for user_id in (challenger_id, opponent_id):
                 busy = await self._busy(conn, user_id, game)
                 if busy is not None:
@@ -616,17 +624,19 @@ class MatchService:
                 )
             except sqlite3.IntegrityError:  # the one-open-match index: cannot happen past the check above
                 raise errors.AlreadyInMatch(opponent_id, cls.title) from None
-            for user_id, name in ((challenger_id, challenger_name), (opponent_id, opponent_name)):
-                await settings_store.remember_player(conn, guild_id, user_id, name, now)
             match = await store.load_match(conn, match_id)
             assert match is not None
-            work = _Work(conn, match, now)
-            await work.queue([{
-                "type": "challenge", "challenger_id": challenger_id, "opponent_id": opponent_id, "game": game,
-                "rules": resolved, "arrange_seconds": arrange_seconds, "expires_at": deadline,
-            }])
-            work.changes |= {CHALLENGED, DEADLINE}
-            return await work.result()
+            async with _sending(conn) as watched:
+                work = _Work(watched, match, now, event_seq=0)  # type: ignore[arg-type]  (a new match: no events yet)
+                for user_id, name in ((challenger_id, challenger_name), (opponent_id, opponent_name)):
+                    work.write(settings_store.remember_player, guild_id, user_id, name, now)
+                await work.queue([{
+                    "type": "challenge", "challenger_id": challenger_id, "opponent_id": opponent_id, "game": game,
+                    "rules": resolved, "arrange_seconds": arrange_seconds, "expires_at": deadline,
+                }])
+                work.changes |= {CHALLENGED, DEADLINE}
+                work.mirrored(match)  # (players and events are not part of the record)
+                return await work.result()
 
     async def accept(self, match_id: int, user_id: int) -> MatchUpdate:
         """The opponent accepts: the game is dealt from a fresh seed, engagement 1 drawn, its deadline set.

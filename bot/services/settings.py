@@ -90,7 +90,7 @@ class SettingsService:
         self.clock = clock
 
     async def get(self, guild_id: int) -> GuildSettings:
-        async with self.db.read() as conn:
+        async with self.db.statement() as conn:  # one SELECT
             return await store.get_settings(conn, guild_id)
 
     async def check_start(self, guild_id: int, channel_id: int, parent_id: int | None = None) -> None:

@@ -160,8 +160,9 @@ class Database:
         """``async with database.transaction() as connection:`` -- one write transaction, all or nothing.
 
         Transactions are serialised by one ``asyncio.Lock`` and wait for the reads in flight (not for
-        :meth:`statement` blocks, whose statements wait for the transaction instead); the transaction starts with ``BEGIN IMMEDIATE``, commits when the block ends and rolls back when it
-        raises (any exception, cancellation included). Transactions do not nest: opening one inside another (or
+        :meth:`statement` blocks, whose statements wait for the transaction instead); the transaction starts with
+        ``BEGIN IMMEDIATE``, commits when the block ends and rolls back when it raises (any exception, cancellation
+        included). Transactions do not nest: opening one inside another (or
         inside a read or statement block) in the same task raises RuntimeError.
         """
         task = asyncio.current_task()

@@ -9,6 +9,7 @@ import pytest
 
 from bot.services import USER_ERRORS, errors
 from bot.services.matches import MatchService
+from bot.storage import settings as settings_store
 from tests.bot.services.support import ALICE, BOB, start_match
 
 
@@ -111,3 +112,16 @@ async def test_a_step_seen_by_a_restarted_service(service, opener, tmp_path):
     restarted = await opener(tmp_path / "airwar.db")
     assert (await restarted.panel(match.id, BOB)).draft == (panel.stack[-1],)
     assert (await restarted.get_match(match.id)).seats[1].draft == (panel.stack[-1],)
+
+
+async def test_a_challenge_answers_what_it_stored(service, opener, tmp_path):
+    """The challenge sends its players and its event without waiting for each: its record is the one stored, its
+    event the one queued, and both players are remembered."""
+    reader = await opener(tmp_path / "airwar.db")
+    update = await service.challenge(1, 10, ALICE, BOB, challenger_name="Alice", opponent_name="Bob")
+    assert update.match == await reader.get_match(update.match.id)
+    assert list(update.events) == await reader.events(update.match.id)
+    assert [event.type for event in update.events] == ["challenge"]
+    async with reader.db.read() as conn:
+        names = [await settings_store.display_name(conn, 1, user_id) for user_id in (ALICE, BOB)]
+    assert names == ["Alice", "Bob"]
