@@ -80,6 +80,7 @@ from bot.storage import Database
 from bot.storage import matches as store
 from bot.storage import results as results_store
 from bot.storage import settings as settings_store
+from bot.storage.database import STATEMENT_METHODS
 from bot.storage.records import (
     LeaderboardPage,
     MatchRecord,
@@ -211,8 +212,6 @@ class MatchStatus:
     panel: Panel | None
 
 
-#: the connection's methods that run SQL (their first argument)
-_STATEMENT_METHODS = frozenset({"execute", "executemany", "execute_fetchall", "execute_insert", "executescript"})
 
 
 class _Watched:
@@ -261,7 +260,7 @@ class _Watched:
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self._connection, name)
-        if name not in _STATEMENT_METHODS:
+        if name not in STATEMENT_METHODS:
             return attribute
 
         def noted(sql: str, *args: Any, **kwargs: Any) -> Any:

@@ -166,7 +166,7 @@ class Database:
         inside a read or statement block) in the same task raises RuntimeError.
         """
         task = asyncio.current_task()
-        if (self._owner is not None and self._owner is task) or task in self._sharing or task in self._loose:
+        if self._inside(task):
             raise RuntimeError("transactions do not nest: this task is already inside one (or a statement block)")
         async with self._alone():
             # (set in the same step that hands BEGIN over: a statement block's statement is handed over before it,
@@ -224,7 +224,7 @@ class Database:
         caller that reads what it then writes holds what keeps others from writing it meanwhile (a match's lock).
         Inside a transaction or read of the same task, it is part of that one."""
         task = asyncio.current_task()
-        if (self._owner is not None and self._owner is task) or task in self._sharing or task in self._loose:
+        if self._inside(task):
             yield self.connection
             return
         self._check_open()
@@ -241,7 +241,7 @@ class Database:
     @asynccontextmanager
     async def _shared(self) -> AsyncIterator[aiosqlite.Connection]:
         task = asyncio.current_task()
-        if (self._owner is not None and self._owner is task) or task in self._sharing:
+        if self._inside(task):
             yield self.connection
             return
         if self._lock.locked():  # a transaction holds the connection, or waits for it: after it
@@ -257,6 +257,10 @@ class Database:
             self._sharing.discard(task)
             if not self._sharing:
                 self._shared_done.set()
+
+    def _inside(self, task: asyncio.Task | None) -> bool:
+        """The task is inside a transaction, read or statement block of this database already."""
+        return (self._owner is not None and self._owner is task) or task in self._sharing or task in self._loose
 
     async def _rollback(self) -> None:
         """Roll back whatever is open. Always sent, never skipped on ``in_transaction``: aiosqlite runs statements
@@ -286,7 +290,7 @@ class Database:
 
 
 #: the connection's methods that run SQL
-_STATEMENT_METHODS = frozenset({"execute", "executemany", "execute_fetchall", "execute_insert", "executescript"})
+STATEMENT_METHODS = frozenset({"execute", "executemany", "execute_fetchall", "execute_insert", "executescript"})
 
 
 class _OneByOne:
@@ -299,7 +303,7 @@ class _OneByOne:
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self._connection, name)
-        if name not in _STATEMENT_METHODS:
+        if name not in STATEMENT_METHODS:
             return attribute
 
         async def outside_any_transaction(*args: Any, **kwargs: Any) -> Any:
