@@ -653,7 +653,7 @@ class MatchService:
                 )
             if match.deadline_at is not None and work.now >= match.deadline_at:
                 raise errors.ChallengeClosed("expired")
-            if settings is None or settings.guild_id != match.guild_id:
+            if settings is None:  # (not in memory before: read here)
                 settings = await self._settings(work.conn, match.guild_id)
             arrange = match.arrange_seconds or settings.arrange_seconds or DEFAULT_ARRANGE_SECONDS
             seed = self.seed_source()
@@ -857,9 +857,7 @@ class MatchService:
             if tuple(draft) != panel.draft:
                 await store.update_seat(work.conn, match.id, seat, draft=draft)
                 work.changes.add(DRAFT)
-                seats = list(match.seats)
-                seats[seat] = dataclasses.replace(seats[seat], draft=tuple(draft))
-                work.mirrored(dataclasses.replace(match, seats=tuple(seats)))
+                work.mirrored(match.with_seat(seat, draft=tuple(draft)))
             return await work.result(self._panel(work.match, game, seat))
 
     async def tap(self, match_id: int, user_id: int, engagement: int, card: str) -> MatchUpdate:
@@ -922,9 +920,7 @@ class MatchService:
                        action=action, now=work.now)
             if match.seats[seat].misses:
                 work.write(store.update_seat, match.id, seat, misses=0)
-                seats = list(match.seats)
-                seats[seat] = dataclasses.replace(seats[seat], misses=0)
-                match = dataclasses.replace(match, seats=tuple(seats))
+                match = match.with_seat(seat, misses=0)
             work.mirrored(match)  # (the action log is not part of the record)
             work.changes.add(LOCKED)
             await self._after_play(work, game, events, previous_engagement=match.engagement, settings=settings)
@@ -1143,9 +1139,7 @@ class MatchService:
         async with self._work(match_id, one_write=True) as work:
             seat = self._seat(work.match, user_id)
             await store.update_seat(work.conn, match_id, seat, dm_channel_id=channel_id, dm_message_id=message_id)
-            seats = list(work.match.seats)
-            seats[seat] = dataclasses.replace(seats[seat], dm_channel_id=channel_id, dm_message_id=message_id)
-            work.mirrored(dataclasses.replace(work.match, seats=tuple(seats)))
+            work.mirrored(work.match.with_seat(seat, dm_channel_id=channel_id, dm_message_id=message_id))
             return work.match
 
     async def set_message(self, match_id: int, name: str, message_id: int) -> MatchRecord:

@@ -22,8 +22,8 @@ import asyncio
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,14 +78,10 @@ class Database:
         self.path = path
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task | None = None
-        #: tasks inside reads and :meth:`statement` blocks, which run side by side; ``_lock``'s holder waits for them
-        self._sharing: set[asyncio.Task] = set()
-        self._shared_done = asyncio.Event()
-        self._shared_done.set()
+        #: tasks inside reads, which run side by side; ``_lock``'s holder waits for them
+        self._sharing = _InFlight()
         #: tasks inside :meth:`statement` blocks (close waits for them; a transaction does not)
-        self._loose: set[asyncio.Task] = set()
-        self._loose_done = asyncio.Event()
-        self._loose_done.set()
+        self._loose = _InFlight()
         #: from the moment a transaction hands over its BEGIN until its COMMIT or ROLLBACK is done
         self._transaction_over = asyncio.Event()
         self._transaction_over.set()
@@ -189,7 +185,7 @@ class Database:
             self._check_open()
             self._owner = asyncio.current_task()
             try:
-                await self._shared_done.wait()
+                await self._sharing.done()
                 yield
             finally:
                 self._owner = None
@@ -229,14 +225,8 @@ class Database:
             return
         self._check_open()
         assert task is not None
-        self._loose.add(task)
-        self._loose_done.clear()
-        try:
+        with self._loose.holding(task):
             yield _OneByOne(self.connection, self._transaction_over)  # type: ignore[misc]
-        finally:
-            self._loose.discard(task)
-            if not self._loose:
-                self._loose_done.set()
 
     @asynccontextmanager
     async def _shared(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -249,14 +239,8 @@ class Database:
                 pass
         self._check_open()
         assert task is not None
-        self._sharing.add(task)
-        self._shared_done.clear()
-        try:
+        with self._sharing.holding(task):
             yield self.connection
-        finally:
-            self._sharing.discard(task)
-            if not self._sharing:
-                self._shared_done.set()
 
     def _inside(self, task: asyncio.Task | None) -> bool:
         """The task is inside a transaction, read or statement block of this database already."""
@@ -281,12 +265,38 @@ class Database:
     async def close(self) -> None:
         """Wait for everything in flight (a clean shutdown loses nothing), then close the connection."""
         async with self._lock:
-            await self._shared_done.wait()
-            await self._loose_done.wait()
+            await self._sharing.done()
+            await self._loose.done()
             if self._closed:
                 return
             self._closed = True
             await self.connection.close()
+
+
+class _InFlight:
+    """The tasks inside one kind of block, and a way to wait until there are none."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task] = set()
+        self._none = asyncio.Event()
+        self._none.set()
+
+    def __contains__(self, task: object) -> bool:
+        return task in self._tasks
+
+    @contextmanager
+    def holding(self, task: asyncio.Task) -> Iterator[None]:
+        self._tasks.add(task)
+        self._none.clear()
+        try:
+            yield
+        finally:
+            self._tasks.discard(task)
+            if not self._tasks:
+                self._none.set()
+
+    async def done(self) -> None:
+        await self._none.wait()
 
 
 #: the connection's methods that run SQL

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 OPEN_STATUSES = ("challenge", "active")
@@ -89,6 +89,12 @@ class MatchRecord:
 
     def board_message_id(self, engagement: int) -> int | None:
         return self.messages.get(board_message_name(engagement))
+
+    def with_seat(self, seat: int, **changes: Any) -> MatchRecord:
+        """This match with seat ``seat``'s record changed (``SeatRecord`` fields)."""
+        seats = list(self.seats)
+        seats[seat] = replace(seats[seat], **changes)
+        return replace(self, seats=tuple(seats))
 
 
 def board_message_name(engagement: int) -> str:
