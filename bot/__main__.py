@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.config import Settings, SettingsError
-from bot.engines import GAME_NAMES
 from bot.errors import GameError
+from bot.games import game_names
 
 if TYPE_CHECKING:
     from bot.client import AirWarBot
@@ -28,7 +28,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     replay = commands.add_parser("replay", help="play a match file; print one JSON line per event, then the result")
     replay.add_argument("file", help="the match file (JSON)")
     sim = commands.add_parser("sim", help="play many random games and report statistics")
-    sim.add_argument("--game", default="war", choices=GAME_NAMES)
+    sim.add_argument("--game", default="war", choices=game_names())
     sim.add_argument("--games", type=_positive, default=1000, help="how many games (default 1000)")
     sim.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     sim.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="a rule, repeatable")

@@ -3,7 +3,7 @@
 Restarts. Everything a match needs is in the database, so a bot started again (after a crash, a deploy, a
 SIGKILL) picks every match up where it was: once the gateway is ready it moves the arrangement deadlines that
 passed while the bot was away (nobody could click: they move to now + the match's timer, and the thread is told),
-asks the match display (the Air War cog, ``bot.match_display``) to show every event not shown yet and re-arms each
+asks the match display (the Air War cog, ``bot.displays["airwar"]``) to show every event not shown yet and re-arms each
 open match's deadline timer from its stored deadline (a challenge that expired meanwhile expires at once). Buttons
 in old messages work from the first interaction on: they are dynamic items registered when the cogs load.
 """
@@ -23,7 +23,10 @@ from discord.ext import commands
 
 import cogs
 from bot.config import Settings
+from bot.games import registry
 from bot.services.matches import MatchService, default_seed
+from bot.services.settings import SettingsService
+from bot.services.stats import StatsService
 from bot.services.timers import Timers
 from bot.storage import Database
 from bot.storage.records import MatchRecord
@@ -34,13 +37,15 @@ SORRY = "Something went wrong on our side; nothing was changed. Please try again
 
 
 def cog_extensions() -> list[str]:
-    """Every module in the `cogs` package, as extension names (``_name`` modules are a cog's helpers)."""
-    return sorted(f"cogs.{module.name}" for module in pkgutil.iter_modules(cogs.__path__)
-                  if not module.ispkg and not module.name.startswith("_"))
+    """Every module in the `cogs` package (``_name`` modules are the kit and a cog's helpers) and every registered
+    game's cog, as extension names."""
+    found = {f"cogs.{module.name}" for module in pkgutil.iter_modules(cogs.__path__)
+             if not module.ispkg and not module.name.startswith("_")}
+    return sorted(found | {plugin.cog_extension for plugin in registry().plugins})
 
 
 class MatchDisplay(Protocol):
-    """What shows matches in Discord (the Air War cog registers itself as ``bot.match_display``)."""
+    """What shows a game's matches in Discord (its cog registers itself in ``bot.displays``)."""
 
     def show(self, match_id: int) -> None:
         """Show the match's unshown events (in the background)."""
@@ -90,12 +95,15 @@ class AirWarBot(commands.Bot):
         self.clock = clock
         self.seed_source = seed_source
         self.database: Database | None = None
-        self._matches: MatchService | None = None
+        #: every game's match service by game name (variants share their game's), built in :meth:`setup_hook`
+        self.game_services: dict[str, MatchService] = {}
+        self.stats_service: StatsService | None = None
+        self.guild_settings: SettingsService | None = None
         self.timers = Timers(clock=clock, sleep=timer_sleep)
         self.pace_sleep = pace_sleep
         self.defer_after = defer_after
-        #: set by the Air War cog: shows matches and arms their timers (see :class:`MatchDisplay`)
-        self.match_display: MatchDisplay | None = None
+        #: each game's cog, by game name, while it is loaded: shows its matches and arms their timers
+        self.displays: dict[str, MatchDisplay] = {}
         self._resume_task: asyncio.Task[None] | None = None
         #: set once the start's resume (:meth:`resume_matches`) is over: from then on only new updates show matches
         self.resumed = asyncio.Event()
@@ -109,13 +117,31 @@ class AirWarBot(commands.Bot):
 
     @property
     def matches(self) -> MatchService:
-        if self._matches is None:
-            raise RuntimeError("the match service is not ready yet (setup_hook has not run)")
-        return self._matches
+        """Air War's match service."""
+        return self.service_for("airwar")
+
+    def service_for(self, game: str) -> MatchService:
+        """The match service that plays ``game`` (a game or a variant; InvalidRules for a name not registered)."""
+        family = registry().entry(game).family
+        service = self.game_services.get(family)
+        if service is None:
+            raise RuntimeError("the match services are not ready yet (setup_hook has not run)")
+        return service
+
+    def build_services(self, database: Database) -> None:
+        """Every service the bot runs, in one place: each registered game's, the stats and the settings."""
+        games = registry()
+        self.game_services = {
+            plugin.name: plugin.service_class()(database, clock=self.clock, seed_source=self.seed_source,
+                                                games=games.family(plugin.name))
+            for plugin in games.plugins
+        }
+        self.stats_service = StatsService(database, clock=self.clock)
+        self.guild_settings = SettingsService(database, clock=self.clock)
 
     async def setup_hook(self) -> None:
         self.database = await Database.open(self.settings.database_path)
-        self._matches = MatchService(self.database, clock=self.clock, seed_source=self.seed_source)
+        self.build_services(self.database)
         for extension in cog_extensions():
             await self.load_extension(extension)
         await self.sync_commands()
@@ -135,7 +161,7 @@ class AirWarBot(commands.Bot):
     async def resume_matches(self) -> None:
         """After a start: move the deadlines that passed meanwhile, show every match's unshown events, in order,
         and re-arm every open match's timer."""
-        display = self.match_display
+        display = self.displays.get("airwar")
         if display is None:
             return
         moved = await self.matches.resume_deadlines()  # before the timers: what passed while away isn't missed

@@ -2,7 +2,7 @@
 
 A match file is one JSON object::
 
-    {"game": "airwar" | "war" | "army" | "drunkard" | "todundleben",
+    {"game": "airwar",  (any registered game or variant: war, army, drunkard, todundleben, ...)
      "rules": {...}, "seed": 123, "piles": [[...], ...], "moves": [...]}
 
 ``piles`` is optional (explicit starting piles, top card first; otherwise dealt from the seed). Moves:
@@ -21,9 +21,9 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from bot.engines import game_class
-from bot.engines.base import Game
 from bot.errors import GameError
+from bot.games import game_class
+from bot.games.base import Game
 
 MATCH_KEYS = {"game", "rules", "seed", "piles", "moves"}
 

@@ -17,8 +17,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engines import game_class
-from bot.engines.base import Game
+from bot.games import game_class
+from bot.games.base import Game
 
 SEED_STRIDE = 2**32
 CHOICE_SALT = 0x5EED

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.render import airwar as render
+from bot.games.airwar import render
 from bot.render.common import ButtonSurface
 from bot.services import USER_ERRORS
 from bot.services.matches import Panel, PublicBoard
@@ -371,7 +371,7 @@ class Presenter:
     async def panel_answer(self, match: MatchRecord, panel: Panel, shown: discord.Message | None) -> dict[str, Any]:
         """``edit`` keyword arguments for a click's answer: the panel's text and buttons as they stand, and the
         picture ``shown`` (the panel message clicked) already has: a panel's picture is the same for its whole
-        engagement (:func:`bot.render.airwar.dm_panel`), so a click is answered without drawing, in the time a
+        engagement (:func:`bot.games.airwar.render.dm_panel`), so a click is answered without drawing, in the time a
         database transaction takes. A message without a picture gets one (drawn first)."""
         image = next((e.image.url for e in (shown.embeds if shown is not None else ()) if e.image.url), None)
         if image is None:

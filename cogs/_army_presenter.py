@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.render import army as render
+from bot.games.army import render
+from bot.games.army.service import ARRANGE_STEP, ArmyPanel, ArmyService
 from bot.render.common import clamp_line
 from bot.services import USER_ERRORS
-from bot.services.army import ARRANGE_STEP, ArmyPanel, ArmyService
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._airwar_presenter import nonce
 from cogs._airwar_ui import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.render import war as render
+from bot.games.war import render
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._airwar_presenter import nonce
 from cogs._airwar_ui import files_of, rendered

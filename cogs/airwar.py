@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render import airwar as render
+from bot.games.airwar import render
 from bot.render.common import clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.services import errors as service_errors
@@ -85,11 +85,11 @@ class AirWarCog(commands.Cog, name=COG_NAME):
         return self.bot.matches
 
     async def cog_load(self) -> None:
-        self.bot.match_display = self
+        self.bot.displays["airwar"] = self
 
     async def cog_unload(self) -> None:
-        if getattr(self.bot, "match_display", None) is self:
-            self.bot.match_display = None
+        if self.bot.displays.get("airwar") is self:
+            del self.bot.displays["airwar"]
         for match_id in list(self._armed):
             self.bot.timers.cancel(timer_key(match_id))
         self._armed.clear()

@@ -1,4 +1,4 @@
-"""`/army challenge|forfeit|status` and every Army button: the Discord face of :class:`~bot.services.army.ArmyService`.
+"""`/army challenge|forfeit|status` and every Army button: the Discord face of Army's match service.
 
 The cog translates and nothing more: a command or a click calls the service, answers within Discord's 3 seconds (a
 refusal -- any of ``USER_ERRORS`` -- as an ephemeral message, nothing changed), re-arms the match's deadline timer
@@ -24,11 +24,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render import army as render
+from bot.games.army import render
+from bot.games.army.service import GAME, ArmyService
 from bot.render.common import clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.services import errors as service_errors
-from bot.services.army import GAME, ArmyService
 from bot.services.matches import ARRANGE_SECONDS_RANGE, MatchUpdate
 from bot.storage.records import MatchRecord
 from cogs._airwar_ui import DEFER_AFTER, NO_MENTIONS, Answer, embed_of, message_kwargs
@@ -64,7 +64,7 @@ class ArmyCog(commands.Cog, name=COG_NAME):
 
     def __init__(self, bot: AirWarBot) -> None:
         self.bot = bot
-        self.service = ArmyService(bot.db, clock=bot.clock, seed_source=bot.seed_source)
+        self.service: ArmyService = bot.service_for(GAME)  # type: ignore[assignment]
         self.presenter = ArmyPresenter(bot, self.service)
         self.defer_after: float = getattr(bot, "defer_after", DEFER_AFTER)
         self._armed: dict[int, float] = {}
@@ -74,9 +74,12 @@ class ArmyCog(commands.Cog, name=COG_NAME):
         self.resumed = asyncio.Event()
 
     async def cog_load(self) -> None:
+        self.bot.displays[GAME] = self
         self._resume_task = asyncio.get_running_loop().create_task(self._resume_when_ready(), name="army-resume")
 
     async def cog_unload(self) -> None:
+        if self.bot.displays.get(GAME) is self:
+            del self.bot.displays[GAME]
         if self._resume_task is not None and not self._resume_task.done():
             self._resume_task.cancel()
         for match_id in list(self._armed):

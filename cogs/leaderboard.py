@@ -4,7 +4,7 @@ board), this season or a past one, with ◀ / ▶ buttons to page through them.
 The board answers publicly (it is something players share); an empty board is an ephemeral hint instead. The
 numbers come from :meth:`~bot.services.stats.StatsService.leaderboard` (openskill ratings written when a match
 finishes; the combined rating is explained in :mod:`bot.services.stats`) and the table from
-:func:`bot.render.airwar.leaderboard_page`. The page buttons are dynamic items whose custom id carries the whole
+:func:`bot.games.airwar.render.leaderboard_page`. The page buttons are dynamic items whose custom id carries the whole
 state, ``lb:<guild id>:<game>:<page>`` (this season) or ``lb:<guild id>:<game>:<page>:s<season>`` (a past one), so
 they keep working after a restart; anyone may page, but only in the server the board belongs to.
 """
@@ -18,8 +18,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engines import GAME_NAMES
-from bot.render.airwar import leaderboard_page
+from bot.games import game_names
+from bot.games.airwar.render import leaderboard_page
 from bot.render.stats import COMBINED, board_footer, board_title
 from bot.services import USER_ERRORS
 from bot.services.stats import Board
@@ -127,7 +127,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLA
         if interaction.guild_id is None or interaction.guild_id != self.guild_id:
             await interaction.response.send_message("This leaderboard belongs to another server.", ephemeral=True)
             return False
-        if self.game not in (*GAME_NAMES, COMBINED):
+        if self.game not in (*game_names(), COMBINED):
             await interaction.response.send_message("That leaderboard is no longer available.", ephemeral=True)
             return False
         return True

@@ -8,7 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.rules_text import GAMES, rules_text
+from bot.games import game_names
+from bot.rules_text import rules_text
 
 RULES_COLOUR = discord.Colour.dark_teal()
 
@@ -22,7 +23,7 @@ def rules_embed(game: str) -> discord.Embed:
 
 def rules_view(current: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for game in GAMES:
+    for game in game_names():
         view.add_item(RulesButton(game, current=game == current))
     return view
 
@@ -48,7 +49,7 @@ class RulesButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rules:(?
         return cls(match["game"])
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if self.game in GAMES:
+        if self.game in game_names():
             return True
         await interaction.response.send_message("Those rules are no longer available.", ephemeral=True)
         return False
@@ -63,7 +64,7 @@ class Rules(commands.Cog):
 
     @app_commands.command(name="rules", description="Read the rules of a game")
     @app_commands.describe(game="The game whose rules to show")
-    @app_commands.choices(game=[app_commands.Choice(name=rules_text(g).title, value=g) for g in GAMES])
+    @app_commands.choices(game=[app_commands.Choice(name=rules_text(g).title, value=g) for g in game_names()])
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         await interaction.response.send_message(
             embed=rules_embed(game.value), view=rules_view(game.value), ephemeral=True
@@ -75,7 +76,7 @@ class Rules(commands.Cog):
             title="Air War",
             description=(
                 "Card games of the War family, played right here in Discord.\n\n"
-                "**Games:** " + ", ".join(rules_text(g).title for g in GAMES) + ".\n\n"
+                "**Games:** " + ", ".join(rules_text(g).title for g in game_names()) + ".\n\n"
                 "**Air War:** `/airwar challenge` a member of this server. Each of you gets a private message to "
                 "arrange your stack in secret; the flips are shown in a thread. `/airwar status` (only you see "
                 "it), `/airwar forfeit` to give up.\n"

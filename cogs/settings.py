@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engines import GAME_NAMES
+from bot.games import game_names
 from bot.render import stats as render
 from bot.services import USER_ERRORS
 from bot.storage.settings import WAR_PACES
@@ -57,12 +57,12 @@ class Settings(commands.Cog):
         except USER_ERRORS as error:
             await tell(interaction, f"{error} Nothing was changed.")
             return
-        await tell(interaction, "Saved.\n" + render.settings(current, GAME_NAMES))
+        await tell(interaction, "Saved.\n" + render.settings(current, game_names()))
 
     @settings.command(name="show", description="Show this server's settings")
     async def show(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
-        await tell(interaction, render.settings(await self.service.get(interaction.guild_id), GAME_NAMES))
+        await tell(interaction, render.settings(await self.service.get(interaction.guild_id), game_names()))
 
     @settings.command(name="timer", description="Air War: seconds each player has to arrange a stack")
     @app_commands.describe(seconds="30 to 600 (default 120)")

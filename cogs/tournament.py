@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engines import game_class
+from bot.games import game_class, registry
 from bot.render import bracket as render
 from bot.render.bracket import mention
 from bot.render.common import clamp, timestamp
@@ -32,6 +32,7 @@ from bot.services.matches import MatchService, MatchUpdate
 from bot.services.tournaments import DEFAULT_NO_SHOW, TournamentService, TournamentUpdate, parse_rules
 from bot.storage.tournaments import TournamentEvent, TournamentRecord
 from bot.tournaments import Format, Tournament
+from cogs._stats_ui import game_choices
 from cogs._tournament_ui import COG_NAME, DYNAMIC_ITEMS, NO_MENTIONS, ready_view, signup_view, tell
 
 if TYPE_CHECKING:
@@ -44,8 +45,6 @@ RECONCILE_SECONDS = 2.0
 SIGNUP_LISTED = 100
 #: a bracket picture is redrawn at most this often while results come in (and always at the end)
 BRACKET_REFRESH_SECONDS = 3.0
-GAMES = [("Air War", "airwar"), ("War", "war"), ("Drunkard", "drunkard"), ("Tod und Leben", "todundleben"),
-         ("Army", "army")]
 FORMATS = [("single elimination", "single_elimination"), ("double elimination", "double_elimination"),
            ("round robin", "round_robin"), ("Swiss", "swiss")]
 PACES = [("flip: players flip each card", "flip"), ("auto: the bot plays a round every 2 s", "auto"),
@@ -73,25 +72,17 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         self._closed = False
 
     # --- the games' services and displays -----------------------------------------------------------------
-    def _host(self, game: str) -> tuple[MatchService, Any] | None:
-        """The game's match service and the cog that shows its matches (``after(update)``)."""
-        for cog in self.bot.cogs.values():
-            if cog is self:
-                continue
-            for name in ("war", "service", "matches"):
-                service = getattr(cog, name, None)
-                if isinstance(service, MatchService) and game in service.games and hasattr(cog, "after"):
-                    return service, cog
-        return None
+    def _display(self, game: str) -> Any:
+        """The cog that shows the game's matches (``after(update)``), while it is loaded."""
+        return self.bot.displays.get(registry().entry(game).family)
 
     def game_service(self, game: str) -> MatchService | None:
-        host = self._host(game)
-        return None if host is None else host[0]
+        return self.bot.service_for(game) if self._display(game) is not None else None
 
     def show_game(self, update: MatchUpdate) -> None:
-        host = self._host(update.match.game)
-        if host is not None:
-            host[1].after(update)
+        display = self._display(update.match.game)
+        if display is not None:
+            display.after(update)
 
     # --- life ----------------------------------------------------------------------------------------------
     async def cog_load(self) -> None:
@@ -474,7 +465,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         no_show="Minutes a player has to press Ready when called (default 10; 0: games start at once)",
         pace="War games: how cards are flipped (default auto)", rounds="Swiss: the number of rounds",
     )
-    @app_commands.choices(game=[app_commands.Choice(name=n, value=v) for n, v in GAMES],
+    @app_commands.choices(game=game_choices(),
                           format=[app_commands.Choice(name=n, value=v) for n, v in FORMATS],
                           pace=[app_commands.Choice(name=n, value=v) for n, v in PACES],
                           best_of=[app_commands.Choice(name=str(n), value=n) for n in (1, 3, 5, 7)])

@@ -1,5 +1,5 @@
 """`/war challenge|lobby|forfeit|status` and every War button: the Discord face of
-:class:`~bot.services.war.WarService`.
+:class:`~bot.games.war.service.WarService`.
 
 The cog translates and nothing more: a command or click calls the service, answers within Discord's 3 seconds (a
 refusal as an ephemeral message, nothing changed), then arms the match's timer and asks the presenter
@@ -25,13 +25,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engines import game_class
-from bot.render import war as render
+from bot.games import game_class, registry
+from bot.games.war import render
+from bot.games.war.service import AUTO_ROUND_SECONDS, DEFAULT_PACE, WarService
 from bot.render.stats import rules_text as settings_rules_text
 from bot.services import USER_ERRORS
 from bot.services import errors as service_errors
 from bot.services.matches import MatchUpdate
-from bot.services.war import AUTO_ROUND_SECONDS, DEFAULT_PACE, GAMES, WarService
 from bot.storage.records import MatchRecord
 from cogs._airwar_ui import Answer
 from cogs._match_common import mentions, message_link, missing_permissions, start_refusal
@@ -58,7 +58,7 @@ def _show(value: Any) -> str:
 def rule_choices(key: str) -> list[app_commands.Choice[str]]:
     """A rule's values as choices, the default named: "(default)" when every variant has it, else "(default in
     Drunkard)" and the like."""
-    classes = [game_class(name) for name in GAMES]
+    classes = [game_class(name) for name in registry().family("war")]
     option = next(o for o in classes[0].options if o.key == key)
     values = option.choices if option.choices is not None else (False, True)
     choices = []
@@ -112,7 +112,7 @@ class WarCog(commands.Cog, name=COG_NAME):
 
     def __init__(self, bot: AirWarBot) -> None:
         self.bot = bot
-        self.war = WarService(bot.db, clock=bot.clock, seed_source=bot.seed_source)
+        self.war: WarService = bot.service_for("war")  # type: ignore[assignment]
         self.presenter = WarPresenter(self)
         self.pace_sleep = getattr(bot, "pace_sleep", asyncio.sleep)
         self.defer_after: float = getattr(bot, "defer_after", 1.5)
@@ -121,9 +121,12 @@ class WarCog(commands.Cog, name=COG_NAME):
         self._resume_task: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
+        self.bot.displays["war"] = self
         self._resume_task = asyncio.get_running_loop().create_task(self._resume_when_ready(), name="war-resume")
 
     async def cog_unload(self) -> None:
+        if self.bot.displays.get("war") is self:
+            del self.bot.displays["war"]
         if self._resume_task is not None:
             self._resume_task.cancel()
         for match_id in list(self._armed):

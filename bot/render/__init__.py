@@ -3,7 +3,7 @@
 * :mod:`bot.render.common` -- the :class:`~bot.render.common.Surface` and :class:`~bot.render.common.Picture`
   types every renderer returns, Discord's size limits, timestamps, names and card words;
 * :mod:`bot.render.cards` -- PNG pictures of rows of cards (Pillow);
-* :mod:`bot.render.airwar` -- every Air War text and picture (board, flips, summary, result, DM panel, status,
+* :mod:`bot.games.airwar.render` -- every Air War text and picture (board, flips, summary, result, DM panel, status,
   leaderboard, challenge messages).
 
 Everything here is a pure function: the same input gives the same text and the same PNG bytes.

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engines import game_class
+from bot.games import game_class
 from bot.render.common import ALT_TEXT_LIMIT, Picture, Surface, clamp, clamp_line, timestamp
 from bot.render.plots import line_chart
 

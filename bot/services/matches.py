@@ -7,7 +7,7 @@ raises a :class:`~bot.services.errors.ServiceError` (or the engine's :class:`~bo
 nothing.
 
 Events. Everything the Discord side has to show is queued per match (``seq`` from 1): the engine's events
-(see :mod:`bot.engines.airwar`) and the service's own:
+(see :mod:`bot.games.airwar.engine`) and the service's own:
 
 * ``challenge``: ``challenger_id``, ``opponent_id``, ``game``, ``rules``, ``arrange_seconds`` (the challenge's
   timer option or ``None``), ``expires_at``;
@@ -65,15 +65,15 @@ import secrets
 import sqlite3
 import time
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import aiosqlite
 
-from bot.engines import game_class
-from bot.engines.base import Event, Game
+from bot.games import game_class, registry
+from bot.games.base import Event, Game
 from bot.services import errors
 from bot.services.ratings import Ratings
 from bot.storage import Database
@@ -98,7 +98,6 @@ ARRANGE_SECONDS_RANGE = (30, 600)
 #: Discord allows 5 edits per 5 s per channel: a board's flips (one edit each) must not go faster than 1 per second.
 FLIP_PACE_MS_RANGE = (1000, 5000)
 MISSES_TO_FORFEIT = 2
-SUPPORTED_GAMES = ("airwar",)
 
 # The vocabulary of MatchUpdate.changes.
 CHALLENGED = "challenge"
@@ -385,7 +384,8 @@ class MatchService:
     A service for another game subclasses it: ``games`` names the games it plays, :meth:`_step` says which
     step (``matches.engagement``) a game is at; the challenge, forfeit, result and rating machinery is shared."""
 
-    games: tuple[str, ...] = SUPPORTED_GAMES
+    #: the registered game this service plays (its variants too: ``games``)
+    game: str = "airwar"
 
     def __init__(
         self,
@@ -395,7 +395,10 @@ class MatchService:
         seed_source: Callable[[], int] = default_seed,
         draft_rng: random.Random | None = None,
         ratings: Ratings | None = None,
+        games: Sequence[str] | None = None,
     ) -> None:
+        """``games``: the names this service plays (default: ``game`` and its registered variants)."""
+        self.games: tuple[str, ...] = tuple(games) if games is not None else registry().family(self.game)
         self.db = database
         self.clock = clock
         self.seed_source = seed_source

@@ -20,8 +20,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.engines import GAME_NAMES, game_class
 from bot.errors import GameError
+from bot.games import game_class, game_names
 from bot.services.errors import ServiceError
 from bot.services.matches import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
 from bot.storage import Database
@@ -51,8 +51,8 @@ def parse_rules_text(game: str, text: str) -> dict[str, Any]:
     """``"aces=low pack=36"`` -> the game's rule keys with typed values (only the given keys). Raises
     :class:`InvalidSetting` naming what is wrong: not key=value, a key given twice, an unknown game or key, a value
     the rule does not take (the engine's own message)."""
-    if game not in GAME_NAMES:
-        raise InvalidSetting(f"There is no game {game!r}; the games are: {', '.join(GAME_NAMES)}.")
+    if game not in game_names():
+        raise InvalidSetting(f"There is no game {game!r}; the games are: {', '.join(game_names())}.")
     try:
         tokens = shlex.split(text)
     except ValueError as error:
@@ -73,8 +73,8 @@ def parse_rules_text(game: str, text: str) -> dict[str, Any]:
 
 def check_rules(game: str, given: Mapping[str, Any]) -> dict[str, Any]:
     """The given rule keys checked against the game's options and typed (text values as on a command line)."""
-    if game not in GAME_NAMES:
-        raise InvalidSetting(f"There is no game {game!r}; the games are: {', '.join(GAME_NAMES)}.")
+    if game not in game_names():
+        raise InvalidSetting(f"There is no game {game!r}; the games are: {', '.join(game_names())}.")
     cls = game_class(game)
     try:
         cls.resolve_rules(given)  # unknown keys, and every value against the game's options
@@ -141,8 +141,8 @@ class SettingsService:
     async def set_default_rules(self, guild_id: int, game: str, rules: str | Mapping[str, Any]) -> GuildSettings:
         """The game's default rules: text (``"aces=low stack=3"``; one of :data:`RESET_WORDS` alone clears them)
         or a mapping (an empty one clears them). Replaces the game's previous defaults as a whole."""
-        if game not in GAME_NAMES:
-            raise InvalidSetting(f"There is no game {game!r}; the games are: {', '.join(GAME_NAMES)}.")
+        if game not in game_names():
+            raise InvalidSetting(f"There is no game {game!r}; the games are: {', '.join(game_names())}.")
         if isinstance(rules, str):
             parsed = {} if rules.strip().lower() in RESET_WORDS else parse_rules_text(game, rules)
         else:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 import aiosqlite
 
-from bot.engines import GAME_NAMES
+from bot.games import game_names
 from bot.services.errors import ServiceError
 from bot.services.ratings import Ratings
 from bot.storage import Database
@@ -51,7 +51,7 @@ SEASON_NAME_LIMIT = 50
 
 class UnknownBoard(ServiceError):
     def __init__(self, game: str) -> None:
-        super().__init__(f"There is no board {game!r}; the boards are: {', '.join((*GAME_NAMES, COMBINED))}.")
+        super().__init__(f"There is no board {game!r}; the boards are: {', '.join((*game_names(), COMBINED))}.")
 
 
 class UnknownSeason(ServiceError):
@@ -232,17 +232,17 @@ class StatsService:
 
     # --- stats ---------------------------------------------------------------------------------------------
     async def player_stats(self, guild_id: int, user_id: int, game: str | None = None) -> PlayerStats:
-        if game is not None and game not in GAME_NAMES:
+        if game is not None and game not in game_names():
             raise UnknownBoard(game)
         async with self.db.transaction() as conn:
             await self.catch_up(conn, guild_id)
             played = await store.played_matches(conn, guild_id, user_id)
-            ratings = {g: await results_store.get_rating(conn, guild_id, g, user_id) for g in GAME_NAMES}
+            ratings = {g: await results_store.get_rating(conn, guild_id, g, user_id) for g in game_names()}
             combined = await store.combined_rating(conn, guild_id, user_id)
             combined_history = await store.combined_history(conn, guild_id, user_id)
         per_game = []
         series: list[tuple[str, tuple[float, ...]]] = []
-        for name in GAME_NAMES:
+        for name in game_names():
             mine = [m for m in played if m.game == name]
             if not mine:
                 continue
@@ -291,7 +291,7 @@ class StatsService:
                            recent: int = 5) -> HeadToHead:
         if first == second:
             raise ServiceError("Pick two different players.")
-        if game is not None and game not in GAME_NAMES:
+        if game is not None and game not in game_names():
             raise UnknownBoard(game)
         async with self.db.read() as conn:
             shared = await store.shared_matches(conn, guild_id, first, second, game)
@@ -318,7 +318,7 @@ class StatsService:
                           season: int | None = None) -> Board:
         """A page of a board: a game's or the combined one (``all``), of the current season or of a closed one
         (``season``: its number). Players with fewer than ``min_games`` games on it are not ranked."""
-        if game != COMBINED and game not in GAME_NAMES:
+        if game != COMBINED and game not in game_names():
             raise UnknownBoard(game)
         per_page = max(1, per_page)
         async with self.db.transaction() as conn:

@@ -49,8 +49,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.engines import game_class
 from bot.errors import GameError
+from bot.games import game_class, registry
 from bot.services.errors import ServiceError
 from bot.services.matches import MatchService, MatchUpdate, default_seed
 from bot.storage import Database
@@ -70,8 +70,6 @@ EXTRA_GAMES = 3
 #: a tournament game is inserted as a challenge the service accepts at once; the deadline only matters if the
 #: accept never happens (a crash in between: reconciliation accepts it on the next start)
 GAME_CHALLENGE_SECONDS = 7 * 24 * 3600
-WAR_FAMILY = ("war", "drunkard", "todundleben")
-WAR_PACES = ("flip", "auto", "instant")
 NAME_LIMIT = 100
 
 
@@ -236,10 +234,11 @@ class TournamentService:
                                    "max_players": max_players or high}
         if rounds is not None:
             options["rounds"] = rounds
-        if game in WAR_FAMILY:
-            pace = pace or "auto"
-            if pace not in WAR_PACES:
-                raise TournamentRefused(f"The pace is one of {', '.join(WAR_PACES)}, not {pace!r}.")
+        paces = registry().entry(game).plugin.paces
+        if paces:
+            pace = pace or registry().entry(game).plugin.default_pace
+            if pace not in paces:
+                raise TournamentRefused(f"The pace is one of {', '.join(paces)}, not {pace!r}.")
             options["pace"] = pace
         elif pace is not None:
             raise TournamentRefused(f"{game_class(game).title} has no pace to choose.")
@@ -553,13 +552,13 @@ class TournamentService:
                 return [], []
             now = self.clock()
             options: dict[str, Any] = {"tournament": t.id, "tournament_match": key}
-            if t.game in WAR_FAMILY:
-                options |= {"pace": t.options.get("pace", "auto"), "votes": {}}
+            plugin = registry().entry(t.game).plugin
+            if plugin.paces:
+                options["pace"] = t.options.get("pace", plugin.default_pace)
             for user_id in row.players:
-                busy = await match_store.open_match_id_for_user(conn, user_id, t.game)
-                if busy is None:
-                    for other in WAR_FAMILY if t.game in WAR_FAMILY else ():
-                        busy = busy or await match_store.open_match_id_for_user(conn, user_id, other)
+                busy = None
+                for name in registry().family(t.game):
+                    busy = busy or await match_store.open_match_id_for_user(conn, user_id, name)
                 if busy is not None:
                     if row.outcome == "busy":  # said so already
                         return [], []

@@ -4,6 +4,7 @@ an operator who suspects damage). Returns findings; changes nothing."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import aiosqlite
@@ -43,9 +44,6 @@ _CHECKS = {
     "a match with no seat, a started match with one, or more than four":
         "SELECT id FROM (SELECT m.id, m.status, (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id) AS seats"
         " FROM matches m) WHERE seats = 0 OR seats > 4 OR (seats = 1 AND status != 'challenge')",
-    "a two-player game's match with other than two seats":
-        "SELECT m.id FROM matches m WHERE m.game IN ('airwar', 'army')"
-        " AND (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id) != 2",
     # Ratings are the current season's board: they count that season's results. Anonymised results (a player
     # who deleted their data) have negative user ids and no rating.
     "a rating's games disagree with its results":
@@ -64,13 +62,29 @@ _CHECKS = {
 }
 
 
-async def check_consistency(conn: aiosqlite.Connection) -> list[str]:
-    """Every broken invariant, one line each (empty: all is well)."""
+_SEATS_OUTSIDE = (
+    "SELECT m.id, m.game, (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id) AS seats FROM matches m"
+    " WHERE m.game = ? AND (seats > ? OR (seats < ? AND m.status != 'challenge'))"
+)
+
+
+async def check_consistency(conn: aiosqlite.Connection,
+                            seat_ranges: Mapping[str, tuple[int, int]] | None = None) -> list[str]:
+    """Every broken invariant, one line each (empty: all is well). ``seat_ranges``: per game, the fewest and most
+    seats a started match has (default: every registered game's)."""
+    if seat_ranges is None:
+        from bot.games import seat_ranges as registered  # the games sit above storage: asked only here
+
+        seat_ranges = registered()
     problems = []
     for what, sql in _CHECKS.items():
         rows = await conn.execute_fetchall(sql)
         if rows:
             problems.append(f"{what}: {[tuple(row) for row in rows][:5]}")
+    for game, (fewest, most) in seat_ranges.items():
+        rows = await conn.execute_fetchall(_SEATS_OUTSIDE, (game, most, fewest))
+        if rows:
+            problems.append(f"a {game} match with other than {fewest}-{most} seats: {[tuple(r) for r in rows][:5]}")
     for row in await conn.execute_fetchall("SELECT id, status, result FROM matches WHERE status = 'finished'"):
         result = json.loads(row["result"])
         outcomes = {r["seat"]: r["outcome"] for r in await conn.execute_fetchall(

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot.engines.airwar import AirWar
+from bot.games.airwar.engine import AirWar
 from tests.localdiscord import Env, Message, User
 from tests.localdiscord.airwar import airwar_bot_factory
 from tests.localdiscord.state import CREATE_PUBLIC_THREADS, VIEW_CHANNEL, Overwrite

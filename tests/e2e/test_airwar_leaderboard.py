@@ -141,14 +141,14 @@ def table(embed: dict) -> list[Row]:
 
 
 async def test_the_leaderboard_command_offers_every_game_the_combined_board_and_a_season(env: Env):
-    from bot.engines import GAME_NAMES, game_class
+    from bot.games import game_class, game_names
 
     command = env.commands["leaderboard"]
     game, season = command["options"]
     assert game["name"] == "game" and game["type"] == 3
     assert not game.get("required")
-    assert [c["value"] for c in game["choices"]] == [*GAME_NAMES, "all"]
-    assert [c["name"] for c in game["choices"]] == [*(game_class(g).title for g in GAME_NAMES),
+    assert [c["value"] for c in game["choices"]] == [*game_names(), "all"]
+    assert [c["name"] for c in game["choices"]] == [*(game_class(g).title for g in game_names()),
                                                      "All games (combined)"]
     assert (season["name"], season["type"], season.get("required", False), season["min_value"]) == \
         ("season", 4, False, 1)

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from bot.engines.army import Army, fighting_value
-from bot.render.army import card as card_text
+from bot.games.army.engine import Army, fighting_value
+from bot.games.army.render import card as card_text
 from tests.e2e.test_airwar import every_version, fast_bot, lift_rate_limits
 from tests.localdiscord import Env, Message, User
 

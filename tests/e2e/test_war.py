@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.engines import game_class
+from bot.games import game_class
 from tests.e2e.test_airwar import SEED, fast_bot, lift_rate_limits, settled
 from tests.localdiscord import Env, InvalidOptions, Message, User
 

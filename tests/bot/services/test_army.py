@@ -7,10 +7,8 @@ import json
 
 import pytest
 
-from bot.engines.army import Army, fighting_value
-from bot.replay import replay
-from bot.services import errors
-from bot.services.army import (
+from bot.games.army.engine import Army, fighting_value
+from bot.games.army.service import (
     ARRANGE_STEP,
     GAME,
     AlreadyChosen,
@@ -20,6 +18,8 @@ from bot.services.army import (
     WrongPhase,
     lowest_card,
 )
+from bot.replay import replay
+from bot.services import errors
 from bot.services.matches import MatchService
 from bot.storage import Database
 from bot.storage.diagnostics import check_consistency

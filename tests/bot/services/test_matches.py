@@ -8,8 +8,8 @@ import sqlite3
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.engines.airwar import AirWar
 from bot.errors import InvalidRules, InvalidState
+from bot.games.airwar.engine import AirWar
 from bot.replay import replay
 from bot.services import errors
 from bot.services.matches import CHALLENGE_SECONDS, MatchService, _Work

@@ -16,7 +16,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from bot.engines.airwar import AirWar
+from bot.games.airwar.engine import AirWar
 from bot.services.errors import USER_ERRORS
 from bot.services.matches import MatchService
 from bot.storage import Database

@@ -11,6 +11,7 @@ import re
 import pytest
 from openskill.models import PlackettLuce
 
+from bot.games.war.service import WarService
 from bot.render import bracket as bracket_render
 from bot.services.matches import MatchService
 from bot.services.stats import (
@@ -24,7 +25,6 @@ from bot.services.stats import (
     UnknownSeason,
 )
 from bot.services.tournaments import TournamentService
-from bot.services.war import WarService
 from bot.storage import Database
 from bot.storage.diagnostics import dump_tables
 from bot.tournaments import Tournament

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
+from bot.games.war.service import WarService
 from bot.services.matches import MatchService
 from bot.services.tournaments import TournamentRefused, TournamentService, parse_rules
-from bot.services.war import WarService
 from bot.storage import Database
 from bot.storage.diagnostics import check_consistency
 from bot.tournaments import Tournament

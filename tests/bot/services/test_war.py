@@ -6,11 +6,9 @@ import random
 
 import pytest
 
-from bot.engines.war import War
 from bot.errors import InvalidRules
-from bot.services import errors
-from bot.services.matches import MatchService
-from bot.services.war import (
+from bot.games.war.engine import War
+from bot.games.war.service import (
     AUTO_ROUND_SECONDS,
     LOBBY_IDLE_SECONDS,
     AlreadyOut,
@@ -19,6 +17,8 @@ from bot.services.war import (
     WarGameNotActive,
     WarService,
 )
+from bot.services import errors
+from bot.services.matches import MatchService
 from bot.storage import Database
 from bot.storage.diagnostics import check_consistency
 from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, SEED, start_match

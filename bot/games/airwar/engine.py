@@ -1,6 +1,6 @@
 """Air War: two players, a deck each, stacks shown face up, ordered in secret and flipped card by card.
 
-The rules text players read is ``data/rules/airwar.md``; this module follows it exactly.
+The rules text players read is ``bot/games/airwar/rules/airwar.md``; this module follows it exactly.
 
 State between two ``apply`` calls is always one of two things:
 
@@ -39,7 +39,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
 from bot.cards import parse_card, standard_pack, strength_table, tarot_pack
-from bot.engines.base import (
+from bot.errors import GameError, IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
+from bot.games.base import (
     Action,
     Event,
     Game,
@@ -49,7 +50,6 @@ from bot.engines.base import (
     rng_from_json,
     rng_state_to_json,
 )
-from bot.errors import GameError, IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
 
 SEATS = (0, 1)
 JSON_VERSION = 1

@@ -1,6 +1,6 @@
 """The War service: War, Drunkard and Tod und Leben matches for 2-4 players, on the match service's machinery.
 
-:class:`WarService` is a :class:`~bot.services.matches.MatchService` for the games :data:`GAMES`: challenges,
+:class:`WarService` is a :class:`~bot.services.matches.MatchService` for War and its variants: challenges,
 decline / withdraw / expiry, forfeits, the result and the ratings are the shared ones; this module adds lobbies,
 paces, flips, votes and the War timers. A step is stored as ``matches.engagement``: the rounds played.
 
@@ -23,7 +23,7 @@ Votes: :meth:`WarService.vote` toggles a player's vote for a faster pace; once e
 has voted for a pace at least that fast, the game switches (``pace`` event) -- unanimity, so nobody's game is
 sped up against their will.
 
-Events, besides the engine's (see :mod:`bot.engines.war`) and the shared ones (``challenge``, ``accepted``,
+Events, besides the engine's (see :mod:`bot.games.war.engine`) and the shared ones (``challenge``, ``accepted``,
 ``declined``, ``withdrawn``, ``expired``, ``game_over``, ``result``):
 
 * ``lobby`` {host_id, game, rules, pace, expires_at}; ``joined`` / ``left`` {user_id, user_ids, expires_at};
@@ -52,9 +52,10 @@ from typing import Any
 
 import aiosqlite
 
-from bot.engines import game_class
-from bot.engines.base import Event, Game
 from bot.errors import InvalidRules
+from bot.games import game_class
+from bot.games.base import Event, Game
+from bot.games.war import DEFAULT_PACE, PACES
 from bot.services import errors
 from bot.services.matches import (
     ACCEPTED,
@@ -72,9 +73,6 @@ from bot.storage import matches as store
 from bot.storage import settings as settings_store
 from bot.storage.records import MatchRecord
 
-GAMES = ("war", "drunkard", "todundleben")
-PACES = ("flip", "auto", "instant")
-DEFAULT_PACE = "auto"
 AUTO_ROUND_SECONDS = 2.0
 DEFAULT_TURN_SECONDS = 120
 #: a lobby nobody joins or leaves for this long expires
@@ -142,7 +140,7 @@ def _check_pace(pace: str) -> str:
 class WarService(MatchService):
     """See the module docstring."""
 
-    games = GAMES
+    game = "war"
 
     @staticmethod
     def _step(game: Game) -> int:
@@ -641,7 +639,7 @@ class WarService(MatchService):
     async def find_war_match(self, user_id: int) -> MatchRecord | None:
         """The user's open match of any War-family game."""
         async with self.db.read() as conn:
-            match_id = await self._busy(conn, user_id, GAMES[0])
+            match_id = await self._busy(conn, user_id, self.game)
             return None if match_id is None else await store.load_match(conn, match_id)
 
     async def war_status(self, user_id: int) -> WarStatus:
@@ -729,5 +727,5 @@ class WarService(MatchService):
         return points, every, rounds
 
 
-__all__ = ["AUTO_ROUND_SECONDS", "DEFAULT_PACE", "GAMES", "LOBBY_IDLE_SECONDS", "PACES", "AlreadyOut", "NotInWarGame",
+__all__ = ["AUTO_ROUND_SECONDS", "DEFAULT_PACE", "LOBBY_IDLE_SECONDS", "PACES", "AlreadyOut", "NotInWarGame",
            "NotStartedYet", "WarGameNotActive", "WarService", "WarStatus", "faster"]

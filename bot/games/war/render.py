@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.engines import game_class
+from bot.games import game_class
 from bot.render.common import (
     ALT_TEXT_LIMIT,
     EMBED_TITLE_LIMIT,

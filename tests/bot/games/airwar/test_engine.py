@@ -10,9 +10,9 @@ from collections import Counter
 import pytest
 
 from bot.cards import standard_pack, tarot_pack
-from bot.engines import game_class
-from bot.engines.airwar import AirWar
 from bot.errors import GameOver, IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
+from bot.games import game_class
+from bot.games.airwar.engine import AirWar
 
 
 def cards(text: str) -> list[str]:

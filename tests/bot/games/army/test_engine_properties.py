@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.cards import standard_pack
-from bot.engines.army import Army, full_stamina
+from bot.games.army.engine import Army, full_stamina
 
 PACK = Counter(standard_pack(52))
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.cards import standard_pack
-from bot.engines.war import Drunkard, TodUndLeben, War
+from bot.games.war.engine import Drunkard, TodUndLeben, War
 
 FLIP = {"type": "flip"}
 SETTINGS = settings(max_examples=80, deadline=None)

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from bot.cards import is_red, standard_pack
-from bot.engines import game_class
-from bot.engines.war import Drunkard, TodUndLeben, War
 from bot.errors import GameOver, IllegalAction, InvalidRules, InvalidState, NotYourTurn
+from bot.games import game_class
+from bot.games.war.engine import Drunkard, TodUndLeben, War
 
-RULES_DIR = Path(__file__).resolve().parents[3] / "data" / "rules"
+RULES_DIR = Path(__file__).resolve().parents[4] / "bot" / "games" / "war" / "rules"
 FLIP = {"type": "flip"}
 
 

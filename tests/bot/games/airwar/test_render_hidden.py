@@ -8,8 +8,8 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from bot.engines.airwar import AirWar
-from bot.render import airwar as render
+from bot.games.airwar import render
+from bot.games.airwar.engine import AirWar
 
 NAMES = ["<@101>", "<@202>"]
 IMAGE_NAMES = ["Alice", "Bob"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from bot.engines.army import Army
-from bot.render import army as render
+from bot.games.army import render
+from bot.games.army.engine import Army
 
 NAMES = ["<@1>", "<@2>"]
 

@@ -6,7 +6,7 @@ own ``random.Random(seed)`` (army pile first, then fighting pile), or given expl
 ``piles=[army_pile, fighting_pile]``, top card first and used as they are (no shuffle): the army pile must hold
 exactly the 16 court cards and the fighting pile exactly the 36 number cards.
 
-Our choices where the text is silent (the players' rules text ``data/rules/army.md`` says the same):
+Our choices where the text is silent (the players' rules text ``bot/games/army/rules/army.md`` says the same):
 
 * dealing: the army cards one at a time, seat 0 first (seat 0 gets the 1st, 3rd and 5th card, seat 1 the 2nd,
   4th and 6th), then the fighting cards the same way (seat 0 the 1st, 3rd ... 9th). The other 10 army cards stay
@@ -67,7 +67,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 from bot.cards import is_red, parse_card, rank_of, standard_pack
-from bot.engines.base import (
+from bot.errors import (
+    GameError,
+    IllegalAction,
+    InvalidCard,
+    InvalidRules,
+    InvalidState,
+    NotYourTurn,
+)
+from bot.games.base import (
     Action,
     Event,
     Game,
@@ -77,14 +85,6 @@ from bot.engines.base import (
     resolve_rules,
     rng_from_json,
     rng_state_to_json,
-)
-from bot.errors import (
-    GameError,
-    IllegalAction,
-    InvalidCard,
-    InvalidRules,
-    InvalidState,
-    NotYourTurn,
 )
 
 STAMINA = {"A": 4, "K": 3, "Q": 2, "J": 1}

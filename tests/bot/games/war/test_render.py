@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.engines.war import War
-from bot.render import war as render
+from bot.games.war import render
+from bot.games.war.engine import War
 
 NAMES = ["<@1>", "<@2>"]
 

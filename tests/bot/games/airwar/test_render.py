@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from bot.cards import tarot_pack
-from bot.engines.airwar import AirWar
-from bot.render import airwar as render
+from bot.games.airwar import render
+from bot.games.airwar.engine import AirWar
 from bot.render.common import (
     ALT_TEXT_LIMIT,
     BUTTON_LABEL_LIMIT,

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from bot.cards import standard_pack
-from bot.engines import game_class
-from bot.engines.army import ARMY_CARDS, FIGHTING_CARDS, Army
 from bot.errors import GameOver, IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
+from bot.games import game_class
+from bot.games.army.engine import ARMY_CARDS, FIGHTING_CARDS, Army
 
-RULES_TEXT = Path(__file__).resolve().parents[3] / "data" / "rules" / "army.md"
+RULES_TEXT = Path(__file__).resolve().parents[4] / "bot" / "games" / "army" / "rules" / "army.md"
 
 
 # --- helpers -----------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ for highest starts a war among the tied players (or everyone, ``war_joins: all``
 cards face down and one face up, and the highest new face-up card takes everything on the table; ties chain.
 Won cards go to the bottom of the winner's stock (or to a capture pile that becomes a new stock once shuffled).
 
-Choices made where the sources are silent or disagree (also in ``data/rules/war.md`` for players):
+Choices made where the sources are silent or disagree (also in ``bot/games/war/rules/war.md`` for players):
 
 * A **round** is one battle, the whole war (chained wars included) is part of the same round.
 * ``stats.wars`` counts every war actually fought (cards laid), so a chain of three ties counts 3;
@@ -64,7 +64,8 @@ from operator import itemgetter
 from typing import Any, ClassVar, Self
 
 from bot.cards import JOKERS, STANDARD_RANKS, SUITS, is_red, parse_card, standard_pack, strength_table
-from bot.engines.base import (
+from bot.errors import GameError, IllegalAction, InvalidRules, InvalidState, NotYourTurn
+from bot.games.base import (
     Action,
     Event,
     Game,
@@ -74,7 +75,6 @@ from bot.engines.base import (
     rng_from_json,
     rng_state_to_json,
 )
-from bot.errors import GameError, IllegalAction, InvalidRules, InvalidState, NotYourTurn
 
 STATE_VERSION = 1
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.cards import strength_table
-from bot.engines.airwar import AirWar, pack_for
+from bot.games.airwar.engine import AirWar, pack_for
 
 RULES = st.fixed_dictionaries({
     "aces": st.sampled_from(["high", "low"]),

@@ -10,7 +10,7 @@ Steps. ``matches.engagement`` holds the step being played: 1 is the arrangement,
 else the server's ``arrange_seconds``) after the step began.
 
 Events (queued per match, each tagged with ``engagement`` = the step it belongs to): the engine's (see
-:mod:`bot.engines.army`) and the service's own, besides the base class's ``challenge``, ``accepted``,
+:mod:`bot.games.army.engine`) and the service's own, besides the base class's ``challenge``, ``accepted``,
 ``declined``, ``withdrawn``, ``expired`` and ``result``:
 
 * ``turn``: a step begins: ``phase`` (``arrange`` or ``play``), ``round`` (the round to fight; 0 while arranging),
@@ -34,9 +34,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engines import game_class
-from bot.engines.army import fighting_value
-from bot.engines.base import Event, Game
+from bot.games import game_class
+from bot.games.army.engine import fighting_value
+from bot.games.base import Event, Game
 from bot.services import errors
 from bot.services.matches import (
     DEADLINE,
@@ -165,7 +165,7 @@ class ArmyStatus:
 class ArmyService(MatchService):
     """See the module docstring. Construct it like :class:`MatchService` (database, clock, seed source)."""
 
-    games: tuple[str, ...] = (GAME,)
+    game = GAME
 
     @staticmethod
     def _step(game: Game) -> int:
