@@ -133,7 +133,7 @@ class AirWarBot(commands.Bot):
         games = registry()
         self.game_services = {
             plugin.name: plugin.service_class()(database, clock=self.clock, seed_source=self.seed_source,
-                                                games=games.family(plugin.name))
+                                                game=plugin.name)
             for plugin in games.plugins
         }
         self.stats_service = StatsService(database, clock=self.clock)

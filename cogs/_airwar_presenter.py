@@ -52,9 +52,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.airwar import render
+from bot.games.airwar.flow import Panel, PublicBoard
 from bot.render.common import ButtonSurface
 from bot.services import USER_ERRORS
-from bot.services.matches import Panel, PublicBoard
 from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
 from cogs._airwar_ui import (
     COLOUR,

@@ -34,9 +34,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.army import render
-from bot.games.army.service import ARRANGE_STEP, ArmyPanel, ArmyService
+from bot.games.army.flow import ARRANGE_STEP, ArmyPanel
 from bot.render.common import clamp_line
 from bot.services import USER_ERRORS
+from bot.services.matches import MatchService
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._airwar_presenter import nonce
 from cogs._airwar_ui import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
@@ -78,7 +79,7 @@ class _Show:
 
 
 class ArmyPresenter:
-    def __init__(self, bot: AirWarBot, service: ArmyService) -> None:
+    def __init__(self, bot: AirWarBot, service: MatchService) -> None:
         self.bot = bot
         self.service = service
         self._tasks: dict[int, asyncio.Task[None]] = {}
@@ -281,7 +282,7 @@ class ArmyPresenter:
         return [seat for seat in (0, 1) if match.messages.get(dm_name(step, seat)) == 0]
 
     async def _round_surface(self, show: _Show, step: int, up_to: int, closed: str | None = None):
-        events = [q for q in await self.service.step_events(show.match.id, step) if q.seq <= up_to]
+        events = [q for q in await self.service.events(show.match.id, engagement=step) if q.seq <= up_to]
         turn = next((q.event for q in events if q.type == "turn"), None)
         if turn is None:
             return None
@@ -292,8 +293,8 @@ class ArmyPresenter:
                 chosen[q.event["seat"]] = True
             elif q.type == "deadline_moved":
                 turn["deadline_at"] = q.event["deadline_at"]
-        previous = [] if step == ARRANGE_STEP else [q.event for q in await self.service.step_events(show.match.id,
-                                                                                                    step - 1)]
+        previous = [] if step == ARRANGE_STEP else [
+            q.event for q in await self.service.events(show.match.id, engagement=step - 1)]
         return render.round_board(turn, previous, show.names, chosen=chosen, closed=closed,
                                   dms_closed=self._dms_closed(show.match, step)), chosen
 
@@ -394,7 +395,7 @@ class ArmyPresenter:
         await self._post(show, f"deadline:{event.seq}",
                          content=render.deadline_moved(show.names, step, event.event["deadline_at"]))
         await self._show_round(show, step, event.seq)
-        chosen = {q.event["seat"] for q in await self.service.step_events(show.match.id, step)
+        chosen = {q.event["seat"] for q in await self.service.events(show.match.id, engagement=step)
                   if q.type == "chosen" and q.seq <= event.seq}
         await self._edit_panels(show, step, [seat for seat in (0, 1) if seat not in chosen])
 
@@ -402,7 +403,7 @@ class ArmyPresenter:
         step = event.event["engagement"]
         if round_name(step) in show.match.messages:
             await self._show_round(show, step, event.seq, closed="🏁 **The match is over:** see the result below.")
-        events = await self.service.step_events(show.match.id, step)
+        events = await self.service.events(show.match.id, engagement=step)
         chosen = {q.event["seat"] for q in events if q.type == "chosen" and q.seq < event.seq}
         timed_out = {seat for q in events if q.type == "turn_timeout" for seat in q.event["seats"]}
         await self._edit_panels(show, step, [seat for seat in (0, 1) if seat not in chosen | timed_out])

@@ -23,9 +23,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.airwar import render
+from bot.match import errors as service_errors
 from bot.render.common import clamp, timestamp
 from bot.services import USER_ERRORS
-from bot.services import errors as service_errors
 from bot.services.matches import ARRANGE_SECONDS_RANGE, MatchUpdate
 from bot.storage.records import MatchRecord
 from cogs._airwar_presenter import Presenter, mentions

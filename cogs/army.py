@@ -25,11 +25,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.army import render
-from bot.games.army.service import GAME, ArmyService
+from bot.games.army.flow import GAME
+from bot.match import errors as service_errors
 from bot.render.common import clamp, timestamp
 from bot.services import USER_ERRORS
-from bot.services import errors as service_errors
-from bot.services.matches import ARRANGE_SECONDS_RANGE, MatchUpdate
+from bot.services.matches import ARRANGE_SECONDS_RANGE, MatchService, MatchUpdate
 from bot.storage.records import MatchRecord
 from cogs._airwar_ui import DEFER_AFTER, NO_MENTIONS, Answer, embed_of, message_kwargs
 from cogs._army_presenter import ArmyPresenter, mentions
@@ -64,7 +64,7 @@ class ArmyCog(commands.Cog, name=COG_NAME):
 
     def __init__(self, bot: AirWarBot) -> None:
         self.bot = bot
-        self.service: ArmyService = bot.service_for(GAME)  # type: ignore[assignment]
+        self.service: MatchService = bot.service_for(GAME)
         self.presenter = ArmyPresenter(bot, self.service)
         self.defer_after: float = getattr(bot, "defer_after", DEFER_AFTER)
         self._armed: dict[int, float] = {}
@@ -192,12 +192,12 @@ class ArmyCog(commands.Cog, name=COG_NAME):
                 async with self.presenter.panel_lock(match_id, user_id):
                     try:
                         if key.startswith("army:"):
-                            update = await service.place_army(match_id, user_id, step, key.removeprefix("army:"))
+                            update = await service.tap(match_id, user_id, step, key.removeprefix("army:"))
                         elif key.startswith("play:"):
-                            update = await service.play_card(match_id, user_id, step, key.removeprefix("play:"))
+                            update = await service.pick(match_id, user_id, step, key.removeprefix("play:"))
                         else:
-                            action = {"undo": service.undo_army, "reset": service.reset_armies,
-                                      "dealt": service.armies_as_dealt, "confirm": service.confirm_armies}[key]
+                            action = {"undo": service.undo, "reset": service.reset,
+                                      "dealt": service.as_drawn, "confirm": service.confirm}[key]
                             update = await action(match_id, user_id, step)
                         panel = await service.panel_for(match_id, user_id, step)
                     except USER_ERRORS as error:
@@ -337,7 +337,7 @@ class ArmyCog(commands.Cog, name=COG_NAME):
     async def status(self, interaction: discord.Interaction) -> None:
         async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
             try:
-                status = await self.service.army_status(interaction.user.id)
+                status = await self.service.status(interaction.user.id, GAME)
             except USER_ERRORS as error:
                 await answer.tell(str(error))
                 return

@@ -28,9 +28,9 @@ from discord.ext import commands
 from bot.games import game_class, registry
 from bot.games.war import render
 from bot.games.war.service import AUTO_ROUND_SECONDS, DEFAULT_PACE, WarService
+from bot.match import errors as service_errors
 from bot.render.stats import rules_text as settings_rules_text
 from bot.services import USER_ERRORS
-from bot.services import errors as service_errors
 from bot.services.matches import MatchUpdate
 from bot.storage.records import MatchRecord
 from cogs._airwar_ui import Answer

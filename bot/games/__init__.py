@@ -36,13 +36,15 @@ class GamePlugin:
     """One game as its package declares it (``PLUGIN`` in the package's ``__init__``).
 
     ``engine``: the game's engine class; ``variants``: preset subclasses registered under their own names;
-    ``service``: ``"module:Class"`` of the match service that plays it (imported when the bot starts);
+    ``flow``: its :class:`~bot.match.flow.Flow` (the match kernel plays it with that), or ``service``:
+    ``"module:Class"`` of a match service of its own (imported when the bot starts);
     ``cog``: the extension that is its Discord face (default ``cogs.<name>``); ``order``: its place in menus;
     ``paces``: the paces a match of it can be played at (empty: it has none to choose), ``default_pace`` the one
     a match gets when nobody chose."""
 
     engine: type[Game]
-    service: str
+    flow: type[Any] | None = None
+    service: str | None = None
     variants: tuple[type[Game], ...] = ()
     cog: str | None = None
     order: int = 100
@@ -69,7 +71,8 @@ class GamePlugin:
         return Path(module.__file__).resolve().parent / "rules"
 
     def service_class(self) -> type[Any]:
-        module_name, _, class_name = self.service.partition(":")
+        """The match service class that plays the game: its own, or the kernel's."""
+        module_name, _, class_name = (self.service or "bot.services.matches:MatchService").partition(":")
         return getattr(import_module(module_name), class_name)
 
 

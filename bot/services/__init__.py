@@ -3,12 +3,11 @@
 * :mod:`bot.services.matches` -- :class:`MatchService`, the whole life of a match;
 * :mod:`bot.services.timers` -- :class:`Timers`, deadlines as asyncio tasks;
 * :mod:`bot.services.ratings` -- openskill ratings;
-* :mod:`bot.services.errors` -- the typed refusals, messages ready for users.
+* :mod:`bot.match.errors` -- the typed refusals, messages ready for users.
 """
 
-from bot.services.errors import USER_ERRORS, ServiceError
-from bot.services.matches import MatchService, MatchStatus, MatchUpdate, Panel, PublicBoard
+from bot.match.errors import USER_ERRORS, ServiceError
+from bot.services.matches import MatchService, MatchStatus, MatchUpdate
 from bot.services.timers import Timers
 
-__all__ = ["USER_ERRORS", "MatchService", "MatchStatus", "MatchUpdate", "Panel", "PublicBoard", "ServiceError",
-           "Timers"]
+__all__ = ["USER_ERRORS", "MatchService", "MatchStatus", "MatchUpdate", "ServiceError", "Timers"]

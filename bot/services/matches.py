@@ -1,52 +1,55 @@
-"""The match service: challenges, the DM panels' battle orders, deadlines, forfeits, results, the leaderboard.
+"""The match kernel: challenges, secret choices with drafts and deadlines, forfeits, results, ratings, export.
+
+One :class:`MatchService` per game plays it with the game's flow (:class:`~bot.match.flow.Flow`, declared by the
+game's package): the flow says what a step is, what a seat's panel holds, what its choices and defaults are and
+which events show a step; the kernel does the rest the same way for every game. (War still has a service of its own
+that extends this one: :mod:`bot.games.war.service`.)
 
 No Discord here. A cog calls a method, shows what it returns and stores the ids of the messages it sent. Every
 method that changes a match runs load -> validate -> apply -> persist in ONE transaction, under the match's own
 ``asyncio.Lock``, and returns once it is committed: a step is stored before anything shows it. A refused call
-raises a :class:`~bot.services.errors.ServiceError` (or the engine's :class:`~bot.errors.GameError`) and changes
+raises a :class:`~bot.match.errors.ServiceError` (or the engine's :class:`~bot.errors.GameError`) and changes
 nothing.
 
-Events. Everything the Discord side has to show is queued per match (``seq`` from 1): the engine's events
-(see :mod:`bot.games.airwar.engine`) and the service's own:
+Events. Everything the Discord side has to show is queued per match (``seq`` from 1): the engine's events (as the
+flow tags them), the flow's own (see each game's ``flow`` module) and the kernel's:
 
 * ``challenge``: ``challenger_id``, ``opponent_id``, ``game``, ``rules``, ``arrange_seconds`` (the challenge's
   timer option or ``None``), ``expires_at``;
 * ``accepted``: ``user_ids`` (by seat), ``arrange_seconds`` (the timer in force); ``declined`` / ``withdrawn``:
   ``by``; ``expired``;
-* ``arrange_timeout``: ``engagement``, ``seats`` (who missed the deadline), ``user_ids`` (theirs), ``misses``
-  (per seat, in a row, after this one), ``as_drawn`` (seats whose stack is played as drawn), ``forfeit`` (seats
-  forfeited by this miss);
+* the flow's timeout event (``arrange_timeout``, ``turn_timeout``): ``engagement``, ``seats`` (who missed the
+  deadline), ``user_ids`` (theirs), ``misses`` (per seat, in a row, after this one), ``forfeit`` (seats forfeited
+  by this miss), and the flow's own keys;
 * ``deadline_moved``: ``engagement``, ``deadline_at`` (the new one), ``reason`` (``bot_away``: the deadline passed
   while the bot was not running, see :meth:`MatchService.resume_deadlines`);
 * ``result`` (after ``game_over``): ``winner`` (seat or ``None``), ``winner_id``, ``reason``, ``detail``,
   ``user_ids``, ``outcomes`` (per seat: win/loss/draw), ``ratings`` (per seat: ``before``, ``after``, the
   openskill ordinals).
 
-The engine's ``engagement`` events are queued with two more keys: ``deadline_at`` and ``arrange_seconds``.
 The cog shows unshown events in order and calls :meth:`MatchService.mark_shown` after each (or each batch):
 after a restart it continues with the first unshown one, so nothing is shown twice except, at worst, the one
 being shown at the kill (showing re-renders a message from state, so that is harmless).
 
-Deadlines. A challenge expires :data:`CHALLENGE_SECONDS` after it was made; an engagement's orders are due
-``arrange_seconds`` after its stacks were drawn, plus the time its flips take to show at the server's flip pace
-(players do not lose arranging time while the previous engagement is flipped). The cog arms a timer per open match
-(:class:`~bot.services.timers.Timers`) at ``match.deadline_at`` calling :meth:`MatchService.deadline_due`; after
-a restart it first moves the arrangement deadlines that passed while the bot was away
-(:meth:`MatchService.resume_deadlines`: nobody could click, so nobody missed them), then re-arms them from
-:meth:`MatchService.open_matches`. A confirm that arrives after the deadline but before the timer ran is still
+Deadlines. A challenge expires :data:`CHALLENGE_SECONDS` after it was made; a step's choices are due
+``arrange_seconds`` after it began, plus what the flow adds (Air War: the time the flips take to show). The cog
+arms a timer per open match (:class:`~bot.services.timers.Timers`) at ``match.deadline_at`` calling
+:meth:`MatchService.deadline_due`; after a restart it first moves the step deadlines that passed while the bot was
+away (:meth:`MatchService.resume_deadlines`: nobody could click, so nobody missed them), then re-arms them from
+:meth:`MatchService.open_matches`. A choice that arrives after the deadline but before the timer ran is still
 accepted. A challenge cannot be accepted after its deadline.
 
-Hidden information. What a seat may see of the next engagement (its stacks, what the flips taught about the decks)
-is derived from flips; while any flip of the match is still to be shown in public, :meth:`MatchService.status`
-and :meth:`MatchService.open_panel` refuse (StillShowing), and the Discord side shows no later event.
+Hidden information. What a seat's panel shows may be derived from public reveals (the flow's ``reveal_events``);
+while any of them is still to be shown in public, :meth:`MatchService.status` and :meth:`MatchService.open_panel`
+refuse (StillShowing), and the Discord side shows no later event.
 
-Missed deadlines: a seat without a locked order when ``arrange_timeout`` runs has missed it (misses + 1; a seat
-that confirms is back to 0). On a first miss its stack is played as drawn; on the second in a row it forfeits
-(``game_over`` reason ``timeout``). When both seats reach two in a row at once, the match ends as a draw
+Missed deadlines: a seat without a choice when the step's timeout runs has missed it (misses + 1; a seat that
+chooses is back to 0). On a first miss it plays the flow's default; on the second in a row it forfeits
+(``game_over`` reason ``timeout``). When every seat reaches two in a row at once, the match ends as a draw
 (reason ``double_timeout``).
 
 Memory. Each open match's record and stored state, as last committed, stay in memory (:class:`_Cached`): a step
-loads nothing, and the DM panel's clicks, the presenter and the readers ask the database nothing about the match.
+loads nothing, and the panel's clicks, the presenter and the readers ask the database nothing about the match.
 Only a committed transaction of the match (under its lock) puts them there; a failed one, or one whose writes were
 not read back, forgets them (the next step loads from the database). A finished or cancelled match is forgotten.
 
@@ -73,8 +76,10 @@ from typing import Any
 import aiosqlite
 
 from bot.games import game_class, registry
+from bot.games.airwar.flow import PublicBoard, public_board
 from bot.games.base import Event, Game
-from bot.services import errors
+from bot.match import errors
+from bot.match.flow import Flow
 from bot.services.ratings import Ratings
 from bot.storage import Database
 from bot.storage import matches as store
@@ -122,61 +127,6 @@ def default_seed() -> int:
 
 
 @dataclass(frozen=True)
-class Panel:
-    """What a seat's DM panel shows for the current engagement.
-
-    ``stack`` is the seat's stack as drawn; ``draft`` the cards placed so far, in play order (the locked order once
-    ``locked``); ``remaining`` the cards not placed yet, in drawn order. ``finished``: the match is over (disable the
-    panel). ``deadline_at`` is when the orders are due. ``view`` is the engine's view for this seat (what the DM
-    panel renders: both stacks, what is known of both decks; never the opponent's order), ``None`` before accept.
-
-    ``ended`` (:meth:`MatchService.panel_for` of an engagement that is over; ``None`` while it is arranged) says
-    how it ended for this seat: ``played`` (both orders were in and it was flipped; ``draft`` is the seat's
-    order), ``as_drawn`` (the seat missed the deadline: its stack was played as drawn, ``draft``), ``timeout``
-    (the seat missed a second deadline in a row and forfeited), ``over`` (the game ended before it was played).
-    """
-
-    match_id: int
-    seat: int
-    user_id: int
-    engagement: int
-    stack: tuple[str, ...]
-    draft: tuple[str, ...]
-    remaining: tuple[str, ...]
-    locked: bool
-    opponent_locked: bool
-    deadline_at: float | None
-    finished: bool
-    view: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-    ended: str | None = None
-
-    @property
-    def complete(self) -> bool:
-        return bool(self.stack) and len(self.draft) == len(self.stack)
-
-
-@dataclass(frozen=True)
-class PublicBoard:
-    """An engagement as the public may see it at event ``up_to`` (:meth:`MatchService.public_board`).
-
-    ``view``: the spectator's view of the engagement as its ``engagement`` event drew it (what the board renders:
-    both stacks as drawn, counts, who has locked in by ``up_to``); ``deadline_at``: when its orders are due (moved
-    by a later ``deadline_moved`` event up to ``up_to``); ``locked`` per seat by ``up_to``; ``played``: it was
-    flipped (its ``flip`` events exist); ``events``: every public event of the engagement (the flips' frames are
-    rendered from them, up to the flip being shown); ``timed_out``: the seats that missed its deadline by
-    ``up_to``."""
-
-    match_id: int
-    engagement: int
-    view: dict[str, Any]
-    deadline_at: float | None
-    locked: tuple[bool, ...]
-    played: bool
-    events: tuple[dict[str, Any], ...]
-    timed_out: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
 class MatchUpdate:
     """What a call changed, committed: the match after it, the events it queued (to show, in order), ``changes``
     (words from the module's vocabulary: challenge, accepted, declined, withdrawn, expired, draft, locked,
@@ -186,7 +136,7 @@ class MatchUpdate:
     match: MatchRecord
     events: tuple[QueuedEvent, ...] = ()
     changes: frozenset[str] = frozenset()
-    panel: Panel | None = None
+    panel: Any = None
     timed_out: tuple[int, ...] = ()
     forfeited: tuple[int, ...] = ()
 
@@ -208,7 +158,7 @@ class MatchStatus:
     match: MatchRecord
     seat: int
     view: dict[str, Any] | None
-    panel: Panel | None
+    panel: Any
 
 
 
@@ -370,7 +320,7 @@ class _Work:
         if isinstance(self.conn, _Watched):
             self.conn.wrote = False
 
-    async def result(self, panel: Panel | None = None) -> MatchUpdate:
+    async def result(self, panel: Any = None) -> MatchUpdate:
         match = self.match
         if not isinstance(self.conn, _Watched) or self.conn.wrote:
             match = await self.reload()
@@ -384,8 +334,9 @@ class MatchService:
     A service for another game subclasses it: ``games`` names the games it plays, :meth:`_step` says which
     step (``matches.engagement``) a game is at; the challenge, forfeit, result and rating machinery is shared."""
 
-    #: the registered game this service plays (its variants too: ``games``)
-    game: str = "airwar"
+    #: the registered game this service plays (its variants too: ``games``); ``flow`` is that game's
+    game: str | None = None
+    flow: Flow
 
     def __init__(
         self,
@@ -395,9 +346,17 @@ class MatchService:
         seed_source: Callable[[], int] = default_seed,
         draft_rng: random.Random | None = None,
         ratings: Ratings | None = None,
+        game: str | None = None,
         games: Sequence[str] | None = None,
     ) -> None:
-        """``games``: the names this service plays (default: ``game`` and its registered variants)."""
+        """``game``: the registered game this service plays with its flow (default: the class's ``game``);
+        ``games``: the names it plays (default: ``game`` and its registered variants)."""
+        self.game = game or type(self).game
+        if self.game is None:
+            raise TypeError("a match service plays a registered game: name it")
+        plugin = registry().entry(self.game).plugin
+        if plugin.flow is not None:
+            self.flow = plugin.flow()
         self.games: tuple[str, ...] = tuple(games) if games is not None else registry().family(self.game)
         self.db = database
         self.clock = clock
@@ -455,10 +414,9 @@ class MatchService:
         """The match as last committed, if it is in memory (read only)."""
         return self._cache.get(match_id)
 
-    @staticmethod
-    def _step(game: Game) -> int:
-        """The step a game is at, stored as ``matches.engagement`` (Air War: its engagement)."""
-        return game.engagement  # type: ignore[attr-defined]
+    def _step(self, game: Game) -> int:
+        """The step a game is at, stored as ``matches.engagement``."""
+        return self.flow.step(game)
 
     async def _busy(self, conn: aiosqlite.Connection, user_id: int, game: str) -> int | None:
         """The user's open match that keeps them from another match of ``game`` (the same game, by default)."""
@@ -480,10 +438,9 @@ class MatchService:
         if match.status != "active":
             raise errors.MatchNotActive(match.status)
 
-    @staticmethod
-    def _check_engagement(match: MatchRecord, engagement: int) -> None:
-        if engagement != match.engagement:
-            raise errors.StalePanel(engagement, match.engagement)
+    def _check_step(self, match: MatchRecord, step: int) -> None:
+        if step != match.engagement:
+            raise self.flow.stale(step, match.engagement)
 
     async def _game(self, work: _Work) -> Game:
         """The game as committed, the transaction's own to change."""
@@ -508,29 +465,8 @@ class MatchService:
             raise errors.InvalidSetting(f"The {name} must be a whole number from {low} to {high} {unit}, not {value}.")
         return value
 
-    def _panel(self, match: MatchRecord, game: Game | None, seat: int) -> Panel:
-        record = match.seats[seat]
-        view: dict[str, Any] | None = None
-        if game is None:
-            stack: list[str] = []
-            locked = opponent_locked = False
-            draft: list[str] = []
-        else:
-            view = game.view(seat)
-            stack = list(view["stacks"][seat])
-            locked = bool(view["locked"][seat])
-            opponent_locked = bool(view["locked"][1 - seat])
-            draft = list(view["my_order"]) if locked and view["my_order"] is not None else list(record.draft)
-        remaining = list(stack)
-        for card in draft:
-            if card in remaining:
-                remaining.remove(card)
-        return Panel(
-            match_id=match.id, seat=seat, user_id=record.user_id, engagement=match.engagement, stack=tuple(stack),
-            draft=tuple(draft), remaining=tuple(remaining), locked=locked, opponent_locked=opponent_locked,
-            deadline_at=match.deadline_at if match.deadline_kind == "arrange" else None,
-            finished=match.status in ("finished", "cancelled"), view=view,
-        )
+    def _panel(self, match: MatchRecord, game: Game | None, seat: int) -> Any:
+        return self.flow.panel(match, game, seat)
 
     # --- settings and players ----------------------------------------------------------------------------
     async def get_settings(self, guild_id: int) -> GuildSettings:
@@ -706,25 +642,27 @@ class MatchService:
             return await work.result()
 
     async def deadline_due(self, match_id: int) -> MatchUpdate | None:
-        """A timer's callback: run whatever deadline of the match has passed (expire the challenge, or the
-        engagement's ``arrange_timeout``); ``None`` when nothing is due (finished, early, done already)."""
+        """A timer's callback: run whatever deadline of the match has passed (expire the challenge, or the step's
+        timeout); ``None`` when nothing is due (finished, early, done already)."""
         async with self.db.statement() as conn:  # one SELECT
             match = await store.load_match(conn, match_id)
         if match is None or match.deadline_kind is None:
             return None
         if match.deadline_kind == "challenge":
             return await self.expire(match_id)
-        return await self.arrange_timeout(match_id, match.engagement)
+        if match.deadline_kind == self.flow.deadline_kind:
+            return await self.step_timeout(match_id, match.engagement)
+        return None
 
     async def resume_deadlines(self) -> list[MatchUpdate]:
-        """After the bot was away (a start): an arrangement deadline that passed meanwhile was not the players'
-        fault (nobody could click), so it moves to now + the match's timer. Event ``deadline_moved``:
-        ``engagement``, ``deadline_at``, ``reason`` (``bot_away``). A challenge that expired meanwhile just
-        expires. Call it before the timers are armed again; returns the updates (one per moved deadline)."""
+        """After the bot was away (a start): a step's deadline that passed meanwhile was not the players' fault
+        (nobody could click), so it moves to now + the match's timer. Event ``deadline_moved``: ``engagement``,
+        ``deadline_at``, ``reason`` (``bot_away``). A challenge that expired meanwhile just expires. Call it before
+        the timers are armed again; returns the updates (one per moved deadline)."""
         async with self.db.read() as conn:
             open_ids = await store.open_match_ids(conn, self.games)
             overdue = [match.id for match in await store.load_matches(conn, open_ids)
-                       if match.status == "active" and match.deadline_kind == "arrange"
+                       if match.status == "active" and match.deadline_kind == self.flow.deadline_kind
                        and match.deadline_at is not None and match.deadline_at <= self.clock()]
         updates = []
         for match_id in overdue:
@@ -736,8 +674,8 @@ class MatchService:
     async def _move_deadline(self, match_id: int) -> MatchUpdate | None:
         async with self._work(match_id) as work:
             match = work.match
-            if (match.status != "active" or match.deadline_kind != "arrange" or match.deadline_at is None
-                    or match.deadline_at > work.now):
+            if (match.status != "active" or match.deadline_kind != self.flow.deadline_kind
+                    or match.deadline_at is None or match.deadline_at > work.now):
                 return None
             settings = await self._settings(work.conn, match.guild_id)
             deadline = work.now + (match.arrange_seconds or settings.arrange_seconds)
@@ -747,8 +685,8 @@ class MatchService:
             work.changes.add(DEADLINE)
             return await work.result()
 
-    # --- the DM panel ------------------------------------------------------------------------------------
-    async def panel(self, match_id: int, user_id: int) -> Panel:
+    # --- the panel ---------------------------------------------------------------------------------------
+    async def panel(self, match_id: int, user_id: int) -> Any:
         """The user's panel as it stands (to render a DM again after a restart)."""
         known = self._known(match_id)
         if known is not None:
@@ -762,164 +700,140 @@ class MatchService:
         game = None if state is None else game_class(match.game).from_json(state)
         return self._panel(match, game, seat)
 
-    async def panel_for(self, match_id: int, user_id: int, engagement: int) -> Panel:
-        """The user's panel of ``engagement``, what its message may show now: while the engagement is arranged, the
-        panel as it stands (:meth:`panel`); once it is over, as it ended for the seat (``ended``, see
-        :class:`Panel`): the seat's view as the engagement was drawn (replayed from the seed and the action log),
-        the order the seat played, both seats locked in when it was flipped, no deadline -- never anything of the
-        engagements after it (their stacks, what the flips taught about the decks)."""
+    async def panel_for(self, match_id: int, user_id: int, step: int) -> Any:
+        """The user's panel of ``step``, what its message may show now: while the step is played, the panel as it
+        stands (:meth:`panel`); once it is over, as it ended for the seat (the flow's ``ended_panel``)."""
         known = self._known(match_id)
-        if known is not None and known.match.status == "active" and engagement == known.match.engagement:
+        if known is not None and known.match.status == "active" and step == known.match.engagement:
             return self._panel(known.match, known.read_game(), self._seat(known.match, user_id))
-        # statement by statement: the match and its state in one, then (for an engagement that is over) the action
-        # log, which only grows: a lock-in landing in between adds actions of later engagements, which the replay
-        # below leaves out
+        # statement by statement: the match and its state in one, then (for a step that is over) the action log,
+        # which only grows: a lock-in landing in between adds actions of later steps, which the flow leaves out
         async with self.db.statement() as conn:
             match, state_text = await store.load_match_and_state(conn, match_id)
             if match is None:
                 raise errors.MatchNotFound(match_id)
             seat = self._seat(match, user_id)
-            current = match.status == "active" and engagement == match.engagement
-            # the log only to replay an engagement that is over (a click's panel is the current one)
+            current = match.status == "active" and step == match.engagement
             log = [] if current or state_text is None else await store.actions(conn, match_id)
         if state_text is None or match.seed is None:
             raise errors.MatchNotActive(match.status)
-        cls = game_class(match.game)
         if current:
-            return self._panel(match, cls.from_json(json.loads(state_text)), seat)
-        if not 1 <= engagement <= match.engagement:
-            raise errors.StalePanel(engagement, match.engagement)
-        game = cls.new(match.rules, seed=match.seed)
-        mine = None
-        others: set[int] = set()
-        for action in log:
-            if action.engagement < engagement and action.kind in ("order", "as_drawn"):
-                game.apply(action.seat, action.action)
-            elif action.engagement == engagement and action.seat == seat:
-                mine = action
-            elif action.engagement == engagement and action.kind in ("order", "as_drawn"):
-                others.add(action.seat)
-        if game.is_over or game.engagement != engagement:  # a log that does not lead here: show nothing of it
-            raise errors.StalePanel(engagement, match.engagement)
-        order: list[str] = []
-        if mine is not None and mine.kind in ("order", "as_drawn"):
-            order = list(mine.action["cards"])
-            game.apply(seat, mine.action)
-        view = game.view(seat)
-        for other in others:
-            view["locked"][other] = True
-        view["waiting_for"] = [s for s, locked in enumerate(view["locked"]) if not locked]
-        played = bool(order) and not view["waiting_for"]
-        kind = None if mine is None else mine.kind
-        ended = {"timeout": "timeout", "as_drawn": "as_drawn"}.get(kind or "", "played" if played else "over")
-        stack = list(view["stacks"][seat])
-        return Panel(
-            match_id=match.id, seat=seat, user_id=user_id, engagement=engagement, stack=tuple(stack),
-            draft=tuple(order), remaining=tuple(card for card in stack if card not in order), locked=bool(order),
-            opponent_locked=all(view["locked"][s] for s in range(len(match.seats)) if s != seat), deadline_at=None,
-            finished=match.status in ("finished", "cancelled"), view=view, ended=ended,
-        )
+            return self._panel(match, game_class(match.game).from_json(json.loads(state_text)), seat)
+        if not 1 <= step <= match.engagement:
+            raise self.flow.stale(step, match.engagement)
+        return self.flow.ended_panel(match, seat, user_id, step, log)
 
-    async def open_panel(self, match_id: int, user_id: int, engagement: int) -> Panel:
-        """"Open my battle-order panel" (a player whose DMs are closed): the user's panel of the engagement being
-        arranged. Refuses a match not being played (MatchNotActive), a button of an engagement that is over
-        (StalePanel) and, while flips are still to be shown, everything (StillShowing, see :meth:`status`)."""
+    async def open_panel(self, match_id: int, user_id: int, step: int) -> Any:
+        """"Open my panel" (a player whose DMs are closed): the user's panel of the step being played. Refuses a
+        match not being played (MatchNotActive), a button of a step that is over (the flow's stale refusal) and,
+        while events that reveal what the panel shows are still to be shown, everything (StillShowing)."""
         async with self.db.read() as conn:
             match = await store.load_match(conn, match_id)
             if match is None:
                 raise errors.MatchNotFound(match_id)
             seat = self._seat(match, user_id)
             self._check_active(match)
-            self._check_engagement(match, engagement)
+            self._check_step(match, step)
             await self._check_shown(conn, match)
             state = await store.load_state(conn, match_id)
         game = None if state is None else game_class(match.game).from_json(state)
         return self._panel(match, game, seat)
 
-    @staticmethod
-    async def _check_shown(conn: aiosqlite.Connection, match: MatchRecord) -> None:
-        """The one rule for what is private to a player but derived from the flips (their next stacks, the decks'
-        known bottoms): it is not shown while any flip of the match is still to be shown in public."""
-        flip = next((q for q in await store.events(conn, match.id, unshown_only=True) if q.type == "flip"), None)
-        if flip is not None:
-            raise errors.StillShowing(flip.engagement or match.engagement, match.play_channel_id)
+    async def _check_shown(self, conn: aiosqlite.Connection, match: MatchRecord) -> None:
+        """The one rule for what is private to a player but derived from public reveals (Air War's next stacks and
+        the decks' known bottoms): it is not shown while any reveal of the match is still to be shown in public."""
+        if not self.flow.reveal_events:
+            return
+        reveal = next((q for q in await store.events(conn, match.id, unshown_only=True)
+                       if q.type in self.flow.reveal_events), None)
+        if reveal is not None:
+            raise errors.StillShowing(reveal.engagement or match.engagement, match.play_channel_id)
 
+    # --- drafts and choices ----------------------------------------------------------------------------
     async def _draft(
-        self, match_id: int, user_id: int, engagement: int, change: Callable[[list[str], list[str]], list[str]]
+        self, match_id: int, user_id: int, step: int, change: Callable[[list[str], list[str]], list[str]]
     ) -> MatchUpdate:
         async with self._work(match_id, one_write=True) as work:
             match = work.match
             seat = self._seat(match, user_id)
             self._check_active(match)
-            self._check_engagement(match, engagement)
+            self._check_step(match, step)
             game = self._read_game(work)
             panel = self._panel(match, game, seat)
-            if panel.locked:
-                raise errors.AlreadyLocked(match.engagement)
-            draft = change(list(panel.stack), list(panel.draft))
-            if tuple(draft) != panel.draft:
-                await store.update_seat(work.conn, match.id, seat, draft=draft)
+            items, draft = self.flow.draft_items(panel)
+            if self.flow.locked(panel):
+                raise self.flow.already_chosen(match.engagement)
+            new_draft = change(items, draft)
+            if new_draft != draft:
+                await store.update_seat(work.conn, match.id, seat, draft=new_draft)
                 work.changes.add(DRAFT)
-                work.mirrored(match.with_seat(seat, draft=tuple(draft)))
+                work.mirrored(match.with_seat(seat, draft=tuple(new_draft)))
             return await work.result(self._panel(work.match, game, seat))
 
-    async def tap(self, match_id: int, user_id: int, engagement: int, card: str) -> MatchUpdate:
-        """Place ``card`` (one of the stack's cards not placed yet) next in the order."""
+    async def tap(self, match_id: int, user_id: int, step: int, item: str) -> MatchUpdate:
+        """Place ``item`` (one of the draft's items not placed yet) next in the order."""
 
-        def change(stack: list[str], draft: list[str]) -> list[str]:
-            remaining = list(stack)
+        def change(items: list[str], draft: list[str]) -> list[str]:
+            remaining = list(items)
             for placed in draft:
                 remaining.remove(placed)
-            if card not in remaining:
-                if card in stack:
-                    raise errors.DraftError(f"{card} is already placed.")
-                raise errors.DraftError(f"{card} is not in your stack.")
-            return [*draft, card]
+            if item not in remaining:
+                if item in items:
+                    raise self.flow.draft_error(f"{item} is already placed.")
+                raise self.flow.draft_error(self.flow.not_yours(item))
+            return [*draft, item]
 
-        return await self._draft(match_id, user_id, engagement, change)
+        return await self._draft(match_id, user_id, step, change)
 
-    async def undo(self, match_id: int, user_id: int, engagement: int) -> MatchUpdate:
-        """Take back the last card placed (nothing to undo: no change)."""
-        return await self._draft(match_id, user_id, engagement, lambda stack, draft: draft[:-1])
+    async def undo(self, match_id: int, user_id: int, step: int) -> MatchUpdate:
+        """Take back the last item placed (nothing to undo: no change)."""
+        return await self._draft(match_id, user_id, step, lambda items, draft: draft[:-1])
 
-    async def reset(self, match_id: int, user_id: int, engagement: int) -> MatchUpdate:
-        """Take back every card placed."""
-        return await self._draft(match_id, user_id, engagement, lambda stack, draft: [])
+    async def reset(self, match_id: int, user_id: int, step: int) -> MatchUpdate:
+        """Take back every item placed."""
+        return await self._draft(match_id, user_id, step, lambda items, draft: [])
 
-    async def random_order(self, match_id: int, user_id: int, engagement: int) -> MatchUpdate:
-        """Place the whole stack in a random order (still to confirm)."""
+    async def random_order(self, match_id: int, user_id: int, step: int) -> MatchUpdate:
+        """Place every item in a random order (still to confirm)."""
 
-        def change(stack: list[str], draft: list[str]) -> list[str]:
-            order = list(stack)
+        def change(items: list[str], draft: list[str]) -> list[str]:
+            order = list(items)
             self.draft_rng.shuffle(order)
             return order
 
-        return await self._draft(match_id, user_id, engagement, change)
+        return await self._draft(match_id, user_id, step, change)
 
-    async def as_drawn(self, match_id: int, user_id: int, engagement: int) -> MatchUpdate:
-        """Place the whole stack in the order it was drawn (still to confirm)."""
-        return await self._draft(match_id, user_id, engagement, lambda stack, draft: list(stack))
+    async def as_drawn(self, match_id: int, user_id: int, step: int) -> MatchUpdate:
+        """Place every item in the order it was drawn or dealt (still to confirm)."""
+        return await self._draft(match_id, user_id, step, lambda items, draft: list(items))
 
-    async def confirm(self, match_id: int, user_id: int, engagement: int) -> MatchUpdate:
-        """Lock in the draft as the seat's order (all cards placed). Events: ``order_locked``; when it was the
-        second order, the engagement's flips, fights, ``engagement_end`` and the next ``engagement`` (or
-        ``game_over`` and ``result``). A second confirm raises AlreadyLocked (or StalePanel once the engagement was
-        played)."""
+    async def confirm(self, match_id: int, user_id: int, step: int) -> MatchUpdate:
+        """Lock in the draft as the seat's choice of the step (the flow refuses an incomplete one). Events: the
+        engine's (Air War: ``order_locked``; when it was the last choice, the step is played and the next begins,
+        or the game ends with ``result``). A second confirm raises the flow's already-chosen refusal (or its stale
+        one once the step was played)."""
+        return await self._choose(match_id, user_id, step, self.flow.lock_draft, picking=False)
+
+    async def pick(self, match_id: int, user_id: int, step: int, item: str) -> MatchUpdate:
+        """Lock in ``item`` at once as the seat's choice of the step (Army's fighting card)."""
+        return await self._choose(match_id, user_id, step, lambda panel: self.flow.pick(panel, item), picking=True)
+
+    async def _choose(self, match_id: int, user_id: int, step: int,
+                      choice: Callable[[Any], tuple[dict[str, Any], str]], *, picking: bool) -> MatchUpdate:
         settings = await self._settings_if_last(match_id, user_id)
         async with self._work(match_id) as work:
             match = work.match
             seat = self._seat(match, user_id)
             self._check_active(match)
-            self._check_engagement(match, engagement)
+            self._check_step(match, step)
             game = await self._game(work)
             panel = self._panel(match, game, seat)
-            if panel.locked:
-                raise errors.AlreadyLocked(match.engagement)
-            if not panel.complete:
-                raise errors.OrderIncomplete(len(panel.draft), len(panel.stack))
-            action = {"type": "order", "cards": list(panel.draft)}
+            self.flow.check_phase(panel, picking=picking)
+            if self.flow.locked(panel):
+                raise self.flow.already_chosen(match.engagement)
+            action, kind = choice(panel)
             events = game.apply(seat, action)
-            work.write(store.append_action, match.id, seat=seat, engagement=match.engagement, kind="order",
+            work.write(store.append_action, match.id, seat=seat, engagement=match.engagement, kind=kind,
                        action=action, now=work.now)
             if match.seats[seat].misses:
                 work.write(store.update_seat, match.id, seat, misses=0)
@@ -931,76 +845,64 @@ class MatchService:
 
     async def _settings_if_last(self, match_id: int, user_id: int) -> GuildSettings | None:
         """The server's settings, read before a lock-in's transaction when the match in memory says it is the last
-        order the engagement waits for (the next engagement's deadline needs them): the transaction then holds the
-        database one round trip shorter. ``None``: the transaction reads them if it needs them."""
+        choice the step waits for (the next step's deadline needs them): the transaction then holds the database
+        one round trip shorter. ``None``: the transaction reads them if it needs them."""
         known = self._known(match_id)
         game = None if known is None else known.read_game()
         if known is None or game is None:
             return None
         seat = known.match.seat_of(user_id)
-        locked = game.view(None)["locked"]
-        if seat is None or any(not locked[other] for other in range(len(locked)) if other != seat):
+        if seat is None or any(other != seat for other in self.flow.waiting_for(game)):
             return None
         return await self.get_settings(known.match.guild_id)
 
     # --- timeouts and forfeits -----------------------------------------------------------------------------
-    async def arrange_timeout(self, match_id: int, engagement: int) -> MatchUpdate | None:
-        """The arrangement deadline of ``engagement``: only if the match is still arranging that engagement and
-        the deadline has passed (else ``None``; idempotent). Seats without an order missed it: their stacks are
-        played as drawn, or, on a second miss in a row, they forfeit (both at once: a draw)."""
+    async def step_timeout(self, match_id: int, step: int) -> MatchUpdate | None:
+        """The deadline of ``step``: only if the match is still at that step and the deadline has passed (else
+        ``None``; idempotent). Seats without a choice missed it: they get the flow's default, or, on a second miss
+        in a row, forfeit (all at once: a draw)."""
         async with self._work(match_id) as work:
             match = work.match
-            if (match.status != "active" or match.deadline_kind != "arrange" or match.engagement != engagement
-                    or match.deadline_at is None or work.now < match.deadline_at):
+            if (match.status != "active" or match.deadline_kind != self.flow.deadline_kind
+                    or match.engagement != step or match.deadline_at is None or work.now < match.deadline_at):
                 return None
             game = await self._game(work)
-            view = game.view(None)
-            missed = [seat for seat in range(len(match.seats)) if not view["locked"][seat]]
+            missed = self.flow.waiting_for(game)
             if not missed:
                 return None
             misses = [seat.misses + (1 if seat.seat in missed else 0) for seat in match.seats]
             forfeit = [seat for seat in missed if misses[seat] >= MISSES_TO_FORFEIT]
-            as_drawn = [] if forfeit else missed
+            defaults = [] if forfeit else missed
             for seat in missed:
                 await store.update_seat(work.conn, match.id, seat, misses=misses[seat])
-            await work.queue([{
-                "type": "arrange_timeout", "engagement": engagement, "seats": missed,
-                "user_ids": [match.seats[seat].user_id for seat in missed], "misses": misses,
-                "as_drawn": as_drawn, "forfeit": forfeit,
-            }])
+            await work.queue([self.flow.timeout_event(game, {
+                "type": self.flow.timeout_event_type, "engagement": step, "seats": missed,
+                "user_ids": [match.seats[seat].user_id for seat in missed], "misses": misses, "forfeit": forfeit,
+            }, defaults)])
             work.changes.add(TIMEOUT)
             work.timed_out = tuple(missed)
             events: list[Event] = []
             if len(forfeit) == len(match.seats):
-                events = self._double_forfeit(game)
+                events = self.flow.double_timeout(game, DOUBLE_TIMEOUT)
             elif forfeit:
                 events = game.forfeit(forfeit[0], reason="timeout")
             for seat in forfeit:
                 await store.append_action(
-                    work.conn, match.id, seat=seat, engagement=engagement, kind="timeout",
+                    work.conn, match.id, seat=seat, engagement=step, kind="timeout",
                     action={"type": "timeout"}, now=work.now,
                 )
             if forfeit:
                 work.changes.add(FORFEIT)
                 work.forfeited = tuple(forfeit)
-            for seat in as_drawn:
-                action = {"type": "order", "cards": list(view["stacks"][seat])}
+            for seat in defaults:
+                action, kind = self.flow.default(game, seat)
                 events += game.apply(seat, action)
                 await store.append_action(
-                    work.conn, match.id, seat=seat, engagement=engagement, kind="as_drawn", action=action,
-                    now=work.now,
+                    work.conn, match.id, seat=seat, engagement=step, kind=kind, action=action, now=work.now,
                 )
             work.match = await self._reload(work)
-            await self._after_play(work, game, events, previous_engagement=engagement)
+            await self._after_play(work, game, events, previous_engagement=step)
             return await work.result()
-
-    @staticmethod
-    def _double_forfeit(game: Game) -> list[Event]:
-        """Both players forfeited at once: a draw."""
-        events = game.draw(DOUBLE_TIMEOUT, "both players missed two deadlines in a row: a draw")
-        view = game.view(None)
-        events[-1].update(engagement=view["engagement"], deck_counts=view.get("deck_counts"))
-        return events
 
     async def forfeit(self, match_id: int, user_id: int) -> MatchUpdate:
         """The user gives up the active match: the other player wins (``game_over`` reason ``forfeit``)."""
@@ -1044,23 +946,21 @@ class MatchService:
 
     async def _after_play(self, work: _Work, game: Game, events: list[Event], *, previous_engagement: int,
                           settings: GuildSettings | None = None) -> None:
-        """Store the game after an engine call, queue its events, start the next deadline or finish the match.
-        ``work.match`` must be the match as written so far (reloaded or mirrored): the match goes on with a record
-        made here, not read back. ``settings``: the server's, if the caller read them already."""
+        """Store the game after an engine call, queue its events, start the next step's deadline or finish the
+        match. ``work.match`` must be the match as written so far (reloaded or mirrored): the match goes on with a
+        record made here, not read back. ``settings``: the server's, if the caller read them already."""
         match = work.match
-        fields: dict[str, Any] = {"state": game.to_json(), "engagement": self._step(game)}
-        queued = [dict(event) for event in events]
-        new_engagement = not game.is_over and game.engagement != previous_engagement
-        if new_engagement:
+        step = self._step(game)
+        fields: dict[str, Any] = {"state": game.to_json(), "engagement": step}
+        queued = self.flow.tag(events, previous_engagement)
+        new_step = not game.is_over and step != previous_engagement
+        if new_step:
             if settings is None:
                 settings = await self._settings(work.conn, match.guild_id)
-            arrange = match.arrange_seconds or settings.arrange_seconds
-            flips = sum(1 for event in events if event.get("type") == "flip")
-            deadline = work.now + arrange + flips * settings.flip_pace_ms / 1000
-            fields |= {"deadline_at": deadline, "deadline_kind": "arrange"}
-            for event in queued:
-                if event.get("type") == "engagement" and event.get("number") == game.engagement:
-                    event |= {"deadline_at": deadline, "arrange_seconds": arrange}
+            seconds = match.arrange_seconds or settings.arrange_seconds
+            deadline = work.now + seconds + self.flow.extra_seconds(events, settings.flip_pace_ms)
+            fields |= {"deadline_at": deadline, "deadline_kind": self.flow.deadline_kind}
+            self.flow.step_started(game, queued, deadline, seconds)
             work.write(store.reset_drafts, match.id)
             work.changes |= {ENGAGEMENT, DEADLINE}
         work.send_update(**fields)
@@ -1070,7 +970,7 @@ class MatchService:
             work.match = await self._reload(work)
             return
         written = {name: value for name, value in fields.items() if name != "state"}
-        seats = tuple(dataclasses.replace(seat, draft=()) for seat in match.seats) if new_engagement else match.seats
+        seats = tuple(dataclasses.replace(seat, draft=()) for seat in match.seats) if new_step else match.seats
         work.mirrored(dataclasses.replace(match, **written, seats=seats, updated_at=work.now))
 
     async def _finish(self, work: _Work, game: Game) -> None:
@@ -1169,8 +1069,8 @@ class MatchService:
             return await self._reload(work)
 
     async def public_board(self, match_id: int, engagement: int, up_to_seq: int | None = None) -> PublicBoard | None:
-        """Engagement ``engagement`` as the public may see it at event ``up_to_seq`` (default: all its events so far;
-        see :class:`PublicBoard`); ``None`` when the engagement was never drawn."""
+        """Air War's engagement ``engagement`` as the public may see it at event ``up_to_seq`` (default: all its
+        events so far; see :class:`~bot.games.airwar.flow.PublicBoard`); ``None`` when it was never drawn."""
         known = self._known(match_id)
         # (statement by statement: what it reads of the match never changes, and an engagement's events only grow)
         async with self.db.statement() as conn:
@@ -1178,32 +1078,7 @@ class MatchService:
             if match is None:
                 raise errors.MatchNotFound(match_id)
             queued = await store.events(conn, match_id, engagement=engagement)
-        start = next((q.event for q in queued if q.type == "engagement"), None)
-        if start is None:
-            return None
-        limit = queued[-1].seq if up_to_seq is None else up_to_seq
-        seats = len(match.seats)
-        locked = [False] * seats
-        timed_out: list[int] = []
-        deadline = start.get("deadline_at")
-        for q in queued:
-            if q.seq > limit:
-                break
-            if q.type == "order_locked":
-                locked[q.event["seat"]] = True
-            elif q.type == "deadline_moved":
-                deadline = q.event["deadline_at"]
-            elif q.type == "arrange_timeout":
-                timed_out += [seat for seat in q.event["seats"] if seat not in timed_out]
-        view = {
-            "game": match.game, "seat": None, "rules": dict(match.rules), "engagement": start["number"],
-            "phase": "ordering", "stack_size": start["stack_size"], "stacks": [list(s) for s in start["stacks"]],
-            "locked": list(locked), "waiting_for": [s for s in range(seats) if not locked[s]], "my_order": None,
-            "deck_counts": list(start["deck_counts"]), "discards": [[""] * n for n in start["discard_counts"]],
-            "table": [[] for _ in range(seats)], "outcome": None, "stats": {},
-        }
-        return PublicBoard(match.id, engagement, view, deadline, tuple(locked),
-                           any(q.type == "flip" for q in queued), tuple(q.event for q in queued), tuple(timed_out))
+        return public_board(match, engagement, queued, up_to_seq)
 
     # --- the event queue ---------------------------------------------------------------------------------
     async def unshown_events(self, match_id: int) -> list[QueuedEvent]:
@@ -1296,10 +1171,10 @@ class MatchService:
 
     async def export(self, match_id: int, *, allow_open: bool = False) -> dict[str, Any]:
         """The match as a match file for ``python -m bot replay``: ``{"game", "rules", "seed", "moves"}``, one move
-        per played engagement (``{"orders": [seat 0's, seat 1's]}``), then ``{"forfeit": seat, "reason": ...}``
-        or ``{"draw": "double_timeout"}`` if the match ended that way. Only for finished matches unless
-        ``allow_open`` (the seed deals every hidden card). An order locked for an engagement that was never
-        flipped stays out of the file: nobody ever saw it."""
+        per played step (the flow's ``export_move`` of every seat's choice), then ``{"forfeit": seat, "reason":
+        ...}`` or ``{"draw": "double_timeout"}`` if the match ended that way. Only for finished matches unless
+        ``allow_open`` (the seed deals every hidden card). A choice of a step that was never played stays out of
+        the file: nobody ever saw it."""
         async with self.db.read() as conn:
             match = await store.load_match(conn, match_id)
             if match is None:
@@ -1310,15 +1185,15 @@ class MatchService:
         if match.status != "finished" and not allow_open:
             raise errors.ServiceError("The match file is available once the match is over.")
         seats = len(match.seats)
-        orders: dict[int, list[list[str] | None]] = {}
+        choices: dict[int, list[dict[str, Any] | None]] = {}
         moves: list[dict[str, Any]] = []
         timeouts = [action for action in log if action.kind == "timeout"]
         for action in log:
-            if action.kind in ("order", "as_drawn"):
-                order = orders.setdefault(action.engagement, [None] * seats)
-                order[action.seat] = list(action.action["cards"])
-                if all(cards is not None for cards in order):
-                    moves.append({"orders": order})
+            if action.kind in self.flow.choice_kinds:
+                step = choices.setdefault(action.engagement, [None] * seats)
+                step[action.seat] = action.action
+                if all(choice is not None for choice in step):
+                    moves.append(self.flow.export_move(step))  # type: ignore[arg-type]
             elif action.kind == "forfeit":
                 moves.append({"forfeit": action.seat, "reason": "forfeit"})
             elif action.kind == "timeout":

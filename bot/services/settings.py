@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.errors import GameError
 from bot.games import game_class, game_names
-from bot.services.errors import ServiceError
+from bot.match.errors import ServiceError
 from bot.services.matches import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
 from bot.storage import Database
 from bot.storage import settings as store

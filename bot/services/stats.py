@@ -1,5 +1,5 @@
 """Stats, match history, head to head, leaderboards (per game, combined, past seasons), seasons and deleting a
-player's data. No Discord here; every refusal is a :class:`~bot.services.errors.ServiceError` whose text is the
+player's data. No Discord here; every refusal is a :class:`~bot.match.errors.ServiceError` whose text is the
 user's message, and a refused call changes nothing.
 
 The combined rating. Besides its rating per game (written by the match service when a match finishes), every
@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 import aiosqlite
 
 from bot.games import game_names
-from bot.services.errors import ServiceError
+from bot.match.errors import ServiceError
 from bot.services.ratings import Ratings
 from bot.storage import Database
 from bot.storage import results as results_store

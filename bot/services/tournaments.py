@@ -51,7 +51,7 @@ import aiosqlite
 
 from bot.errors import GameError
 from bot.games import game_class, registry
-from bot.services.errors import ServiceError
+from bot.match.errors import ServiceError
 from bot.services.matches import MatchService, MatchUpdate, default_seed
 from bot.storage import Database
 from bot.storage import matches as match_store

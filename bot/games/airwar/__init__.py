@@ -3,5 +3,6 @@ sees, arrange it in secret, and the flips are shown card by card."""
 
 from bot.games import GamePlugin
 from bot.games.airwar.engine import AirWar
+from bot.games.airwar.flow import AirWarFlow
 
-PLUGIN = GamePlugin(engine=AirWar, service="bot.services.matches:MatchService", order=0)
+PLUGIN = GamePlugin(engine=AirWar, flow=AirWarFlow, order=0)

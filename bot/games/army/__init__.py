@@ -2,5 +2,6 @@
 
 from bot.games import GamePlugin
 from bot.games.army.engine import Army
+from bot.games.army.flow import ArmyFlow
 
-PLUGIN = GamePlugin(engine=Army, service="bot.games.army.service:ArmyService", order=20)
+PLUGIN = GamePlugin(engine=Army, flow=ArmyFlow, order=20)

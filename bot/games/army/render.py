@@ -1,7 +1,7 @@
 """Army's texts and buttons for Discord: the challenge, the public round messages, the DM panels, notes, the result.
 
 Pure functions of public data: the round messages and notes take only the service's queued events (spectator-safe,
-see :mod:`bot.games.army.service`) and the players' names; a panel takes one seat's own panel (its hand, its armies, its
+see :mod:`bot.games.army.flow`) and the players' names; a panel takes one seat's own panel (its hand, its armies, its
 chosen card) and is sent to that seat alone. Names come in as they should appear (mentions or display names).
 """
 

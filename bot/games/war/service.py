@@ -56,7 +56,7 @@ from bot.errors import InvalidRules
 from bot.games import game_class
 from bot.games.base import Event, Game
 from bot.games.war import DEFAULT_PACE, PACES
-from bot.services import errors
+from bot.match import errors
 from bot.services.matches import (
     ACCEPTED,
     CHALLENGED,

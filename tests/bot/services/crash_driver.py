@@ -16,7 +16,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.services import errors
+from bot.match import errors
 from bot.services.matches import MatchService
 from tests.bot.services.support import ALICE, BOB, CHANNEL, GUILD, FakeClock, open_service, reverse, rotate
 

@@ -34,7 +34,7 @@ class FakeClock:
 
 async def open_service(path: Path, clock: FakeClock, seed: int = SEED) -> MatchService:
     database = await Database.open(path)
-    return MatchService(database, clock=clock, seed_source=lambda: seed, draft_rng=random.Random(7))
+    return MatchService(database, game="airwar", clock=clock, seed_source=lambda: seed, draft_rng=random.Random(7))
 
 
 async def start_match(service: MatchService, a: int = ALICE, b: int = BOB, **options) -> MatchRecord:

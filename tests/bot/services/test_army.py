@@ -8,18 +8,17 @@ import json
 import pytest
 
 from bot.games.army.engine import Army, fighting_value
-from bot.games.army.service import (
+from bot.games.army.flow import (
     ARRANGE_STEP,
     GAME,
     AlreadyChosen,
     ArmyDraftError,
-    ArmyService,
     StaleStep,
     WrongPhase,
     lowest_card,
 )
+from bot.match import errors
 from bot.replay import replay
-from bot.services import errors
 from bot.services.matches import MatchService
 from bot.storage import Database
 from bot.storage.diagnostics import check_consistency
@@ -34,8 +33,8 @@ async def open_army(clock):
 
     async def open_(path, **options):
         database = await Database.open(path)
-        service = ArmyService(database, clock=options.pop("clock", clock), seed_source=lambda: options.get("seed",
-                                                                                                            SEED))
+        service = MatchService(database, game=GAME, clock=options.pop("clock", clock),
+                               seed_source=lambda: options.get("seed", SEED))
         services.append(service)
         return service
 
@@ -49,7 +48,7 @@ async def army(tmp_path, open_army):
     return await open_army(tmp_path / "army.db")
 
 
-async def start(service: ArmyService, *, rules=None, timer=TIMER):
+async def start(service: MatchService, *, rules=None, timer=TIMER):
     update = await service.challenge(GUILD, CHANNEL, ALICE, BOB, game=GAME, rules=rules, arrange_seconds=timer)
     return (await service.accept(update.match.id, BOB)).match
 
@@ -64,11 +63,11 @@ def weakest_black(hand: list[str]) -> str:
     return min(blacks or hand, key=fighting_value)
 
 
-async def arrange(service: ArmyService, match_id: int, user_id: int, order) -> None:
+async def arrange(service: MatchService, match_id: int, user_id: int, order) -> None:
     panel = await service.panel(match_id, user_id)
     for army in order(list(panel.dealt)):
-        await service.place_army(match_id, user_id, ARRANGE_STEP, army)
-    await service.confirm_armies(match_id, user_id, ARRANGE_STEP)
+        await service.tap(match_id, user_id, ARRANGE_STEP, army)
+    await service.confirm(match_id, user_id, ARRANGE_STEP)
 
 
 async def test_a_seeded_match_plays_to_the_end_like_the_engine_alone(army):
@@ -87,7 +86,7 @@ async def test_a_seeded_match_plays_to_the_end_like_the_engine_alone(army):
             assert panel.phase == "play" and panel.step == step and not panel.locked
             card = policies[user_id](list(panel.hand))
             cards.append(card)
-            update = await army.play_card(match.id, user_id, step, card)
+            update = await army.pick(match.id, user_id, step, card)
         moves.append({"plays": cards})
     # the engine alone, same seed, same choices
     game = Army.new({"max_rounds": 40}, seed=SEED)
@@ -126,34 +125,34 @@ async def test_the_army_draft_tap_undo_reset_as_dealt_confirm(army):
     panel = await army.panel(match.id, ALICE)
     dealt = list(panel.dealt)
     assert panel.phase == "arrange" and panel.draft == () and len(dealt) == 3 and len(panel.hand) == 5
-    await army.place_army(match.id, ALICE, 1, dealt[2])
+    await army.tap(match.id, ALICE, 1, dealt[2])
     assert (await army.panel(match.id, ALICE)).draft == (dealt[2],)
     with pytest.raises(ArmyDraftError, match="already placed"):
-        await army.place_army(match.id, ALICE, 1, dealt[2])
+        await army.tap(match.id, ALICE, 1, dealt[2])
     with pytest.raises(ArmyDraftError, match="Place all 3 armies"):
-        await army.confirm_armies(match.id, ALICE, 1)
-    await army.undo_army(match.id, ALICE, 1)
+        await army.confirm(match.id, ALICE, 1)
+    await army.undo(match.id, ALICE, 1)
     assert (await army.panel(match.id, ALICE)).draft == ()
-    await army.armies_as_dealt(match.id, ALICE, 1)
-    await army.reset_armies(match.id, ALICE, 1)
+    await army.as_drawn(match.id, ALICE, 1)
+    await army.reset(match.id, ALICE, 1)
     assert (await army.panel(match.id, ALICE)).draft == ()
     other = (await army.panel(match.id, BOB)).dealt[0]
     with pytest.raises(ArmyDraftError, match="not one of your armies"):
-        await army.place_army(match.id, ALICE, 1, other)
+        await army.tap(match.id, ALICE, 1, other)
     for card in reversed(dealt):
-        await army.place_army(match.id, ALICE, 1, card)
-    update = await army.confirm_armies(match.id, ALICE, 1)
+        await army.tap(match.id, ALICE, 1, card)
+    update = await army.confirm(match.id, ALICE, 1)
     assert [q.type for q in update.events] == ["chosen"]
     assert update.events[0].event == {"type": "chosen", "seat": 0, "phase": "arrange", "engagement": 1}
     mine = await army.panel(match.id, ALICE)
     assert mine.locked and mine.draft == tuple(reversed(dealt)) and not mine.opponent_locked
     assert (await army.panel(match.id, BOB)).opponent_locked
     with pytest.raises(AlreadyChosen):
-        await army.place_army(match.id, ALICE, 1, dealt[0])
+        await army.tap(match.id, ALICE, 1, dealt[0])
     with pytest.raises(WrongPhase):
-        await army.play_card(match.id, ALICE, 1, mine.hand[0])
-    update = await army.armies_as_dealt(match.id, BOB, 1)
-    update = await army.confirm_armies(match.id, BOB, 1)
+        await army.pick(match.id, ALICE, 1, mine.hand[0])
+    update = await army.as_drawn(match.id, BOB, 1)
+    update = await army.confirm(match.id, BOB, 1)
     assert [q.type for q in update.events] == ["chosen", "armies_set", "turn"]
     turn = update.events[-1].event
     assert turn["phase"] == "play" and turn["round"] == 1 and update.match.engagement == 2
@@ -167,26 +166,26 @@ async def test_the_army_draft_tap_undo_reset_as_dealt_confirm(army):
 async def test_refusals_change_nothing(army):
     match = await start(army)
     with pytest.raises(errors.NotYourMatch):
-        await army.place_army(match.id, CAROL, 1, "AS")
+        await army.tap(match.id, CAROL, 1, "AS")
     with pytest.raises(StaleStep, match="round 1"):
-        await army.armies_as_dealt(match.id, ALICE, 2)
+        await army.as_drawn(match.id, ALICE, 2)
     with pytest.raises(errors.AlreadyInMatch):
         await army.challenge(GUILD, CHANNEL, CAROL, ALICE, game=GAME)
     await army.check_challenge(CAROL, ALICE, "airwar")  # another game: free
     for user_id in (ALICE, BOB):
-        await army.armies_as_dealt(match.id, user_id, 1)
-        await army.confirm_armies(match.id, user_id, 1)
+        await army.as_drawn(match.id, user_id, 1)
+        await army.confirm(match.id, user_id, 1)
     before = await army.events(match.id)
     panel = await army.panel(match.id, ALICE)
     with pytest.raises(ArmyDraftError, match="not in your hand"):
-        await army.play_card(match.id, ALICE, 2, (await army.panel(match.id, BOB)).hand[0])
+        await army.pick(match.id, ALICE, 2, (await army.panel(match.id, BOB)).hand[0])
     with pytest.raises(StaleStep, match="the army order, which is over"):
-        await army.confirm_armies(match.id, ALICE, 1)
+        await army.confirm(match.id, ALICE, 1)
     with pytest.raises(ArmyDraftError, match="ZZ is not in your hand"):
-        await army.play_card(match.id, ALICE, 2, "ZZ")
-    await army.play_card(match.id, ALICE, 2, panel.hand[0])
+        await army.pick(match.id, ALICE, 2, "ZZ")
+    await army.pick(match.id, ALICE, 2, panel.hand[0])
     with pytest.raises(AlreadyChosen, match="round 1"):
-        await army.play_card(match.id, ALICE, 2, panel.hand[1])
+        await army.pick(match.id, ALICE, 2, panel.hand[1])
     after = await army.events(match.id)
     assert len(after) == len(before) + 1 and after[-1].event["type"] == "chosen"
     assert (await army.panel(match.id, ALICE)).chosen == panel.hand[0]
@@ -197,10 +196,10 @@ async def test_refusals_change_nothing(army):
 async def test_a_missed_deadline_plays_the_default_and_two_in_a_row_forfeit(army, clock):
     match = await start(army)
     assert await army.deadline_due(match.id) is None  # not due yet
-    await army.place_army(match.id, BOB, 1, (await army.panel(match.id, BOB)).dealt[1])  # a draft is not a choice
+    await army.tap(match.id, BOB, 1, (await army.panel(match.id, BOB)).dealt[1])  # a draft is not a choice
     dealt = {user: (await army.panel(match.id, user)).dealt for user in (ALICE, BOB)}
-    await army.armies_as_dealt(match.id, ALICE, 1)
-    await army.confirm_armies(match.id, ALICE, 1)
+    await army.as_drawn(match.id, ALICE, 1)
+    await army.confirm(match.id, ALICE, 1)
     clock.advance(TIMER)
     update = await army.deadline_due(match.id)
     assert update is not None and update.timed_out == (1,)
@@ -217,7 +216,7 @@ async def test_a_missed_deadline_plays_the_default_and_two_in_a_row_forfeit(army
 
     # round 1: Bob misses again, the second in a row: he forfeits (nothing of the round is played)
     alice_hand = (await army.panel(match.id, ALICE)).hand
-    await army.play_card(match.id, ALICE, 2, alice_hand[0])
+    await army.pick(match.id, ALICE, 2, alice_hand[0])
     clock.advance(TIMER)
     update = await army.deadline_due(match.id)
     timeout = next(q.event for q in update.events if q.type == "turn_timeout")
@@ -241,10 +240,10 @@ async def test_a_default_card_is_the_lowest_and_choosing_resets_the_misses(army,
     assert timeout["seats"] == [0, 1] and timeout["defaults"] == [0, 1]
     assert update.match.engagement == 2 and [seat.misses for seat in update.match.seats] == [1, 1]
     for user_id in (ALICE, BOB):  # a choice: back to no misses
-        await army.play_card(match.id, user_id, 2, (await army.panel(match.id, user_id)).hand[0])
+        await army.pick(match.id, user_id, 2, (await army.panel(match.id, user_id)).hand[0])
     assert [seat.misses for seat in (await army.get_match(match.id)).seats] == [0, 0]
     bob_hand = list((await army.panel(match.id, BOB)).hand)
-    await army.play_card(match.id, ALICE, 3, (await army.panel(match.id, ALICE)).hand[0])
+    await army.pick(match.id, ALICE, 3, (await army.panel(match.id, ALICE)).hand[0])
     clock.advance(TIMER)
     update = await army.deadline_due(match.id)
     assert [q.type for q in update.events][:3] == ["turn_timeout", "chosen", "reveal"]
@@ -273,7 +272,7 @@ async def test_a_restart_moves_overdue_deadlines_and_air_war_leaves_army_alone(t
     await first.db.close()
     clock.advance(TIMER * 3)  # the bot was away
     again = await open_army(path)
-    airwar = MatchService(again.db, clock=clock)
+    airwar = MatchService(again.db, game="airwar", clock=clock)
     assert await airwar.resume_deadlines() == []
     assert await airwar.deadline_due(match.id) is None  # Air War's timer would time out nothing of Army
     assert (await again.get_match(match.id)).engagement == ARRANGE_STEP
@@ -284,22 +283,22 @@ async def test_a_restart_moves_overdue_deadlines_and_air_war_leaves_army_alone(t
     assert await again.matches_with_unshown_events() == [match.id]
     # it goes on from the stored state
     for user_id in (ALICE, BOB):
-        await again.armies_as_dealt(match.id, user_id, 1)
-        await again.confirm_armies(match.id, user_id, 1)
+        await again.as_drawn(match.id, user_id, 1)
+        await again.confirm(match.id, user_id, 1)
     assert (await again.get_match(match.id)).engagement == 2
 
 
 async def test_forfeit_and_status(army):
     update = await army.challenge(GUILD, CHANNEL, ALICE, BOB, game=GAME)
-    status = await army.army_status(BOB)
+    status = await army.status(BOB, GAME)
     assert status.view is None and status.seat == 1
     with pytest.raises(errors.ChallengeNotStarted):
         await army.forfeit_target(ALICE, GAME)
     await army.accept(update.match.id, BOB)
-    status = await army.army_status(ALICE)
+    status = await army.status(ALICE, GAME)
     assert status.panel.phase == "arrange" and len(status.view["you"]["hand"]) == 5
     with pytest.raises(errors.NotInMatch):
-        await army.army_status(CAROL)
+        await army.status(CAROL, GAME)
     result = await army.forfeit_mine(ALICE, GAME)
     assert result.finished and result.match.result["winner_id"] == BOB and result.match.reason == "forfeit"
     game_over = next(q.event for q in result.events if q.type == "game_over")

@@ -10,8 +10,8 @@ from openskill.models import PlackettLuce
 
 from bot.errors import InvalidRules, InvalidState
 from bot.games.airwar.engine import AirWar
+from bot.match import errors
 from bot.replay import replay
-from bot.services import errors
 from bot.services.matches import CHALLENGE_SECONDS, MatchService, _Work
 from bot.services.timers import Timers
 from bot.storage import matches as store
@@ -306,16 +306,16 @@ async def test_a_missed_deadline_plays_the_stack_as_drawn(service, clock):
     await build_and_confirm(service, match.id, BOB, reverse)
     stacks = (await service.view(match.id))["stacks"]
     clock.advance(119)
-    assert await service.arrange_timeout(match.id, 1) is None  # not yet
+    assert await service.step_timeout(match.id, 1) is None  # not yet
     clock.advance(1)
-    assert await service.arrange_timeout(match.id, 2) is None  # not that engagement
+    assert await service.step_timeout(match.id, 2) is None  # not that engagement
     update = await service.deadline_due(match.id)
     assert update.timed_out == (0,) and update.forfeited == () and update.changes >= {"timeout", "engagement"}
     assert update.events[0].event == {
         "type": "arrange_timeout", "engagement": 1, "seats": [0], "user_ids": [ALICE], "misses": [1, 0],
         "as_drawn": [0], "forfeit": []}
     assert update.match.engagement == 2 and [s.misses for s in update.match.seats] == [1, 0]
-    assert await service.arrange_timeout(match.id, 1) is None  # idempotent
+    assert await service.step_timeout(match.id, 1) is None  # idempotent
     moves = (await service.export(match.id, allow_open=True))["moves"]
     assert moves == [{"orders": [stacks[0], list(reversed(stacks[1]))]}]
 

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from bot.services import USER_ERRORS, errors
+from bot.match import errors
+from bot.services import USER_ERRORS
 from bot.services.matches import MatchService
 from bot.storage import settings as settings_store
 from tests.bot.services.support import ALICE, BOB, start_match

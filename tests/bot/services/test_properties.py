@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from bot.games.airwar.engine import AirWar
-from bot.services.errors import USER_ERRORS
+from bot.match.errors import USER_ERRORS
 from bot.services.matches import MatchService
 from bot.storage import Database
 from bot.storage.records import MatchRecord
@@ -40,7 +40,7 @@ async def run(ops: list[tuple[str, int, int, int]], path: Path) -> None:
     the wrong match, a missing one, the wrong player, a stale engagement or a bad card."""
     clock = FakeClock()
     database = await Database.open(path)
-    service = MatchService(database, clock=clock, seed_source=iter(range(1000)).__next__,
+    service = MatchService(database, game="airwar", clock=clock, seed_source=iter(range(1000)).__next__,
                            draft_rng=random.Random(0))
     # every run starts with one active match (users 1 and 2) so that play is reached often
     first = await service.challenge(GUILDS[0], 1, USERS[0], USERS[1], rules={"stack": 7})
@@ -117,7 +117,7 @@ async def run(ops: list[tuple[str, int, int, int]], path: Path) -> None:
                     clock.advance((1, 60, 130, 301, 1000)[c % 5])
                     result = await service.deadline_due(match_id)
                 elif op == "timeout":
-                    result = await service.arrange_timeout(match_id, engagement)
+                    result = await service.step_timeout(match_id, engagement)
                 elif op == "forfeit":
                     result = await service.forfeit(match_id, player(match, a % 2, c, a))
                 elif op == "forfeit_mine":

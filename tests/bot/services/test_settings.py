@@ -57,7 +57,7 @@ async def test_defaults_then_every_setting_stored_and_read_back(settings: Settin
     assert (await settings.get(OTHER)).start_channels == ()  # per server
 
     # the match service's own setter keeps the other settings; both read the same timer and pace
-    matches = MatchService(database, clock=FakeClock(START))
+    matches = MatchService(database, game="airwar", clock=FakeClock(START))
     await matches.set_settings(GUILD, arrange_seconds=300)
     after = await settings.get(GUILD)
     assert (after.arrange_seconds, after.flip_pace_ms, after.war_pace, after.thread_per_match) == \

@@ -41,7 +41,8 @@ class World:
     def __init__(self, database: Database, clock: FakeClock) -> None:
         self.db = database
         self.clock = clock
-        self.airwar = MatchService(database, clock=clock, seed_source=lambda: 11, draft_rng=random.Random(1))
+        self.airwar = MatchService(database, game="airwar", clock=clock, seed_source=lambda: 11,
+                                   draft_rng=random.Random(1))
         self.war = WarService(database, clock=clock, seed_source=lambda: 5)
         self.stats = StatsService(database, clock=clock)
         self.model = PlackettLuce()

@@ -27,7 +27,7 @@ class World:
         self.db = database
         self.clock = clock
         self.war = WarService(database, clock=clock, seed_source=lambda: seeds.randrange(2**40))
-        self.airwar = MatchService(database, clock=clock, seed_source=lambda: seeds.randrange(2**40))
+        self.airwar = MatchService(database, game="airwar", clock=clock, seed_source=lambda: seeds.randrange(2**40))
         self.service = self.make_service()
 
     def make_service(self) -> TournamentService:

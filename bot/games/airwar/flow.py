@@ -1,0 +1,246 @@
+"""Air War's flow for the match kernel: each engagement is a step; each seat drafts an order of its stack in its
+panel and locks it in; a seat that misses the deadline plays its stack as drawn. No Discord, no database.
+
+Events, besides the engine's (see :mod:`bot.games.airwar.engine`) and the kernel's: the engine's ``engagement``
+events are queued with two more keys, ``deadline_at`` and ``arrange_seconds``; ``arrange_timeout``:
+``engagement``, ``seats`` (who missed the deadline), ``user_ids`` (theirs), ``misses`` (per seat, in a row, after
+this one), ``as_drawn`` (seats whose stack is played as drawn), ``forfeit`` (seats forfeited by this miss).
+
+An engagement's orders are due ``arrange_seconds`` after its stacks were drawn, plus the time its flips take to
+show at the server's flip pace (players do not lose arranging time while the previous engagement is flipped).
+
+Hidden information. What a seat may see of the next engagement (its stacks, what the flips taught about the decks)
+is derived from flips: a seat's panel is not opened while any flip of the match is still to be shown in public
+(:attr:`AirWarFlow.reveal_events`).
+
+Action log kinds: ``order`` (confirmed by the player), ``as_drawn`` (played as drawn at the deadline), and the
+kernel's ``forfeit`` and ``timeout``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.games import game_class
+from bot.games.base import Action, Event, Game
+from bot.match import errors
+from bot.match.flow import Flow
+from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent
+
+ARRANGE = "arrange"  # the deadline kind of an engagement
+
+
+@dataclass(frozen=True)
+class Panel:
+    """What a seat's panel shows for the current engagement.
+
+    ``stack`` is the seat's stack as drawn; ``draft`` the cards placed so far, in play order (the locked order once
+    ``locked``); ``remaining`` the cards not placed yet, in drawn order. ``finished``: the match is over (disable the
+    panel). ``deadline_at`` is when the orders are due. ``view`` is the engine's view for this seat (what the
+    panel renders: both stacks, what is known of both decks; never the opponent's order), ``None`` before accept.
+
+    ``ended`` (the panel of an engagement that is over; ``None`` while it is arranged) says how it ended for this
+    seat: ``played`` (both orders were in and it was flipped; ``draft`` is the seat's order), ``as_drawn`` (the seat
+    missed the deadline: its stack was played as drawn, ``draft``), ``timeout`` (the seat missed a second deadline
+    in a row and forfeited), ``over`` (the game ended before it was played).
+    """
+
+    match_id: int
+    seat: int
+    user_id: int
+    engagement: int
+    stack: tuple[str, ...]
+    draft: tuple[str, ...]
+    remaining: tuple[str, ...]
+    locked: bool
+    opponent_locked: bool
+    deadline_at: float | None
+    finished: bool
+    view: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    ended: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.stack) and len(self.draft) == len(self.stack)
+
+
+@dataclass(frozen=True)
+class PublicBoard:
+    """An engagement as the public may see it at event ``up_to`` (:func:`public_board`).
+
+    ``view``: the spectator's view of the engagement as its ``engagement`` event drew it (what the board renders:
+    both stacks as drawn, counts, who has locked in by ``up_to``); ``deadline_at``: when its orders are due (moved
+    by a later ``deadline_moved`` event up to ``up_to``); ``locked`` per seat by ``up_to``; ``played``: it was
+    flipped (its ``flip`` events exist); ``events``: every public event of the engagement (the flips' frames are
+    rendered from them, up to the flip being shown); ``timed_out``: the seats that missed its deadline by
+    ``up_to``."""
+
+    match_id: int
+    engagement: int
+    view: dict[str, Any]
+    deadline_at: float | None
+    locked: tuple[bool, ...]
+    played: bool
+    events: tuple[dict[str, Any], ...]
+    timed_out: tuple[int, ...] = ()
+
+
+def public_board(match: MatchRecord, engagement: int, queued: Sequence[QueuedEvent],
+                 up_to_seq: int | None = None) -> PublicBoard | None:
+    """Engagement ``engagement`` as the public may see it at event ``up_to_seq`` from its events (``queued``;
+    default: all of them); ``None`` when the engagement was never drawn."""
+    start = next((q.event for q in queued if q.type == "engagement"), None)
+    if start is None:
+        return None
+    limit = queued[-1].seq if up_to_seq is None else up_to_seq
+    seats = len(match.seats)
+    locked = [False] * seats
+    timed_out: list[int] = []
+    deadline = start.get("deadline_at")
+    for q in queued:
+        if q.seq > limit:
+            break
+        if q.type == "order_locked":
+            locked[q.event["seat"]] = True
+        elif q.type == "deadline_moved":
+            deadline = q.event["deadline_at"]
+        elif q.type == "arrange_timeout":
+            timed_out += [seat for seat in q.event["seats"] if seat not in timed_out]
+    view = {
+        "game": match.game, "seat": None, "rules": dict(match.rules), "engagement": start["number"],
+        "phase": "ordering", "stack_size": start["stack_size"], "stacks": [list(s) for s in start["stacks"]],
+        "locked": list(locked), "waiting_for": [s for s in range(seats) if not locked[s]], "my_order": None,
+        "deck_counts": list(start["deck_counts"]), "discards": [[""] * n for n in start["discard_counts"]],
+        "table": [[] for _ in range(seats)], "outcome": None, "stats": {},
+    }
+    return PublicBoard(match.id, engagement, view, deadline, tuple(locked),
+                       any(q.type == "flip" for q in queued), tuple(q.event for q in queued), tuple(timed_out))
+
+
+class AirWarFlow(Flow):
+    """See the module docstring."""
+
+    game = "airwar"
+    deadline_kind = ARRANGE
+    timeout_event_type = "arrange_timeout"
+    choice_kinds = ("order", "as_drawn")
+    reveal_events = ("flip",)
+
+    def step(self, game: Game) -> int:
+        return game.engagement  # type: ignore[attr-defined]
+
+    def waiting_for(self, game: Game) -> list[int]:
+        locked = game.view(None)["locked"]
+        return [seat for seat in range(len(locked)) if not locked[seat]]
+
+    def extra_seconds(self, events: Sequence[Event], flip_pace_ms: int) -> float:
+        flips = sum(1 for event in events if event.get("type") == "flip")
+        return flips * flip_pace_ms / 1000
+
+    # --- panels ----------------------------------------------------------------------------------------------
+    def panel(self, match: MatchRecord, game: Game | None, seat: int) -> Panel:
+        record = match.seats[seat]
+        view: dict[str, Any] | None = None
+        if game is None:
+            stack: list[str] = []
+            locked = opponent_locked = False
+            draft: list[str] = []
+        else:
+            view = game.view(seat)
+            stack = list(view["stacks"][seat])
+            locked = bool(view["locked"][seat])
+            opponent_locked = bool(view["locked"][1 - seat])
+            draft = list(view["my_order"]) if locked and view["my_order"] is not None else list(record.draft)
+        remaining = list(stack)
+        for card in draft:
+            if card in remaining:
+                remaining.remove(card)
+        return Panel(
+            match_id=match.id, seat=seat, user_id=record.user_id, engagement=match.engagement, stack=tuple(stack),
+            draft=tuple(draft), remaining=tuple(remaining), locked=locked, opponent_locked=opponent_locked,
+            deadline_at=match.deadline_at if match.deadline_kind == ARRANGE else None,
+            finished=match.status in ("finished", "cancelled"), view=view,
+        )
+
+    def ended_panel(self, match: MatchRecord, seat: int, user_id: int, step: int,
+                    log: Sequence[ActionRecord]) -> Panel:
+        """The seat's view as the engagement was drawn (replayed from the seed and the action log), the order the
+        seat played, both seats locked in when it was flipped, no deadline -- never anything of the engagements
+        after it (their stacks, what the flips taught about the decks)."""
+        assert match.seed is not None
+        game = game_class(match.game).new(match.rules, seed=match.seed)
+        mine = None
+        others: set[int] = set()
+        for action in log:
+            if action.engagement < step and action.kind in self.choice_kinds:
+                game.apply(action.seat, action.action)
+            elif action.engagement == step and action.seat == seat:
+                mine = action
+            elif action.engagement == step and action.kind in self.choice_kinds:
+                others.add(action.seat)
+        if game.is_over or self.step(game) != step:  # a log that does not lead here: show nothing of it
+            raise self.stale(step, match.engagement)
+        order: list[str] = []
+        if mine is not None and mine.kind in self.choice_kinds:
+            order = list(mine.action["cards"])
+            game.apply(seat, mine.action)
+        view = game.view(seat)
+        for other in others:
+            view["locked"][other] = True
+        view["waiting_for"] = [s for s, locked in enumerate(view["locked"]) if not locked]
+        played = bool(order) and not view["waiting_for"]
+        kind = None if mine is None else mine.kind
+        ended = {"timeout": "timeout", "as_drawn": "as_drawn"}.get(kind or "", "played" if played else "over")
+        stack = list(view["stacks"][seat])
+        return Panel(
+            match_id=match.id, seat=seat, user_id=user_id, engagement=step, stack=tuple(stack),
+            draft=tuple(order), remaining=tuple(card for card in stack if card not in order), locked=bool(order),
+            opponent_locked=all(view["locked"][s] for s in range(len(match.seats)) if s != seat), deadline_at=None,
+            finished=match.status in ("finished", "cancelled"), view=view, ended=ended,
+        )
+
+    def draft_items(self, panel: Panel) -> tuple[list[str], list[str]]:
+        return list(panel.stack), list(panel.draft)
+
+    # --- choices -------------------------------------------------------------------------------------------
+    def lock_draft(self, panel: Panel) -> tuple[Action, str]:
+        if not panel.complete:
+            raise errors.OrderIncomplete(len(panel.draft), len(panel.stack))
+        return {"type": "order", "cards": list(panel.draft)}, "order"
+
+    def default(self, game: Game, seat: int) -> tuple[Action, str]:
+        return {"type": "order", "cards": list(game.view(None)["stacks"][seat])}, "as_drawn"
+
+    # --- events ----------------------------------------------------------------------------------------------
+    def step_started(self, game: Game, queued: list[Event], deadline_at: float, seconds: int) -> None:
+        for event in queued:
+            if event.get("type") == "engagement" and event.get("number") == self.step(game):
+                event |= {"deadline_at": deadline_at, "arrange_seconds": seconds}
+
+    def timeout_event(self, game: Game, event: dict[str, Any], defaults: list[int]) -> Event:
+        return {**event, "as_drawn": defaults}
+
+    def double_timeout(self, game: Game, reason: str) -> list[Event]:
+        events = super().double_timeout(game, reason)
+        view = game.view(None)
+        events[-1].update(engagement=view["engagement"], deck_counts=view.get("deck_counts"))
+        return events
+
+    # --- the match file ----------------------------------------------------------------------------------
+    def export_move(self, choices: Sequence[Action]) -> dict[str, Any]:
+        return {"orders": [list(choice["cards"]) for choice in choices]}
+
+    # --- refusals ------------------------------------------------------------------------------------------
+    def stale(self, step: int, current: int) -> Exception:
+        return errors.StalePanel(step, current)
+
+    def already_chosen(self, step: int) -> Exception:
+        return errors.AlreadyLocked(step)
+
+    def draft_error(self, message: str) -> Exception:
+        return errors.DraftError(message)
+
+    def not_yours(self, item: str) -> str:
+        return f"{item} is not in your stack."

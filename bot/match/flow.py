@@ -1,0 +1,138 @@
+"""What a game plugs into the match kernel: its flow.
+
+The kernel (:class:`bot.services.matches.MatchService`) runs every match the same way: a challenge, an accept that
+deals the game, then steps. In a step of a *secret-choice* game (Air War's engagement, Army's arrangement and each
+of its rounds) every seat makes one choice in private, from a draft built in its panel or picked at once; the step
+has a deadline; a seat that misses it gets the flow's default, and a second miss in a row forfeits (both seats at
+once: a draw). The kernel stores, locks, times and replays all of it; the flow says, for its game:
+
+* what a step is (:meth:`Flow.step`) and who still has to choose (:meth:`Flow.waiting_for`);
+* what a seat's panel holds (:meth:`Flow.panel`, :meth:`Flow.ended_panel`) and what can be drafted from it
+  (:meth:`Flow.draft_items`);
+* the action a locked draft or a picked item is (:meth:`Flow.lock_draft`, :meth:`Flow.pick`) and the default at a
+  missed deadline (:meth:`Flow.default`), each with the kind the action log stores it under;
+* the events a step adds to the engine's (:meth:`Flow.tag`, :meth:`Flow.step_started`, :meth:`Flow.timeout_event`)
+  and how long a step lasts beyond the match's timer (:meth:`Flow.extra_seconds`);
+* a step's move in the match file (:meth:`Flow.export_move`);
+* its refusals, in its own words (:meth:`Flow.stale`, :meth:`Flow.already_chosen`, :meth:`Flow.draft_error`).
+
+A flow is pure: no Discord, no database. It holds no state of a match; the kernel passes it what it needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from bot.games.base import Action, Event, Game
+from bot.storage.records import ActionRecord, MatchRecord
+
+#: the kinds of deadline a step can have (``matches.deadline_kind``)
+CHALLENGE_DEADLINE = "challenge"
+
+
+class Flow:
+    """See the module docstring. Subclasses set the class attributes and implement the methods that raise."""
+
+    #: the game (registered name) the flow plays, with its variants
+    game: ClassVar[str]
+    #: ``matches.deadline_kind`` of a step's deadline
+    deadline_kind: ClassVar[str]
+    #: the type of the event queued when seats miss a step's deadline
+    timeout_event_type: ClassVar[str]
+    #: the action log kinds that are a seat's choice of a step (the player's and the defaults)
+    choice_kinds: ClassVar[tuple[str, ...]]
+    #: event types that reveal what a seat's panel may only show once they are shown in public
+    reveal_events: ClassVar[tuple[str, ...]] = ()
+
+    # --- steps ---------------------------------------------------------------------------------------------
+    def step(self, game: Game) -> int:
+        """The step the game is at (``matches.engagement``)."""
+        raise NotImplementedError
+
+    def waiting_for(self, game: Game) -> list[int]:
+        """The seats whose choice of the current step is not in yet."""
+        raise NotImplementedError
+
+    def extra_seconds(self, events: Sequence[Event], flip_pace_ms: int) -> float:
+        """Seconds a new step's deadline adds to the match's timer (the time its opening events take to show)."""
+        return 0.0
+
+    # --- panels ----------------------------------------------------------------------------------------------
+    def panel(self, match: MatchRecord, game: Game | None, seat: int) -> Any:
+        """The seat's panel of the current step (``game`` ``None`` before the accept)."""
+        raise NotImplementedError
+
+    def ended_panel(self, match: MatchRecord, seat: int, user_id: int, step: int,
+                    log: Sequence[ActionRecord]) -> Any:
+        """The seat's panel of ``step``, a step that is over, as it ended for the seat (from the action log)."""
+        raise NotImplementedError
+
+    def draft_items(self, panel: Any) -> tuple[list[str], list[str]]:
+        """What the seat can draft from its panel, and its draft so far; raise the flow's refusal when the step
+        takes no draft (Army's rounds)."""
+        raise NotImplementedError
+
+    def locked(self, panel: Any) -> bool:
+        return bool(panel.locked)
+
+    def check_phase(self, panel: Any, *, picking: bool) -> None:
+        """Refuse a choice the step does not take (``picking``: an item picked at once; else a draft locked)."""
+
+    # --- choices -------------------------------------------------------------------------------------------
+    def lock_draft(self, panel: Any) -> tuple[Action, str]:
+        """The action the seat's complete draft is, and its log kind; refuse an incomplete one."""
+        raise NotImplementedError
+
+    def pick(self, panel: Any, item: str) -> tuple[Action, str]:
+        """The action of picking ``item`` at once (no draft), and its log kind; refuse what can't be picked."""
+        raise self.draft_error("This step is chosen by building an order and confirming it.")
+
+    def default(self, game: Game, seat: int) -> tuple[Action, str]:
+        """The action a seat that missed the deadline plays, and its log kind."""
+        raise NotImplementedError
+
+    # --- events ----------------------------------------------------------------------------------------------
+    def tag(self, events: Sequence[Event], previous_step: int) -> list[Event]:
+        """The engine's events as queued (copies; a flow may tag them with the step they belong to)."""
+        return [dict(event) for event in events]
+
+    def step_started(self, game: Game, queued: list[Event], deadline_at: float, seconds: int) -> None:
+        """A new step began with ``queued`` (tagged) events: add or mark what shows its deadline."""
+
+    def timeout_event(self, game: Game, event: dict[str, Any], defaults: list[int]) -> Event:
+        """The timeout event: ``event`` holds ``type``, ``engagement``, ``seats``, ``user_ids``, ``misses`` and
+        ``forfeit``; add the game's own keys (``defaults``: seats given the default)."""
+        return event
+
+    def double_timeout(self, game: Game, reason: str) -> list[Event]:
+        """Every seat missed a second deadline in a row: the game ends in a draw."""
+        return game.draw(reason, "both players missed two deadlines in a row: a draw")
+
+    # --- the match file ----------------------------------------------------------------------------------
+    def export_move(self, choices: Sequence[Action]) -> dict[str, Any]:
+        """One step's move of the match file from every seat's choice (in seat order)."""
+        raise NotImplementedError
+
+    # --- refusals ------------------------------------------------------------------------------------------
+    def stale(self, step: int, current: int) -> Exception:
+        raise NotImplementedError
+
+    def already_chosen(self, step: int) -> Exception:
+        raise NotImplementedError
+
+    def draft_error(self, message: str) -> Exception:
+        raise NotImplementedError
+
+    def not_yours(self, item: str) -> str:
+        """The words for a tap on an item the seat does not have."""
+        return f"{item} is not yours to place."
+
+
+def choices_by_step(log: Sequence[ActionRecord], kinds: tuple[str, ...]) -> Mapping[int, list[ActionRecord]]:
+    """The choice actions of the log by step, in log order."""
+    steps: dict[int, list[ActionRecord]] = {}
+    for action in log:
+        if action.kind in kinds:
+            steps.setdefault(action.engagement, []).append(action)
+    return steps
