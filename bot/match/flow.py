@@ -92,6 +92,10 @@ class Flow:
         """The action a seat that missed the deadline plays, and its log kind."""
         raise NotImplementedError
 
+    def kind_of(self, action: Action) -> str:
+        """The log kind of an engine action chosen as it is (default: its type)."""
+        return str(action["type"])
+
     # --- events ----------------------------------------------------------------------------------------------
     def tag(self, events: Sequence[Event], previous_step: int) -> list[Event]:
         """The engine's events as queued (copies; a flow may tag them with the step they belong to)."""

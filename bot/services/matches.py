@@ -818,8 +818,16 @@ class MatchService:
         """Lock in ``item`` at once as the seat's choice of the step (Army's fighting card)."""
         return await self._choose(match_id, user_id, step, lambda panel: self.flow.pick(panel, item), picking=True)
 
+    async def choose(self, match_id: int, user_id: int, step: int, action: dict[str, Any]) -> MatchUpdate:
+        """Lock in an engine action as the seat's choice of the step, as it is (no draft): what a program playing
+        a seat sends. The engine refuses an illegal one (a GameError, nothing changed); logged under the flow's
+        kind for it."""
+        return await self._choose(match_id, user_id, step, lambda panel: (action, self.flow.kind_of(action)),
+                                  picking=None)
+
     async def _choose(self, match_id: int, user_id: int, step: int,
-                      choice: Callable[[Any], tuple[dict[str, Any], str]], *, picking: bool) -> MatchUpdate:
+                      choice: Callable[[Any], tuple[dict[str, Any], str]], *, picking: bool | None) -> MatchUpdate:
+        """``picking``: the phase check the flow makes (``None``: none, the engine checks the action)."""
         settings = await self._settings_if_last(match_id, user_id)
         async with self._work(match_id) as work:
             match = work.match
@@ -828,7 +836,8 @@ class MatchService:
             self._check_step(match, step)
             game = await self._game(work)
             panel = self._panel(match, game, seat)
-            self.flow.check_phase(panel, picking=picking)
+            if picking is not None:
+                self.flow.check_phase(panel, picking=picking)
             if self.flow.locked(panel):
                 raise self.flow.already_chosen(match.engagement)
             action, kind = choice(panel)

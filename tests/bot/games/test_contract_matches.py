@@ -1,0 +1,75 @@
+"""The match contract, over every registered game the match kernel plays with a flow (and its variants): a match
+played through the kernel on a real SQLite file, by seeded random legal choices, exports a match file that
+``python -m bot replay`` plays to the stored result; a forfeit mid-match too."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bot.games import game_class, registry
+from bot.replay import replay
+from bot.services.matches import MatchService
+from bot.storage import Database
+from bot.storage import matches as store
+from bot.storage.diagnostics import check_consistency
+from tests.bot.services.support import ALICE, BOB, CHANNEL, GUILD, FakeClock
+
+KERNEL_GAMES = [entry.name for entry in registry().entries() if entry.plugin.flow is not None]
+USERS = (ALICE, BOB)
+MAX_STEPS = 400
+
+
+@pytest.fixture
+async def open_kernel(tmp_path):
+    databases = []
+
+    async def open_(game: str, seed: int) -> MatchService:
+        database = await Database.open(tmp_path / f"{game}-{seed}.db")
+        databases.append(database)
+        return MatchService(database, game=game, clock=FakeClock(), seed_source=lambda: seed,
+                            draft_rng=random.Random(seed))
+
+    yield open_
+    for database in databases:
+        await database.close()
+
+
+async def play(kernel: MatchService, game: str, chooser: random.Random, *, forfeit_at: int | None = None) -> int:
+    """A whole match of ``game`` by random legal choices (each seat's action drawn from the engine's legal ones);
+    seat 1 forfeits at step ``forfeit_at``. Returns the match id."""
+    update = await kernel.challenge(GUILD, CHANNEL, ALICE, BOB, game=game)
+    match = (await kernel.accept(update.match.id, BOB)).match
+    for _ in range(MAX_STEPS):
+        if match.status != "active":
+            return match.id
+        if forfeit_at is not None and match.engagement >= forfeit_at:
+            return (await kernel.forfeit(match.id, BOB)).match.id
+        async with kernel.db.read() as conn:
+            state = await store.load_state(conn, match.id)
+        game_now = game_class(game).from_json(state)
+        seat = kernel.flow.waiting_for(game_now)[0]
+        action = chooser.choice(game_now.legal_actions(seat))
+        match = (await kernel.choose(match.id, USERS[seat], match.engagement, action)).match
+    raise AssertionError(f"{game} did not end in {MAX_STEPS} choices")
+
+
+@pytest.mark.parametrize("game", KERNEL_GAMES)
+@pytest.mark.parametrize("forfeit_at", [None, 2])
+async def test_an_exported_match_replays_to_the_stored_result(open_kernel, game, forfeit_at):
+    for seed in (3, 11):
+        kernel = await open_kernel(game, seed)
+        match_id = await play(kernel, game, random.Random(seed), forfeit_at=forfeit_at)
+        match = await kernel.get_match(match_id)
+        assert match.status == "finished"
+        exported = await kernel.export(match_id)
+        json.dumps(exported)  # a file: JSON as it is
+        last = list(replay(exported))[-1]
+        assert last["winner"] == match.result["winner"]
+        assert last["reason"] == match.result["reason"]
+        if forfeit_at is not None:
+            assert match.result["reason"] == "forfeit" and match.result["winner"] == 0
+        async with kernel.db.read() as conn:
+            assert await check_consistency(conn) == []
