@@ -42,7 +42,6 @@ picture.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
@@ -71,6 +70,7 @@ from cogs._airwar_ui import (
     rendered_first,
 )
 from cogs._match_common import ensure_thread
+from cogs.kit.messages import nonce
 
 if TYPE_CHECKING:
     from bot.client import AirWarBot
@@ -85,14 +85,6 @@ RETRIES = 4
 #: seconds before a match whose events could not be shown is tried again (its next update tries at once)
 RETRY_LATER = (5.0, 15.0, 60.0, 300.0)
 Sleep = Callable[[float], Awaitable[Any]]
-
-
-def nonce(match: MatchRecord, name: str, channel_id: int) -> str:
-    """The nonce of the match's message ``name`` in a channel: the same every time, so Discord answers a send
-    repeated after a crash (the message was created, its id never stored) with the message it made the first
-    time (``enforce_nonce``). 24 characters (Discord takes 25); unique per match, even across databases."""
-    key = f"{match.id}:{match.created_at!r}:{channel_id}:{name}"
-    return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
 
 
 class _ThreadLost(Exception):
@@ -366,7 +358,8 @@ class Presenter:
         """``edit`` keyword arguments that make a panel message show ``panel`` (no buttons once it ended)."""
         note = f"Both orders are in: watch the flips in {self._where(match)}." if panel.ended == "played" else ""
         surface, extra = await self.panel_surface(match, panel, note, answering=answering)
-        return edit_kwargs(surface, extra=extra, view=panel_view(match.id, panel.engagement, surface))
+        return edit_kwargs(surface, extra=extra, view=panel_view(match.id, panel.engagement, surface),
+                           colour=COLOUR)
 
     async def panel_answer(self, match: MatchRecord, panel: Panel, shown: discord.Message | None) -> dict[str, Any]:
         """``edit`` keyword arguments for a click's answer: the panel's text and buttons as they stand, and the
@@ -383,7 +376,7 @@ class Presenter:
                                   closed=render.panel_closed(panel.ended))
         extra = "\n".join(line for line in (note, f"-# Engagement {panel.engagement} of your match in "
                                                   f"{self._where(match)}.") if line)
-        embed = embed_of(surface, extra=extra)
+        embed = embed_of(surface, extra=extra, colour=COLOUR)
         embed.set_image(url=image)
         return {"embed": embed, "view": panel_view(match.id, panel.engagement, surface),
                 "allowed_mentions": NO_MENTIONS}
@@ -418,7 +411,7 @@ class Presenter:
             names = show.names
             surface = render.challenge(names[0], names[1], match.rules, expires_at=event.event["expires_at"])
             message = await self._send(
-                match, channel, "challenge", content=names[1], embed=embed_of(surface),
+                match, channel, "challenge", content=names[1], embed=embed_of(surface, colour=COLOUR),
                 view=challenge_view(match.id, surface.buttons),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(match.opponent_id)]),
             )
@@ -510,7 +503,7 @@ class Presenter:
         surface, extra = await self.panel_surface(match, panel)
         try:
             channel = await self._dm(match, seat)
-            kwargs = message_kwargs(surface, extra=extra, view=panel_view(match.id, number, surface))
+            kwargs = message_kwargs(surface, extra=extra, view=panel_view(match.id, number, surface), colour=COLOUR)
             message = await self._send(match, channel, dm_name(number, seat), **kwargs)
         except discord.Forbidden as error:
             log.info("match %s: no DM to seat %s (%s); the board offers the panel instead", match.id, seat, error)
@@ -597,9 +590,9 @@ class Presenter:
         surface = await rendered(render.flips, list(board.events), show.names, flip, engagement=number,
                                  image_names=show.image_names)
         board_id = match.board_message_id(number)
-        if board_id is not None and await self._edit_board(show, board_id, edit_kwargs(surface)):
+        if board_id is not None and await self._edit_board(show, board_id, edit_kwargs(surface, colour=COLOUR)):
             return
-        await self._post_board(show, number, board_id, **message_kwargs(surface))
+        await self._post_board(show, number, board_id, **message_kwargs(surface, colour=COLOUR))
 
     async def _on_arrange_timeout(self, show: _Show, event: QueuedEvent) -> None:
         match = show.match
@@ -650,11 +643,11 @@ class Presenter:
         surface = await rendered(render.result, view, show.names, image_names=show.image_names,
                                  ratings=event.event.get("ratings"))
         if "result" not in show.match.messages:
-            message = await self._play_send(show, "result", **message_kwargs(surface))
+            message = await self._play_send(show, "result", **message_kwargs(surface, colour=COLOUR))
             show.match = await self.matches.set_message(show.match.id, "result", message.id)
         match = show.match
         if match.thread_id is not None and "result:channel" not in match.messages:
-            kwargs = message_kwargs(surface, extra=f"The match: <#{match.thread_id}>")
+            kwargs = message_kwargs(surface, extra=f"The match: <#{match.thread_id}>", colour=COLOUR)
             try:
                 message = await self._send(match, self._channel(match.channel_id), "result:channel", **kwargs)
             except discord.Forbidden as error:  # the thread has it; the channel's copy is a courtesy

@@ -8,7 +8,7 @@ Nothing here knows a game: a function takes the match record and a service with 
 from __future__ import annotations
 
 import logging
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 
@@ -16,6 +16,8 @@ from bot.render.common import clamp_line
 from bot.services.settings import StartChannelRefused
 from bot.storage.records import MatchRecord
 from cogs._stats_ui import settings_service
+from cogs.kit.items import GameItem
+from cogs.kit.messages import tell_privately
 
 log = logging.getLogger("cogs.matches")
 
@@ -111,64 +113,5 @@ def missing_permissions(interaction: discord.Interaction) -> str:
     return ", ".join(name for name, ok in needed if not ok)
 
 
-__all__ = ["ensure_thread", "fetch_name", "mentions", "message_link", "missing_permissions", "start_refusal"]
-
-
-async def tell_privately(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was answered already; a failure is logged, not raised
-    (a button's error path must never raise)."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
-        else:
-            await interaction.response.send_message(text, ephemeral=True,
-                                                    allowed_mentions=discord.AllowedMentions.none())
-    except discord.HTTPException:
-        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
-
-
-SORRY = "Something went wrong on our side; nothing was changed. Please try again in a moment."
-
-
-class GameItem:
-    """What every game's match button shares (mixed into its ``DynamicItem``): a match id, the player check (the
-    cog's ``check_player``: a click by someone outside the match gets an ephemeral "This isn't your match."), and
-    errors answered privately, never raised. A subclass names its cog (``cog_name``) and game (``title``);
-    ``open_to_all``: anyone may press it (a lobby's Join)."""
-
-    match_id: int
-    cog_name: ClassVar[str]
-    title: ClassVar[str]
-    open_to_all: bool = False
-
-    def _cog(self, interaction: discord.Interaction) -> Any:
-        return interaction.client.get_cog(self.cog_name)  # type: ignore[attr-defined]
-
-    async def _gone(self, interaction: discord.Interaction) -> None:
-        await tell_privately(interaction, f"{self.title} is restarting; please try again in a moment.")
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        cog = self._cog(interaction)
-        if cog is None:
-            await self._gone(interaction)
-            return False
-        if self.open_to_all:
-            return True
-        try:
-            return await cog.check_player(interaction, self.match_id)
-        except Exception:
-            log.exception("checking a click on %s match %s failed", self.title, self.match_id)
-            await tell_privately(interaction, SORRY)
-            return False
-
-    async def _run(self, interaction: discord.Interaction, handler_name: str, *args: Any) -> None:
-        """The cog's ``handler_name(interaction, match_id, *args)``."""
-        cog = self._cog(interaction)
-        if cog is None:
-            await self._gone(interaction)
-            return
-        try:
-            await getattr(cog, handler_name)(interaction, self.match_id, *args)
-        except Exception:
-            log.exception("a click on %s match %s (%s %s) failed", self.title, self.match_id, handler_name, args)
-            await tell_privately(interaction, SORRY)
+__all__ = ["GameItem", "ensure_thread", "fetch_name", "mentions", "message_link", "missing_permissions",
+           "start_refusal", "tell_privately"]

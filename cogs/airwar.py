@@ -31,6 +31,7 @@ from bot.storage.records import MatchRecord
 from cogs._airwar_presenter import Presenter, mentions
 from cogs._airwar_ui import (
     COG_NAME,
+    COLOUR,
     DEFER_AFTER,
     DYNAMIC_ITEMS,
     NO_MENTIONS,
@@ -216,7 +217,7 @@ class AirWarCog(commands.Cog, name=COG_NAME):
                 await answer.tell(str(error))
                 return
             surface, extra = await self.presenter.panel_surface(match, panel, answering=True)
-            kwargs = message_kwargs(surface, extra=extra, view=panel_view(match_id, engagement, surface))
+            kwargs = message_kwargs(surface, extra=extra, view=panel_view(match_id, engagement, surface), colour=COLOUR)
             if not kwargs["files"]:
                 del kwargs["files"]
             await answer.send(ephemeral=True, **kwargs)
@@ -308,7 +309,8 @@ class AirWarCog(commands.Cog, name=COG_NAME):
             surface = render.challenge(user.mention, opponent.mention, match.rules, expires_at=match.deadline_at)
             try:
                 message_id = await answer.send(
-                    opponent.mention, embed=embed_of(surface), view=challenge_view(match.id, surface.buttons),
+                    opponent.mention, embed=embed_of(surface, colour=COLOUR),
+                    view=challenge_view(match.id, surface.buttons),
                     allowed_mentions=discord.AllowedMentions(users=[opponent]),
                 )
                 if message_id is None:

@@ -1,0 +1,200 @@
+"""The match buttons of every game, made by one factory per custom-id prefix (:class:`MatchButtons`).
+
+Each button is a :class:`discord.ui.DynamicItem` whose custom id names what it acts on, so a button in a message
+sent before a restart still works (nothing about it lives in memory):
+
+* ``<prefix>:c:<match>:<accept|decline|withdraw>`` -- the challenge message;
+* ``<prefix>:p:<match>:<step>:<key>`` -- a seat's panel (DM or ephemeral); ``key`` is the render's button key,
+  matching the game's ``panel_key`` pattern;
+* ``<prefix>:open:<match>:<step>`` -- "Open my panel" (players whose DMs are closed, and the status command);
+* ``<prefix>:ff:<match>:<yes|no>`` -- the ephemeral "really forfeit?" question.
+
+The items only parse their custom id and hand the click to the game's cog (found by name):
+``interaction_check`` answers a click by someone outside the match with an ephemeral "This isn't your match." (the
+cog's ``check_player``), and an error is answered privately, never raised. No rules and no state here.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import discord
+
+from bot.render.common import Button, ButtonSurface
+from cogs.kit.messages import SORRY, STYLES, tell_privately
+
+log = logging.getLogger("cogs.kit")
+
+CHALLENGE_ACTIONS = ("accept", "decline", "withdraw")
+
+
+class GameItem:
+    """What every game's match button shares (mixed into its ``DynamicItem``): a match id, the player check (the
+    cog's ``check_player``), and errors answered privately, never raised. A subclass names its cog (``cog_name``)
+    and game (``title``); ``open_to_all``: anyone may press it (a lobby's Join)."""
+
+    match_id: int
+    cog_name: ClassVar[str]
+    title: ClassVar[str]
+    open_to_all: bool = False
+
+    def _cog(self, interaction: discord.Interaction) -> Any:
+        return interaction.client.get_cog(self.cog_name)  # type: ignore[attr-defined]
+
+    async def _gone(self, interaction: discord.Interaction) -> None:
+        await tell_privately(interaction, f"{self.title} is restarting; please try again in a moment.")
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        cog = self._cog(interaction)
+        if cog is None:
+            await self._gone(interaction)
+            return False
+        if self.open_to_all:
+            return True
+        try:
+            return await cog.check_player(interaction, self.match_id)
+        except Exception:
+            log.exception("checking a click on %s match %s failed", self.title, self.match_id)
+            await tell_privately(interaction, SORRY)
+            return False
+
+    async def _run(self, interaction: discord.Interaction, handler_name: str, *args: Any) -> None:
+        """The cog's ``handler_name(interaction, match_id, *args)``."""
+        cog = self._cog(interaction)
+        if cog is None:
+            await self._gone(interaction)
+            return
+        try:
+            await getattr(cog, handler_name)(interaction, self.match_id, *args)
+        except Exception:
+            log.exception("a click on %s match %s (%s %s) failed", self.title, self.match_id, handler_name, args)
+            await tell_privately(interaction, SORRY)
+
+
+class MatchButtons:
+    """One game's four match buttons (see the module docstring) and the views that hold them. ``prefix``: the
+    custom ids' first part; ``cog_name``: the cog the clicks go to (its handlers ``on_challenge_button``,
+    ``on_panel_button``, ``on_open_panel``, ``on_forfeit_button``); ``panel_key``: a regular expression for the
+    panel's button keys; ``open_label``: the "Open my panel" button's words."""
+
+    def __init__(self, prefix: str, *, cog_name: str, title: str, panel_key: str, open_label: str) -> None:
+        self.prefix = prefix
+
+        class Item(GameItem):
+            pass
+
+        Item.cog_name = cog_name
+        Item.title = title
+
+        class ChallengeButton(Item, discord.ui.DynamicItem[discord.ui.Button],
+                              template=rf"{prefix}:c:(?P<match>[0-9]{{1,19}}):(?P<action>accept|decline|withdraw)"):
+            def __init__(self, match_id: int, action: str, *, label: str | None = None,
+                         style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False) -> None:
+                super().__init__(discord.ui.Button(label=label or action.title(), style=style, disabled=disabled,
+                                                   custom_id=f"{prefix}:c:{match_id}:{action}"))
+                self.match_id = match_id
+                self.action = action
+
+            @classmethod
+            async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                                     match: re.Match[str]) -> Any:
+                return cls(int(match["match"]), match["action"], label=item.label, style=item.style)
+
+            async def callback(self, interaction: discord.Interaction) -> None:
+                await self._run(interaction, "on_challenge_button", self.action)
+
+        class PanelButton(Item, discord.ui.DynamicItem[discord.ui.Button],
+                          template=rf"{prefix}:p:(?P<match>[0-9]{{1,19}}):(?P<step>[0-9]{{1,6}}):(?P<key>{panel_key})"):
+            def __init__(self, match_id: int, step: int, key: str, *, label: str | None = None,
+                         style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
+                         row: int | None = None) -> None:
+                super().__init__(discord.ui.Button(label=label or key, style=style, disabled=disabled, row=row,
+                                                   custom_id=f"{prefix}:p:{match_id}:{step}:{key}"))
+                self.match_id = match_id
+                self.step = step
+                self.key = key
+
+            @classmethod
+            async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                                     match: re.Match[str]) -> Any:
+                return cls(int(match["match"]), int(match["step"]), match["key"], label=item.label,
+                           style=item.style)
+
+            async def callback(self, interaction: discord.Interaction) -> None:
+                await self._run(interaction, "on_panel_button", self.step, self.key)
+
+        class OpenPanelButton(Item, discord.ui.DynamicItem[discord.ui.Button],
+                              template=rf"{prefix}:open:(?P<match>[0-9]{{1,19}}):(?P<step>[0-9]{{1,6}})"):
+            def __init__(self, match_id: int, step: int) -> None:
+                super().__init__(discord.ui.Button(label=open_label, style=discord.ButtonStyle.primary,
+                                                   custom_id=f"{prefix}:open:{match_id}:{step}"))
+                self.match_id = match_id
+                self.step = step
+
+            @classmethod
+            async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                                     match: re.Match[str]) -> Any:
+                return cls(int(match["match"]), int(match["step"]))
+
+            async def callback(self, interaction: discord.Interaction) -> None:
+                await self._run(interaction, "on_open_panel", self.step)
+
+        class ForfeitButton(Item, discord.ui.DynamicItem[discord.ui.Button],
+                            template=rf"{prefix}:ff:(?P<match>[0-9]{{1,19}}):(?P<answer>yes|no)"):
+            def __init__(self, match_id: int, answer: str) -> None:
+                yes = answer == "yes"
+                super().__init__(discord.ui.Button(
+                    label="Forfeit" if yes else "Keep playing",
+                    style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+                    custom_id=f"{prefix}:ff:{match_id}:{answer}",
+                ))
+                self.match_id = match_id
+                self.answer = answer
+
+            @classmethod
+            async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                                     match: re.Match[str]) -> Any:
+                return cls(int(match["match"]), match["answer"])
+
+            async def callback(self, interaction: discord.Interaction) -> None:
+                await self._run(interaction, "on_forfeit_button", self.answer)
+
+        self.ChallengeButton = ChallengeButton
+        self.PanelButton = PanelButton
+        self.OpenPanelButton = OpenPanelButton
+        self.ForfeitButton = ForfeitButton
+        #: for ``bot.add_dynamic_items``
+        self.items: tuple[type[Any], ...] = (ChallengeButton, PanelButton, OpenPanelButton, ForfeitButton)
+
+    def challenge_view(self, match_id: int, buttons: Sequence[Button]) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        for button in buttons:
+            if button.key in CHALLENGE_ACTIONS:
+                view.add_item(self.ChallengeButton(match_id, button.key, label=button.label,
+                                                   style=STYLES[button.style], disabled=not button.enabled))
+        return view
+
+    def panel_view(self, match_id: int, step: int, surface: ButtonSurface) -> discord.ui.View | None:
+        """The panel's buttons (``None`` when there are none: chosen, or over)."""
+        if not surface.buttons:
+            return None
+        view = discord.ui.View(timeout=None)
+        for button in surface.buttons:
+            view.add_item(self.PanelButton(match_id, step, button.key, label=button.label,
+                                           style=STYLES.get(button.style, discord.ButtonStyle.secondary),
+                                           disabled=not button.enabled, row=button.row))
+        return view
+
+    def open_panel_view(self, match_id: int, step: int) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        view.add_item(self.OpenPanelButton(match_id, step))
+        return view
+
+    def forfeit_view(self, match_id: int) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        view.add_item(self.ForfeitButton(match_id, "yes"))
+        view.add_item(self.ForfeitButton(match_id, "no"))
+        return view

@@ -1,0 +1,170 @@
+"""Messages every game's Discord face builds the same way: embeds and uploads from render surfaces, button styles,
+answers that always come within Discord's 3 seconds (:class:`Answer`), private answers that never raise
+(:func:`tell_privately`) and nonces that make a repeated send after a crash land once (:func:`nonce`)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import logging
+from typing import Any
+
+import discord
+
+from bot.render.common import Surface
+from bot.storage.records import MatchRecord
+
+log = logging.getLogger("cogs.kit")
+
+NO_MENTIONS = discord.AllowedMentions.none()
+SORRY = "Something went wrong on our side; nothing was changed. Please try again in a moment."
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+# --- messages from surfaces ----------------------------------------------------------------------------
+
+
+def embed_of(surface: Surface, *, extra: str = "", colour: discord.Colour | None = None) -> discord.Embed:
+    """An embed with the surface's title and text (and ``extra`` lines after it); the picture, if any, as its
+    image (``attachment://``); the text stays the full description for screen readers and with images off."""
+    text = surface.text + (f"\n\n{extra}" if extra else "")
+    embed = discord.Embed(title=surface.title, description=text, colour=colour)
+    if surface.picture is not None:
+        embed.set_image(url=f"attachment://{surface.picture.filename}")
+    return embed
+
+
+def files_of(surface: Surface) -> list[discord.File]:
+    """The surface's picture as an upload, with its alt text as the attachment's description."""
+    picture = surface.picture
+    if picture is None:
+        return []
+    return [discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)]
+
+
+def message_kwargs(surface: Surface, *, extra: str = "", view: discord.ui.View | None = None,
+                   colour: discord.Colour | None = None) -> dict[str, Any]:
+    """``embed``, ``files`` and ``view`` for ``send``; use :func:`edit_kwargs` for edits."""
+    kwargs: dict[str, Any] = {"embed": embed_of(surface, extra=extra, colour=colour), "files": files_of(surface),
+                              "allowed_mentions": NO_MENTIONS}
+    if view is not None:
+        kwargs["view"] = view
+    return kwargs
+
+
+def edit_kwargs(surface: Surface, *, extra: str = "", view: discord.ui.View | None = None,
+                colour: discord.Colour | None = None) -> dict[str, Any]:
+    """``embed``, ``attachments`` (the picture replaces the old one; none: the old ones go) and ``view``
+    (``None`` removes the buttons) for an edit."""
+    return {"embed": embed_of(surface, extra=extra, colour=colour), "attachments": files_of(surface),
+            "view": view, "allowed_mentions": NO_MENTIONS}
+
+
+
+def nonce(match: MatchRecord, name: str, channel_id: int) -> str:
+    """The nonce of the match's message ``name`` in a channel: the same every time, so Discord answers a send
+    repeated after a crash (the message was created, its id never stored) with the message it made the first
+    time (``enforce_nonce``). 24 characters (Discord takes 25); unique per match, even across databases."""
+    key = f"{match.id}:{match.created_at!r}:{channel_id}:{name}"
+    return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
+
+
+
+# --- answering in time ----------------------------------------------------------------------------------
+
+DEFER_AFTER = 1.5  # seconds: Discord drops an interaction not answered within 3 s
+
+
+class Answer:
+    """Answers an interaction once and in time: if the real answer is not ready ``defer_after`` seconds (default
+    :data:`DEFER_AFTER`; the bot's ``defer_after``) after the work began, a deferral goes out first (the work goes
+    on) and the answer follows as an edit of the original response or a followup. One lock orders the deferral and
+    the answer, so never both answer.
+
+    ``thinking``/``ephemeral`` say how to defer: a component's deferral is an update of its message; a command's
+    is "thinking", public or ephemeral like the answer it will get. An ephemeral note after a public "thinking"
+    deferral removes the public "thinking…" message first (the first followup would take its place, in public)."""
+
+    def __init__(self, interaction: discord.Interaction, *, thinking: bool = False, ephemeral: bool = False,
+                 defer_after: float | None = None) -> None:
+        self.interaction = interaction
+        self._lock = asyncio.Lock()
+        self._public_thinking = False
+        delay = DEFER_AFTER if defer_after is None else defer_after
+        self._watch = asyncio.get_running_loop().create_task(self._defer_later(delay, thinking, ephemeral))
+
+    async def _defer_later(self, delay: float, thinking: bool, ephemeral: bool) -> None:
+        await asyncio.sleep(delay)
+        async with self._lock:
+            if not self.interaction.response.is_done():
+                log.info("interaction %s: deferred, the answer takes longer", self.interaction.id)
+                await self.interaction.response.defer(thinking=thinking, ephemeral=ephemeral)
+                self._public_thinking = thinking and not ephemeral
+
+    async def __aenter__(self) -> Answer:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self._watch.cancel()
+
+    async def edit(self, **kwargs: Any) -> None:
+        """Edit the component's message (or the command's response)."""
+        async with self._lock:
+            self._watch.cancel()
+            if self.interaction.response.is_done():
+                self._public_thinking = False
+                await self.interaction.edit_original_response(**kwargs)
+            else:
+                await self.interaction.response.edit_message(**kwargs)
+
+    async def send(self, content: str | None = None, *, ephemeral: bool = False, **kwargs: Any) -> int | None:
+        """A new message (a command's response, or a followup once answered); returns its id when known."""
+        kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+        if content is not None:
+            kwargs["content"] = content
+        async with self._lock:
+            self._watch.cancel()
+            if self.interaction.response.is_done():
+                if ephemeral and self._public_thinking:
+                    try:
+                        await self.interaction.delete_original_response()
+                    except discord.HTTPException as error:  # the note then takes its place (in public)
+                        log.warning("interaction %s: could not remove the public deferral: %s", self.interaction.id,
+                                    error)
+                self._public_thinking = False
+                message = await self.interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
+                return message.id
+            callback = await self.interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+            return callback.message_id
+
+    async def tell(self, text: str) -> None:
+        """An ephemeral note."""
+        await self.send(text, ephemeral=True)
+
+    async def acknowledge(self) -> None:
+        """Nothing to say: the message will change by itself (a component's deferred update)."""
+        async with self._lock:
+            self._watch.cancel()
+            if not self.interaction.response.is_done():
+                await self.interaction.response.defer()
+
+
+
+
+async def tell_privately(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was answered already; a failure is logged, not raised
+    (a button's error path must never raise)."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
