@@ -1,0 +1,351 @@
+"""The match cog base: what every secret-choice game's cog does the same way, so a game's own cog holds only its
+slash commands (with its own options) and its own words.
+
+The cog translates and nothing more: a command or a click calls the game's match service (built at start-up,
+``bot.service_for``), answers within Discord's 3 seconds (a refusal -- any of ``USER_ERRORS`` -- as an ephemeral
+message, nothing changed), re-arms the match's deadline timer and asks the presenter to show the events the call
+queued. The server's settings decide where a match may start and its rules (the server's defaults for the game,
+overridden by the command's own). Buttons are the game's :class:`~cogs.kit.items.MatchButtons`.
+
+Restarts: once the gateway is ready the cog moves the game's deadlines that passed while the bot was away, shows
+every one of its matches' unshown events and re-arms each open match's timer (:meth:`MatchCog.resume`).
+
+A subclass sets ``game``, ``presenter_class``, ``buttons`` and ``panel_actions`` (panel button key, or key prefix
+ending in ``:``, -> the match service's method: ``tap``, ``pick``, ``undo``, ``reset``, ``as_drawn``,
+``random_order``, ``confirm``), and defines its ``app_commands.Group`` whose commands call :meth:`start_challenge`,
+:meth:`ask_forfeit` and :meth:`show_status` (with its :meth:`status_text`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import discord
+from discord.ext import commands
+
+from bot.match import errors as service_errors
+from bot.render.common import clamp, timestamp
+from bot.services import USER_ERRORS
+from bot.services.matches import MatchService, MatchStatus, MatchUpdate
+from bot.storage.records import MatchRecord
+from cogs._match_common import start_refusal
+from cogs._stats_ui import settings_service
+from cogs.kit.items import MatchButtons
+from cogs.kit.messages import DEFER_AFTER, NO_MENTIONS, Answer, embed_of
+from cogs.kit.presenter import Presenter, mentions
+
+log = logging.getLogger("cogs.kit")
+
+PLAYERS_CACHED = 4096
+
+
+class MatchCog(commands.Cog):
+    """See the module docstring."""
+
+    game: ClassVar[str]
+    presenter_class: ClassVar[type[Presenter]]
+    buttons: ClassVar[MatchButtons]
+    panel_actions: ClassVar[Mapping[str, str]]
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.service: MatchService = bot.service_for(self.game)
+        self.presenter = self.presenter_class(bot, self.service)
+        self.defer_after: float = getattr(bot, "defer_after", DEFER_AFTER)
+        self._armed: dict[int, float] = {}
+        self._players: OrderedDict[int, tuple[int, ...]] = OrderedDict()
+        self._resume_task: asyncio.Task[None] | None = None
+        #: set once the start's resume is over
+        self.resumed = asyncio.Event()
+
+    @property
+    def title(self) -> str:
+        return self.presenter.title
+
+    def _timer_key(self, match_id: int) -> tuple[str, int]:
+        return (self.game, match_id)
+
+    async def cog_load(self) -> None:
+        self.bot.displays[self.game] = self
+        self._resume_task = asyncio.get_running_loop().create_task(self._resume_when_ready(),
+                                                                   name=f"{self.game}-resume")
+
+    async def cog_unload(self) -> None:
+        if self.bot.displays.get(self.game) is self:
+            del self.bot.displays[self.game]
+        if self._resume_task is not None and not self._resume_task.done():
+            self._resume_task.cancel()
+        for match_id in list(self._armed):
+            self.bot.timers.cancel(self._timer_key(match_id))
+        self._armed.clear()
+        await self.presenter.close()
+
+    async def _resume_when_ready(self) -> None:
+        await self.bot.wait_until_ready()
+        try:
+            await self.resume()
+        except Exception:
+            log.exception("resuming the %s matches after the start failed", self.title)
+        finally:
+            self.resumed.set()
+
+    async def resume(self) -> None:
+        """After a start: move the deadlines that passed meanwhile, show unshown events, re-arm the timers."""
+        moved = await self.service.resume_deadlines()
+        pending = await self.service.matches_with_unshown_events()
+        for match_id in pending:
+            self.presenter.show(match_id)
+        open_matches = await self.service.open_matches()
+        for match in open_matches:
+            self.arm(match)
+        if moved or pending or open_matches:
+            log.info("%s: moved %d deadlines, %d matches with events to show, %d open", self.title, len(moved),
+                     len(pending), len(open_matches))
+
+    # --- timers and showing ------------------------------------------------------------------------------
+    def arm(self, match: MatchRecord) -> None:
+        key = self._timer_key(match.id)
+        if not match.is_open or match.deadline_at is None:
+            self.bot.timers.cancel(key)
+            self._armed.pop(match.id, None)
+            return
+        if self._armed.get(match.id) == match.deadline_at and self.bot.timers.armed(key):
+            return
+        self._armed[match.id] = match.deadline_at
+        self.bot.timers.arm(key, match.deadline_at, functools.partial(self._deadline, match.id))
+
+    async def _deadline(self, match_id: int) -> None:
+        self._armed.pop(match_id, None)
+        update = await self.service.deadline_due(match_id)
+        if update is not None:
+            self.after(update)
+            return
+        match = await self.service.get_match(match_id)
+        if match.is_open and match.deadline_at is not None and match.deadline_at > self.bot.clock():
+            self.arm(match)
+
+    def after(self, update: MatchUpdate) -> None:
+        self.arm(update.match)
+        if update.events:
+            self.presenter.show(update.match.id)
+
+    # --- helpers -----------------------------------------------------------------------------------------
+    @staticmethod
+    async def tell(interaction: discord.Interaction, text: str) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    def answer(self, interaction: discord.Interaction, *, thinking: bool = False, ephemeral: bool = False) -> Answer:
+        return Answer(interaction, thinking=thinking, ephemeral=ephemeral, defer_after=self.defer_after)
+
+    async def check_player(self, interaction: discord.Interaction, match_id: int) -> bool:
+        """Every button's ``interaction_check``: only the match's players get further."""
+        players = self._players.get(match_id)
+        if players is None:
+            try:
+                match = await self.service.get_match(match_id)
+            except service_errors.MatchNotFound as error:
+                await self.tell(interaction, str(error))
+                return False
+            if match.game not in self.service.games:
+                await self.tell(interaction, str(service_errors.MatchNotFound(match_id)))
+                return False
+            players = self._players[match_id] = match.user_ids
+            while len(self._players) > PLAYERS_CACHED:
+                self._players.popitem(last=False)
+        if interaction.user.id not in players:
+            await self.tell(interaction, str(service_errors.NotYourMatch()))
+            return False
+        self.presenter.remember_name(interaction.guild_id, interaction.user)
+        return True
+
+    # --- buttons -----------------------------------------------------------------------------------------
+    async def on_challenge_button(self, interaction: discord.Interaction, match_id: int, action: str) -> None:
+        method = {"accept": self.service.accept, "decline": self.service.decline,
+                  "withdraw": self.service.withdraw}[action]
+        async with self.answer(interaction) as answer:
+            try:
+                update = await method(match_id, interaction.user.id)
+            except USER_ERRORS as error:
+                await answer.tell(str(error))
+                return
+            try:
+                await answer.acknowledge()
+            finally:
+                self.after(update)
+
+    def _panel_call(self, key: str) -> tuple[str, tuple[str, ...]]:
+        """The match service's method a panel key calls, and its extra argument (the item of a ``prefix:`` key)."""
+        if key in self.panel_actions:
+            return self.panel_actions[key], ()
+        prefix, _, item = key.partition(":")
+        return self.panel_actions[f"{prefix}:"], (item,)
+
+    async def on_panel_button(self, interaction: discord.Interaction, match_id: int, step: int, key: str) -> None:
+        user_id = interaction.user.id
+        method_name, extra = self._panel_call(key)
+        update: MatchUpdate | None = None
+        async with self.answer(interaction) as answer:
+            try:
+                async with self.presenter.panel_lock(match_id, user_id):
+                    try:
+                        update = await getattr(self.service, method_name)(match_id, user_id, step, *extra)
+                        panel = await self.service.panel_for(match_id, user_id, step)
+                    except USER_ERRORS as error:
+                        await answer.tell(str(error))
+                        return
+                    await answer.edit(**self.presenter.panel_kwargs(update.match, panel))
+            finally:
+                if update is not None:
+                    self.after(update)
+
+    async def on_open_panel(self, interaction: discord.Interaction, match_id: int, step: int) -> None:
+        async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
+            try:
+                panel = await self.service.open_panel(match_id, interaction.user.id, step)
+                match = await self.service.get_match(match_id)
+            except USER_ERRORS as error:
+                await answer.tell(str(error))
+                return
+            await answer.send(ephemeral=True, **self.presenter.panel_message(match, panel, mentions(match)))
+
+    async def on_forfeit_button(self, interaction: discord.Interaction, match_id: int, answer_: str) -> None:
+        async with self.answer(interaction) as answer:
+            if answer_ == "no":
+                await answer.edit(content="Good: the match goes on.", view=None)
+                return
+            try:
+                update = await self.service.forfeit(match_id, interaction.user.id)
+            except USER_ERRORS as error:
+                await answer.edit(content=str(error), view=None, allowed_mentions=NO_MENTIONS)
+                return
+            try:
+                seat = update.match.seat_of(interaction.user.id)
+                assert seat is not None
+                other = update.match.user_ids[1 - seat]
+                await answer.edit(content=f"🏳️ You forfeited your {self.title} match: <@{other}> wins.",
+                                  view=None, allowed_mentions=NO_MENTIONS)
+            finally:
+                self.after(update)
+
+    # --- what the commands share -------------------------------------------------------------------------
+    @staticmethod
+    def missing_permissions(interaction: discord.Interaction) -> str:
+        perms = interaction.app_permissions
+        in_thread = isinstance(interaction.channel, discord.Thread)
+        needed = [("Send Messages", perms.send_messages_in_threads if in_thread else perms.send_messages),
+                  ("Embed Links", perms.embed_links)]
+        return ", ".join(name for name, ok in needed if not ok)
+
+    async def start_challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User, *,
+                              rules: Mapping[str, Any] | None = None, timer: int | None = None) -> None:
+        """A challenge in the command's channel: refuses (privately) what can't start here, then posts the challenge
+        with Accept / Decline / Withdraw. ``rules`` overlay the server's defaults for the game."""
+        user = interaction.user
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        refusal = await start_refusal(self.bot, interaction)
+        if refusal is not None:
+            await self.tell(interaction, refusal)
+            return
+        if opponent.id == user.id:
+            await self.tell(interaction, str(service_errors.CannotChallengeSelf()))
+            return
+        if opponent.bot:
+            await self.tell(interaction, f"{opponent.mention} is a bot; bots can't play {self.title}. "
+                                         "Challenge a person instead.")
+            return
+        if not isinstance(opponent, discord.Member):
+            await self.tell(interaction, f"{opponent.mention} isn't a member of this server; you can only "
+                                         "challenge someone here.")
+            return
+        missing = self.missing_permissions(interaction)
+        if missing:
+            await self.tell(interaction, f"I can't run a match in this channel: I need {missing} here.")
+            return
+        try:
+            await self.service.check_challenge(user.id, opponent.id, self.game)
+        except USER_ERRORS as error:
+            await self.tell(interaction, str(error))
+            return
+        rules = await settings_service(self.bot).rules_for(interaction.guild_id, self.game, dict(rules or {}))
+        async with self.answer(interaction, thinking=True) as answer:
+            try:
+                update = await self.service.challenge(
+                    interaction.guild_id, interaction.channel_id, user.id, opponent.id, game=self.game, rules=rules,
+                    arrange_seconds=timer, challenger_name=user.display_name, opponent_name=opponent.display_name,
+                )
+            except USER_ERRORS as error:
+                await answer.tell(str(error))
+                return
+            self.presenter.remember_name(interaction.guild_id, user)
+            self.presenter.remember_name(interaction.guild_id, opponent)
+            match = update.match
+            assert match.deadline_at is not None
+            surface = self.presenter.render.challenge(user.mention, opponent.mention, match.rules,
+                                                      expires_at=match.deadline_at)
+            try:
+                message_id = await answer.send(
+                    opponent.mention, embed=embed_of(surface, colour=self.presenter.colour),
+                    view=self.buttons.challenge_view(match.id, surface.buttons),
+                    allowed_mentions=discord.AllowedMentions(users=[opponent]),
+                )
+                if message_id is None:
+                    message_id = (await interaction.original_response()).id
+                await self.service.set_challenge_message(match.id, message_id)
+                if update.events:
+                    await self.service.mark_shown(match.id, update.events[-1].seq)
+            finally:
+                self.after(update)
+
+    async def ask_forfeit(self, interaction: discord.Interaction) -> None:
+        """The forfeit command: asks first (privately), with Forfeit / Keep playing."""
+        async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
+            try:
+                match = await self.service.forfeit_target(interaction.user.id, self.game)
+            except USER_ERRORS as error:
+                await answer.tell(str(error))
+                return
+            seat = match.seat_of(interaction.user.id)
+            assert seat is not None
+            other = match.user_ids[1 - seat]
+            await answer.send(f"Forfeit your {self.title} match against <@{other}>? <@{other}> wins and the "
+                              "result is recorded.", view=self.buttons.forfeit_view(match.id), ephemeral=True)
+
+    def status_text(self, status: MatchStatus) -> str:
+        """The status command's words for a match being played (the seat's own view and panel)."""
+        raise NotImplementedError
+
+    async def show_status(self, interaction: discord.Interaction) -> None:
+        """The status command: the user's open match, privately; a panel not yet chosen gets its button."""
+        async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
+            try:
+                status = await self.service.status(interaction.user.id, self.game)
+            except USER_ERRORS as error:
+                await answer.tell(str(error))
+                return
+            match, seat = status.match, status.seat
+            other = match.user_ids[1 - seat]
+            if status.view is None or status.panel is None:
+                expires = f"; it expires {timestamp(match.deadline_at)}" if match.deadline_at else ""
+                if seat == 0:
+                    text = (f"Your {self.title} challenge to <@{other}> is waiting for an answer{expires}. "
+                            "You can withdraw it on the challenge message.")
+                else:
+                    text = (f"<@{other}> challenged you to {self.title}{expires}. Accept or decline it on the "
+                            "challenge message.")
+                await answer.tell(text)
+                return
+            panel = status.panel
+            text = clamp(f"{self.status_text(status)}\nThe match: <#{match.play_channel_id}>")
+            if not panel.locked and not panel.finished:
+                step = self.presenter.panel_step(panel)
+                await answer.send(text, view=self.buttons.open_panel_view(match.id, step), ephemeral=True)
+            else:
+                await answer.tell(text)
