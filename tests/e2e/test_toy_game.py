@@ -1,0 +1,92 @@
+"""A game that exists only in this test's package (tests/e2e/toygame: High Card, its engine, flow, render and cog)
+is found by the registry, and is challenged, played and finished end to end through the local Discord by the real
+bot, with no project file naming it: a new game costs its own folder and cog."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bot.cards import STANDARD_RANKS, rank_of
+from bot.games import discover, use_registry
+from tests.e2e.test_airwar import fast_bot, lift_rate_limits
+from tests.e2e.toygame.engine import HighCard
+from tests.localdiscord import Env, Message, User
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = 77
+TITLE = "High Card"
+
+
+@pytest.fixture
+def toy_registry():
+    previous = use_registry(discover(["tests.e2e.toygame"]))
+    yield
+    use_registry(previous)
+
+
+def title(message: Message) -> str:
+    return message.embeds[0].get("title", "") if message.embeds else ""
+
+
+def panel_of(env: Env, user: User, step: int) -> Message | None:
+    return next((m for m in reversed(env.messages(user)) if title(m) == f"{TITLE} — round {step}"
+                 and m.buttons), None)
+
+
+async def click(env: Env, user: User, message: Message, custom_id: str) -> None:
+    ix = await env.click(user, message, None, custom_id=custom_id)
+    await ix.wait_response()
+
+
+def test_no_project_file_names_the_toy_game():
+    tracked = subprocess.run(["git", "ls-files", "bot", "cogs", "data", "pyproject.toml", "README.md"], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout.split()
+    assert tracked, "git lists the project's files"
+    naming = [path for path in tracked if "highcard" in (ROOT / path).read_text(errors="ignore").lower()
+              or "toygame" in (ROOT / path).read_text(errors="ignore")]
+    assert naming == []
+
+
+async def test_a_toy_game_is_challenged_played_and_finished(toy_registry, make_env, tmp_path):
+    env = await make_env(fast_bot(tmp_path / "highcard.db", seed=SEED))
+    lift_rate_limits(env)
+    alice, bob = env.user("alice"), env.user("bob")
+    cog = env.bot.get_cog("HighCard")
+    assert cog is not None, "the registry loaded the toy game's cog"
+
+    ix = await env.slash(alice, "highcard challenge", opponent=bob)
+    await ix.wait_response()
+    challenge = ix.message
+    assert title(challenge) == f"{TITLE} challenge" and not ix.response.ephemeral
+    match_id = int(challenge.buttons[0]["custom_id"].split(":")[2])
+    await click(env, bob, challenge, f"hc:c:{match_id}:accept")
+    thread = await env.wait_for(lambda: challenge.thread, message="no thread for the match")
+
+    # the engine alone, dealt from the same seed, says how it must end: alice plays her highest card each round,
+    # bob his cards as dealt
+    engine = HighCard.new(seed=SEED)
+    hands = [list(hand) for hand in engine.hands]
+    alice_order = sorted(hands[0], key=lambda card: STANDARD_RANKS.index(rank_of(card)), reverse=True)
+    for step in (1, 2, 3):
+        for user, card in ((alice, alice_order[step - 1]), (bob, hands[1][step - 1])):
+            panel = await env.wait_for(lambda u=user, s=step: panel_of(env, u, s), message=f"no panel {step}")
+            await click(env, user, panel, f"hc:p:{match_id}:{step}:pick:{card}")
+            engine.apply(0 if user is alice else 1, {"type": "pick", "card": card})
+        line = await env.wait_for(lambda s=step: next((m for m in env.messages(thread)
+                                                       if m.content.startswith(f"Round {s}:")), None))
+        assert alice_order[step - 1] in line.content and hands[1][step - 1] in line.content
+    assert engine.outcome is not None
+    result = await env.wait_for(lambda: next((m for m in env.messages(thread) if title(m).startswith(f"{TITLE} — ")
+                                              and not m.buttons and "round" not in title(m)), None))
+    expected = "draw" if engine.outcome.winner is None else f"{['alice', 'bob'][engine.outcome.winner]} wins"
+    assert expected in title(result).lower()
+    match = await cog.service.get_match(match_id)
+    assert match.status == "finished" and match.result["winner"] == engine.outcome.winner
+    assert len(await cog.service.results(match_id)) == 2
+    exported = await cog.service.export(match_id)
+    assert exported["moves"] == [{"picks": [alice_order[i], hands[1][i]]} for i in range(3)]

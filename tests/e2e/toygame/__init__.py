@@ -1,0 +1,9 @@
+"""High Card, a toy game defined only here: proof that a new game costs its own package and cog, nothing else.
+
+The registry finds it when this package is named to :func:`bot.games.discover` (or in ``GAME_PACKAGES``)."""
+
+from bot.games import GamePlugin
+from tests.e2e.toygame.engine import HighCard
+from tests.e2e.toygame.flow import HighCardFlow
+
+PLUGIN = GamePlugin(engine=HighCard, flow=HighCardFlow, cog="tests.e2e.toygame.cog", order=90)

@@ -1,0 +1,64 @@
+"""High Card's words: what the kit's presenter and the cog show (see :mod:`cogs.kit.presenter`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.render.common import Button, ButtonSurface, Surface, name, timestamp
+
+TITLE = "High Card"
+
+
+def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expires_at: float) -> ButtonSurface:
+    text = (f"🃏 **{name(challenger)}** challenges **{name(opponent)}** to {TITLE}! "
+            f"The challenge expires {timestamp(expires_at)}.")
+    return ButtonSurface(f"{TITLE} challenge", text, None, [
+        Button("accept", "Accept", True, "success"), Button("decline", "Decline", True, "danger"),
+        Button("withdraw", "Withdraw", True, "secondary")])
+
+
+def declined(challenger: str, opponent: str) -> str:
+    return f"❌ **{name(opponent)}** declined the {TITLE} challenge."
+
+
+def withdrawn(challenger: str, opponent: str) -> str:
+    return f"↩️ **{name(challenger)}** withdrew the {TITLE} challenge."
+
+
+def expired(challenger: str, opponent: str) -> str:
+    return f"⌛ The {TITLE} challenge expired."
+
+
+def accepted(challenger: str, opponent: str, thread_id: int | None) -> str:
+    where = f"play in <#{thread_id}>" if thread_id is not None else "play here"
+    return f"🃏 **{name(opponent)}** accepted the {TITLE} challenge: {where}."
+
+
+def link_line(names: Sequence[str], rules: Mapping[str, Any], thread_id: int) -> str:
+    return f"🃏 **{TITLE}:** {names[0]} vs {names[1]} — follow the match in <#{thread_id}>."
+
+
+def panel(data: Any, names: Sequence[str]) -> ButtonSurface:
+    if data.ended is not None or data.locked:
+        text = f"You picked {data.chosen}." if data.chosen else "This round is over."
+        return ButtonSurface(f"{TITLE} — round {data.step}", text, None, [])
+    deadline = f" Pick by {timestamp(data.deadline_at)}." if data.deadline_at else ""
+    return ButtonSurface(f"{TITLE} — round {data.step}", f"Pick a card.{deadline}", None,
+                         [Button(f"pick:{card}", card, True, "primary") for card in data.hand])
+
+
+def round_line(names: Sequence[str], event: Mapping[str, Any]) -> str:
+    cards = " vs ".join(event["cards"])
+    who = "nobody" if event["winner"] is None else names[event["winner"]]
+    return f"Round {event['round']}: {cards}: {who} takes it ({event['wins'][0]}-{event['wins'][1]})."
+
+
+def result(names: Sequence[str], event: Mapping[str, Any]) -> Surface:
+    winner = event.get("winner")
+    title = f"{TITLE} — draw" if winner is None else f"{TITLE} — {names[winner]} wins"
+    return Surface(title, f"Final score {event['detail']}.")
+
+
+def status(view: Mapping[str, Any]) -> str:
+    return f"{TITLE}, round {view['round']}: score {view['wins'][0]}-{view['wins'][1]}; your hand {view['hand']}."
