@@ -1,10 +1,10 @@
 """The bot: a `commands.Bot` that opens the database, loads the cogs and syncs its slash commands.
 
 Restarts. Everything a match needs is in the database, so a bot started again (after a crash, a deploy, a
-SIGKILL) picks every match up where it was: once the gateway is ready it moves the arrangement deadlines that
-passed while the bot was away (nobody could click: they move to now + the match's timer, and the thread is told),
-asks the match display (the Air War cog, ``bot.displays["airwar"]``) to show every event not shown yet and re-arms each
-open match's deadline timer from its stored deadline (a challenge that expired meanwhile expires at once). Buttons
+SIGKILL) picks every match up where it was: once the gateway is ready each game's display (its cog, in
+``bot.displays``) moves the deadlines that passed while the bot was away (nobody could click: they move to now +
+the match's timer, and the thread is told), shows every event not shown yet and re-arms each open match's deadline
+timer from its stored deadline (a challenge that expired meanwhile expires at once). Buttons
 in old messages work from the first interaction on: they are dynamic items registered when the cogs load.
 """
 
@@ -47,8 +47,12 @@ def cog_extensions() -> list[str]:
 class MatchDisplay(Protocol):
     """What shows a game's matches in Discord (its cog registers itself in ``bot.displays``)."""
 
-    def show(self, match_id: int) -> None:
-        """Show the match's unshown events (in the background)."""
+    async def resume(self) -> None:
+        """After a start: move the deadlines that passed while the bot was away, show the unshown events (in the
+        background) and re-arm the timers."""
+
+    def after(self, update: Any) -> None:
+        """A committed update: re-arm its match's timer and show its events (in the background)."""
 
     def arm(self, match: MatchRecord) -> None:
         """Arm (or cancel) the match's deadline timer from ``match.deadline_at``."""
@@ -159,22 +163,13 @@ class AirWarBot(commands.Bot):
             self.resumed.set()
 
     async def resume_matches(self) -> None:
-        """After a start: move the deadlines that passed meanwhile, show every match's unshown events, in order,
-        and re-arm every open match's timer."""
-        display = self.displays.get("airwar")
-        if display is None:
-            return
-        moved = await self.matches.resume_deadlines()  # before the timers: what passed while away isn't missed
-        if moved:
-            log.info("moved %d deadlines that passed while the bot was away", len(moved))
-        pending = await self.matches.matches_with_unshown_events()
-        for match_id in pending:
-            display.show(match_id)
-        open_matches = await self.matches.open_matches()
-        for match in open_matches:
-            display.arm(match)
-        if pending or open_matches:
-            log.info("resumed %d matches with events to show and %d open matches", len(pending), len(open_matches))
+        """After a start, for every game's display in turn: move the deadlines that passed meanwhile, show every
+        match's unshown events, in order, and re-arm every open match's timer (:meth:`MatchDisplay.resume`)."""
+        for game, display in list(self.displays.items()):
+            try:
+                await display.resume()
+            except Exception:
+                log.exception("resuming the %s matches after the start failed", game)
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """To the dev guild when one is set (instant updates while developing), globally otherwise."""

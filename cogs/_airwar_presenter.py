@@ -354,6 +354,23 @@ class Presenter:
                                                   f"{self._where(match)}.") if line)
         return surface, extra
 
+    title = render.TITLE
+    colour = COLOUR
+    render = render
+
+    @staticmethod
+    def panel_step(panel: Panel) -> int:
+        return panel.engagement
+
+    async def panel_message(self, match: MatchRecord, panel: Panel) -> dict[str, Any]:
+        """``send`` keyword arguments of a new message showing ``panel`` (an ephemeral copy of the DM panel)."""
+        surface, extra = await self.panel_surface(match, panel, answering=True)
+        kwargs = message_kwargs(surface, extra=extra, view=panel_view(match.id, panel.engagement, surface),
+                                colour=COLOUR)
+        if not kwargs["files"]:
+            del kwargs["files"]
+        return kwargs
+
     async def panel_edit(self, match: MatchRecord, panel: Panel, *, answering: bool = False) -> dict[str, Any]:
         """``edit`` keyword arguments that make a panel message show ``panel`` (no buttons once it ended)."""
         note = f"Both orders are in: watch the flips in {self._where(match)}." if panel.ended == "played" else ""

@@ -118,17 +118,13 @@ class WarCog(commands.Cog, name=COG_NAME):
         self.defer_after: float = getattr(bot, "defer_after", 1.5)
         self._armed: dict[int, float] = {}
         self._auto: dict[int, tuple[int, asyncio.Task[None]]] = {}
-        self._resume_task: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
         self.bot.displays["war"] = self
-        self._resume_task = asyncio.get_running_loop().create_task(self._resume_when_ready(), name="war-resume")
 
     async def cog_unload(self) -> None:
         if self.bot.displays.get("war") is self:
             del self.bot.displays["war"]
-        if self._resume_task is not None:
-            self._resume_task.cancel()
         for match_id in list(self._armed):
             self.bot.timers.cancel(timer_key(match_id))
         self._armed.clear()
@@ -138,13 +134,6 @@ class WarCog(commands.Cog, name=COG_NAME):
         await asyncio.gather(*tasks, return_exceptions=True)
         self._auto.clear()
         await self.presenter.close()
-
-    async def _resume_when_ready(self) -> None:
-        await self.bot.wait_until_ready()
-        try:
-            await self.resume()
-        except Exception:
-            log.exception("resuming the War matches after the start failed")
 
     async def resume(self) -> None:
         """After a start: move the turn deadlines that passed meanwhile, show what is unshown, re-arm the timers."""

@@ -7,8 +7,9 @@ message, nothing changed), re-arms the match's deadline timer and asks the prese
 queued. The server's settings decide where a match may start and its rules (the server's defaults for the game,
 overridden by the command's own). Buttons are the game's :class:`~cogs.kit.items.MatchButtons`.
 
-Restarts: once the gateway is ready the cog moves the game's deadlines that passed while the bot was away, shows
-every one of its matches' unshown events and re-arms each open match's timer (:meth:`MatchCog.resume`).
+Restarts: once the gateway is ready the bot asks the cog (its display) to move the game's deadlines that passed
+while the bot was away, show every one of its matches' unshown events and re-arm each open match's timer
+(:meth:`MatchCog.resume`).
 
 A subclass sets ``game``, ``presenter_class``, ``buttons`` and ``panel_actions`` (panel button key, or key prefix
 ending in ``:``, -> the match service's method: ``tap``, ``pick``, ``undo``, ``reset``, ``as_drawn``,
@@ -33,15 +34,17 @@ from bot.render.common import clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.services.matches import MatchService, MatchStatus, MatchUpdate
 from bot.storage.records import MatchRecord
-from cogs._match_common import start_refusal
+from cogs._match_common import message_link, start_refusal
 from cogs._stats_ui import settings_service
 from cogs.kit.items import MatchButtons
 from cogs.kit.messages import DEFER_AFTER, NO_MENTIONS, Answer, embed_of
-from cogs.kit.presenter import Presenter, mentions
+from cogs.kit.presenter import Presenter
 
 log = logging.getLogger("cogs.kit")
 
 PLAYERS_CACHED = 4096
+#: the match service's methods that lock in a seat's choice (the step may be played by them)
+CHOICES = frozenset({"confirm", "pick"})
 
 
 class MatchCog(commands.Cog):
@@ -55,57 +58,55 @@ class MatchCog(commands.Cog):
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.service: MatchService = bot.service_for(self.game)
-        self.presenter = self.presenter_class(bot, self.service)
+        self.presenter = self.make_presenter()
         self.defer_after: float = getattr(bot, "defer_after", DEFER_AFTER)
         self._armed: dict[int, float] = {}
         self._players: OrderedDict[int, tuple[int, ...]] = OrderedDict()
-        self._resume_task: asyncio.Task[None] | None = None
-        #: set once the start's resume is over
+        #: set once the start's resume (the bot's, :meth:`resume`) is over
         self.resumed = asyncio.Event()
+
+    def make_presenter(self) -> Any:
+        """The presenter that shows this game's matches."""
+        return self.presenter_class(self.bot, self.service)
 
     @property
     def title(self) -> str:
         return self.presenter.title
+
+    def show(self, match_id: int) -> None:
+        """Show the match's unshown events (in the background)."""
+        self.presenter.show(match_id)
 
     def _timer_key(self, match_id: int) -> tuple[str, int]:
         return (self.game, match_id)
 
     async def cog_load(self) -> None:
         self.bot.displays[self.game] = self
-        self._resume_task = asyncio.get_running_loop().create_task(self._resume_when_ready(),
-                                                                   name=f"{self.game}-resume")
 
     async def cog_unload(self) -> None:
         if self.bot.displays.get(self.game) is self:
             del self.bot.displays[self.game]
-        if self._resume_task is not None and not self._resume_task.done():
-            self._resume_task.cancel()
         for match_id in list(self._armed):
             self.bot.timers.cancel(self._timer_key(match_id))
         self._armed.clear()
         await self.presenter.close()
 
-    async def _resume_when_ready(self) -> None:
-        await self.bot.wait_until_ready()
+    async def resume(self) -> None:
+        """After a start (the bot calls it once the gateway is ready): move the deadlines that passed meanwhile,
+        show unshown events, re-arm the timers."""
         try:
-            await self.resume()
-        except Exception:
-            log.exception("resuming the %s matches after the start failed", self.title)
+            moved = await self.service.resume_deadlines()  # before the timers: what passed while away isn't missed
+            pending = await self.service.matches_with_unshown_events()
+            for match_id in pending:
+                self.presenter.show(match_id)
+            open_matches = await self.service.open_matches()
+            for match in open_matches:
+                self.arm(match)
+            if moved or pending or open_matches:
+                log.info("%s: moved %d deadlines, %d matches with events to show, %d open", self.title, len(moved),
+                         len(pending), len(open_matches))
         finally:
             self.resumed.set()
-
-    async def resume(self) -> None:
-        """After a start: move the deadlines that passed meanwhile, show unshown events, re-arm the timers."""
-        moved = await self.service.resume_deadlines()
-        pending = await self.service.matches_with_unshown_events()
-        for match_id in pending:
-            self.presenter.show(match_id)
-        open_matches = await self.service.open_matches()
-        for match in open_matches:
-            self.arm(match)
-        if moved or pending or open_matches:
-            log.info("%s: moved %d deadlines, %d matches with events to show, %d open", self.title, len(moved),
-                     len(pending), len(open_matches))
 
     # --- timers and showing ------------------------------------------------------------------------------
     def arm(self, match: MatchRecord) -> None:
@@ -194,14 +195,20 @@ class MatchCog(commands.Cog):
         update: MatchUpdate | None = None
         async with self.answer(interaction) as answer:
             try:
+                # The player's panel lock (the presenter's): the click is applied and answered before the presenter
+                # may close the panel (a deadline), so a late answer never puts the buttons of a closed panel back.
                 async with self.presenter.panel_lock(match_id, user_id):
                     try:
                         update = await getattr(self.service, method_name)(match_id, user_id, step, *extra)
-                        panel = await self.service.panel_for(match_id, user_id, step)
+                        panel = update.panel
+                        if (method_name in CHOICES or panel is None
+                                or self.presenter.panel_step(panel) != step):
+                            # a choice may have played the step: its panel as it ended (nothing of the next one)
+                            panel = await self.service.panel_for(match_id, user_id, step)
                     except USER_ERRORS as error:
                         await answer.tell(str(error))
                         return
-                    await answer.edit(**self.presenter.panel_kwargs(update.match, panel))
+                    await answer.edit(**await self.presenter.panel_answer(update.match, panel, interaction.message))
             finally:
                 if update is not None:
                     self.after(update)
@@ -214,7 +221,7 @@ class MatchCog(commands.Cog):
             except USER_ERRORS as error:
                 await answer.tell(str(error))
                 return
-            await answer.send(ephemeral=True, **self.presenter.panel_message(match, panel, mentions(match)))
+            await answer.send(ephemeral=True, **await self.presenter.panel_message(match, panel))
 
     async def on_forfeit_button(self, interaction: discord.Interaction, match_id: int, answer_: str) -> None:
         async with self.answer(interaction) as answer:
@@ -238,10 +245,11 @@ class MatchCog(commands.Cog):
     # --- what the commands share -------------------------------------------------------------------------
     @staticmethod
     def missing_permissions(interaction: discord.Interaction) -> str:
+        """The permissions a match needs in the command's channel that the bot lacks, in words ("" when none)."""
         perms = interaction.app_permissions
         in_thread = isinstance(interaction.channel, discord.Thread)
         needed = [("Send Messages", perms.send_messages_in_threads if in_thread else perms.send_messages),
-                  ("Embed Links", perms.embed_links)]
+                  ("Embed Links", perms.embed_links), ("Attach Files", perms.attach_files)]
         return ", ".join(name for name, ok in needed if not ok)
 
     async def start_challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User, *,
@@ -250,10 +258,6 @@ class MatchCog(commands.Cog):
         with Accept / Decline / Withdraw. ``rules`` overlay the server's defaults for the game."""
         user = interaction.user
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        refusal = await start_refusal(self.bot, interaction)
-        if refusal is not None:
-            await self.tell(interaction, refusal)
-            return
         if opponent.id == user.id:
             await self.tell(interaction, str(service_errors.CannotChallengeSelf()))
             return
@@ -269,19 +273,24 @@ class MatchCog(commands.Cog):
         if missing:
             await self.tell(interaction, f"I can't run a match in this channel: I need {missing} here.")
             return
-        try:
+        refusal = await start_refusal(self.bot, interaction)
+        if refusal is not None:
+            await self.tell(interaction, refusal)
+            return
+        try:  # the service's refusals before anything goes out: the deferral below would be public
             await self.service.check_challenge(user.id, opponent.id, self.game)
+            # the server's default rules under the challenge's own
+            rules = await settings_service(self.bot).rules_for(interaction.guild_id, self.game, dict(rules or {}))
         except USER_ERRORS as error:
             await self.tell(interaction, str(error))
             return
-        rules = await settings_service(self.bot).rules_for(interaction.guild_id, self.game, dict(rules or {}))
         async with self.answer(interaction, thinking=True) as answer:
             try:
                 update = await self.service.challenge(
                     interaction.guild_id, interaction.channel_id, user.id, opponent.id, game=self.game, rules=rules,
                     arrange_seconds=timer, challenger_name=user.display_name, opponent_name=opponent.display_name,
                 )
-            except USER_ERRORS as error:
+            except USER_ERRORS as error:  # (made in between: a public "thinking" is removed, the note is private)
                 await answer.tell(str(error))
                 return
             self.presenter.remember_name(interaction.guild_id, user)
@@ -302,7 +311,7 @@ class MatchCog(commands.Cog):
                 if update.events:
                     await self.service.mark_shown(match.id, update.events[-1].seq)
             finally:
-                self.after(update)
+                self.after(update)  # an event left unshown (the answer was lost): the presenter posts it
 
     async def ask_forfeit(self, interaction: discord.Interaction) -> None:
         """The forfeit command: asks first (privately), with Forfeit / Keep playing."""
@@ -333,13 +342,16 @@ class MatchCog(commands.Cog):
             match, seat = status.match, status.seat
             other = match.user_ids[1 - seat]
             if status.view is None or status.panel is None:
+                link = ""
+                if match.challenge_message_id is not None:
+                    link = f" ({message_link(match.guild_id, match.channel_id, match.challenge_message_id)})"
                 expires = f"; it expires {timestamp(match.deadline_at)}" if match.deadline_at else ""
                 if seat == 0:
                     text = (f"Your {self.title} challenge to <@{other}> is waiting for an answer{expires}. "
-                            "You can withdraw it on the challenge message.")
+                            f"You can withdraw it on the challenge message{link}.")
                 else:
                     text = (f"<@{other}> challenged you to {self.title}{expires}. Accept or decline it on the "
-                            "challenge message.")
+                            f"challenge message{link}.")
                 await answer.tell(text)
                 return
             panel = status.panel

@@ -284,9 +284,9 @@ class Presenter:
     def panel_footer(self, match: MatchRecord) -> str:
         return f"-# Your {self.title} match in <#{match.play_channel_id}>."
 
-    def panel_message(self, match: MatchRecord, panel: Any, names: Sequence[str]) -> dict[str, Any]:
+    async def panel_message(self, match: MatchRecord, panel: Any) -> dict[str, Any]:
         """``send`` keyword arguments of a new message showing ``panel`` (no picture)."""
-        surface = self.render.panel(panel, names)
+        surface = self.render.panel(panel, mentions(match))
         kwargs = message_kwargs(surface, extra=self.panel_footer(match), colour=self.colour,
                                 view=self.buttons.panel_view(match.id, self.panel_step(panel), surface))
         del kwargs["files"]
@@ -296,6 +296,10 @@ class Presenter:
     def panel_step(panel: Any) -> int:
         """The step a panel is of."""
         return int(panel.step)
+
+    async def panel_answer(self, match: MatchRecord, panel: Any, shown: discord.Message | None) -> dict[str, Any]:
+        """``edit`` keyword arguments of a click's answer: the panel message (``shown``) as ``panel`` shows it."""
+        return self.panel_kwargs(match, panel)
 
     def panel_kwargs(self, match: MatchRecord, panel: Any) -> dict[str, Any]:
         """``edit`` keyword arguments that make a panel message show ``panel`` (no buttons once chosen or over)."""
@@ -313,7 +317,7 @@ class Presenter:
             return
         try:
             channel = await self.bot.create_dm(discord.Object(user_id))
-            kwargs = self.panel_message(match, panel, show.names)
+            kwargs = await self.panel_message(match, panel)
             message = await self._send(match, channel, dm_name(step, seat), **kwargs)
         except discord.Forbidden as error:
             log.info("%s match %s: no DM to seat %s (%s); the match offers the panel", self.title, match.id, seat,
