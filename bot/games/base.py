@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
@@ -235,6 +236,22 @@ class Game(ABC):
     @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may see now (``None``: a spectator). Never an opponent's hidden cards."""
+
+    def hidden_from(self, seat: int | None) -> Counter[str]:
+        """The cards the game keeps from ``seat`` now (``None``: a spectator), counted by copies: face down,
+        in another seat's hand, chosen in secret and not yet revealed. ``view(seat)`` must name none of them.
+
+        With several decks a card is in play more than once; ``hidden_from(seat)[card]`` of its copies are hidden,
+        and the view may name ``card`` only while some copy is not. Only what the game shows decides: a card that
+        went back face down is hidden again unless the game still shows it, whatever a player may remember or
+        work out. A seat never has more hidden from it than a spectator.
+
+        By default every card of the draw piles is hidden from everyone; a game with hands, secret choices or
+        other face-down cards, or that shows part of a draw pile, says so here.
+        """
+        if seat is not None:
+            self._check_seat(seat)
+        return Counter(card for pile in self.draw_piles() for card in pile)
 
     @abstractmethod
     def draw_piles(self) -> list[list[str]]:

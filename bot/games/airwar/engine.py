@@ -396,6 +396,17 @@ class AirWar(Game):
             "stats": self.stats.to_json(),
         }
 
+    def hidden_from(self, seat: int | None) -> Counter[str]:
+        """The unknown tops of both decks, from everyone alike (their owners have not seen them either).
+
+        Everything else is face up: the stacks (a locked order only rearranges cards everyone sees), the known deck
+        bottoms, the table and the discards.
+        """
+        if seat is not None:
+            self._check_seat(seat)
+        unknown = self.unknown
+        return Counter(card for s in SEATS for card in self.decks[s][:unknown[s]])
+
     def draw_piles(self) -> list[list[str]]:
         return [list(deck) for deck in self.decks]
 

@@ -393,6 +393,25 @@ class Army(Game):
             }
         return result
 
+    def hidden_from(self, seat: int | None) -> Counter[str]:
+        """Both piles, from everyone; and from anyone but their owner: a hand, a card chosen this round and the
+        armies not face up (all three while they are being arranged, then all but the front one). When the round
+        cap ended the game, every army left was shown (in ``game_over``)."""
+        if seat is not None:
+            self._check_seat(seat)
+        hidden = Counter(self.fighting_pile) + Counter(self.army_pile)
+        all_shown = self.outcome is not None and self.outcome.reason == "capped"
+        for other in range(2):
+            if other == seat:
+                continue
+            hidden.update(self.hands[other])
+            if self.played[other] is not None:
+                hidden[self.played[other]] += 1
+            line = self.armies[other]
+            face_up = len(line) if all_shown else 1 if self.phase == "play" else 0
+            hidden.update(line[face_up:])
+        return hidden
+
     def draw_piles(self) -> list[list[str]]:
         """Army has no draw pile per seat: both players draw from shared piles. This returns those shared piles,
         ``[fighting pile, army pile]``, top card first (the army pile holds the 10 army cards nobody was dealt)."""

@@ -57,7 +57,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from operator import itemgetter
@@ -935,6 +935,31 @@ class War(Game):
             "outcome": self.outcome.to_json() if over else None,
             "rules": dict(self.rules),
         }
+
+    def hidden_from(self, seat: int | None) -> Counter[str]:
+        """Every face-down card (stocks, capture piles, cards set aside), from every seat alike: War piles are face
+        down, even your own. Except the cards the last round showed face up, which ``view`` still lists; when such a
+        card is on the table again, the copy still face down counts as hidden (with two decks it may be unseen)."""
+        if seat is not None:
+            self._check_seat(seat)
+        hidden = Counter(self._aside)
+        for pile in (*self._piles, *self._caps):
+            hidden.update(pile)
+        shown: Counter[str] = Counter()
+        for event in self._last:
+            if event["type"] in ("battle", "war"):
+                shown.update(card for card in event["cards"] if card is not None)
+            elif event["type"] == "flip":
+                shown[event["card"]] += 1
+        shown.subtract(card for card in self._table if card is not None)
+        for card, copies in shown.items():
+            if copies > 0 and card in hidden:
+                left = hidden[card] - copies
+                if left > 0:
+                    hidden[card] = left
+                else:
+                    del hidden[card]
+        return hidden
 
     def draw_piles(self) -> list[list[str]]:
         return [list(pile) for pile in self._piles]
