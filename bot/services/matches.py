@@ -65,7 +65,6 @@ import json
 import math
 import random
 import secrets
-import sqlite3
 import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -73,19 +72,18 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import aiosqlite
-
 from bot.games import game_class, registry
 from bot.games.airwar.flow import PublicBoard, public_board
 from bot.games.base import Event, Game
 from bot.match import errors
 from bot.match.flow import Flow
 from bot.services.ratings import Ratings
-from bot.storage import Database
+from bot.storage import Connection, Database
 from bot.storage import matches as store
 from bot.storage import results as results_store
 from bot.storage import settings as settings_store
-from bot.storage.database import STATEMENT_METHODS
+from bot.storage.errors import StorageConflict
+from bot.storage.pipeline import Pipelined, pipelined
 from bot.storage.records import (
     LeaderboardPage,
     MatchRecord,
@@ -163,82 +161,6 @@ class MatchStatus:
 
 
 
-class _Watched:
-    """A transaction's connection that notes every statement that may write (anything but a ``SELECT``): the match
-    in memory is only as good as the last time it was read back.
-
-    It also sends writes without waiting for them (:meth:`send`). aiosqlite runs a connection's statements one by
-    one, in the order they were handed to it, on its own thread; each awaited statement costs the transaction a
-    round trip to that thread and back through the event loop, and under load every trip waits for a loop pass
-    while the transaction holds the database for everyone. Writes whose results nobody needs at once are handed
-    over together and awaited together (:meth:`flush`): before any statement awaited after them, and before the
-    transaction commits. If the transaction fails, :meth:`abandon` makes sure none of them runs after its
-    ``ROLLBACK``."""
-
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._connection = connection
-        self.wrote = False
-        self._sent: list[asyncio.Task[Any]] = []
-
-    def _note(self, sql: str) -> None:
-        if sql.lstrip()[:6].upper() != "SELECT":
-            self.wrote = True
-
-    def send(self, write: Callable[[aiosqlite.Connection], Awaitable[Any]]) -> None:
-        """Hand ``write(connection)`` -- ONE statement of the storage layer -- to the database without waiting for
-        it: after the writes sent before it, before any statement awaited after it. (A second statement inside
-        ``write`` would be handed over only once its first returned, behind writes sent later.)"""
-        self.wrote = True
-        self._sent.append(asyncio.ensure_future(write(self._connection)))
-
-    async def flush(self) -> None:
-        """Wait for every write sent; raise the first that failed (once all of them are done)."""
-        sent, self._sent = self._sent, []
-        failures = [result for result in await asyncio.gather(*sent, return_exceptions=True)
-                    if isinstance(result, BaseException)]
-        if failures:
-            raise failures[0]
-
-    async def abandon(self) -> None:
-        """The transaction fails: the writes sent but not handed to the database yet never will be, and those
-        handed over are done before the transaction's ``ROLLBACK`` goes after them."""
-        sent, self._sent = self._sent, []
-        for task in sent:
-            task.cancel()
-        await asyncio.gather(*sent, return_exceptions=True)
-
-    def __getattr__(self, name: str) -> Any:
-        attribute = getattr(self._connection, name)
-        if name not in STATEMENT_METHODS:
-            return attribute
-
-        def noted(sql: str, *args: Any, **kwargs: Any) -> Any:
-            self._note(sql)
-            if not self._sent:
-                return attribute(sql, *args, **kwargs)
-
-            async def after_the_writes_sent() -> Any:
-                await self.flush()
-                return await attribute(sql, *args, **kwargs)
-
-            return after_the_writes_sent()
-
-        return noted
-
-
-@asynccontextmanager
-async def _sending(connection: aiosqlite.Connection) -> AsyncIterator[_Watched]:
-    """The connection of a transaction (or statement block), watched (:class:`_Watched`): the writes sent in the
-    block are done when it ends, or never run if it fails."""
-    watched = _Watched(connection)
-    try:
-        yield watched
-    except BaseException:
-        await watched.abandon()
-        raise
-    await watched.flush()
-
-
 @dataclass
 class _Cached:
     """A match as last committed: its record and the engine's state as stored (JSON text, ``None`` before accept).
@@ -261,7 +183,7 @@ class _Work:
     """One transaction's changes to one match. ``state``: the engine's state as committed before it (JSON text);
     ``new_state``: the state it stores, if it stores one."""
 
-    conn: aiosqlite.Connection
+    conn: Connection
     match: MatchRecord
     now: float
     events: list[QueuedEvent] = field(default_factory=list)
@@ -274,10 +196,10 @@ class _Work:
     event_seq: int | None = None
 
     async def queue(self, events: list[Event]) -> None:
-        """Queue events: sent without waiting (:meth:`_Watched.send`) when the match's last event number is known."""
+        """Queue events: sent without waiting (:meth:`Pipelined.send`) when the match's last event number is known."""
         if not events:
             return
-        if self.event_seq is None or not isinstance(self.conn, _Watched):
+        if self.event_seq is None or not isinstance(self.conn, Pipelined):
             queued = await store.append_events(self.conn, self.match.id, events, self.now)
         else:
             queued = store.numbered_events(self.match.id, events, after_seq=self.event_seq)
@@ -291,14 +213,14 @@ class _Work:
         return await store.update_match(self.conn, self.match.id, self.now, **fields)
 
     def send_update(self, **fields: Any) -> None:
-        """:meth:`update` without waiting for it (:meth:`_Watched.send`): the rows changed are not asked for."""
+        """:meth:`update` without waiting for it (:meth:`Pipelined.send`): the rows changed are not asked for."""
         self._note_state(fields)
         self.write(store.update_match, self.match.id, self.now, **fields)
 
     def write(self, write: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> None:
         """``write(connection, *args, **kwargs)`` -- one statement of the storage layer -- without waiting for it
-        (:meth:`_Watched.send`)."""
-        assert isinstance(self.conn, _Watched)
+        (:meth:`Pipelined.send`)."""
+        assert isinstance(self.conn, Pipelined)
         self.conn.send(lambda connection: write(connection, *args, **kwargs))
 
     def _note_state(self, fields: dict[str, Any]) -> None:
@@ -310,19 +232,19 @@ class _Work:
         match = await store.load_match(self.conn, self.match.id)
         assert match is not None
         self.match = match
-        if isinstance(self.conn, _Watched):
+        if isinstance(self.conn, Pipelined):
             self.conn.wrote = False
         return match
 
     def mirrored(self, match: MatchRecord) -> None:
         """The caller wrote exactly this change of the match and made the record that shows it: no reload."""
         self.match = match
-        if isinstance(self.conn, _Watched):
+        if isinstance(self.conn, Pipelined):
             self.conn.wrote = False
 
     async def result(self, panel: Any = None) -> MatchUpdate:
         match = self.match
-        if not isinstance(self.conn, _Watched) or self.conn.wrote:
+        if not isinstance(self.conn, Pipelined) or self.conn.wrote:
             match = await self.reload()
         return MatchUpdate(match, tuple(self.events), frozenset(self.changes), panel, self.timed_out, self.forfeited)
 
@@ -385,7 +307,7 @@ class MatchService:
                             raise errors.MatchNotFound(match_id)
                     else:
                         match, state, event_seq = cached.match, cached.state, cached.event_seq
-                    async with _sending(conn) as watched:
+                    async with pipelined(conn) as watched:
                         work = _Work(watched, match, self.clock(), state=state, cached=cached,  # type: ignore[arg-type]
                                      event_seq=event_seq)
                         yield work
@@ -398,7 +320,7 @@ class MatchService:
         """Keep what ``work`` committed in memory (or forget the match: writes not read back, or it is over)."""
         match_id = work.match.id
         conn = work.conn
-        if (isinstance(conn, _Watched) and conn.wrote) or not work.match.is_open:
+        if (isinstance(conn, Pipelined) and conn.wrote) or not work.match.is_open:
             self._cache.pop(match_id, None)
             return
         if work.new_state is not None:
@@ -418,7 +340,7 @@ class MatchService:
         """The step a game is at, stored as ``matches.engagement``."""
         return self.flow.step(game)
 
-    async def _busy(self, conn: aiosqlite.Connection, user_id: int, game: str) -> int | None:
+    async def _busy(self, conn: Connection, user_id: int, game: str) -> int | None:
         """The user's open match that keeps them from another match of ``game`` (the same game, by default)."""
         return await store.open_match_id_for_user(conn, user_id, game)
 
@@ -474,7 +396,7 @@ class MatchService:
             return await self._settings(conn, guild_id)
 
     @staticmethod
-    async def _settings(conn: aiosqlite.Connection, guild_id: int) -> GuildSettings:
+    async def _settings(conn: Connection, guild_id: int) -> GuildSettings:
         """The server's settings in force: a flip pace stored before the minimum was raised counts as the minimum."""
         stored = await settings_store.get_settings(conn, guild_id)
         low, high = FLIP_PACE_MS_RANGE
@@ -560,11 +482,11 @@ class MatchService:
                     arrange_seconds=arrange_seconds, user_ids=(challenger_id, opponent_id), deadline_at=deadline,
                     now=now, options=options,
                 )
-            except sqlite3.IntegrityError:  # the one-open-match index: cannot happen past the check above
+            except StorageConflict:  # the one-open-match index: cannot happen past the check above
                 raise errors.AlreadyInMatch(opponent_id, cls.title) from None
             match = await store.load_match(conn, match_id)
             assert match is not None
-            async with _sending(conn) as watched:
+            async with pipelined(conn) as watched:
                 work = _Work(watched, match, now, event_seq=0)  # type: ignore[arg-type]  (a new match: no events yet)
                 for user_id, name in ((challenger_id, challenger_name), (opponent_id, opponent_name)):
                     work.write(settings_store.remember_player, guild_id, user_id, name, now)
@@ -739,7 +661,7 @@ class MatchService:
         game = None if state is None else game_class(match.game).from_json(state)
         return self._panel(match, game, seat)
 
-    async def _check_shown(self, conn: aiosqlite.Connection, match: MatchRecord) -> None:
+    async def _check_shown(self, conn: Connection, match: MatchRecord) -> None:
         """The one rule for what is private to a player but derived from public reveals (Air War's next stacks and
         the decks' known bottoms): it is not shown while any reveal of the match is still to be shown in public."""
         if not self.flow.reveal_events:

@@ -23,12 +23,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-import aiosqlite
-
 from bot.games import game_names
 from bot.match.errors import ServiceError
 from bot.services.ratings import Ratings
-from bot.storage import Database
+from bot.storage import Connection, Database
 from bot.storage import results as results_store
 from bot.storage import seasons as seasons_store
 from bot.storage import settings as settings_store
@@ -203,7 +201,7 @@ class StatsService:
         self.min_games = min_games
 
     # --- the combined rating ----------------------------------------------------------------------------
-    async def catch_up(self, conn: aiosqlite.Connection, guild_id: int) -> int:
+    async def catch_up(self, conn: Connection, guild_id: int) -> int:
         """Count every finished match of the server not yet in the combined rating, in the order they finished
         (inside the caller's write transaction); returns how many matches were counted."""
         pending = await store.pending_results(conn, guild_id)
@@ -362,7 +360,7 @@ class StatsService:
             await self._check_delete(conn, guild_id, user_id)
 
     @staticmethod
-    async def _check_delete(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> None:
+    async def _check_delete(conn: Connection, guild_id: int, user_id: int) -> None:
         open_ids = await store.open_match_ids(conn, guild_id, user_id)
         if open_ids:
             raise OpenMatchBlocksDeletion(open_ids)
@@ -384,7 +382,7 @@ class StatsService:
             return replace(deleted, tournaments=await self._anonymise_tournaments(conn, guild_id, user_id))
 
     @staticmethod
-    async def _anonymise_tournaments(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> int:
+    async def _anonymise_tournaments(conn: Connection, guild_id: int, user_id: int) -> int:
         """The player, in every tournament of the server that holds something of them, becomes a placeholder
         (see :func:`bot.storage.tournaments.placeholder_for`), their place in the bracket kept; how many."""
         tournaments = await tournament_store.tournaments_of_player(conn, guild_id, user_id)

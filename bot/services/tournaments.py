@@ -39,7 +39,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-import sqlite3
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -47,16 +46,15 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import aiosqlite
-
 from bot.errors import GameError
 from bot.games import game_class, registry
 from bot.match.errors import ServiceError
 from bot.services.matches import MatchService, MatchUpdate, default_seed
-from bot.storage import Database
+from bot.storage import Connection, Database
 from bot.storage import matches as match_store
 from bot.storage import settings as settings_store
 from bot.storage import tournaments as store
+from bot.storage.errors import StorageConflict
 from bot.storage.tournaments import BracketMatchRecord, TournamentEvent, TournamentRecord
 from bot.tournaments import Format, Tournament, TournamentError
 from bot.tournaments.swiss import max_rounds
@@ -100,7 +98,7 @@ class TournamentUpdate:
 
 @dataclass
 class _Work:
-    conn: aiosqlite.Connection
+    conn: Connection
     tournament: TournamentRecord
     now: float
     events: list[TournamentEvent] = field(default_factory=list)
@@ -573,7 +571,7 @@ class TournamentService:
                     conn, guild_id=t.guild_id, channel_id=t.channel_id, game=t.game, rules=t.rules,
                     arrange_seconds=None, user_ids=row.players, deadline_at=now + GAME_CHALLENGE_SECONDS, now=now,
                     options=options)
-            except sqlite3.IntegrityError:
+            except StorageConflict:
                 return [], []
             await store.insert_game(conn, t.id, key, match_id)
             await store.update_bracket_match(conn, t.id, key, status="playing", match_id=match_id, outcome=None)
@@ -613,7 +611,7 @@ class TournamentService:
             return updates
 
     @staticmethod
-    async def _stalled(conn: aiosqlite.Connection) -> list[tuple[int, str, int | None]]:
+    async def _stalled(conn: Connection) -> list[tuple[int, str, int | None]]:
         return await store.stalled_bracket_matches(conn)
 
     async def _unstall(self, tournament_id: int, key: str, match_id: int | None) -> TournamentUpdate:

@@ -4,9 +4,20 @@
 * :mod:`bot.storage.matches` -- matches, seats, messages, the action log and the event queue;
 * :mod:`bot.storage.results` -- results, ratings, the leaderboard;
 * :mod:`bot.storage.settings` -- server settings and players' names;
-* :mod:`bot.storage.records` -- the frozen records these hand out.
+* :mod:`bot.storage.records` -- the frozen records these hand out;
+* :mod:`bot.storage.pipeline` -- a transaction's writes sent without waiting for each;
+* :mod:`bot.storage.errors` -- what storage refuses (never the driver's exceptions).
+
+Callers hold a :data:`Connection` from ``Database.transaction()`` / ``read()`` / ``statement()`` and pass it to these
+modules' functions; nothing outside this package runs SQL or catches the driver's errors.
 """
 
-from bot.storage.database import Database, DatabaseClosed, MigrationError
+import aiosqlite
 
-__all__ = ["Database", "DatabaseClosed", "MigrationError"]
+from bot.storage.database import Database, DatabaseClosed, MigrationError
+from bot.storage.errors import StorageConflict
+
+#: what ``Database`` blocks hand out and the storage functions take
+Connection = aiosqlite.Connection
+
+__all__ = ["Connection", "Database", "DatabaseClosed", "MigrationError", "StorageConflict"]

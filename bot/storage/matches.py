@@ -7,11 +7,13 @@ runs its statements there; none commits. JSON columns are encoded and decoded he
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import aiosqlite
 
+from bot.storage.errors import StorageConflict
 from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent, SeatRecord
 
 _MATCH_COLUMNS = {
@@ -42,7 +44,21 @@ async def insert_match(
     arrange_seconds: int | None, user_ids: Sequence[int], deadline_at: float, now: float,
     options: Mapping[str, Any] | None = None,
 ) -> int:
-    """A new challenge (status ``challenge``) with its seats, open; returns the match id."""
+    """A new challenge (status ``challenge``) with its seats, open; returns the match id. Raises StorageConflict when
+    a player is already in an open match of the game (the one-open-match index)."""
+    try:
+        return await _insert_match(conn, guild_id=guild_id, channel_id=channel_id, game=game, rules=rules,
+                                   arrange_seconds=arrange_seconds, user_ids=user_ids, deadline_at=deadline_at,
+                                   now=now, options=options)
+    except sqlite3.IntegrityError as error:
+        raise StorageConflict(str(error)) from None
+
+
+async def _insert_match(
+    conn: aiosqlite.Connection, *, guild_id: int, channel_id: int, game: str, rules: Mapping[str, Any],
+    arrange_seconds: int | None, user_ids: Sequence[int], deadline_at: float, now: float,
+    options: Mapping[str, Any] | None,
+) -> int:
     cursor = await conn.execute(
         "INSERT INTO matches (guild_id, channel_id, game, rules, options, arrange_seconds, status, deadline_at,"
         " deadline_kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'challenge', ?, 'challenge', ?, ?)",

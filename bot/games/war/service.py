@@ -45,12 +45,9 @@ seat no number of players could use, Start says which numbers can play.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-
-import aiosqlite
 
 from bot.errors import InvalidRules
 from bot.games import game_class
@@ -69,6 +66,7 @@ from bot.services.matches import (
     MatchUpdate,
     _Work,
 )
+from bot.storage import Connection, StorageConflict
 from bot.storage import matches as store
 from bot.storage import settings as settings_store
 from bot.storage.records import MatchRecord
@@ -151,7 +149,7 @@ class WarService(MatchService):
         if match.status != "active":
             raise WarGameNotActive(match.status)
 
-    async def _busy(self, conn: aiosqlite.Connection, user_id: int, game: str) -> int | None:
+    async def _busy(self, conn: Connection, user_id: int, game: str) -> int | None:
         """A player is in at most one match of the War family at a time (War, Drunkard, Tod und Leben)."""
         for name in self.games:
             busy = await store.open_match_id_for_user(conn, user_id, name)
@@ -238,7 +236,7 @@ class WarService(MatchService):
                     user_ids=(host_id,), deadline_at=deadline, now=now,
                     options={"pace": pace, "lobby": True, "host": host_id, "votes": {}},
                 )
-            except sqlite3.IntegrityError:
+            except StorageConflict:
                 raise errors.AlreadyInMatch(host_id, title, you=True) from None
             await settings_store.remember_player(conn, guild_id, host_id, host_name, now)
             match = await store.load_match(conn, match_id)

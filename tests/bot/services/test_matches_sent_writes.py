@@ -1,6 +1,6 @@
 """A match's transaction hands the writes whose results it does not need to the database without waiting for each
-(``_Watched.send``): they run in order, before any statement awaited after them and before the commit, and a
-transaction that fails keeps none of them -- not even one handed over before it failed."""
+(``bot.storage.pipeline.Pipelined.send``): they run in order, before any statement awaited after them and before
+the commit, and a transaction that fails keeps none of them -- not even one handed over before it failed."""
 
 from __future__ import annotations
 
