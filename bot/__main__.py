@@ -15,7 +15,7 @@ from bot.errors import GameError
 from bot.games import game_names
 
 if TYPE_CHECKING:
-    from bot.client import AirWarBot
+    from bot.client import CardGameBot
 
 EXIT_USAGE = 2
 
@@ -113,9 +113,9 @@ async def serve(settings: Settings) -> None:
     """Run until Discord disconnects us for good or SIGTERM/SIGINT asks us to stop; then close cleanly."""
     import discord
 
-    from bot.client import AirWarBot
+    from bot.client import CardGameBot
 
-    bot = AirWarBot(settings)
+    bot = CardGameBot(settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -138,7 +138,7 @@ async def serve(settings: Settings) -> None:
                 ) from None
 
 
-async def _settle_when_ready(bot: AirWarBot) -> None:
+async def _settle_when_ready(bot: CardGameBot) -> None:
     """Once the bot is started, keep what it made while starting out of the garbage collector's way."""
     from bot import memory
 

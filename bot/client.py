@@ -24,10 +24,10 @@ from discord.ext import commands
 import cogs
 from bot.config import Settings
 from bot.games import registry
-from bot.services.matches import MatchService, default_seed
+from bot.match.kernel import MatchKernel, default_seed
+from bot.match.timers import Timers
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
-from bot.services.timers import Timers
 from bot.storage import Database
 from bot.storage.records import MatchRecord
 
@@ -69,7 +69,7 @@ HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-
 HANDLERS_GRACE = 5.0
 
 
-class AirWarBot(commands.Bot):
+class CardGameBot(commands.Bot):
     def __init__(
         self,
         settings: Settings,
@@ -100,7 +100,7 @@ class AirWarBot(commands.Bot):
         self.seed_source = seed_source
         self.database: Database | None = None
         #: every game's match service by game name (variants share their game's), built in :meth:`setup_hook`
-        self.game_services: dict[str, MatchService] = {}
+        self.game_services: dict[str, MatchKernel] = {}
         self.stats_service: StatsService | None = None
         self.guild_settings: SettingsService | None = None
         self.timers = Timers(clock=clock, sleep=timer_sleep)
@@ -120,11 +120,11 @@ class AirWarBot(commands.Bot):
         return self.database
 
     @property
-    def matches(self) -> MatchService:
+    def matches(self) -> MatchKernel:
         """Air War's match service."""
         return self.service_for("airwar")
 
-    def service_for(self, game: str) -> MatchService:
+    def service_for(self, game: str) -> MatchKernel:
         """The match service that plays ``game`` (a game or a variant; InvalidRules for a name not registered)."""
         family = registry().entry(game).family
         service = self.game_services.get(family)

@@ -1,7 +1,7 @@
 """The presenter: shows a match's queued events in Discord, in order, one background task per match.
 
-The match service queues everything there is to show (:meth:`MatchService.unshown_events`); the presenter shows
-each event and then marks it shown (:meth:`MatchService.mark_shown`). It keeps nothing in memory that matters:
+The match service queues everything there is to show (:meth:`MatchKernel.unshown_events`); the presenter shows
+each event and then marks it shown (:meth:`MatchKernel.mark_shown`). It keeps nothing in memory that matters:
 message ids go through the service's setters, and every message is rendered from stored events, so showing an
 event again (after a kill between showing and marking) edits the same message to the same content, or finds the
 message it already sent: every message is sent with a nonce made from the match and the message's name
@@ -73,7 +73,7 @@ from cogs._match_common import ensure_thread
 from cogs.kit.messages import nonce
 
 if TYPE_CHECKING:
-    from bot.client import AirWarBot
+    from bot.client import CardGameBot
 
 log = logging.getLogger("cogs.airwar")
 
@@ -123,7 +123,7 @@ class _Show:
 class Presenter:
     """One task per match shows its unshown events; :meth:`show` starts it (or makes it look again)."""
 
-    def __init__(self, bot: AirWarBot, *, pace_sleep: Sleep = asyncio.sleep) -> None:
+    def __init__(self, bot: CardGameBot, *, pace_sleep: Sleep = asyncio.sleep) -> None:
         self.bot = bot
         self.pace_sleep = pace_sleep
         self._tasks: dict[int, asyncio.Task[None]] = {}
@@ -399,7 +399,7 @@ class Presenter:
                 "allowed_mentions": NO_MENTIONS}
 
     async def _edit_panels(self, show: _Show, engagement: int, seats: Sequence[int]) -> None:
-        """The seats' DM panels of the engagement, shown again as they stand now (:meth:`MatchService.panel_for`):
+        """The seats' DM panels of the engagement, shown again as they stand now (:meth:`MatchKernel.panel_for`):
         a new deadline, or how the engagement ended for them (then without buttons). Each under its player's
         :meth:`panel_lock`, so a click being answered lands first and this edit after it."""
         match = show.match

@@ -2,7 +2,7 @@
 the server settings every game's start obeys (where matches may start, a thread per match or not).
 
 Nothing here knows a game: a function takes the match record and a service with the shared setters
-(:meth:`~bot.services.matches.MatchService.set_thread` / ``set_message``).
+(:meth:`~bot.match.kernel.MatchKernel.set_thread` / ``set_message``).
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ import discord
 from discord import app_commands
 
 from bot.games import game_names
+from bot.match.kernel import MatchKernel
 from bot.render.stats import COMBINED, game_title
-from bot.services.matches import MatchService
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
 
@@ -40,7 +40,7 @@ def settings_service(bot: Any) -> SettingsService:
     return service
 
 
-def match_service_for(bot: Any, game: str) -> MatchService:
+def match_service_for(bot: Any, game: str) -> MatchKernel:
     """The match service that plays ``game`` (its export builds the match file)."""
     return bot.service_for(game)
 

@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.airwar import render
-from bot.services.matches import ARRANGE_SECONDS_RANGE, MatchStatus
+from bot.match.kernel import ARRANGE_SECONDS_RANGE, MatchStatus
 from cogs._airwar_presenter import Presenter, mentions
 from cogs._airwar_ui import BUTTONS, COG_NAME
 from cogs.kit.match_cog import MatchCog

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.games.army import render
 from bot.games.army.flow import GAME
-from bot.services.matches import ARRANGE_SECONDS_RANGE, MatchStatus
+from bot.match.kernel import ARRANGE_SECONDS_RANGE, MatchStatus
 from cogs._army_presenter import ArmyPresenter, mentions
 from cogs._army_ui import BUTTONS, COG_NAME
 from cogs.kit.match_cog import MatchCog

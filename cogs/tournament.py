@@ -4,7 +4,7 @@ The cog translates: commands and clicks call :class:`~bot.services.tournaments.T
 ephemeral, and what the service queued for the channel (signup list, calls with a Ready button, results, the
 organiser's actions, the champion) is posted in order by one background task per tournament, each event marked
 shown once posted. The games of a match are real matches: each is handed to its game's cog (the one holding the
-game's :class:`~bot.services.matches.MatchService`), which shows it in its thread, runs its timers and records
+game's :class:`~bot.match.kernel.MatchKernel`), which shows it in its thread, runs its timers and records
 its result. Their ends are picked up by reconciliation: after every update that dealt a game, and every
 :data:`RECONCILE_SECONDS`; after a restart the cog reconciles, shows what was not shown and re-arms every
 tournament's timer (signup close, check-in end, no-shows).
@@ -24,11 +24,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import game_class, registry
+from bot.match.kernel import MatchKernel, MatchUpdate
 from bot.render import bracket as render
 from bot.render.bracket import mention
 from bot.render.common import clamp, timestamp
 from bot.services import USER_ERRORS
-from bot.services.matches import MatchService, MatchUpdate
 from bot.services.tournaments import DEFAULT_NO_SHOW, TournamentService, TournamentUpdate, parse_rules
 from bot.storage.tournaments import TournamentEvent, TournamentRecord
 from bot.tournaments import Format, Tournament
@@ -36,7 +36,7 @@ from cogs._stats_ui import game_choices
 from cogs._tournament_ui import COG_NAME, DYNAMIC_ITEMS, NO_MENTIONS, ready_view, signup_view, tell
 
 if TYPE_CHECKING:
-    from bot.client import AirWarBot
+    from bot.client import CardGameBot
 
 log = logging.getLogger("cogs.tournament")
 
@@ -60,7 +60,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
     group = app_commands.Group(name="tournament", description="Tournaments of any game, played in this channel",
                                guild_only=True)
 
-    def __init__(self, bot: AirWarBot) -> None:
+    def __init__(self, bot: CardGameBot) -> None:
         self.bot = bot
         self.service = TournamentService(bot.db, self.game_service, clock=bot.clock, seed_source=bot.seed_source)
         self._tasks: dict[int, asyncio.Task[None]] = {}
@@ -76,7 +76,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         """The cog that shows the game's matches (``after(update)``), while it is loaded."""
         return self.bot.displays.get(registry().entry(game).family)
 
-    def game_service(self, game: str) -> MatchService | None:
+    def game_service(self, game: str) -> MatchKernel | None:
         return self.bot.service_for(game) if self._display(game) is not None else None
 
     def show_game(self, update: MatchUpdate) -> None:

@@ -8,7 +8,7 @@ decide where a game may start, the rules a game starts with (the server's defaul
 the command's own options), the pace when the command names none, and the flip-pace turn timer.
 
 Timers: a challenge or lobby expiry and a flip-pace turn deadline run on the bot's
-:class:`~bot.services.timers.Timers` at the stored deadline; an auto-pace round runs after the bot's pace sleep
+:class:`~bot.match.timers.Timers` at the stored deadline; an auto-pace round runs after the bot's pace sleep
 (``AUTO_ROUND_SECONDS``). After a start the cog resumes its own matches once the
 gateway is ready (turn deadlines that passed while away are moved, unshown events shown, timers re-armed); Air
 War's resume leaves War matches alone (the services filter by their games).
@@ -29,9 +29,9 @@ from bot.games import game_class, registry
 from bot.games.war import render
 from bot.games.war.service import AUTO_ROUND_SECONDS, DEFAULT_PACE, WarService
 from bot.match import errors as service_errors
+from bot.match.kernel import MatchUpdate
 from bot.render.stats import rules_text as settings_rules_text
 from bot.services import USER_ERRORS
-from bot.services.matches import MatchUpdate
 from bot.storage.records import MatchRecord
 from cogs._airwar_ui import Answer
 from cogs._match_common import mentions, message_link, missing_permissions, start_refusal
@@ -40,7 +40,7 @@ from cogs._war_presenter import WarPresenter
 from cogs._war_ui import COG_NAME, DYNAMIC_ITEMS, NO_MENTIONS, forfeit_view
 
 if TYPE_CHECKING:
-    from bot.client import AirWarBot
+    from bot.client import CardGameBot
 
 log = logging.getLogger("cogs.war")
 
@@ -110,7 +110,7 @@ class WarCog(commands.Cog, name=COG_NAME):
     war_group = app_commands.Group(name="war", description="War, Drunkard and Tod und Leben for 2-4 players",
                                    guild_only=True)
 
-    def __init__(self, bot: AirWarBot) -> None:
+    def __init__(self, bot: CardGameBot) -> None:
         self.bot = bot
         self.war: WarService = bot.service_for("war")  # type: ignore[assignment]
         self.presenter = WarPresenter(self)

@@ -2,7 +2,7 @@
 
 * ``make_env(bot_factory=None, **server_options)`` -- start a local Discord, and a bot built by
   ``bot_factory(env)`` if given; returns the :class:`~tests.localdiscord.Env` driver.
-* ``env`` -- the real Air War bot (``bot.client.AirWarBot``) on a temporary SQLite file, syncing its commands to
+* ``env`` -- the real Air War bot (``bot.client.CardGameBot``) on a temporary SQLite file, syncing its commands to
   the local guild.
 
 At teardown the bot is closed and the test fails if the local Discord recorded a problem: an unknown route,

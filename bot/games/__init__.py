@@ -72,7 +72,7 @@ class GamePlugin:
 
     def service_class(self) -> type[Any]:
         """The match service class that plays the game: its own, or the kernel's."""
-        module_name, _, class_name = (self.service or "bot.services.matches:MatchService").partition(":")
+        module_name, _, class_name = (self.service or "bot.match.kernel:MatchKernel").partition(":")
         return getattr(import_module(module_name), class_name)
 
 

@@ -1,6 +1,6 @@
 """What a game plugs into the match kernel: its flow.
 
-The kernel (:class:`bot.services.matches.MatchService`) runs every match the same way: a challenge, an accept that
+The kernel (:class:`bot.match.kernel.MatchKernel`) runs every match the same way: a challenge, an accept that
 deals the game, then steps. In a step of a *secret-choice* game (Air War's engagement, Army's arrangement and each
 of its rounds) every seat makes one choice in private, from a draft built in its panel or picked at once; the step
 has a deadline; a seat that misses it gets the flow's default, and a second miss in a row forfeits (both seats at

@@ -1,13 +1,12 @@
-"""Services between the Discord cogs and storage: no Discord here, no SQL here.
+"""Services between the Discord cogs and storage that are not a match's: no Discord here, no SQL here.
 
-* :mod:`bot.services.matches` -- :class:`MatchService`, the whole life of a match;
-* :mod:`bot.services.timers` -- :class:`Timers`, deadlines as asyncio tasks;
-* :mod:`bot.services.ratings` -- openskill ratings;
-* :mod:`bot.match.errors` -- the typed refusals, messages ready for users.
+* :mod:`bot.services.stats` -- stats, history, head to head, leaderboards, seasons, privacy;
+* :mod:`bot.services.settings` -- the servers' settings;
+* :mod:`bot.services.tournaments` -- tournaments of any game.
+
+A match's life is the match kernel's (:mod:`bot.match`); :data:`USER_ERRORS` are every refusal a user may be shown.
 """
 
 from bot.match.errors import USER_ERRORS, ServiceError
-from bot.services.matches import MatchService, MatchStatus, MatchUpdate
-from bot.services.timers import Timers
 
-__all__ = ["USER_ERRORS", "MatchService", "MatchStatus", "MatchUpdate", "ServiceError", "Timers"]
+__all__ = ["USER_ERRORS", "ServiceError"]

@@ -23,7 +23,7 @@ from typing import Any
 from bot.errors import GameError
 from bot.games import game_class, game_names
 from bot.match.errors import ServiceError
-from bot.services.matches import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
+from bot.match.kernel import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
 from bot.storage import Database
 from bot.storage import settings as store
 from bot.storage.settings import WAR_PACES, GuildSettings

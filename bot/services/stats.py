@@ -4,7 +4,7 @@ user's message, and a refused call changes nothing.
 
 The combined rating. Besides its rating per game (written by the match service when a match finishes), every
 player has one combined rating per server: a separate openskill rating (the same Plackett-Luce model, see
-:mod:`bot.services.ratings`) updated by every finished match of any game, in the order the matches finished. It
+:mod:`bot.match.ratings`) updated by every finished match of any game, in the order the matches finished. It
 answers "who is the strongest player here across the games" with the same meaning as a game's rating (a surer,
 better record rates higher) and, unlike a mean of per-game ratings, it neither rewards playing a single game nor
 weighs a game played once like one played a hundred times. It is brought up to date from the stored results
@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from bot.games import game_names
 from bot.match.errors import ServiceError
-from bot.services.ratings import Ratings
+from bot.match.ratings import Ratings
 from bot.storage import Connection, Database
 from bot.storage import results as results_store
 from bot.storage import seasons as seasons_store

@@ -10,7 +10,7 @@ does not is left out) -> ``running`` (``paused`` by the organiser) -> ``finished
 on :meth:`TournamentService.start` or by itself at ``signup_closes_at``; fewer than two players cancel it.
 
 A bracket match is a series (best of ``best_of``) of real matches of the game, each made by the game's own
-:class:`~bot.services.matches.MatchService` (a challenge inserted with a far deadline, then ``accept`` deals it):
+:class:`~bot.match.kernel.MatchKernel` (a challenge inserted with a far deadline, then ``accept`` deals it):
 the game's cog shows it, keeps its timers and records its result and ratings, once. When a bracket match is
 *called* both players have ``no_show`` seconds to press Ready; a player who does not forfeits the match (both:
 the better seed goes through in elimination, a draw otherwise). ``no_show`` 0 deals the first game at once.
@@ -49,7 +49,7 @@ from typing import Any
 from bot.errors import GameError
 from bot.games import game_class, registry
 from bot.match.errors import ServiceError
-from bot.services.matches import MatchService, MatchUpdate, default_seed
+from bot.match.kernel import MatchKernel, MatchUpdate, default_seed
 from bot.storage import Connection, Database
 from bot.storage import matches as match_store
 from bot.storage import settings as settings_store
@@ -143,7 +143,7 @@ class TournamentService:
     """See the module docstring. ``services(game)`` gives the match service that plays ``game`` (``None``: it
     cannot be played now)."""
 
-    def __init__(self, database: Database, services: Callable[[str], MatchService | None], *,
+    def __init__(self, database: Database, services: Callable[[str], MatchKernel | None], *,
                  clock: Callable[[], float] = time.time, seed_source: Callable[[], int] = default_seed) -> None:
         self.db = database
         self.services = services
@@ -186,7 +186,7 @@ class TournamentService:
             return TournamentUpdate(tournament, tuple(work.events + extra_events), tuple(games),
                                     await self.next_due(tournament_id))
 
-    def _service(self, game: str) -> MatchService:
+    def _service(self, game: str) -> MatchKernel:
         service = self.services(game)
         if service is None:
             raise TournamentRefused(f"{game_class(game).title} can't be played in a tournament right now.")
@@ -258,7 +258,7 @@ class TournamentService:
         return TournamentUpdate(tournament, tuple(events), (), await self.next_due(tournament_id))
 
     @staticmethod
-    def _resolve_rules(service: MatchService, game: str, rules: Mapping[str, Any] | None) -> dict[str, Any]:
+    def _resolve_rules(service: MatchKernel, game: str, rules: Mapping[str, Any] | None) -> dict[str, Any]:
         try:
             resolve = getattr(service, "resolve_rules", None)
             if resolve is not None:
@@ -581,7 +581,7 @@ class TournamentService:
         return ([update] if update is not None else []), events
 
     @staticmethod
-    async def _accept(service: MatchService, match_id: int, opponent_id: int) -> MatchUpdate | None:
+    async def _accept(service: MatchKernel, match_id: int, opponent_id: int) -> MatchUpdate | None:
         try:
             return await service.accept(match_id, opponent_id)
         except ServiceError:  # accepted already (a retry after a crash), or cancelled meanwhile: reconciled later

@@ -30,9 +30,9 @@ import discord
 from discord.ext import commands
 
 from bot.match import errors as service_errors
+from bot.match.kernel import MatchKernel, MatchStatus, MatchUpdate
 from bot.render.common import clamp, timestamp
 from bot.services import USER_ERRORS
-from bot.services.matches import MatchService, MatchStatus, MatchUpdate
 from bot.storage.records import MatchRecord
 from cogs._match_common import message_link, start_refusal
 from cogs._stats_ui import settings_service
@@ -57,7 +57,7 @@ class MatchCog(commands.Cog):
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
-        self.service: MatchService = bot.service_for(self.game)
+        self.service: MatchKernel = bot.service_for(self.game)
         self.presenter = self.make_presenter()
         self.defer_after: float = getattr(bot, "defer_after", DEFER_AFTER)
         self._armed: dict[int, float] = {}

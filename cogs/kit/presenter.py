@@ -28,9 +28,9 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.match.kernel import MatchKernel
 from bot.render.common import Surface
 from bot.services import USER_ERRORS
-from bot.services.matches import MatchService
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._match_common import ensure_thread
 from cogs.kit.items import MatchButtons
@@ -70,7 +70,7 @@ class Presenter:
     colour: ClassVar[discord.Colour]
     finished_colour: ClassVar[discord.Colour] = discord.Colour.from_rgb(110, 110, 110)
 
-    def __init__(self, bot: Any, service: MatchService) -> None:
+    def __init__(self, bot: Any, service: MatchKernel) -> None:
         self.bot = bot
         self.service = service
         self._tasks: dict[int, asyncio.Task[None]] = {}

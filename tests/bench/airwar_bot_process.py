@@ -30,7 +30,7 @@ import discord.http
 import yarl
 
 from bot import memory
-from bot.client import AirWarBot
+from bot.client import CardGameBot
 from bot.config import Settings
 from tests.bench.loop_lag import GcPauses, LoopLag
 from tests.localdiscord.driver import ErrorLogGuard
@@ -52,7 +52,7 @@ async def serve(argv: list[str]) -> None:
 
     settings = Settings(token=token, database_path=Path(database), dev_guild_id=int(guild),
                         owner_ids=frozenset({int(owner)}), log_level="WARNING")
-    bot = AirWarBot(settings, seed_source=lambda: seeds.getrandbits(63), guild_ready_timeout=0.05,
+    bot = CardGameBot(settings, seed_source=lambda: seeds.getrandbits(63), guild_ready_timeout=0.05,
                     pace_sleep=asyncio.sleep if int(pace_ms) else no_pace)
     running = asyncio.create_task(bot.start(token))
     while not bot.is_ready():

@@ -3,7 +3,7 @@
     python -m tests.bench.airwar_matches [--matches N] [--seed S] [--pace-ms MS] [--think-ms MS] [--channels K]
                                          [--ramp-s S] [--bot-process] [--db-dir DIR] [--json]
 
-The real bot (``bot.client.AirWarBot``, real cogs, a real SQLite file in a temporary directory, or in ``--db-dir``)
+The real bot (``bot.client.CardGameBot``, real cogs, a real SQLite file in a temporary directory, or in ``--db-dir``)
 runs against the local Discord (``tests/localdiscord``) on 127.0.0.1: by default both in this process and event
 loop; with ``--bot-process`` the bot runs in a child process of its own (``tests.bench.airwar_bot_process``, as it
 would against the real Discord) and only the fake and the players stay here, so the two no longer compete for one
@@ -42,7 +42,7 @@ Prints one JSON line:
 * ``seconds`` (first challenge to the last result in a thread), ``settled_seconds`` (until every queued event is
   shown, the channels' backlog included), ``cpu_s`` (CPU seconds of the run: the bot's processes and this one, or
   both together in one process), ``bot_process``, ``channels``, ``pace_ms`` and ``pace`` (how flips are paced: the
-  server setting through ``MatchService.set_settings`` with real sleeps, or ``"no-op pace_sleep"`` for
+  server setting through ``MatchKernel.set_settings`` with real sleeps, or ``"no-op pace_sleep"`` for
   ``--pace-ms 0``), ``think_ms``, ``db_dir`` (a tmpfs such as ``/dev/shm`` makes every commit's fsync free),
   ``load_avg_1m_at_start`` (the machine's load when the run began: other work skews the figures);
 * ``loop_lag_ms``: how late each event loop ran a callback that was due (:class:`tests.bench.loop_lag.LoopLag`,
@@ -74,7 +74,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.services.matches import FLIP_PACE_MS_RANGE
+from bot.match.kernel import FLIP_PACE_MS_RANGE
 from tests.bench.loop_lag import GcPauses, LoopLag, percentile
 from tests.e2e.test_airwar import POLICIES, TITLE, match_id_of, stack_of, title
 from tests.localdiscord import Env, Message, User

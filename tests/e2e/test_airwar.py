@@ -37,7 +37,7 @@ def fast_bot(database: Path, *, pace_log: list[float] | None = None, seed: int =
              seeds: Sequence[int] | None = None, real_pace: bool = False, **bot_options: Any) -> Callable[[Env], Any]:
     """The real bot on ``database`` with the local Discord's clock (a test can jump it), the seed pinned (``seeds``:
     one per match, in turn), timers that look at the clock every 20 ms and flips that do not really wait (the pace
-    asked for goes to ``pace_log``; ``real_pace``: they do wait). ``bot_options`` go to ``AirWarBot``."""
+    asked for goes to ``pace_log``; ``real_pace``: they do wait). ``bot_options`` go to ``CardGameBot``."""
 
     def factory(env: Env):
         async def pace_sleep(seconds: float) -> None:

@@ -1,4 +1,4 @@
-"""`/leaderboard` end to end: real matches played through the real MatchService on the bot's own database, then the
+"""`/leaderboard` end to end: real matches played through the real MatchKernel on the bot's own database, then the
 board read through the local Discord: ranks, W/L/D, win rates, openskill ratings (computed here independently
 with openskill's Plackett-Luce model), the minimum number of games, pages with ◀ / ▶, one server's results only,
 and the empty board's hint."""
@@ -32,7 +32,7 @@ class Row:
 
 
 class Results:
-    """Plays Air War matches with the bot's real MatchService and keeps the expected standings: openskill
+    """Plays Air War matches with the bot's real MatchKernel and keeps the expected standings: openskill
     Plackett-Luce ratings updated here from each finished match's outcome, per server."""
 
     def __init__(self, env: Env) -> None:

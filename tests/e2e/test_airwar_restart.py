@@ -401,7 +401,7 @@ def main(argv: list[str]) -> None:
     import discord.http
     import yarl
 
-    from bot.client import AirWarBot
+    from bot.client import CardGameBot
     from bot.config import Settings
 
     api, gateway, token, database, guild, owner, flip_seconds = argv
@@ -415,7 +415,7 @@ def main(argv: list[str]) -> None:
     async def run() -> None:
         settings = Settings(token=token, database_path=Path(database), dev_guild_id=int(guild),
                             owner_ids=frozenset({int(owner)}), log_level="INFO")
-        bot = AirWarBot(settings, seed_source=lambda: SEED, pace_sleep=pace_sleep, guild_ready_timeout=0.05)
+        bot = CardGameBot(settings, seed_source=lambda: SEED, pace_sleep=pace_sleep, guild_ready_timeout=0.05)
 
         async def on_ready() -> None:
             print("ready", flush=True)

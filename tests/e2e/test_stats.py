@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class Matches:
-    """Finishes Air War matches with the bot's MatchService (nobody shows them: their events are marked shown) and
+    """Finishes Air War matches with the bot's MatchKernel (nobody shows them: their events are marked shown) and
     keeps the expected combined openskill ratings (every match counts, in order)."""
 
     def __init__(self, env: Env) -> None:

@@ -10,13 +10,13 @@ from .driver import Env
 
 
 def airwar_bot_factory(database_path: Path, **client_options: Any) -> Callable[[Env], Any]:
-    """``factory(env)`` -> an ``AirWarBot`` on ``database_path`` with ``dev_guild_id`` = the local guild.
+    """``factory(env)`` -> an ``CardGameBot`` on ``database_path`` with ``dev_guild_id`` = the local guild.
 
     ``guild_ready_timeout`` defaults to 0.05 s (discord.py waits that long after the last GUILD_CREATE).
     """
 
     def factory(env: Env):
-        from bot.client import AirWarBot
+        from bot.client import CardGameBot
         from bot.config import Settings
 
         settings = Settings(
@@ -26,6 +26,6 @@ def airwar_bot_factory(database_path: Path, **client_options: Any) -> Callable[[
             owner_ids=frozenset({env.guild.owner.id}),
             log_level="INFO",
         )
-        return AirWarBot(settings, **{"guild_ready_timeout": 0.05, **client_options})
+        return CardGameBot(settings, **{"guild_ready_timeout": 0.05, **client_options})
 
     return factory

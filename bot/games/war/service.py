@@ -1,6 +1,6 @@
 """The War service: War, Drunkard and Tod und Leben matches for 2-4 players, on the match service's machinery.
 
-:class:`WarService` is a :class:`~bot.services.matches.MatchService` for War and its variants: challenges,
+:class:`WarService` is a :class:`~bot.match.kernel.MatchKernel` for War and its variants: challenges,
 decline / withdraw / expiry, forfeits, the result and the ratings are the shared ones; this module adds lobbies,
 paces, flips, votes and the War timers. A step is stored as ``matches.engagement``: the rounds played.
 
@@ -54,7 +54,7 @@ from bot.games import game_class
 from bot.games.base import Event, Game
 from bot.games.war import DEFAULT_PACE, PACES
 from bot.match import errors
-from bot.services.matches import (
+from bot.match.kernel import (
     ACCEPTED,
     CHALLENGED,
     DEADLINE,
@@ -62,7 +62,7 @@ from bot.services.matches import (
     FORFEIT,
     TIMEOUT,
     WITHDRAWN,
-    MatchService,
+    MatchKernel,
     MatchUpdate,
     _Work,
 )
@@ -135,7 +135,7 @@ def _check_pace(pace: str) -> str:
     return pace
 
 
-class WarService(MatchService):
+class WarService(MatchKernel):
     """See the module docstring."""
 
     game = "war"
@@ -204,7 +204,7 @@ class WarService(MatchService):
                         arrange_seconds: int | None = None, challenger_name: str | None = None,
                         opponent_name: str | None = None, options: Mapping[str, Any] | None = None,
                         pace: str = DEFAULT_PACE) -> MatchUpdate:
-        """A two-player challenge at ``pace``; refuses what :meth:`MatchService.challenge` refuses and bad rule
+        """A two-player challenge at ``pace``; refuses what :meth:`MatchKernel.challenge` refuses and bad rule
         combinations (InvalidRules)."""
         _check_pace(pace)
         if challenger_id == opponent_id:

@@ -10,8 +10,8 @@ import random
 import pytest
 
 from bot.games import game_class, registry
+from bot.match.kernel import MatchKernel
 from bot.replay import replay
-from bot.services.matches import MatchService
 from bot.storage import Database
 from bot.storage import matches as store
 from bot.storage.diagnostics import check_consistency
@@ -26,10 +26,10 @@ MAX_STEPS = 400
 async def open_kernel(tmp_path):
     databases = []
 
-    async def open_(game: str, seed: int) -> MatchService:
+    async def open_(game: str, seed: int) -> MatchKernel:
         database = await Database.open(tmp_path / f"{game}-{seed}.db")
         databases.append(database)
-        return MatchService(database, game=game, clock=FakeClock(), seed_source=lambda: seed,
+        return MatchKernel(database, game=game, clock=FakeClock(), seed_source=lambda: seed,
                             draft_rng=random.Random(seed))
 
     yield open_
@@ -37,7 +37,7 @@ async def open_kernel(tmp_path):
         await database.close()
 
 
-async def play(kernel: MatchService, game: str, chooser: random.Random, *, forfeit_at: int | None = None) -> int:
+async def play(kernel: MatchKernel, game: str, chooser: random.Random, *, forfeit_at: int | None = None) -> int:
     """A whole match of ``game`` by random legal choices (each seat's action drawn from the engine's legal ones);
     seat 1 forfeits at step ``forfeit_at``. Returns the match id."""
     update = await kernel.challenge(GUILD, CHANNEL, ALICE, BOB, game=game)

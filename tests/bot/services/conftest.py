@@ -10,7 +10,7 @@ def clock():
 
 @pytest.fixture
 async def opener(clock):
-    """``await opener(path)``: a MatchService on that file, closed at teardown even when the test fails (an open
+    """``await opener(path)``: a MatchKernel on that file, closed at teardown even when the test fails (an open
     aiosqlite connection would keep the test run from exiting)."""
     services = []
 

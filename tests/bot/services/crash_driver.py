@@ -17,7 +17,7 @@ from pathlib import Path
 import aiosqlite
 
 from bot.match import errors
-from bot.services.matches import MatchService
+from bot.match.kernel import MatchKernel
 from tests.bot.services.support import ALICE, BOB, CHANNEL, GUILD, FakeClock, open_service, reverse, rotate
 
 POLICIES = (rotate, reverse)
@@ -39,7 +39,7 @@ def kill_at(limit: int | None) -> None:
         setattr(aiosqlite.Connection, name, counted)
 
 
-async def show_pending(service: MatchService, match_id: int, log: Path) -> None:
+async def show_pending(service: MatchKernel, match_id: int, log: Path) -> None:
     for queued in await service.unshown_events(match_id):
         with log.open("a") as file:
             file.write(f"{queued.seq} {queued.type}\n")
@@ -48,7 +48,7 @@ async def show_pending(service: MatchService, match_id: int, log: Path) -> None:
         await service.mark_shown(match_id, queued.seq)
 
 
-async def drive(service: MatchService, log: Path) -> int:
+async def drive(service: MatchKernel, log: Path) -> int:
     """Resume (or start) the match and play it to its end; returns its id."""
     for match in await service.open_matches():  # a restart: show what was not shown yet, first
         await show_pending(service, match.id, log)

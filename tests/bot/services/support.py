@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.services.matches import MatchService, MatchUpdate
+from bot.match.kernel import MatchKernel, MatchUpdate
 from bot.storage import Database
 from bot.storage.diagnostics import check_consistency, dump_tables
 from bot.storage.records import MatchRecord
@@ -32,12 +32,12 @@ class FakeClock:
         return self.now
 
 
-async def open_service(path: Path, clock: FakeClock, seed: int = SEED) -> MatchService:
+async def open_service(path: Path, clock: FakeClock, seed: int = SEED) -> MatchKernel:
     database = await Database.open(path)
-    return MatchService(database, game="airwar", clock=clock, seed_source=lambda: seed, draft_rng=random.Random(7))
+    return MatchKernel(database, game="airwar", clock=clock, seed_source=lambda: seed, draft_rng=random.Random(7))
 
 
-async def start_match(service: MatchService, a: int = ALICE, b: int = BOB, **options) -> MatchRecord:
+async def start_match(service: MatchKernel, a: int = ALICE, b: int = BOB, **options) -> MatchRecord:
     update = await service.challenge(GUILD, CHANNEL, a, b, **options)
     return (await service.accept(update.match.id, b)).match
 
@@ -57,7 +57,7 @@ def rotate(stack: list[str]) -> list[str]:
 Policy = Callable[[list[str]], list[str]]
 
 
-async def build_and_confirm(service: MatchService, match_id: int, user_id: int, policy: Policy) -> MatchUpdate:
+async def build_and_confirm(service: MatchKernel, match_id: int, user_id: int, policy: Policy) -> MatchUpdate:
     """Build the seat's order in the DM panel by tapping the cards one by one (with an undo), then confirm."""
     match = await service.get_match(match_id)
     engagement = match.engagement
@@ -72,7 +72,7 @@ async def build_and_confirm(service: MatchService, match_id: int, user_id: int, 
     return await service.confirm(match_id, user_id, engagement)
 
 
-async def play_engagement(service: MatchService, match_id: int, policies: tuple[Policy, Policy]) -> MatchUpdate:
+async def play_engagement(service: MatchKernel, match_id: int, policies: tuple[Policy, Policy]) -> MatchUpdate:
     match = await service.get_match(match_id)
     update = None
     for seat, policy in enumerate(policies):
@@ -82,7 +82,7 @@ async def play_engagement(service: MatchService, match_id: int, policies: tuple[
 
 
 async def play_to_the_end(
-    service: MatchService, match_id: int, policies: tuple[Policy, Policy] = (as_drawn, reverse), limit: int = 200
+    service: MatchKernel, match_id: int, policies: tuple[Policy, Policy] = (as_drawn, reverse), limit: int = 200
 ) -> MatchRecord:
     for _ in range(limit):
         match = await service.get_match(match_id)

@@ -18,8 +18,8 @@ from bot.games.army.flow import (
     lowest_card,
 )
 from bot.match import errors
+from bot.match.kernel import MatchKernel
 from bot.replay import replay
-from bot.services.matches import MatchService
 from bot.storage import Database
 from bot.storage.diagnostics import check_consistency
 from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, SEED
@@ -33,7 +33,7 @@ async def open_army(clock):
 
     async def open_(path, **options):
         database = await Database.open(path)
-        service = MatchService(database, game=GAME, clock=options.pop("clock", clock),
+        service = MatchKernel(database, game=GAME, clock=options.pop("clock", clock),
                                seed_source=lambda: options.get("seed", SEED))
         services.append(service)
         return service
@@ -48,7 +48,7 @@ async def army(tmp_path, open_army):
     return await open_army(tmp_path / "army.db")
 
 
-async def start(service: MatchService, *, rules=None, timer=TIMER):
+async def start(service: MatchKernel, *, rules=None, timer=TIMER):
     update = await service.challenge(GUILD, CHANNEL, ALICE, BOB, game=GAME, rules=rules, arrange_seconds=timer)
     return (await service.accept(update.match.id, BOB)).match
 
@@ -63,7 +63,7 @@ def weakest_black(hand: list[str]) -> str:
     return min(blacks or hand, key=fighting_value)
 
 
-async def arrange(service: MatchService, match_id: int, user_id: int, order) -> None:
+async def arrange(service: MatchKernel, match_id: int, user_id: int, order) -> None:
     panel = await service.panel(match_id, user_id)
     for army in order(list(panel.dealt)):
         await service.tap(match_id, user_id, ARRANGE_STEP, army)
@@ -272,7 +272,7 @@ async def test_a_restart_moves_overdue_deadlines_and_air_war_leaves_army_alone(t
     await first.db.close()
     clock.advance(TIMER * 3)  # the bot was away
     again = await open_army(path)
-    airwar = MatchService(again.db, game="airwar", clock=clock)
+    airwar = MatchKernel(again.db, game="airwar", clock=clock)
     assert await airwar.resume_deadlines() == []
     assert await airwar.deadline_due(match.id) is None  # Air War's timer would time out nothing of Army
     assert (await again.get_match(match.id)).engagement == ARRANGE_STEP

@@ -11,9 +11,9 @@ from openskill.models import PlackettLuce
 from bot.errors import InvalidRules, InvalidState
 from bot.games.airwar.engine import AirWar
 from bot.match import errors
+from bot.match.kernel import CHALLENGE_SECONDS, MatchKernel, _Work
+from bot.match.timers import Timers
 from bot.replay import replay
-from bot.services.matches import CHALLENGE_SECONDS, MatchService, _Work
-from bot.services.timers import Timers
 from bot.storage import matches as store
 from bot.storage import results as results_store
 from bot.storage import settings as settings_store
@@ -64,7 +64,7 @@ def engine_events(queued) -> list[dict]:
     return out
 
 
-async def refused(service: MatchService, error: type[Exception], call, match: str | None = None):
+async def refused(service: MatchKernel, error: type[Exception], call, match: str | None = None):
     """The call raises ``error`` and changes nothing in the database."""
     before = await table_dump(service.db)
     with pytest.raises(error, match=match) as info:

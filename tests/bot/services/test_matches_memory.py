@@ -8,13 +8,13 @@ import random
 import pytest
 
 from bot.match import errors
+from bot.match.kernel import MatchKernel
 from bot.services import USER_ERRORS
-from bot.services.matches import MatchService
 from bot.storage import settings as settings_store
 from tests.bot.services.support import ALICE, BOB, start_match
 
 
-async def same_as_stored(service: MatchService, reader: MatchService, match_id: int) -> None:
+async def same_as_stored(service: MatchKernel, reader: MatchKernel, match_id: int) -> None:
     assert await service.get_match(match_id) == await reader.get_match(match_id)
     seqs = [queued.seq for queued in await reader.events(match_id)]
     assert seqs == list(range(1, len(seqs) + 1))  # numbered from memory, without gaps
@@ -30,7 +30,7 @@ async def same_as_stored(service: MatchService, reader: MatchService, match_id: 
         assert board == await reader.public_board(match_id, match.engagement)
 
 
-async def random_reference(service: MatchService, match_id: int, rng: random.Random) -> None:
+async def random_reference(service: MatchKernel, match_id: int, rng: random.Random) -> None:
     """What the presenter stores after it sends something: a message id, a DM, a thread."""
     match = await service.get_match(match_id)
     message_id = rng.randrange(1, 10**12)
@@ -48,7 +48,7 @@ async def random_reference(service: MatchService, match_id: int, rng: random.Ran
     assert stored == await service.get_match(match_id)
 
 
-async def random_click(service: MatchService, match_id: int, rng: random.Random) -> None:
+async def random_click(service: MatchKernel, match_id: int, rng: random.Random) -> None:
     """One click a player could make, right or wrong (a card already placed, a stale panel, confirm too early)."""
     match = await service.get_match(match_id)
     user_id = rng.choice((ALICE, BOB))

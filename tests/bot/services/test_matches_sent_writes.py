@@ -9,12 +9,12 @@ import sqlite3
 
 import pytest
 
-from bot.services.matches import MatchService
+from bot.match.kernel import MatchKernel
 from bot.storage import matches as store
 from tests.bot.services.support import ALICE, BOB, start_match
 
 
-async def events_of(service: MatchService, match_id: int) -> list[tuple[int, str]]:
+async def events_of(service: MatchKernel, match_id: int) -> list[tuple[int, str]]:
     return [(queued.seq, queued.type) for queued in await service.events(match_id)]
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from bot.games.airwar.engine import AirWar
 from bot.match.errors import USER_ERRORS
-from bot.services.matches import MatchService
+from bot.match.kernel import MatchKernel
 from bot.storage import Database
 from bot.storage.records import MatchRecord
 from tests.bot.services.support import FakeClock, consistency, table_dump
@@ -40,7 +40,7 @@ async def run(ops: list[tuple[str, int, int, int]], path: Path) -> None:
     the wrong match, a missing one, the wrong player, a stale engagement or a bad card."""
     clock = FakeClock()
     database = await Database.open(path)
-    service = MatchService(database, game="airwar", clock=clock, seed_source=iter(range(1000)).__next__,
+    service = MatchKernel(database, game="airwar", clock=clock, seed_source=iter(range(1000)).__next__,
                            draft_rng=random.Random(0))
     # every run starts with one active match (users 1 and 2) so that play is reached often
     first = await service.challenge(GUILDS[0], 1, USERS[0], USERS[1], rules={"stack": 7})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services.matches import MatchService
+from bot.match.kernel import MatchKernel
 from bot.services.settings import InvalidSetting, SettingsService, StartChannelRefused, parse_rules_text
 from bot.storage import Database
 from bot.storage.diagnostics import dump_tables
@@ -57,7 +57,7 @@ async def test_defaults_then_every_setting_stored_and_read_back(settings: Settin
     assert (await settings.get(OTHER)).start_channels == ()  # per server
 
     # the match service's own setter keeps the other settings; both read the same timer and pace
-    matches = MatchService(database, game="airwar", clock=FakeClock(START))
+    matches = MatchKernel(database, game="airwar", clock=FakeClock(START))
     await matches.set_settings(GUILD, arrange_seconds=300)
     after = await settings.get(GUILD)
     assert (after.arrange_seconds, after.flip_pace_ms, after.war_pace, after.thread_per_match) == \

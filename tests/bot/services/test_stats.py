@@ -12,8 +12,8 @@ import pytest
 from openskill.models import PlackettLuce
 
 from bot.games.war.service import WarService
+from bot.match.kernel import MatchKernel
 from bot.render import bracket as bracket_render
-from bot.services.matches import MatchService
 from bot.services.stats import (
     COMBINED,
     MatchNotExportable,
@@ -41,7 +41,7 @@ class World:
     def __init__(self, database: Database, clock: FakeClock) -> None:
         self.db = database
         self.clock = clock
-        self.airwar = MatchService(database, game="airwar", clock=clock, seed_source=lambda: 11,
+        self.airwar = MatchKernel(database, game="airwar", clock=clock, seed_source=lambda: 11,
                                    draft_rng=random.Random(1))
         self.war = WarService(database, clock=clock, seed_source=lambda: 5)
         self.stats = StatsService(database, clock=clock)

@@ -2,7 +2,7 @@ import asyncio
 import logging
 import time
 
-from bot.services.timers import Timers
+from bot.match.timers import Timers
 from tests.bot.services.support import FakeClock
 
 
@@ -84,7 +84,7 @@ async def test_an_exception_in_a_callback_is_logged(caplog):
     async def boom() -> None:
         raise ValueError("kaboom")
 
-    with caplog.at_level(logging.ERROR, logger="bot.services.timers"):
+    with caplog.at_level(logging.ERROR, logger="bot.match.timers"):
         await timers.arm(("match", 7), time.time(), boom)
     assert any("kaboom" in (r.exc_text or "") or r.exc_info for r in caplog.records)
     assert "('match', 7)" in caplog.text

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.games.war.service import WarService
-from bot.services.matches import MatchService
+from bot.match.kernel import MatchKernel
 from bot.services.tournaments import TournamentRefused, TournamentService, parse_rules
 from bot.storage import Database
 from bot.storage.diagnostics import check_consistency
@@ -27,7 +27,7 @@ class World:
         self.db = database
         self.clock = clock
         self.war = WarService(database, clock=clock, seed_source=lambda: seeds.randrange(2**40))
-        self.airwar = MatchService(database, game="airwar", clock=clock, seed_source=lambda: seeds.randrange(2**40))
+        self.airwar = MatchKernel(database, game="airwar", clock=clock, seed_source=lambda: seeds.randrange(2**40))
         self.service = self.make_service()
 
     def make_service(self) -> TournamentService:

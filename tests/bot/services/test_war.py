@@ -18,7 +18,7 @@ from bot.games.war.service import (
     WarService,
 )
 from bot.match import errors
-from bot.services.matches import MatchService
+from bot.match.kernel import MatchKernel
 from bot.storage import Database
 from bot.storage.diagnostics import check_consistency
 from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, SEED, start_match
@@ -254,7 +254,7 @@ async def test_forfeit_with_three_players_goes_on(war):
 
 
 async def test_air_war_service_ignores_war_matches_and_war_resumes_turns(war, clock, tmp_path):
-    airwar = MatchService(war.db, game="airwar", clock=clock, seed_source=lambda: SEED)
+    airwar = MatchKernel(war.db, game="airwar", clock=clock, seed_source=lambda: SEED)
     air = await start_match(airwar, CAROL, DAVE)
     match = await challenge(war, "flip")
     await war.accept(match.id, BOB)

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services.matches import MatchStatus
+from bot.match.kernel import MatchStatus
 from bot.storage.records import QueuedEvent
 from cogs.kit.items import MatchButtons
 from cogs.kit.match_cog import MatchCog

@@ -3,7 +3,7 @@
 ``arm(key, at, factory)`` runs ``await factory()`` once ``clock() >= at`` (at once if ``at`` has passed). Arming a
 key again replaces the timer that waits under it. Once a timer fires it no longer waits under its key, so its
 callback may arm the same key again (the next deadline) without cancelling itself. An exception in a callback is
-logged on the ``bot.services.timers`` logger, never lost.
+logged on the ``bot.match.timers`` logger, never lost.
 """
 
 from __future__ import annotations

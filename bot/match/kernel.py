@@ -1,6 +1,6 @@
 """The match kernel: challenges, secret choices with drafts and deadlines, forfeits, results, ratings, export.
 
-One :class:`MatchService` per game plays it with the game's flow (:class:`~bot.match.flow.Flow`, declared by the
+One :class:`MatchKernel` per game plays it with the game's flow (:class:`~bot.match.flow.Flow`, declared by the
 game's package): the flow says what a step is, what a seat's panel holds, what its choices and defaults are and
 which events show a step; the kernel does the rest the same way for every game. (War still has a service of its own
 that extends this one: :mod:`bot.games.war.service`.)
@@ -22,25 +22,25 @@ flow tags them), the flow's own (see each game's ``flow`` module) and the kernel
   deadline), ``user_ids`` (theirs), ``misses`` (per seat, in a row, after this one), ``forfeit`` (seats forfeited
   by this miss), and the flow's own keys;
 * ``deadline_moved``: ``engagement``, ``deadline_at`` (the new one), ``reason`` (``bot_away``: the deadline passed
-  while the bot was not running, see :meth:`MatchService.resume_deadlines`);
+  while the bot was not running, see :meth:`MatchKernel.resume_deadlines`);
 * ``result`` (after ``game_over``): ``winner`` (seat or ``None``), ``winner_id``, ``reason``, ``detail``,
   ``user_ids``, ``outcomes`` (per seat: win/loss/draw), ``ratings`` (per seat: ``before``, ``after``, the
   openskill ordinals).
 
-The cog shows unshown events in order and calls :meth:`MatchService.mark_shown` after each (or each batch):
+The cog shows unshown events in order and calls :meth:`MatchKernel.mark_shown` after each (or each batch):
 after a restart it continues with the first unshown one, so nothing is shown twice except, at worst, the one
 being shown at the kill (showing re-renders a message from state, so that is harmless).
 
 Deadlines. A challenge expires :data:`CHALLENGE_SECONDS` after it was made; a step's choices are due
 ``arrange_seconds`` after it began, plus what the flow adds (Air War: the time the flips take to show). The cog
-arms a timer per open match (:class:`~bot.services.timers.Timers`) at ``match.deadline_at`` calling
-:meth:`MatchService.deadline_due`; after a restart it first moves the step deadlines that passed while the bot was
-away (:meth:`MatchService.resume_deadlines`: nobody could click, so nobody missed them), then re-arms them from
-:meth:`MatchService.open_matches`. A choice that arrives after the deadline but before the timer ran is still
+arms a timer per open match (:class:`~bot.match.timers.Timers`) at ``match.deadline_at`` calling
+:meth:`MatchKernel.deadline_due`; after a restart it first moves the step deadlines that passed while the bot was
+away (:meth:`MatchKernel.resume_deadlines`: nobody could click, so nobody missed them), then re-arms them from
+:meth:`MatchKernel.open_matches`. A choice that arrives after the deadline but before the timer ran is still
 accepted. A challenge cannot be accepted after its deadline.
 
 Hidden information. What a seat's panel shows may be derived from public reveals (the flow's ``reveal_events``);
-while any of them is still to be shown in public, :meth:`MatchService.status` and :meth:`MatchService.open_panel`
+while any of them is still to be shown in public, :meth:`MatchKernel.status` and :meth:`MatchKernel.open_panel`
 refuse (StillShowing), and the Discord side shows no later event.
 
 Missed deadlines: a seat without a choice when the step's timeout runs has missed it (misses + 1; a seat that
@@ -77,7 +77,7 @@ from bot.games.airwar.flow import PublicBoard, public_board
 from bot.games.base import Event, Game
 from bot.match import errors
 from bot.match.flow import Flow
-from bot.services.ratings import Ratings
+from bot.match.ratings import Ratings
 from bot.storage import Connection, Database
 from bot.storage import matches as store
 from bot.storage import results as results_store
@@ -249,7 +249,7 @@ class _Work:
         return MatchUpdate(match, tuple(self.events), frozenset(self.changes), panel, self.timed_out, self.forfeited)
 
 
-class MatchService:
+class MatchKernel:
     """See the module docstring. ``clock`` gives Unix seconds; ``seed_source`` a game's seed on accept;
     ``draft_rng`` shuffles the panel's "random" order (the player's draft, not the game).
 
