@@ -86,33 +86,45 @@ def replay(match: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
     game = new_game(match)
     moves = moves_of(match)
     yield from game.opening_events
-    if game.automatic:
-        if moves:
-            raise MatchFileError(f"{game.name} plays itself and takes no moves; remove 'moves' from the file")
-        yield from game.play_out()
     for number, move in enumerate(moves, start=1):
         if game.is_over:
             raise MatchFileError(f"move {number}: the game is already over ({game.outcome.reason})")
         if not isinstance(move, Mapping):
             raise MatchFileError(f"move {number}: a move must be a JSON object, not {json.dumps(move)}")
         try:
+            if game.automatic:
+                yield from game.play_out(max_steps=_rounds_before(game, move))
             events = _apply(game, move)
         except (GameError, MatchFileError) as error:
             raise MatchFileError(f"move {number}: {error}") from None
         yield from events
+    if game.automatic:
+        yield from game.play_out()
     yield summary(game)
+
+
+def _rounds_before(game: Game, move: Mapping[str, Any]) -> int:
+    """A game that plays itself takes only forfeits and draws, each after the round it names (``round``: the rounds
+    played when it happened): the rounds to play before it."""
+    if "forfeit" not in move and "draw" not in move:
+        raise MatchFileError(f"{game.name} plays itself: its only moves are forfeits and draws")
+    played = move.get("round")
+    if isinstance(played, bool) or not isinstance(played, int) or played < game.stats.rounds:
+        raise MatchFileError(f"a forfeit or draw of {game.name} names the round it came after (at least "
+                             f"{game.stats.rounds}), not {played!r}")
+    return played - game.stats.rounds
 
 
 def _apply(game: Game, move: Mapping[str, Any]) -> list[dict[str, Any]]:
     if "forfeit" in move:
-        if set(move) - {"forfeit", "reason"}:
-            raise MatchFileError("a forfeit move has only 'forfeit' (a seat) and 'reason'")
+        if set(move) - {"forfeit", "reason", "round"}:
+            raise MatchFileError("a forfeit move has only 'forfeit' (a seat), 'reason' and 'round'")
         seat, reason = move["forfeit"], move.get("reason", "forfeit")
         if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(reason, str):
             raise MatchFileError("a forfeit move names a seat number and a reason text")
         return game.forfeit(seat, reason)
     if "draw" in move:
-        if set(move) != {"draw"} or not isinstance(move["draw"], str):
+        if set(move) - {"draw", "round"} or not isinstance(move["draw"], str):
             raise MatchFileError("a draw move is {\"draw\": reason}")
         return game.draw(move["draw"])
     return game.apply_move(move)

@@ -32,16 +32,16 @@ CHALLENGE_DEADLINE = "challenge"
 
 
 class Flow:
-    """See the module docstring. Subclasses set the class attributes and implement the methods that raise."""
+    """See the module docstring. Subclasses set the class attributes and implement the methods that raise. """
 
     #: the game (registered name) the flow plays, with its variants
-    game: ClassVar[str]
+    game: ClassVar[str] = ""
     #: ``matches.deadline_kind`` of a step's deadline
-    deadline_kind: ClassVar[str]
+    deadline_kind: ClassVar[str] = ""
     #: the type of the event queued when seats miss a step's deadline
-    timeout_event_type: ClassVar[str]
+    timeout_event_type: ClassVar[str] = ""
     #: the action log kinds that are a seat's choice of a step (the player's and the defaults)
-    choice_kinds: ClassVar[tuple[str, ...]]
+    choice_kinds: ClassVar[tuple[str, ...]] = ()
     #: event types that reveal what a seat's panel may only show once they are shown in public
     reveal_events: ClassVar[tuple[str, ...]] = ()
 
@@ -118,6 +118,10 @@ class Flow:
         """One step's move of the match file from every seat's choice (in seat order)."""
         raise NotImplementedError
 
+    def ending_move(self, move: dict[str, Any], step: int) -> dict[str, Any]:
+        """A forfeit or draw move of the match file, made at ``step`` (the moves before it say where it falls)."""
+        return move
+
     # --- refusals ------------------------------------------------------------------------------------------
     def stale(self, step: int, current: int) -> Exception:
         raise NotImplementedError
@@ -140,3 +144,11 @@ def choices_by_step(log: Sequence[ActionRecord], kinds: tuple[str, ...]) -> Mapp
         if action.kind in kinds:
             steps.setdefault(action.engagement, []).append(action)
     return steps
+
+
+class SelfPlayingFlow(Flow):
+    """The flow of a game whose own service plays its steps (War): no choices, no reveals. Its match file holds only
+    the forfeits and draws that ended a match, each with the round it came after (nothing else says where)."""
+
+    def ending_move(self, move: dict[str, Any], step: int) -> dict[str, Any]:
+        return {**move, "round": step}

@@ -76,7 +76,7 @@ from bot.games import game_class, registry
 from bot.games.airwar.flow import PublicBoard, public_board
 from bot.games.base import Event, Game
 from bot.match import errors
-from bot.match.flow import Flow
+from bot.match.flow import Flow, SelfPlayingFlow
 from bot.match.ratings import Ratings
 from bot.storage import Connection, Database
 from bot.storage import matches as store
@@ -277,8 +277,7 @@ class MatchKernel:
         if self.game is None:
             raise TypeError("a match service plays a registered game: name it")
         plugin = registry().entry(self.game).plugin
-        if plugin.flow is not None:
-            self.flow = plugin.flow()
+        self.flow = plugin.flow() if plugin.flow is not None else SelfPlayingFlow()
         self.games: tuple[str, ...] = tuple(games) if games is not None else registry().family(self.game)
         self.db = database
         self.clock = clock
@@ -1126,14 +1125,15 @@ class MatchKernel:
                 if all(choice is not None for choice in step):
                     moves.append(self.flow.export_move(step))  # type: ignore[arg-type]
             elif action.kind == "forfeit":
-                moves.append({"forfeit": action.seat, "reason": "forfeit"})
+                moves.append(self.flow.ending_move({"forfeit": action.seat, "reason": "forfeit"}, action.engagement))
             elif action.kind == "timeout":
                 together = [t for t in timeouts if t.engagement == action.engagement]
                 if len(together) == seats:
                     if action is together[0]:
-                        moves.append({"draw": DOUBLE_TIMEOUT})
+                        moves.append(self.flow.ending_move({"draw": DOUBLE_TIMEOUT}, action.engagement))
                 else:
-                    moves.append({"forfeit": action.seat, "reason": "timeout"})
+                    moves.append(self.flow.ending_move({"forfeit": action.seat, "reason": "timeout"},
+                                                       action.engagement))
         return {"game": match.game, "rules": dict(match.rules), "seed": match.seed, "moves": moves}
 
     async def leaderboard(

@@ -73,3 +73,31 @@ async def test_an_exported_match_replays_to_the_stored_result(open_kernel, game,
             assert match.result["reason"] == "forfeit" and match.result["winner"] == 0
         async with kernel.db.read() as conn:
             assert await check_consistency(conn) == []
+
+
+SERVICE_GAMES = [entry.name for entry in registry().entries() if entry.plugin.flow is None]
+
+
+@pytest.mark.parametrize("game", SERVICE_GAMES)
+@pytest.mark.parametrize("forfeit", [False, True])
+async def test_a_self_playing_match_exports_a_file_that_replays_to_its_result(tmp_path, game, forfeit):
+    """Games whose service plays the steps itself (War and its variants): a match played out at once, or forfeited
+    after its first round, exports a file that replays to the stored result."""
+    plugin = registry().entry(game).plugin
+    database = await Database.open(tmp_path / f"{game}.db")
+    try:
+        kernel = plugin.service_class()(database, game=plugin.name, clock=FakeClock(), seed_source=lambda: 5)
+        update = await kernel.challenge(GUILD, CHANNEL, ALICE, BOB, game=game, pace="flip" if forfeit else "instant")
+        match = (await kernel.accept(update.match.id, BOB)).match
+        if forfeit:
+            await kernel.flip(match.id, ALICE, 1)
+            await kernel.flip(match.id, BOB, 1)
+            match = (await kernel.forfeit(match.id, BOB)).match
+        assert match.status == "finished"
+        exported = await kernel.export(match.id)
+        last = list(replay(json.loads(json.dumps(exported))))[-1]
+        assert (last["winner"], last["reason"]) == (match.result["winner"], match.result["reason"])
+        async with database.read() as conn:
+            assert await check_consistency(conn) == []
+    finally:
+        await database.close()
