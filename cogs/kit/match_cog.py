@@ -34,7 +34,7 @@ from bot.match.kernel import MatchKernel, MatchStatus, MatchUpdate
 from bot.render.common import clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.storage.records import MatchRecord
-from cogs._match_common import message_link, start_refusal
+from cogs._match_common import message_link, missing_permissions, start_refusal
 from cogs._stats_ui import settings_service
 from cogs.kit.items import MatchButtons
 from cogs.kit.messages import DEFER_AFTER, NO_MENTIONS, Answer, embed_of
@@ -243,15 +243,6 @@ class MatchCog(commands.Cog):
                 self.after(update)
 
     # --- what the commands share -------------------------------------------------------------------------
-    @staticmethod
-    def missing_permissions(interaction: discord.Interaction) -> str:
-        """The permissions a match needs in the command's channel that the bot lacks, in words ("" when none)."""
-        perms = interaction.app_permissions
-        in_thread = isinstance(interaction.channel, discord.Thread)
-        needed = [("Send Messages", perms.send_messages_in_threads if in_thread else perms.send_messages),
-                  ("Embed Links", perms.embed_links), ("Attach Files", perms.attach_files)]
-        return ", ".join(name for name, ok in needed if not ok)
-
     async def start_challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User, *,
                               rules: Mapping[str, Any] | None = None, timer: int | None = None) -> None:
         """A challenge in the command's channel: refuses (privately) what can't start here, then posts the challenge
@@ -269,7 +260,7 @@ class MatchCog(commands.Cog):
             await self.tell(interaction, f"{opponent.mention} isn't a member of this server; you can only "
                                          "challenge someone here.")
             return
-        missing = self.missing_permissions(interaction)
+        missing = missing_permissions(interaction)
         if missing:
             await self.tell(interaction, f"I can't run a match in this channel: I need {missing} here.")
             return
