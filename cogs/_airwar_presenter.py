@@ -51,26 +51,22 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.airwar import render
-from bot.games.airwar.flow import Panel, PublicBoard
+from bot.games.airwar.flow import Panel, PublicBoard, public_board
 from bot.render.common import ButtonSurface
 from bot.services import USER_ERRORS
 from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
 from cogs._airwar_ui import (
     COLOUR,
     FINISHED_COLOUR,
-    NO_MENTIONS,
     challenge_view,
-    edit_kwargs,
-    embed_of,
-    files_of,
-    message_kwargs,
     open_panel_view,
     panel_view,
     rendered,
     rendered_first,
 )
 from cogs._match_common import ensure_thread
-from cogs.kit.messages import nonce
+from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, files_of, message_kwargs, nonce
+from cogs.kit.presenter import RETRIES, ShowLoop, dm_name, mentions
 
 if TYPE_CHECKING:
     from bot.client import CardGameBot
@@ -81,9 +77,6 @@ THREAD_ALREADY_CREATED = 160004
 #: the match's thread can't be used: deleted (10003), no access (50001) or permission (50013), locked (50083)
 THREAD_LOST = frozenset({10003, 50001, 50013, 50083})
 UNKNOWN_MESSAGE = 10008
-RETRIES = 4
-#: seconds before a match whose events could not be shown is tried again (its next update tries at once)
-RETRY_LATER = (5.0, 15.0, 60.0, 300.0)
 Sleep = Callable[[float], Awaitable[Any]]
 
 
@@ -93,20 +86,6 @@ class _ThreadLost(Exception):
     def __init__(self, error: discord.HTTPException) -> None:
         super().__init__(str(error))
         self.error = error
-
-
-def dm_name(engagement: int, seat: int) -> str:
-    """The stored name of a seat's DM panel for an engagement (its message id; 0: the DM was refused)."""
-    return f"dm:{engagement}:{seat}"
-
-
-def retry_key(match_id: int) -> tuple[str, int]:
-    """The timer key under which a match whose events could not be shown waits to be tried again."""
-    return ("airwar-show", match_id)
-
-
-def mentions(match: MatchRecord) -> list[str]:
-    return [f"<@{user_id}>" for user_id in match.user_ids]
 
 
 @dataclass
@@ -120,18 +99,17 @@ class _Show:
     flips_of: PublicBoard | None = None  # the engagement being flipped: every flip of it was stored at once
 
 
-class Presenter:
+class Presenter(ShowLoop):
     """One task per match shows its unshown events; :meth:`show` starts it (or makes it look again)."""
 
+    prefix = "airwar"
+    title = render.TITLE
+    colour = COLOUR
+    render = render
+
     def __init__(self, bot: CardGameBot, *, pace_sleep: Sleep = asyncio.sleep) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self.pace_sleep = pace_sleep
-        self._tasks: dict[int, asyncio.Task[None]] = {}
-        self._again: set[int] = set()
-        self._names: dict[tuple[int, int], str] = {}
-        self._closed = False
-        self._failures: dict[int, int] = {}  # match id -> runs in a row that left events unshown
-        self._panel_locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = weakref.WeakValueDictionary()
         self._channel_locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = \
             weakref.WeakValueDictionary()
 
@@ -139,88 +117,9 @@ class Presenter:
     def matches(self):
         return self.bot.matches
 
-    # --- tasks -----------------------------------------------------------------------------------------
-    def show(self, match_id: int) -> None:
-        """Show the match's unshown events soon (in a background task; one at a time per match)."""
-        if self._closed:
-            return
-        self._again.add(match_id)
-        if match_id not in self._tasks:
-            self._tasks[match_id] = asyncio.get_running_loop().create_task(
-                self._run(match_id), name=f"airwar-presenter-{match_id}")
-
-    async def _run(self, match_id: int) -> None:
-        try:
-            while match_id in self._again and not self._closed:
-                self._again.discard(match_id)
-                await self._show_unshown(match_id)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("showing match %s failed; its events stay queued", match_id)
-            self._retry_later(match_id)
-        finally:
-            self._tasks.pop(match_id, None)
-
-    def _retry_later(self, match_id: int) -> None:
-        """Events of the match stay unshown: look again in a while (sooner if the match changes meanwhile)."""
-        if self._closed:
-            return
-        failures = self._failures[match_id] = self._failures.get(match_id, 0) + 1
-        delay = RETRY_LATER[min(failures, len(RETRY_LATER)) - 1]
-
-        async def again() -> None:
-            self.show(match_id)
-
-        self.bot.timers.arm(retry_key(match_id), self.bot.clock() + delay, again)
-
-    def panel_lock(self, match_id: int, user_id: int) -> asyncio.Lock:
-        """One change at a time to a player's panel message: the cog holds it while it applies and answers a click,
-        the presenter while it closes or refreshes the panel, so neither undoes the other."""
-        key = (match_id, user_id)
-        lock = self._panel_locks.get(key)
-        if lock is None:
-            lock = self._panel_locks[key] = asyncio.Lock()
-        return lock
-
-    async def close(self) -> None:
-        self._closed = True
-        for match_id in list(self._failures):
-            self.bot.timers.cancel(retry_key(match_id))
-        tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-    # --- names -----------------------------------------------------------------------------------------
-    def remember_name(self, guild_id: int | None, user: discord.abc.User) -> None:
-        if guild_id is not None:
-            self._names[(guild_id, user.id)] = user.display_name
-
-    async def display_names(self, match: MatchRecord) -> list[str]:
-        """Plain names for pictures and alt text (mentions can't be drawn): cached, else asked of Discord."""
-        names = []
-        for seat, user_id in enumerate(match.user_ids):
-            key = (match.guild_id, user_id)
-            if key not in self._names:
-                fetched = await self._fetch_name(match.guild_id, user_id)
-                if fetched is None:  # not cached: the next message asks again
-                    names.append(f"Player {seat + 1}")
-                    continue
-                self._names[key] = fetched
-            names.append(self._names[key])
-        return names
-
-    async def _fetch_name(self, guild_id: int, user_id: int) -> str | None:
-        guild = self.bot.get_guild(guild_id)
-        try:
-            if guild is not None:
-                member = guild.get_member(user_id) or await guild.fetch_member(user_id)
-                return member.display_name
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            return user.display_name
-        except discord.HTTPException:
-            return None
+    async def _public_board(self, match_id: int, number: int, up_to: int | None) -> PublicBoard | None:
+        """Engagement ``number`` as the public may see it at event ``up_to``."""
+        return public_board(*await self.matches.step_record(match_id, number), up_to)
 
     # --- the loop ----------------------------------------------------------------------------------------
     async def _show_unshown(self, match_id: int) -> None:
@@ -245,8 +144,7 @@ class Presenter:
             unmarked = None
         if unmarked is not None:
             await self.matches.mark_shown(match_id, unmarked)
-        if self._failures.pop(match_id, None) is not None:
-            self.bot.timers.cancel(retry_key(match_id))
+        self._shown_all(match_id)
 
     async def _show_with_retries(self, show: _Show, event: QueuedEvent) -> bool:
         """Show one event; ``False``: it could not be shown (it stays unshown, and so does everything after it)."""
@@ -353,10 +251,6 @@ class Presenter:
         extra = "\n".join(line for line in (note, f"-# Engagement {panel.engagement} of your match in "
                                                   f"{self._where(match)}.") if line)
         return surface, extra
-
-    title = render.TITLE
-    colour = COLOUR
-    render = render
 
     @staticmethod
     def panel_step(panel: Panel) -> int:
@@ -561,7 +455,7 @@ class Presenter:
         """Engagement ``number``'s board as it stood at event ``up_to`` (posted the first time, edited after);
         ``closed``: the engagement was not played (the game ended), say so and drop the buttons."""
         match = show.match
-        board = await self.matches.public_board(match.id, number, up_to)
+        board = await self._public_board(match.id, number, up_to)
         if board is None:
             return
         locked = board.locked
@@ -597,7 +491,7 @@ class Presenter:
         board = show.flips_of
         if board is None or board.engagement != number or not any(
                 e.get("type") == "flip" and e.get("flip") == flip for e in board.events):
-            board = show.flips_of = await self.matches.public_board(match.id, number, event.seq)
+            board = show.flips_of = await self._public_board(match.id, number, event.seq)
         if board is None:
             return
         if flip > 1:
@@ -629,7 +523,7 @@ class Presenter:
         match = show.match
         data = event.event
         number = data["engagement"]
-        board = await self.matches.public_board(match.id, number, event.seq)
+        board = await self._public_board(match.id, number, event.seq)
         waiting = [seat for seat in (0, 1) if board is None or not board.locked[seat]]
         name = f"deadline:{event.seq}"
         if name not in match.messages:
@@ -646,7 +540,7 @@ class Presenter:
         number = event.event.get("engagement")
         if not isinstance(number, int):
             return
-        board = await self.matches.public_board(match.id, number, event.seq)
+        board = await self._public_board(match.id, number, event.seq)
         if board is None or board.played:
             return
         if match.board_message_id(number) is not None:

@@ -34,16 +34,6 @@ from typing import Any, TypeVar
 import discord
 
 from cogs.kit.items import MatchButtons
-from cogs.kit.messages import (  # noqa: F401  (Air War's modules and tests take them from here)
-    DEFER_AFTER,
-    NO_MENTIONS,
-    STYLES,
-    Answer,
-    edit_kwargs,
-    embed_of,
-    files_of,
-    message_kwargs,
-)
 
 log = logging.getLogger("cogs.airwar")
 

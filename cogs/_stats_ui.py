@@ -9,7 +9,6 @@ import discord
 from discord import app_commands
 
 from bot.games import game_names
-from bot.match.kernel import MatchKernel
 from bot.render.stats import COMBINED, game_title
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
@@ -38,11 +37,6 @@ def settings_service(bot: Any) -> SettingsService:
     service = bot.guild_settings
     assert isinstance(service, SettingsService), "the bot's services are not built yet"
     return service
-
-
-def match_service_for(bot: Any, game: str) -> MatchKernel:
-    """The match service that plays ``game`` (its export builds the match file)."""
-    return bot.service_for(game)
 
 
 async def tell(interaction: discord.Interaction, text: str) -> None:

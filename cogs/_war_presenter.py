@@ -21,9 +21,10 @@ import discord
 from bot.games.war import render
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._airwar_presenter import nonce
-from cogs._airwar_ui import files_of, rendered
+from cogs._airwar_ui import rendered
 from cogs._match_common import ensure_thread, fetch_name, mentions
 from cogs._war_ui import COLOUR, FINISHED_COLOUR, NO_MENTIONS, view_of
+from cogs.kit.messages import files_of
 
 if TYPE_CHECKING:
     from cogs.war import WarCog

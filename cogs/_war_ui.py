@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import discord
 
 from bot.render.common import Button
-from cogs._airwar_ui import STYLES
 from cogs._match_common import GameItem
+from cogs.kit.messages import STYLES
 
 COG_NAME = "War"
 COLOUR = discord.Colour.from_rgb(160, 60, 50)

@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot.render import stats as render
 from bot.services import USER_ERRORS
 from bot.services.stats import HistoryPage
-from cogs._stats_ui import GAME_CHOICES, NO_MENTIONS, match_service_for, stats_service, tell
+from cogs._stats_ui import GAME_CHOICES, NO_MENTIONS, stats_service, tell
 
 STATS_COLOUR = discord.Colour.blurple()
 HISTORY_PER_PAGE = 5
@@ -96,7 +96,7 @@ class ExportButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:(?P<
         bot = interaction.client
         try:
             game = await stats_service(bot).exportable(self.guild_id, self.match_id)
-            data = await match_service_for(bot, game).export(self.match_id)
+            data = await bot.service_for(game).export(self.match_id)
         except USER_ERRORS as error:
             await tell(interaction, str(error))
             return

@@ -33,11 +33,11 @@ from bot.match.kernel import MatchUpdate
 from bot.render.stats import rules_text as settings_rules_text
 from bot.services import USER_ERRORS
 from bot.storage.records import MatchRecord
-from cogs._airwar_ui import Answer
 from cogs._match_common import mentions, message_link, missing_permissions, start_refusal
 from cogs._stats_ui import settings_service
 from cogs._war_presenter import WarPresenter
 from cogs._war_ui import COG_NAME, DYNAMIC_ITEMS, NO_MENTIONS, forfeit_view
+from cogs.kit.messages import Answer
 
 if TYPE_CHECKING:
     from bot.client import CardGameBot

@@ -15,6 +15,7 @@ title and rules text, the game's service and cog. Every name, game or variant, i
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pkgutil
 from collections.abc import Iterable
@@ -142,12 +143,7 @@ def _plugin_of(module_name: str) -> GamePlugin:
     plugin = getattr(module, "PLUGIN", None)
     if not isinstance(plugin, GamePlugin):
         raise TypeError(f"game package {module_name} declares no PLUGIN = GamePlugin(...)")
-    return plugin if plugin.package else _with_package(plugin, module_name)
-
-
-def _with_package(plugin: GamePlugin, package: str) -> GamePlugin:
-    object.__setattr__(plugin, "package", package)
-    return plugin
+    return plugin if plugin.package else dataclasses.replace(plugin, package=module_name)
 
 
 def extra_packages() -> tuple[str, ...]:

@@ -21,7 +21,7 @@ A flow is pure: no Discord, no database. It holds no state of a match; the kerne
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from bot.games.base import Action, Event, Game
@@ -135,15 +135,6 @@ class Flow:
     def not_yours(self, item: str) -> str:
         """The words for a tap on an item the seat does not have."""
         return f"{item} is not yours to place."
-
-
-def choices_by_step(log: Sequence[ActionRecord], kinds: tuple[str, ...]) -> Mapping[int, list[ActionRecord]]:
-    """The choice actions of the log by step, in log order."""
-    steps: dict[int, list[ActionRecord]] = {}
-    for action in log:
-        if action.kind in kinds:
-            steps.setdefault(action.engagement, []).append(action)
-    return steps
 
 
 class SelfPlayingFlow(Flow):

@@ -73,7 +73,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games import game_class, registry
-from bot.games.airwar.flow import PublicBoard, public_board
 from bot.games.base import Event, Game
 from bot.match import errors
 from bot.match.flow import Flow, SelfPlayingFlow
@@ -998,17 +997,16 @@ class MatchKernel:
                 await store.set_message(work.conn, match_id, "moved", note_message_id)
             return await self._reload(work)
 
-    async def public_board(self, match_id: int, engagement: int, up_to_seq: int | None = None) -> PublicBoard | None:
-        """Air War's engagement ``engagement`` as the public may see it at event ``up_to_seq`` (default: all its
-        events so far; see :class:`~bot.games.airwar.flow.PublicBoard`); ``None`` when it was never drawn."""
+    async def step_record(self, match_id: int, step: int) -> tuple[MatchRecord, list[QueuedEvent]]:
+        """The match and every event of one step, shown or not (a game's public board of the step is built from
+        them: Air War's :func:`~bot.games.airwar.flow.public_board`)."""
         known = self._known(match_id)
-        # (statement by statement: what it reads of the match never changes, and an engagement's events only grow)
+        # (statement by statement: what it reads of the match never changes, and a step's events only grow)
         async with self.db.statement() as conn:
             match = known.match if known is not None else await store.load_match(conn, match_id)
             if match is None:
                 raise errors.MatchNotFound(match_id)
-            queued = await store.events(conn, match_id, engagement=engagement)
-        return public_board(match, engagement, queued, up_to_seq)
+            return match, await store.events(conn, match_id, engagement=step)
 
     # --- the event queue ---------------------------------------------------------------------------------
     async def unshown_events(self, match_id: int) -> list[QueuedEvent]:

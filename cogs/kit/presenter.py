@@ -32,23 +32,22 @@ from bot.match.kernel import MatchKernel
 from bot.render.common import Surface
 from bot.services import USER_ERRORS
 from bot.storage.records import MatchRecord, QueuedEvent
-from cogs._match_common import ensure_thread
+from cogs._match_common import ensure_thread, fetch_name, mentions
 from cogs.kit.items import MatchButtons
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs, nonce
 
 log = logging.getLogger("cogs.kit")
 
+__all__ = ["Presenter", "Show", "ShowLoop", "dm_name", "mentions"]
+
 RETRIES = 4
+#: seconds before a match whose events could not be shown is tried again (its next update tries at once)
 RETRY_LATER = (5.0, 15.0, 60.0, 300.0)
 
 
 def dm_name(step: int, seat: int) -> str:
     """The name of a seat's panel message of a step (``0`` as its id: the seat's DMs are closed)."""
     return f"dm:{step}:{seat}"
-
-
-def mentions(match: MatchRecord) -> list[str]:
-    return [f"<@{user_id}>" for user_id in match.user_ids]
 
 
 @dataclass
@@ -60,35 +59,34 @@ class Show:
     batch: list[QueuedEvent]
 
 
-class Presenter:
-    """See the module docstring. Subclasses set ``render``, ``buttons``, ``prefix`` (the nonces' and tasks'),
-    ``colour`` and ``finished_colour``."""
+class ShowLoop:
+    """What every game's presenter runs on: one background task per match showing its unshown events
+    (:meth:`_show_unshown`, the subclass's), a retry later when they could not all be shown, one lock per player's
+    panel message, and the players' plain names. ``prefix`` names the tasks and retry timers; ``title`` the game in
+    logs."""
 
-    render: ClassVar[ModuleType]
-    buttons: ClassVar[MatchButtons]
     prefix: ClassVar[str]
-    colour: ClassVar[discord.Colour]
-    finished_colour: ClassVar[discord.Colour] = discord.Colour.from_rgb(110, 110, 110)
+    title: ClassVar[str]
 
-    def __init__(self, bot: Any, service: MatchKernel) -> None:
+    def __init__(self, bot: Any) -> None:
         self.bot = bot
-        self.service = service
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self._closed = False
-        self._failures: dict[int, int] = {}
+        self._failures: dict[int, int] = {}  # match id -> runs in a row that left events unshown
         self._names: dict[tuple[int, int], str] = {}
         self._panel_locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = weakref.WeakValueDictionary()
 
-    @property
-    def title(self) -> str:
-        return str(self.render.TITLE)
-
-    def _retry_key(self, match_id: int) -> tuple[str, int]:
+    def retry_key(self, match_id: int) -> tuple[str, int]:
+        """The timer under which a match whose events could not be shown waits to be tried again."""
         return (f"{self.prefix}-show", match_id)
+
+    async def _show_unshown(self, match_id: int) -> None:
+        raise NotImplementedError
 
     # --- tasks -----------------------------------------------------------------------------------------------
     def show(self, match_id: int) -> None:
+        """Show the match's unshown events soon (in a background task; one at a time per match)."""
         if self._closed:
             return
         self._again.add(match_id)
@@ -110,6 +108,7 @@ class Presenter:
             self._tasks.pop(match_id, None)
 
     def _retry_later(self, match_id: int) -> None:
+        """Events of the match stay unshown: look again in a while (sooner if the match changes meanwhile)."""
         if self._closed:
             return
         failures = self._failures[match_id] = self._failures.get(match_id, 0) + 1
@@ -118,10 +117,16 @@ class Presenter:
         async def again() -> None:
             self.show(match_id)
 
-        self.bot.timers.arm(self._retry_key(match_id), self.bot.clock() + delay, again)
+        self.bot.timers.arm(self.retry_key(match_id), self.bot.clock() + delay, again)
+
+    def _shown_all(self, match_id: int) -> None:
+        """Every event of the match is shown: no retry waits any more."""
+        if self._failures.pop(match_id, None) is not None:
+            self.bot.timers.cancel(self.retry_key(match_id))
 
     def panel_lock(self, match_id: int, user_id: int) -> asyncio.Lock:
-        """One change at a time to a player's panel message (a click's answer, or the presenter closing it)."""
+        """One change at a time to a player's panel message: the cog holds it while it applies and answers a click,
+        the presenter while it closes or refreshes the panel, so neither undoes the other."""
         key = (match_id, user_id)
         lock = self._panel_locks.get(key)
         if lock is None:
@@ -136,7 +141,7 @@ class Presenter:
     async def close(self) -> None:
         self._closed = True
         for match_id in list(self._failures):
-            self.bot.timers.cancel(self._retry_key(match_id))
+            self.bot.timers.cancel(self.retry_key(match_id))
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()
@@ -148,22 +153,36 @@ class Presenter:
             self._names[(guild_id, user.id)] = user.display_name
 
     async def display_names(self, match: MatchRecord) -> list[str]:
-        """Plain names (thread names and titles can't show mentions): cached, else asked of Discord."""
+        """Plain names (pictures, thread names and titles can't show mentions): cached, else asked of Discord."""
         names = []
         for seat, user_id in enumerate(match.user_ids):
             key = (match.guild_id, user_id)
             if key not in self._names:
-                guild = self.bot.get_guild(match.guild_id)
-                try:
-                    member = None if guild is None else guild.get_member(user_id) or await guild.fetch_member(user_id)
-                except discord.HTTPException:
-                    member = None
-                if member is None:
+                fetched = await fetch_name(self.bot, match.guild_id, user_id)
+                if fetched is None:  # not cached: the next message asks again
                     names.append(f"Player {seat + 1}")
                     continue
-                self._names[key] = member.display_name
+                self._names[key] = fetched
             names.append(self._names[key])
         return names
+
+
+class Presenter(ShowLoop):
+    """See the module docstring. Subclasses set ``render``, ``buttons``, ``prefix`` (the nonces' and tasks'),
+    ``colour`` and ``finished_colour``."""
+
+    render: ClassVar[ModuleType]
+    buttons: ClassVar[MatchButtons]
+    colour: ClassVar[discord.Colour]
+    finished_colour: ClassVar[discord.Colour] = discord.Colour.from_rgb(110, 110, 110)
+
+    def __init__(self, bot: Any, service: MatchKernel) -> None:
+        super().__init__(bot)
+        self.service = service
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        return str(self.render.TITLE)
 
     # --- the loop --------------------------------------------------------------------------------------------
     async def _show_unshown(self, match_id: int) -> None:
@@ -181,8 +200,7 @@ class Presenter:
                 self._retry_later(match_id)
                 return
             await self.service.mark_shown(match_id, event.seq)
-        if self._failures.pop(match_id, None) is not None:
-            self.bot.timers.cancel(self._retry_key(match_id))
+        self._shown_all(match_id)
 
     async def _show_with_retries(self, show: Show, event: QueuedEvent) -> bool:
         handler = getattr(self, f"_on_{event.type}", None)

@@ -1104,9 +1104,9 @@ async def test_flips_that_cannot_be_shown_anywhere_hold_back_the_match(make_env,
     match = await env.bot.matches.get_match(match_id)
     assert match.thread_id == thread.id and "moved" not in match.messages
 
-    from cogs._airwar_presenter import RETRY_LATER, retry_key
+    from cogs.kit.presenter import RETRY_LATER
 
-    assert env.bot.timers.armed(retry_key(match_id))  # it tries again later
+    assert env.bot.timers.armed(env.bot.get_cog("AirWar").presenter.retry_key(match_id))  # it tries again later
     channel.overwrites.remove(hidden)
     for _ in range(12):  # the next try is due after a few of RETRY_LATER's first steps (a try per failed update)
         env.clock.advance(RETRY_LATER[0])

@@ -87,10 +87,9 @@ class PublicBoard:
     timed_out: tuple[int, ...] = ()
 
 
-def public_board(match: MatchRecord, engagement: int, queued: Sequence[QueuedEvent],
-                 up_to_seq: int | None = None) -> PublicBoard | None:
-    """Engagement ``engagement`` as the public may see it at event ``up_to_seq`` from its events (``queued``;
-    default: all of them); ``None`` when the engagement was never drawn."""
+def public_board(match: MatchRecord, queued: Sequence[QueuedEvent], up_to_seq: int | None = None) -> PublicBoard | None:
+    """An engagement as the public may see it at event ``up_to_seq``, from its events (``queued``, the kernel's
+    ``step_record``; default: all of them); ``None`` when the engagement was never drawn."""
     start = next((q.event for q in queued if q.type == "engagement"), None)
     if start is None:
         return None
@@ -115,7 +114,7 @@ def public_board(match: MatchRecord, engagement: int, queued: Sequence[QueuedEve
         "deck_counts": list(start["deck_counts"]), "discards": [[""] * n for n in start["discard_counts"]],
         "table": [[] for _ in range(seats)], "outcome": None, "stats": {},
     }
-    return PublicBoard(match.id, engagement, view, deadline, tuple(locked),
+    return PublicBoard(match.id, start["number"], view, deadline, tuple(locked),
                        any(q.type == "flip" for q in queued), tuple(q.event for q in queued), tuple(timed_out))
 
 

@@ -10,6 +10,7 @@ from openskill.models import PlackettLuce
 
 from bot.errors import InvalidRules, InvalidState
 from bot.games.airwar.engine import AirWar
+from bot.games.airwar.flow import public_board
 from bot.match import errors
 from bot.match.kernel import CHALLENGE_SECONDS, MatchKernel, _Work
 from bot.match.timers import Timers
@@ -663,7 +664,7 @@ async def test_deadlines_that_passed_while_the_bot_was_away_move_on(service, clo
         {"type": "deadline_moved", "engagement": 1, "deadline_at": clock() + 60, "reason": "bot_away"}]
     assert [s.misses for s in update.match.seats] == [0, 0] and update.match.engagement == 1
     assert await service.deadline_due(overdue.id) is None  # nobody missed anything
-    assert (await service.public_board(overdue.id, 1)).deadline_at == clock() + 60
+    assert (public_board(*await service.step_record(overdue.id, 1))).deadline_at == clock() + 60
     assert (await service.get_match(later.id)).deadline_at == later.deadline_at  # not due: untouched
     assert (await service.get_match(waiting.id)).deadline_at == waiting.deadline_at  # a challenge just expires
     assert await service.resume_deadlines() == []  # once
@@ -751,21 +752,21 @@ async def test_the_public_board_of_an_engagement_at_any_event(service, clock):
     match = await start_match(service)
     queued = await service.events(match.id, engagement=1)
     start = next(q for q in queued if q.type == "engagement")
-    board = await service.public_board(match.id, 1, start.seq)
+    board = public_board(*await service.step_record(match.id, 1), start.seq)
     assert board.locked == (False, False) and not board.played and board.deadline_at == start.event["deadline_at"]
     assert board.view["seat"] is None and board.view["my_order"] is None
     assert board.view["stacks"] == start.event["stacks"] and board.view["waiting_for"] == [0, 1]
     await build_and_confirm(service, match.id, BOB, reverse)
     locked = next(q for q in await service.events(match.id, engagement=1) if q.type == "order_locked")
-    assert (await service.public_board(match.id, 1, locked.seq - 1)).locked == (False, False)
-    assert (await service.public_board(match.id, 1, locked.seq)).locked == (False, True)
+    assert (public_board(*await service.step_record(match.id, 1), locked.seq - 1)).locked == (False, False)
+    assert (public_board(*await service.step_record(match.id, 1), locked.seq)).locked == (False, True)
     clock.advance(200)
     await service.deadline_due(match.id)  # alice missed it: played as drawn
-    board = await service.public_board(match.id, 1)
+    board = public_board(*await service.step_record(match.id, 1))
     assert board.played and board.timed_out == (0,) and board.locked == (True, True)  # her stack, as drawn
     assert [e["type"] for e in board.events].count("flip") >= 5
     assert all("order" not in e and "cards" not in e for e in board.events if e["type"] == "order_locked")
-    assert await service.public_board(match.id, 9) is None
+    assert public_board(*await service.step_record(match.id, 9)) is None
 
 
 async def test_the_cogs_questions_before_it_answers(service):

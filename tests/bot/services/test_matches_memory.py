@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from bot.games.airwar.flow import public_board
 from bot.match import errors
 from bot.match.kernel import MatchKernel
 from bot.services import USER_ERRORS
@@ -26,8 +27,8 @@ async def same_as_stored(service: MatchKernel, reader: MatchKernel, match_id: in
     match = await reader.get_match(match_id)
     if match.status == "active":
         assert await service.view(match_id, ALICE) == await reader.view(match_id, ALICE)
-        board = await service.public_board(match_id, match.engagement)
-        assert board == await reader.public_board(match_id, match.engagement)
+        board = public_board(*await service.step_record(match_id, match.engagement))
+        assert board == public_board(*await reader.step_record(match_id, match.engagement))
 
 
 async def random_reference(service: MatchKernel, match_id: int, rng: random.Random) -> None:
