@@ -136,8 +136,7 @@ class CardGameBot(commands.Bot):
         """Every service the bot runs, in one place: each registered game's, the stats and the settings."""
         games = registry()
         self.game_services = {
-            plugin.name: plugin.service_class()(database, clock=self.clock, seed_source=self.seed_source,
-                                                game=plugin.name)
+            plugin.name: MatchKernel(database, clock=self.clock, seed_source=self.seed_source, game=plugin.name)
             for plugin in games.plugins
         }
         self.stats_service = StatsService(database, clock=self.clock)

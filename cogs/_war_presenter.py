@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.war import render
+from bot.games.war.flow import card_history
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._airwar_presenter import nonce
 from cogs._airwar_ui import rendered
@@ -290,7 +291,7 @@ class WarPresenter:
 
     async def _on_result(self, match: MatchRecord, event: QueuedEvent) -> None:
         view = await self.war.view(match.id)
-        points, _, rounds = await self.war.history(match.id)
+        points, _, rounds = card_history(match)
         names = await self.display_names(match)
         surface = await rendered(render.result, view, mentions(match), match.game, image_names=names, points=points,
                                  rounds=rounds, ratings=event.event.get("ratings"))

@@ -1,5 +1,5 @@
-"""`/war challenge|lobby|forfeit|status` and every War button: the Discord face of
-:class:`~bot.games.war.service.WarService`.
+"""`/war challenge|lobby|forfeit|status` and every War button: the Discord face of War's matches (the match kernel
+playing :class:`~bot.games.war.flow.WarFlow`).
 
 The cog translates and nothing more: a command or click calls the service, answers within Discord's 3 seconds (a
 refusal as an ephemeral message, nothing changed), then arms the match's timer and asks the presenter
@@ -27,9 +27,9 @@ from discord.ext import commands
 
 from bot.games import game_class, registry
 from bot.games.war import render
-from bot.games.war.service import AUTO_ROUND_SECONDS, DEFAULT_PACE, WarService
+from bot.games.war.flow import AUTO_ROUND_SECONDS, DEFAULT_PACE, FLIP
 from bot.match import errors as service_errors
-from bot.match.kernel import MatchUpdate
+from bot.match.kernel import MatchKernel, MatchUpdate
 from bot.render.stats import rules_text as settings_rules_text
 from bot.services import USER_ERRORS
 from bot.storage.records import MatchRecord
@@ -112,7 +112,7 @@ class WarCog(commands.Cog, name=COG_NAME):
 
     def __init__(self, bot: CardGameBot) -> None:
         self.bot = bot
-        self.war: WarService = bot.service_for("war")  # type: ignore[assignment]
+        self.war: MatchKernel = bot.service_for("war")
         self.presenter = WarPresenter(self)
         self.pace_sleep = getattr(bot, "pace_sleep", asyncio.sleep)
         self.defer_after: float = getattr(bot, "defer_after", 1.5)
@@ -173,7 +173,7 @@ class WarCog(commands.Cog, name=COG_NAME):
     async def _auto_round(self, match_id: int, number: int, due: float) -> None:
         try:
             await self.pace_sleep(max(0.0, min(AUTO_ROUND_SECONDS, due - self.bot.clock())))
-            update = await self.war.auto_round(match_id, number)
+            update = await self.war.auto_step(match_id, number)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -247,7 +247,7 @@ class WarCog(commands.Cog, name=COG_NAME):
                 else:
                     number, key = args
                     if key == "flip":
-                        update = await war.flip(match_id, user.id, number)
+                        update = await war.pick(match_id, user.id, number, FLIP)
                     else:
                         update = await war.vote(match_id, user.id, key.removeprefix("vote:"))
             except USER_ERRORS as error:
@@ -387,7 +387,7 @@ class WarCog(commands.Cog, name=COG_NAME):
         if await self._refuse_rules(interaction, game, rules, None, defaults_used):
             return
         try:
-            await self.war.check_player(user.id, game)
+            await self.war.check_player(user.id)
         except USER_ERRORS as error:
             await self.tell(interaction, str(error))
             return
@@ -473,7 +473,7 @@ class WarCog(commands.Cog, name=COG_NAME):
     async def status(self, interaction: discord.Interaction) -> None:
         async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
             try:
-                status = await self.war.war_status(interaction.user.id)
+                status = await self.war.status(interaction.user.id)
             except USER_ERRORS as error:
                 await answer.tell(str(error))
                 return

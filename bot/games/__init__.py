@@ -1,7 +1,7 @@
 """The games and their registry.
 
 Each game is a package here (``bot/games/<game>/``) holding everything that is its own: the engine (pure rules,
-``engine.py``), its rendering, its match service, its players' rules texts (``rules/<name>.md``). The package's
+``engine.py``), its rendering, its match flow, its players' rules texts (``rules/<name>.md``). The package's
 ``__init__`` declares one :class:`GamePlugin` named ``PLUGIN``; the registry finds every such package by itself,
 so nothing else keeps a list of games: ``/rules``, ``/help``, tournaments, export, stats, settings, diagnostics
 and the simulator all ask the registry.
@@ -37,15 +37,13 @@ class GamePlugin:
     """One game as its package declares it (``PLUGIN`` in the package's ``__init__``).
 
     ``engine``: the game's engine class; ``variants``: preset subclasses registered under their own names;
-    ``flow``: its :class:`~bot.match.flow.Flow` (the match kernel plays it with that), or ``service``:
-    ``"module:Class"`` of a match service of its own (imported when the bot starts);
+    ``flow``: its :class:`~bot.match.flow.Flow` (the match kernel plays it with that);
     ``cog``: the extension that is its Discord face (default ``cogs.<name>``); ``order``: its place in menus;
     ``paces``: the paces a match of it can be played at (empty: it has none to choose), ``default_pace`` the one
     a match gets when nobody chose."""
 
     engine: type[Game]
-    flow: type[Any] | None = None
-    service: str | None = None
+    flow: type[Any]
     variants: tuple[type[Game], ...] = ()
     cog: str | None = None
     order: int = 100
@@ -70,11 +68,6 @@ class GamePlugin:
         module = import_module(self.package)
         assert module.__file__ is not None
         return Path(module.__file__).resolve().parent / "rules"
-
-    def service_class(self) -> type[Any]:
-        """The match service class that plays the game: its own, or the kernel's."""
-        module_name, _, class_name = (self.service or "bot.match.kernel:MatchKernel").partition(":")
-        return getattr(import_module(module_name), class_name)
 
 
 @dataclass(frozen=True)

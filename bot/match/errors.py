@@ -114,8 +114,13 @@ class StillShowing(ServiceError):
         self.channel_id = channel_id
 
 
-class ChallengeNotStarted(ServiceError):
-    """``/airwar forfeit`` while the user's match is still a challenge: there is nothing to forfeit yet."""
+class NotStartedYet(ServiceError):
+    """A forfeit while the user's match is still a challenge or a lobby: there is nothing to give up yet (its
+    buttons close it)."""
+
+
+class ChallengeNotStarted(NotStartedYet):
+    """A forfeit while the user's match is still a challenge: withdraw or decline it instead."""
 
     def __init__(self, game_title: str, other_id: int, *, challenger: bool) -> None:
         what = "withdraw it" if challenger else "decline it"
@@ -123,6 +128,14 @@ class ChallengeNotStarted(ServiceError):
                          "on the challenge message instead.")
         self.other_id = other_id
         self.challenger = challenger
+
+
+class AlreadyOut(ServiceError):
+    """A forfeit, a choice or a vote by a player who is out of the game already (no cards left, gave up, missed
+    two deadlines in a row): the others play on without them."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"You're out of this game already, so {what}; the others play on without you.")
 
 
 class AlreadyLocked(ServiceError):

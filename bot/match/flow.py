@@ -14,21 +14,37 @@ once: a draw). The kernel stores, locks, times and replays all of it; the flow s
 * the events a step adds to the engine's (:meth:`Flow.tag`, :meth:`Flow.step_started`, :meth:`Flow.timeout_event`)
   and how long a step lasts beyond the match's timer (:meth:`Flow.extra_seconds`);
 * a step's move in the match file (:meth:`Flow.export_move`);
-* its refusals, in its own words (:meth:`Flow.stale`, :meth:`Flow.already_chosen`, :meth:`Flow.draft_error`).
+* its refusals, in its own words (:meth:`Flow.stale`, :meth:`Flow.already_chosen`, :meth:`Flow.draft_error`,
+  :meth:`Flow.not_active`, :meth:`Flow.not_in_match`).
+
+Steps can also play themselves (War): after every engine call the flow may settle what needs no decision
+(:meth:`Flow.settle`, War's instant pace plays the game out there) and says which deadline comes next
+(:meth:`Flow.schedule`): a step of choices with the match's timer, or an auto-played step (:meth:`Flow.play_auto`)
+after a fixed pause. A match's pace (``matches.options["pace"]``, from the plugin's ``paces``) is the flow's to
+read; the kernel stores it, counts the votes to change it and calls the flow again when it changes.
 
 A flow is pure: no Discord, no database. It holds no state of a match; the kernel passes it what it needs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 from bot.games.base import Action, Event, Game
+from bot.match import errors
 from bot.storage.records import ActionRecord, MatchRecord
 
 #: the kinds of deadline a step can have (``matches.deadline_kind``)
 CHALLENGE_DEADLINE = "challenge"
+
+
+class NextDeadline(NamedTuple):
+    """The deadline a match gets after a play (:meth:`Flow.schedule`): its ``kind`` (``matches.deadline_kind``) and
+    ``seconds`` from now, or ``None`` for a step of choices: the match's timer plus :meth:`Flow.extra_seconds`."""
+
+    kind: str
+    seconds: float | None = None
 
 
 class Flow:
@@ -44,6 +60,10 @@ class Flow:
     choice_kinds: ClassVar[tuple[str, ...]] = ()
     #: event types that reveal what a seat's panel may only show once they are shown in public
     reveal_events: ClassVar[tuple[str, ...]] = ()
+    #: ``matches.deadline_kind`` of an auto-played step (:meth:`play_auto`); empty: every step waits for choices
+    auto_deadline_kind: ClassVar[str] = ""
+    #: the action log kind of an auto-played step
+    auto_kind: ClassVar[str] = "auto"
 
     # --- steps ---------------------------------------------------------------------------------------------
     def step(self, game: Game) -> int:
@@ -53,6 +73,37 @@ class Flow:
     def waiting_for(self, game: Game) -> list[int]:
         """The seats whose choice of the current step is not in yet."""
         raise NotImplementedError
+
+    def due_step(self, stored: int) -> int:
+        """The step players act in (what their buttons carry), from the stored one (``matches.engagement``)."""
+        return stored
+
+    def step_keys(self, step: int) -> dict[str, Any]:
+        """The keys that name ``step`` in the kernel's events of the game (War: ``round``)."""
+        return {}
+
+    def still_in(self, game: Game) -> list[int]:
+        """The seats still playing (a forfeit, a choice or a vote by any other is refused: AlreadyOut)."""
+        return list(range(game.num_players))
+
+    def settle(self, game: Game, options: dict[str, Any], previous_step: int, *, started: bool) -> list[Event]:
+        """After an engine call (``started``: the game was just dealt), before it is stored: keep the flow's own
+        records in ``options`` (the match's options, stored when changed) and play what needs no decision; return
+        the events that adds."""
+        return []
+
+    def schedule(self, match: MatchRecord, game: Game, options: Mapping[str, Any], *,
+                 new_step: bool) -> NextDeadline | None:
+        """The deadline to set after a play (``new_step``: a step began, or the pace changed); ``None``: keep the
+        one the match has."""
+        return NextDeadline(self.deadline_kind) if new_step else None
+
+    def play_auto(self, game: Game) -> list[Event]:
+        """Play one auto-played step for everyone (its deadline passed)."""
+        raise NotImplementedError
+
+    def check_choosing(self, match: MatchRecord) -> None:
+        """Refuse every choice while the match takes none (War at a pace where the bot flips)."""
 
     def extra_seconds(self, events: Sequence[Event], flip_pace_ms: int) -> float:
         """Seconds a new step's deadline adds to the match's timer (the time its opening events take to show)."""
@@ -97,12 +148,16 @@ class Flow:
         return str(action["type"])
 
     # --- events ----------------------------------------------------------------------------------------------
-    def tag(self, events: Sequence[Event], previous_step: int) -> list[Event]:
+    def tag(self, game: Game, events: Sequence[Event], previous_step: int) -> list[Event]:
         """The engine's events as queued (copies; a flow may tag them with the step they belong to)."""
         return [dict(event) for event in events]
 
     def step_started(self, game: Game, queued: list[Event], deadline_at: float, seconds: int) -> None:
         """A new step began with ``queued`` (tagged) events: add or mark what shows its deadline."""
+
+    def accepted_event(self, match: MatchRecord, event: dict[str, Any]) -> Event:
+        """The ``accepted`` event (``user_ids``, ``arrange_seconds``), with the game's own keys."""
+        return event
 
     def timeout_event(self, game: Game, event: dict[str, Any], defaults: list[int]) -> Event:
         """The timeout event: ``event`` holds ``type``, ``engagement``, ``seats``, ``user_ids``, ``misses`` and
@@ -132,14 +187,14 @@ class Flow:
     def draft_error(self, message: str) -> Exception:
         raise NotImplementedError
 
+    def not_active(self, status: str) -> Exception:
+        """A play, a vote or a forfeit on a match that is not being played (``status``: challenge, or over)."""
+        return errors.MatchNotActive(status)
+
+    def not_in_match(self, title: str) -> Exception:
+        """``forfeit`` or ``status`` by a user without an open match of the game."""
+        return errors.NotInMatch(title)
+
     def not_yours(self, item: str) -> str:
         """The words for a tap on an item the seat does not have."""
         return f"{item} is not yours to place."
-
-
-class SelfPlayingFlow(Flow):
-    """The flow of a game whose own service plays its steps (War): no choices, no reveals. Its match file holds only
-    the forfeits and draws that ended a match, each with the round it came after (nothing else says where)."""
-
-    def ending_move(self, move: dict[str, Any], step: int) -> dict[str, Any]:
-        return {**move, "round": step}

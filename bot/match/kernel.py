@@ -1,9 +1,10 @@
 """The match kernel: challenges, secret choices with drafts and deadlines, forfeits, results, ratings, export.
 
 One :class:`MatchKernel` per game plays it with the game's flow (:class:`~bot.match.flow.Flow`, declared by the
-game's package): the flow says what a step is, what a seat's panel holds, what its choices and defaults are and
-which events show a step; the kernel does the rest the same way for every game. (War still has a service of its own
-that extends this one: :mod:`bot.games.war.service`.)
+game's package): the flow says what a step is, what a seat's panel holds, what its choices and defaults are, which
+steps play themselves and which events show a step; the kernel does the rest the same way for every game: the
+challenge or the lobby, the deal, choices and deadlines, auto-played steps, paces and votes, forfeits, the result,
+the ratings, the match file.
 
 No Discord here. A cog calls a method, shows what it returns and stores the ids of the messages it sent. Every
 method that changes a match runs load -> validate -> apply -> persist in ONE transaction, under the match's own
@@ -16,8 +17,13 @@ flow tags them), the flow's own (see each game's ``flow`` module) and the kernel
 
 * ``challenge``: ``challenger_id``, ``opponent_id``, ``game``, ``rules``, ``arrange_seconds`` (the challenge's
   timer option or ``None``), ``expires_at``;
-* ``accepted``: ``user_ids`` (by seat), ``arrange_seconds`` (the timer in force); ``declined`` / ``withdrawn``:
-  ``by``; ``expired``;
+* ``accepted``: ``user_ids`` (by seat), ``arrange_seconds`` (the timer in force) and the flow's keys;
+  ``declined`` / ``withdrawn``: ``by``; ``expired``;
+* a lobby's (games for more than two): ``lobby`` {host_id, game, rules, pace, expires_at}; ``joined`` / ``left``
+  {user_id, user_ids, expires_at}; ``withdrawn`` when its host cancels it;
+* ``vote`` {user_id, pace, on, votes} and ``pace`` {pace, previous, by}: a vote for a faster pace, and the switch
+  once every player still in wants one at least that fast (unanimity: nobody's game is sped up against their
+  will);
 * the flow's timeout event (``arrange_timeout``, ``turn_timeout``): ``engagement``, ``seats`` (who missed the
   deadline), ``user_ids`` (theirs), ``misses`` (per seat, in a row, after this one), ``forfeit`` (seats forfeited
   by this miss), and the flow's own keys;
@@ -31,7 +37,8 @@ The cog shows unshown events in order and calls :meth:`MatchKernel.mark_shown` a
 after a restart it continues with the first unshown one, so nothing is shown twice except, at worst, the one
 being shown at the kill (showing re-renders a message from state, so that is harmless).
 
-Deadlines. A challenge expires :data:`CHALLENGE_SECONDS` after it was made; a step's choices are due
+Deadlines. A challenge expires :data:`CHALLENGE_SECONDS` after it was made, a lobby :data:`LOBBY_IDLE_SECONDS`
+after its last join or leave; a step's choices are due
 ``arrange_seconds`` after it began, plus what the flow adds (Air War: the time the flips take to show). The cog
 arms a timer per open match (:class:`~bot.match.timers.Timers`) at ``match.deadline_at`` calling
 :meth:`MatchKernel.deadline_due`; after a restart it first moves the step deadlines that passed while the bot was
@@ -53,8 +60,9 @@ loads nothing, and the panel's clicks, the presenter and the readers ask the dat
 Only a committed transaction of the match (under its lock) puts them there; a failed one, or one whose writes were
 not read back, forgets them (the next step loads from the database). A finished or cancelled match is forgotten.
 
-One open match per player per game: a player in a challenge or an active match of a game (in any server) can
-neither challenge nor be challenged to that game; a unique index in the database backs the check.
+One open match per player per family: a player in a challenge, a lobby or an active match of a game or any of
+its variants (in any server) can neither challenge nor be challenged to any of them; a unique index in the database
+backs the check per game.
 """
 
 from __future__ import annotations
@@ -72,10 +80,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.errors import InvalidRules
 from bot.games import game_class, registry
 from bot.games.base import Event, Game
 from bot.match import errors
-from bot.match.flow import Flow, SelfPlayingFlow
+from bot.match.flow import CHALLENGE_DEADLINE, Flow
 from bot.match.ratings import Ratings
 from bot.storage import Connection, Database
 from bot.storage import matches as store
@@ -94,6 +103,8 @@ from bot.storage.records import (
 from bot.storage.settings import GuildSettings
 
 CHALLENGE_SECONDS = 300
+#: a lobby nobody joins or leaves for this long expires
+LOBBY_IDLE_SECONDS = 600
 DEFAULT_ARRANGE_SECONDS = 120
 DEFAULT_FLIP_PACE_MS = 1500
 ARRANGE_SECONDS_RANGE = (30, 600)
@@ -116,6 +127,11 @@ FORFEIT = "forfeit"
 FINISHED = "finished"
 DEADLINE = "deadline"
 REFERENCES = "references"
+JOINED = "joined"
+LEFT = "left"
+AUTO = "auto"
+VOTED = "voted"
+PACE = "pace"
 
 
 def default_seed() -> int:
@@ -250,13 +266,10 @@ class _Work:
 
 class MatchKernel:
     """See the module docstring. ``clock`` gives Unix seconds; ``seed_source`` a game's seed on accept;
-    ``draft_rng`` shuffles the panel's "random" order (the player's draft, not the game).
+    ``draft_rng`` shuffles the panel's "random" order (the player's draft, not the game)."""
 
-    A service for another game subclasses it: ``games`` names the games it plays, :meth:`_step` says which
-    step (``matches.engagement``) a game is at; the challenge, forfeit, result and rating machinery is shared."""
-
-    #: the registered game this service plays (its variants too: ``games``); ``flow`` is that game's
-    game: str | None = None
+    #: the registered game this kernel plays (its variants too: ``games``); ``flow`` is that game's
+    game: str
     flow: Flow
 
     def __init__(
@@ -270,13 +283,18 @@ class MatchKernel:
         game: str | None = None,
         games: Sequence[str] | None = None,
     ) -> None:
-        """``game``: the registered game this service plays with its flow (default: the class's ``game``);
-        ``games``: the names it plays (default: ``game`` and its registered variants)."""
-        self.game = game or type(self).game
-        if self.game is None:
-            raise TypeError("a match service plays a registered game: name it")
+        """``game``: the registered game this kernel plays with its flow; ``games``: the names it plays (default:
+        ``game`` and its registered variants)."""
+        if game is None:
+            raise TypeError("a match kernel plays a registered game: name it")
+        self.game = game
         plugin = registry().entry(self.game).plugin
-        self.flow = plugin.flow() if plugin.flow is not None else SelfPlayingFlow()
+        if plugin.flow is None:
+            raise TypeError(f"{self.game} declares no flow")
+        self.flow = plugin.flow()
+        #: the paces a match can be played at, slowest first (empty: the game has none)
+        self.paces: tuple[str, ...] = plugin.paces
+        self.default_pace = plugin.default_pace
         self.games: tuple[str, ...] = tuple(games) if games is not None else registry().family(self.game)
         self.db = database
         self.clock = clock
@@ -338,9 +356,15 @@ class MatchKernel:
         """The step a game is at, stored as ``matches.engagement``."""
         return self.flow.step(game)
 
-    async def _busy(self, conn: Connection, user_id: int, game: str) -> int | None:
-        """The user's open match that keeps them from another match of ``game`` (the same game, by default)."""
-        return await store.open_match_id_for_user(conn, user_id, game)
+    async def _busy(self, conn: Connection, user_id: int, game: str | None = None) -> int | None:
+        """The user's open match of the family (any of ``games``; of ``game``'s family if named): it keeps them from
+        another."""
+        names = self.games if game is None or game in self.games else registry().family(game)
+        for name in names:
+            busy = await store.open_match_id_for_user(conn, user_id, name)
+            if busy is not None:
+                return busy
+        return None
 
     @staticmethod
     def _title(game: str) -> str:
@@ -353,19 +377,23 @@ class MatchKernel:
             raise errors.NotYourMatch()
         return seat
 
-    @staticmethod
-    def _check_active(match: MatchRecord) -> None:
+    def _check_active(self, match: MatchRecord) -> None:
         if match.status != "active":
-            raise errors.MatchNotActive(match.status)
+            raise self.flow.not_active(match.status)
 
     def _check_step(self, match: MatchRecord, step: int) -> None:
-        if step != match.engagement:
-            raise self.flow.stale(step, match.engagement)
+        current = self.flow.due_step(match.engagement)
+        if step != current:
+            raise self.flow.stale(step, current)
+
+    def _check_still_in(self, game: Game, seat: int, what: str) -> None:
+        if seat not in self.flow.still_in(game):
+            raise errors.AlreadyOut(what)
 
     async def _game(self, work: _Work) -> Game:
         """The game as committed, the transaction's own to change."""
         if work.state is None:
-            raise errors.MatchNotActive(work.match.status)
+            raise self.flow.not_active(work.match.status)
         return game_class(work.match.game).from_json(json.loads(work.state))
 
     def _read_game(self, work: _Work) -> Game:
@@ -425,15 +453,74 @@ class MatchKernel:
         async with self.db.transaction() as conn:
             await settings_store.remember_player(conn, guild_id, user_id, display_name, self.clock())
 
+    # --- rules and paces -----------------------------------------------------------------------------------
+    def resolve_rules(self, game: str, rules: Mapping[str, Any] | None, players: int = 2) -> dict[str, Any]:
+        """The game's rules for ``players`` (filled in for a game played by different numbers), checked the way a
+        deal checks them: the engine's InvalidRules for a bad combination; UnsupportedGame for another game."""
+        if game not in self.games:
+            game_class(game)  # an unknown name: the registry's InvalidRules, naming the games
+            raise errors.UnsupportedGame(game, self.games)
+        cls = game_class(game)
+        given = dict(rules or {})
+        if cls.max_players > cls.min_players:
+            given["players"] = players
+        if not cls.min_players <= players <= cls.max_players:
+            raise InvalidRules(f"{cls.title} is for {cls.min_players} to {cls.max_players} players, not {players}")
+        resolved = cls.resolve_rules(given)
+        cls.new(resolved, seed=0)  # the rule checks that need a deal (jokers shared out, a target)
+        return resolved
+
+    def playable_counts(self, game: str, rules: Mapping[str, Any] | None) -> list[int]:
+        """The numbers of players the rules can be played by (War's ``joker_each`` shares jokers out evenly, its
+        ``target`` must be more than a player's starting cards, ...)."""
+        cls = game_class(game)
+        counts = []
+        for players in range(cls.min_players, cls.max_players + 1):
+            try:
+                self.resolve_rules(game, rules, players)
+            except InvalidRules:
+                continue
+            counts.append(players)
+        return counts
+
+    def resolve_lobby_rules(self, game: str, rules: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A lobby's rules: checked for the smallest number of players they can be played by; refused with the
+        two-player reason when no number of players can play them."""
+        counts = self.playable_counts(game, rules)
+        return self.resolve_rules(game, rules, counts[0] if counts else game_class(game).min_players)
+
+    def _pace_options(self, pace: str | None) -> dict[str, Any]:
+        """A new match's options for its pace (none for a game without paces)."""
+        if not self.paces:
+            if pace is not None:
+                raise errors.InvalidSetting(f"{self._title(self.game)} has no paces to choose from.")
+            return {}
+        return {"pace": self._check_pace(pace or self.default_pace or self.paces[0]), "votes": {}}
+
+    def _check_pace(self, pace: str) -> str:
+        if pace not in self.paces:
+            raise errors.InvalidSetting(f"The pace must be one of {', '.join(self.paces)}, not {pace!r}.")
+        return pace
+
+    def faster(self, pace: str, than: str) -> bool:
+        return self.paces.index(pace) > self.paces.index(than)
+
     # --- challenges ----------------------------------------------------------------------------------------
-    async def check_challenge(self, challenger_id: int, opponent_id: int, game: str = "airwar") -> None:
+    async def check_player(self, user_id: int) -> None:
+        """Raise AlreadyInMatch when the user is in an open match of the family (the cog asks before it answers)."""
+        async with self.db.statement() as conn:
+            busy = await self._busy(conn, user_id)
+        if busy is not None:
+            raise errors.AlreadyInMatch(user_id, self._title(self.game), you=True, match_id=busy)
+
+    async def check_challenge(self, challenger_id: int, opponent_id: int, game: str | None = None) -> None:
         """Raise what :meth:`challenge` would refuse for these two players right now (yourself; either already in
-        an open match of the game), changing nothing: the cog asks before it answers in public. :meth:`challenge`
+        an open match of the family), changing nothing: the cog asks before it answers in public. :meth:`challenge`
         checks again (a challenge made in between still refuses there)."""
         if challenger_id == opponent_id:
             raise errors.CannotChallengeSelf()
-        title = self._title(game)
-        async with self.db.statement() as conn:  # (two lone SELECTs)
+        title = self._title(game or self.game)
+        async with self.db.statement() as conn:  # (lone SELECTs)
             for user_id in (challenger_id, opponent_id):
                 busy = await self._busy(conn, user_id, game)
                 if busy is not None:
@@ -446,33 +533,34 @@ class MatchKernel:
         challenger_id: int,
         opponent_id: int,
         *,
-        game: str = "airwar",
+        game: str | None = None,
         rules: Mapping[str, Any] | None = None,
         arrange_seconds: int | None = None,
         challenger_name: str | None = None,
         opponent_name: str | None = None,
         options: Mapping[str, Any] | None = None,
+        pace: str | None = None,
     ) -> MatchUpdate:
-        """A challenge (status ``challenge``, expiring in :data:`CHALLENGE_SECONDS`). ``rules`` are the game's rule
-        keys (Air War: ``aces``, ``deck``, ``stack``); ``arrange_seconds`` the match's own timer (30-600), else the
-        server's when accepted. Refuses: yourself, a player (either) already in an open match of the game, bad rules
-        (the engine's InvalidRules), a bad timer. Bots and non-members are for the cog to refuse. ``options``: the
-        match's per-match options (``matches.options``, a subclass's business)."""
+        """A two-player challenge (status ``challenge``, expiring in :data:`CHALLENGE_SECONDS`). ``rules`` are the
+        game's rule keys (Air War: ``aces``, ``deck``, ``stack``); ``arrange_seconds`` the match's own timer
+        (30-600), else the server's when accepted; ``pace`` one of the game's paces (default: the game's). Refuses:
+        yourself, a player (either) already in an open match of the family, bad rules (the engine's InvalidRules), a
+        bad timer or pace. Bots and non-members are for the cog to refuse. ``options``: more per-match options
+        (``matches.options``)."""
         if challenger_id == opponent_id:
             raise errors.CannotChallengeSelf()
-        if game not in self.games:
-            game_class(game)  # an unknown name: the registry's InvalidRules, naming the games
-            raise errors.UnsupportedGame(game, self.games)
-        cls = game_class(game)
-        resolved = cls.resolve_rules(rules)
+        game = game or self.game
+        resolved = self.resolve_rules(game, rules, 2)
+        title = self._title(game)
+        options = {**dict(options or {}), **self._pace_options(pace)} or None
         if arrange_seconds is not None:
             self._validate_range("arrangement timer", arrange_seconds, ARRANGE_SECONDS_RANGE, "seconds")
         async with self.db.transaction() as conn:
             now = self.clock()
             for user_id in (challenger_id, opponent_id):
-                busy = await self._busy(conn, user_id, game)
+                busy = await self._busy(conn, user_id)
                 if busy is not None:
-                    raise errors.AlreadyInMatch(user_id, cls.title, you=user_id == challenger_id, match_id=busy)
+                    raise errors.AlreadyInMatch(user_id, title, you=user_id == challenger_id, match_id=busy)
             deadline = now + CHALLENGE_SECONDS
             try:
                 match_id = await store.insert_match(
@@ -481,7 +569,7 @@ class MatchKernel:
                     now=now, options=options,
                 )
             except StorageConflict:  # the one-open-match index: cannot happen past the check above
-                raise errors.AlreadyInMatch(opponent_id, cls.title) from None
+                raise errors.AlreadyInMatch(opponent_id, title) from None
             match = await store.load_match(conn, match_id)
             assert match is not None
             async with pipelined(conn) as watched:
@@ -497,13 +585,16 @@ class MatchKernel:
                 return await work.result()
 
     async def accept(self, match_id: int, user_id: int) -> MatchUpdate:
-        """The opponent accepts: the game is dealt from a fresh seed, engagement 1 drawn, its deadline set.
-        Events: ``accepted``, then the game's opening events (``engagement`` 1)."""
+        """The opponent accepts: the game is dealt from a fresh seed, its first step begins (or it plays itself).
+        Events: ``accepted``, then the game's opening events. A lobby is started by its host instead
+        (:meth:`start`)."""
         known = self._known(match_id)
         settings = None if known is None else await self.get_settings(known.match.guild_id)
         async with self._work(match_id) as work:
             match = work.match
             seat = self._seat(match, user_id)
+            if match.options.get("lobby"):
+                raise errors.LobbyError("This is a lobby: its host starts the game.")
             if match.status != "challenge":
                 raise errors.ChallengeClosed("accepted" if match.status != "cancelled" else match.reason)
             if seat != 1:
@@ -512,19 +603,147 @@ class MatchKernel:
                 )
             if match.deadline_at is not None and work.now >= match.deadline_at:
                 raise errors.ChallengeClosed("expired")
-            if settings is None:  # (not in memory before: read here)
-                settings = await self._settings(work.conn, match.guild_id)
-            arrange = match.arrange_seconds or settings.arrange_seconds or DEFAULT_ARRANGE_SECONDS
-            seed = self.seed_source()
-            game = game_class(match.game).new(match.rules, seed=seed)
-            started = {"status": "active", "seed": seed, "arrange_seconds": arrange, "started_at": work.now,
-                       "engagement": self._step(game), "deadline_at": None, "deadline_kind": None}
-            work.send_update(**started, state=game.to_json())
-            await work.queue([{"type": "accepted", "user_ids": list(match.user_ids), "arrange_seconds": arrange}])
-            work.changes |= {ACCEPTED}
-            work.mirrored(dataclasses.replace(match, **started, updated_at=work.now))
-            await self._after_play(work, game, list(game.opening_events), previous_engagement=0, settings=settings)
+            return await self._deal(work, settings)
+
+    async def _deal(self, work: _Work, settings: GuildSettings | None) -> MatchUpdate:
+        """Deal the match's game from a fresh seed and begin it (an accepted challenge, a started lobby)."""
+        match = work.match
+        if settings is None:  # (not in memory before: read here)
+            settings = await self._settings(work.conn, match.guild_id)
+        arrange = match.arrange_seconds or settings.arrange_seconds or DEFAULT_ARRANGE_SECONDS
+        seed = self.seed_source()
+        game = game_class(match.game).new(match.rules, seed=seed)
+        started = {"status": "active", "seed": seed, "arrange_seconds": arrange, "started_at": work.now,
+                   "engagement": self._step(game), "deadline_at": None, "deadline_kind": None}
+        work.send_update(**started, state=game.to_json())
+        work.mirrored(dataclasses.replace(match, **started, updated_at=work.now))
+        await work.queue([self.flow.accepted_event(work.match, {
+            "type": "accepted", "user_ids": list(match.user_ids), "arrange_seconds": arrange})])
+        work.changes |= {ACCEPTED}
+        await self._after_play(work, game, list(game.opening_events), previous_engagement=0, settings=settings,
+                               started=True)
+        return await work.result()
+
+    # --- lobbies ---------------------------------------------------------------------------------------------
+    async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, *, game: str | None = None,
+                         rules: Mapping[str, Any] | None = None, pace: str | None = None,
+                         host_name: str | None = None) -> MatchUpdate:
+        """A lobby (a match in status ``challenge`` with the host in seat 0) others join until the host starts it;
+        it expires after :data:`LOBBY_IDLE_SECONDS` without a join or leave. Refuses a busy host, bad rules."""
+        game = game or self.game
+        options = {**self._pace_options(pace), "lobby": True, "host": host_id}
+        resolved = self.resolve_lobby_rules(game, rules)
+        title = self._title(game)
+        async with self.db.transaction() as conn:
+            now = self.clock()
+            busy = await self._busy(conn, host_id)
+            if busy is not None:
+                raise errors.AlreadyInMatch(host_id, title, you=True, match_id=busy)
+            deadline = now + LOBBY_IDLE_SECONDS
+            try:
+                match_id = await store.insert_match(
+                    conn, guild_id=guild_id, channel_id=channel_id, game=game, rules=resolved, arrange_seconds=None,
+                    user_ids=(host_id,), deadline_at=deadline, now=now, options=options,
+                )
+            except StorageConflict:
+                raise errors.AlreadyInMatch(host_id, title, you=True) from None
+            await settings_store.remember_player(conn, guild_id, host_id, host_name, now)
+            match = await store.load_match(conn, match_id)
+            assert match is not None
+            work = _Work(conn, match, now)
+            await work.queue([{"type": "lobby", "host_id": host_id, "game": game, "rules": resolved,
+                               "pace": options.get("pace"), "expires_at": deadline}])
+            work.changes |= {CHALLENGED, DEADLINE}
             return await work.result()
+
+    @staticmethod
+    def _check_lobby_open(match: MatchRecord, now: float) -> None:
+        if not match.options.get("lobby"):
+            raise errors.LobbyError("This isn't a lobby.")
+        if match.status != "challenge":
+            raise errors.LobbyError("This lobby is closed: the game has started." if match.status != "cancelled"
+                                    else "This lobby is closed.")
+        if match.deadline_at is not None and now >= match.deadline_at:
+            raise errors.LobbyError("This lobby has expired.")
+
+    async def join(self, match_id: int, user_id: int, name: str | None = None) -> MatchUpdate:
+        """Take a seat in the lobby. Refuses: a closed or full lobby, a player in it already or busy elsewhere."""
+        async with self._work(match_id) as work:
+            match = work.match
+            self._check_lobby_open(match, work.now)
+            if match.seat_of(user_id) is not None:
+                raise errors.LobbyError("You're in this lobby already.")
+            cls = game_class(match.game)
+            if len(match.seats) >= cls.max_players:
+                raise errors.LobbyError(f"This lobby is full: {cls.title} is for at most {cls.max_players} players.")
+            counts = self.playable_counts(match.game, match.rules)
+            if counts and max(counts) <= len(match.seats):
+                raise errors.LobbyError(f"This lobby is full: its rules can be played by at most {max(counts)} "
+                                        "players.")
+            busy = await self._busy(work.conn, user_id)
+            if busy is not None:
+                raise errors.AlreadyInMatch(user_id, cls.title, you=True, match_id=busy)
+            await store.add_seat(work.conn, match_id, user_id)
+            await settings_store.remember_player(work.conn, match.guild_id, user_id, name, work.now)
+            return await self._lobby_changed(work, {"type": "joined", "user_id": user_id}, JOINED)
+
+    async def leave(self, match_id: int, user_id: int) -> MatchUpdate:
+        """Give up a seat in the lobby (the host cancels it instead)."""
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            self._check_lobby_open(match, work.now)
+            if seat == 0:
+                raise errors.LobbyError("You're the host: use Cancel to close the lobby.")
+            await store.remove_seat(work.conn, match_id, user_id)
+            return await self._lobby_changed(work, {"type": "left", "user_id": user_id}, LEFT)
+
+    async def _lobby_changed(self, work: _Work, event: Event, change: str) -> MatchUpdate:
+        deadline = work.now + LOBBY_IDLE_SECONDS
+        await work.update(deadline_at=deadline, deadline_kind=CHALLENGE_DEADLINE)
+        match = await self._reload(work)
+        await work.queue([{**event, "user_ids": list(match.user_ids), "expires_at": deadline}])
+        work.changes |= {change, DEADLINE}
+        return await work.result()
+
+    async def cancel_lobby(self, match_id: int, user_id: int) -> MatchUpdate:
+        """The host closes the lobby (cancelled, reason ``withdrawn``)."""
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            self._check_lobby_open(match, work.now)
+            if seat != 0:
+                raise errors.LobbyError(f"Only the host, <@{match.challenger_id}>, can cancel this lobby.")
+            await work.update(status="cancelled", reason=WITHDRAWN, deadline_at=None, deadline_kind=None)
+            await work.queue([{"type": WITHDRAWN, "by": user_id}])
+            work.changes |= {WITHDRAWN, DEADLINE}
+            return await work.result()
+
+    async def start(self, match_id: int, user_id: int) -> MatchUpdate:
+        """The host starts the lobby's game with the players in it (at least two): dealt from a fresh seed, the
+        rules' ``players`` set to them. Events: ``accepted``, then what the game starts with."""
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            self._check_lobby_open(match, work.now)
+            if seat != 0:
+                raise errors.LobbyError(f"Only the host, <@{match.challenger_id}>, can start this game.")
+            if len(match.seats) < 2:
+                raise errors.LobbyError("At least one more player has to join before the game can start.")
+            counts = self.playable_counts(match.game, match.rules)
+            if len(match.seats) not in counts:
+                try:
+                    self.resolve_rules(match.game, match.rules, len(match.seats))
+                except InvalidRules as error:
+                    why = str(error)
+                else:  # pragma: no cover - playable_counts tried the same call
+                    why = "they can't"
+                raise errors.LobbyError(
+                    f"This lobby's rules can't be played by {len(match.seats)} players ({why}). They can be played "
+                    f"by {' or '.join(map(str, counts))} players: wait for someone to join or ask someone to leave.")
+            await work.update(rules=self.resolve_rules(match.game, match.rules, len(match.seats)))
+            await self._reload(work)
+            return await self._deal(work, None)
 
     async def decline(self, match_id: int, user_id: int) -> MatchUpdate:
         """The opponent declines the challenge (cancelled, reason ``declined``)."""
@@ -562,16 +781,19 @@ class MatchKernel:
             return await work.result()
 
     async def deadline_due(self, match_id: int) -> MatchUpdate | None:
-        """A timer's callback: run whatever deadline of the match has passed (expire the challenge, or the step's
-        timeout); ``None`` when nothing is due (finished, early, done already)."""
+        """A timer's callback: run whatever deadline of the match has passed (expire the challenge or lobby, the
+        step's timeout, or play the auto-played step); ``None`` when nothing is due (finished, early, done
+        already)."""
         async with self.db.statement() as conn:  # one SELECT
             match = await store.load_match(conn, match_id)
         if match is None or match.deadline_kind is None:
             return None
-        if match.deadline_kind == "challenge":
+        if match.deadline_kind == CHALLENGE_DEADLINE:
             return await self.expire(match_id)
         if match.deadline_kind == self.flow.deadline_kind:
-            return await self.step_timeout(match_id, match.engagement)
+            return await self.step_timeout(match_id, self.flow.due_step(match.engagement))
+        if match.deadline_kind == self.flow.auto_deadline_kind:
+            return await self.auto_step(match_id, self.flow.due_step(match.engagement))
         return None
 
     async def resume_deadlines(self) -> list[MatchUpdate]:
@@ -600,8 +822,9 @@ class MatchKernel:
             settings = await self._settings(work.conn, match.guild_id)
             deadline = work.now + (match.arrange_seconds or settings.arrange_seconds)
             await work.update(deadline_at=deadline)
-            await work.queue([{"type": "deadline_moved", "engagement": match.engagement, "deadline_at": deadline,
-                               "reason": "bot_away"}])
+            step = self.flow.due_step(match.engagement)
+            await work.queue([{"type": "deadline_moved", **self.flow.step_keys(step), "engagement": step,
+                               "deadline_at": deadline, "reason": "bot_away"}])
             work.changes.add(DEADLINE)
             return await work.result()
 
@@ -682,7 +905,7 @@ class MatchKernel:
             panel = self._panel(match, game, seat)
             items, draft = self.flow.draft_items(panel)
             if self.flow.locked(panel):
-                raise self.flow.already_chosen(match.engagement)
+                raise self.flow.already_chosen(step)
             new_draft = change(items, draft)
             if new_draft != draft:
                 await store.update_seat(work.conn, match.id, seat, draft=new_draft)
@@ -753,13 +976,14 @@ class MatchKernel:
             match = work.match
             seat = self._seat(match, user_id)
             self._check_active(match)
+            self.flow.check_choosing(match)
             self._check_step(match, step)
             game = await self._game(work)
             panel = self._panel(match, game, seat)
             if picking is not None:
                 self.flow.check_phase(panel, picking=picking)
             if self.flow.locked(panel):
-                raise self.flow.already_chosen(match.engagement)
+                raise self.flow.already_chosen(step)
             action, kind = choice(panel)
             events = game.apply(seat, action)
             work.write(store.append_action, match.id, seat=seat, engagement=match.engagement, kind=kind,
@@ -785,15 +1009,16 @@ class MatchKernel:
             return None
         return await self.get_settings(known.match.guild_id)
 
-    # --- timeouts and forfeits -----------------------------------------------------------------------------
+    # --- timeouts, auto-played steps, votes ------------------------------------------------------------------
     async def step_timeout(self, match_id: int, step: int) -> MatchUpdate | None:
         """The deadline of ``step``: only if the match is still at that step and the deadline has passed (else
         ``None``; idempotent). Seats without a choice missed it: they get the flow's default, or, on a second miss
-        in a row, forfeit (all at once: a draw)."""
+        in a row, forfeit (everyone still in at once: a draw)."""
         async with self._work(match_id) as work:
             match = work.match
             if (match.status != "active" or match.deadline_kind != self.flow.deadline_kind
-                    or match.engagement != step or match.deadline_at is None or work.now < match.deadline_at):
+                    or self.flow.due_step(match.engagement) != step or match.deadline_at is None
+                    or work.now < match.deadline_at):
                 return None
             game = await self._game(work)
             missed = self.flow.waiting_for(game)
@@ -801,45 +1026,118 @@ class MatchKernel:
                 return None
             misses = [seat.misses + (1 if seat.seat in missed else 0) for seat in match.seats]
             forfeit = [seat for seat in missed if misses[seat] >= MISSES_TO_FORFEIT]
-            defaults = [] if forfeit else missed
+            everyone = sorted(forfeit) == self.flow.still_in(game)
             for seat in missed:
                 await store.update_seat(work.conn, match.id, seat, misses=misses[seat])
+            events: list[Event] = []
+            if everyone:
+                events = self.flow.double_timeout(game, DOUBLE_TIMEOUT)
+            for seat in forfeit:
+                if not everyone and not game.is_over:
+                    events += game.forfeit(seat, reason="timeout")
+                await store.append_action(work.conn, match.id, seat=seat, engagement=match.engagement,
+                                          kind="timeout", action={"type": "timeout"}, now=work.now)
+            waiting = [] if game.is_over else self.flow.waiting_for(game)
+            defaulted = [seat for seat in missed if seat not in forfeit and seat in waiting]
+            # (the flow words the event from the step as it was missed: before the defaults play it)
             await work.queue([self.flow.timeout_event(game, {
-                "type": self.flow.timeout_event_type, "engagement": step, "seats": missed,
-                "user_ids": [match.seats[seat].user_id for seat in missed], "misses": misses, "forfeit": forfeit,
-            }, defaults)])
+                "type": self.flow.timeout_event_type, **self.flow.step_keys(step), "engagement": step,
+                "seats": missed, "user_ids": [match.seats[seat].user_id for seat in missed], "misses": misses,
+                "forfeit": forfeit,
+            }, defaulted)])
+            for seat in defaulted:
+                if not game.is_over:
+                    action, kind = self.flow.default(game, seat)
+                    events += game.apply(seat, action)
+                    await store.append_action(work.conn, match.id, seat=seat, engagement=match.engagement,
+                                              kind=kind, action=action, now=work.now)
             work.changes.add(TIMEOUT)
             work.timed_out = tuple(missed)
-            events: list[Event] = []
-            if len(forfeit) == len(match.seats):
-                events = self.flow.double_timeout(game, DOUBLE_TIMEOUT)
-            elif forfeit:
-                events = game.forfeit(forfeit[0], reason="timeout")
-            for seat in forfeit:
-                await store.append_action(
-                    work.conn, match.id, seat=seat, engagement=step, kind="timeout",
-                    action={"type": "timeout"}, now=work.now,
-                )
             if forfeit:
                 work.changes.add(FORFEIT)
                 work.forfeited = tuple(forfeit)
-            for seat in defaults:
-                action, kind = self.flow.default(game, seat)
-                events += game.apply(seat, action)
-                await store.append_action(
-                    work.conn, match.id, seat=seat, engagement=step, kind=kind, action=action, now=work.now,
-                )
             work.match = await self._reload(work)
-            await self._after_play(work, game, events, previous_engagement=step)
+            await self._after_play(work, game, events, previous_engagement=match.engagement, restart=True)
             return await work.result()
 
+    async def auto_step(self, match_id: int, step: int) -> MatchUpdate | None:
+        """Play ``step`` for everyone (its auto deadline is due; War's auto pace). ``None`` when that step is not
+        the one due (played already, another pace, over): a timer firing twice does nothing."""
+        async with self._work(match_id) as work:
+            match = work.match
+            if (not self.flow.auto_deadline_kind or match.status != "active"
+                    or match.deadline_kind != self.flow.auto_deadline_kind
+                    or self.flow.due_step(match.engagement) != step):
+                return None
+            game = await self._game(work)
+            work.write(store.append_action, match.id, seat=0, engagement=match.engagement, kind=self.flow.auto_kind,
+                       action={"type": self.flow.auto_kind}, now=work.now)
+            events = self.flow.play_auto(game)
+            work.changes.add(AUTO)
+            await self._after_play(work, game, events, previous_engagement=match.engagement)
+            return await work.result()
+
+    async def vote(self, match_id: int, user_id: int, pace: str) -> MatchUpdate:
+        """Toggle the user's vote to speed the match up to ``pace``. Once every player still in wants a pace at
+        least that fast, the match switches to the fastest pace they all want (``pace`` event); the flow then says
+        what the new pace starts with (War's instant: the game is played out now)."""
+        self._check_pace(pace)
+        async with self._work(match_id) as work:
+            match = work.match
+            seat = self._seat(match, user_id)
+            self._check_active(match)
+            current = match.options.get("pace", self.default_pace)
+            if not self.faster(pace, current):
+                raise errors.VoteError(f"The game is at the {current} pace already; vote for a faster one.")
+            game = await self._game(work)
+            voters_in = self.flow.still_in(game)
+            self._check_still_in(game, seat, "only the players still in vote on the pace")
+            options = dict(match.options)
+            votes = {key: list(value) for key, value in options.get("votes", {}).items()}
+            mine = votes.setdefault(pace, [])
+            on = user_id not in mine
+            if on:
+                mine.append(user_id)
+            else:
+                mine.remove(user_id)
+            options["votes"] = {key: value for key, value in votes.items() if value}
+            step_keys = self.flow.step_keys(match.engagement)
+            await work.queue([{"type": "vote", **step_keys, "user_id": user_id, "pace": pace, "on": on,
+                               "votes": options["votes"]}])
+            work.changes.add(VOTED)
+            voters = [match.seats[s].user_id for s in voters_in]
+            chosen = None
+            for target in reversed(self.paces):
+                if not self.faster(target, current):
+                    break
+                agreed = {uid for p in self.paces if not self.faster(target, p) for uid in votes.get(p, [])}
+                if all(uid in agreed for uid in voters):
+                    chosen = target
+                    break
+            if chosen is None:
+                await work.update(options=options)
+                work.match = await self._reload(work)
+                return await work.result()
+            options["pace"] = chosen
+            options["votes"] = {}
+            await work.queue([{"type": "pace", **step_keys, "pace": chosen, "previous": current, "by": "vote"}])
+            work.changes.add(PACE)
+            await store.reset_misses(work.conn, match.id)
+            work.match = await self._reload(work)
+            await self._after_play(work, game, [], previous_engagement=match.engagement, options=options,
+                                   restart=True)
+            return await work.result()
+
+    # --- forfeits ----------------------------------------------------------------------------------------------
     async def forfeit(self, match_id: int, user_id: int) -> MatchUpdate:
-        """The user gives up the active match: the other player wins (``game_over`` reason ``forfeit``)."""
+        """The user gives up the active match: out of the game (two players: the other wins, ``game_over`` reason
+        ``forfeit``; more: the others play on). Refuses a player out already (AlreadyOut)."""
         async with self._work(match_id) as work:
             match = work.match
             seat = self._seat(match, user_id)
             self._check_active(match)
             game = await self._game(work)
+            self._check_still_in(game, seat, "there's nothing to give up")
             events = game.forfeit(seat, reason="forfeit")
             await store.append_action(
                 work.conn, match.id, seat=seat, engagement=match.engagement, kind="forfeit",
@@ -850,23 +1148,45 @@ class MatchKernel:
             await self._after_play(work, game, events, previous_engagement=match.engagement)
             return await work.result()
 
-    async def forfeit_mine(self, user_id: int, game: str = "airwar") -> MatchUpdate:
-        """``/airwar forfeit``: forfeit the user's active match of the game (NotInMatch when none is active)."""
-        match = await self.find_match(user_id, game)
+    async def check_forfeit(self, match_id: int, user_id: int) -> None:
+        """Raise what :meth:`forfeit` would refuse (NotYourMatch, the flow's not-active refusal, AlreadyOut);
+        change nothing (the "really give up?" question's No)."""
+        async with self.db.read() as conn:
+            match = await store.load_match(conn, match_id)
+            if match is None:
+                raise errors.MatchNotFound(match_id)
+            seat = self._seat(match, user_id)
+            self._check_active(match)
+            state = await store.load_state(conn, match_id)
+        if state is None:
+            raise self.flow.not_active(match.status)
+        self._check_still_in(game_class(match.game).from_json(state), seat, "there's nothing to give up")
+
+    async def forfeit_mine(self, user_id: int, game: str | None = None) -> MatchUpdate:
+        """Forfeit the user's active match of the family at once (the flow's not-in-match refusal when none is
+        active: a challenge is not a match to forfeit)."""
+        match = await self.find_match(user_id)
         if match is None or match.status != "active":
-            raise errors.NotInMatch(self._title(game))
+            raise self.flow.not_in_match(self._title(game or self.game))
         return await self.forfeit(match.id, user_id)
 
-    async def forfeit_target(self, user_id: int, game: str = "airwar") -> MatchRecord:
-        """``/airwar forfeit`` before it asks "really?": the user's active match of the game. Refuses NotInMatch
-        (none) and ChallengeNotStarted (still a challenge: withdraw or decline it instead)."""
-        match = await self.find_match(user_id, game)
+    async def forfeit_target(self, user_id: int, game: str | None = None) -> MatchRecord:
+        """``forfeit`` before it asks "really?": the user's active match of the family. Refuses the flow's
+        not-in-match refusal (none), NotStartedYet (a challenge or lobby: its buttons close it) and AlreadyOut."""
+        match = await self.find_match(user_id)
+        title = self._title(game or self.game)
         if match is None:
-            raise errors.NotInMatch(self._title(game))
+            raise self.flow.not_in_match(title)
         seat = self._seat(match, user_id)
+        title = self._title(match.game)
         if match.status == "challenge":
-            other = match.user_ids[1 - seat]
-            raise errors.ChallengeNotStarted(self._title(game), other, challenger=seat == 0)
+            if match.options.get("lobby"):
+                what = ("Cancel it with the button on the lobby message" if seat == 0
+                        else "Leave it with the button on the lobby message")
+                raise errors.NotStartedYet(f"Your {title} lobby hasn't started yet, so there's nothing to give up: "
+                                           f"{what}.")
+            raise errors.ChallengeNotStarted(title, match.user_ids[1 - seat], challenger=seat == 0)
+        await self.check_forfeit(match.id, user_id)
         return match
 
     # --- playing, ending -------------------------------------------------------------------------------------
@@ -874,24 +1194,38 @@ class MatchKernel:
         return await work.reload()
 
     async def _after_play(self, work: _Work, game: Game, events: list[Event], *, previous_engagement: int,
-                          settings: GuildSettings | None = None) -> None:
-        """Store the game after an engine call, queue its events, start the next step's deadline or finish the
-        match. ``work.match`` must be the match as written so far (reloaded or mirrored): the match goes on with a
-        record made here, not read back. ``settings``: the server's, if the caller read them already."""
+                          settings: GuildSettings | None = None, options: dict[str, Any] | None = None,
+                          started: bool = False, restart: bool = False) -> None:
+        """Store the game after an engine call, let the flow settle it, queue the events, set the next deadline or
+        finish the match. ``work.match`` must be the match as written so far (reloaded or mirrored): the match goes
+        on with a record made here, not read back. ``settings``: the server's, if the caller read them already;
+        ``options``: the match's options as the caller changed them; ``started``: the game was just dealt;
+        ``restart``: the deadline starts again (the pace changed, a timeout played)."""
         match = work.match
+        options = dict(match.options) if options is None else options
+        settled = self.flow.settle(game, options, previous_engagement, started=started)
         step = self._step(game)
         fields: dict[str, Any] = {"state": game.to_json(), "engagement": step}
-        queued = self.flow.tag(events, previous_engagement)
-        new_step = not game.is_over and step != previous_engagement
-        if new_step:
-            if settings is None:
-                settings = await self._settings(work.conn, match.guild_id)
-            seconds = match.arrange_seconds or settings.arrange_seconds
-            deadline = work.now + seconds + self.flow.extra_seconds(events, settings.flip_pace_ms)
-            fields |= {"deadline_at": deadline, "deadline_kind": self.flow.deadline_kind}
-            self.flow.step_started(game, queued, deadline, seconds)
+        if options != match.options:
+            fields["options"] = options
+        queued = self.flow.tag(game, [*events, *settled], previous_engagement)
+        step_changed = not game.is_over and step != previous_engagement
+        plan = None if game.is_over else self.flow.schedule(match, game, options,
+                                                              new_step=step_changed or started or restart)
+        if plan is not None:
+            if plan.seconds is None:  # a step of choices: the match's timer, and what the flow adds
+                if settings is None:
+                    settings = await self._settings(work.conn, match.guild_id)
+                seconds = match.arrange_seconds or settings.arrange_seconds
+                deadline = work.now + seconds + self.flow.extra_seconds(events, settings.flip_pace_ms)
+                self.flow.step_started(game, queued, deadline, seconds)
+            else:
+                deadline = work.now + plan.seconds
+            fields |= {"deadline_at": deadline, "deadline_kind": plan.kind}
+            work.changes.add(DEADLINE)
+        if step_changed:
             work.write(store.reset_drafts, match.id)
-            work.changes |= {ENGAGEMENT, DEADLINE}
+            work.changes.add(ENGAGEMENT)
         work.send_update(**fields)
         await work.queue(queued)
         if game.is_over:
@@ -899,7 +1233,7 @@ class MatchKernel:
             work.match = await self._reload(work)
             return
         written = {name: value for name, value in fields.items() if name != "state"}
-        seats = tuple(dataclasses.replace(seat, draft=()) for seat in match.seats) if new_step else match.seats
+        seats = tuple(dataclasses.replace(seat, draft=()) for seat in match.seats) if step_changed else match.seats
         work.mirrored(dataclasses.replace(match, **written, seats=seats, updated_at=work.now))
 
     async def _finish(self, work: _Work, game: Game) -> None:
@@ -1041,10 +1375,11 @@ class MatchKernel:
             raise errors.MatchNotFound(match_id)
         return match
 
-    async def find_match(self, user_id: int, game: str = "airwar") -> MatchRecord | None:
-        """The user's open (challenge or active) match of the game, in any server; ``None`` when there is none."""
+    async def find_match(self, user_id: int, game: str | None = None) -> MatchRecord | None:
+        """The user's open (challenge or active) match of the family (``game``'s if named), in any server; ``None``
+        when there is none."""
         async with self.db.read() as conn:
-            match_id = await store.open_match_id_for_user(conn, user_id, game)
+            match_id = await self._busy(conn, user_id, game)
             return None if match_id is None else await store.load_match(conn, match_id)
 
     async def open_matches(self) -> list[MatchRecord]:
@@ -1071,18 +1406,18 @@ class MatchKernel:
             raise errors.MatchNotActive(match.status)
         return game_class(match.game).from_json(state).view(seat)
 
-    async def status(self, user_id: int, game: str = "airwar") -> MatchStatus:
-        """``/airwar status``: the user's open match (NotInMatch when none). While flips of the match are still to be
-        shown in public it refuses (StillShowing): the seat's view already holds the next stacks and what those
-        flips taught about the decks (the same rule as :meth:`open_panel`)."""
+    async def status(self, user_id: int, game: str | None = None) -> MatchStatus:
+        """``status``: the user's open match of the family (the flow's not-in-match refusal when none). While
+        reveals of the match are still to be shown in public it refuses (StillShowing): Air War's seat view already
+        holds the next stacks and what those flips taught about the decks (the same rule as :meth:`open_panel`)."""
         async with self.db.read() as conn:
-            match_id = await store.open_match_id_for_user(conn, user_id, game)
+            match_id = await self._busy(conn, user_id)
             match = None if match_id is None else await store.load_match(conn, match_id)
             state = None if match_id is None else await store.load_state(conn, match_id)
             if match is not None and state is not None:
                 await self._check_shown(conn, match)
         if match is None:
-            raise errors.NotInMatch(self._title(game))
+            raise self.flow.not_in_match(self._title(game or self.game))
         seat = self._seat(match, user_id)
         if state is None:
             return MatchStatus(match, seat, None, None)
@@ -1093,9 +1428,9 @@ class MatchKernel:
         async with self.db.read() as conn:
             return await results_store.results_of_match(conn, match_id)
 
-    async def rating(self, guild_id: int, user_id: int, game: str = "airwar") -> RatingRecord | None:
+    async def rating(self, guild_id: int, user_id: int, game: str | None = None) -> RatingRecord | None:
         async with self.db.read() as conn:
-            return await results_store.get_rating(conn, guild_id, game, user_id)
+            return await results_store.get_rating(conn, guild_id, game or self.game, user_id)
 
     async def export(self, match_id: int, *, allow_open: bool = False) -> dict[str, Any]:
         """The match as a match file for ``python -m bot replay``: ``{"game", "rules", "seed", "moves"}``, one move
@@ -1135,11 +1470,12 @@ class MatchKernel:
         return {"game": match.game, "rules": dict(match.rules), "seed": match.seed, "moves": moves}
 
     async def leaderboard(
-        self, guild_id: int, game: str = "airwar", page: int = 1, per_page: int = 10, min_games: int = 3
+        self, guild_id: int, game: str | None = None, page: int = 1, per_page: int = 10, min_games: int = 3
     ) -> LeaderboardPage:
         """The server's board for the game: players with at least ``min_games`` finished matches, best openskill
         ordinal first; players with fewer are not listed (``unranked`` counts them). ``page`` is 1-based and
         clamped to the pages there are."""
+        game = game or self.game
         per_page = max(1, per_page)
         min_games = max(0, min_games)
         async with self.db.read() as conn:

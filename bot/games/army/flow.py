@@ -229,7 +229,7 @@ class ArmyFlow(Flow):
         return {"type": "play", "card": lowest_card(mine["hand"])}, "play_default"
 
     # --- events ----------------------------------------------------------------------------------------------
-    def tag(self, events: Sequence[Event], previous_step: int) -> list[Event]:
+    def tag(self, game: Game, events: Sequence[Event], previous_step: int) -> list[Event]:
         return [{**event, "engagement": previous_step} for event in events]
 
     def step_started(self, game: Game, queued: list[Event], deadline_at: float, seconds: int) -> None:

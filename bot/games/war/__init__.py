@@ -2,10 +2,9 @@
 
 from bot.games import GamePlugin
 from bot.games.war.engine import Drunkard, TodUndLeben, War
+from bot.games.war.flow import DEFAULT_PACE, PACES, WarFlow
 
-#: how a match's cards are flipped, slowest first (see :mod:`bot.games.war.service`)
-PACES = ("flip", "auto", "instant")
-DEFAULT_PACE = "auto"
+PLUGIN = GamePlugin(engine=War, variants=(Drunkard, TodUndLeben), flow=WarFlow, order=10, paces=PACES,
+                    default_pace=DEFAULT_PACE)
 
-PLUGIN = GamePlugin(engine=War, variants=(Drunkard, TodUndLeben), service="bot.games.war.service:WarService",
-                    order=10, paces=PACES, default_pace=DEFAULT_PACE)
+__all__ = ["DEFAULT_PACE", "PACES", "PLUGIN"]

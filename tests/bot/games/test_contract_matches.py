@@ -17,7 +17,8 @@ from bot.storage import matches as store
 from bot.storage.diagnostics import check_consistency
 from tests.bot.services.support import ALICE, BOB, CHANNEL, GUILD, FakeClock
 
-KERNEL_GAMES = [entry.name for entry in registry().entries() if entry.plugin.flow is not None]
+#: games whose every step waits for the seats' choices (the others have paces: their steps can play themselves)
+KERNEL_GAMES = [entry.name for entry in registry().entries() if not entry.plugin.paces]
 USERS = (ALICE, BOB)
 MAX_STEPS = 400
 
@@ -52,7 +53,7 @@ async def play(kernel: MatchKernel, game: str, chooser: random.Random, *, forfei
         game_now = game_class(game).from_json(state)
         seat = kernel.flow.waiting_for(game_now)[0]
         action = chooser.choice(game_now.legal_actions(seat))
-        match = (await kernel.choose(match.id, USERS[seat], match.engagement, action)).match
+        match = (await kernel.choose(match.id, USERS[seat], kernel.flow.due_step(match.engagement), action)).match
     raise AssertionError(f"{game} did not end in {MAX_STEPS} choices")
 
 
@@ -75,23 +76,28 @@ async def test_an_exported_match_replays_to_the_stored_result(open_kernel, game,
             assert await check_consistency(conn) == []
 
 
-SERVICE_GAMES = [entry.name for entry in registry().entries() if entry.plugin.flow is None]
+PACED_GAMES = [entry.name for entry in registry().entries() if entry.plugin.paces]
 
 
-@pytest.mark.parametrize("game", SERVICE_GAMES)
+@pytest.mark.parametrize("game", PACED_GAMES)
 @pytest.mark.parametrize("forfeit", [False, True])
 async def test_a_self_playing_match_exports_a_file_that_replays_to_its_result(tmp_path, game, forfeit):
-    """Games whose service plays the steps itself (War and its variants): a match played out at once, or forfeited
-    after its first round, exports a file that replays to the stored result."""
+    """Games whose steps can play themselves (War and its variants): a match played out at once (the fastest
+    pace), or played by choices at the slowest and forfeited after its first step, exports a file that replays to
+    the stored result."""
     plugin = registry().entry(game).plugin
     database = await Database.open(tmp_path / f"{game}.db")
     try:
-        kernel = plugin.service_class()(database, game=plugin.name, clock=FakeClock(), seed_source=lambda: 5)
-        update = await kernel.challenge(GUILD, CHANNEL, ALICE, BOB, game=game, pace="flip" if forfeit else "instant")
+        kernel = MatchKernel(database, game=plugin.name, clock=FakeClock(), seed_source=lambda: 5)
+        pace = plugin.paces[0] if forfeit else plugin.paces[-1]
+        update = await kernel.challenge(GUILD, CHANNEL, ALICE, BOB, game=game, pace=pace)
         match = (await kernel.accept(update.match.id, BOB)).match
         if forfeit:
-            await kernel.flip(match.id, ALICE, 1)
-            await kernel.flip(match.id, BOB, 1)
+            step = kernel.flow.due_step(match.engagement)
+            async with database.read() as conn:
+                game_now = game_class(game).from_json(await store.load_state(conn, match.id))
+            for seat in kernel.flow.waiting_for(game_now):
+                await kernel.choose(match.id, USERS[seat], step, game_now.legal_actions(seat)[0])
             match = (await kernel.forfeit(match.id, BOB)).match
         assert match.status == "finished"
         exported = await kernel.export(match.id)

@@ -11,7 +11,6 @@ import re
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.games.war.service import WarService
 from bot.match.kernel import MatchKernel
 from bot.render import bracket as bracket_render
 from bot.services.stats import (
@@ -43,7 +42,7 @@ class World:
         self.clock = clock
         self.airwar = MatchKernel(database, game="airwar", clock=clock, seed_source=lambda: 11,
                                    draft_rng=random.Random(1))
-        self.war = WarService(database, clock=clock, seed_source=lambda: 5)
+        self.war = MatchKernel(database, game="war", clock=clock, seed_source=lambda: 5)
         self.stats = StatsService(database, clock=clock)
         self.model = PlackettLuce()
         self.per_game: dict[tuple[int, str, int], object] = {}

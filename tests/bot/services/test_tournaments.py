@@ -8,7 +8,6 @@ import random
 
 import pytest
 
-from bot.games.war.service import WarService
 from bot.match.kernel import MatchKernel
 from bot.services.tournaments import TournamentRefused, TournamentService, parse_rules
 from bot.storage import Database
@@ -26,7 +25,7 @@ class World:
     def __init__(self, database: Database, clock: FakeClock, seeds: random.Random) -> None:
         self.db = database
         self.clock = clock
-        self.war = WarService(database, clock=clock, seed_source=lambda: seeds.randrange(2**40))
+        self.war = MatchKernel(database, game="war", clock=clock, seed_source=lambda: seeds.randrange(2**40))
         self.airwar = MatchKernel(database, game="airwar", clock=clock, seed_source=lambda: seeds.randrange(2**40))
         self.service = self.make_service()
 

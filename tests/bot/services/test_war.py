@@ -1,4 +1,5 @@
-"""WarService on a real SQLite file: challenges and lobbies, the three paces, AFK, votes, caps, results, resume."""
+"""The match kernel playing War on a real SQLite file: challenges and lobbies, the three paces, AFK, votes, caps,
+results, resume."""
 
 from __future__ import annotations
 
@@ -8,17 +9,10 @@ import pytest
 
 from bot.errors import InvalidRules
 from bot.games.war.engine import War
-from bot.games.war.service import (
-    AUTO_ROUND_SECONDS,
-    LOBBY_IDLE_SECONDS,
-    AlreadyOut,
-    NotInWarGame,
-    NotStartedYet,
-    WarGameNotActive,
-    WarService,
-)
+from bot.games.war.flow import AUTO_ROUND_SECONDS, FLIP, NotInWarGame, WarGameNotActive, card_history
 from bot.match import errors
-from bot.match.kernel import MatchKernel
+from bot.match.errors import AlreadyOut, NotStartedYet
+from bot.match.kernel import LOBBY_IDLE_SECONDS, MatchKernel
 from bot.storage import Database
 from bot.storage.diagnostics import check_consistency
 from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, SEED, start_match
@@ -31,24 +25,24 @@ SMALL = {"pack": 32, "max_rounds": 30}
 @pytest.fixture
 async def war(tmp_path, clock):
     database = await Database.open(tmp_path / "war.db")
-    service = WarService(database, clock=clock, seed_source=lambda: SEED, draft_rng=random.Random(7))
+    service = MatchKernel(database, game="war", clock=clock, seed_source=lambda: SEED, draft_rng=random.Random(7))
     yield service
     await database.close()
 
 
-async def challenge(war: WarService, pace: str = "auto", rules=None, **options):
+async def challenge(war: MatchKernel, pace: str = "auto", rules=None, **options):
     update = await war.challenge(GUILD, CHANNEL, ALICE, BOB, rules=rules if rules is not None else SMALL, pace=pace,
                                  **options)
     return update.match
 
 
-async def drive_auto(war: WarService, match_id: int) -> None:
+async def drive_auto(war: MatchKernel, match_id: int) -> None:
     while True:
         match = await war.get_match(match_id)
         if match.status != "active":
             return
         assert match.deadline_kind == "round"
-        update = await war.auto_round(match_id, match.engagement + 1)
+        update = await war.auto_step(match_id, match.engagement + 1)
         assert update is not None
 
 
@@ -64,7 +58,7 @@ async def test_challenge_auto_plays_like_the_engine_and_records_once(war):
     update = await war.accept(match.id, BOB)
     assert update.match.status == "active" and update.match.deadline_kind == "round"
     # a stale or repeated round does nothing
-    assert await war.auto_round(match.id, 5) is None
+    assert await war.auto_step(match.id, 5) is None
     await drive_auto(war, match.id)
     final = await war.get_match(match.id)
     expected = reference(SMALL)
@@ -76,14 +70,14 @@ async def test_challenge_auto_plays_like_the_engine_and_records_once(war):
     rows = await war.results(match.id)
     assert sorted(r.user_id for r in rows) == [ALICE, BOB]
     assert (await war.rating(GUILD, ALICE, "war")).games == 1
-    points, every, rounds = await war.history(match.id)
+    points, every, rounds = card_history(await war.get_match(match.id))
     assert points[0] == [16, 16] and rounds[-1] == expected.stats.rounds
     assert points[-1] == expected.view(None)["card_counts"]
     assert every == 1 and len(points) == expected.stats.rounds + 1
     # each round's events were queued, then a game_over and a result
     types = [q.type for q in await war.events(match.id)]
     assert types.count("battle") == expected.stats.rounds and types[-2:] == ["game_over", "result"]
-    assert await war.auto_round(match.id, final.engagement + 1) is None
+    assert await war.auto_step(match.id, final.engagement + 1) is None
     async with war.db.read() as conn:
         assert await check_consistency(conn) == []
 
@@ -95,7 +89,7 @@ async def test_instant_plays_out_at_accept_and_says_capped(war):
     assert update.match.status == "finished" and update.match.reason == "capped"
     types = [q.type for q in update.events]
     assert "played_out" in types and types[-2:] == ["game_over", "result"] and "battle" not in types
-    points, _, rounds = await war.history(match.id)
+    points, _, rounds = card_history(await war.get_match(match.id))
     assert rounds == list(range(8)) and len(points) == 8
     expected = reference(rules)
     assert update.match.result["winner"] == expected.outcome.winner
@@ -105,7 +99,7 @@ async def test_history_is_thinned_for_long_games(war):
     rules = {"return_order": "played"}  # 1082 rounds with this seed
     match = await challenge(war, "instant", rules)
     await war.accept(match.id, BOB)
-    points, every, rounds = await war.history(match.id)
+    points, every, rounds = card_history(await war.get_match(match.id))
     expected = reference(rules)
     assert expected.stats.rounds > 1000 and len(points) <= 1001 + 1 and every == 2
     assert rounds[-1] == expected.stats.rounds and points[-1] == expected.view(None)["card_counts"]
@@ -118,25 +112,25 @@ async def test_flip_pace_resolves_on_the_last_flip_and_afk(war, clock):
     match = update.match
     assert match.deadline_kind == "turn" and match.deadline_at == clock() + 120
     assert [q.type for q in update.events][-1] == "turn"
-    update = await war.flip(match.id, ALICE, 1)
+    update = await war.pick(match.id, ALICE, 1, FLIP)
     assert update.match.engagement == 0
     with pytest.raises(errors.NotYourTurn):
-        await war.flip(match.id, ALICE, 1)
+        await war.pick(match.id, ALICE, 1, FLIP)
     with pytest.raises(errors.StaleRound):
-        await war.flip(match.id, BOB, 2)
+        await war.pick(match.id, BOB, 2, FLIP)
     with pytest.raises(errors.NotYourMatch):
-        await war.flip(match.id, CAROL, 1)
-    update = await war.flip(match.id, BOB, 1)
+        await war.pick(match.id, CAROL, 1, FLIP)
+    update = await war.pick(match.id, BOB, 1, FLIP)
     assert update.match.engagement == 1
     # round 2: Bob flips, Alice misses: flipped for; round 3: she misses again: she forfeits
-    await war.flip(match.id, BOB, 2)
-    assert await war.turn_timeout(match.id, 2) is None  # not due yet
+    await war.pick(match.id, BOB, 2, FLIP)
+    assert await war.step_timeout(match.id, 2) is None  # not due yet
     clock.advance(121)
     update = await war.deadline_due(match.id)
     timeout = next(q.event for q in update.events if q.type == "turn_timeout")
     assert timeout["auto_flipped"] == [0] and timeout["forfeit"] == []
     assert update.match.engagement == 2 and update.match.seats[0].misses == 1
-    await war.flip(match.id, BOB, 3)
+    await war.pick(match.id, BOB, 3, FLIP)
     clock.advance(121)
     update = await war.deadline_due(match.id)
     assert update.match.status == "finished"
@@ -244,12 +238,12 @@ async def test_forfeit_with_three_players_goes_on(war):
     await war.join(lobby.id, BOB)
     await war.join(lobby.id, CAROL)
     await war.start(lobby.id, ALICE)
-    await war.flip(lobby.id, ALICE, 1)
-    update = await war.forfeit_war(CAROL)
+    await war.pick(lobby.id, ALICE, 1, FLIP)
+    update = await war.forfeit_mine(CAROL)
     assert update.match.status == "active"
     view = await war.view(lobby.id)
     assert view["in_game"] == [True, True, False]
-    update = await war.forfeit_war(BOB)
+    update = await war.forfeit_mine(BOB)
     assert update.match.status == "finished" and update.match.result["winner"] == 0
 
 
@@ -273,10 +267,10 @@ async def test_restart_continues_auto_from_stored_state(war, tmp_path, clock):
     match = await challenge(war, "auto")
     await war.accept(match.id, BOB)
     for number in (1, 2, 3):
-        await war.auto_round(match.id, number)
+        await war.auto_step(match.id, number)
     await war.db.close()
-    restarted = WarService(await Database.open(tmp_path / "war.db"), clock=clock, seed_source=lambda: SEED,
-                           draft_rng=random.Random(7))
+    restarted = MatchKernel(await Database.open(tmp_path / "war.db"), game="war", clock=clock,
+                            seed_source=lambda: SEED, draft_rng=random.Random(7))
     try:
         [again] = await restarted.open_matches()
         assert again.engagement == 3 and again.deadline_kind == "round"
@@ -336,7 +330,7 @@ async def test_forfeit_refusals_in_the_projects_words(war):
     await war.forfeit(lobby.id, CAROL)
     before = len(await war.events(lobby.id))
     for refused in (war.forfeit_target(CAROL), war.check_forfeit(lobby.id, CAROL), war.forfeit(lobby.id, CAROL),
-                    war.flip(lobby.id, CAROL, 1), war.vote(lobby.id, CAROL, "auto")):
+                    war.pick(lobby.id, CAROL, 1, FLIP), war.vote(lobby.id, CAROL, "auto")):
         with pytest.raises(AlreadyOut) as error:
             await refused
         assert str(error.value).startswith("You're out of this game already") and "seat" not in str(error.value)
@@ -346,8 +340,8 @@ async def test_forfeit_refusals_in_the_projects_words(war):
     update = await war.forfeit(lobby.id, BOB)
     assert update.match.status == "finished" and update.match.result["winner"] == 0
     # a question answered after the end
-    for refused in (war.forfeit(lobby.id, ALICE), war.check_forfeit(lobby.id, ALICE), war.flip(lobby.id, ALICE, 1),
-                    war.vote(lobby.id, ALICE, "auto")):
+    for refused in (war.forfeit(lobby.id, ALICE), war.check_forfeit(lobby.id, ALICE),
+                    war.pick(lobby.id, ALICE, 1, FLIP), war.vote(lobby.id, ALICE, "auto")):
         with pytest.raises(WarGameNotActive, match="This game is over already; nothing changed"):
             await refused
     assert len(await war.results(lobby.id)) == 3
@@ -357,12 +351,12 @@ async def test_forfeit_refusals_in_the_projects_words(war):
 
 async def test_status_of_a_challenge_and_a_game(war):
     with pytest.raises(NotInWarGame):
-        await war.war_status(ALICE)
+        await war.status(ALICE)
     match = await challenge(war, "flip")
-    status = await war.war_status(BOB)
+    status = await war.status(BOB)
     assert (status.match.id, status.seat, status.view) == (match.id, 1, None)
     await war.accept(match.id, BOB)
-    await war.flip(match.id, ALICE, 1)
-    status = await war.war_status(ALICE)
+    await war.pick(match.id, ALICE, 1, FLIP)
+    status = await war.status(ALICE)
     assert status.seat == 0 and status.view["card_counts"] == [15, 16] and status.view["to_flip"] == [1]
     assert status.view["table"][0] is not None  # her flip is on the table, out of her count

@@ -76,7 +76,7 @@ class HighCardFlow(Flow):
     def default(self, game: Game, seat: int) -> tuple[Action, str]:
         return {"type": "pick", "card": lowest(game.view(seat)["hand"])}, "pick_default"
 
-    def tag(self, events: Sequence[Event], previous_step: int) -> list[Event]:
+    def tag(self, game: Game, events: Sequence[Event], previous_step: int) -> list[Event]:
         return [{**event, "engagement": previous_step} for event in events]
 
     def step_started(self, game: Game, queued: list[Event], deadline_at: float, seconds: int) -> None:
