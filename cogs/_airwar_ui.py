@@ -154,6 +154,4 @@ BUTTONS = MatchButtons("aw", cog_name=COG_NAME, title="Air War", panel_key=PANEL
 challenge_view = BUTTONS.challenge_view
 panel_view = BUTTONS.panel_view
 open_panel_view = BUTTONS.open_panel_view
-forfeit_view = BUTTONS.forfeit_view
-DYNAMIC_ITEMS = BUTTONS.items
 

@@ -24,8 +24,3 @@ PANEL_KEY = r"(?:army:[0-9AJQK]{1,2}[CDHS]|play:[0-9]{1,2}[CDHS]|undo|reset|deal
 
 BUTTONS = MatchButtons("army", cog_name=COG_NAME, title="Army", panel_key=PANEL_KEY,
                        open_label="Open my Army panel")
-challenge_view = BUTTONS.challenge_view
-panel_view = BUTTONS.panel_view
-open_panel_view = BUTTONS.open_panel_view
-forfeit_view = BUTTONS.forfeit_view
-DYNAMIC_ITEMS = BUTTONS.items

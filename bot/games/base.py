@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from bot.errors import GameOver, IllegalAction, InvalidRules, InvalidState
+from bot.errors import GameError, GameOver, IllegalAction, InvalidRules, InvalidState
 
 Event = dict[str, Any]
 Action = dict[str, Any]
@@ -171,6 +171,15 @@ class Game(ABC):
     outcome: Outcome | None = None
     stats: GameStats
 
+    def __init__(self, rules: dict[str, Any], seed: int, rng: random.Random) -> None:
+        """A game at its start: resolved ``rules``, its ``seed`` and ``rng``, no outcome, no stats yet. Subclasses
+        add their own state (and deal in ``new``)."""
+        self.rules = rules
+        self.seed = seed
+        self.rng = rng
+        self.outcome = None
+        self.stats = GameStats()
+
     # --- construction -------------------------------------------------------------------------------
     @classmethod
     @abstractmethod
@@ -181,6 +190,12 @@ class Game(ABC):
     @classmethod
     def resolve_rules(cls, rules: Mapping[str, Any] | None) -> dict[str, Any]:
         return resolve_rules(cls.options, rules)
+
+    @staticmethod
+    def _check_seed(seed: Any) -> None:
+        """Refuse a seed that is not a whole number (``new`` takes it from a command or a file)."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidRules(f"the seed must be a whole number, not {seed!r}")
 
     # --- play ---------------------------------------------------------------------------------------
     @property
@@ -266,9 +281,34 @@ class Game(ABC):
     def to_json(self) -> dict[str, Any]:
         """The whole state, rng included: ``from_json(to_json())`` continues identically."""
 
+    def _saved_head(self, version: int | None = None) -> dict[str, Any]:
+        """The keys a saved game starts with: ``game``, ``version`` (when the format has one), ``rules``, ``seed``
+        and ``rng``."""
+        head: dict[str, Any] = {"game": self.name}
+        if version is not None:
+            head["version"] = version
+        return head | {"rules": dict(self.rules), "seed": self.seed, "rng": rng_state_to_json(self.rng)}
+
     @classmethod
-    @abstractmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Self: ...
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """The game ``to_json`` saved, read by ``_from_json``; a damaged save raises InvalidState, in the words of
+        :meth:`_damaged` for an error ``_from_json`` did not turn into one itself."""
+        try:
+            return cls._from_json(data)
+        except InvalidState:
+            raise
+        except (GameError, KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+            raise InvalidState(cls._damaged(error)) from None
+
+    @classmethod
+    def _from_json(cls, data: Mapping[str, Any]) -> Self:
+        """The game saved in ``data`` (see :meth:`from_json`)."""
+        raise NotImplementedError(f"{cls.__name__} must say how a saved game is read")
+
+    @classmethod
+    def _damaged(cls, error: Exception) -> str:
+        """The words of the InvalidState that refuses a damaged save, from the error reading it raised."""
+        return f"the saved {cls.title} game is damaged: {error!r}"
 
     # --- helpers for subclasses ---------------------------------------------------------------------
     def _check_not_over(self) -> None:

@@ -29,6 +29,7 @@ A flow is pure: no Discord, no database. It holds no state of a match; the kerne
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from bot.games.base import Action, Event, Game
@@ -45,6 +46,27 @@ class NextDeadline(NamedTuple):
 
     kind: str
     seconds: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatPanel:
+    """What a seat's panel holds in every secret-choice game; a flow's panel adds its game's own fields.
+
+    ``locked``: the seat's choice of the step is in; ``opponent_locked``: the other seat's is; ``deadline_at``: when
+    the choices are due (``None`` once the step is over); ``finished``: the match is over (disable the panel);
+    ``view``: the engine's view for this seat (never the opponent's secrets), ``None`` when there is none;
+    ``ended``: how a step that is over ended for the seat (``None`` while it runs; the values are the flow's).
+    """
+
+    match_id: int
+    seat: int
+    user_id: int
+    locked: bool
+    opponent_locked: bool
+    deadline_at: float | None
+    finished: bool
+    view: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    ended: str | None = None
 
 
 class Flow:

@@ -1,7 +1,8 @@
 """What players see: texts and card images built from engine views and events (no Discord, no database).
 
 * :mod:`bot.render.common` -- the :class:`~bot.render.common.Surface` and :class:`~bot.render.common.Picture`
-  types every renderer returns, Discord's size limits, timestamps, names and card words;
+  types every renderer returns, Discord's size limits, timestamps, names and card words, the two-player challenge
+  and the ratings line;
 * :mod:`bot.render.cards` -- PNG pictures of rows of cards (Pillow);
 * :mod:`bot.games.airwar.render` -- every Air War text and picture (board, flips, summary, result, DM panel, status,
   leaderboard, challenge messages).

@@ -1,4 +1,5 @@
-"""What every renderer shares: the result types, Discord's size limits, timestamps, names and card words.
+"""What every renderer shares: the result types, Discord's size limits, timestamps, names and card words, and the
+pieces every game's match messages have alike (the two-player challenge, the ratings line).
 
 Names come from the caller as they should appear: display names or mention strings (``<@123>``); they are
 never built here. Display names are escaped for Discord markdown; mention strings pass through unchanged.
@@ -8,9 +9,10 @@ Pictures cannot show a mention, so they take plain names (``image_names``), fall
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from bot.cards import describe
 
@@ -20,6 +22,10 @@ EMBED_DESCRIPTION_LIMIT = 4096
 FIELD_VALUE_LIMIT = 1024
 BUTTON_LABEL_LIMIT = 80
 ALT_TEXT_LIMIT = 1024  #: an attachment's description (alt text)
+
+View = Mapping[str, Any]  #: an engine's view of a game
+Event = Mapping[str, Any]  #: an engine's or a service's event
+When = int | float | datetime  #: a moment: a datetime or unix seconds
 
 MENTION = re.compile(r"<(@[!&]?|#)\d+>")
 _MARKDOWN = re.compile(r"([\\*_~`|])")
@@ -78,6 +84,18 @@ def name(text: str) -> str:
     escaped = _MARKDOWN.sub(r"\\\1", text)
     escaped = " ".join(escaped.split()) or "?"
     return escaped.replace("@everyone", "@\u200beveryone").replace("@here", "@\u200bhere")
+
+
+def two_names(names: Sequence[str], game_title: str) -> list[str]:
+    """:func:`name` of each player of a two-player game; refuses any other number of names."""
+    if len(names) != 2:
+        raise ValueError(f"{game_title} needs two names, one per seat")
+    return [name(n) for n in names]
+
+
+def possessive(text: str) -> str:
+    """``Ann's``, ``James'``; a mention takes ``'s``."""
+    return f"{text}'" if text.endswith(("s", "S")) and not text.endswith(">") else f"{text}'s"
 
 
 def plain_names(names: Sequence[str], image_names: Sequence[str] | None = None) -> list[str]:
@@ -144,3 +162,27 @@ def clamp(text: str, limit: int = MESSAGE_LIMIT) -> str:
 def clamp_line(text: str, limit: int) -> str:
     """One line cut with an ellipsis to ``limit`` characters."""
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def challenge_surface(game_title: str, challenger: str, opponent: str, rules_line: str, *,
+                      expires_at: When) -> ButtonSurface:
+    """A two-player challenge: who challenges whom, ``Rules: <rules_line>`` and the expiry (``<t:UNIX:R>``).
+    Buttons: ``accept``, ``decline`` (the opponent), ``withdraw`` (the challenger)."""
+    who, them = name(challenger), name(opponent)
+    lines = [f"⚔️ **{who}** challenges **{them}** to {game_title}!",
+             f"Rules: {rules_line}",
+             f"{them}, accept or decline: the challenge expires {timestamp(expires_at)}."]
+    buttons = [Button("accept", "Accept", True, "success"), Button("decline", "Decline", True, "danger"),
+               Button("withdraw", "Withdraw", True, "secondary")]
+    return ButtonSurface(clamp_line(f"{game_title} challenge", EMBED_TITLE_LIMIT), clamp("\n".join(lines)), None,
+                         buttons)
+
+
+def ratings_line(ratings: Sequence[Mapping[str, float] | None] | None, shown: Sequence[str]) -> str | None:
+    """``Ratings: A 1500.0 → 1512.3 (+12.3) · …`` for the seats whose change is known; ``None`` when none is."""
+    parts = []
+    for seat, change in enumerate(ratings or ()):
+        if change and change.get("before") is not None and change.get("after") is not None:
+            before, after = float(change["before"]), float(change["after"])
+            parts.append(f"{shown[seat]} {before:.1f} → {after:.1f} ({after - before:+.1f})")
+    return "Ratings: " + " · ".join(parts) if parts else None

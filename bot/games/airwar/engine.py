@@ -39,17 +39,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
 from bot.cards import parse_card, standard_pack, strength_table, tarot_pack
-from bot.errors import GameError, IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
-from bot.games.base import (
-    Action,
-    Event,
-    Game,
-    GameStats,
-    Option,
-    Outcome,
-    rng_from_json,
-    rng_state_to_json,
-)
+from bot.errors import IllegalAction, InvalidCard, InvalidState, NotYourTurn
+from bot.games.base import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
 
 SEATS = (0, 1)
 JSON_VERSION = 1
@@ -89,11 +80,7 @@ class AirWar(Game):
     )
 
     def __init__(self, rules: dict[str, Any], seed: int, rng: random.Random) -> None:
-        self.rules = rules
-        self.seed = seed
-        self.rng = rng
-        self.outcome = None
-        self.stats = GameStats()
+        super().__init__(rules, seed, rng)
         self.decks: list[list[str]] = [[], []]
         self.stacks: list[list[str]] = [[], []]
         self.orders: list[list[str] | None] = [None, None]
@@ -116,8 +103,7 @@ class AirWar(Game):
     def new(cls, rules: Mapping[str, Any] | None = None, seed: int = 0,
             piles: Sequence[Sequence[str]] | None = None) -> Self:
         resolved = cls.resolve_rules(rules)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidRules(f"the seed must be a whole number, not {seed!r}")
+        cls._check_seed(seed)
         game = cls(resolved, seed, random.Random(seed))
         if piles is None:
             decks = []
@@ -422,11 +408,7 @@ class AirWar(Game):
     # --- persistence --------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return {
-            "game": self.name,
-            "version": JSON_VERSION,
-            "rules": dict(self.rules),
-            "seed": self.seed,
-            "rng": rng_state_to_json(self.rng),
+            **self._saved_head(JSON_VERSION),
             "engagement": self.engagement,
             "decks": [list(deck) for deck in self.decks],
             "unknown": list(self.unknown),
@@ -438,15 +420,6 @@ class AirWar(Game):
             "stats": self.stats.to_json(),
             "opening_events": [dict(event) for event in self.opening_events],
         }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Self:
-        try:
-            return cls._from_json(data)
-        except InvalidState:
-            raise
-        except (GameError, KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-            raise InvalidState(f"the saved Air War game is damaged: {error!r}") from None
 
     @classmethod
     def _from_json(cls, data: Mapping[str, Any]) -> Self:

@@ -20,26 +20,25 @@ kernel's ``forfeit`` and ``timeout``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from bot.games import game_class
 from bot.games.base import Action, Event, Game
 from bot.match import errors
-from bot.match.flow import Flow
+from bot.match.flow import Flow, SeatPanel
 from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent
 
 ARRANGE = "arrange"  # the deadline kind of an engagement
 
 
-@dataclass(frozen=True)
-class Panel:
-    """What a seat's panel shows for the current engagement.
+@dataclass(frozen=True, kw_only=True)
+class Panel(SeatPanel):
+    """What a seat's panel shows for the current engagement (besides a :class:`~bot.match.flow.SeatPanel`'s).
 
     ``stack`` is the seat's stack as drawn; ``draft`` the cards placed so far, in play order (the locked order once
-    ``locked``); ``remaining`` the cards not placed yet, in drawn order. ``finished``: the match is over (disable the
-    panel). ``deadline_at`` is when the orders are due. ``view`` is the engine's view for this seat (what the
-    panel renders: both stacks, what is known of both decks; never the opponent's order), ``None`` before accept.
+    ``locked``); ``remaining`` the cards not placed yet, in drawn order. ``deadline_at`` is when the orders are due.
+    ``view`` is what the panel renders: both stacks, what is known of both decks; ``None`` before accept.
 
     ``ended`` (the panel of an engagement that is over; ``None`` while it is arranged) says how it ended for this
     seat: ``played`` (both orders were in and it was flipped; ``draft`` is the seat's order), ``as_drawn`` (the seat
@@ -47,19 +46,10 @@ class Panel:
     in a row and forfeited), ``over`` (the game ended before it was played).
     """
 
-    match_id: int
-    seat: int
-    user_id: int
     engagement: int
     stack: tuple[str, ...]
     draft: tuple[str, ...]
     remaining: tuple[str, ...]
-    locked: bool
-    opponent_locked: bool
-    deadline_at: float | None
-    finished: bool
-    view: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-    ended: str | None = None
 
     @property
     def complete(self) -> bool:

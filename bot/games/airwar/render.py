@@ -31,8 +31,7 @@ import random
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.render.cards import CardRow, card_rows_png
 from bot.render.common import (
@@ -45,20 +44,23 @@ from bot.render.common import (
     Picture,
     Surface,
     cards_line,
+    challenge_surface,
     clamp,
     clamp_line,
     count,
     name,
     ordinal,
     plain_names,
+    possessive,
+    ratings_line,
     timestamp,
+    two_names,
     words,
     words_line,
 )
 
-Event = Mapping[str, Any]
-View = Mapping[str, Any]
-When = int | float | datetime
+if TYPE_CHECKING:
+    from bot.render.common import Event, View, When
 
 TITLE = "Air War"
 DECK_WORDS = {"standard": "standard decks (52 cards)", "jokers": "decks with jokers (54 cards)",
@@ -79,9 +81,7 @@ def rules_text(rules: Mapping[str, Any]) -> str:
 
 
 def _names(names: Sequence[str]) -> list[str]:
-    if len(names) != 2:
-        raise ValueError("Air War needs two names, one per seat")
-    return [name(n) for n in names]
+    return two_names(names, TITLE)
 
 
 def _title(text: str) -> str:
@@ -91,10 +91,6 @@ def _title(text: str) -> str:
 def _cards_block(cards: Sequence[str]) -> str:
     """A line of cards in notation and a subtext line with their words."""
     return f"{cards_line(cards)}\n-# {words_line(cards)}"
-
-
-def _possessive(text: str) -> str:
-    return f"{text}'" if text.endswith(("s", "S")) and not text.endswith(">") else f"{text}'s"
 
 
 def _deck_line(who: str, total: int, bottom: Mapping[str, Any]) -> str:
@@ -239,7 +235,7 @@ def _flip_line(flip: Event, fight: Event | None, shown: list[str]) -> str:
 
 def _flip_words(flip: Event, plain: list[str]) -> str:
     a, b = flip["cards"]
-    text = f"Flip {flip['flip']}: {_possessive(plain[0])} {words(a)} against {_possessive(plain[1])} {words(b)}"
+    text = f"Flip {flip['flip']}: {possessive(plain[0])} {words(a)} against {possessive(plain[1])} {words(b)}"
     if flip["winner"] is None:
         return text + ", a tie."
     return text + f"; {plain[flip['winner']]} wins."
@@ -480,14 +476,9 @@ def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | Non
     if any(table):
         lines.append(f"Left on the table, a tie nobody could break: {shown[0]} {cards_line(table[0])} · "
                      f"{shown[1]} {cards_line(table[1])}")
-    if ratings and any(ratings):
-        parts = []
-        for seat, change in enumerate(ratings):
-            if change and change.get("before") is not None and change.get("after") is not None:
-                before, after = float(change["before"]), float(change["after"])
-                parts.append(f"{shown[seat]} {before:.1f} → {after:.1f} ({after - before:+.1f})")
-        if parts:
-            lines.append("Ratings: " + " · ".join(parts))
+    rated = ratings_line(ratings, shown)
+    if rated:
+        lines.append(rated)
     winner = outcome.get("winner")
     title = f"{TITLE} — draw" if winner is None else f"{TITLE} — {plain_names(names, image_names)[winner]} wins"
     return Surface(_title(title), clamp("\n".join(lines)))
@@ -566,7 +557,7 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
     lines += [
         "",
         f"**Your stack** (as drawn): {_cards_block(stack)}",
-        f"**{_possessive(shown[other])} stack** (as drawn): {_cards_block(theirs)}",
+        f"**{possessive(shown[other])} stack** (as drawn): {_cards_block(theirs)}",
     ]
     if not locked and closed is None:
         lines += [f"**Your order:** {_order_line(order, size)}", f"-# {_order_words(order, size)}"]
@@ -584,7 +575,7 @@ def _known_lines(view: View, shown: list[str], seat: int | None) -> list[str]:
     decks = view["deck_counts"]
     lines = ["**What is known about the decks** (every flip is public):"]
     for s in (0, 1):
-        label = "Your deck" if seat == s else f"{_possessive(shown[s])} deck"
+        label = "Your deck" if seat == s else f"{possessive(shown[s])} deck"
         lines.append(_deck_line(label, decks[s], view["deck_bottoms"][s]))
     discards = [len(pile) for pile in view["discards"]]
     lines.append(f"Discards: {who[0]} {discards[0]} · {who[1]} {discards[1]}")
@@ -602,7 +593,7 @@ def _panel_picture(view: View, plain: list[str], seat: int) -> Picture:
         CardRow(theirs, f"{plain[other]} - stack as drawn"),
     ]
     alt = (f"Engagement {number}, both stacks as drawn, face up. Your stack ({plain[seat]}): {words_line(stack)}. "
-           f"{_possessive(plain[other])} stack: {words_line(theirs)}.")
+           f"{possessive(plain[other])} stack: {words_line(theirs)}.")
     return Picture(card_rows_png(rows, min_cards=size), f"airwar-e{number}-panel.png",
                    clamp_line(alt, ALT_TEXT_LIMIT))
 
@@ -700,7 +691,7 @@ def status(view: View, names: Sequence[str], *, deadline: When | None = None, dr
     if deadline is not None and not all(view["locked"]):
         lines.append(_deadline_line(deadline, "Orders lock in"))
     for s in (0, 1):
-        who = "Your stack" if seat == s else f"{_possessive(shown[s])} stack"
+        who = "Your stack" if seat == s else f"{possessive(shown[s])} stack"
         lines.append(f"{who} as drawn: {cards_line(view['stacks'][s])}")
     lines += ["", *_known_lines(view, shown, seat if seat in (0, 1) else None)]
     lines.append(f"Ties fought so far: {view.get('stats', {}).get('wars', 0)}")
@@ -794,24 +785,17 @@ def challenge(challenger: str, opponent: str | None, rules: Mapping[str, Any], *
     """The challenge message: who challenged whom (``opponent`` ``None``: anyone may accept), the options and
     the expiry (``<t:UNIX:R>``). Buttons: ``accept``, ``decline`` (the opponent), ``withdraw`` (the
     challenger)."""
-    who = name(challenger)
-    if opponent is None:
-        lines = [f"⚔️ **{who}** is looking for an opponent for {TITLE}!",
-                 f"Rules: {rules_text(rules)}",
-                 f"Anyone may accept; the challenge expires {timestamp(expires_at)}."]
-        buttons = [Button("accept", "Accept", True, "success"), Button("withdraw", "Withdraw", True, "secondary")]
-    else:
-        them = name(opponent)
-        lines = [f"⚔️ **{who}** challenges **{them}** to {TITLE}!",
-                 f"Rules: {rules_text(rules)}",
-                 f"{them}, accept or decline: the challenge expires {timestamp(expires_at)}."]
-        buttons = [Button("accept", "Accept", True, "success"), Button("decline", "Decline", True, "danger"),
-                   Button("withdraw", "Withdraw", True, "secondary")]
+    if opponent is not None:
+        return challenge_surface(TITLE, challenger, opponent, rules_text(rules), expires_at=expires_at)
+    lines = [f"⚔️ **{name(challenger)}** is looking for an opponent for {TITLE}!",
+             f"Rules: {rules_text(rules)}",
+             f"Anyone may accept; the challenge expires {timestamp(expires_at)}."]
+    buttons = [Button("accept", "Accept", True, "success"), Button("withdraw", "Withdraw", True, "secondary")]
     return ButtonSurface(_title(f"{TITLE} challenge"), clamp("\n".join(lines)), None, buttons)
 
 
 def declined(challenger: str, opponent: str) -> str:
-    return f"**{name(opponent)}** declined {_possessive(f'**{name(challenger)}**')} {TITLE} challenge."
+    return f"**{name(opponent)}** declined {possessive(f'**{name(challenger)}**')} {TITLE} challenge."
 
 
 def withdrawn(challenger: str, opponent: str | None) -> str:
@@ -821,7 +805,7 @@ def withdrawn(challenger: str, opponent: str | None) -> str:
 
 def expired(challenger: str, opponent: str | None) -> str:
     to = f" to **{name(opponent)}**" if opponent is not None else ""
-    return f"{_possessive(f'**{name(challenger)}**')} {TITLE} challenge{to} expired: nobody accepted in time."
+    return f"{possessive(f'**{name(challenger)}**')} {TITLE} challenge{to} expired: nobody accepted in time."
 
 
 def afk(names: Sequence[str], seats: Sequence[int], engagement: int, *, forfeit: Sequence[int] = ()) -> str:
@@ -843,7 +827,7 @@ def afk(names: Sequence[str], seats: Sequence[int], engagement: int, *, forfeit:
                 "so both stacks play as drawn.")
     else:
         who = shown[late[0]]
-        text = f"{head} **{who}** did not lock in an order, so {_possessive(who)} stack plays as drawn."
+        text = f"{head} **{who}** did not lock in an order, so {possessive(who)} stack plays as drawn."
     return text + "\n-# A second missed deadline in a row forfeits the game."
 
 

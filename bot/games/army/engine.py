@@ -67,25 +67,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 from bot.cards import is_red, parse_card, rank_of, standard_pack
-from bot.errors import (
-    GameError,
-    IllegalAction,
-    InvalidCard,
-    InvalidRules,
-    InvalidState,
-    NotYourTurn,
-)
-from bot.games.base import (
-    Action,
-    Event,
-    Game,
-    GameStats,
-    Option,
-    Outcome,
-    resolve_rules,
-    rng_from_json,
-    rng_state_to_json,
-)
+from bot.errors import IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
+from bot.games.base import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
 
 STAMINA = {"A": 4, "K": 3, "Q": 2, "J": 1}
 HAND_SIZE = 5
@@ -124,11 +107,7 @@ class Army(Game):
     max_players: ClassVar[int] = 2
 
     def __init__(self, rules: dict[str, Any], seed: int, rng: random.Random) -> None:
-        self.rules = rules
-        self.seed = seed
-        self.rng = rng
-        self.outcome = None
-        self.stats = GameStats()
+        super().__init__(rules, seed, rng)
         self.phase = "arrange"
         self.army_pile: list[str] = []
         self.army_graveyard: list[str] = []
@@ -145,9 +124,8 @@ class Army(Game):
     def new(cls, rules: Mapping[str, Any] | None = None, seed: int = 0,
             piles: Sequence[Sequence[str]] | None = None) -> Self:
         """A new game. ``piles=[army_pile, fighting_pile]`` (top first) deals those piles as they are."""
-        resolved = resolve_rules(cls.options, rules)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidRules(f"the seed must be a whole number, not {seed!r}")
+        resolved = cls.resolve_rules(rules)
+        cls._check_seed(seed)
         rng = random.Random(seed)
         if piles is None:
             army_pile, fighting_pile = list(ARMY_CARDS), list(FIGHTING_CARDS)
@@ -433,10 +411,7 @@ class Army(Game):
     # --- persistence --------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return {
-            "game": self.name,
-            "rules": dict(self.rules),
-            "seed": self.seed,
-            "rng": rng_state_to_json(self.rng),
+            **self._saved_head(),
             "phase": self.phase,
             "army_pile": list(self.army_pile),
             "army_graveyard": list(self.army_graveyard),
@@ -452,23 +427,18 @@ class Army(Game):
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Self:
-        try:
-            return cls._load(data)
-        except InvalidState:
-            raise
-        except (GameError, KeyError, TypeError, ValueError, AttributeError) as error:
-            raise InvalidState(f"this saved Army game is damaged: {error}") from None
+    def _damaged(cls, error: Exception) -> str:
+        return f"this saved Army game is damaged: {error}"
 
     @classmethod
-    def _load(cls, data: Mapping[str, Any]) -> Self:
+    def _from_json(cls, data: Mapping[str, Any]) -> Self:
         def fail(message: str) -> InvalidState:
             return InvalidState(f"this saved Army game is damaged: {message}")
 
         if not isinstance(data, Mapping) or data.get("game") != cls.name:
             raise fail("it is not an Army game")
         try:
-            rules = resolve_rules(cls.options, data["rules"])
+            rules = cls.resolve_rules(data["rules"])
         except InvalidRules as error:
             raise fail(str(error)) from None
         seed = data["seed"]

@@ -27,13 +27,13 @@ default), ``forfeit``, ``timeout`` (forfeited by a second miss).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from bot.games.army.engine import fighting_value
 from bot.games.base import Action, Event, Game
 from bot.match import errors
-from bot.match.flow import Flow
+from bot.match.flow import Flow, SeatPanel
 from bot.storage.records import ActionRecord, MatchRecord
 
 GAME = "army"
@@ -96,34 +96,23 @@ def step_name(step: int) -> str:
 # --- what a seat sees --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ArmyPanel:
-    """A seat's DM panel for one step.
+@dataclass(frozen=True, kw_only=True)
+class ArmyPanel(SeatPanel):
+    """A seat's DM panel for one step (besides a :class:`~bot.match.flow.SeatPanel`'s fields).
 
     ``phase``: ``arrange`` or ``play`` (``over`` once the game ended); ``dealt``: the seat's armies as dealt
     (arrangement) or in fighting order (play); ``draft``: the armies placed so far (the confirmed order once
-    ``locked``); ``hand``: the fighting cards in hand; ``chosen``: the card locked in for this round; ``locked``:
-    this step's choice is in; ``opponent_locked``: the other seat's is; ``deadline_at`` while the step runs;
-    ``view``: the engine's view for this seat (never the opponent's secrets); ``ended`` (a step that is over, see
-    :meth:`ArmyFlow.ended_panel`): ``played`` (both choices were in), ``default`` (the seat missed the deadline:
-    the default was played, ``chosen``/``draft``), ``timeout`` (a second miss: forfeited), ``over`` (the game ended
-    before the step was played)."""
+    ``locked``); ``hand``: the fighting cards in hand; ``chosen``: the card locked in for this round; ``ended`` (a
+    step that is over, see :meth:`ArmyFlow.ended_panel`): ``played`` (both choices were in), ``default`` (the seat
+    missed the deadline: the default was played, ``chosen``/``draft``), ``timeout`` (a second miss: forfeited),
+    ``over`` (the game ended before the step was played)."""
 
-    match_id: int
-    seat: int
-    user_id: int
     step: int
     phase: str
     dealt: tuple[str, ...]
     draft: tuple[str, ...]
     hand: tuple[str, ...]
     chosen: str | None
-    locked: bool
-    opponent_locked: bool
-    deadline_at: float | None
-    finished: bool
-    view: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-    ended: str | None = None
 
     @property
     def round(self) -> int:

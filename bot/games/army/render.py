@@ -8,23 +8,25 @@ chosen card) and is sent to that seat alone. Names come in as they should appear
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.cards import is_red, rank_of, suit_of
 from bot.render.common import (
     Button,
     ButtonSurface,
     Surface,
+    challenge_surface,
     clamp,
     clamp_line,
     count,
     name,
+    possessive,
     timestamp,
+    two_names,
 )
 
-When = int | float | datetime
-Event = Mapping[str, Any]
+if TYPE_CHECKING:
+    from bot.render.common import Event, When
 
 TITLE = "Army"
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -62,13 +64,7 @@ def rules_text(rules: Mapping[str, Any]) -> str:
 
 
 def _names(names: Sequence[str]) -> list[str]:
-    if len(names) != 2:
-        raise ValueError("Army needs two names, one per seat")
-    return [name(n) for n in names]
-
-
-def _possessive(text: str) -> str:
-    return f"{text}'" if text.endswith(("s", "S")) and not text.endswith(">") else f"{text}'s"
+    return two_names(names, TITLE)
 
 
 def step_title(step: int) -> str:
@@ -80,17 +76,11 @@ def step_title(step: int) -> str:
 
 def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expires_at: When) -> ButtonSurface:
     """The challenge message; buttons ``accept``, ``decline`` (the opponent), ``withdraw`` (the challenger)."""
-    who, them = name(challenger), name(opponent)
-    lines = [f"⚔️ **{who}** challenges **{them}** to {TITLE}!",
-             f"Rules: {rules_text(rules)}",
-             f"{them}, accept or decline: the challenge expires {timestamp(expires_at)}."]
-    buttons = [Button("accept", "Accept", True, "success"), Button("decline", "Decline", True, "danger"),
-               Button("withdraw", "Withdraw", True, "secondary")]
-    return ButtonSurface(f"{TITLE} challenge", clamp("\n".join(lines)), None, buttons)
+    return challenge_surface(TITLE, challenger, opponent, rules_text(rules), expires_at=expires_at)
 
 
 def declined(challenger: str, opponent: str) -> str:
-    return f"❌ **{name(opponent)}** declined {_possessive(f'**{name(challenger)}**')} {TITLE} challenge."
+    return f"❌ **{name(opponent)}** declined {possessive(f'**{name(challenger)}**')} {TITLE} challenge."
 
 
 def withdrawn(challenger: str, opponent: str) -> str:
@@ -98,13 +88,13 @@ def withdrawn(challenger: str, opponent: str) -> str:
 
 
 def expired(challenger: str, opponent: str) -> str:
-    return (f"⌛ {_possessive(f'**{name(challenger)}**')} {TITLE} challenge to **{name(opponent)}** expired: "
+    return (f"⌛ {possessive(f'**{name(challenger)}**')} {TITLE} challenge to **{name(opponent)}** expired: "
             "nobody accepted in time.")
 
 
 def accepted(challenger: str, opponent: str, thread_id: int | None) -> str:
     where = f"the match is on in <#{thread_id}>" if thread_id is not None else "the match is on right here"
-    return f"⚔️ **{name(opponent)}** accepted {_possessive(f'**{name(challenger)}**')} {TITLE} challenge: {where}."
+    return f"⚔️ **{name(opponent)}** accepted {possessive(f'**{name(challenger)}**')} {TITLE} challenge: {where}."
 
 
 def link_line(names: Sequence[str], rules: Mapping[str, Any], thread_id: int) -> str:
@@ -132,20 +122,20 @@ def reveal_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
             if event["result"] == "tie":
                 tail = "a tie: no damage."
             elif event["result"] == "defence":
-                tail = f"{_possessive(shown[event['winner']])} {card(cards[event['winner']])} is higher: a black " \
+                tail = f"{possessive(shown[event['winner']])} {card(cards[event['winner']])} is higher: a black " \
                        "card wins, no damage."
             else:
                 target = event["damaged_seat"]
-                tail = (f"{_possessive(shown[event['winner']])} attack hits: {_possessive(shown[target])} "
+                tail = (f"{possessive(shown[event['winner']])} attack hits: {possessive(shown[target])} "
                         f"{army_line(event['army'], event['stamina'])}.")
             lines.append(f"⚔️ {head} → {tail}")
         elif kind_ == "army_fallen":
             who = shown[event["seat"]]
             if event["next"] is None:
-                lines.append(f"💀 {_possessive(who)} {card(event['army'])} has fallen: no armies left.")
+                lines.append(f"💀 {possessive(who)} {card(event['army'])} has fallen: no armies left.")
             else:
                 left = count(event["armies_left"], "army", "armies")
-                lines.append(f"💀 {_possessive(who)} {card(event['army'])} has fallen; "
+                lines.append(f"💀 {possessive(who)} {card(event['army'])} has fallen; "
                              f"{army_line(event['next'])} comes face up ({left} left).")
         elif kind_ == "reshuffle":
             lines.append(f"🔀 The fighting graveyard was shuffled into a new pile ({count(event['cards'], 'card')}).")
@@ -323,7 +313,7 @@ def reason_text(game_over: Event, names: Sequence[str]) -> str:
         lines = [f"The round limit was reached: stamina left {shown[0]} {stamina[0]} · {shown[1]} {stamina[1]}."]
         for seat, line in enumerate(game_over.get("armies") or []):
             armies = " · ".join(army_line(a["army"], a["stamina"]) for a in line) or "none"
-            lines.append(f"{_possessive(shown[seat])} armies: {armies}")
+            lines.append(f"{possessive(shown[seat])} armies: {armies}")
         return "\n".join(lines)
     return str(game_over.get("detail") or reason)
 

@@ -65,16 +65,7 @@ from typing import Any, ClassVar, Self
 
 from bot.cards import JOKERS, STANDARD_RANKS, SUITS, is_red, parse_card, standard_pack, strength_table
 from bot.errors import GameError, IllegalAction, InvalidRules, InvalidState, NotYourTurn
-from bot.games.base import (
-    Action,
-    Event,
-    Game,
-    GameStats,
-    Option,
-    Outcome,
-    rng_from_json,
-    rng_state_to_json,
-)
+from bot.games.base import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
 
 STATE_VERSION = 1
 
@@ -216,8 +207,7 @@ class War(Game):
             given.setdefault("players", len(piles))
         resolved = cls.resolve_rules(given)
         cls._check_rules(resolved)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidRules(f"the seed must be a whole number, not {seed!r}")
+        cls._check_seed(seed)
         game = cls.__new__(cls)
         game._configure(resolved, seed, random.Random(seed))
         if piles is None:
@@ -977,11 +967,7 @@ class War(Game):
     def to_json(self) -> dict[str, Any]:
         """The whole state. ``last_events`` only feeds ``view`` (it is empty after ``record=False`` play)."""
         return {
-            "game": self.name,
-            "version": STATE_VERSION,
-            "rules": dict(self.rules),
-            "seed": self.seed,
-            "rng": rng_state_to_json(self.rng),
+            **self._saved_head(STATE_VERSION),
             "piles": [list(pile) for pile in self._piles],
             "captures": [list(cap) for cap in self._caps],
             "aside": list(self._aside),
@@ -995,15 +981,10 @@ class War(Game):
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Self:
-        try:
-            return cls._from_json(data)
-        except InvalidState:
-            raise
-        except GameError as error:
-            raise InvalidState(f"the saved game is damaged: {error}") from None
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-            raise InvalidState(f"the saved game is damaged: {type(error).__name__} {error}") from None
+    def _damaged(cls, error: Exception) -> str:
+        if isinstance(error, GameError):
+            return f"the saved game is damaged: {error}"
+        return f"the saved game is damaged: {type(error).__name__} {error}"
 
     @classmethod
     def _from_json(cls, data: Mapping[str, Any]) -> Self:

@@ -8,8 +8,7 @@ mentions for text, plain names (``image_names``) for the picture and its alt tex
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.games import game_class
 from bot.render.common import (
@@ -19,19 +18,20 @@ from bot.render.common import (
     ButtonSurface,
     Picture,
     Surface,
+    challenge_surface,
     clamp,
     clamp_line,
     count,
     join_words,
     name,
     plain_names,
+    ratings_line,
     timestamp,
 )
 from bot.render.plots import line_chart
 
-View = Mapping[str, Any]
-Event = Mapping[str, Any]
-When = int | float | datetime
+if TYPE_CHECKING:
+    from bot.render.common import Event, View, When
 
 PACE_WORDS = {
     "flip": "flip (every player presses Flip each round)",
@@ -89,14 +89,8 @@ def _shown(names: Sequence[str]) -> list[str]:
 def challenge(challenger: str, opponent: str, game: str, rules: Mapping[str, Any], pace: str, *,
               expires_at: When) -> ButtonSurface:
     """The two-player challenge. Buttons: ``accept``, ``decline`` (the opponent), ``withdraw`` (the challenger)."""
-    title = title_of(game)
-    who, them = name(challenger), name(opponent)
-    lines = [f"⚔️ **{who}** challenges **{them}** to {title}!",
-             f"Rules: {rules_text(game, rules)} · pace: {PACE_WORDS[pace]}",
-             f"{them}, accept or decline: the challenge expires {timestamp(expires_at)}."]
-    buttons = [Button("accept", "Accept", True, "success"), Button("decline", "Decline", True, "danger"),
-               Button("withdraw", "Withdraw", True, "secondary")]
-    return ButtonSurface(_title(f"{title} challenge"), clamp("\n".join(lines)), None, buttons)
+    return challenge_surface(title_of(game), challenger, opponent,
+                             f"{rules_text(game, rules)} · pace: {PACE_WORDS[pace]}", expires_at=expires_at)
 
 
 def lobby(players: Sequence[str], game: str, rules: Mapping[str, Any], pace: str, *, expires_at: When | None,
@@ -461,14 +455,9 @@ def result(view: View, names: Sequence[str], game: str, *, image_names: Sequence
              + (f"{count(stats.get('biggest_pot', 0), 'card')} on the table (longest chain: "
                 f"{count(stats.get('longest_chain', 0), 'war')})" if stats.get("wars") else "none"),
              counts_line(view, names)]
-    if ratings and any(ratings):
-        parts = []
-        for seat, change in enumerate(ratings):
-            if change and change.get("before") is not None and change.get("after") is not None:
-                before, after = float(change["before"]), float(change["after"])
-                parts.append(f"{shown[seat]} {before:.1f} → {after:.1f} ({after - before:+.1f})")
-        if parts:
-            lines.append("Ratings: " + " · ".join(parts))
+    rated = ratings_line(ratings, shown)
+    if rated:
+        lines.append(rated)
     picture = None
     if points:
         lines.append("-# " + history_summary(points, rounds, plain))
