@@ -79,8 +79,7 @@ class ArmyPresenter(Presenter):
         colour = self.finished_colour if closed else self.colour
         message_id = match.messages.get(round_name(step))
         if message_id is not None:
-            await self._channel(match.play_channel_id).get_partial_message(message_id).edit(
-                **edit_kwargs(surface, view=view, colour=colour))
+            await self._play_edit(show, message_id, **edit_kwargs(surface, view=view, colour=colour))
             return
         ping = [match.seats[seat].user_id for seat in (0, 1) if step == ARRANGE_STEP or seat in no_dm]
         kwargs = message_kwargs(surface, view=view, colour=colour)
@@ -92,11 +91,7 @@ class ArmyPresenter(Presenter):
         step = event.event["engagement"]
         if step > ARRANGE_STEP and round_name(step - 1) in show.match.messages:
             await self._show_round(show, step - 1, event.seq, closed="-# Both choices are in: see the next message.")
-        match = show.match
-        if match.status == "active" and match.engagement == step:
-            for seat in (0, 1):
-                if dm_name(step, seat) not in show.match.messages:
-                    await self._send_panel(show, step, seat)
+        await self._send_panels(show, step)
         await self._show_round(show, step, event.seq)
 
     async def _on_chosen(self, show: Show, event: QueuedEvent) -> None:

@@ -9,9 +9,7 @@ in a background task per match, never inside an interaction. Buttons are :mod:`c
 
 from __future__ import annotations
 
-import asyncio
 from types import MappingProxyType
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -19,8 +17,9 @@ from discord.ext import commands
 
 from bot.games.airwar import render
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, MatchStatus
-from cogs._airwar_presenter import Presenter, mentions
+from cogs._airwar_presenter import AirWarPresenter
 from cogs._airwar_ui import BUTTONS, COG_NAME
+from cogs._match_common import mentions
 from cogs.kit.match_cog import MatchCog
 
 ACES = [app_commands.Choice(name="high (default): the ace beats the king", value="high"),
@@ -32,15 +31,13 @@ DECKS = [app_commands.Choice(name="standard, 52 cards (default)", value="standar
 
 class AirWarCog(MatchCog, name=COG_NAME):
     game = "airwar"
+    presenter_class = AirWarPresenter
     buttons = BUTTONS
     panel_actions = MappingProxyType({"card:": "tap", "undo": "undo", "reset": "reset", "random": "random_order",
                                       "drawn": "as_drawn", "confirm": "confirm"})
 
     airwar = app_commands.Group(name="airwar", description="Air War: a card battle between two pilots",
                                 guild_only=True)
-
-    def make_presenter(self) -> Any:
-        return Presenter(self.bot, pace_sleep=getattr(self.bot, "pace_sleep", asyncio.sleep))
 
     # --- commands --------------------------------------------------------------------------------------
     @airwar.command(name="challenge", description="Challenge someone in this server to a game of Air War")

@@ -169,6 +169,10 @@ class MatchButtons:
         #: for ``bot.add_dynamic_items``
         self.items: tuple[type[Any], ...] = (ChallengeButton, PanelButton, OpenPanelButton, ForfeitButton)
 
+    def challenge_id_prefix(self, match_id: int) -> str:
+        """How the custom id of each of the match's challenge buttons begins."""
+        return f"{self.prefix}:c:{match_id}:"
+
     def challenge_view(self, match_id: int, buttons: Sequence[Button]) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
         for button in buttons:

@@ -2,18 +2,28 @@
 background task per match.
 
 It keeps nothing that matters in memory: every message is rendered from stored events and sent with a nonce made
-from the match and the message's name (:func:`~cogs.kit.messages.nonce`), its id stored through the match service,
-and each event is marked shown once it is shown, so after a restart showing goes on with the first unshown event
-and nothing is posted twice. A failure to show waits and retries later (the event stays queued).
+from the match and the message's name (:func:`~cogs.kit.messages.nonce`), so a send repeated after a crash between
+sending and storing its id gets the message sent the first time; its id is stored through the match service, and
+each event is marked shown once it is shown, so after a restart showing goes on with the first unshown event and
+nothing is posted twice. An event that cannot be shown stays unshown, and so does everything after it (what comes
+later may show what it reveals): the match is tried again later (:data:`RETRY_LATER`) and on its next update.
+When the match's thread can't be used any more (:data:`THREAD_LOST`: deleted, no access, locked) the match moves
+to its channel, a note there says so (message ``moved``), and the event is shown again there.
 
-The base shows what every game's match has: the challenge (``challenge``; ``declined`` / ``withdrawn`` /
+Requests under one Discord rate limit -- sends in a channel, edits in a channel, DMs opened -- go one at a time,
+whichever match they are for (:meth:`Presenter._turn`).
+
+The base shows what every game's match has: the challenge (``challenge``: posted only when the command's answer was
+lost, and found among the channel's last messages when only its id was; ``declined`` / ``withdrawn`` /
 ``expired``; ``accepted``, which makes the match's thread and a link line in the channel), each seat's private
 panel (sent by DM, or offered by a button when DMs are closed) and the result posted where the match is played and
 in its channel. A game's presenter subclasses it and adds an ``_on_<event type>`` method per event of its own.
 
 The game's render module (``render``) gives the words and pictures: ``TITLE``, ``challenge(challenger, opponent,
 rules, expires_at=)``, ``declined`` / ``withdrawn`` / ``expired(challenger, opponent)``, ``accepted(challenger,
-opponent, thread_id)``, ``link_line(names, rules, thread_id)`` and ``panel(panel, names)``.
+opponent, thread_id)``, ``link_line(names, rules, thread_id)`` and ``panel(panel, names)``. A game that words
+these otherwise overrides :meth:`Presenter.closed_challenge_text`, :meth:`~Presenter.accepted_text` or
+:meth:`~Presenter.link_text`; the note of a lost thread is the kit's (:meth:`~Presenter.thread_lost_text`).
 """
 
 from __future__ import annotations
@@ -21,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar
@@ -29,7 +39,7 @@ from typing import Any, ClassVar
 import discord
 
 from bot.match.kernel import MatchKernel
-from bot.render.common import Surface
+from bot.render.common import Surface, name
 from bot.services import USER_ERRORS
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._match_common import ensure_thread, fetch_name, mentions
@@ -38,11 +48,15 @@ from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
 
 log = logging.getLogger("cogs.kit")
 
-__all__ = ["Presenter", "Show", "ShowLoop", "dm_name", "mentions"]
+__all__ = ["Presenter", "Show", "ShowLoop", "ThreadLost", "dm_name", "mentions"]
 
 RETRIES = 4
 #: seconds before a match whose events could not be shown is tried again (its next update tries at once)
 RETRY_LATER = (5.0, 15.0, 60.0, 300.0)
+#: the match's thread can't be used: deleted (10003), no access (50001) or permission (50013), locked (50083)
+THREAD_LOST = frozenset({10003, 50001, 50013, 50083})
+#: how many of the channel's last messages are searched for a challenge message whose id was lost
+CHALLENGE_SEARCH_LIMIT = 50
 
 
 def dm_name(step: int, seat: int) -> str:
@@ -50,13 +64,36 @@ def dm_name(step: int, seat: int) -> str:
     return f"dm:{step}:{seat}"
 
 
+def without_empty_files(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``send`` keyword arguments of :func:`~cogs.kit.messages.message_kwargs` without ``files`` when there is no
+    picture."""
+    if not kwargs["files"]:
+        del kwargs["files"]
+    return kwargs
+
+
+class ThreadLost(Exception):
+    """The match's thread can't be used any more (see :data:`THREAD_LOST`)."""
+
+    def __init__(self, error: discord.HTTPException) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 @dataclass
 class Show:
-    """The match being shown: its record as last stored, its players' mentions, the events after the one shown."""
+    """One run's view of a match: its record as last stored (refreshed as setters return it), its players'
+    mentions, the run's queued events and the position among them of the one being shown."""
 
     match: MatchRecord
     names: list[str]
-    batch: list[QueuedEvent]
+    queued: list[QueuedEvent]
+    at: int = 0
+
+    @property
+    def batch(self) -> list[QueuedEvent]:
+        """The run's events after the one being shown."""
+        return self.queued[self.at + 1:]
 
 
 class ShowLoop:
@@ -168,7 +205,7 @@ class ShowLoop:
 
 
 class Presenter(ShowLoop):
-    """See the module docstring. Subclasses set ``render``, ``buttons``, ``prefix`` (the nonces' and tasks'),
+    """See the module docstring. Subclasses set ``render``, ``buttons``, ``prefix`` (the tasks' and retry timers'),
     ``colour`` and ``finished_colour``."""
 
     render: ClassVar[ModuleType]
@@ -179,111 +216,221 @@ class Presenter(ShowLoop):
     def __init__(self, bot: Any, service: MatchKernel) -> None:
         super().__init__(bot)
         self.service = service
+        self._rate_locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = weakref.WeakValueDictionary()
 
     @property
     def title(self) -> str:  # type: ignore[override]
         return str(self.render.TITLE)
 
     # --- the loop --------------------------------------------------------------------------------------------
+    async def _new_show(self, match: MatchRecord, queued: list[QueuedEvent]) -> Show:
+        """A run's :class:`Show` (a game's presenter may keep more in its own)."""
+        return Show(match, mentions(match), queued)
+
     async def _show_unshown(self, match_id: int) -> None:
         queued = await self.service.unshown_events(match_id)
         if not queued:
             return
-        match = await self.service.get_match(match_id)
-        show = Show(match, mentions(match), queued)
+        show = await self._new_show(await self.service.get_match(match_id), queued)
+        unmarked: int | None = None  # an event that shows nothing, marked with the next one (marks go up to a seq)
         for index, event in enumerate(queued):
             if self._closed:
                 return
+            handler = getattr(self, f"_on_{event.type}", None)
+            if handler is None:
+                unmarked = event.seq
+                continue
             show.match = await self.service.get_match(match_id)
-            show.batch = queued[index + 1:]
-            if not await self._show_with_retries(show, event):
+            show.at = index
+            if not await self._show_with_retries(show, event, handler):
                 self._retry_later(match_id)
                 return
             await self.service.mark_shown(match_id, event.seq)
+            unmarked = None
+        if unmarked is not None:
+            await self.service.mark_shown(match_id, unmarked)
         self._shown_all(match_id)
 
-    async def _show_with_retries(self, show: Show, event: QueuedEvent) -> bool:
-        handler = getattr(self, f"_on_{event.type}", None)
-        if handler is None:
-            return True
+    async def _show_with_retries(self, show: Show, event: QueuedEvent,
+                                 handler: Callable[[Show, QueuedEvent], Awaitable[None]]) -> bool:
+        """Show one event; ``False``: it could not be shown (it stays unshown, and so does everything after it)."""
+        moved = False
         for attempt in range(RETRIES):
             try:
                 await handler(show, event)
                 return True
+            except ThreadLost as lost:
+                if moved or not await self._move_to_channel(show, lost.error):
+                    log.warning("%s match %s: cannot show event %s (%s) in its thread or its channel: %s; it waits",
+                                self.title, event.match_id, event.seq, event.type, lost.error)
+                    return False
+                moved = True  # the same event again, in the channel
             except (discord.Forbidden, discord.NotFound) as error:
-                log.warning("%s match %s: cannot show event %s (%s): %s; it waits", self.title, event.match_id,
-                            event.seq, event.type, error)
+                log.warning("%s match %s: cannot show event %s (%s): %s; it waits, and so does everything after it",
+                            self.title, event.match_id, event.seq, event.type, error)
                 return False
             except discord.HTTPException as error:
                 if attempt == RETRIES - 1:
-                    log.warning("%s match %s: showing event %s failed %d times (%s)", self.title, event.match_id,
-                                event.seq, RETRIES, error)
+                    log.warning("%s match %s: showing event %s (%s) failed %d times (%s); trying again later",
+                                self.title, event.match_id, event.seq, event.type, RETRIES, error)
                     return False
                 await asyncio.sleep(0.5 * 2 ** attempt)
         return False
+
+    def thread_lost_text(self, names: Sequence[str]) -> str:
+        """The channel's note when the match's thread is lost."""
+        return (f"⚠️ The thread of the {self.title} match **{name(names[0])}** vs **{name(names[1])}** is gone, so the "
+                "match goes on here.")
+
+    async def _move_to_channel(self, show: Show, error: discord.HTTPException) -> bool:
+        """The thread is lost: say so in the channel and go on there (``False``: the channel can't be used
+        either, nothing changed)."""
+        match = show.match
+        log.warning("%s match %s: its thread %s can't be used (%s); going on in channel %s", self.title, match.id,
+                    match.thread_id, error, match.channel_id)
+        try:
+            message = await self._send(match, self._channel(match.channel_id), "moved",
+                                       content=self.thread_lost_text(show.names), allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as failure:
+            log.warning("%s match %s: its channel %s can't be used either: %s", self.title, match.id,
+                        match.channel_id, failure)
+            return False
+        show.match = await self.service.move_to_channel(match.id, message.id)
+        return True
 
     # --- sending ---------------------------------------------------------------------------------------------
     def _channel(self, channel_id: int, *, dm: bool = False) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private if dm else None)
 
+    def _turn(self, key: tuple[int, str]) -> asyncio.Lock:
+        """Requests of one rate limit go one at a time, whichever match they are for (``(channel id, "send")``,
+        ``(channel id, "edit")``, ``(0, "create_dm")``): discord.py learns a limit from the first answer, so
+        requests sent together before it would overrun it (429s); one after the other, it paces them."""
+        lock = self._rate_locks.get(key)
+        if lock is None:
+            lock = self._rate_locks[key] = asyncio.Lock()
+        return lock
+
     async def _send(self, match: MatchRecord, channel: discord.abc.Messageable, name: str,
                     **kwargs: Any) -> discord.Message:
+        """Send the match's message ``name`` with its :func:`nonce`: sent again after a crash, it is not doubled."""
         channel_id = channel.id  # type: ignore[attr-defined]
-        return await channel.send(nonce=nonce(match, f"{self.prefix}:{name}", channel_id), **kwargs)
+        async with self._turn((channel_id, "send")):
+            return await channel.send(nonce=nonce(match, name, channel_id), **kwargs)
+
+    async def _edit(self, channel_id: int, message_id: int, *, dm: bool = False, **kwargs: Any) -> None:
+        async with self._turn((channel_id, "edit")):
+            await self._channel(channel_id, dm=dm).get_partial_message(message_id).edit(**kwargs)
+
+    @staticmethod
+    def _raise_if_thread_lost(match: MatchRecord, error: discord.HTTPException) -> None:
+        if match.thread_id is not None and error.code in THREAD_LOST:
+            raise ThreadLost(error) from error
+
+    async def _play_send(self, show: Show, name: str, **kwargs: Any) -> discord.Message:
+        """Send the match's message ``name`` where the match is played (:class:`ThreadLost` for a lost thread)."""
+        try:
+            return await self._send(show.match, self._channel(show.match.play_channel_id), name, **kwargs)
+        except discord.HTTPException as error:
+            self._raise_if_thread_lost(show.match, error)
+            raise
+
+    async def _play_edit(self, show: Show, message_id: int, **kwargs: Any) -> None:
+        """Edit a message where the match is played (:class:`ThreadLost` for a lost thread)."""
+        try:
+            await self._edit(show.match.play_channel_id, message_id, **kwargs)
+        except discord.HTTPException as error:
+            self._raise_if_thread_lost(show.match, error)
+            raise
 
     async def _post(self, show: Show, name: str, **kwargs: Any) -> None:
         """The match's message ``name`` where the match is played, once (its id stored)."""
         if name in show.match.messages:
             return
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
-        message = await self._send(show.match, self._channel(show.match.play_channel_id), name, **kwargs)
+        message = await self._play_send(show, name, **kwargs)
         show.match = await self.service.set_message(show.match.id, name, message.id)
+
+    async def _post_in_channel(self, show: Show, name: str, **kwargs: Any) -> None:
+        """The match's message ``name`` in its channel too, once, when the match is played in a thread: a courtesy
+        (the thread has everything), left out when the channel refuses it."""
+        match = show.match
+        if match.thread_id is None or name in match.messages:
+            return
+        try:
+            message = await self._send(match, self._channel(match.channel_id), name, **kwargs)
+        except discord.Forbidden as error:
+            log.info("%s match %s: no %s in channel %s: %s", self.title, match.id, name, match.channel_id, error)
+            return
+        show.match = await self.service.set_message(match.id, name, message.id)
 
     # --- the challenge ---------------------------------------------------------------------------------------
     async def _on_challenge(self, show: Show, event: QueuedEvent) -> None:
         match = show.match
         if match.challenge_message_id is not None or match.status != "challenge":
             return
-        surface = self.render.challenge(show.names[0], show.names[1], match.rules,
-                                        expires_at=event.event["expires_at"])
-        message = await self._send(match, self._channel(match.channel_id), "challenge", content=show.names[1],
-                                   embed=embed_of(surface, colour=self.colour),
-                                   view=self.buttons.challenge_view(match.id, surface.buttons),
-                                   allowed_mentions=discord.AllowedMentions(users=[discord.Object(match.opponent_id)]))
-        show.match = await self.service.set_challenge_message(match.id, message.id)
+        channel = self._channel(match.channel_id)
+        message_id = await self._find_challenge(match, channel)
+        if message_id is None:
+            surface = self.render.challenge(show.names[0], show.names[1], match.rules,
+                                            expires_at=event.event["expires_at"])
+            message = await self._send(
+                match, channel, "challenge", content=show.names[1], embed=embed_of(surface, colour=self.colour),
+                view=self.buttons.challenge_view(match.id, surface.buttons),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(match.opponent_id)]))
+            message_id = message.id
+        show.match = await self.service.set_challenge_message(match.id, message_id)
+
+    async def _find_challenge(self, match: MatchRecord, channel: discord.PartialMessageable) -> int | None:
+        """The challenge message the command's answer made before a crash kept its id from being stored (an
+        interaction's answer takes no nonce): the newest of the bot's messages with this match's challenge
+        buttons among the channel's last :data:`CHALLENGE_SEARCH_LIMIT`."""
+        prefix = self.buttons.challenge_id_prefix(match.id)
+        me = self.bot.user
+        try:
+            async for message in channel.history(limit=CHALLENGE_SEARCH_LIMIT):
+                if me is not None and message.author.id != me.id:
+                    continue
+                if any(str(getattr(item, "custom_id", "") or "").startswith(prefix)
+                       for row in message.components for item in getattr(row, "children", ())):
+                    return message.id
+        except discord.HTTPException as error:
+            log.info("%s match %s: could not look for its challenge message: %s", self.title, match.id, error)
+        return None
+
+    def closed_challenge_text(self, event_type: str, names: Sequence[str]) -> str:
+        """What the challenge message says once it is ``declined``, ``withdrawn`` or ``expired`` (the event)."""
+        return str(getattr(self.render, event_type)(*names))
+
+    def accepted_text(self, names: Sequence[str], thread_id: int | None) -> str:
+        """What the challenge message says once accepted (``thread_id``: where the match is played)."""
+        return str(self.render.accepted(*names, thread_id))
+
+    def link_text(self, names: Sequence[str], rules: dict[str, Any], thread_id: int) -> str:
+        """The channel's line linking the match's thread."""
+        return str(self.render.link_line(names, rules, thread_id))
 
     async def _close_challenge(self, match: MatchRecord, text: str) -> None:
+        """The challenge message says ``text`` and loses its buttons."""
         if match.challenge_message_id is None:
             return
-        message = self._channel(match.channel_id).get_partial_message(match.challenge_message_id)
+        closed = {"content": text, "embeds": [], "view": None, "allowed_mentions": NO_MENTIONS}
         try:
-            await message.edit(content=text, embeds=[], view=None, allowed_mentions=NO_MENTIONS)
-        except (discord.Forbidden, discord.NotFound) as error:
+            await self._edit(match.channel_id, match.challenge_message_id, **closed)
+        except (discord.Forbidden, discord.NotFound) as error:  # deleted, or out of reach: nothing hidden in it
             log.info("%s match %s: could not close its challenge message: %s", self.title, match.id, error)
 
     async def _on_declined(self, show: Show, event: QueuedEvent) -> None:
-        await self._close_challenge(show.match, self.render.declined(*show.names))
+        await self._close_challenge(show.match, self.closed_challenge_text(event.type, show.names))
 
-    async def _on_withdrawn(self, show: Show, event: QueuedEvent) -> None:
-        await self._close_challenge(show.match, self.render.withdrawn(*show.names))
-
-    async def _on_expired(self, show: Show, event: QueuedEvent) -> None:
-        await self._close_challenge(show.match, self.render.expired(*show.names))
+    _on_withdrawn = _on_expired = _on_declined
 
     async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
         thread_id = await self._ensure_thread(show)
-        match = show.match
-        await self._close_challenge(match, self.render.accepted(*show.names, thread_id))
-        if thread_id is not None and "link" not in match.messages:
-            try:
-                message = await self._send(match, self._channel(match.channel_id), "link",
-                                           content=self.render.link_line(show.names, match.rules, thread_id),
-                                           allowed_mentions=NO_MENTIONS)
-            except discord.Forbidden as error:
-                log.info("%s match %s: no link line in channel %s: %s", self.title, match.id, match.channel_id,
-                         error)
-                return
-            show.match = await self.service.set_message(match.id, "link", message.id)
+        await self._close_challenge(show.match, self.accepted_text(show.names, thread_id))
+        if thread_id is not None:
+            await self._post_in_channel(show, "link", content=self.link_text(show.names, show.match.rules, thread_id),
+                                        allowed_mentions=NO_MENTIONS)
 
     async def _ensure_thread(self, show: Show) -> int | None:
         """The match's public thread, made from the challenge message the first time; ``None``: the match is played
@@ -302,40 +449,52 @@ class Presenter(ShowLoop):
     def panel_footer(self, match: MatchRecord) -> str:
         return f"-# Your {self.title} match in <#{match.play_channel_id}>."
 
-    async def panel_message(self, match: MatchRecord, panel: Any) -> dict[str, Any]:
-        """``send`` keyword arguments of a new message showing ``panel`` (no picture)."""
+    async def panel_message(self, match: MatchRecord, panel: Any, *, answering: bool = True) -> dict[str, Any]:
+        """``send`` keyword arguments of a new message showing ``panel`` (``answering``: an interaction's answer
+        waits for it, rather than a DM)."""
         surface = self.render.panel(panel, mentions(match))
-        kwargs = message_kwargs(surface, extra=self.panel_footer(match), colour=self.colour,
-                                view=self.buttons.panel_view(match.id, self.panel_step(panel), surface))
-        del kwargs["files"]
-        return kwargs
+        return without_empty_files(message_kwargs(
+            surface, extra=self.panel_footer(match), colour=self.colour,
+            view=self.buttons.panel_view(match.id, self.panel_step(panel), surface)))
 
     @staticmethod
     def panel_step(panel: Any) -> int:
         """The step a panel is of."""
         return int(panel.step)
 
+    def panel_due(self, panel: Any, step: int) -> bool:
+        """Whether ``panel`` (a seat's current one) is to be sent as the seat's panel of ``step``."""
+        return self.panel_step(panel) == step and not panel.finished
+
     async def panel_answer(self, match: MatchRecord, panel: Any, shown: discord.Message | None) -> dict[str, Any]:
         """``edit`` keyword arguments of a click's answer: the panel message (``shown``) as ``panel`` shows it."""
-        return self.panel_kwargs(match, panel)
+        return await self.panel_edit(match, panel, answering=True)
 
-    def panel_kwargs(self, match: MatchRecord, panel: Any) -> dict[str, Any]:
+    async def panel_edit(self, match: MatchRecord, panel: Any, *, answering: bool = False) -> dict[str, Any]:
         """``edit`` keyword arguments that make a panel message show ``panel`` (no buttons once chosen or over)."""
         surface = self.render.panel(panel, mentions(match))
         return edit_kwargs(surface, extra=self.panel_footer(match),
                            view=self.buttons.panel_view(match.id, self.panel_step(panel), surface),
                            colour=self.finished_colour if panel.ended else self.colour)
 
+    async def _send_panels(self, show: Show, step: int) -> None:
+        """Each seat's panel of ``step`` by DM, when ``step`` is the match's current one (sent once)."""
+        if show.match.status != "active" or show.match.engagement != step:
+            return
+        for seat in range(len(show.match.seats)):
+            if dm_name(step, seat) not in show.match.messages:
+                await self._send_panel(show, step, seat)
+
     async def _send_panel(self, show: Show, step: int, seat: int) -> None:
         """Seat ``seat``'s panel of ``step`` by DM (message ``dm:<step>:<seat>``; ``0`` when DMs are closed)."""
         match = show.match
         user_id = match.seats[seat].user_id
         panel = await self.service.panel(match.id, user_id)
-        if self.panel_step(panel) != step or panel.finished:
+        if not self.panel_due(panel, step):
             return
+        kwargs = await self.panel_message(match, panel, answering=False)
         try:
-            channel = await self.bot.create_dm(discord.Object(user_id))
-            kwargs = await self.panel_message(match, panel)
+            channel = await self._dm(match, seat)
             message = await self._send(match, channel, dm_name(step, seat), **kwargs)
         except discord.Forbidden as error:
             log.info("%s match %s: no DM to seat %s (%s); the match offers the panel", self.title, match.id, seat,
@@ -345,8 +504,18 @@ class Presenter(ShowLoop):
         await self.service.set_dm(match.id, user_id, channel.id, message.id)
         show.match = await self.service.set_message(match.id, dm_name(step, seat), message.id)
 
+    async def _dm(self, match: MatchRecord, seat: int) -> discord.abc.Messageable:
+        """The seat's DM channel: the one the match stored, else opened (one at a time, see :meth:`_turn`)."""
+        record = match.seats[seat]
+        if record.dm_channel_id is not None:
+            return self._channel(record.dm_channel_id, dm=True)
+        async with self._turn((0, "create_dm")):
+            return await self.bot.create_dm(discord.Object(record.user_id))
+
     async def _edit_panels(self, show: Show, step: int, seats: Sequence[int]) -> None:
-        """The seats' panel messages of ``step`` as they stand now (or as the step ended for them)."""
+        """The seats' panel messages of ``step`` shown again as they stand now (:meth:`MatchKernel.panel_for`): a new
+        deadline, or how the step ended for them (then without buttons). Each under its player's
+        :meth:`panel_lock`, so a click being answered lands first and this edit after it."""
         match = show.match
         for seat in seats:
             message_id = match.messages.get(dm_name(step, seat))
@@ -357,8 +526,7 @@ class Presenter(ShowLoop):
             async with self.panel_lock(match.id, user_id):
                 try:
                     panel = await self.service.panel_for(match.id, user_id, step)
-                    await self._channel(channel_id, dm=True).get_partial_message(message_id).edit(
-                        **self.panel_kwargs(match, panel))
+                    await self._edit(channel_id, message_id, dm=True, **await self.panel_edit(match, panel))
                 except (discord.HTTPException, *USER_ERRORS) as error:
                     log.info("%s match %s: could not update seat %s's panel %s: %s", self.title, match.id, seat,
                              step, error)
@@ -367,16 +535,8 @@ class Presenter(ShowLoop):
     async def _post_result(self, show: Show, surface: Surface) -> None:
         """The result where the match is played (``result``) and, when that is a thread, in the channel too
         (``result:channel``)."""
-        kwargs = message_kwargs(surface, colour=self.colour)
-        del kwargs["files"]
-        await self._post(show, "result", **kwargs)
-        match = show.match
-        if match.thread_id is not None and "result:channel" not in match.messages:
-            kwargs = message_kwargs(surface, extra=f"The match: <#{match.thread_id}>", colour=self.colour)
-            del kwargs["files"]
-            try:
-                message = await self._send(match, self._channel(match.channel_id), "result:channel", **kwargs)
-            except discord.Forbidden as error:
-                log.info("%s match %s: no result in channel %s: %s", self.title, match.id, match.channel_id, error)
-                return
-            show.match = await self.service.set_message(match.id, "result:channel", message.id)
+        await self._post(show, "result", **without_empty_files(message_kwargs(surface, colour=self.colour)))
+        thread_id = show.match.thread_id
+        if thread_id is not None:
+            await self._post_in_channel(show, "result:channel", **without_empty_files(
+                message_kwargs(surface, extra=f"The match: <#{thread_id}>", colour=self.colour)))

@@ -27,10 +27,7 @@ class HighCardPresenter(Presenter):
     colour = discord.Colour.dark_gold()
 
     async def _on_turn(self, show: Show, event: QueuedEvent) -> None:
-        step = event.event["engagement"]
-        if show.match.status == "active" and show.match.engagement == step:
-            for seat in (0, 1):
-                await self._send_panel(show, step, seat)
+        await self._send_panels(show, event.event["engagement"])
 
     async def _on_round(self, show: Show, event: QueuedEvent) -> None:
         await self._post(show, f"round:{event.event['round']}", content=render.round_line(show.names, event.event))
