@@ -13,7 +13,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.errors import StorageConflict
+from bot.storage.errors import StorageConflict, VersionConflict
 from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent, SeatRecord
 
 _MATCH_COLUMNS = {
@@ -117,7 +117,7 @@ def _match(row: aiosqlite.Row, seats: Iterable[aiosqlite.Row], messages: dict[st
             )
             for seat in seats
         ),
-        messages=messages,
+        messages=messages, version=row["version"],
     )
 
 
@@ -138,16 +138,22 @@ async def load_state(conn: aiosqlite.Connection, match_id: int) -> dict[str, Any
     return json.loads(row["state"])
 
 
-async def update_match(conn: aiosqlite.Connection, match_id: int, now: float, **fields: Any) -> int:
-    """Set the given columns (``state``, ``result`` given as JSON-ready values); returns the rows changed.
+async def update_match(
+    conn: aiosqlite.Connection, match_id: int, now: float, *, expected_version: int | None = None,
+    only_status: str | Sequence[str] | None = None, **fields: Any,
+) -> int:
+    """Set the given columns (``state``, ``result`` given as JSON-ready values) and add one to the match's version;
+    returns the rows changed.
 
-    ``only_status=`` (a status or a tuple of them) makes the update conditional on the current status.
+    ``expected_version``: write only if the match is still at that version (then it is at that version + 1), else
+    raise :class:`VersionConflict` -- checked by the update itself, no read before it. ``only_status=`` (a status or
+    a tuple of them) makes the update conditional on the current status (0 rows changed when it is not one of
+    them).
     """
-    only_status = fields.pop("only_status", None)
     unknown = set(fields) - _MATCH_COLUMNS
     if unknown:
         raise ValueError(f"not match columns: {sorted(unknown)}")
-    columns = [f"{name} = ?" for name in fields] + ["updated_at = ?"]
+    columns = [f"{name} = ?" for name in fields] + ["updated_at = ?", "version = version + 1"]
     values = [_dumps(v) if name in _JSON_COLUMNS and v is not None else v for name, v in fields.items()]
     sql = f"UPDATE matches SET {', '.join(columns)} WHERE id = ?"
     params: list[Any] = [*values, now, match_id]
@@ -155,8 +161,32 @@ async def update_match(conn: aiosqlite.Connection, match_id: int, now: float, **
         statuses = (only_status,) if isinstance(only_status, str) else tuple(only_status)
         sql += f" AND status IN ({', '.join('?' for _ in statuses)})"
         params += statuses
+    condition, condition_params = _at_version(match_id, expected_version, match_row=True)
+    return await _write(conn, sql + condition, [*params, *condition_params], match_id, expected_version)
+
+
+def _at_version(match_id: int, expected_version: int | None, *, match_row: bool) -> tuple[str, list[Any]]:
+    """The condition (`` AND ...``) and parameters that hold a write of the match to ``expected_version`` (none
+    when it is ``None``). ``match_row``: the write is of the ``matches`` row itself (else of the match's seats or
+    messages, which ask the row in the same statement)."""
+    if expected_version is None:
+        return "", []
+    if match_row:
+        return " AND version = ?", [expected_version]
+    return " AND (SELECT version FROM matches WHERE id = ?) = ?", [match_id, expected_version]
+
+
+async def _write(conn: aiosqlite.Connection, sql: str, params: Sequence[Any], match_id: int,
+                 expected_version: int | None) -> int:
+    """Run one write of the match; the rows changed. A write held to a version that changed nothing raises
+    VersionConflict if the version moved on (asked only then: a write that changes its row costs one statement)."""
     cursor = await conn.execute(sql, params)
-    return cursor.rowcount  # (no close: one more round trip, and the cursor holds nothing once it has run)
+    # (no close: one more round trip, and the cursor holds nothing once it has run)
+    if expected_version is not None and cursor.rowcount == 0:
+        row = await _one(conn, "SELECT version FROM matches WHERE id = ?", (match_id,))
+        if row is None or row["version"] != expected_version:
+            raise VersionConflict(match_id, expected_version)
+    return cursor.rowcount
 
 
 def _games_filter(games: Iterable[str] | None, column: str = "game") -> tuple[str, list[str]]:
@@ -185,14 +215,21 @@ async def open_match_id_for_user(conn: aiosqlite.Connection, user_id: int, game:
 
 # --- seats -----------------------------------------------------------------------------------------------
 
-async def update_seat(conn: aiosqlite.Connection, match_id: int, seat: int, **fields: Any) -> None:
-    """Set seat columns: ``dm_channel_id``, ``dm_message_id``, ``draft`` (a list of cards), ``misses``."""
+async def update_seat(
+    conn: aiosqlite.Connection, match_id: int, seat: int, *, expected_version: int | None = None, **fields: Any
+) -> None:
+    """Set seat columns: ``dm_channel_id``, ``dm_message_id``, ``draft`` (a list of cards), ``misses``.
+
+    ``expected_version``: write only while the match is at that version, else raise VersionConflict (a draft for
+    a step that moved on). A seat's write leaves the version as it is: seats write their own rows, side by side."""
     unknown = set(fields) - _SEAT_COLUMNS
     if unknown:
         raise ValueError(f"not seat columns: {sorted(unknown)}")
     values = [_dumps(list(v)) if name == "draft" else v for name, v in fields.items()]
     columns = ", ".join(f"{name} = ?" for name in fields)
-    await conn.execute(f"UPDATE match_seats SET {columns} WHERE match_id = ? AND seat = ?", (*values, match_id, seat))
+    condition, condition_params = _at_version(match_id, expected_version, match_row=False)
+    await _write(conn, f"UPDATE match_seats SET {columns} WHERE match_id = ? AND seat = ?{condition}",
+                 [*values, match_id, seat, *condition_params], match_id, expected_version)
 
 
 async def add_seat(conn: aiosqlite.Connection, match_id: int, user_id: int) -> int:
@@ -235,11 +272,18 @@ async def reset_drafts(conn: aiosqlite.Connection, match_id: int) -> None:
 
 # --- messages --------------------------------------------------------------------------------------------
 
-async def set_message(conn: aiosqlite.Connection, match_id: int, name: str, message_id: int) -> None:
-    await conn.execute(
-        "INSERT INTO match_messages (match_id, name, message_id) VALUES (?, ?, ?)"
+async def set_message(
+    conn: aiosqlite.Connection, match_id: int, name: str, message_id: int, *, expected_version: int | None = None
+) -> None:
+    """Store the id of the match's message ``name``. ``expected_version``: only while the match is at that version
+    (else VersionConflict); the version stays as it is."""
+    condition, condition_params = _at_version(match_id, expected_version, match_row=False)
+    # (the WHERE, true without a condition, keeps SQLite from reading ON CONFLICT as a join's ON)
+    await _write(
+        conn,
+        f"INSERT INTO match_messages (match_id, name, message_id) SELECT ?, ?, ? WHERE true{condition}"
         " ON CONFLICT (match_id, name) DO UPDATE SET message_id = excluded.message_id",
-        (match_id, name, message_id),
+        [match_id, name, message_id, *condition_params], match_id, expected_version,
     )
 
 
