@@ -5,7 +5,7 @@ The bot has one aiosqlite connection. Every statement of the project goes throug
 them) or :meth:`Database.statement` (statements one by one: one write that commits by itself, and reads). A
 transaction holds the connection alone: nobody sees its uncommitted writes, and it holds only its own statements.
 Reads share the connection side by side, never with a transaction; the one-statement writes that may commit
-between two statements of a read touch only message ids, DMs, a seat's draft and shown marks (see
+between two statements of a read touch only message ids, DMs, a seat's draft, shown marks and claims (see
 :meth:`Database.read`). A statement block holds nothing: each of its statements is handed over outside any
 transaction, so a transaction never waits for statement blocks.
 
@@ -196,9 +196,10 @@ class Database:
         transaction in flight, and no transaction lands between two of them: a transaction waits for the reads in
         flight, and they wait for it. Reads run side by side with each other and with :meth:`statement` blocks,
         whose one-statement writes may commit between two statements of a read; those writes touch only what the
-        presenter and the battle-order panel keep (message ids, DMs, a seat's draft, shown marks), never a match's
-        state, status, actions or results, which only transactions write. Only reads: a statement that writes would
-        commit on its own. A read of one statement is cheaper as a :meth:`statement` block (it holds nothing).
+        presenter and the battle-order panel keep (message ids, DMs, a seat's draft, shown marks) and claims, never a
+        match's state, status, actions or results, which only transactions write. Only reads: a statement that
+        writes would commit on its own. A read of one statement is cheaper as a :meth:`statement` block (it holds
+        nothing).
 
         Inside a transaction of the same task it reads that transaction (its own writes included).
         """

@@ -2,6 +2,32 @@
 
 Every function takes the connection of a :meth:`Database.transaction` (writes) or :meth:`Database.read` block and
 runs its statements there; none commits. JSON columns are encoded and decoded here.
+
+Versions. A match's row counts its writes (``matches.version``, :attr:`MatchRecord.version`): every
+:func:`update_match` adds one. A writer acting on a record it read (or keeps in memory) passes that record's version
+as ``expected_version``: the write is held to it in its own statement and raises :class:`VersionConflict` when
+another writer got there first, so the writer reads the match again instead of overwriting a step it has not seen.
+Seat and message writes may be held to the version too (a draft for a step that moved on is refused) but leave it
+as it is: the version says which step, deadline and state the row is at, and a seat writes only its own row. In one
+process the match's lock already orders its writes and the check never fails; it is what lets several processes
+share the matches.
+
+Claims. With several processes, each arms timers for the open matches and shows their events; a claim makes sure
+one of them does each. A claimant names itself (``owner``: unique per process, e.g. host, pid and start time), and
+holds the claim until ``now + lease`` (the clocks of the processes agree to well within a lease):
+
+* a match's timer that fires calls :func:`claim_deadline` with the deadline's kind and step (one statement, in a
+  statement block). ``True``: it runs the timeout, whose write of the next deadline (or of none) ends the claim; if
+  it finds nothing to do it calls :func:`release_deadline`. ``False``: another process runs it, or the deadline is
+  not due or moved on: nothing to do.
+* a presenter about to show a match's events calls :func:`claim_unshown`. ``True``: it shows them in order, marking
+  them shown (:func:`mark_shown`) and claiming again to renew the claim while it shows, and calls
+  :func:`release_unshown` once none is left. ``False``: another process shows them, or none is left.
+
+A claimant that dies holds its claim until the lease runs out; then another process's claim takes it over (the
+next timer that fires, the next presenter that looks), and goes on from what is stored: the timeout not yet run,
+the first event not marked shown (at worst the one being shown at the death is shown twice, as after a restart).
+A single process needs no claims: its match locks and timers do the same in memory.
 """
 
 from __future__ import annotations
@@ -22,6 +48,8 @@ _MATCH_COLUMNS = {
 }
 _JSON_COLUMNS = {"state", "result", "rules", "options"}
 _SEAT_COLUMNS = {"dm_channel_id", "dm_message_id", "draft", "misses"}
+#: the columns that say which deadline runs: writing one ends the claim on the deadline
+_DEADLINE_COLUMNS = {"deadline_at", "deadline_kind", "engagement"}
 
 
 def _dumps(value: Any) -> str:
@@ -148,12 +176,15 @@ async def update_match(
     ``expected_version``: write only if the match is still at that version (then it is at that version + 1), else
     raise :class:`VersionConflict` -- checked by the update itself, no read before it. ``only_status=`` (a status or
     a tuple of them) makes the update conditional on the current status (0 rows changed when it is not one of
-    them).
+    them). A write of ``deadline_at``, ``deadline_kind`` or ``engagement`` ends the claim on the deadline that ran
+    (:func:`claim_deadline`).
     """
     unknown = set(fields) - _MATCH_COLUMNS
     if unknown:
         raise ValueError(f"not match columns: {sorted(unknown)}")
     columns = [f"{name} = ?" for name in fields] + ["updated_at = ?", "version = version + 1"]
+    if not _DEADLINE_COLUMNS.isdisjoint(fields):
+        columns += ["deadline_claimed_by = NULL", "deadline_claimed_until = NULL"]
     values = [_dumps(v) if name in _JSON_COLUMNS and v is not None else v for name, v in fields.items()]
     sql = f"UPDATE matches SET {', '.join(columns)} WHERE id = ?"
     params: list[Any] = [*values, now, match_id]
@@ -389,3 +420,56 @@ async def match_ids_with_unshown_events(conn: aiosqlite.Connection, games: Itera
         rows = await _all(conn, "SELECT DISTINCT e.match_id FROM match_events AS e JOIN matches AS m"
                                 f" ON m.id = e.match_id WHERE e.shown = 0{where} ORDER BY e.match_id", params)
     return [row["match_id"] for row in rows]
+
+
+# --- claims ----------------------------------------------------------------------------------------------
+
+async def claim_deadline(
+    conn: aiosqlite.Connection, match_id: int, kind: str, step: int, owner: str, now: float, lease: float
+) -> bool:
+    """Claim the match's deadline of ``kind`` at ``step`` (``matches.engagement``) for ``owner`` until ``now +
+    lease``, if it is due (``deadline_at <= now``) and nobody else holds it (unclaimed, or the claim ran out).
+    ``True``: ``owner`` runs it. Claiming again while holding it renews the claim."""
+    return await _claim(conn, "deadline", match_id, owner, now, lease,
+                        "deadline_kind = :kind AND engagement = :step AND deadline_at <= :now",
+                        {"kind": kind, "step": step})
+
+
+async def release_deadline(conn: aiosqlite.Connection, match_id: int, owner: str) -> bool:
+    """Give up ``owner``'s claim on the match's deadline (it found nothing to do); ``False``: it held none."""
+    return await _release(conn, "deadline", match_id, owner)
+
+
+async def claim_unshown(conn: aiosqlite.Connection, match_id: int, owner: str, now: float, lease: float) -> bool:
+    """Claim the showing of the match's unshown events for ``owner`` until ``now + lease``, if it has any and
+    nobody else holds the claim (unclaimed, or the claim ran out). ``True``: ``owner`` shows them, in order, and
+    marks them shown (:func:`mark_shown`). Claiming again while holding it renews the claim."""
+    return await _claim(conn, "events", match_id, owner, now, lease,
+                        "EXISTS (SELECT 1 FROM match_events WHERE match_id = :id AND shown = 0)", {})
+
+
+async def release_unshown(conn: aiosqlite.Connection, match_id: int, owner: str) -> bool:
+    """Give up ``owner``'s claim on showing the match's events; ``False``: it held none."""
+    return await _release(conn, "events", match_id, owner)
+
+
+async def _claim(conn: aiosqlite.Connection, subject: str, match_id: int, owner: str, now: float, lease: float,
+                 condition: str, params: Mapping[str, Any]) -> bool:
+    """One conditional update: of the processes claiming at once, one changes the row, and the others find it
+    claimed (SQLite runs one write at a time; another database checks the row the update locked)."""
+    by, until = f"{subject}_claimed_by", f"{subject}_claimed_until"
+    cursor = await conn.execute(
+        f"UPDATE matches SET {by} = :owner, {until} = :now + :lease WHERE id = :id"
+        f" AND ({by} IS NULL OR {by} = :owner OR {until} <= :now) AND {condition}",
+        {"id": match_id, "owner": owner, "now": now, "lease": lease, **params},
+    )
+    return cursor.rowcount == 1
+
+
+async def _release(conn: aiosqlite.Connection, subject: str, match_id: int, owner: str) -> bool:
+    cursor = await conn.execute(
+        f"UPDATE matches SET {subject}_claimed_by = NULL, {subject}_claimed_until = NULL"
+        f" WHERE id = ? AND {subject}_claimed_by = ?",
+        (match_id, owner),
+    )
+    return cursor.rowcount == 1
