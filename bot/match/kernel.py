@@ -209,6 +209,11 @@ class _Work:
     new_state: dict[str, Any] | None = None
     cached: _Cached | None = None
     event_seq: int | None = None
+    #: the match's version as this transaction wrote it so far: each update is held to it and moves it on
+    version: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.version = self.match.version
 
     async def queue(self, events: list[Event]) -> None:
         """Queue events: sent without waiting (:meth:`Pipelined.send`) when the match's last event number is known."""
@@ -225,12 +230,14 @@ class _Work:
     async def update(self, **fields: Any) -> int:
         """Update the match's row; returns the rows changed."""
         self._note_state(fields)
-        return await store.update_match(self.conn, self.match.id, self.now, **fields)
+        expected, self.version = self.version, self.version + 1
+        return await store.update_match(self.conn, self.match.id, self.now, expected_version=expected, **fields)
 
     def send_update(self, **fields: Any) -> None:
         """:meth:`update` without waiting for it (:meth:`Pipelined.send`): the rows changed are not asked for."""
         self._note_state(fields)
-        self.write(store.update_match, self.match.id, self.now, **fields)
+        expected, self.version = self.version, self.version + 1
+        self.write(store.update_match, self.match.id, self.now, expected_version=expected, **fields)
 
     def write(self, write: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> None:
         """``write(connection, *args, **kwargs)`` -- one statement of the storage layer -- without waiting for it
@@ -247,13 +254,15 @@ class _Work:
         match = await store.load_match(self.conn, self.match.id)
         assert match is not None
         self.match = match
+        self.version = match.version
         if isinstance(self.conn, Pipelined):
             self.conn.wrote = False
         return match
 
     def mirrored(self, match: MatchRecord) -> None:
-        """The caller wrote exactly this change of the match and made the record that shows it: no reload."""
-        self.match = match
+        """The caller wrote exactly this change of the match and made the record that shows it: no reload. (Its
+        version is the one written, whatever the record it was made from said.)"""
+        self.match = match if match.version == self.version else dataclasses.replace(match, version=self.version)
         if isinstance(self.conn, Pipelined):
             self.conn.wrote = False
 

@@ -5,7 +5,7 @@ The bot has one aiosqlite connection. Every statement of the project goes throug
 them) or :meth:`Database.statement` (statements one by one: one write that commits by itself, and reads). A
 transaction holds the connection alone: nobody sees its uncommitted writes, and it holds only its own statements.
 Reads share the connection side by side, never with a transaction; the one-statement writes that may commit
-between two statements of a read touch only message ids, DMs, a seat's draft and shown marks (see
+between two statements of a read touch only message ids, DMs, a seat's draft, shown marks and claims (see
 :meth:`Database.read`). A statement block holds nothing: each of its statements is handed over outside any
 transaction, so a transaction never waits for statement blocks.
 
@@ -23,12 +23,16 @@ import logging
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+from bot.storage import matches, results, seasons, settings, stats, tournaments
+from bot.storage.pipeline import STATEMENT_METHODS, Pipelined, pipelined
+from bot.storage.port import MatchStore, ResultStore, SeasonStore, SettingsStore, StatsStore, TournamentStore
 
 log = logging.getLogger(__name__)
 
@@ -67,11 +71,20 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
 
 
 class Database:
-    """The bot's one SQLite connection: WAL journal, foreign keys on, schema at the newest version.
+    """The bot's one SQLite connection: WAL journal, foreign keys on, schema at the newest version. The SQLite
+    implementation of :class:`bot.storage.port.Storage`: its stores are this package's modules.
 
     Use it only through :meth:`transaction` (writes), :meth:`statement` (one write) and :meth:`read` (reads); rows
     are ``aiosqlite.Row`` (by name or by index). :meth:`close` waits for everything in flight.
     """
+
+    # the stores (the port's), each this package's module of the same name
+    matches: MatchStore[aiosqlite.Connection] = matches
+    results: ResultStore[aiosqlite.Connection] = results
+    settings: SettingsStore[aiosqlite.Connection] = settings
+    stats: StatsStore[aiosqlite.Connection] = stats
+    seasons: SeasonStore[aiosqlite.Connection] = seasons
+    tournaments: TournamentStore[aiosqlite.Connection] = tournaments
 
     def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
         self.connection = connection
@@ -196,9 +209,10 @@ class Database:
         transaction in flight, and no transaction lands between two of them: a transaction waits for the reads in
         flight, and they wait for it. Reads run side by side with each other and with :meth:`statement` blocks,
         whose one-statement writes may commit between two statements of a read; those writes touch only what the
-        presenter and the battle-order panel keep (message ids, DMs, a seat's draft, shown marks), never a match's
-        state, status, actions or results, which only transactions write. Only reads: a statement that writes would
-        commit on its own. A read of one statement is cheaper as a :meth:`statement` block (it holds nothing).
+        presenter and the battle-order panel keep (message ids, DMs, a seat's draft, shown marks) and claims, never a
+        match's state, status, actions or results, which only transactions write. Only reads: a statement that
+        writes would commit on its own. A read of one statement is cheaper as a :meth:`statement` block (it holds
+        nothing).
 
         Inside a transaction of the same task it reads that transaction (its own writes included).
         """
@@ -241,6 +255,12 @@ class Database:
         assert task is not None
         with self._sharing.holding(task):
             yield self.connection
+
+    @staticmethod
+    def pipelined(connection: aiosqlite.Connection) -> AbstractAsyncContextManager[Pipelined]:
+        """The connection of a transaction (or statement block) sending writes without waiting for each
+        (:class:`~bot.storage.pipeline.Pipelined`): they are done when the block ends, or never run if it fails."""
+        return pipelined(connection)
 
     def _inside(self, task: asyncio.Task | None) -> bool:
         """The task is inside a transaction, read or statement block of this database already."""
@@ -297,10 +317,6 @@ class _InFlight:
 
     async def done(self) -> None:
         await self._none.wait()
-
-
-#: the connection's methods that run SQL
-STATEMENT_METHODS = frozenset({"execute", "executemany", "execute_fetchall", "execute_insert", "executescript"})
 
 
 class _OneByOne:

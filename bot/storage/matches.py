@@ -2,6 +2,32 @@
 
 Every function takes the connection of a :meth:`Database.transaction` (writes) or :meth:`Database.read` block and
 runs its statements there; none commits. JSON columns are encoded and decoded here.
+
+Versions. A match's row counts its writes (``matches.version``, :attr:`MatchRecord.version`): every
+:func:`update_match` adds one. A writer acting on a record it read (or keeps in memory) passes that record's version
+as ``expected_version``: the write is held to it in its own statement and raises :class:`VersionConflict` when
+another writer got there first, so the writer reads the match again instead of overwriting a step it has not seen.
+Seat and message writes may be held to the version too (a draft for a step that moved on is refused) but leave it
+as it is: the version says which step, deadline and state the row is at, and a seat writes only its own row. In one
+process the match's lock already orders its writes and the check never fails; it is what lets several processes
+share the matches.
+
+Claims. With several processes, each arms timers for the open matches and shows their events; a claim makes sure
+one of them does each. A claimant names itself (``owner``: unique per process, e.g. host, pid and start time), and
+holds the claim until ``now + lease`` (the clocks of the processes agree to well within a lease):
+
+* a match's timer that fires calls :func:`claim_deadline` with the deadline's kind and step (one statement, in a
+  statement block). ``True``: it runs the timeout, whose write of the next deadline (or of none) ends the claim; if
+  it finds nothing to do it calls :func:`release_deadline`. ``False``: another process runs it, or the deadline is
+  not due or moved on: nothing to do.
+* a presenter about to show a match's events calls :func:`claim_unshown`. ``True``: it shows them in order, marking
+  them shown (:func:`mark_shown`) and claiming again to renew the claim while it shows, and calls
+  :func:`release_unshown` once none is left. ``False``: another process shows them, or none is left.
+
+A claimant that dies holds its claim until the lease runs out; then another process's claim takes it over (the
+next timer that fires, the next presenter that looks), and goes on from what is stored: the timeout not yet run,
+the first event not marked shown (at worst the one being shown at the death is shown twice, as after a restart).
+A single process needs no claims: its match locks and timers do the same in memory.
 """
 
 from __future__ import annotations
@@ -13,7 +39,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.errors import StorageConflict
+from bot.storage.errors import StorageConflict, VersionConflict
 from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent, SeatRecord
 
 _MATCH_COLUMNS = {
@@ -22,6 +48,8 @@ _MATCH_COLUMNS = {
 }
 _JSON_COLUMNS = {"state", "result", "rules", "options"}
 _SEAT_COLUMNS = {"dm_channel_id", "dm_message_id", "draft", "misses"}
+#: the columns that say which deadline runs: writing one ends the claim on the deadline
+_DEADLINE_COLUMNS = {"deadline_at", "deadline_kind", "engagement"}
 
 
 def _dumps(value: Any) -> str:
@@ -117,7 +145,7 @@ def _match(row: aiosqlite.Row, seats: Iterable[aiosqlite.Row], messages: dict[st
             )
             for seat in seats
         ),
-        messages=messages,
+        messages=messages, version=row["version"],
     )
 
 
@@ -138,16 +166,25 @@ async def load_state(conn: aiosqlite.Connection, match_id: int) -> dict[str, Any
     return json.loads(row["state"])
 
 
-async def update_match(conn: aiosqlite.Connection, match_id: int, now: float, **fields: Any) -> int:
-    """Set the given columns (``state``, ``result`` given as JSON-ready values); returns the rows changed.
+async def update_match(
+    conn: aiosqlite.Connection, match_id: int, now: float, *, expected_version: int | None = None,
+    only_status: str | Sequence[str] | None = None, **fields: Any,
+) -> int:
+    """Set the given columns (``state``, ``result`` given as JSON-ready values) and add one to the match's version;
+    returns the rows changed.
 
-    ``only_status=`` (a status or a tuple of them) makes the update conditional on the current status.
+    ``expected_version``: write only if the match is still at that version (then it is at that version + 1), else
+    raise :class:`VersionConflict` -- checked by the update itself, no read before it. ``only_status=`` (a status or
+    a tuple of them) makes the update conditional on the current status (0 rows changed when it is not one of
+    them). A write of ``deadline_at``, ``deadline_kind`` or ``engagement`` ends the claim on the deadline that ran
+    (:func:`claim_deadline`).
     """
-    only_status = fields.pop("only_status", None)
     unknown = set(fields) - _MATCH_COLUMNS
     if unknown:
         raise ValueError(f"not match columns: {sorted(unknown)}")
-    columns = [f"{name} = ?" for name in fields] + ["updated_at = ?"]
+    columns = [f"{name} = ?" for name in fields] + ["updated_at = ?", "version = version + 1"]
+    if not _DEADLINE_COLUMNS.isdisjoint(fields):
+        columns += ["deadline_claimed_by = NULL", "deadline_claimed_until = NULL"]
     values = [_dumps(v) if name in _JSON_COLUMNS and v is not None else v for name, v in fields.items()]
     sql = f"UPDATE matches SET {', '.join(columns)} WHERE id = ?"
     params: list[Any] = [*values, now, match_id]
@@ -155,8 +192,32 @@ async def update_match(conn: aiosqlite.Connection, match_id: int, now: float, **
         statuses = (only_status,) if isinstance(only_status, str) else tuple(only_status)
         sql += f" AND status IN ({', '.join('?' for _ in statuses)})"
         params += statuses
+    condition, condition_params = _at_version(match_id, expected_version, match_row=True)
+    return await _write(conn, sql + condition, [*params, *condition_params], match_id, expected_version)
+
+
+def _at_version(match_id: int, expected_version: int | None, *, match_row: bool) -> tuple[str, list[Any]]:
+    """The condition (`` AND ...``) and parameters that hold a write of the match to ``expected_version`` (none
+    when it is ``None``). ``match_row``: the write is of the ``matches`` row itself (else of the match's seats or
+    messages, which ask the row in the same statement)."""
+    if expected_version is None:
+        return "", []
+    if match_row:
+        return " AND version = ?", [expected_version]
+    return " AND (SELECT version FROM matches WHERE id = ?) = ?", [match_id, expected_version]
+
+
+async def _write(conn: aiosqlite.Connection, sql: str, params: Sequence[Any], match_id: int,
+                 expected_version: int | None) -> int:
+    """Run one write of the match; the rows changed. A write held to a version that changed nothing raises
+    VersionConflict if the version moved on (asked only then: a write that changes its row costs one statement)."""
     cursor = await conn.execute(sql, params)
-    return cursor.rowcount  # (no close: one more round trip, and the cursor holds nothing once it has run)
+    # (no close: one more round trip, and the cursor holds nothing once it has run)
+    if expected_version is not None and cursor.rowcount == 0:
+        row = await _one(conn, "SELECT version FROM matches WHERE id = ?", (match_id,))
+        if row is None or row["version"] != expected_version:
+            raise VersionConflict(match_id, expected_version)
+    return cursor.rowcount
 
 
 def _games_filter(games: Iterable[str] | None, column: str = "game") -> tuple[str, list[str]]:
@@ -185,14 +246,21 @@ async def open_match_id_for_user(conn: aiosqlite.Connection, user_id: int, game:
 
 # --- seats -----------------------------------------------------------------------------------------------
 
-async def update_seat(conn: aiosqlite.Connection, match_id: int, seat: int, **fields: Any) -> None:
-    """Set seat columns: ``dm_channel_id``, ``dm_message_id``, ``draft`` (a list of cards), ``misses``."""
+async def update_seat(
+    conn: aiosqlite.Connection, match_id: int, seat: int, *, expected_version: int | None = None, **fields: Any
+) -> None:
+    """Set seat columns: ``dm_channel_id``, ``dm_message_id``, ``draft`` (a list of cards), ``misses``.
+
+    ``expected_version``: write only while the match is at that version, else raise VersionConflict (a draft for
+    a step that moved on). A seat's write leaves the version as it is: seats write their own rows, side by side."""
     unknown = set(fields) - _SEAT_COLUMNS
     if unknown:
         raise ValueError(f"not seat columns: {sorted(unknown)}")
     values = [_dumps(list(v)) if name == "draft" else v for name, v in fields.items()]
     columns = ", ".join(f"{name} = ?" for name in fields)
-    await conn.execute(f"UPDATE match_seats SET {columns} WHERE match_id = ? AND seat = ?", (*values, match_id, seat))
+    condition, condition_params = _at_version(match_id, expected_version, match_row=False)
+    await _write(conn, f"UPDATE match_seats SET {columns} WHERE match_id = ? AND seat = ?{condition}",
+                 [*values, match_id, seat, *condition_params], match_id, expected_version)
 
 
 async def add_seat(conn: aiosqlite.Connection, match_id: int, user_id: int) -> int:
@@ -235,11 +303,18 @@ async def reset_drafts(conn: aiosqlite.Connection, match_id: int) -> None:
 
 # --- messages --------------------------------------------------------------------------------------------
 
-async def set_message(conn: aiosqlite.Connection, match_id: int, name: str, message_id: int) -> None:
-    await conn.execute(
-        "INSERT INTO match_messages (match_id, name, message_id) VALUES (?, ?, ?)"
+async def set_message(
+    conn: aiosqlite.Connection, match_id: int, name: str, message_id: int, *, expected_version: int | None = None
+) -> None:
+    """Store the id of the match's message ``name``. ``expected_version``: only while the match is at that version
+    (else VersionConflict); the version stays as it is."""
+    condition, condition_params = _at_version(match_id, expected_version, match_row=False)
+    # (the WHERE, true without a condition, keeps SQLite from reading ON CONFLICT as a join's ON)
+    await _write(
+        conn,
+        f"INSERT INTO match_messages (match_id, name, message_id) SELECT ?, ?, ? WHERE true{condition}"
         " ON CONFLICT (match_id, name) DO UPDATE SET message_id = excluded.message_id",
-        (match_id, name, message_id),
+        [match_id, name, message_id, *condition_params], match_id, expected_version,
     )
 
 
@@ -345,3 +420,56 @@ async def match_ids_with_unshown_events(conn: aiosqlite.Connection, games: Itera
         rows = await _all(conn, "SELECT DISTINCT e.match_id FROM match_events AS e JOIN matches AS m"
                                 f" ON m.id = e.match_id WHERE e.shown = 0{where} ORDER BY e.match_id", params)
     return [row["match_id"] for row in rows]
+
+
+# --- claims ----------------------------------------------------------------------------------------------
+
+async def claim_deadline(
+    conn: aiosqlite.Connection, match_id: int, kind: str, step: int, owner: str, now: float, lease: float
+) -> bool:
+    """Claim the match's deadline of ``kind`` at ``step`` (``matches.engagement``) for ``owner`` until ``now +
+    lease``, if it is due (``deadline_at <= now``) and nobody else holds it (unclaimed, or the claim ran out).
+    ``True``: ``owner`` runs it. Claiming again while holding it renews the claim."""
+    return await _claim(conn, "deadline", match_id, owner, now, lease,
+                        "deadline_kind = :kind AND engagement = :step AND deadline_at <= :now",
+                        {"kind": kind, "step": step})
+
+
+async def release_deadline(conn: aiosqlite.Connection, match_id: int, owner: str) -> bool:
+    """Give up ``owner``'s claim on the match's deadline (it found nothing to do); ``False``: it held none."""
+    return await _release(conn, "deadline", match_id, owner)
+
+
+async def claim_unshown(conn: aiosqlite.Connection, match_id: int, owner: str, now: float, lease: float) -> bool:
+    """Claim the showing of the match's unshown events for ``owner`` until ``now + lease``, if it has any and
+    nobody else holds the claim (unclaimed, or the claim ran out). ``True``: ``owner`` shows them, in order, and
+    marks them shown (:func:`mark_shown`). Claiming again while holding it renews the claim."""
+    return await _claim(conn, "events", match_id, owner, now, lease,
+                        "EXISTS (SELECT 1 FROM match_events WHERE match_id = :id AND shown = 0)", {})
+
+
+async def release_unshown(conn: aiosqlite.Connection, match_id: int, owner: str) -> bool:
+    """Give up ``owner``'s claim on showing the match's events; ``False``: it held none."""
+    return await _release(conn, "events", match_id, owner)
+
+
+async def _claim(conn: aiosqlite.Connection, subject: str, match_id: int, owner: str, now: float, lease: float,
+                 condition: str, params: Mapping[str, Any]) -> bool:
+    """One conditional update: of the processes claiming at once, one changes the row, and the others find it
+    claimed (SQLite runs one write at a time; another database checks the row the update locked)."""
+    by, until = f"{subject}_claimed_by", f"{subject}_claimed_until"
+    cursor = await conn.execute(
+        f"UPDATE matches SET {by} = :owner, {until} = :now + :lease WHERE id = :id"
+        f" AND ({by} IS NULL OR {by} = :owner OR {until} <= :now) AND {condition}",
+        {"id": match_id, "owner": owner, "now": now, "lease": lease, **params},
+    )
+    return cursor.rowcount == 1
+
+
+async def _release(conn: aiosqlite.Connection, subject: str, match_id: int, owner: str) -> bool:
+    cursor = await conn.execute(
+        f"UPDATE matches SET {subject}_claimed_by = NULL, {subject}_claimed_until = NULL"
+        f" WHERE id = ? AND {subject}_claimed_by = ?",
+        (match_id, owner),
+    )
+    return cursor.rowcount == 1

@@ -1,8 +1,8 @@
 """Pipelined writes: a transaction's connection that sends the writes it needs no answer from without waiting for
 each, in order, and never lets one land after the transaction failed.
 
-The match kernel uses it for its transactions (:class:`Pipelined`, :func:`pipelined`); it is the SQLite storage's
-own way to keep a transaction short, so it lives here with the rest of the database code."""
+The match kernel uses it for its transactions (:meth:`bot.storage.database.Database.pipelined`); it is the SQLite
+storage's own way to keep a transaction short, so it lives here with the rest of the database code."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.database import STATEMENT_METHODS
+#: the connection's methods that run SQL
+STATEMENT_METHODS = frozenset({"execute", "executemany", "execute_fetchall", "execute_insert", "executescript"})
 
 
 class Pipelined:

@@ -59,6 +59,8 @@ class MatchRecord:
     finished_at: float | None
     seats: tuple[SeatRecord, ...]
     messages: dict[str, int] = field(default_factory=dict)
+    #: counts the writes of the match's row (see :func:`bot.storage.matches.update_match`)
+    version: int = 0
 
     @property
     def is_open(self) -> bool:

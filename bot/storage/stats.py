@@ -416,7 +416,7 @@ async def delete_player(conn: aiosqlite.Connection, guild_id: int, user_id: int)
         )
         row = match_rows[0]
         await conn.execute(
-            "UPDATE matches SET result = ?, options = ?, state = ? WHERE id = ?",
+            "UPDATE matches SET result = ?, options = ?, state = ?, version = version + 1 WHERE id = ?",
             (_scrub_text(row["result"], user_id, placeholder, name),
              _scrub_text(row["options"], user_id, placeholder, name),
              _scrub_text(row["state"], user_id, placeholder, name), match_id),
