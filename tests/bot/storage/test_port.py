@@ -25,8 +25,8 @@ STORES = {"matches": (MatchStore, matches), "results": (ResultStore, results), "
           "stats": (StatsStore, stats), "seasons": (SeasonStore, seasons),
           "tournaments": (TournamentStore, tournaments)}
 ROOT = Path(__file__).resolve().parents[3]
-CALLERS = ["bot/match/kernel.py", "bot/games/war/service.py", *sorted(
-    str(path.relative_to(ROOT)) for path in (ROOT / "bot" / "services").glob("*.py"))]
+CALLERS = sorted(str(path.relative_to(ROOT)) for folder in ("match", "services")
+                 for path in (ROOT / "bot" / folder).glob("*.py"))
 
 
 def members(protocol: type) -> dict[str, object]:
