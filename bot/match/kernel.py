@@ -86,12 +86,10 @@ from bot.games.base import Event, Game
 from bot.match import errors
 from bot.match.flow import CHALLENGE_DEADLINE, Flow
 from bot.match.ratings import Ratings
-from bot.storage import Connection, Database
-from bot.storage import matches as store
-from bot.storage import results as results_store
-from bot.storage import settings as settings_store
+from bot.storage import Connection
 from bot.storage.errors import StorageConflict
-from bot.storage.pipeline import Pipelined, pipelined
+from bot.storage.pipeline import Pipelined
+from bot.storage.port import MatchStore, Storage
 from bot.storage.records import (
     LeaderboardPage,
     MatchRecord,
@@ -199,6 +197,7 @@ class _Work:
     ``new_state``: the state it stores, if it stores one."""
 
     conn: Connection
+    store: MatchStore[Connection]
     match: MatchRecord
     now: float
     events: list[QueuedEvent] = field(default_factory=list)
@@ -220,10 +219,10 @@ class _Work:
         if not events:
             return
         if self.event_seq is None or not isinstance(self.conn, Pipelined):
-            queued = await store.append_events(self.conn, self.match.id, events, self.now)
+            queued = await self.store.append_events(self.conn, self.match.id, events, self.now)
         else:
-            queued = store.numbered_events(self.match.id, events, after_seq=self.event_seq)
-            self.write(store.insert_events, queued, self.now)
+            queued = self.store.numbered_events(self.match.id, events, after_seq=self.event_seq)
+            self.write(self.store.insert_events, queued, self.now)
         self.events += queued
         self.event_seq = queued[-1].seq
 
@@ -231,13 +230,13 @@ class _Work:
         """Update the match's row; returns the rows changed."""
         self._note_state(fields)
         expected, self.version = self.version, self.version + 1
-        return await store.update_match(self.conn, self.match.id, self.now, expected_version=expected, **fields)
+        return await self.store.update_match(self.conn, self.match.id, self.now, expected_version=expected, **fields)
 
     def send_update(self, **fields: Any) -> None:
         """:meth:`update` without waiting for it (:meth:`Pipelined.send`): the rows changed are not asked for."""
         self._note_state(fields)
         expected, self.version = self.version, self.version + 1
-        self.write(store.update_match, self.match.id, self.now, expected_version=expected, **fields)
+        self.write(self.store.update_match, self.match.id, self.now, expected_version=expected, **fields)
 
     def write(self, write: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> None:
         """``write(connection, *args, **kwargs)`` -- one statement of the storage layer -- without waiting for it
@@ -251,7 +250,7 @@ class _Work:
 
     async def reload(self) -> MatchRecord:
         """The match as this transaction has it now."""
-        match = await store.load_match(self.conn, self.match.id)
+        match = await self.store.load_match(self.conn, self.match.id)
         assert match is not None
         self.match = match
         self.version = match.version
@@ -283,7 +282,7 @@ class MatchKernel:
 
     def __init__(
         self,
-        database: Database,
+        database: Storage,
         *,
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] = default_seed,
@@ -306,6 +305,7 @@ class MatchKernel:
         self.default_pace = plugin.default_pace
         self.games: tuple[str, ...] = tuple(games) if games is not None else registry().family(self.game)
         self.db = database
+        self.store: MatchStore[Connection] = database.matches
         self.clock = clock
         self.seed_source = seed_source
         self.draft_rng = draft_rng or random.SystemRandom()
@@ -317,7 +317,7 @@ class MatchKernel:
     @asynccontextmanager
     async def _work(self, match_id: int, *, one_write: bool = False) -> AsyncIterator[_Work]:
         """The match's lock, then one transaction with the match (from memory, else loaded). ``one_write``: the
-        block writes one statement at most (:meth:`Database.statement`: no ``BEGIN``/``COMMIT`` round trips)."""
+        block writes one statement at most (:meth:`Storage.statement`: no ``BEGIN``/``COMMIT`` round trips)."""
         lock = self._locks.get(match_id)
         if lock is None:
             lock = self._locks[match_id] = asyncio.Lock()
@@ -327,13 +327,13 @@ class MatchKernel:
                     cached = self._cache.get(match_id)
                     event_seq = None
                     if cached is None:
-                        match, state = await store.load_match_and_state(conn, match_id)
+                        match, state = await self.store.load_match_and_state(conn, match_id)
                         if match is None:
                             raise errors.MatchNotFound(match_id)
                     else:
                         match, state, event_seq = cached.match, cached.state, cached.event_seq
-                    async with pipelined(conn) as watched:
-                        work = _Work(watched, match, self.clock(), state=state, cached=cached,  # type: ignore[arg-type]
+                    async with self.db.pipelined(conn) as watched:
+                        work = _Work(watched, self.store, match, self.clock(), state=state, cached=cached,  # type: ignore[arg-type]
                                      event_seq=event_seq)
                         yield work
             except BaseException:
@@ -370,7 +370,7 @@ class MatchKernel:
         another."""
         names = self.games if game is None or game in self.games else registry().family(game)
         for name in names:
-            busy = await store.open_match_id_for_user(conn, user_id, name)
+            busy = await self.store.open_match_id_for_user(conn, user_id, name)
             if busy is not None:
                 return busy
         return None
@@ -430,10 +430,9 @@ class MatchKernel:
         async with self.db.statement() as conn:  # one SELECT
             return await self._settings(conn, guild_id)
 
-    @staticmethod
-    async def _settings(conn: Connection, guild_id: int) -> GuildSettings:
+    async def _settings(self, conn: Connection, guild_id: int) -> GuildSettings:
         """The server's settings in force: a flip pace stored before the minimum was raised counts as the minimum."""
-        stored = await settings_store.get_settings(conn, guild_id)
+        stored = await self.db.settings.get_settings(conn, guild_id)
         low, high = FLIP_PACE_MS_RANGE
         pace = min(max(stored.flip_pace_ms, low), high)
         return stored if pace == stored.flip_pace_ms else dataclasses.replace(stored, flip_pace_ms=pace)
@@ -454,13 +453,13 @@ class MatchKernel:
                 current.arrange_seconds if arrange_seconds is None else arrange_seconds,
                 current.flip_pace_ms if flip_pace_ms is None else flip_pace_ms,
             )
-            await settings_store.put_settings(conn, new, self.clock())
+            await self.db.settings.put_settings(conn, new, self.clock())
         return new
 
     async def remember_player(self, guild_id: int, user_id: int, display_name: str) -> None:
         """Store the name the leaderboard shows for a player (the newest one wins)."""
         async with self.db.transaction() as conn:
-            await settings_store.remember_player(conn, guild_id, user_id, display_name, self.clock())
+            await self.db.settings.remember_player(conn, guild_id, user_id, display_name, self.clock())
 
     # --- rules and paces -----------------------------------------------------------------------------------
     def resolve_rules(self, game: str, rules: Mapping[str, Any] | None, players: int = 2) -> dict[str, Any]:
@@ -572,19 +571,19 @@ class MatchKernel:
                     raise errors.AlreadyInMatch(user_id, title, you=user_id == challenger_id, match_id=busy)
             deadline = now + CHALLENGE_SECONDS
             try:
-                match_id = await store.insert_match(
+                match_id = await self.store.insert_match(
                     conn, guild_id=guild_id, channel_id=channel_id, game=game, rules=resolved,
                     arrange_seconds=arrange_seconds, user_ids=(challenger_id, opponent_id), deadline_at=deadline,
                     now=now, options=options,
                 )
             except StorageConflict:  # the one-open-match index: cannot happen past the check above
                 raise errors.AlreadyInMatch(opponent_id, title) from None
-            match = await store.load_match(conn, match_id)
+            match = await self.store.load_match(conn, match_id)
             assert match is not None
-            async with pipelined(conn) as watched:
-                work = _Work(watched, match, now, event_seq=0)  # type: ignore[arg-type]  (a new match: no events yet)
+            async with self.db.pipelined(conn) as watched:
+                work = _Work(watched, self.store, match, now, event_seq=0)  # type: ignore[arg-type]  (a new match: no events yet)
                 for user_id, name in ((challenger_id, challenger_name), (opponent_id, opponent_name)):
-                    work.write(settings_store.remember_player, guild_id, user_id, name, now)
+                    work.write(self.db.settings.remember_player, guild_id, user_id, name, now)
                 await work.queue([{
                     "type": "challenge", "challenger_id": challenger_id, "opponent_id": opponent_id, "game": game,
                     "rules": resolved, "arrange_seconds": arrange_seconds, "expires_at": deadline,
@@ -650,16 +649,16 @@ class MatchKernel:
                 raise errors.AlreadyInMatch(host_id, title, you=True, match_id=busy)
             deadline = now + LOBBY_IDLE_SECONDS
             try:
-                match_id = await store.insert_match(
+                match_id = await self.store.insert_match(
                     conn, guild_id=guild_id, channel_id=channel_id, game=game, rules=resolved, arrange_seconds=None,
                     user_ids=(host_id,), deadline_at=deadline, now=now, options=options,
                 )
             except StorageConflict:
                 raise errors.AlreadyInMatch(host_id, title, you=True) from None
-            await settings_store.remember_player(conn, guild_id, host_id, host_name, now)
-            match = await store.load_match(conn, match_id)
+            await self.db.settings.remember_player(conn, guild_id, host_id, host_name, now)
+            match = await self.store.load_match(conn, match_id)
             assert match is not None
-            work = _Work(conn, match, now)
+            work = _Work(conn, self.store, match, now)
             await work.queue([{"type": "lobby", "host_id": host_id, "game": game, "rules": resolved,
                                "pace": options.get("pace"), "expires_at": deadline}])
             work.changes |= {CHALLENGED, DEADLINE}
@@ -692,8 +691,8 @@ class MatchKernel:
             busy = await self._busy(work.conn, user_id)
             if busy is not None:
                 raise errors.AlreadyInMatch(user_id, cls.title, you=True, match_id=busy)
-            await store.add_seat(work.conn, match_id, user_id)
-            await settings_store.remember_player(work.conn, match.guild_id, user_id, name, work.now)
+            await self.store.add_seat(work.conn, match_id, user_id)
+            await self.db.settings.remember_player(work.conn, match.guild_id, user_id, name, work.now)
             return await self._lobby_changed(work, {"type": "joined", "user_id": user_id}, JOINED)
 
     async def leave(self, match_id: int, user_id: int) -> MatchUpdate:
@@ -704,7 +703,7 @@ class MatchKernel:
             self._check_lobby_open(match, work.now)
             if seat == 0:
                 raise errors.LobbyError("You're the host: use Cancel to close the lobby.")
-            await store.remove_seat(work.conn, match_id, user_id)
+            await self.store.remove_seat(work.conn, match_id, user_id)
             return await self._lobby_changed(work, {"type": "left", "user_id": user_id}, LEFT)
 
     async def _lobby_changed(self, work: _Work, event: Event, change: str) -> MatchUpdate:
@@ -794,7 +793,7 @@ class MatchKernel:
         step's timeout, or play the auto-played step); ``None`` when nothing is due (finished, early, done
         already)."""
         async with self.db.statement() as conn:  # one SELECT
-            match = await store.load_match(conn, match_id)
+            match = await self.store.load_match(conn, match_id)
         if match is None or match.deadline_kind is None:
             return None
         if match.deadline_kind == CHALLENGE_DEADLINE:
@@ -811,8 +810,8 @@ class MatchKernel:
         ``deadline_at``, ``reason`` (``bot_away``). A challenge that expired meanwhile just expires. Call it before
         the timers are armed again; returns the updates (one per moved deadline)."""
         async with self.db.read() as conn:
-            open_ids = await store.open_match_ids(conn, self.games)
-            overdue = [match.id for match in await store.load_matches(conn, open_ids)
+            open_ids = await self.store.open_match_ids(conn, self.games)
+            overdue = [match.id for match in await self.store.load_matches(conn, open_ids)
                        if match.status == "active" and match.deadline_kind == self.flow.deadline_kind
                        and match.deadline_at is not None and match.deadline_at <= self.clock()]
         updates = []
@@ -844,11 +843,11 @@ class MatchKernel:
         if known is not None:
             return self._panel(known.match, known.read_game(), self._seat(known.match, user_id))
         async with self.db.read() as conn:
-            match = await store.load_match(conn, match_id)
+            match = await self.store.load_match(conn, match_id)
             if match is None:
                 raise errors.MatchNotFound(match_id)
             seat = self._seat(match, user_id)
-            state = await store.load_state(conn, match_id)
+            state = await self.store.load_state(conn, match_id)
         game = None if state is None else game_class(match.game).from_json(state)
         return self._panel(match, game, seat)
 
@@ -861,12 +860,12 @@ class MatchKernel:
         # statement by statement: the match and its state in one, then (for a step that is over) the action log,
         # which only grows: a lock-in landing in between adds actions of later steps, which the flow leaves out
         async with self.db.statement() as conn:
-            match, state_text = await store.load_match_and_state(conn, match_id)
+            match, state_text = await self.store.load_match_and_state(conn, match_id)
             if match is None:
                 raise errors.MatchNotFound(match_id)
             seat = self._seat(match, user_id)
             current = match.status == "active" and step == match.engagement
-            log = [] if current or state_text is None else await store.actions(conn, match_id)
+            log = [] if current or state_text is None else await self.store.actions(conn, match_id)
         if state_text is None or match.seed is None:
             raise errors.MatchNotActive(match.status)
         if current:
@@ -880,14 +879,14 @@ class MatchKernel:
         match not being played (MatchNotActive), a button of a step that is over (the flow's stale refusal) and,
         while events that reveal what the panel shows are still to be shown, everything (StillShowing)."""
         async with self.db.read() as conn:
-            match = await store.load_match(conn, match_id)
+            match = await self.store.load_match(conn, match_id)
             if match is None:
                 raise errors.MatchNotFound(match_id)
             seat = self._seat(match, user_id)
             self._check_active(match)
             self._check_step(match, step)
             await self._check_shown(conn, match)
-            state = await store.load_state(conn, match_id)
+            state = await self.store.load_state(conn, match_id)
         game = None if state is None else game_class(match.game).from_json(state)
         return self._panel(match, game, seat)
 
@@ -896,7 +895,7 @@ class MatchKernel:
         the decks' known bottoms): it is not shown while any reveal of the match is still to be shown in public."""
         if not self.flow.reveal_events:
             return
-        reveal = next((q for q in await store.events(conn, match.id, unshown_only=True)
+        reveal = next((q for q in await self.store.events(conn, match.id, unshown_only=True)
                        if q.type in self.flow.reveal_events), None)
         if reveal is not None:
             raise errors.StillShowing(reveal.engagement or match.engagement, match.play_channel_id)
@@ -917,7 +916,7 @@ class MatchKernel:
                 raise self.flow.already_chosen(step)
             new_draft = change(items, draft)
             if new_draft != draft:
-                await store.update_seat(work.conn, match.id, seat, draft=new_draft)
+                await self.store.update_seat(work.conn, match.id, seat, draft=new_draft)
                 work.changes.add(DRAFT)
                 work.mirrored(match.with_seat(seat, draft=tuple(new_draft)))
             return await work.result(self._panel(work.match, game, seat))
@@ -995,10 +994,10 @@ class MatchKernel:
                 raise self.flow.already_chosen(step)
             action, kind = choice(panel)
             events = game.apply(seat, action)
-            work.write(store.append_action, match.id, seat=seat, engagement=match.engagement, kind=kind,
+            work.write(self.store.append_action, match.id, seat=seat, engagement=match.engagement, kind=kind,
                        action=action, now=work.now)
             if match.seats[seat].misses:
-                work.write(store.update_seat, match.id, seat, misses=0)
+                work.write(self.store.update_seat, match.id, seat, misses=0)
                 match = match.with_seat(seat, misses=0)
             work.mirrored(match)  # (the action log is not part of the record)
             work.changes.add(LOCKED)
@@ -1037,14 +1036,14 @@ class MatchKernel:
             forfeit = [seat for seat in missed if misses[seat] >= MISSES_TO_FORFEIT]
             everyone = sorted(forfeit) == self.flow.still_in(game)
             for seat in missed:
-                await store.update_seat(work.conn, match.id, seat, misses=misses[seat])
+                await self.store.update_seat(work.conn, match.id, seat, misses=misses[seat])
             events: list[Event] = []
             if everyone:
                 events = self.flow.double_timeout(game, DOUBLE_TIMEOUT)
             for seat in forfeit:
                 if not everyone and not game.is_over:
                     events += game.forfeit(seat, reason="timeout")
-                await store.append_action(work.conn, match.id, seat=seat, engagement=match.engagement,
+                await self.store.append_action(work.conn, match.id, seat=seat, engagement=match.engagement,
                                           kind="timeout", action={"type": "timeout"}, now=work.now)
             waiting = [] if game.is_over else self.flow.waiting_for(game)
             defaulted = [seat for seat in missed if seat not in forfeit and seat in waiting]
@@ -1058,7 +1057,7 @@ class MatchKernel:
                 if not game.is_over:
                     action, kind = self.flow.default(game, seat)
                     events += game.apply(seat, action)
-                    await store.append_action(work.conn, match.id, seat=seat, engagement=match.engagement,
+                    await self.store.append_action(work.conn, match.id, seat=seat, engagement=match.engagement,
                                               kind=kind, action=action, now=work.now)
             work.changes.add(TIMEOUT)
             work.timed_out = tuple(missed)
@@ -1079,8 +1078,9 @@ class MatchKernel:
                     or self.flow.due_step(match.engagement) != step):
                 return None
             game = await self._game(work)
-            work.write(store.append_action, match.id, seat=0, engagement=match.engagement, kind=self.flow.auto_kind,
-                       action={"type": self.flow.auto_kind}, now=work.now)
+            kind = self.flow.auto_kind
+            work.write(self.store.append_action, match.id, seat=0, engagement=match.engagement, kind=kind,
+                       action={"type": kind}, now=work.now)
             events = self.flow.play_auto(game)
             work.changes.add(AUTO)
             await self._after_play(work, game, events, previous_engagement=match.engagement)
@@ -1131,7 +1131,7 @@ class MatchKernel:
             options["votes"] = {}
             await work.queue([{"type": "pace", **step_keys, "pace": chosen, "previous": current, "by": "vote"}])
             work.changes.add(PACE)
-            await store.reset_misses(work.conn, match.id)
+            await self.store.reset_misses(work.conn, match.id)
             work.match = await self._reload(work)
             await self._after_play(work, game, [], previous_engagement=match.engagement, options=options,
                                    restart=True)
@@ -1148,7 +1148,7 @@ class MatchKernel:
             game = await self._game(work)
             self._check_still_in(game, seat, "there's nothing to give up")
             events = game.forfeit(seat, reason="forfeit")
-            await store.append_action(
+            await self.store.append_action(
                 work.conn, match.id, seat=seat, engagement=match.engagement, kind="forfeit",
                 action={"type": "forfeit"}, now=work.now,
             )
@@ -1161,12 +1161,12 @@ class MatchKernel:
         """Raise what :meth:`forfeit` would refuse (NotYourMatch, the flow's not-active refusal, AlreadyOut);
         change nothing (the "really give up?" question's No)."""
         async with self.db.read() as conn:
-            match = await store.load_match(conn, match_id)
+            match = await self.store.load_match(conn, match_id)
             if match is None:
                 raise errors.MatchNotFound(match_id)
             seat = self._seat(match, user_id)
             self._check_active(match)
-            state = await store.load_state(conn, match_id)
+            state = await self.store.load_state(conn, match_id)
         if state is None:
             raise self.flow.not_active(match.status)
         self._check_still_in(game_class(match.game).from_json(state), seat, "there's nothing to give up")
@@ -1233,7 +1233,7 @@ class MatchKernel:
             fields |= {"deadline_at": deadline, "deadline_kind": plan.kind}
             work.changes.add(DEADLINE)
         if step_changed:
-            work.write(store.reset_drafts, match.id)
+            work.write(self.store.reset_drafts, match.id)
             work.changes.add(ENGAGEMENT)
         work.send_update(**fields)
         await work.queue(queued)
@@ -1264,19 +1264,19 @@ class MatchKernel:
             raise RuntimeError(f"match {match.id} cannot finish: it is no longer active")
         before = []
         for user_id in users:
-            stored = await results_store.get_rating(work.conn, match.guild_id, match.game, user_id)
+            stored = await self.db.results.get_rating(work.conn, match.guild_id, match.game, user_id)
             before.append(stored or RatingRecord(match.guild_id, match.game, user_id, *self._initial()))
         skills = [self.ratings.skill(r.mu, r.sigma) for r in before]
         after = self.ratings.rate(skills, outcome.winner)
         outcomes = ["draw" if outcome.winner is None else "win" if seat == outcome.winner else "loss"
                     for seat in range(len(users))]
-        await results_store.insert_results(work.conn, [
+        await self.db.results.insert_results(work.conn, [
             ResultRecord(match.id, seat, match.guild_id, match.game, users[seat], outcomes[seat],
                          before[seat].rating, after[seat].ordinal)
             for seat in range(len(users))
         ], work.now)
         for seat, old in enumerate(before):
-            await results_store.put_rating(work.conn, RatingRecord(
+            await self.db.results.put_rating(work.conn, RatingRecord(
                 match.guild_id, match.game, old.user_id, after[seat].mu, after[seat].sigma, after[seat].ordinal,
                 old.games + 1, old.wins + (outcomes[seat] == "win"), old.losses + (outcomes[seat] == "loss"),
                 old.draws + (outcomes[seat] == "draw"),
@@ -1313,14 +1313,14 @@ class MatchKernel:
         """The user's DM channel and panel message (the one to edit)."""
         async with self._work(match_id, one_write=True) as work:
             seat = self._seat(work.match, user_id)
-            await store.update_seat(work.conn, match_id, seat, dm_channel_id=channel_id, dm_message_id=message_id)
+            await self.store.update_seat(work.conn, match_id, seat, dm_channel_id=channel_id, dm_message_id=message_id)
             work.mirrored(work.match.with_seat(seat, dm_channel_id=channel_id, dm_message_id=message_id))
             return work.match
 
     async def set_message(self, match_id: int, name: str, message_id: int) -> MatchRecord:
         """Any named message of the match (``"result"``, ...); see :meth:`set_board_message`."""
         async with self._work(match_id, one_write=True) as work:
-            await store.set_message(work.conn, match_id, name, message_id)
+            await self.store.set_message(work.conn, match_id, name, message_id)
             work.mirrored(dataclasses.replace(work.match, messages={**work.match.messages, name: message_id}))
             return work.match
 
@@ -1335,9 +1335,9 @@ class MatchKernel:
         saying so (message ``moved``). Boards stored before keep their ids (in the lost thread)."""
         async with self._work(match_id) as work:
             await work.update(thread_id=None)
-            await store.set_message(work.conn, match_id, "in_channel", work.match.channel_id)
+            await self.store.set_message(work.conn, match_id, "in_channel", work.match.channel_id)
             if note_message_id is not None:
-                await store.set_message(work.conn, match_id, "moved", note_message_id)
+                await self.store.set_message(work.conn, match_id, "moved", note_message_id)
             return await self._reload(work)
 
     async def step_record(self, match_id: int, step: int) -> tuple[MatchRecord, list[QueuedEvent]]:
@@ -1346,32 +1346,32 @@ class MatchKernel:
         known = self._known(match_id)
         # (statement by statement: what it reads of the match never changes, and a step's events only grow)
         async with self.db.statement() as conn:
-            match = known.match if known is not None else await store.load_match(conn, match_id)
+            match = known.match if known is not None else await self.store.load_match(conn, match_id)
             if match is None:
                 raise errors.MatchNotFound(match_id)
-            return match, await store.events(conn, match_id, engagement=step)
+            return match, await self.store.events(conn, match_id, engagement=step)
 
     # --- the event queue ---------------------------------------------------------------------------------
     async def unshown_events(self, match_id: int) -> list[QueuedEvent]:
         """Events not shown yet, in order."""
         async with self.db.statement() as conn:  # one SELECT
-            return await store.events(conn, match_id, unshown_only=True)
+            return await self.store.events(conn, match_id, unshown_only=True)
 
     async def events(self, match_id: int, *, engagement: int | None = None) -> list[QueuedEvent]:
         """Every event of the match (or of one engagement), shown or not, in order (to re-render a board)."""
         async with self.db.statement() as conn:  # one SELECT
-            return await store.events(conn, match_id, engagement=engagement)
+            return await self.store.events(conn, match_id, engagement=engagement)
 
     async def mark_shown(self, match_id: int, seq: int) -> int:
         """Mark the match's events up to ``seq`` (inclusive) shown; returns how many were not yet."""
         async with self.db.statement() as conn:
-            return await store.mark_shown(conn, match_id, seq)
+            return await self.store.mark_shown(conn, match_id, seq)
 
     async def matches_with_unshown_events(self) -> list[int]:
         """Match ids (any status, of this service's ``games``) with events still to show: after a restart, show them
         first."""
         async with self.db.statement() as conn:  # one SELECT
-            return await store.match_ids_with_unshown_events(conn, self.games)
+            return await self.store.match_ids_with_unshown_events(conn, self.games)
 
     # --- reading -------------------------------------------------------------------------------------------
     async def get_match(self, match_id: int) -> MatchRecord:
@@ -1379,7 +1379,7 @@ class MatchKernel:
         if known is not None:
             return known.match
         async with self.db.statement() as conn:  # one SELECT
-            match = await store.load_match(conn, match_id)
+            match = await self.store.load_match(conn, match_id)
         if match is None:
             raise errors.MatchNotFound(match_id)
         return match
@@ -1389,13 +1389,13 @@ class MatchKernel:
         when there is none."""
         async with self.db.read() as conn:
             match_id = await self._busy(conn, user_id, game)
-            return None if match_id is None else await store.load_match(conn, match_id)
+            return None if match_id is None else await self.store.load_match(conn, match_id)
 
     async def open_matches(self) -> list[MatchRecord]:
         """Every match of this service's ``games`` in ``challenge`` or ``active`` with its deadline: after a restart,
         re-arm their timers."""
         async with self.db.read() as conn:
-            return await store.load_matches(conn, await store.open_match_ids(conn, self.games))
+            return await self.store.load_matches(conn, await self.store.open_match_ids(conn, self.games))
 
     async def view(self, match_id: int, user_id: int | None = None) -> dict[str, Any]:
         """The engine's view for the user's seat, or a spectator's (``user_id=None``: the public board)."""
@@ -1406,10 +1406,10 @@ class MatchKernel:
             assert game is not None
             return game.view(seat)
         async with self.db.read() as conn:
-            match = await store.load_match(conn, match_id)
+            match = await self.store.load_match(conn, match_id)
             if match is None:
                 raise errors.MatchNotFound(match_id)
-            state = await store.load_state(conn, match_id)
+            state = await self.store.load_state(conn, match_id)
         seat = None if user_id is None else self._seat(match, user_id)
         if state is None:
             raise errors.MatchNotActive(match.status)
@@ -1421,8 +1421,8 @@ class MatchKernel:
         holds the next stacks and what those flips taught about the decks (the same rule as :meth:`open_panel`)."""
         async with self.db.read() as conn:
             match_id = await self._busy(conn, user_id)
-            match = None if match_id is None else await store.load_match(conn, match_id)
-            state = None if match_id is None else await store.load_state(conn, match_id)
+            match = None if match_id is None else await self.store.load_match(conn, match_id)
+            state = None if match_id is None else await self.store.load_state(conn, match_id)
             if match is not None and state is not None:
                 await self._check_shown(conn, match)
         if match is None:
@@ -1435,11 +1435,11 @@ class MatchKernel:
 
     async def results(self, match_id: int) -> list[ResultRecord]:
         async with self.db.read() as conn:
-            return await results_store.results_of_match(conn, match_id)
+            return await self.db.results.results_of_match(conn, match_id)
 
     async def rating(self, guild_id: int, user_id: int, game: str | None = None) -> RatingRecord | None:
         async with self.db.read() as conn:
-            return await results_store.get_rating(conn, guild_id, game or self.game, user_id)
+            return await self.db.results.get_rating(conn, guild_id, game or self.game, user_id)
 
     async def export(self, match_id: int, *, allow_open: bool = False) -> dict[str, Any]:
         """The match as a match file for ``python -m bot replay``: ``{"game", "rules", "seed", "moves"}``, one move
@@ -1448,10 +1448,10 @@ class MatchKernel:
         ``allow_open`` (the seed deals every hidden card). A choice of a step that was never played stays out of
         the file: nobody ever saw it."""
         async with self.db.read() as conn:
-            match = await store.load_match(conn, match_id)
+            match = await self.store.load_match(conn, match_id)
             if match is None:
                 raise errors.MatchNotFound(match_id)
-            log = await store.actions(conn, match_id)
+            log = await self.store.actions(conn, match_id)
         if match.seed is None:
             raise errors.MatchNotActive(match.status)
         if match.status != "finished" and not allow_open:
@@ -1488,10 +1488,10 @@ class MatchKernel:
         per_page = max(1, per_page)
         min_games = max(0, min_games)
         async with self.db.read() as conn:
-            ranked, unranked = await results_store.count_players(conn, guild_id, game, min_games)
+            ranked, unranked = await self.db.results.count_players(conn, guild_id, game, min_games)
             pages = max(1, math.ceil(ranked / per_page))
             page = min(max(1, page), pages)
-            rows = await results_store.leaderboard_rows(
+            rows = await self.db.results.leaderboard_rows(
                 conn, guild_id, game, min_games=min_games, limit=per_page, offset=(page - 1) * per_page
             )
         return LeaderboardPage(guild_id, game, page, pages, per_page, min_games, ranked, unranked, tuple(rows))

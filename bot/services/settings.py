@@ -24,8 +24,7 @@ from bot.errors import GameError
 from bot.games import game_class, game_names
 from bot.match.errors import ServiceError
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
-from bot.storage import Database
-from bot.storage import settings as store
+from bot.storage.port import Storage
 from bot.storage.settings import WAR_PACES, GuildSettings
 
 __all__ = ["WAR_PACES", "GuildSettings", "InvalidSetting", "SettingsService", "StartChannelRefused"]
@@ -85,13 +84,13 @@ def check_rules(game: str, given: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class SettingsService:
-    def __init__(self, database: Database, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, database: Storage, *, clock: Callable[[], float] = time.time) -> None:
         self.db = database
         self.clock = clock
 
     async def get(self, guild_id: int) -> GuildSettings:
         async with self.db.statement() as conn:  # one SELECT
-            return await store.get_settings(conn, guild_id)
+            return await self.db.settings.get_settings(conn, guild_id)
 
     async def check_start(self, guild_id: int, channel_id: int, parent_id: int | None = None) -> None:
         """Raise :class:`StartChannelRefused` when matches may not start in the channel (``parent_id``: the
@@ -117,8 +116,8 @@ class SettingsService:
 
     async def _update(self, guild_id: int, **values: Any) -> GuildSettings:
         async with self.db.transaction() as conn:
-            await store.update_settings(conn, guild_id, self.clock(), **values)
-            return await store.get_settings(conn, guild_id)
+            await self.db.settings.update_settings(conn, guild_id, self.clock(), **values)
+            return await self.db.settings.get_settings(conn, guild_id)
 
     async def set_arrange_seconds(self, guild_id: int, seconds: int) -> GuildSettings:
         self._whole("arrangement timer", seconds, ARRANGE_SECONDS_RANGE, "seconds")
@@ -148,22 +147,22 @@ class SettingsService:
         else:
             parsed = check_rules(game, rules)
         async with self.db.transaction() as conn:
-            await store.put_default_rules(conn, guild_id, game, parsed, self.clock())
-            return await store.get_settings(conn, guild_id)
+            await self.db.settings.put_default_rules(conn, guild_id, game, parsed, self.clock())
+            return await self.db.settings.get_settings(conn, guild_id)
 
     async def add_start_channel(self, guild_id: int, channel_id: int) -> GuildSettings:
         async with self.db.transaction() as conn:
-            if not await store.add_start_channel(conn, guild_id, channel_id, self.clock()):
+            if not await self.db.settings.add_start_channel(conn, guild_id, channel_id, self.clock()):
                 raise InvalidSetting(f"<#{channel_id}> is already one of the channels where matches may start.")
-            return await store.get_settings(conn, guild_id)
+            return await self.db.settings.get_settings(conn, guild_id)
 
     async def remove_start_channel(self, guild_id: int, channel_id: int) -> GuildSettings:
         async with self.db.transaction() as conn:
-            if not await store.remove_start_channel(conn, guild_id, channel_id):
+            if not await self.db.settings.remove_start_channel(conn, guild_id, channel_id):
                 raise InvalidSetting(f"<#{channel_id}> isn't one of the channels where matches may start.")
-            return await store.get_settings(conn, guild_id)
+            return await self.db.settings.get_settings(conn, guild_id)
 
     async def clear_start_channels(self, guild_id: int) -> GuildSettings:
         async with self.db.transaction() as conn:
-            await store.clear_start_channels(conn, guild_id)
-            return await store.get_settings(conn, guild_id)
+            await self.db.settings.clear_start_channels(conn, guild_id)
+            return await self.db.settings.get_settings(conn, guild_id)

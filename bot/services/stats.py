@@ -26,12 +26,8 @@ from dataclasses import dataclass, replace
 from bot.games import game_names
 from bot.match.errors import ServiceError
 from bot.match.ratings import Ratings
-from bot.storage import Connection, Database
-from bot.storage import results as results_store
-from bot.storage import seasons as seasons_store
-from bot.storage import settings as settings_store
-from bot.storage import stats as store
-from bot.storage import tournaments as tournament_store
+from bot.storage import Connection
+from bot.storage.port import Storage
 from bot.storage.records import LeaderboardPage
 from bot.storage.seasons import Season
 from bot.storage.stats import COMBINED, Deletion, PlayedMatch, SharedMatch, is_placeholder, placeholder_id
@@ -193,7 +189,7 @@ def _streaks(outcomes: Sequence[str]) -> tuple[Streak, int]:
 
 
 class StatsService:
-    def __init__(self, database: Database, *, clock: Callable[[], float] = time.time,
+    def __init__(self, database: Storage, *, clock: Callable[[], float] = time.time,
                  ratings: Ratings | None = None, min_games: int = MIN_GAMES) -> None:
         self.db = database
         self.clock = clock
@@ -204,14 +200,14 @@ class StatsService:
     async def catch_up(self, conn: Connection, guild_id: int) -> int:
         """Count every finished match of the server not yet in the combined rating, in the order they finished
         (inside the caller's write transaction); returns how many matches were counted."""
-        pending = await store.pending_results(conn, guild_id)
+        pending = await self.db.stats.pending_results(conn, guild_id)
         now = self.clock()
         for results in pending:
             match_id = results[0].match_id
             if len(results) < 2:  # nobody to be rated against
-                await store.mark_combined(conn, guild_id, match_id, [])
+                await self.db.stats.mark_combined(conn, guild_id, match_id, [])
                 continue
-            stored = [await store.combined_rating(conn, guild_id, r.user_id) for r in results]
+            stored = [await self.db.stats.combined_rating(conn, guild_id, r.user_id) for r in results]
             skills = [self.ratings.initial() if row is None else self.ratings.skill(row["mu"], row["sigma"])
                       for row in stored]
             winners = [index for index, r in enumerate(results) if r.outcome == "win"]
@@ -220,9 +216,9 @@ class StatsService:
                 counts = {key: 0 if row is None else row[key] for key in ("games", "wins", "losses", "draws")}
                 counts["games"] += 1
                 counts[{"win": "wins", "loss": "losses"}.get(result.outcome, "draws")] += 1
-                await store.put_combined_rating(conn, guild_id, result.user_id, mu=skill.mu, sigma=skill.sigma,
+                await self.db.stats.put_combined_rating(conn, guild_id, result.user_id, mu=skill.mu, sigma=skill.sigma,
                                                 rating=skill.ordinal, now=now, **counts)
-            await store.mark_combined(conn, guild_id, match_id, [
+            await self.db.stats.mark_combined(conn, guild_id, match_id, [
                 (r.seat, r.user_id, skill.ordinal, new.ordinal)
                 for r, skill, new in zip(results, skills, after, strict=True)
             ])
@@ -234,10 +230,10 @@ class StatsService:
             raise UnknownBoard(game)
         async with self.db.transaction() as conn:
             await self.catch_up(conn, guild_id)
-            played = await store.played_matches(conn, guild_id, user_id)
-            ratings = {g: await results_store.get_rating(conn, guild_id, g, user_id) for g in game_names()}
-            combined = await store.combined_rating(conn, guild_id, user_id)
-            combined_history = await store.combined_history(conn, guild_id, user_id)
+            played = await self.db.stats.played_matches(conn, guild_id, user_id)
+            ratings = {g: await self.db.results.get_rating(conn, guild_id, g, user_id) for g in game_names()}
+            combined = await self.db.stats.combined_rating(conn, guild_id, user_id)
+            combined_history = await self.db.stats.combined_history(conn, guild_id, user_id)
         per_game = []
         series: list[tuple[str, tuple[float, ...]]] = []
         for name in game_names():
@@ -278,11 +274,11 @@ class StatsService:
         """The player's finished matches in the server, newest first; ``page`` is 1-based and clamped."""
         per_page = max(1, per_page)
         async with self.db.read() as conn:
-            total = await store.count_played(conn, guild_id, user_id, game)
+            total = await self.db.stats.count_played(conn, guild_id, user_id, game)
             pages = max(1, math.ceil(total / per_page))
             page = min(max(1, page), pages)
-            matches = await store.played_page(conn, guild_id, user_id, limit=per_page, offset=(page - 1) * per_page,
-                                              game=game)
+            matches = await self.db.stats.played_page(conn, guild_id, user_id, limit=per_page,
+                                                      offset=(page - 1) * per_page, game=game)
         return HistoryPage(guild_id, user_id, page, pages, per_page, total, tuple(matches))
 
     async def head_to_head(self, guild_id: int, first: int, second: int, game: str | None = None,
@@ -292,7 +288,7 @@ class StatsService:
         if game is not None and game not in game_names():
             raise UnknownBoard(game)
         async with self.db.read() as conn:
-            shared = await store.shared_matches(conn, guild_id, first, second, game)
+            shared = await self.db.stats.shared_matches(conn, guild_id, first, second, game)
         winners = Counter(m.winner_id for m in shared)
         draws = winners[None]
         others = len(shared) - winners[first] - winners[second] - draws
@@ -301,12 +297,12 @@ class StatsService:
 
     async def names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
         async with self.db.read() as conn:
-            return await store.names(conn, guild_id, user_ids)
+            return await self.db.stats.names(conn, guild_id, user_ids)
 
     async def exportable(self, guild_id: int, match_id: int) -> str:
         """The game of a finished match of this server (its match file may be exported); refuses any other."""
         async with self.db.read() as conn:
-            found = await store.finished_match_guild(conn, match_id)
+            found = await self.db.stats.finished_match_guild(conn, match_id)
         if found is None or found[0] != guild_id:
             raise MatchNotExportable()
         return found[1]
@@ -320,7 +316,7 @@ class StatsService:
             raise UnknownBoard(game)
         per_page = max(1, per_page)
         async with self.db.transaction() as conn:
-            seasons = await seasons_store.seasons(conn, guild_id)
+            seasons = await self.db.seasons.seasons(conn, guild_id)
             current = seasons[-1]
             if season is not None and not 1 <= season <= current.number:
                 raise UnknownSeason(season, current.number)
@@ -328,17 +324,17 @@ class StatsService:
             archived = None if chosen.current else chosen.number
             if archived is None and game == COMBINED:
                 await self.catch_up(conn, guild_id)
-            ranked, unranked = await store.board_counts(conn, guild_id, game, self.min_games, season=archived)
+            ranked, unranked = await self.db.stats.board_counts(conn, guild_id, game, self.min_games, season=archived)
             pages = max(1, math.ceil(ranked / per_page))
             page = min(max(1, page), pages)
-            rows = await store.board_rows(conn, guild_id, game, min_games=self.min_games, limit=per_page,
+            rows = await self.db.stats.board_rows(conn, guild_id, game, min_games=self.min_games, limit=per_page,
                                           offset=(page - 1) * per_page, season=archived)
         board = LeaderboardPage(guild_id, game, page, pages, per_page, self.min_games, ranked, unranked, tuple(rows))
         return Board(board, chosen, chosen.current)
 
     async def seasons(self, guild_id: int) -> list[Season]:
         async with self.db.read() as conn:
-            return await seasons_store.seasons(conn, guild_id)
+            return await self.db.seasons.seasons(conn, guild_id)
 
     async def start_season(self, guild_id: int, name: str | None = None) -> tuple[Season, Season]:
         """Archive the current season's boards and start the next season; returns (closed, new)."""
@@ -351,7 +347,7 @@ class StatsService:
                                         f"({len(name)} given).")
         async with self.db.transaction() as conn:
             await self.catch_up(conn, guild_id)  # the combined board as it stands at the end of the season
-            return await seasons_store.start_season(conn, guild_id, name, self.clock())
+            return await self.db.seasons.start_season(conn, guild_id, name, self.clock())
 
     # --- deleting a player -------------------------------------------------------------------------------------
     async def check_delete(self, guild_id: int, user_id: int) -> None:
@@ -359,16 +355,15 @@ class StatsService:
         async with self.db.read() as conn:
             await self._check_delete(conn, guild_id, user_id)
 
-    @staticmethod
-    async def _check_delete(conn: Connection, guild_id: int, user_id: int) -> None:
-        open_ids = await store.open_match_ids(conn, guild_id, user_id)
+    async def _check_delete(self, conn: Connection, guild_id: int, user_id: int) -> None:
+        open_ids = await self.db.stats.open_match_ids(conn, guild_id, user_id)
         if open_ids:
             raise OpenMatchBlocksDeletion(open_ids)
-        for tournament in await tournament_store.open_tournaments_of_player(conn, guild_id, user_id):
-            entrants = {p.user_id for p in await tournament_store.entrants(conn, tournament.id)}
+        for tournament in await self.db.tournaments.open_tournaments_of_player(conn, guild_id, user_id):
+            entrants = {p.user_id for p in await self.db.tournaments.entrants(conn, tournament.id)}
             raise OpenTournamentBlocksDeletion(tournament.name, tournament.channel_id,
                                                organiser=user_id not in entrants)
-        if not await store.has_data(conn, guild_id, user_id):
+        if not await self.db.stats.has_data(conn, guild_id, user_id):
             raise NothingToDelete()
 
     async def delete_player(self, guild_id: int, user_id: int) -> Deletion:
@@ -378,25 +373,24 @@ class StatsService:
             await self._check_delete(conn, guild_id, user_id)
             # their finished matches count in the opponents' combined ratings before their rows go
             await self.catch_up(conn, guild_id)
-            deleted = await store.delete_player(conn, guild_id, user_id)
+            deleted = await self.db.stats.delete_player(conn, guild_id, user_id)
             return replace(deleted, tournaments=await self._anonymise_tournaments(conn, guild_id, user_id))
 
-    @staticmethod
-    async def _anonymise_tournaments(conn: Connection, guild_id: int, user_id: int) -> int:
+    async def _anonymise_tournaments(self, conn: Connection, guild_id: int, user_id: int) -> int:
         """The player, in every tournament of the server that holds something of them, becomes a placeholder
         (see :func:`bot.storage.tournaments.placeholder_for`), their place in the bracket kept; how many."""
-        tournaments = await tournament_store.tournaments_of_player(conn, guild_id, user_id)
+        tournaments = await self.db.tournaments.tournaments_of_player(conn, guild_id, user_id)
         for tournament in tournaments:
-            placeholder = await tournament_store.placeholder_for(conn, tournament.id, user_id)
+            placeholder = await self.db.tournaments.placeholder_for(conn, tournament.id, user_id)
             state = None
             if tournament.has_state:
                 bracket = Tournament.from_json(tournament.state or {})
                 if user_id in bracket.players:
                     bracket.replace_player(user_id, placeholder)
                     state = bracket.to_json()
-            await tournament_store.anonymise_player(conn, tournament.id, user_id, placeholder, state)
+            await self.db.tournaments.anonymise_player(conn, tournament.id, user_id, placeholder, state)
         return len(tournaments)
 
     async def remember_player(self, guild_id: int, user_id: int, display_name: str) -> None:
         async with self.db.transaction() as conn:
-            await settings_store.remember_player(conn, guild_id, user_id, display_name, self.clock())
+            await self.db.settings.remember_player(conn, guild_id, user_id, display_name, self.clock())

@@ -50,12 +50,10 @@ from bot.errors import GameError
 from bot.games import game_class, registry
 from bot.match.errors import ServiceError
 from bot.match.kernel import MatchKernel, MatchUpdate, default_seed
-from bot.storage import Connection, Database
-from bot.storage import matches as match_store
-from bot.storage import settings as settings_store
-from bot.storage import tournaments as store
+from bot.storage import Connection
 from bot.storage.errors import StorageConflict
-from bot.storage.tournaments import BracketMatchRecord, TournamentEvent, TournamentRecord
+from bot.storage.port import Storage, TournamentStore
+from bot.storage.tournaments import BracketMatchRecord, EntrantRecord, GameRecord, TournamentEvent, TournamentRecord
 from bot.tournaments import Format, Tournament, TournamentError
 from bot.tournaments.swiss import max_rounds
 
@@ -99,6 +97,7 @@ class TournamentUpdate:
 @dataclass
 class _Work:
     conn: Connection
+    store: TournamentStore[Connection]
     tournament: TournamentRecord
     now: float
     events: list[TournamentEvent] = field(default_factory=list)
@@ -107,11 +106,11 @@ class _Work:
 
     async def queue(self, *events: Mapping[str, Any]) -> None:
         if events:
-            self.events += await store.append_events(self.conn, self.tournament.id, events, self.now)
+            self.events += await self.store.append_events(self.conn, self.tournament.id, events, self.now)
 
     async def update(self, **fields: Any) -> None:
-        await store.update_tournament(self.conn, self.tournament.id, self.now, **fields)
-        reloaded = await store.load_tournament(self.conn, self.tournament.id)
+        await self.store.update_tournament(self.conn, self.tournament.id, self.now, **fields)
+        reloaded = await self.store.load_tournament(self.conn, self.tournament.id)
         assert reloaded is not None
         self.tournament = reloaded
 
@@ -143,9 +142,10 @@ class TournamentService:
     """See the module docstring. ``services(game)`` gives the match service that plays ``game`` (``None``: it
     cannot be played now)."""
 
-    def __init__(self, database: Database, services: Callable[[str], MatchKernel | None], *,
+    def __init__(self, database: Storage, services: Callable[[str], MatchKernel | None], *,
                  clock: Callable[[], float] = time.time, seed_source: Callable[[], int] = default_seed) -> None:
         self.db = database
+        self.store: TournamentStore[Connection] = database.tournaments
         self.services = services
         self.clock = clock
         self.seed_source = seed_source
@@ -162,10 +162,10 @@ class TournamentService:
     @asynccontextmanager
     async def _work(self, tournament_id: int) -> AsyncIterator[_Work]:
         async with self.db.transaction() as conn:
-            tournament = await store.load_tournament(conn, tournament_id)
+            tournament = await self.store.load_tournament(conn, tournament_id)
             if tournament is None:
                 raise TournamentNotFound()
-            yield _Work(conn, tournament, self.clock())
+            yield _Work(conn, self.store, tournament, self.clock())
 
     async def _run(self, tournament_id: int, body: Callable[[_Work], Any]) -> TournamentUpdate:
         """Under the tournament's lock: one transaction running ``body``, then the games it asked for dealt and the
@@ -244,17 +244,17 @@ class TournamentService:
         if signup_closes_at is not None and signup_closes_at <= now:
             raise TournamentRefused("The signup can't close in the past.")
         async with self.db.transaction() as conn:
-            for other in await store.channel_tournaments(conn, guild_id, channel_id):
+            for other in await self.store.channel_tournaments(conn, guild_id, channel_id):
                 raise TournamentRefused(f"This channel already runs a tournament: **{other.name}**. One at a time "
                                         "per channel.")
-            tournament_id = await store.insert_tournament(
+            tournament_id = await self.store.insert_tournament(
                 conn, guild_id=guild_id, channel_id=channel_id, name=name, game=game, format=fmt.value,
                 rules=resolved, options=options, organiser_id=organiser_id, seed=self.seed_source(),
                 signup_closes_at=signup_closes_at, now=now)
-            await settings_store.remember_player(conn, guild_id, organiser_id, organiser_name, now)
-            tournament = await store.load_tournament(conn, tournament_id)
+            await self.db.settings.remember_player(conn, guild_id, organiser_id, organiser_name, now)
+            tournament = await self.store.load_tournament(conn, tournament_id)
             assert tournament is not None
-            events = await store.append_events(conn, tournament_id, [{"type": "created"}], now)
+            events = await self.store.append_events(conn, tournament_id, [{"type": "created"}], now)
         return TournamentUpdate(tournament, tuple(events), (), await self.next_due(tournament_id))
 
     @staticmethod
@@ -272,13 +272,13 @@ class TournamentService:
             t = work.tournament
             if t.status != "signup":
                 raise TournamentRefused("The signup of this tournament is closed.")
-            players = await store.entrants(work.conn, t.id)
+            players = await self.store.entrants(work.conn, t.id)
             if any(p.user_id == user_id for p in players):
                 raise TournamentRefused("You're signed up already.")
             if len(players) >= t.options["max_players"]:
                 raise TournamentRefused(f"This tournament is full ({t.options['max_players']} players).")
-            await store.add_entrant(work.conn, t.id, user_id, name, work.now)
-            await settings_store.remember_player(work.conn, t.guild_id, user_id, name, work.now)
+            await self.store.add_entrant(work.conn, t.id, user_id, name, work.now)
+            await self.db.settings.remember_player(work.conn, t.guild_id, user_id, name, work.now)
             await work.queue({"type": "signup", "user_id": user_id, "joined": True})
 
         return await self._run(tournament_id, body)
@@ -287,7 +287,7 @@ class TournamentService:
         async def body(work: _Work) -> None:
             if work.tournament.status not in ("signup", "check_in"):
                 raise TournamentRefused("The tournament has started: ask the organiser if you have to drop out.")
-            if not await store.remove_entrant(work.conn, work.tournament.id, user_id):
+            if not await self.store.remove_entrant(work.conn, work.tournament.id, user_id):
                 raise TournamentRefused("You're not signed up.")
             await work.queue({"type": "signup", "user_id": user_id, "joined": False})
 
@@ -297,12 +297,12 @@ class TournamentService:
         async def body(work: _Work) -> None:
             if work.tournament.status != "check_in":
                 raise TournamentRefused("This tournament isn't checking in.")
-            players = {p.user_id: p for p in await store.entrants(work.conn, work.tournament.id)}
+            players = {p.user_id: p for p in await self.store.entrants(work.conn, work.tournament.id)}
             if user_id not in players:
                 raise TournamentRefused("You're not signed up for this tournament.")
             if players[user_id].checked_in:
                 raise TournamentRefused("You're checked in already.")
-            await store.check_in(work.conn, work.tournament.id, user_id)
+            await self.store.check_in(work.conn, work.tournament.id, user_id)
             await work.queue({"type": "signup", "user_id": user_id, "checked_in": True})
 
         return await self._run(tournament_id, body)
@@ -330,7 +330,7 @@ class TournamentService:
         return await self._run(tournament_id, body)
 
     async def _close_signup(self, work: _Work) -> None:
-        players = await store.entrants(work.conn, work.tournament.id)
+        players = await self.store.entrants(work.conn, work.tournament.id)
         if len(players) < 2:
             raise TournamentRefused("At least two players have to sign up before the tournament can start.")
         window = work.tournament.options.get("check_in", 0)
@@ -342,13 +342,13 @@ class TournamentService:
 
     async def _begin(self, work: _Work) -> None:
         t = work.tournament
-        entrants = await store.entrants(work.conn, t.id)
+        entrants = await self.store.entrants(work.conn, t.id)
         players = [p.user_id for p in entrants if p.checked_in or t.status != "check_in"]
         if len(players) < 2:
             await work.update(status="cancelled", finished_at=work.now, check_in_ends_at=None)
             await work.queue({"type": "cancelled", "by": None, "reason": "too_few_players", "players": players})
             return
-        ratings = await store.ratings_of(work.conn, t.guild_id, t.game, players)
+        ratings = await self.store.ratings_of(work.conn, t.guild_id, t.game, players)
         options = {"rounds": t.options["rounds"]} if t.format == Format.SWISS and "rounds" in t.options else {}
         if options and options["rounds"] > max_rounds(len(players)):
             options = {"rounds": max_rounds(len(players))}
@@ -373,7 +373,7 @@ class TournamentService:
                 events = tournament.disqualify(player_id)
             except TournamentError as error:
                 raise TournamentRefused(f"<@{player_id}> can't be disqualified: {error}.") from None
-            for row in await store.bracket_matches(work.conn, t.id, open_only=True):
+            for row in await self.store.bracket_matches(work.conn, t.id, open_only=True):
                 if player_id in row.players and row.match_id is not None and row.status == "playing":
                     work.forfeit.append((row.match_id, player_id))
             await work.update(state=tournament.to_json())
@@ -388,9 +388,9 @@ class TournamentService:
             if work.tournament.status != "running":
                 raise TournamentRefused("Only a running tournament can be paused.")
             await work.update(status="paused")
-            for row in await store.bracket_matches(work.conn, work.tournament.id, open_only=True):
+            for row in await self.store.bracket_matches(work.conn, work.tournament.id, open_only=True):
                 if row.status == "called":
-                    await store.update_bracket_match(work.conn, row.tournament_id, row.key, deadline_at=None)
+                    await self.store.update_bracket_match(work.conn, row.tournament_id, row.key, deadline_at=None)
             await work.queue({"type": "paused", "by": user_id})
 
         return await self._run(tournament_id, body)
@@ -402,9 +402,9 @@ class TournamentService:
                 raise TournamentRefused("This tournament isn't paused.")
             await work.update(status="running")
             window = work.tournament.options.get("no_show", DEFAULT_NO_SHOW)
-            for row in await store.bracket_matches(work.conn, work.tournament.id, open_only=True):
+            for row in await self.store.bracket_matches(work.conn, work.tournament.id, open_only=True):
                 if row.status == "called":
-                    await store.update_bracket_match(work.conn, row.tournament_id, row.key,
+                    await self.store.update_bracket_match(work.conn, row.tournament_id, row.key,
                                                      deadline_at=work.now + window)
                 elif row.status == "waiting":
                     work.launch.append(row.key)
@@ -418,8 +418,8 @@ class TournamentService:
             if not work.tournament.is_open:
                 raise TournamentRefused("This tournament is over already.")
             await work.update(status="cancelled", finished_at=work.now, check_in_ends_at=None)
-            for row in await store.bracket_matches(work.conn, work.tournament.id, open_only=True):
-                await store.update_bracket_match(work.conn, row.tournament_id, row.key, status="decided",
+            for row in await self.store.bracket_matches(work.conn, work.tournament.id, open_only=True):
+                await self.store.update_bracket_match(work.conn, row.tournament_id, row.key, status="decided",
                                                  outcome="cancelled", deadline_at=None, decided_at=work.now)
             await work.queue({"type": "cancelled", "by": user_id, "reason": "organiser"})
 
@@ -429,7 +429,7 @@ class TournamentService:
     async def ready(self, tournament_id: int, key: str, user_id: int) -> TournamentUpdate:
         """A player of a called match presses Ready; once both have, its first game is dealt."""
         async def body(work: _Work) -> None:
-            row = await store.load_bracket_match(work.conn, tournament_id, key)
+            row = await self.store.load_bracket_match(work.conn, tournament_id, key)
             if row is None:
                 raise TournamentRefused("That match isn't part of this tournament.")
             slot = row.slot_of(user_id)
@@ -443,11 +443,11 @@ class TournamentService:
                 raise TournamentRefused("You're ready already; waiting for your opponent.")
             ready = list(row.ready)
             ready[slot] = True
-            await store.update_bracket_match(work.conn, tournament_id, key,
+            await self.store.update_bracket_match(work.conn, tournament_id, key,
                                              **{"ready_a" if slot == 0 else "ready_b": 1})
             await work.queue({"type": "ready", "key": key, "user_id": user_id, "ready": ready})
             if all(ready):
-                await store.update_bracket_match(work.conn, tournament_id, key, status="waiting", deadline_at=None)
+                await self.store.update_bracket_match(work.conn, tournament_id, key, status="waiting", deadline_at=None)
                 work.launch.append(key)
 
         return await self._run(tournament_id, body)
@@ -457,7 +457,7 @@ class TournamentService:
         async def body(work: _Work) -> None:
             t = work.tournament
             if t.status == "signup" and t.signup_closes_at is not None and work.now >= t.signup_closes_at:
-                if len(await store.entrants(work.conn, t.id)) < 2:
+                if len(await self.store.entrants(work.conn, t.id)) < 2:
                     await work.update(status="cancelled", finished_at=work.now)
                     await work.queue({"type": "cancelled", "by": None, "reason": "too_few_players"})
                 else:
@@ -465,7 +465,7 @@ class TournamentService:
             elif t.status == "check_in" and t.check_in_ends_at is not None and work.now >= t.check_in_ends_at:
                 await self._begin(work)
             elif t.status == "running":
-                for row in await store.bracket_matches(work.conn, t.id, open_only=True):
+                for row in await self.store.bracket_matches(work.conn, t.id, open_only=True):
                     if row.status == "called" and row.deadline_at is not None and work.now >= row.deadline_at:
                         await self._no_show(work, row)
 
@@ -487,11 +487,11 @@ class TournamentService:
     async def _decide(self, work: _Work, tournament: Tournament, row: BracketMatchRecord, winner: int | None,
                       outcome: str) -> None:
         """The series is decided: into the bracket, and on to what that opens."""
-        await store.update_bracket_match(work.conn, row.tournament_id, row.key, status="decided", winner_id=winner,
+        await self.store.update_bracket_match(work.conn, row.tournament_id, row.key, status="decided", winner_id=winner,
                                          outcome=outcome, deadline_at=None, decided_at=work.now)
         events = tournament.record_result(row.key, winner)
         await work.update(state=tournament.to_json())
-        fresh = await store.load_bracket_match(work.conn, row.tournament_id, row.key)
+        fresh = await self.store.load_bracket_match(work.conn, row.tournament_id, row.key)
         assert fresh is not None
         await work.queue({"type": "result", "key": row.key, "round": row.round, "players": list(row.players),
                           "winner": winner, "outcome": outcome, "wins": list(fresh.wins), "draws": fresh.draws})
@@ -506,22 +506,22 @@ class TournamentService:
             kind = event["type"]
             if kind == "match_ready":
                 key = event["match"]
-                if await store.load_bracket_match(work.conn, t.id, key) is not None:
+                if await self.store.load_bracket_match(work.conn, t.id, key) is not None:
                     continue
                 running = t.status == "running"
                 deadline = work.now + window if window and running else None
-                await store.insert_bracket_match(work.conn, t.id, key, event["round"], event["players"], deadline,
+                await self.store.insert_bracket_match(work.conn, t.id, key, event["round"], event["players"], deadline,
                                                  work.now)
                 await work.queue({"type": "call", "key": key, "round": event["round"],
                                   "players": event["players"], "deadline_at": deadline, "ready_check": bool(window)})
                 if not window:
-                    await store.update_bracket_match(work.conn, t.id, key, status="waiting")
+                    await self.store.update_bracket_match(work.conn, t.id, key, status="waiting")
                     if running:
                         work.launch.append(key)
             elif kind == "result" and event["outcome"] == "forfeit":
-                row = await store.load_bracket_match(work.conn, t.id, event["match"])
+                row = await self.store.load_bracket_match(work.conn, t.id, event["match"])
                 if row is not None and row.status != "decided":
-                    await store.update_bracket_match(work.conn, t.id, row.key, status="decided",
+                    await self.store.update_bracket_match(work.conn, t.id, row.key, status="decided",
                                                      winner_id=event["winner"], outcome="disqualified",
                                                      deadline_at=None, decided_at=work.now)
                 await work.queue({"type": "result", "key": event["match"], "round": event["round"],
@@ -531,8 +531,8 @@ class TournamentService:
                 await work.queue({"type": "round", "round": event["round"]})
             elif kind == "tournament_over":
                 await work.update(status="finished", champion_id=event["champion"], finished_at=work.now)
-                for row in await store.bracket_matches(work.conn, t.id, open_only=True):
-                    await store.update_bracket_match(work.conn, t.id, row.key, status="decided",
+                for row in await self.store.bracket_matches(work.conn, t.id, open_only=True):
+                    await self.store.update_bracket_match(work.conn, t.id, row.key, status="decided",
                                                      outcome="cancelled", deadline_at=None, decided_at=work.now)
                 await work.queue({"type": "over", "champion": event["champion"], "reason": event["reason"]})
 
@@ -541,8 +541,8 @@ class TournamentService:
         """Deal the next game of a bracket match that waits for one (status ``waiting``), if the tournament runs
         and both players are free; else it keeps waiting (retried by :meth:`reconcile`)."""
         async with self.db.transaction() as conn:
-            t = await store.load_tournament(conn, tournament_id)
-            row = await store.load_bracket_match(conn, tournament_id, key)
+            t = await self.store.load_tournament(conn, tournament_id)
+            row = await self.store.load_bracket_match(conn, tournament_id, key)
             if t is None or row is None or t.status != "running" or row.status != "waiting":
                 return [], []
             service = self.services(t.game)
@@ -556,26 +556,26 @@ class TournamentService:
             for user_id in row.players:
                 busy = None
                 for name in registry().family(t.game):
-                    busy = busy or await match_store.open_match_id_for_user(conn, user_id, name)
+                    busy = busy or await self.db.matches.open_match_id_for_user(conn, user_id, name)
                 if busy is not None:
                     if row.outcome == "busy":  # said so already
                         return [], []
-                    await store.update_bracket_match(conn, t.id, key, outcome="busy")
-                    events = await store.append_events(conn, t.id, [{"type": "waiting", "key": key,
+                    await self.store.update_bracket_match(conn, t.id, key, outcome="busy")
+                    events = await self.store.append_events(conn, t.id, [{"type": "waiting", "key": key,
                                                                       "busy": user_id}], now)
                     return [], events
-            number = len(await store.games(conn, t.id, key)) + 1
+            number = len(await self.store.games(conn, t.id, key)) + 1
             # the better seed challenges (seat 0)
             try:
-                match_id = await match_store.insert_match(
+                match_id = await self.db.matches.insert_match(
                     conn, guild_id=t.guild_id, channel_id=t.channel_id, game=t.game, rules=t.rules,
                     arrange_seconds=None, user_ids=row.players, deadline_at=now + GAME_CHALLENGE_SECONDS, now=now,
                     options=options)
             except StorageConflict:
                 return [], []
-            await store.insert_game(conn, t.id, key, match_id)
-            await store.update_bracket_match(conn, t.id, key, status="playing", match_id=match_id, outcome=None)
-            events = await store.append_events(conn, t.id, [{"type": "game", "key": key, "match_id": match_id,
+            await self.store.insert_game(conn, t.id, key, match_id)
+            await self.store.update_bracket_match(conn, t.id, key, status="playing", match_id=match_id, outcome=None)
+            events = await self.store.append_events(conn, t.id, [{"type": "game", "key": key, "match_id": match_id,
                                                              "number": number, "players": list(row.players)}], now)
         update = await self._accept(service, match_id, row.players[1])
         return ([update] if update is not None else []), events
@@ -602,7 +602,7 @@ class TournamentService:
         async with self._reconcile_lock:
             updates: list[TournamentUpdate] = []
             async with self.db.read() as conn:
-                done = await store.finished_uncounted_games(conn)
+                done = await self.store.finished_uncounted_games(conn)
                 pending = await self._stalled(conn)
             for tournament_id, key, match_id in done:
                 updates.append(await self._count(tournament_id, key, match_id))
@@ -610,9 +610,8 @@ class TournamentService:
                 updates.append(await self._unstall(tournament_id, key, match_id))
             return updates
 
-    @staticmethod
-    async def _stalled(conn: Connection) -> list[tuple[int, str, int | None]]:
-        return await store.stalled_bracket_matches(conn)
+    async def _stalled(self, conn: Connection) -> list[tuple[int, str, int | None]]:
+        return await self.store.stalled_bracket_matches(conn)
 
     async def _unstall(self, tournament_id: int, key: str, match_id: int | None) -> TournamentUpdate:
         async with self._lock(tournament_id):
@@ -632,16 +631,16 @@ class TournamentService:
 
     async def _count(self, tournament_id: int, key: str, match_id: int) -> TournamentUpdate:
         async def body(work: _Work) -> None:
-            match = await match_store.load_match(work.conn, match_id)
+            match = await self.db.matches.load_match(work.conn, match_id)
             assert match is not None
             winner = match.result.get("winner_id") if match.status == "finished" and match.result else None
-            if not await store.count_game(work.conn, match_id, winner):
+            if not await self.store.count_game(work.conn, match_id, winner):
                 return
-            row = await store.load_bracket_match(work.conn, tournament_id, key)
+            row = await self.store.load_bracket_match(work.conn, tournament_id, key)
             if row is None or row.status == "decided" or row.match_id != match_id:
                 return  # decided meanwhile (a disqualification, a cancel): the game stays an ordinary match
             if match.status == "cancelled":
-                await store.update_bracket_match(work.conn, tournament_id, key, status="waiting", match_id=None)
+                await self.store.update_bracket_match(work.conn, tournament_id, key, status="waiting", match_id=None)
                 work.launch.append(key)
                 return
             wins = list(row.wins)
@@ -650,18 +649,18 @@ class TournamentService:
                 wins[row.players.index(winner)] += 1
             else:
                 draws += 1
-            await store.update_bracket_match(work.conn, tournament_id, key, wins_a=wins[0], wins_b=wins[1],
+            await self.store.update_bracket_match(work.conn, tournament_id, key, wins_a=wins[0], wins_b=wins[1],
                                              draws=draws, match_id=None)
             tournament = Tournament.from_json(work.tournament.state or {})
             decided = self._series_winner(tournament, row, wins, draws, work.tournament.options.get("best_of", 1))
             await work.queue({"type": "game_over", "key": key, "match_id": match_id, "winner": winner,
                               "wins": wins, "draws": draws})
             if decided is not None:
-                fresh = await store.load_bracket_match(work.conn, tournament_id, key)
+                fresh = await self.store.load_bracket_match(work.conn, tournament_id, key)
                 assert fresh is not None
                 await self._decide(work, tournament, fresh, decided[0], "series")
             else:
-                await store.update_bracket_match(work.conn, tournament_id, key, status="waiting")
+                await self.store.update_bracket_match(work.conn, tournament_id, key, status="waiting")
                 work.launch.append(key)
 
         return await self._run(tournament_id, body)
@@ -692,7 +691,7 @@ class TournamentService:
     # --- reading ---------------------------------------------------------------------------------------------
     async def get(self, tournament_id: int) -> TournamentRecord:
         async with self.db.read() as conn:
-            tournament = await store.load_tournament(conn, tournament_id)
+            tournament = await self.store.load_tournament(conn, tournament_id)
         if tournament is None:
             raise TournamentNotFound()
         return tournament
@@ -700,31 +699,31 @@ class TournamentService:
     async def in_channel(self, guild_id: int, channel_id: int) -> TournamentRecord | None:
         """The channel's open tournament, else its latest one (``None``: it never had one)."""
         async with self.db.read() as conn:
-            open_ = await store.channel_tournaments(conn, guild_id, channel_id)
+            open_ = await self.store.channel_tournaments(conn, guild_id, channel_id)
             if open_:
                 return open_[0]
-            every = await store.channel_tournaments(conn, guild_id, channel_id, open_only=False)
+            every = await self.store.channel_tournaments(conn, guild_id, channel_id, open_only=False)
         return every[0] if every else None
 
-    async def entrants(self, tournament_id: int) -> list[store.EntrantRecord]:
+    async def entrants(self, tournament_id: int) -> list[EntrantRecord]:
         async with self.db.read() as conn:
-            return await store.entrants(conn, tournament_id)
+            return await self.store.entrants(conn, tournament_id)
 
     async def names(self, tournament_id: int) -> dict[int, str]:
         async with self.db.read() as conn:
-            return await store.names(conn, tournament_id)
+            return await self.store.names(conn, tournament_id)
 
     async def bracket_match(self, tournament_id: int, key: str) -> BracketMatchRecord | None:
         async with self.db.read() as conn:
-            return await store.load_bracket_match(conn, tournament_id, key)
+            return await self.store.load_bracket_match(conn, tournament_id, key)
 
     async def bracket_matches(self, tournament_id: int) -> list[BracketMatchRecord]:
         async with self.db.read() as conn:
-            return await store.bracket_matches(conn, tournament_id)
+            return await self.store.bracket_matches(conn, tournament_id)
 
-    async def games(self, tournament_id: int) -> list[store.GameRecord]:
+    async def games(self, tournament_id: int) -> list[GameRecord]:
         async with self.db.read() as conn:
-            return await store.games(conn, tournament_id)
+            return await self.store.games(conn, tournament_id)
 
     async def bracket(self, tournament_id: int) -> Tournament | None:
         """The bracket state (``None`` before the start)."""
@@ -735,20 +734,20 @@ class TournamentService:
         """The server's past tournaments, newest first; and the number of pages."""
         per_page = max(1, per_page)
         async with self.db.read() as conn:
-            _, total = await store.past_tournaments(conn, guild_id, limit=1)
+            _, total = await self.store.past_tournaments(conn, guild_id, limit=1)
             pages = max(1, -(-total // per_page))
             page = min(max(1, page), pages)
-            rows, _ = await store.past_tournaments(conn, guild_id, limit=per_page, offset=(page - 1) * per_page)
+            rows, _ = await self.store.past_tournaments(conn, guild_id, limit=per_page, offset=(page - 1) * per_page)
         return rows, pages
 
     async def open_tournaments(self) -> list[TournamentRecord]:
         async with self.db.read() as conn:
-            return await store.open_tournaments(conn)
+            return await self.store.open_tournaments(conn)
 
     async def next_due(self, tournament_id: int) -> float | None:
         """When :meth:`tick` next has something to do for the tournament."""
         async with self.db.read() as conn:
-            t = await store.load_tournament(conn, tournament_id)
+            t = await self.store.load_tournament(conn, tournament_id)
             if t is None:
                 return None
             if t.status == "signup":
@@ -757,31 +756,31 @@ class TournamentService:
                 return t.check_in_ends_at
             if t.status != "running":
                 return None
-            return await store.next_deadline(conn, t.id)
+            return await self.store.next_deadline(conn, t.id)
 
     # --- the channel's queue ---------------------------------------------------------------------------------
     async def unshown_events(self, tournament_id: int) -> list[TournamentEvent]:
         async with self.db.read() as conn:
-            return await store.unshown_events(conn, tournament_id)
+            return await self.store.unshown_events(conn, tournament_id)
 
     async def mark_shown(self, tournament_id: int, seq: int) -> int:
         async with self.db.transaction() as conn:
-            return await store.mark_shown(conn, tournament_id, seq)
+            return await self.store.mark_shown(conn, tournament_id, seq)
 
     async def tournaments_with_unshown_events(self) -> list[int]:
         async with self.db.read() as conn:
-            return await store.tournaments_with_unshown_events(conn)
+            return await self.store.tournaments_with_unshown_events(conn)
 
     async def set_message(self, tournament_id: int, name: str, message_id: int) -> TournamentRecord:
         """``signup`` or ``bracket``: the message the Discord side edits."""
         column = {"signup": "signup_message_id", "bracket": "bracket_message_id"}[name]
         async with self.db.transaction() as conn:
-            await store.update_tournament(conn, tournament_id, self.clock(), **{column: message_id})
-            tournament = await store.load_tournament(conn, tournament_id)
+            await self.store.update_tournament(conn, tournament_id, self.clock(), **{column: message_id})
+            tournament = await self.store.load_tournament(conn, tournament_id)
         assert tournament is not None
         return tournament
 
     async def set_call_message(self, tournament_id: int, key: str, message_id: int) -> None:
         async with self.db.transaction() as conn:
-            await store.update_bracket_match(conn, tournament_id, key, call_message_id=message_id)
+            await self.store.update_bracket_match(conn, tournament_id, key, call_message_id=message_id)
 

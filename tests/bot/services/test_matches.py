@@ -400,7 +400,7 @@ async def test_a_result_is_recorded_once(service):
     work_match = await service.get_match(match.id)
     with pytest.raises(RuntimeError, match="no longer active"):
         async with service.db.transaction() as conn:
-            await service._finish(_Work(conn, work_match, 0.0), game)
+            await service._finish(_Work(conn, service.store, work_match, 0.0), game)
     # the constraint: results of the same match cannot be written twice
     results = await service.results(match.id)
     with pytest.raises(sqlite3.IntegrityError):

@@ -73,19 +73,37 @@ async def test_the_database_is_a_storage_whose_stores_are_the_modules(tmp_path):
         await database.close()
 
 
-def storage_calls(path: Path) -> set[tuple[str, str]]:
-    """(store, function) for every ``alias.function`` of a storage module imported as ``alias`` in the file."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    aliases = {alias.asname or alias.name: alias.name for node in ast.walk(tree)
-               if isinstance(node, ast.ImportFrom) and node.module == "bot.storage"
-               for alias in node.names if alias.name in STORES}
-    return {(aliases[node.value.id], node.attr) for node in ast.walk(tree)
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases}
+#: the store a caller holds as ``self.store``
+OWN_STORE = {"bot/match/kernel.py": "matches", "bot/services/tournaments.py": "tournaments"}
+
+
+def storage_calls(caller: str) -> set[tuple[str, str]]:
+    """(store, function) for every ``<database>.<store>.function`` and ``self.store.function`` in the file."""
+    tree = ast.parse((ROOT / caller).read_text(encoding="utf-8"))
+    calls = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or not isinstance(node.value, ast.Attribute):
+            continue
+        if node.value.attr in STORES:
+            calls.add((node.value.attr, node.attr))
+        elif node.value.attr == "store" and caller in OWN_STORE:
+            calls.add((OWN_STORE[caller], node.attr))
+    return calls
+
+
+def imported_stores(caller: str) -> set[str]:
+    tree = ast.parse((ROOT / caller).read_text(encoding="utf-8"))
+    return {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+            and node.module == "bot.storage" for alias in node.names if alias.name in STORES}
 
 
 def test_the_port_has_every_storage_function_the_callers_use():
-    used = set().union(*(storage_calls(ROOT / caller) for caller in CALLERS))
+    used = set().union(*(storage_calls(caller) for caller in CALLERS))
     missing = sorted(f"{store}.{function}" for store, function in used
                      if inspect.isfunction(getattr(STORES[store][1], function))
                      and function not in members(STORES[store][0]))
     assert {store for store, _ in used} == set(STORES) and missing == []
+
+
+def test_the_kernel_and_the_services_reach_storage_only_through_the_port():
+    assert {caller: imported_stores(caller) for caller in CALLERS} == {caller: set() for caller in CALLERS}
