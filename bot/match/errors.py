@@ -76,6 +76,13 @@ class ChallengeClosed(ServiceError):
         self.reason = reason
 
 
+class MatchChanged(ServiceError):
+    """Another bot process changed the match at the same moment (a database shared by several): nothing changed."""
+
+    def __init__(self) -> None:
+        super().__init__("This match changed at the same moment; nothing changed. Try again.")
+
+
 class MatchNotActive(ServiceError):
     """A play button or command on a match that is not being played (still a challenge, or over)."""
 

@@ -60,6 +60,13 @@ loads nothing, and the panel's clicks, the presenter and the readers ask the dat
 Only a committed transaction of the match (under its lock) puts them there; a failed one, or one whose writes were
 not read back, forgets them (the next step loads from the database). A finished or cancelled match is forgotten.
 
+Several processes. When the database is shared (:attr:`~bot.storage.port.Storage.shared`: other bot processes play
+from it too), the kernel keeps no match in memory (every step loads it), holds every write of a match to the
+version it read (the storage refuses a write after another process's: MatchChanged, nothing changed), claims a due
+deadline before it runs it (:meth:`MatchKernel.deadline_due`: one process runs each) and lets a presenter claim a
+match's events before it shows them (:meth:`MatchKernel.claim_events`). On its own file, one process does all of it
+with its locks and memory, and claims cost nothing.
+
 One open match per player per family: a player in a challenge, a lobby or an active match of a game or any of
 its variants (in any server) can neither challenge nor be challenged to any of them; a unique index in the database
 backs the check per game.
@@ -71,8 +78,10 @@ import asyncio
 import dataclasses
 import json
 import math
+import os
 import random
 import secrets
+import socket
 import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -87,7 +96,7 @@ from bot.match import errors
 from bot.match.flow import CHALLENGE_DEADLINE, Flow
 from bot.match.ratings import Ratings
 from bot.storage import Connection
-from bot.storage.errors import StorageConflict
+from bot.storage.errors import StorageConflict, VersionConflict
 from bot.storage.pipeline import Pipelined
 from bot.storage.port import MatchStore, Storage
 from bot.storage.records import (
@@ -101,6 +110,9 @@ from bot.storage.records import (
 from bot.storage.settings import GuildSettings
 
 CHALLENGE_SECONDS = 300
+#: how long a claim on a deadline or on showing a match's events holds (a shared database): past it, another process
+#: may take over from a claimant that died
+CLAIM_SECONDS = 60
 #: a lobby nobody joins or leaves for this long expires
 LOBBY_IDLE_SECONDS = 600
 DEFAULT_ARRANGE_SECONDS = 120
@@ -312,6 +324,10 @@ class MatchKernel:
         self.ratings = ratings or Ratings()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: dict[int, _Cached] = {}
+        #: matches stay in memory only while this process is the database's one user
+        self._remembers = not database.shared
+        #: this kernel's name in the database's claims
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
     # --- plumbing ----------------------------------------------------------------------------------------
     @asynccontextmanager
@@ -336,6 +352,9 @@ class MatchKernel:
                         work = _Work(watched, self.store, match, self.clock(), state=state, cached=cached,  # type: ignore[arg-type]
                                      event_seq=event_seq)
                         yield work
+            except VersionConflict:  # another process wrote the match first: this one saw a stale match
+                self._cache.pop(match_id, None)
+                raise errors.MatchChanged() from None
             except BaseException:
                 self._cache.pop(match_id, None)
                 raise
@@ -345,7 +364,7 @@ class MatchKernel:
         """Keep what ``work`` committed in memory (or forget the match: writes not read back, or it is over)."""
         match_id = work.match.id
         conn = work.conn
-        if (isinstance(conn, Pipelined) and conn.wrote) or not work.match.is_open:
+        if (isinstance(conn, Pipelined) and conn.wrote) or not work.match.is_open or not self._remembers:
             self._cache.pop(match_id, None)
             return
         if work.new_state is not None:
@@ -359,7 +378,7 @@ class MatchKernel:
 
     def _known(self, match_id: int) -> _Cached | None:
         """The match as last committed, if it is in memory (read only)."""
-        return self._cache.get(match_id)
+        return self._cache.get(match_id) if self._remembers else None
 
     def _step(self, game: Game) -> int:
         """The step a game is at, stored as ``matches.engagement``."""
@@ -792,16 +811,26 @@ class MatchKernel:
         """A timer's callback: run whatever deadline of the match has passed (expire the challenge or lobby, the
         step's timeout, or play the auto-played step); ``None`` when nothing is due (finished, early, done
         already)."""
-        async with self.db.statement() as conn:  # one SELECT
+        async with self.db.statement() as conn:  # one SELECT (and, shared, one claim)
             match = await self.store.load_match(conn, match_id)
-        if match is None or match.deadline_kind is None:
-            return None
+            if match is None or match.deadline_kind is None:
+                return None
+            if self.db.shared and not await self.store.claim_deadline(
+                    conn, match_id, match.deadline_kind, match.engagement, self.owner, self.clock(), CLAIM_SECONDS):
+                return None  # another process runs it (or it is not due)
+        update = await self._run_deadline(match)
+        if update is None and self.db.shared:
+            async with self.db.statement() as conn:
+                await self.store.release_deadline(conn, match_id, self.owner)
+        return update
+
+    async def _run_deadline(self, match: MatchRecord) -> MatchUpdate | None:
         if match.deadline_kind == CHALLENGE_DEADLINE:
-            return await self.expire(match_id)
+            return await self.expire(match.id)
         if match.deadline_kind == self.flow.deadline_kind:
-            return await self.step_timeout(match_id, self.flow.due_step(match.engagement))
+            return await self.step_timeout(match.id, self.flow.due_step(match.engagement))
         if match.deadline_kind == self.flow.auto_deadline_kind:
-            return await self.auto_step(match_id, self.flow.due_step(match.engagement))
+            return await self.auto_step(match.id, self.flow.due_step(match.engagement))
         return None
 
     async def resume_deadlines(self) -> list[MatchUpdate]:
@@ -1352,6 +1381,20 @@ class MatchKernel:
             return match, await self.store.events(conn, match_id, engagement=step)
 
     # --- the event queue ---------------------------------------------------------------------------------
+    async def claim_events(self, match_id: int) -> bool:
+        """Before a presenter shows the match's events (and again while it shows, to keep the claim): ``True`` when
+        this process is the one to show them. On a database of its own, always (its presenter's loop is the one)."""
+        if not self.db.shared:
+            return True
+        async with self.db.statement() as conn:
+            return await self.store.claim_unshown(conn, match_id, self.owner, self.clock(), CLAIM_SECONDS)
+
+    async def release_events(self, match_id: int) -> None:
+        """The presenter showed every event it had claimed (see :meth:`claim_events`)."""
+        if self.db.shared:
+            async with self.db.statement() as conn:
+                await self.store.release_unshown(conn, match_id, self.owner)
+
     async def unshown_events(self, match_id: int) -> list[QueuedEvent]:
         """Events not shown yet, in order."""
         async with self.db.statement() as conn:  # one SELECT

@@ -86,9 +86,10 @@ class Database:
     seasons: SeasonStore[aiosqlite.Connection] = seasons
     tournaments: TournamentStore[aiosqlite.Connection] = tournaments
 
-    def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
+    def __init__(self, connection: aiosqlite.Connection, path: Path, *, shared: bool = False) -> None:
         self.connection = connection
         self.path = path
+        self._with_other_processes = shared
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task | None = None
         #: tasks inside reads, which run side by side; ``_lock``'s holder waits for them
@@ -101,7 +102,9 @@ class Database:
         self._closed = False
 
     @classmethod
-    async def open(cls, path: Path, migrations: list[Migration] | None = None) -> Database:
+    async def open(cls, path: Path, migrations: list[Migration] | None = None, *, shared: bool = False) -> Database:
+        """The database file at ``path``, migrated; ``shared``: other processes use the same file (see
+        :attr:`shared`)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         connection = await aiosqlite.connect(path, isolation_level=None)
         try:
@@ -110,7 +113,7 @@ class Database:
             await connection.execute("PRAGMA foreign_keys = ON")
             await connection.execute("PRAGMA busy_timeout = 5000")
             connection.row_factory = aiosqlite.Row
-            database = cls(connection, path)
+            database = cls(connection, path, shared=shared)
             await database.migrate(load_migrations() if migrations is None else migrations)
         except BaseException:
             await connection.close()
@@ -159,6 +162,13 @@ class Database:
             finally:
                 if keys_off:
                     await self.connection.execute("PRAGMA foreign_keys = ON")
+
+    @property
+    def shared(self) -> bool:
+        """Other processes use this database too: what one process does with a match must be claimed in the
+        database (deadlines, events to show) and nothing read may be kept in memory. ``False`` (the default, one
+        bot process on its own file): the process's locks and memory do it."""
+        return self._with_other_processes
 
     @property
     def closed(self) -> bool:
