@@ -87,6 +87,7 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from bot.errors import InvalidRules
@@ -105,6 +106,7 @@ from bot.storage.records import (
     QueuedEvent,
     RatingRecord,
     ResultRecord,
+    Status,
     board_message_name,
 )
 from bot.storage.settings import GuildSettings
@@ -122,26 +124,38 @@ ARRANGE_SECONDS_RANGE = (30, 600)
 FLIP_PACE_MS_RANGE = (1000, 5000)
 MISSES_TO_FORFEIT = 2
 
-# The vocabulary of MatchUpdate.changes.
-CHALLENGED = "challenge"
-ACCEPTED = "accepted"
-DECLINED = "declined"
-WITHDRAWN = "withdrawn"
-EXPIRED = "expired"
-DRAFT = "draft"
-LOCKED = "locked"
-ENGAGEMENT = "engagement"
-TIMEOUT = "timeout"
-DOUBLE_TIMEOUT = "double_timeout"
-FORFEIT = "forfeit"
-FINISHED = "finished"
-DEADLINE = "deadline"
-REFERENCES = "references"
-JOINED = "joined"
-LEFT = "left"
-AUTO = "auto"
-VOTED = "voted"
-PACE = "pace"
+class Change(StrEnum):
+    """The vocabulary of :attr:`MatchUpdate.changes`: what a call changed."""
+
+    CHALLENGED = "challenge"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    WITHDRAWN = "withdrawn"
+    EXPIRED = "expired"
+    JOINED = "joined"
+    LEFT = "left"
+    DRAFT = "draft"
+    LOCKED = "locked"
+    STEP = "step"
+    AUTO = "auto"
+    VOTED = "voted"
+    PACE = "pace"
+    TIMEOUT = "timeout"
+    FORFEIT = "forfeit"
+    FINISHED = "finished"
+    DEADLINE = "deadline"
+
+
+class Reason(StrEnum):
+    """The reasons the kernel gives: why a challenge or lobby closed (``matches.reason`` of a cancelled match), why a
+    game ended when the kernel ended it (``game_over``'s ``reason``), what a seat's timeout logged."""
+
+    DECLINED = "declined"
+    WITHDRAWN = "withdrawn"
+    EXPIRED = "expired"
+    FORFEIT = "forfeit"
+    TIMEOUT = "timeout"
+    DOUBLE_TIMEOUT = "double_timeout"
 
 
 def default_seed() -> int:
@@ -165,12 +179,12 @@ class MatchUpdate:
 
     @property
     def finished(self) -> bool:
-        return FINISHED in self.changes
+        return Change.FINISHED in self.changes
 
     @property
     def new_engagement(self) -> bool:
         """A new engagement was drawn: new stacks, a new deadline, fresh panels."""
-        return ENGAGEMENT in self.changes
+        return Change.STEP in self.changes
 
 
 @dataclass(frozen=True)
@@ -406,7 +420,7 @@ class MatchKernel:
         return seat
 
     def _check_active(self, match: MatchRecord) -> None:
-        if match.status != "active":
+        if match.status != Status.ACTIVE:
             raise self.flow.not_active(match.status)
 
     def _check_step(self, match: MatchRecord, step: int) -> None:
@@ -607,7 +621,7 @@ class MatchKernel:
                     "type": "challenge", "challenger_id": challenger_id, "opponent_id": opponent_id, "game": game,
                     "rules": resolved, "arrange_seconds": arrange_seconds, "expires_at": deadline,
                 }])
-                work.changes |= {CHALLENGED, DEADLINE}
+                work.changes |= {Change.CHALLENGED, Change.DEADLINE}
                 work.mirrored(match)  # (players and events are not part of the record)
                 return await work.result()
 
@@ -622,8 +636,8 @@ class MatchKernel:
             seat = self._seat(match, user_id)
             if match.options.get("lobby"):
                 raise errors.LobbyError("This is a lobby: its host starts the game.")
-            if match.status != "challenge":
-                raise errors.ChallengeClosed("accepted" if match.status != "cancelled" else match.reason)
+            if match.status != Status.CHALLENGE:
+                raise errors.ChallengeClosed("accepted" if match.status != Status.CANCELLED else match.reason)
             if seat != 1:
                 raise errors.WrongPlayer(
                     f"Only <@{match.opponent_id}> can accept this challenge.", match.opponent_id
@@ -640,13 +654,13 @@ class MatchKernel:
         arrange = match.arrange_seconds or settings.arrange_seconds or DEFAULT_ARRANGE_SECONDS
         seed = self.seed_source()
         game = game_class(match.game).new(match.rules, seed=seed)
-        started = {"status": "active", "seed": seed, "arrange_seconds": arrange, "started_at": work.now,
+        started = {"status": Status.ACTIVE, "seed": seed, "arrange_seconds": arrange, "started_at": work.now,
                    "engagement": self._step(game), "deadline_at": None, "deadline_kind": None}
         work.send_update(**started, state=game.to_json())
         work.mirrored(dataclasses.replace(match, **started, updated_at=work.now))
         await work.queue([self.flow.accepted_event(work.match, {
             "type": "accepted", "user_ids": list(match.user_ids), "arrange_seconds": arrange})])
-        work.changes |= {ACCEPTED}
+        work.changes |= {Change.ACCEPTED}
         await self._after_play(work, game, list(game.opening_events), previous_engagement=0, settings=settings,
                                started=True)
         return await work.result()
@@ -680,15 +694,15 @@ class MatchKernel:
             work = _Work(conn, self.store, match, now)
             await work.queue([{"type": "lobby", "host_id": host_id, "game": game, "rules": resolved,
                                "pace": options.get("pace"), "expires_at": deadline}])
-            work.changes |= {CHALLENGED, DEADLINE}
+            work.changes |= {Change.CHALLENGED, Change.DEADLINE}
             return await work.result()
 
     @staticmethod
     def _check_lobby_open(match: MatchRecord, now: float) -> None:
         if not match.options.get("lobby"):
             raise errors.LobbyError("This isn't a lobby.")
-        if match.status != "challenge":
-            raise errors.LobbyError("This lobby is closed: the game has started." if match.status != "cancelled"
+        if match.status != Status.CHALLENGE:
+            raise errors.LobbyError("This lobby is closed: the game has started." if match.status != Status.CANCELLED
                                     else "This lobby is closed.")
         if match.deadline_at is not None and now >= match.deadline_at:
             raise errors.LobbyError("This lobby has expired.")
@@ -712,7 +726,7 @@ class MatchKernel:
                 raise errors.AlreadyInMatch(user_id, cls.title, you=True, match_id=busy)
             await self.store.add_seat(work.conn, match_id, user_id)
             await self.db.settings.remember_player(work.conn, match.guild_id, user_id, name, work.now)
-            return await self._lobby_changed(work, {"type": "joined", "user_id": user_id}, JOINED)
+            return await self._lobby_changed(work, {"type": "joined", "user_id": user_id}, Change.JOINED)
 
     async def leave(self, match_id: int, user_id: int) -> MatchUpdate:
         """Give up a seat in the lobby (the host cancels it instead)."""
@@ -723,14 +737,14 @@ class MatchKernel:
             if seat == 0:
                 raise errors.LobbyError("You're the host: use Cancel to close the lobby.")
             await self.store.remove_seat(work.conn, match_id, user_id)
-            return await self._lobby_changed(work, {"type": "left", "user_id": user_id}, LEFT)
+            return await self._lobby_changed(work, {"type": "left", "user_id": user_id}, Change.LEFT)
 
     async def _lobby_changed(self, work: _Work, event: Event, change: str) -> MatchUpdate:
         deadline = work.now + LOBBY_IDLE_SECONDS
         await work.update(deadline_at=deadline, deadline_kind=CHALLENGE_DEADLINE)
         match = await self._reload(work)
         await work.queue([{**event, "user_ids": list(match.user_ids), "expires_at": deadline}])
-        work.changes |= {change, DEADLINE}
+        work.changes |= {change, Change.DEADLINE}
         return await work.result()
 
     async def cancel_lobby(self, match_id: int, user_id: int) -> MatchUpdate:
@@ -741,9 +755,9 @@ class MatchKernel:
             self._check_lobby_open(match, work.now)
             if seat != 0:
                 raise errors.LobbyError(f"Only the host, <@{match.challenger_id}>, can cancel this lobby.")
-            await work.update(status="cancelled", reason=WITHDRAWN, deadline_at=None, deadline_kind=None)
-            await work.queue([{"type": WITHDRAWN, "by": user_id}])
-            work.changes |= {WITHDRAWN, DEADLINE}
+            await work.update(status=Status.CANCELLED, reason=Reason.WITHDRAWN, deadline_at=None, deadline_kind=None)
+            await work.queue([{"type": Reason.WITHDRAWN, "by": user_id}])
+            work.changes |= {Change.WITHDRAWN, Change.DEADLINE}
             return await work.result()
 
     async def start(self, match_id: int, user_id: int) -> MatchUpdate:
@@ -774,25 +788,25 @@ class MatchKernel:
 
     async def decline(self, match_id: int, user_id: int) -> MatchUpdate:
         """The opponent declines the challenge (cancelled, reason ``declined``)."""
-        return await self._close_challenge(match_id, user_id, seat_allowed=1, reason=DECLINED)
+        return await self._close_challenge(match_id, user_id, seat_allowed=1, reason=Reason.DECLINED)
 
     async def withdraw(self, match_id: int, user_id: int) -> MatchUpdate:
         """The challenger withdraws the challenge (cancelled, reason ``withdrawn``)."""
-        return await self._close_challenge(match_id, user_id, seat_allowed=0, reason=WITHDRAWN)
+        return await self._close_challenge(match_id, user_id, seat_allowed=0, reason=Reason.WITHDRAWN)
 
     async def _close_challenge(self, match_id: int, user_id: int, *, seat_allowed: int, reason: str) -> MatchUpdate:
         async with self._work(match_id) as work:
             match = work.match
             seat = self._seat(match, user_id)
-            if match.status != "challenge":
-                raise errors.ChallengeClosed("accepted" if match.status != "cancelled" else match.reason)
+            if match.status != Status.CHALLENGE:
+                raise errors.ChallengeClosed("accepted" if match.status != Status.CANCELLED else match.reason)
             if seat != seat_allowed:
                 allowed = match.seats[seat_allowed].user_id
-                what = "decline" if reason == DECLINED else "withdraw"
+                what = "decline" if reason == Reason.DECLINED else "withdraw"
                 raise errors.WrongPlayer(f"Only <@{allowed}> can {what} this challenge.", allowed)
-            await work.update(status="cancelled", reason=reason, deadline_at=None, deadline_kind=None)
+            await work.update(status=Status.CANCELLED, reason=reason, deadline_at=None, deadline_kind=None)
             await work.queue([{"type": reason, "by": user_id}])
-            work.changes |= {reason, DEADLINE}
+            work.changes |= {Change(reason), Change.DEADLINE}
             return await work.result()
 
     async def expire(self, match_id: int) -> MatchUpdate | None:
@@ -800,11 +814,11 @@ class MatchKernel:
         ``None`` (so a timer firing twice, early or after an accept does nothing)."""
         async with self._work(match_id) as work:
             match = work.match
-            if match.status != "challenge" or match.deadline_at is None or work.now < match.deadline_at:
+            if match.status != Status.CHALLENGE or match.deadline_at is None or work.now < match.deadline_at:
                 return None
-            await work.update(status="cancelled", reason=EXPIRED, deadline_at=None, deadline_kind=None)
-            await work.queue([{"type": "expired"}])
-            work.changes |= {EXPIRED, DEADLINE}
+            await work.update(status=Status.CANCELLED, reason=Reason.EXPIRED, deadline_at=None, deadline_kind=None)
+            await work.queue([{"type": Reason.EXPIRED}])
+            work.changes |= {Change.EXPIRED, Change.DEADLINE}
             return await work.result()
 
     async def deadline_due(self, match_id: int) -> MatchUpdate | None:
@@ -841,7 +855,7 @@ class MatchKernel:
         async with self.db.read() as conn:
             open_ids = await self.store.open_match_ids(conn, self.games)
             overdue = [match.id for match in await self.store.load_matches(conn, open_ids)
-                       if match.status == "active" and match.deadline_kind == self.flow.deadline_kind
+                       if match.status == Status.ACTIVE and match.deadline_kind == self.flow.deadline_kind
                        and match.deadline_at is not None and match.deadline_at <= self.clock()]
         updates = []
         for match_id in overdue:
@@ -853,7 +867,7 @@ class MatchKernel:
     async def _move_deadline(self, match_id: int) -> MatchUpdate | None:
         async with self._work(match_id) as work:
             match = work.match
-            if (match.status != "active" or match.deadline_kind != self.flow.deadline_kind
+            if (match.status != Status.ACTIVE or match.deadline_kind != self.flow.deadline_kind
                     or match.deadline_at is None or match.deadline_at > work.now):
                 return None
             settings = await self._settings(work.conn, match.guild_id)
@@ -862,7 +876,7 @@ class MatchKernel:
             step = self.flow.due_step(match.engagement)
             await work.queue([{"type": "deadline_moved", **self.flow.step_keys(step), "engagement": step,
                                "deadline_at": deadline, "reason": "bot_away"}])
-            work.changes.add(DEADLINE)
+            work.changes.add(Change.DEADLINE)
             return await work.result()
 
     # --- the panel ---------------------------------------------------------------------------------------
@@ -884,7 +898,7 @@ class MatchKernel:
         """The user's panel of ``step``, what its message may show now: while the step is played, the panel as it
         stands (:meth:`panel`); once it is over, as it ended for the seat (the flow's ``ended_panel``)."""
         known = self._known(match_id)
-        if known is not None and known.match.status == "active" and step == known.match.engagement:
+        if known is not None and known.match.status == Status.ACTIVE and step == known.match.engagement:
             return self._panel(known.match, known.read_game(), self._seat(known.match, user_id))
         # statement by statement: the match and its state in one, then (for a step that is over) the action log,
         # which only grows: a lock-in landing in between adds actions of later steps, which the flow leaves out
@@ -893,7 +907,7 @@ class MatchKernel:
             if match is None:
                 raise errors.MatchNotFound(match_id)
             seat = self._seat(match, user_id)
-            current = match.status == "active" and step == match.engagement
+            current = match.status == Status.ACTIVE and step == match.engagement
             log = [] if current or state_text is None else await self.store.actions(conn, match_id)
         if state_text is None or match.seed is None:
             raise errors.MatchNotActive(match.status)
@@ -946,7 +960,7 @@ class MatchKernel:
             new_draft = change(items, draft)
             if new_draft != draft:
                 await self.store.update_seat(work.conn, match.id, seat, draft=new_draft)
-                work.changes.add(DRAFT)
+                work.changes.add(Change.DRAFT)
                 work.mirrored(match.with_seat(seat, draft=tuple(new_draft)))
             return await work.result(self._panel(work.match, game, seat))
 
@@ -1029,7 +1043,7 @@ class MatchKernel:
                 work.write(self.store.update_seat, match.id, seat, misses=0)
                 match = match.with_seat(seat, misses=0)
             work.mirrored(match)  # (the action log is not part of the record)
-            work.changes.add(LOCKED)
+            work.changes.add(Change.LOCKED)
             await self._after_play(work, game, events, previous_engagement=match.engagement, settings=settings)
             return await work.result(self._panel(work.match, game, seat))
 
@@ -1053,7 +1067,7 @@ class MatchKernel:
         in a row, forfeit (everyone still in at once: a draw)."""
         async with self._work(match_id) as work:
             match = work.match
-            if (match.status != "active" or match.deadline_kind != self.flow.deadline_kind
+            if (match.status != Status.ACTIVE or match.deadline_kind != self.flow.deadline_kind
                     or self.flow.due_step(match.engagement) != step or match.deadline_at is None
                     or work.now < match.deadline_at):
                 return None
@@ -1068,12 +1082,12 @@ class MatchKernel:
                 await self.store.update_seat(work.conn, match.id, seat, misses=misses[seat])
             events: list[Event] = []
             if everyone:
-                events = self.flow.double_timeout(game, DOUBLE_TIMEOUT)
+                events = self.flow.double_timeout(game, Reason.DOUBLE_TIMEOUT)
             for seat in forfeit:
                 if not everyone and not game.is_over:
-                    events += game.forfeit(seat, reason="timeout")
+                    events += game.forfeit(seat, reason=Reason.TIMEOUT)
                 await self.store.append_action(work.conn, match.id, seat=seat, engagement=match.engagement,
-                                          kind="timeout", action={"type": "timeout"}, now=work.now)
+                                          kind=Reason.TIMEOUT, action={"type": Reason.TIMEOUT}, now=work.now)
             waiting = [] if game.is_over else self.flow.waiting_for(game)
             defaulted = [seat for seat in missed if seat not in forfeit and seat in waiting]
             # (the flow words the event from the step as it was missed: before the defaults play it)
@@ -1088,10 +1102,10 @@ class MatchKernel:
                     events += game.apply(seat, action)
                     await self.store.append_action(work.conn, match.id, seat=seat, engagement=match.engagement,
                                               kind=kind, action=action, now=work.now)
-            work.changes.add(TIMEOUT)
+            work.changes.add(Change.TIMEOUT)
             work.timed_out = tuple(missed)
             if forfeit:
-                work.changes.add(FORFEIT)
+                work.changes.add(Change.FORFEIT)
                 work.forfeited = tuple(forfeit)
             work.match = await self._reload(work)
             await self._after_play(work, game, events, previous_engagement=match.engagement, restart=True)
@@ -1102,7 +1116,7 @@ class MatchKernel:
         the one due (played already, another pace, over): a timer firing twice does nothing."""
         async with self._work(match_id) as work:
             match = work.match
-            if (not self.flow.auto_deadline_kind or match.status != "active"
+            if (not self.flow.auto_deadline_kind or match.status != Status.ACTIVE
                     or match.deadline_kind != self.flow.auto_deadline_kind
                     or self.flow.due_step(match.engagement) != step):
                 return None
@@ -1111,7 +1125,7 @@ class MatchKernel:
             work.write(self.store.append_action, match.id, seat=0, engagement=match.engagement, kind=kind,
                        action={"type": kind}, now=work.now)
             events = self.flow.play_auto(game)
-            work.changes.add(AUTO)
+            work.changes.add(Change.AUTO)
             await self._after_play(work, game, events, previous_engagement=match.engagement)
             return await work.result()
 
@@ -1142,7 +1156,7 @@ class MatchKernel:
             step_keys = self.flow.step_keys(match.engagement)
             await work.queue([{"type": "vote", **step_keys, "user_id": user_id, "pace": pace, "on": on,
                                "votes": options["votes"]}])
-            work.changes.add(VOTED)
+            work.changes.add(Change.VOTED)
             voters = [match.seats[s].user_id for s in voters_in]
             chosen = None
             for target in reversed(self.paces):
@@ -1159,7 +1173,7 @@ class MatchKernel:
             options["pace"] = chosen
             options["votes"] = {}
             await work.queue([{"type": "pace", **step_keys, "pace": chosen, "previous": current, "by": "vote"}])
-            work.changes.add(PACE)
+            work.changes.add(Change.PACE)
             await self.store.reset_misses(work.conn, match.id)
             work.match = await self._reload(work)
             await self._after_play(work, game, [], previous_engagement=match.engagement, options=options,
@@ -1176,12 +1190,12 @@ class MatchKernel:
             self._check_active(match)
             game = await self._game(work)
             self._check_still_in(game, seat, "there's nothing to give up")
-            events = game.forfeit(seat, reason="forfeit")
+            events = game.forfeit(seat, reason=Reason.FORFEIT)
             await self.store.append_action(
-                work.conn, match.id, seat=seat, engagement=match.engagement, kind="forfeit",
-                action={"type": "forfeit"}, now=work.now,
+                work.conn, match.id, seat=seat, engagement=match.engagement, kind=Reason.FORFEIT,
+                action={"type": Reason.FORFEIT}, now=work.now,
             )
-            work.changes.add(FORFEIT)
+            work.changes.add(Change.FORFEIT)
             work.forfeited = (seat,)
             await self._after_play(work, game, events, previous_engagement=match.engagement)
             return await work.result()
@@ -1204,7 +1218,7 @@ class MatchKernel:
         """Forfeit the user's active match of the family at once (the flow's not-in-match refusal when none is
         active: a challenge is not a match to forfeit)."""
         match = await self.find_match(user_id)
-        if match is None or match.status != "active":
+        if match is None or match.status != Status.ACTIVE:
             raise self.flow.not_in_match(self._title(game or self.game))
         return await self.forfeit(match.id, user_id)
 
@@ -1217,7 +1231,7 @@ class MatchKernel:
             raise self.flow.not_in_match(title)
         seat = self._seat(match, user_id)
         title = self._title(match.game)
-        if match.status == "challenge":
+        if match.status == Status.CHALLENGE:
             if match.options.get("lobby"):
                 what = ("Cancel it with the button on the lobby message" if seat == 0
                         else "Leave it with the button on the lobby message")
@@ -1260,10 +1274,10 @@ class MatchKernel:
             else:
                 deadline = work.now + plan.seconds
             fields |= {"deadline_at": deadline, "deadline_kind": plan.kind}
-            work.changes.add(DEADLINE)
+            work.changes.add(Change.DEADLINE)
         if step_changed:
             work.write(self.store.reset_drafts, match.id)
-            work.changes.add(ENGAGEMENT)
+            work.changes.add(Change.STEP)
         work.send_update(**fields)
         await work.queue(queued)
         if game.is_over:
@@ -1286,8 +1300,8 @@ class MatchKernel:
             "reason": outcome.reason, "detail": outcome.detail, "engagement": self._step(game), "user_ids": users,
         }
         changed = await work.update(
-            status="finished", reason=outcome.reason, result=result, deadline_at=None, deadline_kind=None,
-            finished_at=work.now, only_status="active",
+            status=Status.FINISHED, reason=outcome.reason, result=result, deadline_at=None, deadline_kind=None,
+            finished_at=work.now, only_status=Status.ACTIVE,
         )
         if changed != 1:
             raise RuntimeError(f"match {match.id} cannot finish: it is no longer active")
@@ -1315,7 +1329,7 @@ class MatchKernel:
             "engagement": self._step(game), "outcomes": outcomes,
             "ratings": [{"before": before[seat].rating, "after": after[seat].ordinal} for seat in range(len(users))],
         }])
-        work.changes |= {FINISHED, DEADLINE}
+        work.changes |= {Change.FINISHED, Change.DEADLINE}
 
     def _initial(self) -> tuple[float, float, float]:
         skill = self.ratings.initial()
@@ -1497,27 +1511,28 @@ class MatchKernel:
             log = await self.store.actions(conn, match_id)
         if match.seed is None:
             raise errors.MatchNotActive(match.status)
-        if match.status != "finished" and not allow_open:
+        if match.status != Status.FINISHED and not allow_open:
             raise errors.ServiceError("The match file is available once the match is over.")
         seats = len(match.seats)
         choices: dict[int, list[dict[str, Any] | None]] = {}
         moves: list[dict[str, Any]] = []
-        timeouts = [action for action in log if action.kind == "timeout"]
+        timeouts = [action for action in log if action.kind == Reason.TIMEOUT]
         for action in log:
             if action.kind in self.flow.choice_kinds:
                 step = choices.setdefault(action.engagement, [None] * seats)
                 step[action.seat] = action.action
                 if all(choice is not None for choice in step):
                     moves.append(self.flow.export_move(step))  # type: ignore[arg-type]
-            elif action.kind == "forfeit":
-                moves.append(self.flow.ending_move({"forfeit": action.seat, "reason": "forfeit"}, action.engagement))
-            elif action.kind == "timeout":
+            elif action.kind == Reason.FORFEIT:
+                forfeit = {"forfeit": action.seat, "reason": Reason.FORFEIT}
+                moves.append(self.flow.ending_move(forfeit, action.engagement))
+            elif action.kind == Reason.TIMEOUT:
                 together = [t for t in timeouts if t.engagement == action.engagement]
                 if len(together) == seats:
                     if action is together[0]:
-                        moves.append(self.flow.ending_move({"draw": DOUBLE_TIMEOUT}, action.engagement))
+                        moves.append(self.flow.ending_move({"draw": Reason.DOUBLE_TIMEOUT}, action.engagement))
                 else:
-                    moves.append(self.flow.ending_move({"forfeit": action.seat, "reason": "timeout"},
+                    moves.append(self.flow.ending_move({"forfeit": action.seat, "reason": Reason.TIMEOUT},
                                                        action.engagement))
         return {"game": match.game, "rules": dict(match.rules), "seed": match.seed, "moves": moves}
 

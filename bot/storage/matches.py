@@ -40,7 +40,7 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.errors import StorageConflict, VersionConflict
-from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent, SeatRecord
+from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent, SeatRecord, Status
 
 _MATCH_COLUMNS = {
     "thread_id", "challenge_message_id", "arrange_seconds", "seed", "status", "reason", "state", "engagement",
@@ -134,7 +134,7 @@ def _match(row: aiosqlite.Row, seats: Iterable[aiosqlite.Row], messages: dict[st
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
         challenge_message_id=row["challenge_message_id"], game=row["game"], rules=json.loads(row["rules"]),
         options=json.loads(row["options"]),
-        arrange_seconds=row["arrange_seconds"], seed=row["seed"], status=row["status"], reason=row["reason"],
+        arrange_seconds=row["arrange_seconds"], seed=row["seed"], status=Status(row["status"]), reason=row["reason"],
         engagement=row["engagement"], deadline_at=row["deadline_at"], deadline_kind=row["deadline_kind"],
         result=None if row["result"] is None else json.loads(row["result"]), created_at=row["created_at"],
         updated_at=row["updated_at"], started_at=row["started_at"], finished_at=row["finished_at"],

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
-OPEN_STATUSES = ("challenge", "active")
-FINAL_STATUSES = ("finished", "cancelled")
+
+class Status(StrEnum):
+    """A match's status (``matches.status``): a challenge or lobby, being played, or over one way or the other."""
+
+    CHALLENGE = "challenge"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+OPEN_STATUSES = (Status.CHALLENGE, Status.ACTIVE)
+FINAL_STATUSES = (Status.FINISHED, Status.CANCELLED)
 
 
 @dataclass(frozen=True)
@@ -27,7 +38,7 @@ class SeatRecord:
 class MatchRecord:
     """A match as stored (without the engine's hidden state).
 
-    ``status`` is ``challenge`` | ``active`` | ``finished`` | ``cancelled``; ``reason`` says why a match was
+    ``status`` is a :class:`Status`; ``reason`` says why a match was
     cancelled (``declined``, ``withdrawn``, ``expired``) or how it finished (the outcome's reason: ``short_stack``,
     ``out_of_cards``, ``forfeit``, ``timeout``, ``double_timeout``). ``deadline_kind`` is ``challenge`` (the
     challenge expires at ``deadline_at``) or ``arrange`` (engagement ``engagement``'s orders are due), ``None``
@@ -47,7 +58,7 @@ class MatchRecord:
     options: dict[str, Any]
     arrange_seconds: int | None
     seed: int | None
-    status: str
+    status: Status
     reason: str | None
     engagement: int
     deadline_at: float | None

@@ -311,7 +311,7 @@ async def test_a_missed_deadline_plays_the_stack_as_drawn(service, clock):
     clock.advance(1)
     assert await service.step_timeout(match.id, 2) is None  # not that engagement
     update = await service.deadline_due(match.id)
-    assert update.timed_out == (0,) and update.forfeited == () and update.changes >= {"timeout", "engagement"}
+    assert update.timed_out == (0,) and update.forfeited == () and update.changes >= {"timeout", "step"}
     assert update.events[0].event == {
         "type": "arrange_timeout", "engagement": 1, "seats": [0], "user_ids": [ALICE], "misses": [1, 0],
         "as_drawn": [0], "forfeit": []}
