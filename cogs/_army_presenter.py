@@ -51,7 +51,7 @@ class ArmyPresenter(Presenter):
 
     # --- steps -----------------------------------------------------------------------------------------------
     async def _round_surface(self, show: Show, step: int, up_to: int, closed: str | None = None):
-        events = [q for q in await self.service.events(show.match.id, engagement=step) if q.seq <= up_to]
+        events = [q for q in await self.service.events(show.match.id, step=step) if q.seq <= up_to]
         turn = next((q.event for q in events if q.type == "turn"), None)
         if turn is None:
             return None
@@ -63,7 +63,7 @@ class ArmyPresenter(Presenter):
             elif q.type == "deadline_moved":
                 turn["deadline_at"] = q.event["deadline_at"]
         previous = [] if step == ARRANGE_STEP else [
-            q.event for q in await self.service.events(show.match.id, engagement=step - 1)]
+            q.event for q in await self.service.events(show.match.id, step=step - 1)]
         return render.round_board(turn, previous, show.names, chosen=chosen, closed=closed,
                                   dms_closed=self._dms_closed(show.match, step)), chosen
 
@@ -96,7 +96,7 @@ class ArmyPresenter(Presenter):
 
     async def _on_chosen(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
-        if any(q.engagement == step and q.type in STEP_ENDS for q in show.batch):
+        if any(q.step == step and q.type in STEP_ENDS for q in show.batch):
             return  # the step ends in this batch: the next message says it all
         await self._show_round(show, step, event.seq)
 
@@ -112,7 +112,7 @@ class ArmyPresenter(Presenter):
         await self._post(show, f"deadline:{event.seq}",
                          content=render.deadline_moved(show.names, step, event.event["deadline_at"]))
         await self._show_round(show, step, event.seq)
-        chosen = {q.event["seat"] for q in await self.service.events(show.match.id, engagement=step)
+        chosen = {q.event["seat"] for q in await self.service.events(show.match.id, step=step)
                   if q.type == "chosen" and q.seq <= event.seq}
         await self._edit_panels(show, step, [seat for seat in (0, 1) if seat not in chosen])
 
@@ -120,7 +120,7 @@ class ArmyPresenter(Presenter):
         step = event.event["engagement"]
         if round_name(step) in show.match.messages:
             await self._show_round(show, step, event.seq, closed="🏁 **The match is over:** see the result below.")
-        events = await self.service.events(show.match.id, engagement=step)
+        events = await self.service.events(show.match.id, step=step)
         chosen = {q.event["seat"] for q in events if q.type == "chosen" and q.seq < event.seq}
         timed_out = {seat for q in events if q.type == "turn_timeout" for seat in q.event["seats"]}
         await self._edit_panels(show, step, [seat for seat in (0, 1) if seat not in chosen | timed_out])
@@ -131,7 +131,7 @@ class ArmyPresenter(Presenter):
         game_over = next((q for q in reversed(events) if q.type == "game_over" and q.seq < event.seq), None)
         if game_over is None:
             return
-        final = [q.event for q in events if q.engagement == game_over.engagement and q.seq < game_over.seq]
+        final = [q.event for q in events if q.step == game_over.step and q.seq < game_over.seq]
         plain = await self.display_names(match)
         reveals = [q for q in events if q.type == "reveal"]
         surface = render.result(game_over.event, final, show.names, ratings=event.event.get("ratings"),

@@ -157,7 +157,7 @@ class WarCog(commands.Cog, name=COG_NAME):
         if not match.is_open or match.deadline_at is None:
             return
         if match.deadline_kind == "round":
-            number = match.engagement + 1
+            number = match.step + 1
             running = self._auto.get(match.id)
             if running is not None and running[0] == number and not running[1].done():
                 return

@@ -89,7 +89,7 @@ class Flow:
 
     # --- steps ---------------------------------------------------------------------------------------------
     def step(self, game: Game) -> int:
-        """The step the game is at (``matches.engagement``)."""
+        """The step the game is at (``matches.step``)."""
         raise NotImplementedError
 
     def waiting_for(self, game: Game) -> list[int]:
@@ -97,7 +97,7 @@ class Flow:
         raise NotImplementedError
 
     def due_step(self, stored: int) -> int:
-        """The step players act in (what their buttons carry), from the stored one (``matches.engagement``)."""
+        """The step players act in (what their buttons carry), from the stored one (``matches.step``)."""
         return stored
 
     def step_keys(self, step: int) -> dict[str, Any]:

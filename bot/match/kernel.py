@@ -167,7 +167,7 @@ def default_seed() -> int:
 class MatchUpdate:
     """What a call changed, committed: the match after it, the events it queued (to show, in order), ``changes``
     (words from the module's vocabulary: challenge, accepted, declined, withdrawn, expired, draft, locked,
-    engagement, timeout, forfeit, finished, deadline, references), the caller's panel for panel calls, and the
+    step, timeout, forfeit, finished, deadline, ...: :class:`Change`), the caller's panel for panel calls, and the
     seats that missed the deadline (``timed_out``) or forfeited (``forfeited``)."""
 
     match: MatchRecord
@@ -182,8 +182,8 @@ class MatchUpdate:
         return Change.FINISHED in self.changes
 
     @property
-    def new_engagement(self) -> bool:
-        """A new engagement was drawn: new stacks, a new deadline, fresh panels."""
+    def new_step(self) -> bool:
+        """A new step began (Air War: new stacks, a new deadline, fresh panels)."""
         return Change.STEP in self.changes
 
 
@@ -395,7 +395,7 @@ class MatchKernel:
         return self._cache.get(match_id) if self._remembers else None
 
     def _step(self, game: Game) -> int:
-        """The step a game is at, stored as ``matches.engagement``."""
+        """The step a game is at, stored as ``matches.step``."""
         return self.flow.step(game)
 
     async def _busy(self, conn: Connection, user_id: int, game: str | None = None) -> int | None:
@@ -424,7 +424,7 @@ class MatchKernel:
             raise self.flow.not_active(match.status)
 
     def _check_step(self, match: MatchRecord, step: int) -> None:
-        current = self.flow.due_step(match.engagement)
+        current = self.flow.due_step(match.step)
         if step != current:
             raise self.flow.stale(step, current)
 
@@ -655,13 +655,13 @@ class MatchKernel:
         seed = self.seed_source()
         game = game_class(match.game).new(match.rules, seed=seed)
         started = {"status": Status.ACTIVE, "seed": seed, "arrange_seconds": arrange, "started_at": work.now,
-                   "engagement": self._step(game), "deadline_at": None, "deadline_kind": None}
+                   "step": self._step(game), "deadline_at": None, "deadline_kind": None}
         work.send_update(**started, state=game.to_json())
         work.mirrored(dataclasses.replace(match, **started, updated_at=work.now))
         await work.queue([self.flow.accepted_event(work.match, {
             "type": "accepted", "user_ids": list(match.user_ids), "arrange_seconds": arrange})])
         work.changes |= {Change.ACCEPTED}
-        await self._after_play(work, game, list(game.opening_events), previous_engagement=0, settings=settings,
+        await self._after_play(work, game, list(game.opening_events), previous_step=0, settings=settings,
                                started=True)
         return await work.result()
 
@@ -830,7 +830,7 @@ class MatchKernel:
             if match is None or match.deadline_kind is None:
                 return None
             if self.db.shared and not await self.store.claim_deadline(
-                    conn, match_id, match.deadline_kind, match.engagement, self.owner, self.clock(), CLAIM_SECONDS):
+                    conn, match_id, match.deadline_kind, match.step, self.owner, self.clock(), CLAIM_SECONDS):
                 return None  # another process runs it (or it is not due)
         update = await self._run_deadline(match)
         if update is None and self.db.shared:
@@ -842,9 +842,9 @@ class MatchKernel:
         if match.deadline_kind == CHALLENGE_DEADLINE:
             return await self.expire(match.id)
         if match.deadline_kind == self.flow.deadline_kind:
-            return await self.step_timeout(match.id, self.flow.due_step(match.engagement))
+            return await self.step_timeout(match.id, self.flow.due_step(match.step))
         if match.deadline_kind == self.flow.auto_deadline_kind:
-            return await self.auto_step(match.id, self.flow.due_step(match.engagement))
+            return await self.auto_step(match.id, self.flow.due_step(match.step))
         return None
 
     async def resume_deadlines(self) -> list[MatchUpdate]:
@@ -873,7 +873,7 @@ class MatchKernel:
             settings = await self._settings(work.conn, match.guild_id)
             deadline = work.now + (match.arrange_seconds or settings.arrange_seconds)
             await work.update(deadline_at=deadline)
-            step = self.flow.due_step(match.engagement)
+            step = self.flow.due_step(match.step)
             await work.queue([{"type": "deadline_moved", **self.flow.step_keys(step), "engagement": step,
                                "deadline_at": deadline, "reason": "bot_away"}])
             work.changes.add(Change.DEADLINE)
@@ -898,7 +898,7 @@ class MatchKernel:
         """The user's panel of ``step``, what its message may show now: while the step is played, the panel as it
         stands (:meth:`panel`); once it is over, as it ended for the seat (the flow's ``ended_panel``)."""
         known = self._known(match_id)
-        if known is not None and known.match.status == Status.ACTIVE and step == known.match.engagement:
+        if known is not None and known.match.status == Status.ACTIVE and step == known.match.step:
             return self._panel(known.match, known.read_game(), self._seat(known.match, user_id))
         # statement by statement: the match and its state in one, then (for a step that is over) the action log,
         # which only grows: a lock-in landing in between adds actions of later steps, which the flow leaves out
@@ -907,14 +907,14 @@ class MatchKernel:
             if match is None:
                 raise errors.MatchNotFound(match_id)
             seat = self._seat(match, user_id)
-            current = match.status == Status.ACTIVE and step == match.engagement
+            current = match.status == Status.ACTIVE and step == match.step
             log = [] if current or state_text is None else await self.store.actions(conn, match_id)
         if state_text is None or match.seed is None:
             raise errors.MatchNotActive(match.status)
         if current:
             return self._panel(match, game_class(match.game).from_json(json.loads(state_text)), seat)
-        if not 1 <= step <= match.engagement:
-            raise self.flow.stale(step, match.engagement)
+        if not 1 <= step <= match.step:
+            raise self.flow.stale(step, match.step)
         return self.flow.ended_panel(match, seat, user_id, step, log)
 
     async def open_panel(self, match_id: int, user_id: int, step: int) -> Any:
@@ -941,7 +941,7 @@ class MatchKernel:
         reveal = next((q for q in await self.store.events(conn, match.id, unshown_only=True)
                        if q.type in self.flow.reveal_events), None)
         if reveal is not None:
-            raise errors.StillShowing(reveal.engagement or match.engagement, match.play_channel_id)
+            raise errors.StillShowing(reveal.step or match.step, match.play_channel_id)
 
     # --- drafts and choices ----------------------------------------------------------------------------
     async def _draft(
@@ -1037,14 +1037,14 @@ class MatchKernel:
                 raise self.flow.already_chosen(step)
             action, kind = choice(panel)
             events = game.apply(seat, action)
-            work.write(self.store.append_action, match.id, seat=seat, engagement=match.engagement, kind=kind,
+            work.write(self.store.append_action, match.id, seat=seat, step=match.step, kind=kind,
                        action=action, now=work.now)
             if match.seats[seat].misses:
                 work.write(self.store.update_seat, match.id, seat, misses=0)
                 match = match.with_seat(seat, misses=0)
             work.mirrored(match)  # (the action log is not part of the record)
             work.changes.add(Change.LOCKED)
-            await self._after_play(work, game, events, previous_engagement=match.engagement, settings=settings)
+            await self._after_play(work, game, events, previous_step=match.step, settings=settings)
             return await work.result(self._panel(work.match, game, seat))
 
     async def _settings_if_last(self, match_id: int, user_id: int) -> GuildSettings | None:
@@ -1068,7 +1068,7 @@ class MatchKernel:
         async with self._work(match_id) as work:
             match = work.match
             if (match.status != Status.ACTIVE or match.deadline_kind != self.flow.deadline_kind
-                    or self.flow.due_step(match.engagement) != step or match.deadline_at is None
+                    or self.flow.due_step(match.step) != step or match.deadline_at is None
                     or work.now < match.deadline_at):
                 return None
             game = await self._game(work)
@@ -1086,7 +1086,7 @@ class MatchKernel:
             for seat in forfeit:
                 if not everyone and not game.is_over:
                     events += game.forfeit(seat, reason=Reason.TIMEOUT)
-                await self.store.append_action(work.conn, match.id, seat=seat, engagement=match.engagement,
+                await self.store.append_action(work.conn, match.id, seat=seat, step=match.step,
                                           kind=Reason.TIMEOUT, action={"type": Reason.TIMEOUT}, now=work.now)
             waiting = [] if game.is_over else self.flow.waiting_for(game)
             defaulted = [seat for seat in missed if seat not in forfeit and seat in waiting]
@@ -1100,7 +1100,7 @@ class MatchKernel:
                 if not game.is_over:
                     action, kind = self.flow.default(game, seat)
                     events += game.apply(seat, action)
-                    await self.store.append_action(work.conn, match.id, seat=seat, engagement=match.engagement,
+                    await self.store.append_action(work.conn, match.id, seat=seat, step=match.step,
                                               kind=kind, action=action, now=work.now)
             work.changes.add(Change.TIMEOUT)
             work.timed_out = tuple(missed)
@@ -1108,7 +1108,7 @@ class MatchKernel:
                 work.changes.add(Change.FORFEIT)
                 work.forfeited = tuple(forfeit)
             work.match = await self._reload(work)
-            await self._after_play(work, game, events, previous_engagement=match.engagement, restart=True)
+            await self._after_play(work, game, events, previous_step=match.step, restart=True)
             return await work.result()
 
     async def auto_step(self, match_id: int, step: int) -> MatchUpdate | None:
@@ -1118,15 +1118,15 @@ class MatchKernel:
             match = work.match
             if (not self.flow.auto_deadline_kind or match.status != Status.ACTIVE
                     or match.deadline_kind != self.flow.auto_deadline_kind
-                    or self.flow.due_step(match.engagement) != step):
+                    or self.flow.due_step(match.step) != step):
                 return None
             game = await self._game(work)
             kind = self.flow.auto_kind
-            work.write(self.store.append_action, match.id, seat=0, engagement=match.engagement, kind=kind,
+            work.write(self.store.append_action, match.id, seat=0, step=match.step, kind=kind,
                        action={"type": kind}, now=work.now)
             events = self.flow.play_auto(game)
             work.changes.add(Change.AUTO)
-            await self._after_play(work, game, events, previous_engagement=match.engagement)
+            await self._after_play(work, game, events, previous_step=match.step)
             return await work.result()
 
     async def vote(self, match_id: int, user_id: int, pace: str) -> MatchUpdate:
@@ -1153,7 +1153,7 @@ class MatchKernel:
             else:
                 mine.remove(user_id)
             options["votes"] = {key: value for key, value in votes.items() if value}
-            step_keys = self.flow.step_keys(match.engagement)
+            step_keys = self.flow.step_keys(match.step)
             await work.queue([{"type": "vote", **step_keys, "user_id": user_id, "pace": pace, "on": on,
                                "votes": options["votes"]}])
             work.changes.add(Change.VOTED)
@@ -1176,7 +1176,7 @@ class MatchKernel:
             work.changes.add(Change.PACE)
             await self.store.reset_misses(work.conn, match.id)
             work.match = await self._reload(work)
-            await self._after_play(work, game, [], previous_engagement=match.engagement, options=options,
+            await self._after_play(work, game, [], previous_step=match.step, options=options,
                                    restart=True)
             return await work.result()
 
@@ -1192,12 +1192,12 @@ class MatchKernel:
             self._check_still_in(game, seat, "there's nothing to give up")
             events = game.forfeit(seat, reason=Reason.FORFEIT)
             await self.store.append_action(
-                work.conn, match.id, seat=seat, engagement=match.engagement, kind=Reason.FORFEIT,
+                work.conn, match.id, seat=seat, step=match.step, kind=Reason.FORFEIT,
                 action={"type": Reason.FORFEIT}, now=work.now,
             )
             work.changes.add(Change.FORFEIT)
             work.forfeited = (seat,)
-            await self._after_play(work, game, events, previous_engagement=match.engagement)
+            await self._after_play(work, game, events, previous_step=match.step)
             return await work.result()
 
     async def check_forfeit(self, match_id: int, user_id: int) -> None:
@@ -1245,7 +1245,7 @@ class MatchKernel:
     async def _reload(self, work: _Work) -> MatchRecord:
         return await work.reload()
 
-    async def _after_play(self, work: _Work, game: Game, events: list[Event], *, previous_engagement: int,
+    async def _after_play(self, work: _Work, game: Game, events: list[Event], *, previous_step: int,
                           settings: GuildSettings | None = None, options: dict[str, Any] | None = None,
                           started: bool = False, restart: bool = False) -> None:
         """Store the game after an engine call, let the flow settle it, queue the events, set the next deadline or
@@ -1255,13 +1255,13 @@ class MatchKernel:
         ``restart``: the deadline starts again (the pace changed, a timeout played)."""
         match = work.match
         options = dict(match.options) if options is None else options
-        settled = self.flow.settle(game, options, previous_engagement, started=started)
+        settled = self.flow.settle(game, options, previous_step, started=started)
         step = self._step(game)
-        fields: dict[str, Any] = {"state": game.to_json(), "engagement": step}
+        fields: dict[str, Any] = {"state": game.to_json(), "step": step}
         if options != match.options:
             fields["options"] = options
-        queued = self.flow.tag(game, [*events, *settled], previous_engagement)
-        step_changed = not game.is_over and step != previous_engagement
+        queued = self.flow.tag(game, [*events, *settled], previous_step)
+        step_changed = not game.is_over and step != previous_step
         plan = None if game.is_over else self.flow.schedule(match, game, options,
                                                               new_step=step_changed or started or restart)
         if plan is not None:
@@ -1367,10 +1367,10 @@ class MatchKernel:
             work.mirrored(dataclasses.replace(work.match, messages={**work.match.messages, name: message_id}))
             return work.match
 
-    async def set_board_message(self, match_id: int, engagement: int, message_id: int) -> MatchRecord:
-        """Engagement ``engagement``'s board (the message its flips edit); read back by
-        ``match.board_message_id(engagement)``."""
-        return await self.set_message(match_id, board_message_name(engagement), message_id)
+    async def set_board_message(self, match_id: int, step: int, message_id: int) -> MatchRecord:
+        """Step ``step``'s board (Air War: the message its flips edit); read back by
+        ``match.board_message_id(step)``."""
+        return await self.set_message(match_id, board_message_name(step), message_id)
 
     async def move_to_channel(self, match_id: int, note_message_id: int | None = None) -> MatchRecord:
         """The match's thread is gone (deleted, or the bot may no longer post in it): from now on the match is shown
@@ -1392,7 +1392,7 @@ class MatchKernel:
             match = known.match if known is not None else await self.store.load_match(conn, match_id)
             if match is None:
                 raise errors.MatchNotFound(match_id)
-            return match, await self.store.events(conn, match_id, engagement=step)
+            return match, await self.store.events(conn, match_id, step=step)
 
     # --- the event queue ---------------------------------------------------------------------------------
     async def claim_events(self, match_id: int) -> bool:
@@ -1414,10 +1414,10 @@ class MatchKernel:
         async with self.db.statement() as conn:  # one SELECT
             return await self.store.events(conn, match_id, unshown_only=True)
 
-    async def events(self, match_id: int, *, engagement: int | None = None) -> list[QueuedEvent]:
-        """Every event of the match (or of one engagement), shown or not, in order (to re-render a board)."""
+    async def events(self, match_id: int, *, step: int | None = None) -> list[QueuedEvent]:
+        """Every event of the match (or of one step), shown or not, in order (to re-render a board)."""
         async with self.db.statement() as conn:  # one SELECT
-            return await self.store.events(conn, match_id, engagement=engagement)
+            return await self.store.events(conn, match_id, step=step)
 
     async def mark_shown(self, match_id: int, seq: int) -> int:
         """Mark the match's events up to ``seq`` (inclusive) shown; returns how many were not yet."""
@@ -1519,21 +1519,21 @@ class MatchKernel:
         timeouts = [action for action in log if action.kind == Reason.TIMEOUT]
         for action in log:
             if action.kind in self.flow.choice_kinds:
-                step = choices.setdefault(action.engagement, [None] * seats)
+                step = choices.setdefault(action.step, [None] * seats)
                 step[action.seat] = action.action
                 if all(choice is not None for choice in step):
                     moves.append(self.flow.export_move(step))  # type: ignore[arg-type]
             elif action.kind == Reason.FORFEIT:
                 forfeit = {"forfeit": action.seat, "reason": Reason.FORFEIT}
-                moves.append(self.flow.ending_move(forfeit, action.engagement))
+                moves.append(self.flow.ending_move(forfeit, action.step))
             elif action.kind == Reason.TIMEOUT:
-                together = [t for t in timeouts if t.engagement == action.engagement]
+                together = [t for t in timeouts if t.step == action.step]
                 if len(together) == seats:
                     if action is together[0]:
-                        moves.append(self.flow.ending_move({"draw": Reason.DOUBLE_TIMEOUT}, action.engagement))
+                        moves.append(self.flow.ending_move({"draw": Reason.DOUBLE_TIMEOUT}, action.step))
                 else:
                     moves.append(self.flow.ending_move({"forfeit": action.seat, "reason": Reason.TIMEOUT},
-                                                       action.engagement))
+                                                       action.step))
         return {"game": match.game, "rules": dict(match.rules), "seed": match.seed, "moves": moves}
 
     async def leaderboard(

@@ -43,13 +43,13 @@ from bot.storage.errors import StorageConflict, VersionConflict
 from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent, SeatRecord, Status
 
 _MATCH_COLUMNS = {
-    "thread_id", "challenge_message_id", "arrange_seconds", "seed", "status", "reason", "state", "engagement",
+    "thread_id", "challenge_message_id", "arrange_seconds", "seed", "status", "reason", "state", "step",
     "deadline_at", "deadline_kind", "result", "started_at", "finished_at", "options", "rules",
 }
 _JSON_COLUMNS = {"state", "result", "rules", "options"}
 _SEAT_COLUMNS = {"dm_channel_id", "dm_message_id", "draft", "misses"}
 #: the columns that say which deadline runs: writing one ends the claim on the deadline
-_DEADLINE_COLUMNS = {"deadline_at", "deadline_kind", "engagement"}
+_DEADLINE_COLUMNS = {"deadline_at", "deadline_kind", "step"}
 
 
 def _dumps(value: Any) -> str:
@@ -135,7 +135,7 @@ def _match(row: aiosqlite.Row, seats: Iterable[aiosqlite.Row], messages: dict[st
         challenge_message_id=row["challenge_message_id"], game=row["game"], rules=json.loads(row["rules"]),
         options=json.loads(row["options"]),
         arrange_seconds=row["arrange_seconds"], seed=row["seed"], status=Status(row["status"]), reason=row["reason"],
-        engagement=row["engagement"], deadline_at=row["deadline_at"], deadline_kind=row["deadline_kind"],
+        step=row["step"], deadline_at=row["deadline_at"], deadline_kind=row["deadline_kind"],
         result=None if row["result"] is None else json.loads(row["result"]), created_at=row["created_at"],
         updated_at=row["updated_at"], started_at=row["started_at"], finished_at=row["finished_at"],
         seats=tuple(
@@ -176,7 +176,7 @@ async def update_match(
     ``expected_version``: write only if the match is still at that version (then it is at that version + 1), else
     raise :class:`VersionConflict` -- checked by the update itself, no read before it. ``only_status=`` (a status or
     a tuple of them) makes the update conditional on the current status (0 rows changed when it is not one of
-    them). A write of ``deadline_at``, ``deadline_kind`` or ``engagement`` ends the claim on the deadline that ran
+    them). A write of ``deadline_at``, ``deadline_kind`` or ``step`` ends the claim on the deadline that ran
     (:func:`claim_deadline`).
     """
     unknown = set(fields) - _MATCH_COLUMNS
@@ -321,16 +321,16 @@ async def set_message(
 # --- action log ------------------------------------------------------------------------------------------
 
 async def append_action(
-    conn: aiosqlite.Connection, match_id: int, *, seat: int, engagement: int, kind: str, action: Mapping[str, Any],
+    conn: aiosqlite.Connection, match_id: int, *, seat: int, step: int, kind: str, action: Mapping[str, Any],
     now: float,
 ) -> int:
     """Log an action after the match's last one; returns its number (one statement: it runs inside a transaction,
     which holds the connection for every round trip)."""
     row = await _one(
         conn,
-        "INSERT INTO match_actions (match_id, seq, seat, engagement, kind, action, created_at)"
+        "INSERT INTO match_actions (match_id, seq, seat, step, kind, action, created_at)"
         " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ? FROM match_actions WHERE match_id = ? RETURNING seq",
-        (match_id, seat, engagement, kind, _dumps(dict(action)), now, match_id),
+        (match_id, seat, step, kind, _dumps(dict(action)), now, match_id),
     )
     assert row is not None
     return row["seq"]
@@ -339,7 +339,7 @@ async def append_action(
 async def actions(conn: aiosqlite.Connection, match_id: int) -> list[ActionRecord]:
     rows = await _all(conn, "SELECT * FROM match_actions WHERE match_id = ? ORDER BY seq", (match_id,))
     return [
-        ActionRecord(row["match_id"], row["seq"], row["seat"], row["engagement"], row["kind"],
+        ActionRecord(row["match_id"], row["seq"], row["seat"], row["step"], row["kind"],
                      json.loads(row["action"]), row["created_at"])
         for row in rows
     ]
@@ -347,8 +347,9 @@ async def actions(conn: aiosqlite.Connection, match_id: int) -> list[ActionRecor
 
 # --- event queue -----------------------------------------------------------------------------------------
 
-def event_engagement(event: Mapping[str, Any]) -> int | None:
-    """The engagement an event belongs to (engine events carry ``engagement``; ``engagement`` events ``number``)."""
+def event_step(event: Mapping[str, Any]) -> int | None:
+    """The step an event belongs to, as its flow tagged it (``engagement``; Air War's ``engagement`` events carry
+    theirs as ``number``)."""
     value = event.get("engagement", event.get("number") if event.get("type") == "engagement" else None)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -369,33 +370,33 @@ def numbered_events(match_id: int, events: Iterable[Mapping[str, Any]], *, after
     queued = []
     for seq, event in enumerate(events, start=after_seq + 1):
         event = dict(event)
-        queued.append(QueuedEvent(match_id, seq, event_engagement(event), str(event["type"]), event, False))
+        queued.append(QueuedEvent(match_id, seq, event_step(event), str(event["type"]), event, False))
     return queued
 
 
 async def insert_events(conn: aiosqlite.Connection, queued: Sequence[QueuedEvent], now: float) -> None:
     """Queue numbered events (:func:`numbered_events`) in one statement."""
     await conn.executemany(
-        "INSERT INTO match_events (match_id, seq, engagement, type, event, shown, created_at)"
+        "INSERT INTO match_events (match_id, seq, step, type, event, shown, created_at)"
         " VALUES (?, ?, ?, ?, ?, 0, ?)",
-        [(q.match_id, q.seq, q.engagement, q.type, _dumps(q.event), now) for q in queued],
+        [(q.match_id, q.seq, q.step, q.type, _dumps(q.event), now) for q in queued],
     )
 
 
 async def events(
-    conn: aiosqlite.Connection, match_id: int, *, unshown_only: bool = False, engagement: int | None = None,
+    conn: aiosqlite.Connection, match_id: int, *, unshown_only: bool = False, step: int | None = None,
     after_seq: int = 0,
 ) -> list[QueuedEvent]:
     sql = "SELECT * FROM match_events WHERE match_id = ? AND seq > ?"
     params: list[Any] = [match_id, after_seq]
     if unshown_only:
         sql += " AND shown = 0"
-    if engagement is not None:
-        sql += " AND engagement = ?"
-        params.append(engagement)
+    if step is not None:
+        sql += " AND step = ?"
+        params.append(step)
     rows = await _all(conn, sql + " ORDER BY seq", params)
     return [
-        QueuedEvent(row["match_id"], row["seq"], row["engagement"], row["type"], json.loads(row["event"]),
+        QueuedEvent(row["match_id"], row["seq"], row["step"], row["type"], json.loads(row["event"]),
                     bool(row["shown"]))
         for row in rows
     ]
@@ -427,11 +428,11 @@ async def match_ids_with_unshown_events(conn: aiosqlite.Connection, games: Itera
 async def claim_deadline(
     conn: aiosqlite.Connection, match_id: int, kind: str, step: int, owner: str, now: float, lease: float
 ) -> bool:
-    """Claim the match's deadline of ``kind`` at ``step`` (``matches.engagement``) for ``owner`` until ``now +
+    """Claim the match's deadline of ``kind`` at ``step`` (``matches.step``) for ``owner`` until ``now +
     lease``, if it is due (``deadline_at <= now``) and nobody else holds it (unclaimed, or the claim ran out).
     ``True``: ``owner`` runs it. Claiming again while holding it renews the claim."""
     return await _claim(conn, "deadline", match_id, owner, now, lease,
-                        "deadline_kind = :kind AND engagement = :step AND deadline_at <= :now",
+                        "deadline_kind = :kind AND step = :step AND deadline_at <= :now",
                         {"kind": kind, "step": step})
 
 

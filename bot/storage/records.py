@@ -40,10 +40,12 @@ class MatchRecord:
 
     ``status`` is a :class:`Status`; ``reason`` says why a match was
     cancelled (``declined``, ``withdrawn``, ``expired``) or how it finished (the outcome's reason: ``short_stack``,
-    ``out_of_cards``, ``forfeit``, ``timeout``, ``double_timeout``). ``deadline_kind`` is ``challenge`` (the
-    challenge expires at ``deadline_at``) or ``arrange`` (engagement ``engagement``'s orders are due), ``None``
-    when no deadline runs. ``result`` (finished matches) is ``{"winner": seat | None, "winner_id": user id | None,
-    "reason", "detail", "engagement", "user_ids": [...]}``. ``messages`` maps message names (``"board:3"``,
+    ``out_of_cards``, ``forfeit``, ``timeout``, ``double_timeout``). ``step`` is the step the game is at (its flow
+    says what a step is: Air War's engagement, Army's arrangement and rounds, War's rounds played).
+    ``deadline_kind`` is ``challenge`` (the challenge or lobby expires at ``deadline_at``) or one of the flow's kinds
+    (Air War's ``arrange``: step ``step``'s orders are due), ``None`` when no deadline runs. ``result`` (finished
+    matches) is ``{"winner": seat | None, "winner_id": user id | None, "reason", "detail", "engagement" (the step it
+    ended at), "user_ids": [...]}``. ``messages`` maps message names (``"board:3"``,
     ``"result"``, anything the Discord side chose) to message ids. Times are Unix seconds.
     """
 
@@ -60,7 +62,7 @@ class MatchRecord:
     seed: int | None
     status: Status
     reason: str | None
-    engagement: int
+    step: int
     deadline_at: float | None
     deadline_kind: str | None
     result: dict[str, Any] | None
@@ -100,8 +102,8 @@ class MatchRecord:
                 return seat.seat
         return None
 
-    def board_message_id(self, engagement: int) -> int | None:
-        return self.messages.get(board_message_name(engagement))
+    def board_message_id(self, step: int) -> int | None:
+        return self.messages.get(board_message_name(step))
 
     def with_seat(self, seat: int, **changes: Any) -> MatchRecord:
         """This match with seat ``seat``'s record changed (``SeatRecord`` fields)."""
@@ -110,9 +112,9 @@ class MatchRecord:
         return replace(self, seats=tuple(seats))
 
 
-def board_message_name(engagement: int) -> str:
-    """The name under which engagement ``engagement``'s board message is stored."""
-    return f"board:{engagement}"
+def board_message_name(step: int) -> str:
+    """The name under which step ``step``'s board message is stored."""
+    return f"board:{step}"
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,8 @@ class QueuedEvent:
 
     match_id: int
     seq: int
-    engagement: int | None
+    #: the step it belongs to (``None``: none, e.g. a challenge's events)
+    step: int | None
     type: str
     event: dict[str, Any]
     shown: bool = False
@@ -136,7 +139,7 @@ class ActionRecord:
     match_id: int
     seq: int
     seat: int
-    engagement: int
+    step: int
     kind: str
     action: dict[str, Any]
     created_at: float

@@ -479,7 +479,7 @@ class Presenter(ShowLoop):
 
     async def _send_panels(self, show: Show, step: int) -> None:
         """Each seat's panel of ``step`` by DM, when ``step`` is the match's current one (sent once)."""
-        if show.match.status != "active" or show.match.engagement != step:
+        if show.match.status != "active" or show.match.step != step:
             return
         for seat in range(len(show.match.seats)):
             if dm_name(step, seat) not in show.match.messages:

@@ -87,7 +87,7 @@ class Results:
         match = await self.service.get_match(match_id)
         engagements = 0
         while match.status == "active":
-            engagement = match.engagement
+            engagement = match.step
             for user in (a, b):
                 await self.service.as_drawn(match_id, user.id, engagement)
                 match = (await self.service.confirm(match_id, user.id, engagement)).match

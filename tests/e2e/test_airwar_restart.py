@@ -209,7 +209,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_away_is_moved_not_missed
                                    and found)
         await settled(env, match_id)
         match = await env.bot.matches.get_match(match_id)
-        assert match.status == "active" and match.engagement == 1 and [s.misses for s in match.seats] == [0, 0]
+        assert match.status == "active" and match.step == 1 and [s.misses for s in match.seats] == [0, 0]
         assert abs(match.deadline_at - (env.clock.time() + 30)) < 2
         due = f"<t:{int(match.deadline_at)}:R>"
         assert notes[-1].content == (f"⏳ The bot was away when the orders of engagement 1 were due, so nobody "

@@ -65,8 +65,8 @@ class Matches:
         match = await self.service.get_match(match_id)
         while match.status == "active":
             for user in (a, b):
-                await self.service.as_drawn(match_id, user.id, match.engagement)
-                match = (await self.service.confirm(match_id, user.id, match.engagement)).match
+                await self.service.as_drawn(match_id, user.id, match.step)
+                match = (await self.service.confirm(match_id, user.id, match.step)).match
         return match_id, await self._done(match_id)
 
     def rating(self, user: User) -> str:

@@ -99,10 +99,10 @@ async def flip_to_the_end(env: Env, match_id: int, players: list[User], thread, 
     war = service(env)
     while True:
         match = await war.get_match(match_id)
-        if match.status != "active" or (until is not None and match.engagement >= until):
+        if match.status != "active" or (until is not None and match.step >= until):
             return
         view = await war.view(match_id)
-        number = match.engagement + 1
+        number = match.step + 1
         custom_id = f"war:t:{match_id}:{number}:flip"
         table = await env.wait_for(lambda c=custom_id: (t := table_of(env, thread)) is not None and any(
             b["custom_id"] == c for b in t.buttons) and t, message=f"no Flip for round {number}")
@@ -128,7 +128,7 @@ async def assert_result(env: Env, match_id: int, thread, players: list[User], ga
     match = await war.get_match(match_id)
     assert match.status == "finished"
     assert match.result["winner"] == expected.outcome.winner and match.result["reason"] == expected.outcome.reason
-    assert match.engagement == expected.stats.rounds
+    assert match.step == expected.stats.rounds
     for message in (results(env, thread)[0], results(env, env.channel())[0]):
         text = message.text
         stats = expected.stats
@@ -306,10 +306,10 @@ async def test_restart_continues_auto_rounds(make_env, tmp_path):
     match_id, thread = await challenge(env, alice, bob, pace="auto", **SMALL)
     war = service(env)
     for _ in range(400):  # the first round after a real 2 s wait
-        if (await war.get_match(match_id)).engagement >= 1:
+        if (await war.get_match(match_id)).step >= 1:
             break
         await asyncio.sleep(0.01)
-    played = (await war.get_match(match_id)).engagement
+    played = (await war.get_match(match_id)).step
     await env.bot.close()
     env.bot = None
     assert 1 <= played < 12

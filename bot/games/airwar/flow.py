@@ -147,7 +147,7 @@ class AirWarFlow(Flow):
             if card in remaining:
                 remaining.remove(card)
         return Panel(
-            match_id=match.id, seat=seat, user_id=record.user_id, engagement=match.engagement, stack=tuple(stack),
+            match_id=match.id, seat=seat, user_id=record.user_id, engagement=match.step, stack=tuple(stack),
             draft=tuple(draft), remaining=tuple(remaining), locked=locked, opponent_locked=opponent_locked,
             deadline_at=match.deadline_at if match.deadline_kind == ARRANGE else None,
             finished=match.status in ("finished", "cancelled"), view=view,
@@ -163,14 +163,14 @@ class AirWarFlow(Flow):
         mine = None
         others: set[int] = set()
         for action in log:
-            if action.engagement < step and action.kind in self.choice_kinds:
+            if action.step < step and action.kind in self.choice_kinds:
                 game.apply(action.seat, action.action)
-            elif action.engagement == step and action.seat == seat:
+            elif action.step == step and action.seat == seat:
                 mine = action
-            elif action.engagement == step and action.kind in self.choice_kinds:
+            elif action.step == step and action.kind in self.choice_kinds:
                 others.add(action.seat)
         if game.is_over or self.step(game) != step:  # a log that does not lead here: show nothing of it
-            raise self.stale(step, match.engagement)
+            raise self.stale(step, match.step)
         order: list[str] = []
         if mine is not None and mine.kind in self.choice_kinds:
             order = list(mine.action["cards"])

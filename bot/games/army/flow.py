@@ -1,7 +1,7 @@
 """Army's flow for the match kernel: the arrangement of each seat's three armies (a draft built in the panel, then
 confirmed) and one secret fighting card per seat and round (picked at once). No Discord, no database.
 
-Steps. ``matches.engagement`` holds the step being played: 1 is the arrangement, step ``n + 1`` is round ``n``
+Steps. ``matches.step`` holds the step being played: 1 is the arrangement, step ``n + 1`` is round ``n``
 (:func:`step_of`). Each step has one deadline (kind ``turn``): the match's timer (the challenge's ``timer`` option,
 else the server's ``arrange_seconds``) after the step began.
 
@@ -155,7 +155,7 @@ class ArmyFlow(Flow):
             draft = armies
         other = view["players"][1 - seat]
         return ArmyPanel(
-            match_id=match.id, seat=seat, user_id=match.seats[seat].user_id, step=match.engagement, phase=phase,
+            match_id=match.id, seat=seat, user_id=match.seats[seat].user_id, step=match.step, phase=phase,
             dealt=armies, draft=draft, hand=tuple(you["hand"]), chosen=you["chosen"], locked=locked,
             opponent_locked=bool(other["chosen"]) if phase != "over" else False,
             deadline_at=match.deadline_at if match.deadline_kind == TURN else None,
@@ -164,8 +164,8 @@ class ArmyFlow(Flow):
 
     def ended_panel(self, match: MatchRecord, seat: int, user_id: int, step: int,
                     log: Sequence[ActionRecord]) -> ArmyPanel:
-        mine = [a for a in log if a.engagement == step and a.seat == seat]
-        others = [a for a in log if a.engagement == step and a.seat != seat and a.kind in _CHOICES]
+        mine = [a for a in log if a.step == step and a.seat == seat]
+        others = [a for a in log if a.step == step and a.seat != seat and a.kind in _CHOICES]
         action = next((a for a in mine if a.kind in _CHOICES), None)
         timed_out = any(a.kind == "timeout" for a in mine)
         phase = "arrange" if step == ARRANGE_STEP else "play"

@@ -1,6 +1,6 @@
 """War's flow for the match kernel: War, Drunkard and Tod und Leben for 2-4 players, played at a pace.
 
-A step is a round; the stored step (``matches.engagement``) is the number of rounds played, so the round being
+A step is a round; the stored step (``matches.step``) is the number of rounds played, so the round being
 played, the one players' buttons carry, is one more (:meth:`WarFlow.due_step`).
 
 Paces (``matches.options["pace"]``, slowest first: :data:`PACES`):
@@ -182,9 +182,9 @@ class WarFlow(Flow):
 
     def panel(self, match: MatchRecord, game: Game | None, seat: int) -> Turn:
         if game is None:
-            return Turn(self.due_step(match.engagement), False, True)
+            return Turn(self.due_step(match.step), False, True)
         view = game.view(None)
-        return Turn(self.due_step(match.engagement), bool(view["in_game"][seat]), seat not in view["to_flip"])
+        return Turn(self.due_step(match.step), bool(view["in_game"][seat]), seat not in view["to_flip"])
 
     def check_phase(self, panel: Turn, *, picking: bool) -> None:
         if not panel.in_game:

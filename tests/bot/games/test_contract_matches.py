@@ -46,14 +46,14 @@ async def play(kernel: MatchKernel, game: str, chooser: random.Random, *, forfei
     for _ in range(MAX_STEPS):
         if match.status != "active":
             return match.id
-        if forfeit_at is not None and match.engagement >= forfeit_at:
+        if forfeit_at is not None and match.step >= forfeit_at:
             return (await kernel.forfeit(match.id, BOB)).match.id
         async with kernel.db.read() as conn:
             state = await store.load_state(conn, match.id)
         game_now = game_class(game).from_json(state)
         seat = kernel.flow.waiting_for(game_now)[0]
         action = chooser.choice(game_now.legal_actions(seat))
-        match = (await kernel.choose(match.id, USERS[seat], kernel.flow.due_step(match.engagement), action)).match
+        match = (await kernel.choose(match.id, USERS[seat], kernel.flow.due_step(match.step), action)).match
     raise AssertionError(f"{game} did not end in {MAX_STEPS} choices")
 
 
@@ -93,7 +93,7 @@ async def test_a_self_playing_match_exports_a_file_that_replays_to_its_result(tm
         update = await kernel.challenge(GUILD, CHANNEL, ALICE, BOB, game=game, pace=pace)
         match = (await kernel.accept(update.match.id, BOB)).match
         if forfeit:
-            step = kernel.flow.due_step(match.engagement)
+            step = kernel.flow.due_step(match.step)
             async with database.read() as conn:
                 game_now = game_class(game).from_json(await store.load_state(conn, match.id))
             for seat in kernel.flow.waiting_for(game_now):

@@ -66,10 +66,10 @@ async def drive(service: MatchKernel, log: Path) -> int:
             panel = await service.panel(match.id, user)
             if panel.locked:
                 continue
-            await service.reset(match.id, user, match.engagement)
+            await service.reset(match.id, user, match.step)
             for card in policy(list(panel.stack)):
-                await service.tap(match.id, user, match.engagement, card)
-            await service.confirm(match.id, user, match.engagement)
+                await service.tap(match.id, user, match.step, card)
+            await service.confirm(match.id, user, match.step)
             await show_pending(service, match.id, log)
     await show_pending(service, match.id, log)
     return match.id

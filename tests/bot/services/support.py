@@ -60,7 +60,7 @@ Policy = Callable[[list[str]], list[str]]
 async def build_and_confirm(service: MatchKernel, match_id: int, user_id: int, policy: Policy) -> MatchUpdate:
     """Build the seat's order in the DM panel by tapping the cards one by one (with an undo), then confirm."""
     match = await service.get_match(match_id)
-    engagement = match.engagement
+    engagement = match.step
     panel = await service.panel(match_id, user_id)
     order = policy(list(panel.stack))
     update = await service.tap(match_id, user_id, engagement, order[0])

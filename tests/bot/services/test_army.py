@@ -72,14 +72,14 @@ async def arrange(service: MatchKernel, match_id: int, user_id: int, order) -> N
 
 async def test_a_seeded_match_plays_to_the_end_like_the_engine_alone(army):
     match = await start(army, rules={"max_rounds": 40})
-    assert match.status == "active" and match.engagement == ARRANGE_STEP and match.deadline_kind == "turn"
+    assert match.status == "active" and match.step == ARRANGE_STEP and match.deadline_kind == "turn"
     assert match.deadline_at == army.clock() + TIMER
     await arrange(army, match.id, ALICE, lambda dealt: list(reversed(dealt)))
     await arrange(army, match.id, BOB, list)
     moves: list[dict] = []
     policies = {ALICE: strongest, BOB: weakest_black}
     while (match := await army.get_match(match.id)).status == "active":
-        step = match.engagement
+        step = match.step
         cards = []
         for user_id in (ALICE, BOB):
             panel = await army.panel(match.id, user_id)
@@ -103,7 +103,7 @@ async def test_a_seeded_match_plays_to_the_end_like_the_engine_alone(army):
     queued = await army.events(match.id)
     reveals = [q for q in queued if q.type == "reveal"]
     assert [q.event["round"] for q in reveals] == list(range(1, len(moves) + 1))
-    assert all(q.engagement == q.event["round"] + 1 for q in reveals)
+    assert all(q.step == q.event["round"] + 1 for q in reveals)
     assert [q.type for q in queued].count("result") == 1
     rows = await army.results(match.id)
     assert sorted((r.user_id, r.outcome) for r in rows) == sorted(
@@ -155,7 +155,7 @@ async def test_the_army_draft_tap_undo_reset_as_dealt_confirm(army):
     update = await army.confirm(match.id, BOB, 1)
     assert [q.type for q in update.events] == ["chosen", "armies_set", "turn"]
     turn = update.events[-1].event
-    assert turn["phase"] == "play" and turn["round"] == 1 and update.match.engagement == 2
+    assert turn["phase"] == "play" and turn["round"] == 1 and update.match.step == 2
     assert turn["players"][0]["front"]["army"] == dealt[2]
     # a hidden army or a hand is in no event
     text = json.dumps([q.event for q in await army.events(match.id)])
@@ -208,7 +208,7 @@ async def test_a_missed_deadline_plays_the_default_and_two_in_a_row_forfeit(army
     assert timeout["forfeit"] == []
     # the armies as dealt, not the draft
     assert (await army.panel(match.id, BOB)).dealt == dealt[BOB]
-    assert update.match.engagement == 2 and update.match.seats[1].misses == 1
+    assert update.match.step == 2 and update.match.seats[1].misses == 1
     assert await army.deadline_due(match.id) is None  # idempotent: the new deadline is not due
     ended = await army.panel_for(match.id, BOB, 1)
     assert ended.ended == "default" and ended.draft == dealt[BOB]
@@ -238,7 +238,7 @@ async def test_a_default_card_is_the_lowest_and_choosing_resets_the_misses(army,
     update = await army.deadline_due(match.id)  # both miss the arrangement: both as dealt
     timeout = update.events[0].event
     assert timeout["seats"] == [0, 1] and timeout["defaults"] == [0, 1]
-    assert update.match.engagement == 2 and [seat.misses for seat in update.match.seats] == [1, 1]
+    assert update.match.step == 2 and [seat.misses for seat in update.match.seats] == [1, 1]
     for user_id in (ALICE, BOB):  # a choice: back to no misses
         await army.pick(match.id, user_id, 2, (await army.panel(match.id, user_id)).hand[0])
     assert [seat.misses for seat in (await army.get_match(match.id)).seats] == [0, 0]
@@ -275,7 +275,7 @@ async def test_a_restart_moves_overdue_deadlines_and_air_war_leaves_army_alone(t
     airwar = MatchKernel(again.db, game="airwar", clock=clock)
     assert await airwar.resume_deadlines() == []
     assert await airwar.deadline_due(match.id) is None  # Air War's timer would time out nothing of Army
-    assert (await again.get_match(match.id)).engagement == ARRANGE_STEP
+    assert (await again.get_match(match.id)).step == ARRANGE_STEP
     moved = await again.resume_deadlines()
     assert len(moved) == 1 and moved[0].match.deadline_at == clock() + TIMER
     assert moved[0].events[0].event["type"] == "deadline_moved"
@@ -285,7 +285,7 @@ async def test_a_restart_moves_overdue_deadlines_and_air_war_leaves_army_alone(t
     for user_id in (ALICE, BOB):
         await again.as_drawn(match.id, user_id, 1)
         await again.confirm(match.id, user_id, 1)
-    assert (await again.get_match(match.id)).engagement == 2
+    assert (await again.get_match(match.id)).step == 2
 
 
 async def test_forfeit_and_status(army):

@@ -89,12 +89,12 @@ async def test_a_full_match_from_challenge_to_result(service, clock):
     assert [e.type for e in accepted.events] == ["accepted", "engagement"]
     opening = accepted.events[1].event
     assert opening["number"] == 1 and opening["deadline_at"] == clock() + 120 == accepted.match.deadline_at
-    assert accepted.new_engagement and accepted.match.deadline_kind == "arrange"
+    assert accepted.new_step and accepted.match.deadline_kind == "arrange"
 
     first = await build_and_confirm(service, match.id, ALICE, as_drawn)
     assert [e.event for e in first.events] == [
         {"type": "order_locked", "engagement": 1, "seat": 0, "waiting_for": [1]}]
-    assert first.panel.locked and not first.new_engagement
+    assert first.panel.locked and not first.new_step
     assert (await service.panel(match.id, BOB)).opponent_locked
 
     clock.advance(30)
@@ -104,7 +104,7 @@ async def test_a_full_match_from_challenge_to_result(service, clock):
     flips = types.count("flip")
     # the next deadline leaves the time the flips take to show (1.5 s each by default) on top of the timer
     assert second.match.deadline_at == clock() + 120 + flips * 1.5
-    assert second.match.engagement == 2 and all(seat.draft == () for seat in second.match.seats)
+    assert second.match.step == 2 and all(seat.draft == () for seat in second.match.seats)
 
     final = await play_to_the_end(service, match.id)
     game, events = expected_game()
@@ -283,7 +283,7 @@ async def test_two_concurrent_confirms_by_one_player_apply_once(service):
     outcomes = await asyncio.gather(*(service.confirm(match.id, BOB, 1) for _ in range(3)), return_exceptions=True)
     assert sorted(type(o).__name__ for o in outcomes) == ["MatchUpdate", "StalePanel", "StalePanel"]
     match = await service.get_match(match.id)
-    assert match.engagement == 2
+    assert match.step == 2
     assert len((await service.export(match.id, allow_open=True))["moves"]) == 1
 
 
@@ -315,7 +315,7 @@ async def test_a_missed_deadline_plays_the_stack_as_drawn(service, clock):
     assert update.events[0].event == {
         "type": "arrange_timeout", "engagement": 1, "seats": [0], "user_ids": [ALICE], "misses": [1, 0],
         "as_drawn": [0], "forfeit": []}
-    assert update.match.engagement == 2 and [s.misses for s in update.match.seats] == [1, 0]
+    assert update.match.step == 2 and [s.misses for s in update.match.seats] == [1, 0]
     assert await service.step_timeout(match.id, 1) is None  # idempotent
     moves = (await service.export(match.id, allow_open=True))["moves"]
     assert moves == [{"orders": [stacks[0], list(reversed(stacks[1]))]}]
@@ -451,7 +451,7 @@ async def test_a_restart_mid_match_continues_to_the_identical_result(tmp_path, o
 
     second = await opener(path)
     [resumed] = await second.open_matches()
-    assert (resumed.id, resumed.status, resumed.engagement, resumed.deadline_kind) == (match.id, "active", 4,
+    assert (resumed.id, resumed.status, resumed.step, resumed.deadline_kind) == (match.id, "active", 4,
                                                                                        "arrange")
     assert resumed.thread_id == 555 and resumed.board_message_id(4) == 777
     assert await second.matches_with_unshown_events() == [match.id]
@@ -494,7 +494,7 @@ async def test_the_event_queue(service):
     assert await service.mark_shown(match.id, 2) == 0
     assert [q.seq for q in await service.unshown_events(match.id)] == [3]
     assert [q.shown for q in await service.events(match.id)] == [True, True, False]
-    assert [q.seq for q in await service.events(match.id, engagement=1)] == [3]
+    assert [q.seq for q in await service.events(match.id, step=1)] == [3]
     await service.mark_shown(match.id, 3)
     assert await service.matches_with_unshown_events() == []
 
@@ -644,7 +644,7 @@ async def test_status_of_a_challenge_and_timers_rearmed_from_stored_deadlines(se
     kinds = sorted(next(iter(u.changes & {"expired", "timeout"})) for u in updates)
     assert kinds == ["expired", "timeout"]
     assert (await service.get_match(challenge.id)).status == "cancelled"
-    assert (await service.get_match(match.id)).engagement == 2
+    assert (await service.get_match(match.id)).step == 2
 
 
 # --- restarts, what the Discord side may show, and the rules it asks for -----------------------------------------
@@ -662,7 +662,7 @@ async def test_deadlines_that_passed_while_the_bot_was_away_move_on(service, clo
     assert update.changes == {"deadline"} and update.timed_out == ()
     assert [q.event for q in update.events] == [
         {"type": "deadline_moved", "engagement": 1, "deadline_at": clock() + 60, "reason": "bot_away"}]
-    assert [s.misses for s in update.match.seats] == [0, 0] and update.match.engagement == 1
+    assert [s.misses for s in update.match.seats] == [0, 0] and update.match.step == 1
     assert await service.deadline_due(overdue.id) is None  # nobody missed anything
     assert (public_board(*await service.step_record(overdue.id, 1))).deadline_at == clock() + 60
     assert (await service.get_match(later.id)).deadline_at == later.deadline_at  # not due: untouched
@@ -750,14 +750,14 @@ async def test_nothing_derived_from_flips_shows_before_the_flips_are_shown(servi
 
 async def test_the_public_board_of_an_engagement_at_any_event(service, clock):
     match = await start_match(service)
-    queued = await service.events(match.id, engagement=1)
+    queued = await service.events(match.id, step=1)
     start = next(q for q in queued if q.type == "engagement")
     board = public_board(*await service.step_record(match.id, 1), start.seq)
     assert board.locked == (False, False) and not board.played and board.deadline_at == start.event["deadline_at"]
     assert board.view["seat"] is None and board.view["my_order"] is None
     assert board.view["stacks"] == start.event["stacks"] and board.view["waiting_for"] == [0, 1]
     await build_and_confirm(service, match.id, BOB, reverse)
-    locked = next(q for q in await service.events(match.id, engagement=1) if q.type == "order_locked")
+    locked = next(q for q in await service.events(match.id, step=1) if q.type == "order_locked")
     assert (public_board(*await service.step_record(match.id, 1), locked.seq - 1)).locked == (False, False)
     assert (public_board(*await service.step_record(match.id, 1), locked.seq)).locked == (False, True)
     clock.advance(200)

@@ -27,8 +27,8 @@ async def same_as_stored(service: MatchKernel, reader: MatchKernel, match_id: in
     match = await reader.get_match(match_id)
     if match.status == "active":
         assert await service.view(match_id, ALICE) == await reader.view(match_id, ALICE)
-        board = public_board(*await service.step_record(match_id, match.engagement))
-        assert board == public_board(*await reader.step_record(match_id, match.engagement))
+        board = public_board(*await service.step_record(match_id, match.step))
+        assert board == public_board(*await reader.step_record(match_id, match.step))
 
 
 async def random_reference(service: MatchKernel, match_id: int, rng: random.Random) -> None:
@@ -39,7 +39,7 @@ async def random_reference(service: MatchKernel, match_id: int, rng: random.Rand
     if kind == "message":
         stored = await service.set_message(match_id, rng.choice(["result", "link", "afk:1", "dm:1:0"]), message_id)
     elif kind == "board":
-        stored = await service.set_board_message(match_id, match.engagement, message_id)
+        stored = await service.set_board_message(match_id, match.step, message_id)
     elif kind == "dm":
         stored = await service.set_dm(match_id, rng.choice((ALICE, BOB)), rng.randrange(1, 10**12), message_id)
     elif kind == "thread":
@@ -54,7 +54,7 @@ async def random_click(service: MatchKernel, match_id: int, rng: random.Random) 
     match = await service.get_match(match_id)
     user_id = rng.choice((ALICE, BOB))
     panel = await service.panel(match_id, user_id)
-    engagement = match.engagement - (1 if rng.random() < 0.05 else 0)
+    engagement = match.step - (1 if rng.random() < 0.05 else 0)
     kind = rng.choices(["tap", "undo", "reset", "random", "drawn", "confirm", "forfeit"],
                        [10, 1, 0.3, 0.5, 0.5, 8 if panel.complete else 0.5, 0.003])[0]
     try:

@@ -67,7 +67,7 @@ async def run(ops: list[tuple[str, int, int, int]], path: Path) -> None:
                      "mark_shown": None, "settings": None, "status": None}.get(op, "active")
             match = await pick(wants, b)
             match_id = 999 if match is None else match.id
-            engagement = (match.engagement if match else 1) - (1 if c == 6 else 0)
+            engagement = (match.step if match else 1) - (1 if c == 6 else 0)
             try:
                 if op == "challenge":
                     busy = {u for m in await service.open_matches() for u in m.user_ids}
@@ -108,7 +108,7 @@ async def run(ops: list[tuple[str, int, int, int]], path: Path) -> None:
                             break
                         for seat in (0, 1):
                             user = player(current, seat, c % 5, a)
-                            turn = current.engagement if current else 1
+                            turn = current.step if current else 1
                             if not (await service.panel(match_id, user)).locked:
                                 await service.as_drawn(match_id, user, turn) if a % 2 else \
                                     await service.random_order(match_id, user, turn)
@@ -143,7 +143,7 @@ async def run(ops: list[tuple[str, int, int, int]], path: Path) -> None:
             for match in await service.open_matches():
                 if match.status == "active":
                     view = await service.view(match.id)
-                    assert view["phase"] == "ordering" and view["engagement"] == match.engagement
+                    assert view["phase"] == "ordering" and view["engagement"] == match.step
                     assert AirWar.resolve_rules(match.rules) == match.rules
     finally:
         await database.close()

@@ -36,7 +36,7 @@ async def test_one_process_runs_a_due_deadline(two_processes, clock):
     assert sum(update is not None for update in updates) == 1
     timeouts = [q for q in await first.events(match.id) if q.type == "arrange_timeout"]
     assert len(timeouts) == 1 and timeouts[0].event["as_drawn"] == [0, 1]
-    assert (await second.get_match(match.id)).engagement == 2
+    assert (await second.get_match(match.id)).step == 2
     # the claim ended with the deadline it ran: the next one is the next engagement's, unclaimed
     clock.advance(10_000)
     assert await second.deadline_due(match.id) is not None
@@ -49,9 +49,9 @@ async def test_a_deadline_claimed_by_a_process_that_died_waits_for_its_lease(two
     async with first.db.statement() as conn:  # a process claims the deadline, then dies before running it
         assert await first.store.claim_deadline(conn, match.id, "arrange", 1, "gone", clock(), CLAIM_SECONDS)
     assert await second.deadline_due(match.id) is None
-    assert (await second.get_match(match.id)).engagement == 1  # not run
+    assert (await second.get_match(match.id)).step == 1  # not run
     clock.advance(CLAIM_SECONDS)
-    assert (await second.deadline_due(match.id)).match.engagement == 2
+    assert (await second.deadline_due(match.id)).match.step == 2
 
 
 async def test_each_process_plays_the_match_as_stored(two_processes):
@@ -60,8 +60,8 @@ async def test_each_process_plays_the_match_as_stored(two_processes):
     await build_and_confirm(first, match.id, ALICE, reverse)
     assert (await second.panel(match.id, ALICE)).locked  # nothing stale kept in the other process
     update = await build_and_confirm(second, match.id, BOB, reverse)
-    assert update.match.engagement == 2
-    assert (await first.get_match(match.id)).engagement == 2
+    assert update.match.step == 2
+    assert (await first.get_match(match.id)).step == 2
 
 
 async def test_one_process_shows_a_matchs_events(two_processes):
@@ -87,7 +87,7 @@ async def test_a_stale_match_in_memory_is_refused_by_the_version_check(tmp_path,
         with pytest.raises(errors.MatchChanged):
             await remembering.forfeit(match.id, BOB)
         assert await table_dump(mine) == before
-        assert (await remembering.get_match(match.id)).engagement == 2  # read again after the refusal
+        assert (await remembering.get_match(match.id)).step == 2  # read again after the refusal
         assert (await remembering.forfeit(match.id, BOB)).match.result["winner_id"] == ALICE
     finally:
         await mine.close()

@@ -42,7 +42,7 @@ async def drive_auto(war: MatchKernel, match_id: int) -> None:
         if match.status != "active":
             return
         assert match.deadline_kind == "round"
-        update = await war.auto_step(match_id, match.engagement + 1)
+        update = await war.auto_step(match_id, match.step + 1)
         assert update is not None
 
 
@@ -65,7 +65,7 @@ async def test_challenge_auto_plays_like_the_engine_and_records_once(war):
     assert final.status == "finished"
     assert final.result["winner"] == expected.outcome.winner
     assert final.result["reason"] == expected.outcome.reason
-    assert final.engagement == expected.stats.rounds
+    assert final.step == expected.stats.rounds
     assert (await war.view(match.id))["card_counts"] == expected.view(None)["card_counts"]
     rows = await war.results(match.id)
     assert sorted(r.user_id for r in rows) == [ALICE, BOB]
@@ -77,7 +77,7 @@ async def test_challenge_auto_plays_like_the_engine_and_records_once(war):
     # each round's events were queued, then a game_over and a result
     types = [q.type for q in await war.events(match.id)]
     assert types.count("battle") == expected.stats.rounds and types[-2:] == ["game_over", "result"]
-    assert await war.auto_step(match.id, final.engagement + 1) is None
+    assert await war.auto_step(match.id, final.step + 1) is None
     async with war.db.read() as conn:
         assert await check_consistency(conn) == []
 
@@ -113,7 +113,7 @@ async def test_flip_pace_resolves_on_the_last_flip_and_afk(war, clock):
     assert match.deadline_kind == "turn" and match.deadline_at == clock() + 120
     assert [q.type for q in update.events][-1] == "turn"
     update = await war.pick(match.id, ALICE, 1, FLIP)
-    assert update.match.engagement == 0
+    assert update.match.step == 0
     with pytest.raises(errors.NotYourTurn):
         await war.pick(match.id, ALICE, 1, FLIP)
     with pytest.raises(errors.StaleRound):
@@ -121,7 +121,7 @@ async def test_flip_pace_resolves_on_the_last_flip_and_afk(war, clock):
     with pytest.raises(errors.NotYourMatch):
         await war.pick(match.id, CAROL, 1, FLIP)
     update = await war.pick(match.id, BOB, 1, FLIP)
-    assert update.match.engagement == 1
+    assert update.match.step == 1
     # round 2: Bob flips, Alice misses: flipped for; round 3: she misses again: she forfeits
     await war.pick(match.id, BOB, 2, FLIP)
     assert await war.step_timeout(match.id, 2) is None  # not due yet
@@ -129,7 +129,7 @@ async def test_flip_pace_resolves_on_the_last_flip_and_afk(war, clock):
     update = await war.deadline_due(match.id)
     timeout = next(q.event for q in update.events if q.type == "turn_timeout")
     assert timeout["auto_flipped"] == [0] and timeout["forfeit"] == []
-    assert update.match.engagement == 2 and update.match.seats[0].misses == 1
+    assert update.match.step == 2 and update.match.seats[0].misses == 1
     await war.pick(match.id, BOB, 3, FLIP)
     clock.advance(121)
     update = await war.deadline_due(match.id)
@@ -273,7 +273,7 @@ async def test_restart_continues_auto_from_stored_state(war, tmp_path, clock):
                             seed_source=lambda: SEED, draft_rng=random.Random(7))
     try:
         [again] = await restarted.open_matches()
-        assert again.engagement == 3 and again.deadline_kind == "round"
+        assert again.step == 3 and again.deadline_kind == "round"
         assert again.deadline_at == clock() + AUTO_ROUND_SECONDS
         await drive_auto(restarted, match.id)
         assert (await restarted.get_match(match.id)).result["winner"] == reference(SMALL).outcome.winner

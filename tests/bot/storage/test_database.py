@@ -267,8 +267,10 @@ async def test_the_games_migration_keeps_every_row_and_widens_the_checks(tmp_pat
                 " created_at, updated_at) VALUES (8, 1, 2, 'war', '{}', 'challenge', 1, 'turn', 0, 0)"
             )
             await conn.execute("INSERT INTO match_actions VALUES (8, 1, 0, 0, 'flip', '{}', 0)")
+            # any kind a game's flow names (a new game brings its own), but a kind
+            await conn.execute("UPDATE matches SET deadline_kind = 'a_new_kind' WHERE id = 8")
             with pytest.raises(sqlite3.IntegrityError):
-                await conn.execute("UPDATE matches SET deadline_kind = 'nonsense' WHERE id = 8")
+                await conn.execute("UPDATE matches SET deadline_kind = '' WHERE id = 8")
             with pytest.raises(sqlite3.IntegrityError):  # still only finished matches get results
                 await conn.execute(
                     "INSERT INTO results (match_id, seat, guild_id, game, user_id, outcome, rating_before,"

@@ -28,7 +28,7 @@ async def match_id(databases):
     async with databases[0].transaction() as conn:
         match_id = await store.insert_match(conn, guild_id=1, channel_id=2, game="airwar", rules={},
                                             arrange_seconds=None, user_ids=[10, 20], deadline_at=DEADLINE, now=1.0)
-        await store.update_match(conn, match_id, 1.0, status="active", seed=1, state={}, engagement=3,
+        await store.update_match(conn, match_id, 1.0, status="active", seed=1, state={}, step=3,
                                  deadline_at=DEADLINE, deadline_kind="arrange")
     return match_id
 
@@ -78,7 +78,7 @@ async def test_a_released_claim_or_a_new_deadline_frees_the_deadline(databases, 
         assert await store.release_deadline(conn, match_id, "a") is True
     assert await claim_deadline(second, match_id, "b", DEADLINE)
     async with second.transaction() as conn:  # b ran the timeout: the next step's deadline
-        await store.update_match(conn, match_id, DEADLINE, engagement=4, deadline_at=DEADLINE + 10)
+        await store.update_match(conn, match_id, DEADLINE, step=4, deadline_at=DEADLINE + 10)
     assert await claim_deadline(first, match_id, "a", DEADLINE + 10, step=3) is False
     assert await claim_deadline(first, match_id, "a", DEADLINE + 10, step=4) is True
 

@@ -50,13 +50,13 @@ class HighCardFlow(Flow):
         if game is None:
             raise errors.MatchNotActive(match.status)
         view = game.view(seat)
-        return HighCardPanel(match.id, seat, match.engagement, tuple(view["hand"]), view["my_pick"],
+        return HighCardPanel(match.id, seat, match.step, tuple(view["hand"]), view["my_pick"],
                              view["my_pick"] is not None, match.deadline_at if match.deadline_kind == TURN else None,
                              match.status in ("finished", "cancelled"))
 
     def ended_panel(self, match: MatchRecord, seat: int, user_id: int, step: int,
                     log: Sequence[ActionRecord]) -> HighCardPanel:
-        mine = next((a for a in log if a.engagement == step and a.seat == seat and a.kind in self.choice_kinds), None)
+        mine = next((a for a in log if a.step == step and a.seat == seat and a.kind in self.choice_kinds), None)
         chosen = None if mine is None else mine.action["card"]
         ended = "over" if mine is None else ("default" if mine.kind == "pick_default" else "played")
         return HighCardPanel(match.id, seat, step, (), chosen, mine is not None, None,
