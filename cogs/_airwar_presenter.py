@@ -35,7 +35,6 @@ state, the same picture.
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,13 +46,11 @@ from bot.games.airwar.flow import Panel, PublicBoard, public_board
 from bot.match.kernel import MatchKernel
 from bot.render.common import ButtonSurface
 from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
-from cogs._airwar_ui import BUTTONS, COLOUR, FINISHED_COLOUR, rendered, rendered_first
-from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs, nonce
+from cogs._airwar_ui import BUTTONS, COLOUR, FINISHED_COLOUR
+from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
+from cogs.kit.pictures import rendered, rendered_first
 from cogs.kit.presenter import Presenter, Show, mentions, without_empty_files
 
-log = logging.getLogger("cogs.airwar")
-
-UNKNOWN_MESSAGE = 10008
 Sleep = Callable[[float], Awaitable[Any]]
 #: the mark before the challenge message's closing words, by the event that closed it
 CLOSED_MARKS = {"declined": "❌ ", "withdrawn": "↩️ ", "expired": "⌛ "}
@@ -92,16 +89,16 @@ class AirWarPresenter(Presenter):
         return public_board(*await self.service.step_record(match_id, number), up_to)
 
     # --- words -------------------------------------------------------------------------------------------
-    def closed_challenge_text(self, event_type: str, names: Sequence[str]) -> str:
-        return CLOSED_MARKS[event_type] + super().closed_challenge_text(event_type, names)
+    def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str]) -> str:
+        return CLOSED_MARKS[event_type] + super().closed_challenge_text(match, event_type, names)
 
-    def accepted_text(self, names: Sequence[str], thread_id: int | None) -> str:
+    def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None) -> str:
         challenger, opponent = names
         where = f"the match is on in <#{thread_id}>" if thread_id is not None else "the match is on right here"
         return f"⚔️ **{opponent}** accepted **{challenger}**'s {render.TITLE} challenge: {where}."
 
-    def link_text(self, names: Sequence[str], rules: dict[str, Any], thread_id: int) -> str:
-        return (f"⚔️ **{render.TITLE}:** {names[0]} vs {names[1]} · {render.rules_text(rules)} — "
+    def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int) -> str:
+        return (f"⚔️ **{render.TITLE}:** {names[0]} vs {names[1]} · {render.rules_text(match.rules)} — "
                 f"follow the match in <#{thread_id}>.")
 
     def thread_lost_text(self, names: Sequence[str]) -> str:
@@ -171,17 +168,6 @@ class AirWarPresenter(Presenter):
         await self._send_panels(show, number)
         await self._show_board(show, number, up_to=event.seq)
 
-    async def _edit_board(self, show: AirWarShow, board_id: int, kwargs: dict[str, Any]) -> bool:
-        """Edit a board; ``False`` when its message is gone (deleted, or left behind in a lost thread)."""
-        try:
-            await self._play_edit(show, board_id, **kwargs)
-        except discord.NotFound as error:
-            if error.code != UNKNOWN_MESSAGE:
-                raise
-            log.info("match %s: board message %s is gone; posting it again", show.match.id, board_id)
-            return False
-        return True
-
     async def _post_board(self, show: AirWarShow, number: int, lost_id: int | None, **kwargs: Any) -> None:
         """Post engagement ``number``'s board (again, if ``lost_id``'s message is gone) and store its id."""
         name = board_message_name(number) + ("" if lost_id is None else f"/{lost_id}")
@@ -211,7 +197,7 @@ class AirWarPresenter(Presenter):
         colour = FINISHED_COLOUR if closed else COLOUR
         if board_id is not None:
             kwargs = edit_kwargs(surface, extra="\n".join(notes), view=buttons, colour=colour)
-            if await self._edit_board(show, board_id, kwargs):
+            if await self._play_edit_if_there(show, board_id, **kwargs):
                 return
         ping = [match.seats[seat].user_id for seat in (0, 1) if number == 1 or seat in no_dm]
         kwargs = message_kwargs(surface, extra="\n".join(notes), view=buttons, colour=colour)
@@ -238,7 +224,8 @@ class AirWarPresenter(Presenter):
         surface = await rendered(render.flips, list(board.events), show.names, flip, engagement=number,
                                  image_names=show.image_names)
         board_id = match.board_message_id(number)
-        if board_id is not None and await self._edit_board(show, board_id, edit_kwargs(surface, colour=COLOUR)):
+        if board_id is not None and await self._play_edit_if_there(show, board_id,
+                                                                   **edit_kwargs(surface, colour=COLOUR)):
             return
         await self._post_board(show, number, board_id, **message_kwargs(surface, colour=COLOUR))
 
@@ -287,4 +274,4 @@ class AirWarPresenter(Presenter):
         await self._post_result(show, surface)
 
 
-__all__ = ["AirWarPresenter", "nonce"]  # (War's presenter takes the nonce from here)
+__all__ = ["AirWarPresenter"]

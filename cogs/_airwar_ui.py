@@ -1,4 +1,4 @@
-"""Air War's Discord pieces: the buttons that survive restarts and messages built from the render surfaces.
+"""Air War's buttons (the kit's :class:`~cogs.kit.items.MatchButtons` for the ``aw`` prefix) and colours.
 
 Every button is a :class:`discord.ui.DynamicItem` whose custom id names what it acts on, so a button in a message
 sent before a restart still works (nothing about it lives in memory):
@@ -17,25 +17,9 @@ This module holds no game rules and no state.
 
 from __future__ import annotations
 
-import asyncio
-import functools
-import logging
-import multiprocessing
-import os
-import threading
-import time
-import weakref
-from collections import deque
-from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
-
 import discord
 
 from cogs.kit.items import MatchButtons
-
-log = logging.getLogger("cogs.airwar")
 
 COG_NAME = "AirWar"
 COLOUR = discord.Colour.from_rgb(70, 110, 160)
@@ -44,114 +28,6 @@ FINISHED_COLOUR = discord.Colour.from_rgb(110, 110, 110)
 PANEL_KEY = r"(?:card:[0-9A-Z]{1,3}|undo|reset|random|drawn|confirm)"
 
 
-T = TypeVar("T")
-#: Pictures are drawn one at a time off the event loop: in a process of their own when the machine has a second
-#: core (a picture takes a few ms of Pillow and Python, and in a thread much of that would hold the GIL the event
-#: loop needs), else in a thread. The render functions are pure: their arguments and results travel by pickle.
-_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="airwar-render")
-_process: ProcessPoolExecutor | None = None
-
-
-def _renderer() -> Executor:
-    global _process
-    if (os.cpu_count() or 1) < 2:
-        return _THREAD
-    if _process is None:
-        _process = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                       initializer=_leave_with_parent, initargs=(os.getpid(),))
-    return _process
-
-
-def _leave_with_parent(parent: int) -> None:
-    """In the drawing process: let go of the bot's stdout and stderr (a supervisor waiting for their end waits for
-    every process holding them) and exit when the bot is gone, even killed (the pool's own pipes don't tell)."""
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.25)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="airwar-render-orphan-watch", daemon=True).start()
-
-
-async def _draw(loop: asyncio.AbstractEventLoop, function: Callable[[], T]) -> T:
-    global _process
-    executor = _renderer()
-    try:
-        return await loop.run_in_executor(executor, function)
-    except BrokenProcessPool:  # the drawing process died (killed): a new one for the next picture, this one here
-        if _process is executor:
-            _process = None
-        log.warning("the picture process stopped; starting another")
-        return await loop.run_in_executor(_THREAD, function)
-
-
-class _Turns:
-    """Whose picture is drawn next (one per event loop): a picture an interaction's answer waits
-    for goes before the background ones (flips, boards), which are paced anyway."""
-
-    def __init__(self) -> None:
-        self.busy = False
-        self.waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (deque(), deque())
-
-    async def take(self, first: bool) -> None:
-        if not self.busy:
-            self.busy = True
-            return
-        turn = asyncio.get_running_loop().create_future()
-        self.waiting[0 if first else 1].append(turn)
-        try:
-            await turn
-        except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():
-                self.give()  # it was this one's turn: the next one's now
-            raise
-
-    def give(self) -> None:
-        for queue in self.waiting:
-            while queue:
-                turn = queue.popleft()
-                if not turn.done():
-                    turn.set_result(None)
-                    return
-        self.busy = False
-
-
-_turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Turns] = weakref.WeakKeyDictionary()
-
-
-async def _render(first: bool, function: Callable[[], T]) -> T:
-    loop = asyncio.get_running_loop()
-    turns = _turns.get(loop)
-    if turns is None:
-        turns = _turns[loop] = _Turns()
-    await turns.take(first)
-    try:
-        return await _draw(loop, function)
-    finally:
-        turns.give()
-
-
-async def rendered(render: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-    """``render(*args, **kwargs)`` (a :mod:`bot.render` function that may draw a picture) off the event loop,
-    after the pictures asked for before it (and after those of :func:`rendered_first`)."""
-    return await _render(False, functools.partial(render, *args, **kwargs))
-
-
-async def rendered_first(render: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-    """:func:`rendered` for a picture an interaction's answer waits for: drawn before the background ones."""
-    return await _render(True, functools.partial(render, *args, **kwargs))
-
-
-# --- views -----------------------------------------------------------------------------------------------
-
-
 BUTTONS = MatchButtons("aw", cog_name=COG_NAME, title="Air War", panel_key=PANEL_KEY,
                        open_label="Open my battle-order panel")
-challenge_view = BUTTONS.challenge_view
-panel_view = BUTTONS.panel_view
-open_panel_view = BUTTONS.open_panel_view
 

@@ -1,5 +1,5 @@
 """What the stats, leaderboard, settings and privacy cogs share: their services on the bot, the service that
-exports a game's match file, and the game choices."""
+exports a game's match file, and the game choices (made when a cog loads: :func:`cogs.kit.choices.set_choices`)."""
 
 from __future__ import annotations
 
@@ -21,8 +21,9 @@ def game_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=game_title(game), value=game) for game in game_names()]
 
 
-GAME_CHOICES = game_choices()
-BOARD_CHOICES = [*GAME_CHOICES, app_commands.Choice(name="All games (combined)", value=COMBINED)]
+def board_choices() -> list[app_commands.Choice[str]]:
+    """Every registered game and variant, and every game together."""
+    return [*game_choices(), app_commands.Choice(name="All games (combined)", value=COMBINED)]
 
 
 def stats_service(bot: Any) -> StatsService:

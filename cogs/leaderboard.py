@@ -24,7 +24,8 @@ from bot.render.stats import COMBINED, board_footer, board_title
 from bot.services import USER_ERRORS
 from bot.services.stats import Board
 from bot.storage.records import LeaderboardPage
-from cogs._stats_ui import BOARD_CHOICES, stats_service, tell
+from cogs._stats_ui import board_choices, stats_service, tell
+from cogs.kit.choices import set_choices
 
 LEADERBOARD_COLOUR = discord.Colour.gold()
 DEFAULT_GAME = "airwar"
@@ -149,10 +150,12 @@ class Leaderboard(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    async def cog_load(self) -> None:
+        set_choices(self.leaderboard, game=board_choices())
+
     @app_commands.command(name="leaderboard", description="This server's ranked players of a game, or of all games")
     @app_commands.describe(game="The game whose leaderboard to show, or all games together (default: Air War)",
                            season="A past season's board, by number (default: this season; see /season list)")
-    @app_commands.choices(game=BOARD_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(
         self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None,

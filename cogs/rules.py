@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.games import game_names
 from bot.rules_text import rules_text
+from cogs.kit.choices import set_choices
 
 RULES_COLOUR = discord.Colour.dark_teal()
 
@@ -62,9 +63,11 @@ class Rules(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    async def cog_load(self) -> None:
+        set_choices(self.rules, game=[app_commands.Choice(name=rules_text(g).title, value=g) for g in game_names()])
+
     @app_commands.command(name="rules", description="Read the rules of a game")
     @app_commands.describe(game="The game whose rules to show")
-    @app_commands.choices(game=[app_commands.Choice(name=rules_text(g).title, value=g) for g in game_names()])
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         await interaction.response.send_message(
             embed=rules_embed(game.value), view=rules_view(game.value), ephemeral=True

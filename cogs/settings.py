@@ -16,7 +16,8 @@ from bot.games import game_names
 from bot.render import stats as render
 from bot.services import USER_ERRORS
 from bot.storage.settings import WAR_PACES
-from cogs._stats_ui import GAME_CHOICES, NO_MENTIONS, settings_service, stats_service, tell
+from cogs._stats_ui import NO_MENTIONS, game_choices, settings_service, stats_service, tell
+from cogs.kit.choices import set_choices
 
 NEEDS_MANAGE = "Changing the server's settings needs the Manage Server permission."
 SEASON_NEEDS_MANAGE = "Starting a new season needs the Manage Server permission."
@@ -41,6 +42,9 @@ class Settings(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        set_choices(self.rules, game=game_choices())
 
     @property
     def service(self):
@@ -90,7 +94,6 @@ class Settings(commands.Cog):
     @settings.command(name="rules", description="A game's default rules on this server")
     @app_commands.describe(game="The game", rules='key=value pairs, e.g. "aces=low stack=3"; "reset" for the '
                                                   "game's own defaults")
-    @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str], rules: str) -> None:
         await self._change(interaction, lambda guild: self.service.set_default_rules(guild, game.value, rules))
 

@@ -20,7 +20,8 @@ from discord.ext import commands
 from bot.render import stats as render
 from bot.services import USER_ERRORS
 from bot.services.stats import HistoryPage
-from cogs._stats_ui import GAME_CHOICES, NO_MENTIONS, stats_service, tell
+from cogs._stats_ui import NO_MENTIONS, game_choices, stats_service, tell
+from cogs.kit.choices import set_choices
 
 STATS_COLOUR = discord.Colour.blurple()
 HISTORY_PER_PAGE = 5
@@ -111,13 +112,16 @@ class Stats(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    async def cog_load(self) -> None:
+        set_choices(self.stats, game=game_choices())
+        set_choices(self.h2h, game=game_choices())
+
     @property
     def service(self):
         return stats_service(self.bot)
 
     @app_commands.command(name="stats", description="A player's record, streaks and rating on this server")
     @app_commands.describe(player="Whose stats (default: yours)", game="One game (default: every game together)")
-    @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction, player: discord.Member | discord.User | None = None,
                     game: app_commands.Choice[str] | None = None) -> None:
@@ -158,7 +162,6 @@ class Stats(commands.Cog):
     @app_commands.command(name="h2h", description="Two players' matches against each other on this server")
     @app_commands.describe(player="One player", opponent="The other (default: you)",
                            game="One game (default: every game)")
-    @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def h2h(self, interaction: discord.Interaction, player: discord.Member | discord.User,
                   opponent: discord.Member | discord.User | None = None,

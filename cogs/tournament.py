@@ -34,6 +34,7 @@ from bot.storage.tournaments import TournamentEvent, TournamentRecord
 from bot.tournaments import Format, Tournament
 from cogs._stats_ui import game_choices
 from cogs._tournament_ui import COG_NAME, DYNAMIC_ITEMS, NO_MENTIONS, ready_view, signup_view, tell
+from cogs.kit.choices import set_choices
 
 if TYPE_CHECKING:
     from bot.client import CardGameBot
@@ -86,6 +87,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
 
     # --- life ----------------------------------------------------------------------------------------------
     async def cog_load(self) -> None:
+        set_choices(self.create, game=game_choices())
         self._loop = asyncio.get_running_loop().create_task(self._run_loop(), name="tournament-loop")
 
     async def cog_unload(self) -> None:
@@ -465,8 +467,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         no_show="Minutes a player has to press Ready when called (default 10; 0: games start at once)",
         pace="War games: how cards are flipped (default auto)", rounds="Swiss: the number of rounds",
     )
-    @app_commands.choices(game=game_choices(),
-                          format=[app_commands.Choice(name=n, value=v) for n, v in FORMATS],
+    @app_commands.choices(format=[app_commands.Choice(name=n, value=v) for n, v in FORMATS],
                           pace=[app_commands.Choice(name=n, value=v) for n, v in PACES],
                           best_of=[app_commands.Choice(name=str(n), value=n) for n in (1, 3, 5, 7)])
     async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100],

@@ -7,11 +7,15 @@ sent before a restart still works (nothing about it lives in memory):
 * ``<prefix>:p:<match>:<step>:<key>`` -- a seat's panel (DM or ephemeral); ``key`` is the render's button key,
   matching the game's ``panel_key`` pattern;
 * ``<prefix>:open:<match>:<step>`` -- "Open my panel" (players whose DMs are closed, and the status command);
-* ``<prefix>:ff:<match>:<yes|no>`` -- the ephemeral "really forfeit?" question.
+* ``<prefix>:ff:<match>:<yes|no>`` -- the ephemeral "really forfeit?" question;
+* ``<prefix>:l:<match>:<join|leave|start|cancel>`` -- a lobby's message (a game with lobbies; anyone may Join);
+* ``<prefix>:t:<match>:<step>:<key>`` -- the match's public table (a game with one), ``key`` matching the game's
+  ``table_key`` pattern.
 
 The items only parse their custom id and hand the click to the game's cog (found by name):
-``interaction_check`` answers a click by someone outside the match with an ephemeral "This isn't your match." (the
-cog's ``check_player``), and an error is answered privately, never raised. No rules and no state here.
+``interaction_check`` answers a click by someone outside the match (but a lobby's Join) with an ephemeral "This
+isn't your match." (the cog's ``check_player``), and an error is answered privately, never raised. No rules and no
+state here.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from cogs.kit.messages import SORRY, STYLES, tell_privately
 log = logging.getLogger("cogs.kit")
 
 CHALLENGE_ACTIONS = ("accept", "decline", "withdraw")
+LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
 
 
 class GameItem:
@@ -75,12 +80,17 @@ class GameItem:
 
 
 class MatchButtons:
-    """One game's four match buttons (see the module docstring) and the views that hold them. ``prefix``: the
-    custom ids' first part; ``cog_name``: the cog the clicks go to (its handlers ``on_challenge_button``,
-    ``on_panel_button``, ``on_open_panel``, ``on_forfeit_button``); ``panel_key``: a regular expression for the
-    panel's button keys; ``open_label``: the "Open my panel" button's words."""
+    """One game's match buttons (see the module docstring) and the views that hold them. ``prefix``: the custom
+    ids' first part; ``cog_name``: the cog the clicks go to (its handlers ``on_challenge_button``,
+    ``on_panel_button``, ``on_open_panel``, ``on_forfeit_button``, ``on_lobby_button``, ``on_table_button``);
+    ``panel_key``: a regular expression for the panel's button keys (``None``: the game has no private panels);
+    ``open_label``: the "Open my panel" button's words; ``forfeit_labels``: the forfeit question's two buttons'
+    words (yes, no); ``lobby``: the game has lobbies; ``table_key``: a regular expression for the keys of the buttons
+    on the match's public table (``None``: it has none)."""
 
-    def __init__(self, prefix: str, *, cog_name: str, title: str, panel_key: str, open_label: str) -> None:
+    def __init__(self, prefix: str, *, cog_name: str, title: str, panel_key: str | None = None,
+                 open_label: str = "Open my panel", forfeit_labels: tuple[str, str] = ("Forfeit", "Keep playing"),
+                 lobby: bool = False, table_key: str | None = None) -> None:
         self.prefix = prefix
 
         class Item(GameItem):
@@ -89,42 +99,57 @@ class MatchButtons:
         Item.cog_name = cog_name
         Item.title = title
 
-        class ChallengeButton(Item, discord.ui.DynamicItem[discord.ui.Button],
-                              template=rf"{prefix}:c:(?P<match>[0-9]{{1,19}}):(?P<action>accept|decline|withdraw)"):
-            def __init__(self, match_id: int, action: str, *, label: str | None = None,
-                         style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False) -> None:
-                super().__init__(discord.ui.Button(label=label or action.title(), style=style, disabled=disabled,
-                                                   custom_id=f"{prefix}:c:{match_id}:{action}"))
-                self.match_id = match_id
-                self.action = action
+        def action_button(kind: str, actions: Sequence[str], handler: str, open_actions: Sequence[str] = ()) -> Any:
+            """``<prefix>:<kind>:<match>:<action>``, handed to the cog's ``handler(interaction, match, action)``;
+            ``open_actions`` may be pressed by anyone."""
 
-            @classmethod
-            async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                                     match: re.Match[str]) -> Any:
-                return cls(int(match["match"]), match["action"], label=item.label, style=item.style)
+            class ActionButton(Item, discord.ui.DynamicItem[discord.ui.Button],
+                               template=rf"{prefix}:{kind}:(?P<match>[0-9]{{1,19}}):(?P<action>{'|'.join(actions)})"):
+                def __init__(self, match_id: int, action: str, *, label: str | None = None,
+                             style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                             disabled: bool = False) -> None:
+                    super().__init__(discord.ui.Button(label=label or action.title(), style=style, disabled=disabled,
+                                                       custom_id=f"{prefix}:{kind}:{match_id}:{action}"))
+                    self.match_id = match_id
+                    self.action = action
+                    self.open_to_all = action in open_actions
 
-            async def callback(self, interaction: discord.Interaction) -> None:
-                await self._run(interaction, "on_challenge_button", self.action)
+                @classmethod
+                async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                                         match: re.Match[str]) -> Any:
+                    return cls(int(match["match"]), match["action"], label=item.label, style=item.style)
 
-        class PanelButton(Item, discord.ui.DynamicItem[discord.ui.Button],
-                          template=rf"{prefix}:p:(?P<match>[0-9]{{1,19}}):(?P<step>[0-9]{{1,6}}):(?P<key>{panel_key})"):
-            def __init__(self, match_id: int, step: int, key: str, *, label: str | None = None,
-                         style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
-                         row: int | None = None) -> None:
-                super().__init__(discord.ui.Button(label=label or key, style=style, disabled=disabled, row=row,
-                                                   custom_id=f"{prefix}:p:{match_id}:{step}:{key}"))
-                self.match_id = match_id
-                self.step = step
-                self.key = key
+                async def callback(self, interaction: discord.Interaction) -> None:
+                    await self._run(interaction, handler, self.action)
 
-            @classmethod
-            async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                                     match: re.Match[str]) -> Any:
-                return cls(int(match["match"]), int(match["step"]), match["key"], label=item.label,
-                           style=item.style)
+            return ActionButton
 
-            async def callback(self, interaction: discord.Interaction) -> None:
-                await self._run(interaction, "on_panel_button", self.step, self.key)
+        def step_button(kind: str, key: str, digits: int, handler: str) -> Any:
+            """``<prefix>:<kind>:<match>:<step>:<key>``, handed to the cog's ``handler(interaction, match, step,
+            key)``."""
+
+            class StepButton(Item, discord.ui.DynamicItem[discord.ui.Button],
+                             template=rf"{prefix}:{kind}:(?P<match>[0-9]{{1,19}}):(?P<step>[0-9]{{1,{digits}}})"
+                                      rf":(?P<key>{key})"):
+                def __init__(self, match_id: int, step: int, key: str, *, label: str | None = None,
+                             style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
+                             row: int | None = None) -> None:
+                    super().__init__(discord.ui.Button(label=label or key, style=style, disabled=disabled, row=row,
+                                                       custom_id=f"{prefix}:{kind}:{match_id}:{step}:{key}"))
+                    self.match_id = match_id
+                    self.step = step
+                    self.key = key
+
+                @classmethod
+                async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                                         match: re.Match[str]) -> Any:
+                    return cls(int(match["match"]), int(match["step"]), match["key"], label=item.label,
+                               style=item.style)
+
+                async def callback(self, interaction: discord.Interaction) -> None:
+                    await self._run(interaction, handler, self.step, self.key)
+
+            return StepButton
 
         class OpenPanelButton(Item, discord.ui.DynamicItem[discord.ui.Button],
                               template=rf"{prefix}:open:(?P<match>[0-9]{{1,19}}):(?P<step>[0-9]{{1,6}})"):
@@ -147,7 +172,7 @@ class MatchButtons:
             def __init__(self, match_id: int, answer: str) -> None:
                 yes = answer == "yes"
                 super().__init__(discord.ui.Button(
-                    label="Forfeit" if yes else "Keep playing",
+                    label=forfeit_labels[0] if yes else forfeit_labels[1],
                     style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
                     custom_id=f"{prefix}:ff:{match_id}:{answer}",
                 ))
@@ -162,35 +187,64 @@ class MatchButtons:
             async def callback(self, interaction: discord.Interaction) -> None:
                 await self._run(interaction, "on_forfeit_button", self.answer)
 
-        self.ChallengeButton = ChallengeButton
-        self.PanelButton = PanelButton
-        self.OpenPanelButton = OpenPanelButton
+        self.ChallengeButton = action_button("c", CHALLENGE_ACTIONS, "on_challenge_button")
         self.ForfeitButton = ForfeitButton
+        items: list[type[Any]] = [self.ChallengeButton, ForfeitButton]
+        self.PanelButton: Any = None
+        self.OpenPanelButton: Any = None
+        if panel_key is not None:
+            self.PanelButton = step_button("p", panel_key, 6, "on_panel_button")
+            self.OpenPanelButton = OpenPanelButton
+            items += [self.PanelButton, OpenPanelButton]
+        self.LobbyButton: Any = None
+        if lobby:
+            self.LobbyButton = action_button("l", LOBBY_ACTIONS, "on_lobby_button", open_actions=("join",))
+            items.append(self.LobbyButton)
+        self.TableButton: Any = None
+        if table_key is not None:
+            self.TableButton = step_button("t", table_key, 7, "on_table_button")
+            items.append(self.TableButton)
         #: for ``bot.add_dynamic_items``
-        self.items: tuple[type[Any], ...] = (ChallengeButton, PanelButton, OpenPanelButton, ForfeitButton)
+        self.items: tuple[type[Any], ...] = tuple(items)
 
-    def challenge_id_prefix(self, match_id: int) -> str:
-        """How the custom id of each of the match's challenge buttons begins."""
-        return f"{self.prefix}:c:{match_id}:"
+    def opening_id_prefixes(self, match_id: int) -> tuple[str, ...]:
+        """How the custom id of each button of the match's challenge (or lobby) message begins."""
+        kinds = ("c", "l") if self.LobbyButton is not None else ("c",)
+        return tuple(f"{self.prefix}:{kind}:{match_id}:" for kind in kinds)
 
-    def challenge_view(self, match_id: int, buttons: Sequence[Button]) -> discord.ui.View:
+    @staticmethod
+    def _view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View | None:
+        """A lasting view of ``items``; ``None`` when there are none (the message loses its buttons)."""
+        if not items:
+            return None
         view = discord.ui.View(timeout=None)
-        for button in buttons:
-            if button.key in CHALLENGE_ACTIONS:
-                view.add_item(self.ChallengeButton(match_id, button.key, label=button.label,
-                                                   style=STYLES[button.style], disabled=not button.enabled))
+        for item in items:
+            view.add_item(item)
         return view
+
+    def challenge_view(self, match_id: int, buttons: Sequence[Button]) -> discord.ui.View | None:
+        return self._view([self.ChallengeButton(match_id, button.key, label=button.label, style=STYLES[button.style],
+                                                disabled=not button.enabled)
+                           for button in buttons if button.key in CHALLENGE_ACTIONS])
+
+    def lobby_view(self, match_id: int, buttons: Sequence[Button]) -> discord.ui.View | None:
+        return self._view([self.LobbyButton(match_id, button.key, label=button.label,
+                                            style=STYLES.get(button.style, discord.ButtonStyle.secondary),
+                                            disabled=not button.enabled)
+                           for button in buttons if button.key in LOBBY_ACTIONS])
 
     def panel_view(self, match_id: int, step: int, surface: ButtonSurface) -> discord.ui.View | None:
         """The panel's buttons (``None`` when there are none: chosen, or over)."""
-        if not surface.buttons:
-            return None
-        view = discord.ui.View(timeout=None)
-        for button in surface.buttons:
-            view.add_item(self.PanelButton(match_id, step, button.key, label=button.label,
-                                           style=STYLES.get(button.style, discord.ButtonStyle.secondary),
-                                           disabled=not button.enabled, row=button.row))
-        return view
+        return self._step_view(self.PanelButton, match_id, step, surface.buttons)
+
+    def table_view(self, match_id: int, step: int, buttons: Sequence[Button]) -> discord.ui.View | None:
+        """The buttons of the match's public table at ``step`` (``None`` when there are none)."""
+        return self._step_view(self.TableButton, match_id, step, buttons)
+
+    def _step_view(self, item: Any, match_id: int, step: int, buttons: Sequence[Button]) -> discord.ui.View | None:
+        return self._view([item(match_id, step, button.key, label=button.label,
+                                style=STYLES.get(button.style, discord.ButtonStyle.secondary),
+                                disabled=not button.enabled, row=button.row) for button in buttons])
 
     def open_panel_view(self, match_id: int, step: int) -> discord.ui.View:
         view = discord.ui.View(timeout=None)

@@ -7,6 +7,9 @@ message, nothing changed), re-arms the match's deadline timer and asks the prese
 queued. The server's settings decide where a match may start and its rules (the server's defaults for the game,
 overridden by the command's own). Buttons are the game's :class:`~cogs.kit.items.MatchButtons`.
 
+Timers: a match's deadline runs on the bot's :class:`~bot.match.timers.Timers`; a step the game's flow plays by
+itself (its ``auto_deadline_kind``, War's auto pace) is played after the bot's ``pace_sleep`` instead.
+
 Restarts: once the gateway is ready the bot asks the cog (its display) to move the game's deadlines that passed
 while the bot was away, show every one of its matches' unshown events and re-arm each open match's timer
 (:meth:`MatchCog.resume`).
@@ -14,7 +17,11 @@ while the bot was away, show every one of its matches' unshown events and re-arm
 A subclass sets ``game``, ``presenter_class``, ``buttons`` and ``panel_actions`` (panel button key, or key prefix
 ending in ``:``, -> the match service's method: ``tap``, ``pick``, ``undo``, ``reset``, ``as_drawn``,
 ``random_order``, ``confirm``), and defines its ``app_commands.Group`` whose commands call :meth:`start_challenge`,
-:meth:`ask_forfeit` and :meth:`show_status` (with its :meth:`status_text`).
+:meth:`ask_forfeit` and :meth:`show_status` (with its :meth:`status_text`). A game with lobbies gets their buttons
+handled here (:meth:`MatchCog.on_lobby_button`); one with buttons on a public table handles them itself
+(``on_table_button``, with :meth:`MatchCog.act`). Its own words go in the hooks: :meth:`~MatchCog.forfeit_question`,
+:meth:`~MatchCog.forfeited_text`, :meth:`~MatchCog.kept_playing_text`, :meth:`~MatchCog.waiting_text`,
+:meth:`~MatchCog.status_reply`.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ import asyncio
 import functools
 import logging
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ClassVar
 
 import discord
@@ -37,7 +44,7 @@ from bot.storage.records import MatchRecord
 from cogs._match_common import message_link, missing_permissions, start_refusal
 from cogs._stats_ui import settings_service
 from cogs.kit.items import MatchButtons
-from cogs.kit.messages import DEFER_AFTER, NO_MENTIONS, Answer, embed_of
+from cogs.kit.messages import DEFER_AFTER, NO_MENTIONS, Answer
 from cogs.kit.presenter import Presenter
 
 log = logging.getLogger("cogs.kit")
@@ -61,6 +68,9 @@ class MatchCog(commands.Cog):
         self.presenter = self.make_presenter()
         self.defer_after: float = getattr(bot, "defer_after", DEFER_AFTER)
         self._armed: dict[int, float] = {}
+        self.pace_sleep = getattr(bot, "pace_sleep", asyncio.sleep)
+        #: match id -> (step, task) of the auto-played step waiting for its time
+        self._auto: dict[int, tuple[int, asyncio.Task[None]]] = {}
         self._players: OrderedDict[int, tuple[int, ...]] = OrderedDict()
         #: set once the start's resume (the bot's, :meth:`resume`) is over
         self.resumed = asyncio.Event()
@@ -89,6 +99,11 @@ class MatchCog(commands.Cog):
         for match_id in list(self._armed):
             self.bot.timers.cancel(self._timer_key(match_id))
         self._armed.clear()
+        tasks = [task for _, task in self._auto.values()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._auto.clear()
         await self.presenter.close()
 
     async def resume(self) -> None:
@@ -110,15 +125,54 @@ class MatchCog(commands.Cog):
 
     # --- timers and showing ------------------------------------------------------------------------------
     def arm(self, match: MatchRecord) -> None:
+        """Arm (or cancel) the match's timer from its stored deadline; a step the flow plays by itself
+        (``auto_deadline_kind``) is played after the bot's pace sleep instead."""
         key = self._timer_key(match.id)
-        if not match.is_open or match.deadline_at is None:
+        auto_kind = self.service.flow.auto_deadline_kind
+        auto = bool(auto_kind) and match.is_open and match.deadline_at is not None and match.deadline_kind == auto_kind
+        if self._auto and not auto:
+            self._stop_auto(match.id)
+        if auto or not match.is_open or match.deadline_at is None:
             self.bot.timers.cancel(key)
             self._armed.pop(match.id, None)
+            if auto:
+                self._play_auto_later(match)
             return
         if self._armed.get(match.id) == match.deadline_at and self.bot.timers.armed(key):
             return
         self._armed[match.id] = match.deadline_at
         self.bot.timers.arm(key, match.deadline_at, functools.partial(self._deadline, match.id))
+
+    def _stop_auto(self, match_id: int) -> None:
+        running = self._auto.pop(match_id, None)
+        if running is not None and running[1] is not asyncio.current_task():
+            running[1].cancel()
+
+    def _play_auto_later(self, match: MatchRecord) -> None:
+        step = self.service.flow.due_step(match.step)
+        running = self._auto.get(match.id)
+        if running is not None and running[0] == step and not running[1].done():
+            return
+        assert match.deadline_at is not None
+        task = asyncio.get_running_loop().create_task(self._play_auto(match.id, step, match.deadline_at),
+                                                      name=f"{self.game}-auto-{match.id}")
+        self._auto[match.id] = (step, task)
+
+    async def _play_auto(self, match_id: int, step: int, due: float) -> None:
+        try:
+            await self.pace_sleep(max(0.0, due - self.bot.clock()))
+            update = await self.service.auto_step(match_id, step)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("%s match %s: playing step %s failed", self.title, match_id, step)
+            return
+        finally:
+            current = self._auto.get(match_id)
+            if current is not None and current[1] is asyncio.current_task():
+                del self._auto[match_id]
+        if update is not None:
+            self.after(update)
 
     async def _deadline(self, match_id: int) -> None:
         self._armed.pop(match_id, None)
@@ -147,7 +201,8 @@ class MatchCog(commands.Cog):
         return Answer(interaction, thinking=thinking, ephemeral=ephemeral, defer_after=self.defer_after)
 
     async def check_player(self, interaction: discord.Interaction, match_id: int) -> bool:
-        """Every button's ``interaction_check``: only the match's players get further."""
+        """Every button's ``interaction_check``: only the match's players get further. A match's players are kept
+        once they are settled: a lobby's change until it starts."""
         players = self._players.get(match_id)
         if players is None:
             try:
@@ -158,9 +213,11 @@ class MatchCog(commands.Cog):
             if match.game not in self.service.games:
                 await self.tell(interaction, str(service_errors.MatchNotFound(match_id)))
                 return False
-            players = self._players[match_id] = match.user_ids
-            while len(self._players) > PLAYERS_CACHED:
-                self._players.popitem(last=False)
+            players = match.user_ids
+            if not (match.status == "challenge" and match.options.get("lobby")):
+                self._players[match_id] = players
+                while len(self._players) > PLAYERS_CACHED:
+                    self._players.popitem(last=False)
         if interaction.user.id not in players:
             await self.tell(interaction, str(service_errors.NotYourMatch()))
             return False
@@ -168,19 +225,40 @@ class MatchCog(commands.Cog):
         return True
 
     # --- buttons -----------------------------------------------------------------------------------------
-    async def on_challenge_button(self, interaction: discord.Interaction, match_id: int, action: str) -> None:
-        method = {"accept": self.service.accept, "decline": self.service.decline,
-                  "withdraw": self.service.withdraw}[action]
+    async def act(self, interaction: discord.Interaction, call: Callable[[], Awaitable[MatchUpdate]],
+                  reply: Callable[[MatchUpdate], str] | None = None) -> None:
+        """A click on a public message: ``call`` the match service (a refusal answered privately), answer with
+        ``reply``'s note (privately), or else by letting the message change by itself, then show what it queued."""
         async with self.answer(interaction) as answer:
             try:
-                update = await method(match_id, interaction.user.id)
+                update = await call()
             except USER_ERRORS as error:
                 await answer.tell(str(error))
                 return
             try:
-                await answer.acknowledge()
+                if reply is not None:
+                    await answer.tell(reply(update))
+                else:
+                    await answer.acknowledge()
             finally:
                 self.after(update)
+
+    async def on_challenge_button(self, interaction: discord.Interaction, match_id: int, action: str) -> None:
+        method = {"accept": self.service.accept, "decline": self.service.decline,
+                  "withdraw": self.service.withdraw}[action]
+        await self.act(interaction, lambda: method(match_id, interaction.user.id))
+
+    async def on_lobby_button(self, interaction: discord.Interaction, match_id: int, action: str) -> None:
+        """Join (anyone), Leave, Start (the host) or Cancel (the host) a lobby."""
+        user = interaction.user
+
+        async def join() -> MatchUpdate:
+            update = await self.service.join(match_id, user.id, user.display_name)
+            self.presenter.remember_name(interaction.guild_id, user)
+            return update
+
+        method = {"leave": self.service.leave, "start": self.service.start, "cancel": self.service.cancel_lobby}
+        await self.act(interaction, join if action == "join" else lambda: method[action](match_id, user.id))
 
     def _panel_call(self, key: str) -> tuple[str, tuple[str, ...]]:
         """The match service's method a panel key calls, and its extra argument (the item of a ``prefix:`` key)."""
@@ -224,103 +302,159 @@ class MatchCog(commands.Cog):
             await answer.send(ephemeral=True, **await self.presenter.panel_message(match, panel))
 
     async def on_forfeit_button(self, interaction: discord.Interaction, match_id: int, answer_: str) -> None:
+        """The "really forfeit?" question: Forfeit forfeits, the other button changes nothing."""
         async with self.answer(interaction) as answer:
-            if answer_ == "no":
-                await answer.edit(content="Good: the match goes on.", view=None)
-                return
             try:
+                if answer_ == "no":
+                    await answer.edit(content=await self.kept_playing_text(match_id, interaction.user.id), view=None,
+                                      allowed_mentions=NO_MENTIONS)
+                    return
                 update = await self.service.forfeit(match_id, interaction.user.id)
             except USER_ERRORS as error:
                 await answer.edit(content=str(error), view=None, allowed_mentions=NO_MENTIONS)
                 return
             try:
-                seat = update.match.seat_of(interaction.user.id)
-                assert seat is not None
-                other = update.match.user_ids[1 - seat]
-                await answer.edit(content=f"🏳️ You forfeited your {self.title} match: <@{other}> wins.",
-                                  view=None, allowed_mentions=NO_MENTIONS)
+                await answer.edit(content=self.forfeited_text(update.match, interaction.user.id), view=None,
+                                  allowed_mentions=NO_MENTIONS)
             finally:
                 self.after(update)
+
+    async def kept_playing_text(self, match_id: int, user_id: int) -> str:
+        """The forfeit question's answer to "keep playing" (a refusal -- ``USER_ERRORS`` -- answers instead)."""
+        return f"Good: the {self.presenter.match_word} goes on."
+
+    def forfeited_text(self, match: MatchRecord, user_id: int) -> str:
+        """The forfeit question's answer once the user forfeited ``match`` (as it stands after it)."""
+        seat = match.seat_of(user_id)
+        assert seat is not None
+        return f"🏳️ You forfeited your {self.title} match: <@{match.user_ids[1 - seat]}> wins."
 
     # --- what the commands share -------------------------------------------------------------------------
     async def start_challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User, *,
                               rules: Mapping[str, Any] | None = None, timer: int | None = None) -> None:
         """A challenge in the command's channel: refuses (privately) what can't start here, then posts the challenge
         with Accept / Decline / Withdraw. ``rules`` overlay the server's defaults for the game."""
+        assert interaction.guild_id is not None
+        if (await self.refuse_opponent(interaction, opponent, self.title) or await self.refuse_channel(interaction)
+                or await self.refuse_start_here(interaction)):
+            return
+        try:  # the server's default rules under the challenge's own
+            rules = await settings_service(self.bot).rules_for(interaction.guild_id, self.game, dict(rules or {}))
+        except USER_ERRORS as error:
+            await self.tell(interaction, str(error))
+            return
+        await self.issue_challenge(interaction, opponent, game=self.game, rules=rules, arrange_seconds=timer)
+
+    async def issue_challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User, *,
+                              game: str, rules: Mapping[str, Any], **options: Any) -> None:
+        """The checked challenge made (``options``: the match service's for it) and posted as the command's answer;
+        the service's refusals answered privately."""
         user = interaction.user
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        if opponent.id == user.id:
-            await self.tell(interaction, str(service_errors.CannotChallengeSelf()))
-            return
-        if opponent.bot:
-            await self.tell(interaction, f"{opponent.mention} is a bot; bots can't play {self.title}. "
-                                         "Challenge a person instead.")
-            return
-        if not isinstance(opponent, discord.Member):
-            await self.tell(interaction, f"{opponent.mention} isn't a member of this server; you can only "
-                                         "challenge someone here.")
-            return
-        missing = missing_permissions(interaction)
-        if missing:
-            await self.tell(interaction, f"I can't run a match in this channel: I need {missing} here.")
-            return
-        refusal = await start_refusal(self.bot, interaction)
-        if refusal is not None:
-            await self.tell(interaction, refusal)
-            return
         try:  # the service's refusals before anything goes out: the deferral below would be public
-            await self.service.check_challenge(user.id, opponent.id, self.game)
-            # the server's default rules under the challenge's own
-            rules = await settings_service(self.bot).rules_for(interaction.guild_id, self.game, dict(rules or {}))
+            await self.service.check_challenge(user.id, opponent.id, game)
         except USER_ERRORS as error:
             await self.tell(interaction, str(error))
             return
         async with self.answer(interaction, thinking=True) as answer:
             try:
                 update = await self.service.challenge(
-                    interaction.guild_id, interaction.channel_id, user.id, opponent.id, game=self.game, rules=rules,
-                    arrange_seconds=timer, challenger_name=user.display_name, opponent_name=opponent.display_name,
-                )
+                    interaction.guild_id, interaction.channel_id, user.id, opponent.id, game=game, rules=dict(rules),
+                    challenger_name=user.display_name, opponent_name=opponent.display_name, **options)
             except USER_ERRORS as error:  # (made in between: a public "thinking" is removed, the note is private)
                 await answer.tell(str(error))
                 return
             self.presenter.remember_name(interaction.guild_id, user)
             self.presenter.remember_name(interaction.guild_id, opponent)
-            match = update.match
-            assert match.deadline_at is not None
-            surface = self.presenter.render.challenge(user.mention, opponent.mention, match.rules,
-                                                      expires_at=match.deadline_at)
-            try:
-                message_id = await answer.send(
-                    opponent.mention, embed=embed_of(surface, colour=self.presenter.colour),
-                    view=self.buttons.challenge_view(match.id, surface.buttons),
-                    allowed_mentions=discord.AllowedMentions(users=[opponent]),
-                )
-                if message_id is None:
-                    message_id = (await interaction.original_response()).id
-                await self.service.set_challenge_message(match.id, message_id)
-                if update.events:
-                    await self.service.mark_shown(match.id, update.events[-1].seq)
-            finally:
-                self.after(update)  # an event left unshown (the answer was lost): the presenter posts it
+            await self.post_opening(interaction, answer, update)
+
+    async def refuse_opponent(self, interaction: discord.Interaction, opponent: discord.Member | discord.User,
+                              title: str) -> bool:
+        """Refuse (privately) a challenge to oneself, a bot or someone outside the server; ``True``: refused."""
+        if opponent.id == interaction.user.id:
+            refusal = str(service_errors.CannotChallengeSelf())
+        elif opponent.bot:
+            refusal = f"{opponent.mention} is a bot; bots can't play {title}. Challenge a person instead."
+        elif not isinstance(opponent, discord.Member):
+            refusal = f"{opponent.mention} isn't a member of this server; you can only challenge someone here."
+        else:
+            return False
+        await self.tell(interaction, refusal)
+        return True
+
+    async def refuse_channel(self, interaction: discord.Interaction) -> bool:
+        """Refuse (privately) a channel where the bot lacks the permissions a match needs; ``True``: refused."""
+        missing = missing_permissions(interaction)
+        if missing:
+            await self.tell(interaction, f"I can't run a {self.presenter.match_word} in this channel: I need {missing} "
+                                         "here.")
+        return bool(missing)
+
+    async def refuse_start_here(self, interaction: discord.Interaction) -> bool:
+        """Refuse (privately) a start where the server's settings allow none; ``True``: refused."""
+        refusal = await start_refusal(self.bot, interaction)
+        if refusal is not None:
+            await self.tell(interaction, refusal)
+        return refusal is not None
+
+    async def post_opening(self, interaction: discord.Interaction, answer: Answer, update: MatchUpdate) -> None:
+        """The command's answer: the new challenge (or lobby) message, its id stored, the events it shows marked
+        shown."""
+        match = update.match
+        try:
+            message_id = await answer.send(**self.presenter.opening_message(match))
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+            await self.service.set_challenge_message(match.id, message_id)
+            if update.events:
+                await self.service.mark_shown(match.id, update.events[-1].seq)
+        finally:
+            self.after(update)  # an event left unshown (the answer was lost): the presenter posts it
 
     async def ask_forfeit(self, interaction: discord.Interaction) -> None:
         """The forfeit command: asks first (privately), with Forfeit / Keep playing."""
         async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
             try:
                 match = await self.service.forfeit_target(interaction.user.id, self.game)
+                seat = match.seat_of(interaction.user.id)
+                assert seat is not None
+                question = await self.forfeit_question(match, seat)
             except USER_ERRORS as error:
                 await answer.tell(str(error))
                 return
-            seat = match.seat_of(interaction.user.id)
-            assert seat is not None
-            other = match.user_ids[1 - seat]
-            await answer.send(f"Forfeit your {self.title} match against <@{other}>? <@{other}> wins and the "
-                              "result is recorded.", view=self.buttons.forfeit_view(match.id), ephemeral=True)
+            await answer.send(question, view=self.buttons.forfeit_view(match.id), ephemeral=True)
+
+    async def forfeit_question(self, match: MatchRecord, seat: int) -> str:
+        """The forfeit command's question to the player in ``seat``."""
+        other = match.user_ids[1 - seat]
+        return f"Forfeit your {self.title} match against <@{other}>? <@{other}> wins and the result is recorded."
 
     def status_text(self, status: MatchStatus) -> str:
         """The status command's words for a match being played (the seat's own view and panel)."""
         raise NotImplementedError
+
+    def status_reply(self, status: MatchStatus) -> tuple[str, discord.ui.View | None]:
+        """The status command's answer for a match being played: its words, and the "Open my panel" button while
+        the seat has a choice to make."""
+        match, panel = status.match, status.panel
+        text = clamp(f"{self.status_text(status)}\nThe match: <#{match.play_channel_id}>")
+        if not panel.locked and not panel.finished:
+            return text, self.buttons.open_panel_view(match.id, self.presenter.panel_step(panel))
+        return text, None
+
+    def waiting_text(self, status: MatchStatus) -> str:
+        """The status command's words for a match not started yet."""
+        match, seat = status.match, status.seat
+        other = match.user_ids[1 - seat]
+        link = ""
+        if match.challenge_message_id is not None:
+            link = f" ({message_link(match.guild_id, match.channel_id, match.challenge_message_id)})"
+        expires = f"; it expires {timestamp(match.deadline_at)}" if match.deadline_at else ""
+        if seat == 0:
+            return (f"Your {self.title} challenge to <@{other}> is waiting for an answer{expires}. "
+                    f"You can withdraw it on the challenge message{link}.")
+        return (f"<@{other}> challenged you to {self.title}{expires}. Accept or decline it on the "
+                f"challenge message{link}.")
 
     async def show_status(self, interaction: discord.Interaction) -> None:
         """The status command: the user's open match, privately; a panel not yet chosen gets its button."""
@@ -330,25 +464,11 @@ class MatchCog(commands.Cog):
             except USER_ERRORS as error:
                 await answer.tell(str(error))
                 return
-            match, seat = status.match, status.seat
-            other = match.user_ids[1 - seat]
             if status.view is None or status.panel is None:
-                link = ""
-                if match.challenge_message_id is not None:
-                    link = f" ({message_link(match.guild_id, match.channel_id, match.challenge_message_id)})"
-                expires = f"; it expires {timestamp(match.deadline_at)}" if match.deadline_at else ""
-                if seat == 0:
-                    text = (f"Your {self.title} challenge to <@{other}> is waiting for an answer{expires}. "
-                            f"You can withdraw it on the challenge message{link}.")
-                else:
-                    text = (f"<@{other}> challenged you to {self.title}{expires}. Accept or decline it on the "
-                            f"challenge message{link}.")
-                await answer.tell(text)
+                await answer.tell(self.waiting_text(status))
                 return
-            panel = status.panel
-            text = clamp(f"{self.status_text(status)}\nThe match: <#{match.play_channel_id}>")
-            if not panel.locked and not panel.finished:
-                step = self.presenter.panel_step(panel)
-                await answer.send(text, view=self.buttons.open_panel_view(match.id, step), ephemeral=True)
+            text, view = self.status_reply(status)
+            if view is not None:
+                await answer.send(text, view=view, ephemeral=True)
             else:
                 await answer.tell(text)

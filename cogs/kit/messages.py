@@ -125,8 +125,11 @@ class Answer:
                 await self.interaction.response.edit_message(**kwargs)
 
     async def send(self, content: str | None = None, *, ephemeral: bool = False, **kwargs: Any) -> int | None:
-        """A new message (a command's response, or a followup once answered); returns its id when known."""
+        """A new message (a command's response, or a followup once answered); returns its id when known. A ``view``
+        of ``None``: no buttons."""
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+        if "view" in kwargs and kwargs["view"] is None:
+            del kwargs["view"]
         if content is not None:
             kwargs["content"] = content
         async with self._lock:

@@ -13,17 +13,19 @@ to its channel, a note there says so (message ``moved``), and the event is shown
 Requests under one Discord rate limit -- sends in a channel, edits in a channel, DMs opened -- go one at a time,
 whichever match they are for (:meth:`Presenter._turn`).
 
-The base shows what every game's match has: the challenge (``challenge``: posted only when the command's answer was
-lost, and found among the channel's last messages when only its id was; ``declined`` / ``withdrawn`` /
-``expired``; ``accepted``, which makes the match's thread and a link line in the channel), each seat's private
-panel (sent by DM, or offered by a button when DMs are closed) and the result posted where the match is played and
-in its channel. A game's presenter subclasses it and adds an ``_on_<event type>`` method per event of its own.
+The base shows what every game's match has: the challenge or lobby (``challenge`` / ``lobby``: posted only when the
+command's answer was lost, and found among the channel's last messages when only its id was; ``joined`` / ``left``:
+the lobby message shows who is in; ``declined`` / ``withdrawn`` / ``expired``; ``accepted``, which makes the
+match's thread and a link line in the channel), each seat's private panel (sent by DM, or offered by a button when
+DMs are closed) and the result posted where the match is played and in its channel. A game's presenter subclasses
+it and adds an ``_on_<event type>`` method per event of its own (or chooses otherwise: :meth:`Presenter._handler`).
 
 The game's render module (``render``) gives the words and pictures: ``TITLE``, ``challenge(challenger, opponent,
 rules, expires_at=)``, ``declined`` / ``withdrawn`` / ``expired(challenger, opponent)``, ``accepted(challenger,
 opponent, thread_id)``, ``link_line(names, rules, thread_id)`` and ``panel(panel, names)``. A game that words
-these otherwise overrides :meth:`Presenter.closed_challenge_text`, :meth:`~Presenter.accepted_text` or
-:meth:`~Presenter.link_text`; the note of a lost thread is the kit's (:meth:`~Presenter.thread_lost_text`).
+these otherwise overrides :meth:`Presenter.opening_message`, :meth:`~Presenter.closed_challenge_text`,
+:meth:`~Presenter.accepted_text` or :meth:`~Presenter.link_text`; the note of a lost thread is the kit's unless the
+game words it (:meth:`~Presenter.thread_lost_text`).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ RETRY_LATER = (5.0, 15.0, 60.0, 300.0)
 THREAD_LOST = frozenset({10003, 50001, 50013, 50083})
 #: how many of the channel's last messages are searched for a challenge message whose id was lost
 CHALLENGE_SEARCH_LIMIT = 50
+UNKNOWN_MESSAGE = 10008
 
 
 def dm_name(step: int, seat: int) -> str:
@@ -212,6 +215,8 @@ class Presenter(ShowLoop):
     buttons: ClassVar[MatchButtons]
     colour: ClassVar[discord.Colour]
     finished_colour: ClassVar[discord.Colour] = discord.Colour.from_rgb(110, 110, 110)
+    #: what the game's words call a match ("game" in War's)
+    match_word: ClassVar[str] = "match"
 
     def __init__(self, bot: Any, service: MatchKernel) -> None:
         super().__init__(bot)
@@ -236,12 +241,12 @@ class Presenter(ShowLoop):
         for index, event in enumerate(queued):
             if self._closed:
                 return
-            handler = getattr(self, f"_on_{event.type}", None)
+            show.at = index
+            handler = self._handler(show, event)
             if handler is None:
                 unmarked = event.seq
                 continue
             show.match = await self.service.get_match(match_id)
-            show.at = index
             if not await self._show_with_retries(show, event, handler):
                 self._retry_later(match_id)
                 return
@@ -250,6 +255,11 @@ class Presenter(ShowLoop):
         if unmarked is not None:
             await self.service.mark_shown(match_id, unmarked)
         self._shown_all(match_id)
+
+    def _handler(self, show: Show, event: QueuedEvent) -> Callable[[Show, QueuedEvent], Awaitable[None]] | None:
+        """What shows the run's event ``show.at`` (its ``_on_<type>`` method); ``None``: nothing (it is marked shown
+        with the next one)."""
+        return getattr(self, f"_on_{event.type}", None)
 
     async def _show_with_retries(self, show: Show, event: QueuedEvent,
                                  handler: Callable[[Show, QueuedEvent], Awaitable[None]]) -> bool:
@@ -279,8 +289,9 @@ class Presenter(ShowLoop):
 
     def thread_lost_text(self, names: Sequence[str]) -> str:
         """The channel's note when the match's thread is lost."""
-        return (f"⚠️ The thread of the {self.title} match **{name(names[0])}** vs **{name(names[1])}** is gone, so the "
-                "match goes on here.")
+        players = " vs ".join(f"**{name(player)}**" for player in names)
+        return (f"⚠️ The thread of the {self.title} {self.match_word} {players} is gone, so the {self.match_word} goes "
+                "on here.")
 
     async def _move_to_channel(self, show: Show, error: discord.HTTPException) -> bool:
         """The thread is lost: say so in the channel and go on there (``False``: the channel can't be used
@@ -343,6 +354,18 @@ class Presenter(ShowLoop):
             self._raise_if_thread_lost(show.match, error)
             raise
 
+    async def _play_edit_if_there(self, show: Show, message_id: int, **kwargs: Any) -> bool:
+        """:meth:`_play_edit`; ``False`` when the message is gone (deleted, or left behind in a lost thread): the
+        caller posts it again."""
+        try:
+            await self._play_edit(show, message_id, **kwargs)
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_MESSAGE:
+                raise
+            log.info("%s match %s: message %s is gone; posting it again", self.title, show.match.id, message_id)
+            return False
+        return True
+
     async def _post(self, show: Show, name: str, **kwargs: Any) -> None:
         """The match's message ``name`` where the match is played, once (its id stored)."""
         if name in show.match.messages:
@@ -365,6 +388,16 @@ class Presenter(ShowLoop):
         show.match = await self.service.set_message(match.id, name, message.id)
 
     # --- the challenge ---------------------------------------------------------------------------------------
+    def opening_message(self, match: MatchRecord) -> dict[str, Any]:
+        """``send`` keyword arguments of the match's challenge message as the match stands (the opponent pinged); a
+        game with lobbies words its lobby message here too."""
+        names = mentions(match)
+        assert match.deadline_at is not None
+        surface = self.render.challenge(names[0], names[1], match.rules, expires_at=match.deadline_at)
+        return {"content": names[1], "embed": embed_of(surface, colour=self.colour),
+                "view": self.buttons.challenge_view(match.id, surface.buttons),
+                "allowed_mentions": discord.AllowedMentions(users=[discord.Object(match.opponent_id)])}
+
     async def _on_challenge(self, show: Show, event: QueuedEvent) -> None:
         match = show.match
         if match.challenge_message_id is not None or match.status != "challenge":
@@ -372,43 +405,56 @@ class Presenter(ShowLoop):
         channel = self._channel(match.channel_id)
         message_id = await self._find_challenge(match, channel)
         if message_id is None:
-            surface = self.render.challenge(show.names[0], show.names[1], match.rules,
-                                            expires_at=event.event["expires_at"])
-            message = await self._send(
-                match, channel, "challenge", content=show.names[1], embed=embed_of(surface, colour=self.colour),
-                view=self.buttons.challenge_view(match.id, surface.buttons),
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(match.opponent_id)]))
+            message = await self._send(match, channel, "challenge", **self.opening_message(match))
             message_id = message.id
         show.match = await self.service.set_challenge_message(match.id, message_id)
 
+    _on_lobby = _on_challenge
+
+    async def _on_joined(self, show: Show, event: QueuedEvent) -> None:
+        """A lobby's message shows who is in it now."""
+        match = show.match
+        if match.challenge_message_id is None or match.status != "challenge":
+            return
+        try:
+            await self._edit(match.channel_id, match.challenge_message_id, **self.opening_message(match))
+        except (discord.Forbidden, discord.NotFound) as error:
+            log.info("%s match %s: could not update its lobby message: %s", self.title, match.id, error)
+
+    _on_left = _on_joined
+
     async def _find_challenge(self, match: MatchRecord, channel: discord.PartialMessageable) -> int | None:
-        """The challenge message the command's answer made before a crash kept its id from being stored (an
-        interaction's answer takes no nonce): the newest of the bot's messages with this match's challenge
+        """The challenge (or lobby) message the command's answer made before a crash kept its id from being stored
+        (an interaction's answer takes no nonce): the newest of the bot's messages with this match's challenge
         buttons among the channel's last :data:`CHALLENGE_SEARCH_LIMIT`."""
-        prefix = self.buttons.challenge_id_prefix(match.id)
+        prefixes = self.buttons.opening_id_prefixes(match.id)
         me = self.bot.user
         try:
             async for message in channel.history(limit=CHALLENGE_SEARCH_LIMIT):
                 if me is not None and message.author.id != me.id:
                     continue
-                if any(str(getattr(item, "custom_id", "") or "").startswith(prefix)
+                if any(str(getattr(item, "custom_id", "") or "").startswith(prefixes)
                        for row in message.components for item in getattr(row, "children", ())):
                     return message.id
         except discord.HTTPException as error:
             log.info("%s match %s: could not look for its challenge message: %s", self.title, match.id, error)
         return None
 
-    def closed_challenge_text(self, event_type: str, names: Sequence[str]) -> str:
+    def match_title(self, match: MatchRecord) -> str:
+        """The name of the match's game (a variant's own)."""
+        return self.title
+
+    def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str]) -> str:
         """What the challenge message says once it is ``declined``, ``withdrawn`` or ``expired`` (the event)."""
         return str(getattr(self.render, event_type)(*names))
 
-    def accepted_text(self, names: Sequence[str], thread_id: int | None) -> str:
+    def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None) -> str:
         """What the challenge message says once accepted (``thread_id``: where the match is played)."""
         return str(self.render.accepted(*names, thread_id))
 
-    def link_text(self, names: Sequence[str], rules: dict[str, Any], thread_id: int) -> str:
+    def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int) -> str:
         """The channel's line linking the match's thread."""
-        return str(self.render.link_line(names, rules, thread_id))
+        return str(self.render.link_line(names, match.rules, thread_id))
 
     async def _close_challenge(self, match: MatchRecord, text: str) -> None:
         """The challenge message says ``text`` and loses its buttons."""
@@ -421,25 +467,26 @@ class Presenter(ShowLoop):
             log.info("%s match %s: could not close its challenge message: %s", self.title, match.id, error)
 
     async def _on_declined(self, show: Show, event: QueuedEvent) -> None:
-        await self._close_challenge(show.match, self.closed_challenge_text(event.type, show.names))
+        await self._close_challenge(show.match, self.closed_challenge_text(show.match, event.type, show.names))
 
     _on_withdrawn = _on_expired = _on_declined
 
     async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
         thread_id = await self._ensure_thread(show)
-        await self._close_challenge(show.match, self.accepted_text(show.names, thread_id))
+        await self._close_challenge(show.match, self.accepted_text(show.match, show.names, thread_id))
         if thread_id is not None:
-            await self._post_in_channel(show, "link", content=self.link_text(show.names, show.match.rules, thread_id),
+            await self._post_in_channel(show, "link", content=self.link_text(show.match, show.names, thread_id),
                                         allowed_mentions=NO_MENTIONS)
 
     async def _ensure_thread(self, show: Show) -> int | None:
         """The match's public thread, made from the challenge message the first time; ``None``: the match is played
         in the channel (thread per match is off on the server, the command was used in a thread, or threads are not
         allowed there)."""
-        undecided = show.match.thread_id is None and "in_channel" not in show.match.messages
-        plain = await self.display_names(show.match) if undecided else ["", ""]
-        show.match, thread_id = await ensure_thread(self.bot, self.service, show.match,
-                                                    f"{self.title}: {plain[0]} vs {plain[1]}")
+        name = ""
+        if show.match.thread_id is None and "in_channel" not in show.match.messages:
+            plain = await self.display_names(show.match)
+            name = f"{self.match_title(show.match)}: " + (" vs ".join(plain) if len(plain) == 2 else ", ".join(plain))
+        show.match, thread_id = await ensure_thread(self.bot, self.service, show.match, name)
         return thread_id
 
     # --- the seats' panels -----------------------------------------------------------------------------------
@@ -539,4 +586,4 @@ class Presenter(ShowLoop):
         thread_id = show.match.thread_id
         if thread_id is not None:
             await self._post_in_channel(show, "result:channel", **without_empty_files(
-                message_kwargs(surface, extra=f"The match: <#{thread_id}>", colour=self.colour)))
+                message_kwargs(surface, extra=f"The {self.match_word}: <#{thread_id}>", colour=self.colour)))

@@ -155,7 +155,7 @@ async def test_eight_player_single_elimination_with_a_no_show(make_env, tmp_path
     # every game was a real War match, with a thread of its own, and fed the leaderboard
     games = await service.games(tid)
     assert len(games) == 6  # 7 matches, one of them a no-show
-    war = env.bot.get_cog("War").war
+    war = env.bot.get_cog("War").service
     for game in games:
         match = await war.get_match(game.match_id)
         assert match.status == "finished" and len(await war.results(game.match_id)) == 2

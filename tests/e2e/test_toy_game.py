@@ -90,3 +90,20 @@ async def test_a_toy_game_is_challenged_played_and_finished(toy_registry, make_e
     assert len(await cog.service.results(match_id)) == 2
     exported = await cog.service.export(match_id)
     assert exported["moves"] == [{"picks": [alice_order[i], hands[1][i]]} for i in range(3)]
+
+
+async def test_every_command_that_names_a_game_offers_a_game_registered_before_the_bot_starts(toy_registry, make_env,
+                                                                                            tmp_path):
+    """The choices come from the registry when the cogs load, not when their modules were first imported."""
+    env = await make_env(fast_bot(tmp_path / "highcard.db", seed=SEED))
+
+    def game_values(command: str, *path: str) -> list[str]:
+        options = env.commands[command]["options"]
+        for name in path:
+            options = next(o for o in options if o["name"] == name)["options"]
+        return [c["value"] for c in next(o for o in options if o["name"] in ("game", "variant"))["choices"]]
+
+    for command, *path in (("rules",), ("stats",), ("h2h",), ("leaderboard",), ("settings", "rules"),
+                           ("tournament", "create")):
+        assert "highcard" in game_values(command, *path), command
+    assert game_values("war", "challenge") == ["war", "drunkard", "todundleben"]

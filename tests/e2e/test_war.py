@@ -26,7 +26,7 @@ async def start(make_env, tmp_path: Path, **options: Any) -> Env:
 
 
 def service(env: Env):
-    return env.bot.get_cog("War").war
+    return env.bot.get_cog("War").service
 
 
 def title(message: Message) -> str:

@@ -48,6 +48,10 @@ REASONS = {
 }
 
 
+#: the family's name: War, Drunkard and Tod und Leben are its games
+TITLE = "War"
+
+
 def title_of(game: str) -> str:
     return game_class(game).title
 

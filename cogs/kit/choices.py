@@ -1,0 +1,20 @@
+"""Slash command choices made when a cog loads, from the registry as it stands then: a game added later (a package
+named in ``GAME_PACKAGES``) is offered without any module having to be imported after it, and nothing asks the
+registry at import time (its first use fixes it for the process)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from discord import app_commands
+
+Choices = list[app_commands.Choice[Any]]
+
+
+def set_choices(command: app_commands.Command[Any, ..., Any], **choices: Choices) -> None:
+    """Give the options of ``command`` (the loading cog's own copy) their choices; each option is declared as an
+    ``app_commands.Choice``. The command's JSON (synced after every cog loaded) and the values it accepts follow."""
+    params = command._params
+    for name, values in choices.items():
+        params[name] = dataclasses.replace(params[name], choices=values)
