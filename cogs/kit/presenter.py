@@ -124,6 +124,14 @@ class ShowLoop:
     async def _show_unshown(self, match_id: int) -> None:
         raise NotImplementedError
 
+    async def _claim(self, match_id: int) -> bool:
+        """Whether this process shows the match's events now (a database shared by several processes: one at a
+        time, see :meth:`MatchKernel.claim_events`); asked again before each run, which renews the claim."""
+        return True
+
+    async def _release(self, match_id: int) -> None:
+        """This process has shown what it claimed."""
+
     # --- tasks -----------------------------------------------------------------------------------------------
     def show(self, match_id: int) -> None:
         """Show the match's unshown events soon (in a background task; one at a time per match)."""
@@ -135,9 +143,14 @@ class ShowLoop:
                 self._run(match_id), name=f"{self.prefix}-presenter-{match_id}")
 
     async def _run(self, match_id: int) -> None:
+        claimed = False
         try:
             while match_id in self._again and not self._closed:
                 self._again.discard(match_id)
+                claimed = await self._claim(match_id)
+                if not claimed:  # another process is showing them: look again later, in case it misses these
+                    self._retry_later(match_id)
+                    return
                 await self._show_unshown(match_id)
         except asyncio.CancelledError:
             raise
@@ -146,6 +159,8 @@ class ShowLoop:
             self._retry_later(match_id)
         finally:
             self._tasks.pop(match_id, None)
+            if claimed:
+                await self._release(match_id)
 
     def _retry_later(self, match_id: int) -> None:
         """Events of the match stay unshown: look again in a while (sooner if the match changes meanwhile)."""
@@ -231,6 +246,12 @@ class Presenter(ShowLoop):
     async def _new_show(self, match: MatchRecord, queued: list[QueuedEvent]) -> Show:
         """A run's :class:`Show` (a game's presenter may keep more in its own)."""
         return Show(match, mentions(match), queued)
+
+    async def _claim(self, match_id: int) -> bool:
+        return await self.service.claim_events(match_id)
+
+    async def _release(self, match_id: int) -> None:
+        await self.service.release_events(match_id)
 
     async def _show_unshown(self, match_id: int) -> None:
         queued = await self.service.unshown_events(match_id)
