@@ -46,7 +46,7 @@ from bot.games.airwar.flow import Panel, PublicBoard, public_board
 from bot.match.kernel import MatchKernel
 from bot.render.common import ButtonSurface
 from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
-from cogs._airwar_ui import BUTTONS, COLOUR, FINISHED_COLOUR
+from cogs._airwar_ui import BUTTONS, COLOUR
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
 from cogs.kit.pictures import rendered, rendered_first
 from cogs.kit.presenter import Presenter, Show, mentions, without_empty_files
@@ -75,7 +75,6 @@ class AirWarPresenter(Presenter):
     buttons = BUTTONS
     prefix = "airwar"
     colour = COLOUR
-    finished_colour = FINISHED_COLOUR
 
     def __init__(self, bot: Any, service: MatchKernel) -> None:
         super().__init__(bot, service)
@@ -194,7 +193,7 @@ class AirWarPresenter(Presenter):
             notes.append(closed)
         buttons = self.buttons.open_panel_view(match.id, number) if no_dm and not closed and not all(locked) else None
         board_id = match.board_message_id(number)
-        colour = FINISHED_COLOUR if closed else COLOUR
+        colour = self.finished_colour if closed else COLOUR
         if board_id is not None:
             kwargs = edit_kwargs(surface, extra="\n".join(notes), view=buttons, colour=colour)
             if await self._play_edit_if_there(show, board_id, **kwargs):

@@ -23,7 +23,6 @@ from cogs.kit.items import MatchButtons
 
 COG_NAME = "AirWar"
 COLOUR = discord.Colour.from_rgb(70, 110, 160)
-FINISHED_COLOUR = discord.Colour.from_rgb(110, 110, 110)
 
 PANEL_KEY = r"(?:card:[0-9A-Z]{1,3}|undo|reset|random|drawn|confirm)"
 

@@ -26,7 +26,7 @@ from bot.games.army import render
 from bot.games.army.flow import ARRANGE_STEP
 from bot.render.common import clamp_line
 from bot.storage.records import QueuedEvent
-from cogs._army_ui import BUTTONS, COLOUR, FINISHED_COLOUR
+from cogs._army_ui import BUTTONS, COLOUR
 from cogs.kit.messages import edit_kwargs, message_kwargs
 from cogs.kit.presenter import Presenter, Show, dm_name, mentions
 
@@ -47,7 +47,6 @@ class ArmyPresenter(Presenter):
     buttons = BUTTONS
     prefix = "army"
     colour = COLOUR
-    finished_colour = FINISHED_COLOUR
 
     # --- steps -----------------------------------------------------------------------------------------------
     async def _round_surface(self, show: Show, step: int, up_to: int, closed: str | None = None):

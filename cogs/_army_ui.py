@@ -18,7 +18,6 @@ from cogs.kit.items import MatchButtons
 
 COG_NAME = "Army"
 COLOUR = discord.Colour.from_rgb(150, 60, 50)
-FINISHED_COLOUR = discord.Colour.from_rgb(110, 110, 110)
 PANEL_KEY = r"(?:army:[0-9AJQK]{1,2}[CDHS]|play:[0-9]{1,2}[CDHS]|undo|reset|dealt|confirm)"
 
 

@@ -26,7 +26,7 @@ import discord
 from bot.games.war import render
 from bot.games.war.flow import DEFAULT_PACE, TURN, card_history
 from bot.storage.records import MatchRecord, QueuedEvent
-from cogs._war_ui import BUTTONS, COLOUR, FINISHED_COLOUR
+from cogs._war_ui import BUTTONS, COLOUR
 from cogs.kit.messages import NO_MENTIONS, embed_of
 from cogs.kit.pictures import rendered
 from cogs.kit.presenter import Presenter, Show, mentions
@@ -43,7 +43,6 @@ class WarPresenter(Presenter):
     buttons = BUTTONS
     prefix = "war"
     colour = COLOUR
-    finished_colour = FINISHED_COLOUR
     match_word = "game"
 
     def _handler(self, show: Show, event: QueuedEvent) -> Callable[[Show, QueuedEvent], Awaitable[None]] | None:

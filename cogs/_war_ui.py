@@ -18,7 +18,6 @@ from cogs.kit.items import MatchButtons
 
 COG_NAME = "War"
 COLOUR = discord.Colour.from_rgb(160, 60, 50)
-FINISHED_COLOUR = discord.Colour.from_rgb(110, 110, 110)
 TABLE_KEY = r"flip|vote:auto|vote:instant"
 
 BUTTONS = MatchButtons("war", cog_name=COG_NAME, title="War", forfeit_labels=("Yes, give up", "No, keep playing"),

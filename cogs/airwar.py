@@ -20,7 +20,7 @@ from bot.match.kernel import ARRANGE_SECONDS_RANGE, MatchStatus
 from cogs._airwar_presenter import AirWarPresenter
 from cogs._airwar_ui import BUTTONS, COG_NAME
 from cogs._match_common import mentions
-from cogs.kit.match_cog import MatchCog
+from cogs.kit.match_cog import DRAFT_ACTIONS, MatchCog
 
 ACES = [app_commands.Choice(name="high (default): the ace beats the king", value="high"),
         app_commands.Choice(name="low: the ace is below the 2", value="low")]
@@ -33,8 +33,7 @@ class AirWarCog(MatchCog, name=COG_NAME):
     game = "airwar"
     presenter_class = AirWarPresenter
     buttons = BUTTONS
-    panel_actions = MappingProxyType({"card:": "tap", "undo": "undo", "reset": "reset", "random": "random_order",
-                                      "drawn": "as_drawn", "confirm": "confirm"})
+    panel_actions = MappingProxyType({**DRAFT_ACTIONS, "card:": "tap", "random": "random_order", "drawn": "as_drawn"})
 
     airwar = app_commands.Group(name="airwar", description="Air War: a card battle between two pilots",
                                 guild_only=True)

@@ -17,7 +17,7 @@ from bot.games.army.flow import GAME
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, MatchStatus
 from cogs._army_presenter import ArmyPresenter, mentions
 from cogs._army_ui import BUTTONS, COG_NAME
-from cogs.kit.match_cog import MatchCog
+from cogs.kit.match_cog import DRAFT_ACTIONS, MatchCog
 
 MAX_ROUNDS_RANGE = (1, 100_000)
 
@@ -26,8 +26,7 @@ class ArmyCog(MatchCog, name=COG_NAME):
     game = GAME
     presenter_class = ArmyPresenter
     buttons = BUTTONS
-    panel_actions = MappingProxyType({"army:": "tap", "play:": "pick", "undo": "undo", "reset": "reset",
-                                      "dealt": "as_drawn", "confirm": "confirm"})
+    panel_actions = MappingProxyType({**DRAFT_ACTIONS, "army:": "tap", "play:": "pick", "dealt": "as_drawn"})
 
     army = app_commands.Group(name="army", description="Army: armies with stamina fight with red and black cards",
                               guild_only=True)

@@ -11,7 +11,6 @@ cog loads.
 from __future__ import annotations
 
 import functools
-from types import MappingProxyType
 from typing import Any
 
 import discord
@@ -104,7 +103,6 @@ class WarCog(MatchCog, name=COG_NAME):
     game = "war"
     presenter_class = WarPresenter
     buttons = BUTTONS
-    panel_actions = MappingProxyType({})
 
     war_group = app_commands.Group(name="war", description="War, Drunkard and Tod und Leben for 2-4 players",
                                    guild_only=True)

@@ -31,6 +31,7 @@ import functools
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import discord
@@ -52,6 +53,8 @@ log = logging.getLogger("cogs.kit")
 PLAYERS_CACHED = 4096
 #: the match service's methods that lock in a seat's choice (the step may be played by them)
 CHOICES = frozenset({"confirm", "pick"})
+#: the panel keys of a draft that every drafting game's panel has
+DRAFT_ACTIONS = MappingProxyType({"undo": "undo", "reset": "reset", "confirm": "confirm"})
 
 
 class MatchCog(commands.Cog):
@@ -60,7 +63,7 @@ class MatchCog(commands.Cog):
     game: ClassVar[str]
     presenter_class: ClassVar[type[Presenter]]
     buttons: ClassVar[MatchButtons]
-    panel_actions: ClassVar[Mapping[str, str]]
+    panel_actions: ClassVar[Mapping[str, str]] = MappingProxyType({})
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
