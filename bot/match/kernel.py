@@ -707,6 +707,14 @@ class MatchKernel:
         if match.deadline_at is not None and now >= match.deadline_at:
             raise errors.LobbyError("This lobby has expired.")
 
+    def _check_host(self, work: _Work, user_id: int, what: str) -> None:
+        """Refuse ``what`` (a host's: start, cancel) unless the lobby is open and ``user_id`` is its host."""
+        match = work.match
+        seat = self._seat(match, user_id)
+        self._check_lobby_open(match, work.now)
+        if seat != 0:
+            raise errors.LobbyError(f"Only the host, <@{match.challenger_id}>, can {what}.")
+
     async def join(self, match_id: int, user_id: int, name: str | None = None) -> MatchUpdate:
         """Take a seat in the lobby. Refuses: a closed or full lobby, a player in it already or busy elsewhere."""
         async with self._work(match_id) as work:
@@ -750,25 +758,15 @@ class MatchKernel:
     async def cancel_lobby(self, match_id: int, user_id: int) -> MatchUpdate:
         """The host closes the lobby (cancelled, reason ``withdrawn``)."""
         async with self._work(match_id) as work:
-            match = work.match
-            seat = self._seat(match, user_id)
-            self._check_lobby_open(match, work.now)
-            if seat != 0:
-                raise errors.LobbyError(f"Only the host, <@{match.challenger_id}>, can cancel this lobby.")
-            await work.update(status=Status.CANCELLED, reason=Reason.WITHDRAWN, deadline_at=None, deadline_kind=None)
-            await work.queue([{"type": Reason.WITHDRAWN, "by": user_id}])
-            work.changes |= {Change.WITHDRAWN, Change.DEADLINE}
-            return await work.result()
+            self._check_host(work, user_id, "cancel this lobby")
+            return await self._cancel(work, Reason.WITHDRAWN, {"by": user_id})
 
     async def start(self, match_id: int, user_id: int) -> MatchUpdate:
         """The host starts the lobby's game with the players in it (at least two): dealt from a fresh seed, the
         rules' ``players`` set to them. Events: ``accepted``, then what the game starts with."""
         async with self._work(match_id) as work:
             match = work.match
-            seat = self._seat(match, user_id)
-            self._check_lobby_open(match, work.now)
-            if seat != 0:
-                raise errors.LobbyError(f"Only the host, <@{match.challenger_id}>, can start this game.")
+            self._check_host(work, user_id, "start this game")
             if len(match.seats) < 2:
                 raise errors.LobbyError("At least one more player has to join before the game can start.")
             counts = self.playable_counts(match.game, match.rules)
@@ -794,7 +792,8 @@ class MatchKernel:
         """The challenger withdraws the challenge (cancelled, reason ``withdrawn``)."""
         return await self._close_challenge(match_id, user_id, seat_allowed=0, reason=Reason.WITHDRAWN)
 
-    async def _close_challenge(self, match_id: int, user_id: int, *, seat_allowed: int, reason: str) -> MatchUpdate:
+    async def _close_challenge(self, match_id: int, user_id: int, *, seat_allowed: int,
+                               reason: Reason) -> MatchUpdate:
         async with self._work(match_id) as work:
             match = work.match
             seat = self._seat(match, user_id)
@@ -804,10 +803,7 @@ class MatchKernel:
                 allowed = match.seats[seat_allowed].user_id
                 what = "decline" if reason == Reason.DECLINED else "withdraw"
                 raise errors.WrongPlayer(f"Only <@{allowed}> can {what} this challenge.", allowed)
-            await work.update(status=Status.CANCELLED, reason=reason, deadline_at=None, deadline_kind=None)
-            await work.queue([{"type": reason, "by": user_id}])
-            work.changes |= {Change(reason), Change.DEADLINE}
-            return await work.result()
+            return await self._cancel(work, reason, {"by": user_id})
 
     async def expire(self, match_id: int) -> MatchUpdate | None:
         """Cancel the challenge (reason ``expired``) if it is still open and its deadline has passed; otherwise
@@ -816,10 +812,15 @@ class MatchKernel:
             match = work.match
             if match.status != Status.CHALLENGE or match.deadline_at is None or work.now < match.deadline_at:
                 return None
-            await work.update(status=Status.CANCELLED, reason=Reason.EXPIRED, deadline_at=None, deadline_kind=None)
-            await work.queue([{"type": Reason.EXPIRED}])
-            work.changes |= {Change.EXPIRED, Change.DEADLINE}
-            return await work.result()
+            return await self._cancel(work, Reason.EXPIRED, {})
+
+    @staticmethod
+    async def _cancel(work: _Work, reason: Reason, keys: dict[str, Any]) -> MatchUpdate:
+        """Close the challenge or lobby (cancelled, ``reason``); its event is ``reason`` with ``keys``."""
+        await work.update(status=Status.CANCELLED, reason=reason, deadline_at=None, deadline_kind=None)
+        await work.queue([{"type": reason, **keys}])
+        work.changes |= {Change(reason), Change.DEADLINE}
+        return await work.result()
 
     async def deadline_due(self, match_id: int) -> MatchUpdate | None:
         """A timer's callback: run whatever deadline of the match has passed (expire the challenge or lobby, the
@@ -922,16 +923,22 @@ class MatchKernel:
         match not being played (MatchNotActive), a button of a step that is over (the flow's stale refusal) and,
         while events that reveal what the panel shows are still to be shown, everything (StillShowing)."""
         async with self.db.read() as conn:
-            match = await self.store.load_match(conn, match_id)
-            if match is None:
-                raise errors.MatchNotFound(match_id)
-            seat = self._seat(match, user_id)
-            self._check_active(match)
+            match, seat = await self._active_seat(conn, match_id, user_id)
             self._check_step(match, step)
             await self._check_shown(conn, match)
             state = await self.store.load_state(conn, match_id)
         game = None if state is None else game_class(match.game).from_json(state)
         return self._panel(match, game, seat)
+
+    async def _active_seat(self, conn: Connection, match_id: int, user_id: int) -> tuple[MatchRecord, int]:
+        """The match, stored, and the user's seat in it; refuses a match that is not there, not theirs or not being
+        played."""
+        match = await self.store.load_match(conn, match_id)
+        if match is None:
+            raise errors.MatchNotFound(match_id)
+        seat = self._seat(match, user_id)
+        self._check_active(match)
+        return match, seat
 
     async def _check_shown(self, conn: Connection, match: MatchRecord) -> None:
         """The one rule for what is private to a player but derived from public reveals (Air War's next stacks and
@@ -1204,11 +1211,7 @@ class MatchKernel:
         """Raise what :meth:`forfeit` would refuse (NotYourMatch, the flow's not-active refusal, AlreadyOut);
         change nothing (the "really give up?" question's No)."""
         async with self.db.read() as conn:
-            match = await self.store.load_match(conn, match_id)
-            if match is None:
-                raise errors.MatchNotFound(match_id)
-            seat = self._seat(match, user_id)
-            self._check_active(match)
+            match, seat = await self._active_seat(conn, match_id, user_id)
             state = await self.store.load_state(conn, match_id)
         if state is None:
             raise self.flow.not_active(match.status)
