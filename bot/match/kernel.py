@@ -118,7 +118,6 @@ CLAIM_SECONDS = 60
 #: a lobby nobody joins or leaves for this long expires
 LOBBY_IDLE_SECONDS = 600
 DEFAULT_ARRANGE_SECONDS = 120
-DEFAULT_FLIP_PACE_MS = 1500
 ARRANGE_SECONDS_RANGE = (30, 600)
 #: Discord allows 5 edits per 5 s per channel: a board's flips (one edit each) must not go faster than 1 per second.
 FLIP_PACE_MS_RANGE = (1000, 5000)
@@ -189,8 +188,8 @@ class MatchUpdate:
 
 @dataclass(frozen=True)
 class MatchStatus:
-    """``/airwar status``: the user's open match, seat, the engine's view for that seat (it shows only what the
-    seat may see; ``None`` while still a challenge) and the seat's panel (``None`` while a challenge)."""
+    """A game's ``status`` command: the user's open match, seat, the engine's view for that seat (it shows only what
+    the seat may see; ``None`` while still a challenge or lobby) and the seat's panel (``None`` then too)."""
 
     match: MatchRecord
     seat: int
