@@ -3,6 +3,7 @@
 See :mod:`localdiscord.driver` for the test-facing API (:class:`Env`), ``tests/conftest.py`` for the fixtures.
 """
 
+from .command_limits import command_characters
 from .driver import Env, ErrorLogGuard, File
 from .errors import (
     ApiError,
@@ -39,4 +40,5 @@ __all__ = [
     "TestProblems",
     "UnknownCommand",
     "User",
+    "command_characters",
 ]

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import errors
+from . import command_limits, errors
 from .state import (
     APPLICATION_COMMAND,
     ATTACH_FILES,
@@ -494,10 +494,7 @@ class Rest:
     @route("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
     async def put_commands(self, call: Call):
         _, guild_id = self._command_list(call)
-        names = [(c.get("type") or 1, c["name"]) for c in call.body or []]
-        if len(names) != len(set(names)):
-            raise errors.form_error([], "APPLICATION_COMMANDS_DUPLICATE_NAME",
-                                    "Application command names must be unique")
+        command_limits.check_command_tree(call.body or [])
         result = self.world.store_commands(call.body or [], guild_id)
         self.world.changed()
         return 200, result
@@ -506,6 +503,8 @@ class Rest:
     @route("POST", "/applications/{application_id}/guilds/{guild_id}/commands")
     async def create_command(self, call: Call):
         commands, guild_id = self._command_list(call)
+        command_limits.check_command(call.body)
+        command_limits.check_room_for(call.body, commands)
         key = (call.body.get("type") or 1, call.body["name"])
         old = {(c["type"], c["name"]): c["id"] for c in commands}
         created = self.world.command_response(call.body, guild_id, {(k[1], k[0]): v for k, v in old.items()})
@@ -530,6 +529,7 @@ class Rest:
     async def edit_command(self, call: Call):
         commands, command, guild_id = self._command(call)
         merged = {**command, **{k: v for k, v in call.body.items()}}
+        command_limits.check_command(merged)
         updated = self.world.command_response(merged, guild_id, {(command["name"], command["type"]): command["id"]})
         commands[commands.index(command)] = updated
         self.world.changed()
