@@ -93,8 +93,8 @@ class Rules(commands.Cog):
                 "`/tournament bracket`, `/tournament history`; organisers: `/tournament pause`, "
                 "`/tournament resume`, `/tournament disqualify`, `/tournament cancel`.\n"
                 "**Server settings** (Manage Server): `/settings show`, `/settings timer`, `/settings pace`, "
-                "`/settings warpace`, `/settings threads`, `/settings rules`, `/settings channels`; "
-                "`/season start`, `/season list`.\n"
+                "`/settings warpace`, `/settings threads`, `/settings rules`, `/settings channels`, "
+                "`/settings newseason`. Past seasons: `/season list`.\n"
                 "**Your data:** `/privacy delete` removes your stats and history from this server.\n"
                 "**Read the rules:** `/rules` and pick a game, or press a button below.\n"
             ),

@@ -1,7 +1,10 @@
-"""`/settings ...` (the server's settings for every game) and `/season start|list`.
+"""`/settings ...` (the server's settings for every game, and `/settings newseason`) and `/season list`.
 
-Anyone may look (`/settings show`, `/season list`); changing anything needs the Manage Server permission, checked
-here (a member without it gets an ephemeral refusal and nothing changes). Every answer is ephemeral except a new
+Discord sets who sees a command per top-level command, not per subcommand: `/settings` is for members with the
+Manage Server permission (``default_member_permissions``, so Discord hides it from the others), `/season list` is
+for everyone (players pick a past season's board by its number). Starting a season is a change, so it is
+`/settings newseason`. The permission is still checked here, as a server may let others reach the command in its
+Integrations settings: they get an ephemeral refusal and nothing changes. Every answer is ephemeral except a new
 season, which the server should see. Values are checked by :class:`~bot.services.settings.SettingsService`; a bad
 one gets its message and changes nothing.
 """
@@ -30,13 +33,16 @@ assert [c.value for c in PACE_CHOICES] == list(WAR_PACES)
 CHANNEL_ACTIONS = [app_commands.Choice(name=name, value=name) for name in ("add", "remove", "clear")]
 
 
+MANAGE_SERVER = discord.Permissions(manage_guild=True)
+
+
 def may_manage(interaction: discord.Interaction) -> bool:
     return bool(interaction.permissions.manage_guild)
 
 
 class Settings(commands.Cog):
     settings = app_commands.Group(name="settings", description="This server's settings for every game",
-                                  guild_only=True)
+                                  guild_only=True, default_permissions=MANAGE_SERVER)
     season = app_commands.Group(name="season", description="Seasons: fresh leaderboards, the old ones kept",
                                 guild_only=True)
 
@@ -115,9 +121,9 @@ class Settings(commands.Cog):
         await self._change(interaction, lambda guild: setter(guild, channel.id))
 
     # --- seasons ----------------------------------------------------------------------------------------
-    @season.command(name="start", description="End this season (its boards are kept) and start fresh boards")
+    @settings.command(name="newseason", description="End this season (its boards are kept) and start fresh boards")
     @app_commands.describe(name="The new season's name (default: Season N)")
-    async def season_start(self, interaction: discord.Interaction, name: str | None = None) -> None:
+    async def new_season(self, interaction: discord.Interaction, name: str | None = None) -> None:
         assert interaction.guild_id is not None
         if not may_manage(interaction):
             await tell(interaction, SEASON_NEEDS_MANAGE)

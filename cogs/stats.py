@@ -1,10 +1,12 @@
-"""`/stats [player] [game]`, `/history [player]` and `/h2h player [opponent] [game]`: a server's records, in public.
+"""`/stats [player] [game]`, `/history [player]` and `/h2h player [opponent] [game]`: a server's records.
 
+Each answers only the member who asks (ephemeral) unless they set ``share``, which posts it for the channel.
 `/stats` answers with the numbers and a chart of the rating history; `/history` lists finished matches, newest
 first, five to a page, each linking the thread (or channel) it was played in, with ◀ / ▶ and an Export button per
-match that sends its match file (``python -m bot replay`` plays it to the same result) privately. The buttons are
-dynamic items (``hist:<guild>:<user>:<page>``, ``hx:<guild>:<match>``): they keep working after a restart; anyone
-in the server may page or export (a finished match hides nothing), nobody from another server.
+match that sends its match file (the match's complete record, which ``python -m bot replay`` plays to the same
+result) privately. The buttons are dynamic items (``hist:<guild>:<user>:<page>``, ``hx:<guild>:<match>``): they
+keep working after a restart and on a private answer; anyone in the server may page or export (a finished match
+hides nothing), nobody from another server.
 """
 
 from __future__ import annotations
@@ -26,10 +28,16 @@ from cogs.kit.choices import set_choices
 STATS_COLOUR = discord.Colour.blurple()
 HISTORY_PER_PAGE = 5
 PREVIOUS, NEXT = "◀", "▶"
+SHARE_HELP = "Post the answer for everyone here (default: only you see it)"
 
 
 def _plain_name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
+
+
+async def answer(interaction: discord.Interaction, share: bool, **message) -> None:
+    """The command's answer: ephemeral unless the member asked to share it."""
+    await interaction.response.send_message(ephemeral=not share, allowed_mentions=NO_MENTIONS, **message)
 
 
 def history_message(page: HistoryPage) -> tuple[discord.Embed, discord.ui.View | None]:
@@ -47,6 +55,14 @@ def history_message(page: HistoryPage) -> tuple[discord.Embed, discord.ui.View |
     for index, match in enumerate(page.matches, first):
         view.add_item(ExportButton(page.guild_id, match.match_id, label=f"Export {index}"))
     return embed, view
+
+
+def export_text(match_id: int, game: str) -> str:
+    """What the match file is, in a player's words, and one line for those who run the bot."""
+    return (f"💾 The complete record of match {match_id} ({render.game_title(game)}): its rules, the seed that "
+            "dealt the cards and every move in order. Keep it to replay the match move by move, or to check its "
+            "result: anyone with the file gets the same game again.\n"
+            f"-# Running the bot? `python -m bot replay match-{match_id}.json` plays it.")
 
 
 class HistoryPageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hist:(?P<guild>\d+):(?P<user>\d+):"
@@ -103,9 +119,7 @@ class ExportButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:(?P<
             return
         text = json.dumps(data, indent=1) + "\n"
         file = discord.File(io.BytesIO(text.encode()), filename=f"match-{self.match_id}.json")
-        await interaction.response.send_message(
-            f"The match file of match {self.match_id} ({render.game_title(game)}): play it again with "
-            f"`python -m bot replay match-{self.match_id}.json`.", file=file, ephemeral=True)
+        await interaction.response.send_message(export_text(self.match_id, game), file=file, ephemeral=True)
 
 
 class Stats(commands.Cog):
@@ -121,10 +135,11 @@ class Stats(commands.Cog):
         return stats_service(self.bot)
 
     @app_commands.command(name="stats", description="A player's record, streaks and rating on this server")
-    @app_commands.describe(player="Whose stats (default: yours)", game="One game (default: every game together)")
+    @app_commands.describe(player="Whose stats (default: yours)", game="One game (default: every game together)",
+                           share=SHARE_HELP)
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction, player: discord.Member | discord.User | None = None,
-                    game: app_commands.Choice[str] | None = None) -> None:
+                    game: app_commands.Choice[str] | None = None, share: bool = False) -> None:
         assert interaction.guild_id is not None
         who = player or interaction.user
         try:
@@ -136,36 +151,33 @@ class Stats(commands.Cog):
         embed = discord.Embed(title=surface.title, description=surface.text, colour=STATS_COLOUR)
         picture = render.rating_chart(data, _plain_name(who)) if data.games else None
         if picture is None:
-            await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+            await answer(interaction, share, embed=embed)
             return
         embed.set_image(url=f"attachment://{picture.filename}")
         file = discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
-        await interaction.response.send_message(embed=embed, file=file, allowed_mentions=NO_MENTIONS)
+        await answer(interaction, share, embed=embed, file=file)
 
     @app_commands.command(name="history", description="A player's finished matches on this server, newest first")
-    @app_commands.describe(player="Whose matches (default: yours)")
+    @app_commands.describe(player="Whose matches (default: yours)", share=SHARE_HELP)
     @app_commands.guild_only()
-    async def history(self, interaction: discord.Interaction,
-                      player: discord.Member | discord.User | None = None) -> None:
+    async def history(self, interaction: discord.Interaction, player: discord.Member | discord.User | None = None,
+                      share: bool = False) -> None:
         assert interaction.guild_id is not None
         who = player or interaction.user
         page = await self.service.history(interaction.guild_id, who.id, 1, HISTORY_PER_PAGE)
         if not page.total:
-            await tell(interaction, render.history(page, who.mention).text)
+            await answer(interaction, share, content=render.history(page, who.mention).text)
             return
         embed, view = history_message(page)
-        if view is None:
-            await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
-        else:
-            await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        await answer(interaction, share, embed=embed, **({} if view is None else {"view": view}))
 
     @app_commands.command(name="h2h", description="Two players' matches against each other on this server")
     @app_commands.describe(player="One player", opponent="The other (default: you)",
-                           game="One game (default: every game)")
+                           game="One game (default: every game)", share=SHARE_HELP)
     @app_commands.guild_only()
     async def h2h(self, interaction: discord.Interaction, player: discord.Member | discord.User,
                   opponent: discord.Member | discord.User | None = None,
-                  game: app_commands.Choice[str] | None = None) -> None:
+                  game: app_commands.Choice[str] | None = None, share: bool = False) -> None:
         assert interaction.guild_id is not None
         other = opponent or interaction.user
         try:
@@ -175,7 +187,7 @@ class Stats(commands.Cog):
             return
         surface = render.head_to_head(data)
         embed = discord.Embed(title=surface.title, description=surface.text, colour=STATS_COLOUR)
-        await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+        await answer(interaction, share, embed=embed)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -82,7 +82,7 @@ def rule_help(key: str) -> str:
 PACES = [app_commands.Choice(name="auto: the bot plays a round every 2 s", value="auto"),
          app_commands.Choice(name="flip: every player presses Flip each round", value="flip"),
          app_commands.Choice(name="instant: played out at once", value="instant")]
-PACE_HELP = "How the rounds are played (default: this server's War pace, see /settings show)"
+PACE_HELP = "How the rounds are played (default: this server's War pace)"
 RULE_DESCRIPTIONS = {key: rule_help(key) for key in RULE_KEYS}
 RULE_DESCRIPTIONS["target"] = "First to hold this many cards wins (default: play for all the cards)"
 RULE_DESCRIPTIONS["max_rounds"] = "After this many rounds the most cards wins (default 10,000)"

@@ -1,6 +1,7 @@
-"""`/stats`, `/history` (pages, Export, the match file replayed by `python -m bot replay`), `/h2h`, seasons and
-`/privacy delete` end to end: finished matches made with the bot's real match service on its own database, then
-everything read through the local Discord. Expected ratings are computed here with openskill directly."""
+"""`/stats`, `/history` (pages, Export, the match file replayed by `python -m bot replay`), `/h2h` (each private
+unless shared), seasons and `/privacy delete` end to end: finished matches made with the bot's real match service
+on its own database, then everything read through the local Discord. Expected ratings are computed here with
+openskill directly."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
-from tests.localdiscord import Env, User
+from tests.localdiscord import CommandNotPermitted, ComponentNotFound, Env, User
 from tests.localdiscord.airwar import airwar_bot_factory
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
+SHARE_HELP = "Post the answer for everyone here (default: only you see it)"
 
 
 class Matches:
@@ -88,7 +90,7 @@ async def test_stats_show_the_record_streaks_most_played_opponent_and_a_rating_c
     await matches.forfeit(alice, carol)
 
     ix = await slash(env, alice, "stats")
-    assert not ix.response.ephemeral
+    assert ix.response.ephemeral and env.messages() == []  # only alice sees it
     message = ix.message
     embed = message.embed
     assert embed["title"] == "Stats — All games"
@@ -113,6 +115,31 @@ async def test_stats_show_the_record_streaks_most_played_opponent_and_a_rating_c
     ix = await slash(env, alice, "stats", player=dave)
     assert ix.message.embed["description"] == f"<@{dave.id}> hasn't finished a game on this server yet."
     assert not ix.message.attachments
+    assert env.messages() == []
+
+
+async def test_stats_history_and_h2h_answer_privately_unless_shared(env: Env):
+    alice, bob = env.user("alice"), env.user("bob")
+    await Matches(env).forfeit(alice, bob)
+    for command in ("stats", "history", "h2h"):
+        [share] = [o for o in env.commands[command]["options"] if o["name"] == "share"]
+        assert (share["type"], share.get("required", False), share["description"]) == (5, False, SHARE_HELP)
+
+    asked = [await slash(env, alice, "stats"), await slash(env, alice, "history"),
+             await slash(env, alice, "h2h", player=bob)]
+    assert all(ix.response.ephemeral for ix in asked)
+    assert env.messages() == [] and env.ephemerals(alice) == [ix.message for ix in asked]
+    assert env.visible_to(bob) == []
+
+    shared = [await slash(env, alice, "stats", share=True), await slash(env, alice, "history", share=True),
+              await slash(env, alice, "h2h", player=bob, share=True)]
+    assert not any(ix.response.ephemeral for ix in shared)
+    assert env.messages() == env.visible_to(bob) == [ix.message for ix in shared]
+    assert [ix.message.embed["title"] for ix in shared] == [ix.message.embed["title"] for ix in asked]
+    assert shared[0].message.attachments[0].filename == "rating.png"
+
+    ix = await slash(env, bob, "history", player=env.user("carol"), share=True)  # nothing yet: said for all
+    assert not ix.response.ephemeral and "hasn't finished" in ix.message.content
 
 
 async def test_history_pages_link_each_match_and_export_a_match_file_that_replays(make_env, tmp_path):
@@ -125,9 +152,9 @@ async def test_history_pages_link_each_match_and_export_a_match_file_that_replay
         await matches.forfeit(winner, loser)
     channel = env.channel()
 
-    ix = await slash(env, carol, "history", player=alice)
+    ix = await slash(env, carol, "history", player=alice)  # privately: only carol pages it
     message = ix.message
-    assert not ix.response.ephemeral
+    assert ix.response.ephemeral and env.messages() == []
     text = message.embed["description"]
     assert text.startswith(f"**<@{alice.id}>** — 6 finished matches")
     lines = [line for line in text.splitlines() if line.startswith("**")][1:]
@@ -139,23 +166,29 @@ async def test_history_pages_link_each_match_and_export_a_match_file_that_replay
                                                      "Export 5"]
     assert message.buttons[2]["custom_id"] == f"hx:{env.guild.id}:{newest}"
 
+    with pytest.raises(ComponentNotFound, match="ephemeral to carol"):
+        await env.click(bob, message, "▶")
+
     # the bot restarts: the old message's buttons still work
     await env.bot.close()
     await env._bot_task
     await env.start_bot(factory(env))
-    click = await env.click(bob, message, "▶")
+    click = await env.click(carol, message, "▶")
     assert (await click.wait_response()).type == 7
     text = message.embed["description"]
     assert "Page 2 of 2" in text and f"match {played_id}" in text and "**6.**" in text
     assert [b["label"] for b in message.buttons] == ["◀", "▶", "Export 6"]
 
-    click = await env.click(bob, message, "Export 6")
+    click = await env.click(carol, message, "Export 6")
     response = await click.wait_response()
     assert response.type == 4 and response.ephemeral
-    export = env.ephemerals(bob)[-1]
+    export = env.ephemerals(carol)[-1]
     [attachment] = export.attachments
     assert attachment.filename == f"match-{played_id}.json"
-    assert f"python -m bot replay match-{played_id}.json" in export.content
+    assert export.content == (
+        f"💾 The complete record of match {played_id} (Air War): its rules, the seed that dealt the cards and "
+        "every move in order. Keep it to replay the match move by move, or to check its result: anyone with the "
+        f"file gets the same game again.\n-# Running the bot? `python -m bot replay match-{played_id}.json` plays it.")
     data = json.loads(attachment.data)
     assert data["game"] == "airwar" and data["rules"]["stack"] == 7 and data["moves"]
     path = tmp_path / attachment.filename
@@ -166,7 +199,17 @@ async def test_history_pages_link_each_match_and_export_a_match_file_that_replay
     assert process.returncode == 0, stderr.decode()
     last = json.loads(stdout.decode().strip().splitlines()[-1])
     assert (last["winner"], last["reason"]) == (result["winner"], result["reason"])
-    assert env.messages() == [message]  # the export was private
+
+    # shared: anyone here pages it and exports from it, privately
+    ix = await slash(env, carol, "history", player=alice, share=True)
+    shared = ix.message
+    assert not ix.response.ephemeral and env.messages() == [shared]
+    click = await env.click(bob, shared, "▶")
+    assert (await click.wait_response()).type == 7 and "Page 2 of 2" in shared.embed["description"]
+    click = await env.click(bob, shared, "Export 6")
+    assert (await click.wait_response()).ephemeral
+    assert env.ephemerals(bob)[-1].attachments[0].data == attachment.data
+    assert env.messages() == [shared]  # the exports were private
 
 
 async def test_head_to_head_counts_each_players_wins_and_lists_the_last_matches(env: Env):
@@ -179,7 +222,7 @@ async def test_head_to_head_counts_each_players_wins_and_lists_the_last_matches(
 
     ix = await slash(env, alice, "h2h", player=bob)  # against the one asking
     embed = ix.message.embed
-    assert embed["title"] == "Head to head — All games" and not ix.response.ephemeral
+    assert embed["title"] == "Head to head — All games" and ix.response.ephemeral
     text = embed["description"]
     assert f"<@{bob.id}> vs <@{alice.id}>: 3 games" in text
     assert f"<@{bob.id}>: 1 win · <@{alice.id}>: 2 wins · 0 draws" in text
@@ -205,11 +248,14 @@ async def test_a_new_season_keeps_the_old_boards_and_only_managers_may_start_it(
     ix = await slash(env, alice, "leaderboard")
     airwar_board = ix.message.embed
 
-    ix = await slash(env, alice, "season start", name="Spring")
+    with pytest.raises(CommandNotPermitted):  # Discord hides /settings from her
+        await env.slash(alice, "settings newseason", name="Spring")
+    env.commands["settings"]["default_member_permissions"] = None  # as if the server let everyone use /settings
+    ix = await slash(env, alice, "settings newseason", name="Spring")
     assert ix.response.ephemeral and ix.message.content == "Starting a new season needs the Manage Server permission."
     assert [s.number for s in await env.bot.stats_service.seasons(env.guild.id)] == [1]
 
-    ix = await slash(env, mo, "season start", name="Spring")
+    ix = await slash(env, mo, "settings newseason", name="Spring")
     assert not ix.response.ephemeral
     assert ix.message.content.startswith("🏁 **Season 1** is over") and "**Spring** starts now" in ix.message.content
     ix = await slash(env, bob, "leaderboard")

@@ -1,4 +1,5 @@
-"""`/settings` end to end: refused to a member without Manage Server (nothing changes), every setting validated
+"""`/settings` end to end: hidden from a member without Manage Server, refused if they reach it anyway (nothing
+changes), every setting validated
 (a clear message, nothing changed), stored (read back by the settings service, shown by `/settings show`), and
 used by Air War: a challenge refused in a channel not listed, a match without a thread when threads are off, the
 server's default rules when the challenge gives none.
@@ -12,7 +13,7 @@ import pytest
 
 from bot.services.settings import SettingsService
 from tests.e2e.test_airwar import accept, board, challenge, click, lift_rate_limits, match_id_of, results, slash, start
-from tests.localdiscord import Env
+from tests.localdiscord import CommandNotPermitted, Env
 
 pytestmark = pytest.mark.e2e
 
@@ -21,21 +22,51 @@ def stored(env: Env) -> SettingsService:
     return SettingsService(env.bot.db)
 
 
-async def test_a_member_without_manage_server_is_refused_and_nothing_changes(env: Env):
+MANAGE_SERVER = str(1 << 5)
+CHANGES = (("settings timer", {"seconds": 60}), ("settings pace", {"seconds": 2.0}),
+           ("settings warpace", {"pace": "auto"}), ("settings threads", {"enabled": False}),
+           ("settings rules", {"game": "war", "rules": "pack=36"}),
+           ("settings channels", {"action": "add", "channel": "games"}), ("settings channels", {"action": "clear"}),
+           ("settings newseason", {"name": "Spring"}))
+
+
+def synced_permissions(env: Env) -> dict[str, str | None]:
+    return {name: command["default_member_permissions"] for name, command in env.commands.items()}
+
+
+async def test_discord_shows_settings_only_to_members_who_manage_the_server(env: Env):
+    permissions = synced_permissions(env)
+    assert permissions["settings"] == MANAGE_SERVER  # every subcommand, show and newseason included
+    assert permissions["season"] is None  # /season list is for everyone
+    assert {name for name, value in permissions.items() if value is not None} == {"settings"}
+    assert [o["name"] for o in env.commands["season"]["options"]] == ["list"]
+
     alice = env.user("alice")
     before = await stored(env).get(env.guild.id)
-    for command, options in (("settings timer", {"seconds": 60}), ("settings pace", {"seconds": 2.0}),
-                             ("settings warpace", {"pace": "auto"}), ("settings threads", {"enabled": False}),
-                             ("settings rules", {"game": "war", "rules": "pack=36"}),
-                             ("settings channels", {"action": "add", "channel": env.channel("games")}),
-                             ("settings channels", {"action": "clear"})):
-        ix = await slash(env, alice, command, **options)
-        assert ix.response.ephemeral, command
-        assert ix.message.content == "Changing the server's settings needs the Manage Server permission.", command
+    for command, options in (*CHANGES, ("settings show", {})):
+        with pytest.raises(CommandNotPermitted, match="default_member_permissions=32"):
+            await env.slash(alice, command, **{k: env.channel(v) if k == "channel" else v for k, v in options.items()})
+    assert env.interactions == []  # never delivered
+    ix = await slash(env, alice, "season list")
+    assert ix.response.ephemeral and "(current)" in ix.message.content
+    mo = env.user("mo", roles=[env.role("Mod", permissions=1 << 5)])
+    ix = await slash(env, mo, "settings show")
+    assert ix.response.ephemeral and "Air War arrangement timer: 120 s" in ix.message.content
     assert await stored(env).get(env.guild.id) == before
-    ix = await slash(env, alice, "settings show")  # looking is for everyone
-    assert ix.response.ephemeral and ix.message.content.startswith("**Server settings**")
-    assert "Air War arrangement timer: 120 s" in ix.message.content
+
+
+async def test_a_member_without_manage_server_who_reaches_settings_is_refused_and_nothing_changes(env: Env):
+    env.commands["settings"]["default_member_permissions"] = None  # as if the server let everyone use /settings
+    alice = env.user("alice")
+    before = await stored(env).get(env.guild.id)
+    seasons = await env.bot.stats_service.seasons(env.guild.id)
+    for command, options in CHANGES:
+        ix = await slash(env, alice, command, **{k: env.channel(v) if k == "channel" else v
+                                                   for k, v in options.items()})
+        assert ix.response.ephemeral, command
+        assert ix.message.content.endswith("needs the Manage Server permission."), command
+    assert await stored(env).get(env.guild.id) == before
+    assert await env.bot.stats_service.seasons(env.guild.id) == seasons
     assert env.messages() == []
 
 
@@ -75,7 +106,7 @@ async def test_every_setting_is_validated_stored_and_shown(env: Env):
     assert current.default_rules == {"airwar": {"stack": 3}, "war": {"aces": "low", "pack": 36}}
     assert (await env.bot.matches.get_settings(guild)).arrange_seconds == 45  # one setting, every reader
 
-    ix = await slash(env, env.user("alice"), "settings show")
+    ix = await slash(env, mo, "settings show")
     text = ix.message.content
     for line in ("Air War arrangement timer: 45 s", "Air War flip pace: 2.5 s between flips",
                  "War's default pace: instant", "Thread per match: off (matches play in the channel)",
