@@ -9,29 +9,20 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
+from cogs.kit.messages import SORRY
+from cogs.kit.messages import tell_privately as tell
+
 if TYPE_CHECKING:
     from cogs.tournament import TournamentCog
 
 log = logging.getLogger("cogs.tournament")
 
 COG_NAME = "Tournament"
-NO_MENTIONS = discord.AllowedMentions.none()
-SORRY = "Something went wrong on our side; nothing was changed. Please try again in a moment."
 GONE = "Tournaments are restarting; please try again in a moment."
 
 
 def _cog(interaction: discord.Interaction) -> TournamentCog | None:
     return interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined,return-value]
-
-
-async def tell(interaction: discord.Interaction, text: str) -> None:
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
-        else:
-            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
-    except discord.HTTPException:
-        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
 
 class _Item:

@@ -33,8 +33,9 @@ from bot.services.tournaments import DEFAULT_NO_SHOW, TournamentService, Tournam
 from bot.storage.tournaments import TournamentEvent, TournamentRecord
 from bot.tournaments import Format, Tournament
 from cogs._stats_ui import game_choices
-from cogs._tournament_ui import COG_NAME, DYNAMIC_ITEMS, NO_MENTIONS, ready_view, signup_view, tell
+from cogs._tournament_ui import COG_NAME, DYNAMIC_ITEMS, ready_view, signup_view, tell
 from cogs.kit.choices import set_choices
+from cogs.kit.messages import NO_MENTIONS
 
 if TYPE_CHECKING:
     from bot.client import CardGameBot
