@@ -749,7 +749,7 @@ class MatchKernel:
     async def _lobby_changed(self, work: _Work, event: Event, change: str) -> MatchUpdate:
         deadline = work.now + LOBBY_IDLE_SECONDS
         await work.update(deadline_at=deadline, deadline_kind=CHALLENGE_DEADLINE)
-        match = await self._reload(work)
+        match = await work.reload()
         await work.queue([{**event, "user_ids": list(match.user_ids), "expires_at": deadline}])
         work.changes |= {change, Change.DEADLINE}
         return await work.result()
@@ -780,7 +780,7 @@ class MatchKernel:
                     f"This lobby's rules can't be played by {len(match.seats)} players ({why}). They can be played "
                     f"by {' or '.join(map(str, counts))} players: wait for someone to join or ask someone to leave.")
             await work.update(rules=self.resolve_rules(match.game, match.rules, len(match.seats)))
-            await self._reload(work)
+            await work.reload()
             return await self._deal(work, None)
 
     async def decline(self, match_id: int, user_id: int) -> MatchUpdate:
@@ -1113,7 +1113,7 @@ class MatchKernel:
             if forfeit:
                 work.changes.add(Change.FORFEIT)
                 work.forfeited = tuple(forfeit)
-            work.match = await self._reload(work)
+            await work.reload()
             await self._after_play(work, game, events, previous_step=match.step, restart=True)
             return await work.result()
 
@@ -1174,14 +1174,14 @@ class MatchKernel:
                     break
             if chosen is None:
                 await work.update(options=options)
-                work.match = await self._reload(work)
+                await work.reload()
                 return await work.result()
             options["pace"] = chosen
             options["votes"] = {}
             await work.queue([{"type": "pace", **step_keys, "pace": chosen, "previous": current, "by": "vote"}])
             work.changes.add(Change.PACE)
             await self.store.reset_misses(work.conn, match.id)
-            work.match = await self._reload(work)
+            await work.reload()
             await self._after_play(work, game, [], previous_step=match.step, options=options,
                                    restart=True)
             return await work.result()
@@ -1244,9 +1244,6 @@ class MatchKernel:
         return match
 
     # --- playing, ending -------------------------------------------------------------------------------------
-    async def _reload(self, work: _Work) -> MatchRecord:
-        return await work.reload()
-
     async def _after_play(self, work: _Work, game: Game, events: list[Event], *, previous_step: int,
                           settings: GuildSettings | None = None, options: dict[str, Any] | None = None,
                           started: bool = False, restart: bool = False) -> None:
@@ -1284,7 +1281,7 @@ class MatchKernel:
         await work.queue(queued)
         if game.is_over:
             await self._finish(work, game)
-            work.match = await self._reload(work)
+            await work.reload()
             return
         written = {name: value for name, value in fields.items() if name != "state"}
         seats = tuple(dataclasses.replace(seat, draft=()) for seat in match.seats) if step_changed else match.seats
@@ -1383,7 +1380,7 @@ class MatchKernel:
             await self.store.set_message(work.conn, match_id, "in_channel", work.match.channel_id)
             if note_message_id is not None:
                 await self.store.set_message(work.conn, match_id, "moved", note_message_id)
-            return await self._reload(work)
+            return await work.reload()
 
     async def step_record(self, match_id: int, step: int) -> tuple[MatchRecord, list[QueuedEvent]]:
         """The match and every event of one step, shown or not (a game's public board of the step is built from
