@@ -13,7 +13,6 @@ from typing import Any
 import discord
 
 from bot.render.common import clamp_line
-from bot.services.settings import StartChannelRefused
 from bot.storage.records import MatchRecord
 from cogs._stats_ui import settings_service
 from cogs.kit.items import GameItem
@@ -91,19 +90,6 @@ async def ensure_thread(bot: discord.Client, service: Any, match: MatchRecord,
     return await service.set_thread(match.id, thread_id), thread_id
 
 
-async def start_refusal(bot: Any, interaction: discord.Interaction) -> str | None:
-    """Why the server does not let a match start in the command's channel (the user's message), ``None`` when it
-    may; in a thread, a thread of a listed channel may."""
-    channel = interaction.channel
-    parent_id = channel.parent_id if isinstance(channel, discord.Thread) else None
-    assert interaction.guild_id is not None and interaction.channel_id is not None
-    try:
-        await settings_service(bot).check_start(interaction.guild_id, interaction.channel_id, parent_id)
-    except StartChannelRefused as error:
-        return str(error)
-    return None
-
-
 def missing_permissions(interaction: discord.Interaction) -> str:
     """The permissions a match needs in the command's channel that the bot lacks, in words ("" when none)."""
     perms = interaction.app_permissions
@@ -114,4 +100,4 @@ def missing_permissions(interaction: discord.Interaction) -> str:
 
 
 __all__ = ["GameItem", "ensure_thread", "fetch_name", "mentions", "message_link", "missing_permissions",
-           "start_refusal", "tell_privately"]
+           "tell_privately"]

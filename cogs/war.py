@@ -11,6 +11,7 @@ cog loads.
 from __future__ import annotations
 
 import functools
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -24,9 +25,9 @@ from bot.games.war.flow import DEFAULT_PACE, FLIP
 from bot.match.kernel import MatchStatus, MatchUpdate
 from bot.render.stats import rules_text as settings_rules_text
 from bot.services import USER_ERRORS
+from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
 from cogs._match_common import mentions, message_link
-from cogs._stats_ui import settings_service
 from cogs._war_presenter import WarPresenter
 from cogs._war_ui import BUTTONS, COG_NAME
 from cogs.kit.choices import set_choices
@@ -134,16 +135,16 @@ class WarCog(MatchCog, name=COG_NAME):
 
     # --- commands ----------------------------------------------------------------------------------------------
     async def _server_terms(self, interaction: discord.Interaction, game: str, given: dict[str, Any],
-                            pace: Choice | None) -> tuple[dict[str, Any], str, dict[str, Any]] | None:
-        """What the server says about a new game here: ``None`` (the user told why) when matches may not start in
-        this channel; else the rules (the server's defaults for ``game`` overridden by the command's ``given``), the
-        pace (the server's War pace when the command names none) and the server's defaults that were used."""
-        assert interaction.guild_id is not None
-        if await self.refuse_start_here(interaction):
+                            pace: Choice | None, check: Awaitable[None],
+                            ) -> tuple[dict[str, Any], str, dict[str, Any]] | None:
+        """What the server says about a new game here (read side by side with the service's ``check`` of the
+        players): ``None`` (the user told why) when matches may not start in this channel or the check refuses;
+        else the rules (the server's defaults for ``game`` overridden by the command's ``given``), the pace (the
+        server's War pace when the command names none) and the server's defaults that were used."""
+        server = await self.server_for_start(interaction, check)
+        if server is None:
             return None
-        settings = settings_service(self.bot)
-        server = await settings.get(interaction.guild_id)
-        rules = await settings.rules_for(interaction.guild_id, game, given)
+        rules = SettingsService.rules_from(server, game, given)
         defaults_used = {key: value for key, value in server.default_rules.get(game, {}).items() if key not in given}
         return rules, (pace.value if pace is not None else server.war_pace), defaults_used
 
@@ -183,12 +184,13 @@ class WarCog(MatchCog, name=COG_NAME):
         game = variant.value if variant is not None else "war"
         given = rules_from(locals())
         title = game_class(game).title
-        terms = await self._server_terms(interaction, game, given, pace)
+        if await self.refuse_opponent(interaction, opponent, title) or await self.refuse_channel(interaction):
+            return
+        terms = await self._server_terms(interaction, game, given, pace,
+                                         self.service.check_challenge(interaction.user.id, opponent.id, game))
         if terms is None:
             return
         rules, chosen_pace, defaults_used = terms
-        if await self.refuse_opponent(interaction, opponent, title) or await self.refuse_channel(interaction):
-            return
         if await self._refuse_rules(interaction, game, rules, 2, defaults_used):
             return
         await self.issue_challenge(interaction, opponent, game=game, rules=rules, pace=chosen_pace)
@@ -209,18 +211,14 @@ class WarCog(MatchCog, name=COG_NAME):
         user = interaction.user
         assert interaction.guild_id is not None and interaction.channel_id is not None
         game = variant.value if variant is not None else "war"
-        terms = await self._server_terms(interaction, game, rules_from(locals()), pace)
+        given = rules_from(locals())
+        if await self.refuse_channel(interaction):
+            return
+        terms = await self._server_terms(interaction, game, given, pace, self.service.check_player(user.id))
         if terms is None:
             return
         rules, chosen_pace, defaults_used = terms
-        if await self.refuse_channel(interaction):
-            return
         if await self._refuse_rules(interaction, game, rules, None, defaults_used):
-            return
-        try:
-            await self.service.check_player(user.id)
-        except USER_ERRORS as error:
-            await self.tell(interaction, str(error))
             return
         async with self.answer(interaction, thinking=True) as answer:
             try:

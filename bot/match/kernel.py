@@ -397,15 +397,24 @@ class MatchKernel:
         """The step a game is at, stored as ``matches.step``."""
         return self.flow.step(game)
 
+    def _family(self, game: str | None = None) -> tuple[str, ...]:
+        """The games whose open match keeps a player from another: this kernel's (``game``'s family if named)."""
+        return tuple(self.games if game is None or game in self.games else registry().family(game))
+
     async def _busy(self, conn: Connection, user_id: int, game: str | None = None) -> int | None:
         """The user's open match of the family (any of ``games``; of ``game``'s family if named): it keeps them from
         another."""
-        names = self.games if game is None or game in self.games else registry().family(game)
-        for name in names:
-            busy = await self.store.open_match_id_for_user(conn, user_id, name)
-            if busy is not None:
-                return busy
-        return None
+        return (await self.store.open_matches_of_users(conn, (user_id,), self._family(game))).get(user_id)
+
+    async def _refuse_busy(self, conn: Connection, challenger_id: int, opponent_id: int, game: str | None = None,
+                           ) -> None:
+        """Raise AlreadyInMatch when either player (the challenger first) is in an open match of the family: one
+        statement for both."""
+        busy = await self.store.open_matches_of_users(conn, (challenger_id, opponent_id), self._family(game))
+        for user_id in (challenger_id, opponent_id):
+            if user_id in busy:
+                raise errors.AlreadyInMatch(user_id, self._title(game or self.game), you=user_id == challenger_id,
+                                            match_id=busy[user_id])
 
     @staticmethod
     def _title(game: str) -> str:
@@ -559,12 +568,8 @@ class MatchKernel:
         checks again (a challenge made in between still refuses there)."""
         if challenger_id == opponent_id:
             raise errors.CannotChallengeSelf()
-        title = self._title(game or self.game)
-        async with self.db.statement() as conn:  # (lone SELECTs)
-            for user_id in (challenger_id, opponent_id):
-                busy = await self._busy(conn, user_id, game)
-                if busy is not None:
-                    raise errors.AlreadyInMatch(user_id, title, you=user_id == challenger_id, match_id=busy)
+        async with self.db.statement() as conn:  # (one SELECT)
+            await self._refuse_busy(conn, challenger_id, opponent_id, game)
 
     async def challenge(
         self,
@@ -597,10 +602,7 @@ class MatchKernel:
             self._validate_range("arrangement timer", arrange_seconds, ARRANGE_SECONDS_RANGE, "seconds")
         async with self.db.transaction() as conn:
             now = self.clock()
-            for user_id in (challenger_id, opponent_id):
-                busy = await self._busy(conn, user_id)
-                if busy is not None:
-                    raise errors.AlreadyInMatch(user_id, title, you=user_id == challenger_id, match_id=busy)
+            await self._refuse_busy(conn, challenger_id, opponent_id, game)
             deadline = now + CHALLENGE_SECONDS
             try:
                 match_id = await self.store.insert_match(

@@ -95,15 +95,27 @@ class SettingsService:
     async def check_start(self, guild_id: int, channel_id: int, parent_id: int | None = None) -> None:
         """Raise :class:`StartChannelRefused` when matches may not start in the channel (``parent_id``: the
         channel a thread is in; a thread of a listed channel is allowed)."""
-        settings = await self.get(guild_id)
-        allowed = settings.start_channels
-        if allowed and channel_id not in allowed and (parent_id is None or parent_id not in allowed):
-            raise StartChannelRefused(channel_id, allowed)
+        refusal = self.start_refusal(await self.get(guild_id), channel_id, parent_id)
+        if refusal is not None:
+            raise refusal
 
     async def rules_for(self, guild_id: int, game: str, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The rules a new match of the game starts with: the server's defaults, overridden by ``given`` (the
         challenge's own options). Only keys, not resolved: the service resolves and checks them."""
-        settings = await self.get(guild_id)
+        return self.rules_from(await self.get(guild_id), game, given)
+
+    @staticmethod
+    def start_refusal(settings: GuildSettings, channel_id: int, parent_id: int | None = None,
+                      ) -> StartChannelRefused | None:
+        """:meth:`check_start`'s refusal from settings already read (``None``: matches may start there)."""
+        allowed = settings.start_channels
+        if allowed and channel_id not in allowed and (parent_id is None or parent_id not in allowed):
+            return StartChannelRefused(channel_id, allowed)
+        return None
+
+    @staticmethod
+    def rules_from(settings: GuildSettings, game: str, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """:meth:`rules_for` from settings already read."""
         return {**settings.default_rules.get(game, {}), **dict(given or {})}
 
     # --- setters ------------------------------------------------------------------------------------------

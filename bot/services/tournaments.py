@@ -553,11 +553,9 @@ class TournamentService:
             plugin = registry().entry(t.game).plugin
             if plugin.paces:
                 options["pace"] = t.options.get("pace", plugin.default_pace)
+            busy_players = await self.db.matches.open_matches_of_users(conn, row.players, registry().family(t.game))
             for user_id in row.players:
-                busy = None
-                for name in registry().family(t.game):
-                    busy = busy or await self.db.matches.open_match_id_for_user(conn, user_id, name)
-                if busy is not None:
+                if user_id in busy_players:
                     if row.outcome == "busy":  # said so already
                         return [], []
                     await self.store.update_bracket_match(conn, t.id, key, outcome="busy")

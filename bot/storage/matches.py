@@ -236,12 +236,24 @@ async def open_match_ids(conn: aiosqlite.Connection, games: Iterable[str] | None
     return [row["id"] for row in rows]
 
 
-async def open_match_id_for_user(conn: aiosqlite.Connection, user_id: int, game: str) -> int | None:
-    """The user's open (challenge or active) match of this game, in any server."""
-    row = await _one(
-        conn, "SELECT match_id FROM match_seats WHERE game = ? AND user_id = ? AND open = 1", (game, user_id)
+async def open_matches_of_users(
+    conn: aiosqlite.Connection, user_ids: Iterable[int], games: Iterable[str]
+) -> dict[int, int]:
+    """Each of the users' open (challenge or active) match of any of ``games``, in any server: user id -> match id
+    (users in none are left out). One statement however many users and games."""
+    users, names = list(user_ids), list(games)
+    if not users or not names:
+        return {}
+    rows = await _all(
+        conn,
+        f"SELECT user_id, match_id FROM match_seats WHERE open = 1 AND game IN ({', '.join('?' * len(names))})"
+        f" AND user_id IN ({', '.join('?' * len(users))}) ORDER BY match_id",
+        (*names, *users),
     )
-    return None if row is None else row["match_id"]
+    found: dict[int, int] = {}
+    for row in rows:
+        found.setdefault(row["user_id"], row["match_id"])
+    return found
 
 
 # --- seats -----------------------------------------------------------------------------------------------

@@ -41,8 +41,10 @@ from bot.match import errors as service_errors
 from bot.match.kernel import MatchKernel, MatchStatus, MatchUpdate
 from bot.render.common import clamp, timestamp
 from bot.services import USER_ERRORS
+from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
-from cogs._match_common import message_link, missing_permissions, start_refusal
+from bot.storage.settings import GuildSettings
+from cogs._match_common import message_link, missing_permissions
 from cogs._stats_ui import settings_service
 from cogs.kit.items import MatchButtons
 from cogs.kit.messages import DEFER_AFTER, NO_MENTIONS, Answer
@@ -337,28 +339,40 @@ class MatchCog(commands.Cog):
                               rules: Mapping[str, Any] | None = None, timer: int | None = None) -> None:
         """A challenge in the command's channel: refuses (privately) what can't start here, then posts the challenge
         with Accept / Decline / Withdraw. ``rules`` overlay the server's defaults for the game."""
-        assert interaction.guild_id is not None
-        if (await self.refuse_opponent(interaction, opponent, self.title) or await self.refuse_channel(interaction)
-                or await self.refuse_start_here(interaction)):
+        if await self.refuse_opponent(interaction, opponent, self.title) or await self.refuse_channel(interaction):
             return
-        try:  # the server's default rules under the challenge's own
-            rules = await settings_service(self.bot).rules_for(interaction.guild_id, self.game, dict(rules or {}))
-        except USER_ERRORS as error:
-            await self.tell(interaction, str(error))
+        server = await self.server_for_start(
+            interaction, self.service.check_challenge(interaction.user.id, opponent.id, self.game))
+        if server is None:
             return
-        await self.issue_challenge(interaction, opponent, game=self.game, rules=rules, arrange_seconds=timer)
+        await self.issue_challenge(interaction, opponent, game=self.game,
+                                   rules=SettingsService.rules_from(server, self.game, rules), arrange_seconds=timer)
+
+    async def server_for_start(self, interaction: discord.Interaction, check: Awaitable[None]) -> GuildSettings | None:
+        """The server's settings for a match the command starts, read side by side with the service's ``check`` of
+        the players (so a burst of commands waits on the database once before its answer); ``None`` when refused,
+        the user told why privately: a channel where the server lets no match start, else the check's refusal."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        server, checked = await asyncio.gather(settings_service(self.bot).get(interaction.guild_id), check,
+                                               return_exceptions=True)
+        if isinstance(server, BaseException):
+            raise server
+        channel = interaction.channel
+        parent_id = channel.parent_id if isinstance(channel, discord.Thread) else None
+        refusal = SettingsService.start_refusal(server, interaction.channel_id, parent_id) or checked
+        if isinstance(refusal, USER_ERRORS):
+            await self.tell(interaction, str(refusal))
+            return None
+        if isinstance(refusal, BaseException):
+            raise refusal
+        return server
 
     async def issue_challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User, *,
                               game: str, rules: Mapping[str, Any], **options: Any) -> None:
-        """The checked challenge made (``options``: the match service's for it) and posted as the command's answer;
-        the service's refusals answered privately."""
+        """The challenge made (``options``: the match service's for it; the players checked already, by
+        :meth:`server_for_start`) and posted as the command's answer; the service's refusals answered privately."""
         user = interaction.user
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        try:  # the service's refusals before anything goes out: the deferral below would be public
-            await self.service.check_challenge(user.id, opponent.id, game)
-        except USER_ERRORS as error:
-            await self.tell(interaction, str(error))
-            return
         async with self.answer(interaction, thinking=True) as answer:
             try:
                 update = await self.service.challenge(
@@ -392,13 +406,6 @@ class MatchCog(commands.Cog):
             await self.tell(interaction, f"I can't run a {self.presenter.match_word} in this channel: I need {missing} "
                                          "here.")
         return bool(missing)
-
-    async def refuse_start_here(self, interaction: discord.Interaction) -> bool:
-        """Refuse (privately) a start where the server's settings allow none; ``True``: refused."""
-        refusal = await start_refusal(self.bot, interaction)
-        if refusal is not None:
-            await self.tell(interaction, refusal)
-        return refusal is not None
 
     async def post_opening(self, interaction: discord.Interaction, answer: Answer, update: MatchUpdate) -> None:
         """The command's answer: the new challenge (or lobby) message, its id stored, the events it shows marked

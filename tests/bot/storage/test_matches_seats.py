@@ -64,3 +64,16 @@ async def test_restart_queries_filter_by_game(db):
         assert await store.match_ids_with_unshown_events(conn) == [war, air]
         assert await store.match_ids_with_unshown_events(conn, ("airwar",)) == [air]
         assert await store.match_ids_with_unshown_events(conn, ("war",)) == [war]
+
+
+async def test_open_matches_of_users_answers_for_every_user_and_game_in_one_statement(db):
+    async with db.transaction() as conn:
+        war = await new_match(conn, "war", [10, 20])
+        air = await new_match(conn, "airwar", [10, 30])
+        drunkard = await new_match(conn, "drunkard", [40, 50])
+    async with db.read() as conn:
+        assert await store.open_matches_of_users(conn, (10, 20, 30, 60), ("war", "drunkard")) == {10: war, 20: war}
+        assert await store.open_matches_of_users(conn, (10, 30, 40), ("airwar",)) == {10: air, 30: air}
+        assert await store.open_matches_of_users(conn, (40, 60), ("war", "drunkard")) == {40: drunkard}
+        assert await store.open_matches_of_users(conn, (), ("war",)) == {}
+        assert await store.open_matches_of_users(conn, (10,), ()) == {}
