@@ -1,7 +1,7 @@
 """Air War's presenter: Air War's events on the kit's presenter (:mod:`cogs.kit.presenter`, which shows every game's
 matches the same way: in order, one background task per match, nothing doubled after a crash, an event that can't
 be shown holding back everything after it, the match moved to its channel when its thread is lost, the challenge's
-life, the thread and its link line, the panels by DM, the result in the match and in its channel).
+life, the thread, the match's one message in its channel, the panels by DM, the result).
 
 Hidden information: the next DM panels know the deck bottoms the flips revealed, so they wait until the flips are
 public (an event that can't be shown holds back everything after it).
@@ -12,7 +12,7 @@ What each event becomes:
   answer was lost);
 * ``accepted`` / ``declined`` / ``withdrawn`` / ``expired`` -- the challenge message says so, its buttons go;
   on accept the match's public thread is made from the challenge message (in the channel itself when threads
-  are refused) and the channel gets a line linking it;
+  are refused) and the challenge message becomes the live one: who plays, the rules, the link to the thread;
 * ``engagement`` -- each player's DM panel (``dm:<n>:<seat>`` holds its message id; ``0``: DMs closed, the
   board gives that player an "Open my panel" button), then the public board (``board:<n>``);
 * ``order_locked`` -- the board shows who has locked in;
@@ -22,7 +22,8 @@ What each event becomes:
   drawn, forfeited) and lose their buttons;
 * ``deadline_moved`` -- a note (``deadline:<seq>``), the board and the panels show the new deadline;
 * ``game_over`` -- an engagement that was not played is closed on its board, and so are its panels;
-* ``result`` -- the result in the thread and in the channel (``result`` and ``result:channel``).
+* ``result`` -- the match's message in the channel becomes the result (with its Rematch button), and the thread
+  gets it too (``result``).
 
 A panel's message is edited under its player's :meth:`~cogs.kit.presenter.ShowLoop.panel_lock`, the lock the cog
 holds while it applies and answers a click: a click answered late can't put back the buttons of a panel the

@@ -6,7 +6,7 @@ What each event becomes:
 * ``challenge`` -- the challenge message (posted here only when the command's own answer was lost);
 * ``accepted`` / ``declined`` / ``withdrawn`` / ``expired`` -- the challenge message says so and loses its buttons;
   on accept the match's public thread is made from it (the channel itself when the server turned thread per match
-  off or threads are refused) and the channel gets a line linking the thread;
+  off or threads are refused) and it becomes the live message: who plays, the link to the thread;
 * ``turn`` -- the previous step's round message is closed; each player's DM panel is sent (``dm:<step>:<seat>``;
   ``0``: DMs closed, the round message then gives that player an "Open my Army panel" button); then the step's
   public round message (``round:<step>``): the previous round's reveal, both sides' stamina, who has chosen, the
@@ -15,7 +15,8 @@ What each event becomes:
 * ``turn_timeout`` -- a note in the match (``afk:<step>``); the late players' panels say what was played for them;
 * ``deadline_moved`` -- a note; the round message and the waiting players' panels show the new deadline;
 * ``game_over`` -- the step's round message and the panels still open are closed;
-* ``result`` -- the result in the match and in the channel (``result``, ``result:channel``).
+* ``result`` -- the match's message in the channel becomes the result (with its Rematch button), and the match
+  gets it too (``result``).
 """
 
 from __future__ import annotations

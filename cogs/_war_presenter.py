@@ -1,7 +1,7 @@
 """War's presenter: War's events on the kit's presenter (:mod:`cogs.kit.presenter`, which shows every game's
 matches the same way: in order, one background task per match, nothing doubled after a crash, an event that can't
 be shown holding back everything after it, the match moved to its channel when its thread is lost, the challenge's
-or lobby's life, the thread and its link line, the result in the match and in its channel).
+or lobby's life, the thread, the match's one message in its channel, the result).
 
 War has no hidden cards, so the one live message of a game (``table``) is always rendered from the stored game as
 it stands (never ahead of what is committed): a run of round events (:data:`TABLE_EVENTS`) becomes one edit, made
@@ -10,10 +10,11 @@ at the last of them before an event with a message of its own. What each event b
 * ``challenge`` / ``lobby`` -- the challenge or lobby message (posted here only when the command's answer was
   lost); ``joined`` / ``left`` -- the lobby message shows who is in;
 * ``accepted`` / ``declined`` / ``withdrawn`` / ``expired`` -- the challenge or lobby message says so and loses its
-  buttons; on ``accepted`` (a challenge accepted, a lobby started) the public thread is made and linked from the
-  channel, and the table is posted, pinging the players;
+  buttons; on ``accepted`` (a challenge accepted, a lobby started) the public thread is made, the challenge or
+  lobby message becomes the live one linking it, and the table is posted, pinging the players;
 * the round events -- the table; ``turn_timeout``, ``pace`` and ``deadline_moved`` also get a note in the game;
-* ``result`` -- the result, with the card-count chart, in the game and in the channel.
+* ``result`` -- the result, with the card-count chart (uploaded once), in the channel's message of the game
+  (with its Rematch button for two players) and in the game.
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ sent before a restart still works (nothing about it lives in memory):
 * ``<prefix>:ff:<match>:<yes|no>`` -- the ephemeral "really forfeit?" question;
 * ``<prefix>:l:<match>:<join|leave|start|cancel>`` -- a lobby's message (a game with lobbies; anyone may Join);
 * ``<prefix>:t:<match>:<step>:<key>`` -- the match's public table (a game with one), ``key`` matching the game's
-  ``table_key`` pattern.
+  ``table_key`` pattern;
+* ``<prefix>:rm:<match>`` -- "Rematch" on a finished match's result.
 
 The items only parse their custom id and hand the click to the game's cog (found by name):
 ``interaction_check`` answers a click by someone outside the match (but a lobby's Join) with an ephemeral "This
@@ -82,7 +83,8 @@ class GameItem:
 class MatchButtons:
     """One game's match buttons (see the module docstring) and the views that hold them. ``prefix``: the custom
     ids' first part; ``cog_name``: the cog the clicks go to (its handlers ``on_challenge_button``,
-    ``on_panel_button``, ``on_open_panel``, ``on_forfeit_button``, ``on_lobby_button``, ``on_table_button``);
+    ``on_panel_button``, ``on_open_panel``, ``on_forfeit_button``, ``on_lobby_button``, ``on_table_button``,
+    ``on_rematch_button``);
     ``panel_key``: a regular expression for the panel's button keys (``None``: the game has no private panels);
     ``open_label``: the "Open my panel" button's words; ``forfeit_labels``: the forfeit question's two buttons'
     words (yes, no); ``lobby``: the game has lobbies; ``table_key``: a regular expression for the keys of the buttons
@@ -187,9 +189,25 @@ class MatchButtons:
             async def callback(self, interaction: discord.Interaction) -> None:
                 await self._run(interaction, "on_forfeit_button", self.answer)
 
+        class RematchButton(Item, discord.ui.DynamicItem[discord.ui.Button],
+                            template=rf"{prefix}:rm:(?P<match>[0-9]{{1,19}})"):
+            def __init__(self, match_id: int) -> None:
+                super().__init__(discord.ui.Button(label="Rematch", emoji="🔁", style=discord.ButtonStyle.primary,
+                                                   custom_id=f"{prefix}:rm:{match_id}"))
+                self.match_id = match_id
+
+            @classmethod
+            async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                                     match: re.Match[str]) -> Any:
+                return cls(int(match["match"]))
+
+            async def callback(self, interaction: discord.Interaction) -> None:
+                await self._run(interaction, "on_rematch_button")
+
         self.ChallengeButton = action_button("c", CHALLENGE_ACTIONS, "on_challenge_button")
         self.ForfeitButton = ForfeitButton
-        items: list[type[Any]] = [self.ChallengeButton, ForfeitButton]
+        self.RematchButton = RematchButton
+        items: list[type[Any]] = [self.ChallengeButton, ForfeitButton, RematchButton]
         self.PanelButton: Any = None
         self.OpenPanelButton: Any = None
         if panel_key is not None:
@@ -249,6 +267,11 @@ class MatchButtons:
     def open_panel_view(self, match_id: int, step: int) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
         view.add_item(self.OpenPanelButton(match_id, step))
+        return view
+
+    def rematch_view(self, match_id: int) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        view.add_item(self.RematchButton(match_id))
         return view
 
     def forfeit_view(self, match_id: int) -> discord.ui.View:

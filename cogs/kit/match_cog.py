@@ -19,7 +19,8 @@ ending in ``:``, -> the match service's method: ``tap``, ``pick``, ``undo``, ``r
 ``random_order``, ``confirm``), and defines its ``app_commands.Group`` whose commands call :meth:`start_challenge`,
 :meth:`ask_forfeit` and :meth:`show_status` (with its :meth:`status_text`). A game with lobbies gets their buttons
 handled here (:meth:`MatchCog.on_lobby_button`); one with buttons on a public table handles them itself
-(``on_table_button``, with :meth:`MatchCog.act`). Its own words go in the hooks: :meth:`~MatchCog.forfeit_question`,
+(``on_table_button``, with :meth:`MatchCog.act`). Every game's result has a Rematch button, handled here too
+(:meth:`MatchCog.on_rematch_button`: a new challenge, the same game and rules). Its own words go in the hooks: :meth:`~MatchCog.forfeit_question`,
 :meth:`~MatchCog.forfeited_text`, :meth:`~MatchCog.kept_playing_text`, :meth:`~MatchCog.waiting_text`,
 :meth:`~MatchCog.status_reply`.
 """
@@ -38,7 +39,7 @@ import discord
 from discord.ext import commands
 
 from bot.match import errors as service_errors
-from bot.match.kernel import MatchKernel, MatchStatus, MatchUpdate
+from bot.match.kernel import ARRANGE_SECONDS_RANGE, MatchKernel, MatchStatus, MatchUpdate
 from bot.render.common import clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.services.settings import SettingsService
@@ -79,6 +80,8 @@ class MatchCog(commands.Cog):
         self._players: OrderedDict[int, tuple[int, ...]] = OrderedDict()
         #: set once the start's resume (the bot's, :meth:`resume`) is over
         self.resumed = asyncio.Event()
+        #: matches whose rematch is being made (a second click meanwhile is told so)
+        self._rematching: set[int] = set()
 
     def make_presenter(self) -> Any:
         """The presenter that shows this game's matches."""
@@ -368,9 +371,10 @@ class MatchCog(commands.Cog):
         return server
 
     async def issue_challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User, *,
-                              game: str, rules: Mapping[str, Any], **options: Any) -> None:
+                              game: str, rules: Mapping[str, Any], **options: Any) -> MatchUpdate | None:
         """The challenge made (``options``: the match service's for it; the players checked already, by
-        :meth:`server_for_start`) and posted as the command's answer; the service's refusals answered privately."""
+        :meth:`server_for_start`) and posted as the command's answer; the service's refusals answered privately
+        (``None``)."""
         user = interaction.user
         assert interaction.guild_id is not None and interaction.channel_id is not None
         async with self.answer(interaction, thinking=True) as answer:
@@ -380,10 +384,11 @@ class MatchCog(commands.Cog):
                     challenger_name=user.display_name, opponent_name=opponent.display_name, **options)
             except USER_ERRORS as error:  # (made in between: a public "thinking" is removed, the note is private)
                 await answer.tell(str(error))
-                return
+                return None
             self.presenter.remember_name(interaction.guild_id, user)
             self.presenter.remember_name(interaction.guild_id, opponent)
             await self.post_opening(interaction, answer, update)
+            return update
 
     async def refuse_opponent(self, interaction: discord.Interaction, opponent: discord.Member | discord.User,
                               title: str) -> bool:
@@ -420,6 +425,65 @@ class MatchCog(commands.Cog):
                 await self.service.mark_shown(match.id, update.events[-1].seq)
         finally:
             self.after(update)  # an event left unshown (the answer was lost): the presenter posts it
+
+    async def on_rematch_button(self, interaction: discord.Interaction, match_id: int) -> None:
+        """Rematch on a finished match's result (either player): a challenge from the clicker to the other player,
+        with the match's game, rules, timer and pace, refused (privately) as the challenge command would be. Once
+        it is made the Rematch is spent: the result loses the button, and a click that comes late is told so."""
+        if match_id in self._rematching:
+            await self.tell(interaction, f"A rematch of this {self.presenter.match_word} is being made right now.")
+            return
+        self._rematching.add(match_id)
+        try:
+            match = await self.service.get_match(match_id)
+            if "rematch" in match.messages:
+                await self.tell(interaction, self.rematch_spent_text(match))
+                return
+            seat = match.seat_of(interaction.user.id)
+            if match.status != "finished" or len(match.seats) != 2 or seat is None:
+                await self.tell(interaction, f"This {self.presenter.match_word} can't be played again from here.")
+                return
+            opponent = await self._member(interaction, match.user_ids[1 - seat])
+            if opponent is None:
+                await self.tell(interaction, f"<@{match.user_ids[1 - seat]}> isn't a member of this server any more.")
+                return
+            if await self.refuse_opponent(interaction, opponent, self.title) or await self.refuse_channel(interaction):
+                return
+            check = self.service.check_challenge(interaction.user.id, opponent.id, match.game)
+            if await self.server_for_start(interaction, check) is None:
+                return
+            options: dict[str, Any] = {}
+            if match.arrange_seconds is not None and ARRANGE_SECONDS_RANGE[0] <= match.arrange_seconds <= \
+                    ARRANGE_SECONDS_RANGE[1]:
+                options["arrange_seconds"] = match.arrange_seconds
+            if "pace" in match.options:
+                options["pace"] = match.options["pace"]
+            update = await self.issue_challenge(interaction, opponent, game=match.game, rules=match.rules, **options)
+            if update is None:
+                return
+            made = await self.service.get_match(update.match.id)
+            await self.service.set_message(match_id, "rematch", made.challenge_message_id or 0)
+        finally:
+            self._rematching.discard(match_id)
+        if interaction.message is not None and interaction.channel_id is not None:
+            await self.presenter.remove_rematch(interaction.channel_id, interaction.message.id)
+
+    def rematch_spent_text(self, match: MatchRecord) -> str:
+        """The answer to a click on a Rematch that was used already."""
+        message_id = match.messages.get("rematch")
+        where = f": {message_link(match.guild_id, match.channel_id, message_id)}" if message_id else "."
+        return f"The rematch of this {self.presenter.match_word} was asked for already{where}"
+
+    @staticmethod
+    async def _member(interaction: discord.Interaction, user_id: int) -> discord.Member | None:
+        """A member of the interaction's server (``None``: not one, or Discord can't say)."""
+        guild = interaction.guild
+        if guild is None:
+            return None
+        try:
+            return guild.get_member(user_id) or await guild.fetch_member(user_id)
+        except discord.HTTPException:
+            return None
 
     async def ask_forfeit(self, interaction: discord.Interaction) -> None:
         """The forfeit command: asks first (privately), with Forfeit / Keep playing."""

@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.render.common import Surface
+from bot.render.common import Picture, Surface
 from bot.storage.records import MatchRecord
 
 log = logging.getLogger("cogs.kit")
@@ -31,14 +31,27 @@ STYLES = {
 # --- messages from surfaces ----------------------------------------------------------------------------
 
 
-def embed_of(surface: Surface, *, extra: str = "", colour: discord.Colour | None = None) -> discord.Embed:
+def embed_of(surface: Surface, *, extra: str = "", colour: discord.Colour | None = None,
+             image_url: str | None = None) -> discord.Embed:
     """An embed with the surface's title and text (and ``extra`` lines after it); the picture, if any, as its
-    image (``attachment://``); the text stays the full description for screen readers and with images off."""
+    image (``attachment://``, or ``image_url``: the picture uploaded once already, elsewhere); the text stays the
+    full description for screen readers and with images off."""
     text = surface.text + (f"\n\n{extra}" if extra else "")
     embed = discord.Embed(title=surface.title, description=text, colour=colour)
-    if surface.picture is not None:
+    if image_url is not None:
+        embed.set_image(url=image_url)
+    elif surface.picture is not None:
         embed.set_image(url=f"attachment://{surface.picture.filename}")
     return embed
+
+
+class PictureFile(discord.File):
+    """A picture's upload that knows what it shows (``key``: its file name, alt text and bytes), so an edit that
+    would upload the very picture a message already has can leave it out (:class:`cogs.kit.pictures.SentPictures`)."""
+
+    def __init__(self, picture: Picture) -> None:
+        super().__init__(io.BytesIO(picture.png), picture.filename, description=picture.alt)
+        self.key = (picture.filename, picture.alt, hashlib.blake2b(picture.png, digest_size=16).digest())
 
 
 def files_of(surface: Surface) -> list[discord.File]:
@@ -46,13 +59,15 @@ def files_of(surface: Surface) -> list[discord.File]:
     picture = surface.picture
     if picture is None:
         return []
-    return [discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt)]
+    return [PictureFile(picture)]
 
 
 def message_kwargs(surface: Surface, *, extra: str = "", view: discord.ui.View | None = None,
-                   colour: discord.Colour | None = None) -> dict[str, Any]:
-    """``embed``, ``files`` and ``view`` for ``send``; use :func:`edit_kwargs` for edits."""
-    kwargs: dict[str, Any] = {"embed": embed_of(surface, extra=extra, colour=colour), "files": files_of(surface),
+                   colour: discord.Colour | None = None, image_url: str | None = None) -> dict[str, Any]:
+    """``embed``, ``files`` and ``view`` for ``send``; use :func:`edit_kwargs` for edits. ``image_url``: the
+    picture is one uploaded already (the embed shows it from there, nothing is uploaded)."""
+    kwargs: dict[str, Any] = {"embed": embed_of(surface, extra=extra, colour=colour, image_url=image_url),
+                              "files": [] if image_url is not None else files_of(surface),
                               "allowed_mentions": NO_MENTIONS}
     if view is not None:
         kwargs["view"] = view

@@ -1,6 +1,6 @@
 """Pictures drawn off the event loop, one at a time, for every game's presenter and cog: :func:`rendered` (in the
 background) and :func:`rendered_first` (a picture an interaction's answer waits for goes before the background
-ones)."""
+ones); and :class:`SentPictures`, which keeps an edit from uploading again the picture its message has."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import os
 import threading
 import time
 import weakref
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -120,3 +120,39 @@ async def rendered(render: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
 async def rendered_first(render: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     """:func:`rendered` for a picture an interaction's answer waits for: drawn before the background ones."""
     return await _render(True, functools.partial(render, *args, **kwargs))
+
+
+class SentPictures:
+    """The pictures each of the last :attr:`KEPT` messages sent or edited holds (by their
+    :attr:`~cogs.kit.messages.PictureFile.key`), so that an edit whose picture has not changed leaves out
+    ``attachments``: Discord then keeps the message's attachments, and the embed's ``attachment://`` names the one
+    it has. A message not remembered (sent before a restart, or long ago) gets its picture uploaded again."""
+
+    KEPT = 4096
+
+    def __init__(self) -> None:
+        self._held: OrderedDict[int, tuple[Any, ...]] = OrderedDict()
+
+    @staticmethod
+    def _keys(files: Any) -> tuple[Any, ...] | None:
+        """What ``files`` show; ``None`` when one of them is not a picture that knows it."""
+        keys = tuple(getattr(file, "key", None) for file in files)
+        return None if None in keys else keys
+
+    def unchanged(self, message_id: int, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """``edit`` keyword arguments without ``attachments`` when they are the pictures the message holds."""
+        if "attachments" not in kwargs or self._held.get(message_id) != self._keys(kwargs["attachments"]):
+            return kwargs
+        self._held.move_to_end(message_id)
+        return {key: value for key, value in kwargs.items() if key != "attachments"}
+
+    def remember(self, message_id: int, files: Any) -> None:
+        """The message now holds ``files`` (sent with them, or edited to them)."""
+        keys = self._keys(files)
+        if keys is None:
+            self._held.pop(message_id, None)
+            return
+        self._held[message_id] = keys
+        self._held.move_to_end(message_id)
+        while len(self._held) > self.KEPT:
+            self._held.popitem(last=False)

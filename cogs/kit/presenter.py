@@ -16,9 +16,19 @@ whichever match they are for (:meth:`Presenter._turn`).
 The base shows what every game's match has: the challenge or lobby (``challenge`` / ``lobby``: posted only when the
 command's answer was lost, and found among the channel's last messages when only its id was; ``joined`` / ``left``:
 the lobby message shows who is in; ``declined`` / ``withdrawn`` / ``expired``; ``accepted``, which makes the
-match's thread and a link line in the channel), each seat's private panel (sent by DM, or offered by a button when
-DMs are closed) and the result posted where the match is played and in its channel. A game's presenter subclasses
-it and adds an ``_on_<event type>`` method per event of its own (or chooses otherwise: :meth:`Presenter._handler`).
+match's thread), each seat's private panel (sent by DM, or offered by a button when DMs are closed) and the result.
+
+A match has one message in its channel, edited through its life (:meth:`Presenter._show_card`): the challenge (or
+lobby) with its buttons, then, once accepted, who plays and a link to the thread (no buttons), then the result with
+its picture and a Rematch button (:meth:`Presenter._post_result`). The thread keeps the play and gets the result too,
+its picture shown from the channel message's upload. A match played in its channel (no thread) gets its result
+there, after the play, and its first message then links to it. A tournament's matches have no message of their own
+in the channel (the tournament's messages show them there).
+
+An edit uploads a picture only when it differs from the one the message has (:class:`~cogs.kit.pictures.SentPictures`).
+
+A game's presenter subclasses it and adds an ``_on_<event type>`` method per event of its own (or chooses
+otherwise: :meth:`Presenter._handler`).
 
 The game's render module (``render``) gives the words and pictures: ``TITLE``, ``challenge(challenger, opponent,
 rules, expires_at=)``, ``declined`` / ``withdrawn`` / ``expired(challenger, opponent)``, ``accepted(challenger,
@@ -44,9 +54,10 @@ from bot.match.kernel import MatchKernel
 from bot.render.common import Surface, name
 from bot.services import USER_ERRORS
 from bot.storage.records import MatchRecord, QueuedEvent
-from cogs._match_common import ensure_thread, fetch_name, mentions
+from cogs._match_common import ensure_thread, fetch_name, mentions, message_link
 from cogs.kit.items import MatchButtons
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs, nonce
+from cogs.kit.pictures import SentPictures
 
 log = logging.getLogger("cogs.kit")
 
@@ -73,6 +84,13 @@ def without_empty_files(kwargs: dict[str, Any]) -> dict[str, Any]:
     if not kwargs["files"]:
         del kwargs["files"]
     return kwargs
+
+
+def uploaded_url(message: discord.Message, filename: str) -> str | None:
+    """Where a picture the message holds is shown from, to show it elsewhere without uploading it again: its
+    attachment's address without the signature, which Discord renders and refreshes in an embed."""
+    found = next((a for a in message.attachments if a.filename == filename), None)
+    return None if found is None else found.url.split("?", 1)[0]
 
 
 class ThreadLost(Exception):
@@ -237,6 +255,7 @@ class Presenter(ShowLoop):
         super().__init__(bot)
         self.service = service
         self._rate_locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = weakref.WeakValueDictionary()
+        self._pictures = SentPictures()
 
     @property
     def title(self) -> str:  # type: ignore[override]
@@ -348,11 +367,18 @@ class Presenter(ShowLoop):
         """Send the match's message ``name`` with its :func:`nonce`: sent again after a crash, it is not doubled."""
         channel_id = channel.id  # type: ignore[attr-defined]
         async with self._turn((channel_id, "send")):
-            return await channel.send(nonce=nonce(match, name, channel_id), **kwargs)
+            message = await channel.send(nonce=nonce(match, name, channel_id), **kwargs)
+        self._pictures.remember(message.id, kwargs.get("files", ()))
+        return message
 
-    async def _edit(self, channel_id: int, message_id: int, *, dm: bool = False, **kwargs: Any) -> None:
+    async def _edit(self, channel_id: int, message_id: int, *, dm: bool = False, **kwargs: Any) -> discord.Message:
+        """Edit a message (its picture uploaded only when it changed); returns the message as edited."""
+        kwargs = self._pictures.unchanged(message_id, kwargs)
         async with self._turn((channel_id, "edit")):
-            await self._channel(channel_id, dm=dm).get_partial_message(message_id).edit(**kwargs)
+            message = await self._channel(channel_id, dm=dm).get_partial_message(message_id).edit(**kwargs)
+        if "attachments" in kwargs:
+            self._pictures.remember(message_id, kwargs["attachments"])
+        return message
 
     @staticmethod
     def _raise_if_thread_lost(match: MatchRecord, error: discord.HTTPException) -> None:
@@ -395,18 +421,67 @@ class Presenter(ShowLoop):
         message = await self._play_send(show, name, **kwargs)
         show.match = await self.service.set_message(show.match.id, name, message.id)
 
-    async def _post_in_channel(self, show: Show, name: str, **kwargs: Any) -> None:
-        """The match's message ``name`` in its channel too, once, when the match is played in a thread: a courtesy
-        (the thread has everything), left out when the channel refuses it."""
+    # --- the match's message in its channel ------------------------------------------------------------------
+    @staticmethod
+    def has_channel_card(match: MatchRecord) -> bool:
+        """Whether the match has a message of its own in its channel (challenge, then live, then result): every
+        match but a tournament's, which the tournament's own messages show in the channel."""
+        return "tournament" not in match.options
+
+    async def _show_card(self, show: Show, *, content: str | None = None, surface: Surface | None = None,
+                         extra: str = "", view: discord.ui.View | None = None) -> discord.Message | None:
+        """The match's one message in its channel (its challenge message) made to show ``content`` and/or
+        ``surface`` (with ``extra`` lines and ``view``'s buttons; none: no buttons): edited, or posted when the
+        match has none or it is gone. ``None``: the match has none (:meth:`has_channel_card`) or the channel refuses
+        it (the match goes on without)."""
         match = show.match
-        if match.thread_id is None or name in match.messages:
-            return
+        if not self.has_channel_card(match):
+            return None
+        message_id = match.challenge_message_id
+        if message_id is not None:
+            edit: dict[str, Any] = {"content": content, "embeds": [], "attachments": [], "view": view,
+                                    "allowed_mentions": NO_MENTIONS}
+            if surface is not None:
+                edit.update(edit_kwargs(surface, extra=extra, view=view, colour=self.colour))
+                del edit["embeds"]
+            try:
+                return await self._edit(match.channel_id, message_id, **edit)
+            except discord.Forbidden as error:
+                log.info("%s match %s: could not update its message %s: %s", self.title, match.id, message_id, error)
+                return None
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_MESSAGE:
+                    raise
+                log.info("%s match %s: its message %s is gone; posting it again", self.title, match.id, message_id)
+        send: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
+        if surface is not None:
+            send.update(without_empty_files(message_kwargs(surface, extra=extra, view=view, colour=self.colour)))
+        elif view is not None:
+            send["view"] = view
+        if content is not None:
+            send["content"] = content
+        name = "card" if message_id is None else f"card/{message_id}"
         try:
-            message = await self._send(match, self._channel(match.channel_id), name, **kwargs)
+            message = await self._send(match, self._channel(match.channel_id), name, **send)
         except discord.Forbidden as error:
-            log.info("%s match %s: no %s in channel %s: %s", self.title, match.id, name, match.channel_id, error)
-            return
-        show.match = await self.service.set_message(match.id, name, message.id)
+            log.info("%s match %s: no message in channel %s: %s", self.title, match.id, match.channel_id, error)
+            return None
+        show.match = await self.service.set_challenge_message(match.id, message.id)
+        return message
+
+    def rematch_view(self, match: MatchRecord) -> discord.ui.View | None:
+        """The Rematch button of a finished match's result: a two-player match with a message of its own in the
+        channel whose rematch was not made yet."""
+        if len(match.seats) != 2 or "rematch" in match.messages or not self.has_channel_card(match):
+            return None
+        return self.buttons.rematch_view(match.id)
+
+    async def remove_rematch(self, channel_id: int, message_id: int) -> None:
+        """The rematch was made: the result message loses its Rematch button (a failure is only logged)."""
+        try:
+            await self._edit(channel_id, message_id, view=None)
+        except discord.HTTPException as error:
+            log.info("%s: could not remove the Rematch button of message %s: %s", self.title, message_id, error)
 
     # --- the challenge ---------------------------------------------------------------------------------------
     def opening_message(self, match: MatchRecord) -> dict[str, Any]:
@@ -470,11 +545,12 @@ class Presenter(ShowLoop):
         return str(getattr(self.render, event_type)(*names))
 
     def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None) -> str:
-        """What the challenge message says once accepted (``thread_id``: where the match is played)."""
+        """What the challenge message says once accepted and played in the channel (``thread_id`` ``None``)."""
         return str(self.render.accepted(*names, thread_id))
 
     def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int) -> str:
-        """The channel's line linking the match's thread."""
+        """What the match's message in its channel says while the match is played in its thread: who plays, and
+        the link to the thread."""
         return str(self.render.link_line(names, match.rules, thread_id))
 
     async def _close_challenge(self, match: MatchRecord, text: str) -> None:
@@ -493,11 +569,13 @@ class Presenter(ShowLoop):
     _on_withdrawn = _on_expired = _on_declined
 
     async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
+        """The thread is made, and the match's message in the channel says who plays and where (no buttons)."""
         thread_id = await self._ensure_thread(show)
-        await self._close_challenge(show.match, self.accepted_text(show.match, show.names, thread_id))
-        if thread_id is not None:
-            await self._post_in_channel(show, "link", content=self.link_text(show.match, show.names, thread_id),
-                                        allowed_mentions=NO_MENTIONS)
+        if thread_id is None:
+            live = self.accepted_text(show.match, show.names, thread_id)
+        else:
+            live = self.link_text(show.match, show.names, thread_id)
+        await self._show_card(show, content=live)
 
     async def _ensure_thread(self, show: Show) -> int | None:
         """The match's public thread, made from the challenge message the first time; ``None``: the match is played
@@ -601,10 +679,21 @@ class Presenter(ShowLoop):
 
     # --- the result ------------------------------------------------------------------------------------------
     async def _post_result(self, show: Show, surface: Surface) -> None:
-        """The result where the match is played (``result``) and, when that is a thread, in the channel too
-        (``result:channel``)."""
-        await self._post(show, "result", **without_empty_files(message_kwargs(surface, colour=self.colour)))
-        thread_id = show.match.thread_id
-        if thread_id is not None:
-            await self._post_in_channel(show, "result:channel", **without_empty_files(
-                message_kwargs(surface, extra=f"The {self.match_word}: <#{thread_id}>", colour=self.colour)))
+        """The result, with its picture uploaded once and the Rematch button (:meth:`rematch_view`). A match played
+        in a thread: its message in the channel becomes the result (the upload), then the thread gets the result
+        (message ``result``), its picture shown from that upload. A match played in its channel: the result is
+        posted there, after the play, and the match's first message links to it."""
+        match = show.match
+        if match.thread_id is None:
+            await self._post(show, "result", **without_empty_files(
+                message_kwargs(surface, colour=self.colour, view=self.rematch_view(match))))
+            link = message_link(match.guild_id, match.channel_id, show.match.messages["result"])
+            await self._show_card(show, content=f"🏁 **{surface.title}** · [the result]({link})")
+            return
+        if "result" in match.messages:  # (the channel's message became the result before it was posted)
+            return
+        card = await self._show_card(show, surface=surface, extra=f"The {self.match_word}: <#{match.thread_id}>",
+                                     view=self.rematch_view(match))
+        image_url = None if card is None or surface.picture is None else uploaded_url(card, surface.picture.filename)
+        await self._post(show, "result", **without_empty_files(
+            message_kwargs(surface, colour=self.colour, image_url=image_url)))

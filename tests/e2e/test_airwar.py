@@ -474,10 +474,10 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
 
     thread = await accept(env, bob, message)
     assert thread.parent is channel and thread.type == 11
-    link = await env.wait_for(lambda: next((m for m in env.messages(channel) if f"<#{thread.id}>" in m.content
-                                            and "follow the match" in m.content), None))
-    assert f"<@{alice.id}>" in link.content and f"<@{bob.id}>" in link.content
-    await env.wait_for(lambda: "accepted" in message.content and not message.buttons)
+    # the challenge message is now the match's live message in the channel: who plays, the link to the thread
+    await env.wait_for(lambda: f"<#{thread.id}>" in message.content and not message.buttons)
+    assert "follow the match" in message.content
+    assert f"<@{alice.id}>" in message.content and f"<@{bob.id}>" in message.content
 
     first = await env.wait_for(lambda: board(env, thread, 1))
     assert {alice, bob} <= set(first.mentions)  # the players are called into the thread once
@@ -965,8 +965,8 @@ async def test_many_matches_in_one_channel_stay_within_the_rate_limits(make_env,
     assert len(set(threads)) == 4
     await env.wait_for(lambda: all(board(env, t, 1) for t in threads), timeout=10)
     await env.wait_for(lambda: all(dm_panel(env, p, 1) for p in players), timeout=10)
-    links = [m for m in env.messages(channel) if "follow the match" in m.content]
-    assert len(links) == 4
+    assert all("follow the match" in m.content for m in messages)
+    assert len([m for m in env.messages(channel) if m.author is env.bot_user]) == 4  # one message per match
 
     await asyncio.gather(*[play(env, players[i:i + 2], threads[i // 2], until=1) for i in range(0, 8, 2)])
     await env.wait_for(lambda: all("Engagement 1 over" in board(env, t, 1).text for t in threads), timeout=30)

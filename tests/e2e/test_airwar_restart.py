@@ -149,7 +149,7 @@ async def test_a_kill_mid_arrangement_loses_nothing(make_env, tmp_path):
     await assert_finished_like_reference(env, match_id, played, thread, channel, (alice, bob))
     assert_flips_shown_once(env, thread, played.engagements)
     assert_no_order_leaked(env, thread, played.orders, (alice, bob))
-    assert len([m for m in env.messages(channel) if "follow the match" in m.content]) == 1
+    assert [m for m in env.messages(channel) if m.author is env.bot_user] == [message]  # the match's one message
 
 
 async def test_a_kill_mid_flips_shows_no_flip_twice(make_env, tmp_path):
@@ -236,6 +236,12 @@ def creates(where, test: Callable[[dict], bool]) -> Callable[[HeldRequest], bool
                       and int(r.params["channel_id"]) == where.id and test(r.body or {}))
 
 
+def edits(message, test: Callable[[dict], bool]) -> Callable[[HeldRequest], bool]:
+    """An edit of ``message`` whose body passes ``test``."""
+    return lambda r: (r.method == "PATCH" and r.template == "/channels/{channel_id}/messages/{message_id}"
+                      and int(r.params["message_id"]) == message.id and test(r.body or {}))
+
+
 def titled(text: str) -> Callable[[dict], bool]:
     return lambda body: any(embed.get("title") == text for embed in body.get("embeds") or [])
 
@@ -279,7 +285,7 @@ async def test_a_crash_between_sending_and_storing_sends_nothing_twice(make_env,
     await settled(env, match_id)
     assert (await env.bot.matches.get_match(match_id)).challenge_message_id == message.id
 
-    hold = env.hold(creates(channel, lambda body: "follow the match" in body.get("content", "")), after=True)
+    hold = env.hold(edits(message, lambda body: "follow the match" in (body.get("content") or "")), after=True)
     await click(env, bob, message, label="Accept")
     await crash(env, hold)
     thread = message.thread
@@ -304,26 +310,26 @@ async def test_a_crash_between_sending_and_storing_sends_nothing_twice(make_env,
     await env.wait_for(lambda: dm_panel(env, alice, 2) and dm_panel(env, bob, 2), timeout=10)
     await settled(env, match_id)
 
-    # bob forfeits: the bot dies posting the result in the thread, then in the channel
-    hold = env.hold(creates(thread, lambda body: "wins" in json.dumps(body.get("embeds"))), after=True)
+    # bob forfeits: the bot dies making the match's message in the channel the result, then posting it in the thread
+    hold = env.hold(edits(message, lambda body: "wins" in json.dumps(body.get("embeds"))), after=True)
     ix = await slash(env, bob, "airwar forfeit")
     await click(env, bob, ix.message, label="Forfeit")
     await crash(env, hold)
-    hold = env.hold(creates(channel, lambda body: "wins" in json.dumps(body.get("embeds"))), after=True)
+    hold = env.hold(creates(thread, lambda body: "wins" in json.dumps(body.get("embeds"))), after=True)
     await restart_in_process(env, database)
     await crash(env, hold)
     await restart_in_process(env, database)
-    await env.wait_for(lambda: results(env, channel))
+    await env.wait_for(lambda: results(env, thread))
     await settled(env, match_id)
 
     # each once
-    assert [m for m in env.messages(channel) if m.buttons or "challenge" in m.content] == [message]
-    assert len([m for m in env.messages(channel) if "follow the match" in m.content]) == 1
+    assert [m for m in env.messages(channel) if m.author is env.bot_user] == [message]  # the match's one message
+    assert [b["label"] for b in message.buttons] == ["Rematch"]
     assert [title(m) for m in env.messages(alice)].count(f"{TITLE} — engagement 1: your battle order") == 1
     assert len([m for m in env.messages(thread) if re.fullmatch(rf"{TITLE} — engagement 1(: flips)?", title(m))]) == 1
     assert len([m for m in env.messages(thread) if m.content.startswith("⏰")]) == 1
     assert len(results(env, thread)) == len(results(env, channel)) == 1
-    assert env.discord.rest.nonce_hits == 6  # every send after a crash got the message made before it
+    assert env.discord.rest.nonce_hits == 4  # every send after a crash got the message made before it
     assert len(await env.bot.matches.results(match_id)) == 2
 
 
@@ -349,10 +355,9 @@ async def test_a_kill_between_posting_the_result_and_storing_its_id_posts_it_onc
         hold.release()
     finally:
         await first.ensure_dead()
-    assert len(results(env, thread)) == 1 and not results(env, channel)
+    assert len(results(env, thread)) == len(results(env, channel)) == 1  # the channel's first, then the thread's
 
     await restart_in_process(env, database)
-    await env.wait_for(lambda: results(env, channel))
     await settled(env, match_id)
     assert len(results(env, thread)) == len(results(env, channel)) == 1
     assert env.discord.rest.nonce_hits == 1

@@ -240,10 +240,9 @@ async def test_an_army_match_from_challenge_to_result(make_env, tmp_path):
     assert [b["custom_id"] for b in message.buttons] == [f"army:c:{match_id}:{a}" for a in
                                                           ("accept", "decline", "withdraw")]
     thread = await accept(env, bob, message)
-    link = await env.wait_for(lambda: next((m for m in env.messages(channel) if f"<#{thread.id}>" in m.content
-                                            and "follow the match" in m.content), None))
-    assert "**Army:**" in link.content
-    await env.wait_for(lambda: "accepted" in message.content and not message.buttons)
+    # the challenge message is now the match's live message in the channel: who plays, the link to the thread
+    await env.wait_for(lambda: f"<#{thread.id}>" in message.content and not message.buttons)
+    assert "**Army:**" in message.content and "follow the match" in message.content
     first = await env.wait_for(lambda: round_message(env, thread, 1))
     assert {alice, bob} <= set(first.mentions)
     assert "Orders due <t:" in first.text and f"<@{alice.id}>: ⏳ choosing" in first.text

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.games import game_class
-from tests.e2e.test_airwar import SEED, fast_bot, lift_rate_limits, settled
+from tests.e2e.test_airwar import SEED, fast_bot, lift_rate_limits, settled, version_texts
 from tests.localdiscord import Env, InvalidOptions, Message, User
 
 pytestmark = pytest.mark.e2e
@@ -45,7 +45,9 @@ def table_of(env: Env, where) -> Message | None:
 
 
 def results(env: Env, where) -> list[Message]:
-    return [m for m in env.messages(where) if m.attachments and (" wins" in title(m) or title(m).endswith("draw"))]
+    """The results with their chart (uploaded, or shown from the upload of the game's message in the channel)."""
+    return [m for m in env.messages(where) if m.embeds and m.embeds[0].get("image")
+            and (" wins" in title(m) or title(m).endswith("draw"))]
 
 
 async def slash(env: Env, user: User, command: str, **options: Any):
@@ -129,15 +131,17 @@ async def assert_result(env: Env, match_id: int, thread, players: list[User], ga
     assert match.status == "finished"
     assert match.result["winner"] == expected.outcome.winner and match.result["reason"] == expected.outcome.reason
     assert match.step == expected.stats.rounds
-    for message in (results(env, thread)[0], results(env, env.channel())[0]):
+    in_thread, in_channel = results(env, thread)[0], results(env, env.channel())[0]
+    [picture] = in_channel.attachments  # uploaded once: the thread's result shows it from there
+    assert not in_thread.attachments and in_thread.embeds[0]["image"]["url"] == picture.url
+    assert picture.content_type == "image/png" and picture.data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert picture.description.startswith("Line chart of each player's cards by round.")
+    for message in (in_thread, in_channel):
         text = message.text
         stats = expected.stats
         assert f"Rounds: {stats.rounds} · wars: {stats.wars}" in text
         if expected.outcome.winner is not None:
             assert f"**<@{players[expected.outcome.winner].id}>** wins!" in text
-        [picture] = message.attachments
-        assert picture.content_type == "image/png" and picture.data[:8] == b"\x89PNG\r\n\x1a\n"
-        assert picture.description.startswith("Line chart of each player's cards by round.")
         assert "started with" in text  # the chart in words beside it
     for user in players:
         rating = await war.rating(env.guild.id, user.id, game)
@@ -155,8 +159,9 @@ async def test_two_player_challenge_to_the_end(make_env, tmp_path, pace):
     env = await start(make_env, tmp_path)
     alice, bob = env.user("alice"), env.user("bob")
     match_id, thread = await challenge(env, alice, bob, pace=pace, **SMALL)
-    link = await env.wait_for(lambda: [m for m in env.messages(env.channel()) if "follow the game in" in m.content])
-    assert f"<#{thread.id}>" in link[0].content
+    [game_message] = [m for m in env.messages(env.channel()) if m.author is env.bot_user]
+    live = f"follow the game in <#{thread.id}>"
+    await env.wait_for(lambda: any(live in text for text in version_texts(game_message)))
     if pace == "flip":
         await flip_to_the_end(env, match_id, [alice, bob], thread)
     expected = await assert_result(env, match_id, thread, [alice, bob], "war", SMALL_RULES)

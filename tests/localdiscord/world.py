@@ -248,33 +248,35 @@ class World:
                                 if int(m) in self.users]
             role_ids = {int(r) for r in ROLE_MENTION_RE.findall(message.content)}
             message.mention_roles = [r for r in self.guild.roles if r.id in role_ids]
-        new_attachments: dict[str, Attachment] = {}
         if uploads or "attachments" in data or creating:
-            message.attachments, new_attachments = self._attachments(message, data, uploads, creating=creating)
+            message.attachments = self._attachments(message, data, uploads, creating=creating)
+        # ``attachment://<filename>`` names any attachment the message has after the body: one uploaded with it, or
+        # (an edit that leaves ``attachments`` out, or lists it to keep) one it had, which Discord keeps
+        named = {attachment.filename: attachment for attachment in message.attachments}
         if "embeds" in data or creating:
             embeds = data.get("embeds") or []
             if embeds and v2:
                 raise errors.form_error(["embeds"], "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
                                         "The 'embeds' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
-            message.embeds = [self._embed(e, i, new_attachments) for i, e in enumerate(embeds)]
+            message.embeds = [self._embed(e, i, named) for i, e in enumerate(embeds)]
             total = sum(_embed_chars(e) for e in message.embeds)
             if total > MAX_EMBED_TOTAL:
                 raise errors.form_error(["embeds"], "MAX_EMBED_SIZE_EXCEEDED",
                                         "Embed size exceeds maximum size of 6000")
         if "components" in data or creating:
             message.components = normalize_components(data.get("components") or [], v2=v2,
-                                                      attachments=new_attachments, world=self)
+                                                      attachments=named, world=self)
 
-    def _attachments(self, message: Message, data: dict, uploads: list[Upload], *, creating: bool):
+    def _attachments(self, message: Message, data: dict, uploads: list[Upload], *,
+                     creating: bool) -> list[Attachment]:
         if sum(len(u.data) for u in uploads) > MAX_UPLOAD:
             raise errors.ApiError(413, 40005, "Request entity too large")
         by_index = {str(u.index): u for u in uploads}
         listed = data.get("attachments")
         result: list[Attachment] = []
-        fresh: dict[str, Attachment] = {}
         if listed is None:
             if not creating and not uploads:
-                return message.attachments, fresh
+                return message.attachments
             keep = [] if creating else list(message.attachments)
             entries = [{"id": u.index} for u in uploads]
             result.extend(keep)
@@ -293,14 +295,13 @@ class World:
                 )
                 attachment.url = attachment.url.replace("{id}", str(attachment.id))
                 self.attachments[attachment.id] = attachment
-                fresh[filename] = attachment
                 result.append(attachment)
             elif key.isdigit() and int(key) in existing:
                 result.append(existing[int(key)])
             else:
                 raise errors.form_error(["attachments", position, "id"], "ATTACHMENT_NOT_FOUND",
                                         f"Unknown attachment or file index {key}")
-        return result, fresh
+        return result
 
     def _embed(self, embed: dict, index: int, attachments: dict[str, Attachment]) -> dict:
         out: dict[str, Any] = {"type": embed.get("type") or "rich"}
