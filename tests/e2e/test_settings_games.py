@@ -12,6 +12,7 @@ import pytest
 from bot.services.settings import SettingsService
 from tests.e2e import test_army as army
 from tests.e2e import test_war as war
+from tests.e2e.test_airwar import version_texts
 from tests.localdiscord import Env, Message, User
 
 pytestmark = pytest.mark.e2e
@@ -93,8 +94,9 @@ async def test_war_with_threads_off_plays_in_the_channel(make_env, tmp_path):
     await env.wait_for(lambda: war.results(env, channel) or None, message="no result")
     await war.settled(env, match_id)
     assert not env.threads and opening.thread is None
-    assert "it is played right here" in opening.content
+    assert any("it is played right here" in text for text in version_texts(opening))
     assert war.table_of(env, channel) is not None and len(war.results(env, channel)) == 1
+    assert f"/{channel.id}/{war.results(env, channel)[0].id})" in opening.content  # then it links the result
     match = await war.service(env).get_match(match_id)
     assert match.status == "finished" and match.thread_id is None and match.play_channel_id == channel.id
 
