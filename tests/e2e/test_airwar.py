@@ -704,7 +704,7 @@ async def test_forfeit_ends_the_match_and_records_the_result_once(make_env, tmp_
     await env.wait_for(lambda: results(env, channel))
     first = board(env, thread, 1)
     await env.wait_for(lambda: "Game over before this engagement was played" in first.text)
-    assert not first.buttons
+    assert not first.buttons and "arranging" not in first.text and "— not locked in" in first.text
     panel = dm_panel(env, alice, 1)
     await env.wait_for(lambda: not panel.buttons)
     rows = await env.bot.matches.results(match_id)
