@@ -20,9 +20,9 @@ ending in ``:``, -> the match service's method: ``tap``, ``pick``, ``undo``, ``r
 :meth:`ask_forfeit` and :meth:`show_status` (with its :meth:`status_text`). A game with lobbies gets their buttons
 handled here (:meth:`MatchCog.on_lobby_button`); one with buttons on a public table handles them itself
 (``on_table_button``, with :meth:`MatchCog.act`). Every game's result has a Rematch button, handled here too
-(:meth:`MatchCog.on_rematch_button`: a new challenge, the same game and rules). Its own words go in the hooks: :meth:`~MatchCog.forfeit_question`,
-:meth:`~MatchCog.forfeited_text`, :meth:`~MatchCog.kept_playing_text`, :meth:`~MatchCog.waiting_text`,
-:meth:`~MatchCog.status_reply`.
+(:meth:`MatchCog.on_rematch_button`: a new challenge, the same game and rules). Its own words go in the hooks:
+:meth:`~MatchCog.forfeit_question`, :meth:`~MatchCog.forfeited_text`, :meth:`~MatchCog.kept_playing_text`,
+:meth:`~MatchCog.waiting_text`, :meth:`~MatchCog.status_reply`, :meth:`~MatchCog.rematch_spent_text`.
 """
 
 from __future__ import annotations
