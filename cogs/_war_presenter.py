@@ -29,7 +29,7 @@ import discord
 from bot.games.war import render
 from bot.games.war.flow import DEFAULT_PACE, NEXT_WAR, TURN, card_history
 from bot.storage.records import MatchRecord, QueuedEvent
-from cogs._war_ui import BUTTONS, COLOUR, table_view
+from cogs._war_ui import BUTTONS, COLOUR, TABLE_STEP
 from cogs.kit.messages import NO_MENTIONS, embed_of
 from cogs.kit.pictures import rendered
 from cogs.kit.presenter import Presenter, Show, mentions
@@ -145,7 +145,7 @@ class WarPresenter(Presenter):
         surface = render.table(view, names, match.game, match.options.get("pace", DEFAULT_PACE),
                                votes=match.options.get("votes", {}), deadline=deadline, run=run)
         over = view.get("outcome") is not None or match.status != "active"
-        buttons = None if over else table_view(match.id, surface.buttons)
+        buttons = None if over else self.buttons.table_view(match.id, TABLE_STEP, surface.buttons)
         table = embed_of(surface, colour=self.finished_colour if over else self.colour)
         message_id = match.messages.get("table")
         if message_id is None or not await self._play_edit_if_there(show, message_id, embed=table, view=buttons,

@@ -34,7 +34,7 @@ from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
 from cogs._match_common import mentions, message_link
 from cogs._war_presenter import WarPresenter
-from cogs._war_ui import BUTTONS, COG_NAME, ITEMS
+from cogs._war_ui import BUTTONS, COG_NAME
 from cogs.kit.choices import set_choices
 from cogs.kit.match_cog import MatchCog
 
@@ -80,8 +80,9 @@ class WarCog(MatchCog, name=COG_NAME):
         set_choices(self.lobby, variant=variants)
 
     # --- the table's buttons -----------------------------------------------------------------------------------
-    async def on_table_button(self, interaction: discord.Interaction, match_id: int, key: str) -> None:
-        """Flip, or a vote for a faster pace (answered privately), for the round the table showed."""
+    async def on_table_button(self, interaction: discord.Interaction, match_id: int, _step: int, key: str) -> None:
+        """Flip, or a vote for a faster pace (answered privately), for the round the table showed (the id's step
+        names none: see :mod:`cogs._war_ui`)."""
         user_id = interaction.user.id
         if key == FLIP:
             async def flip() -> MatchUpdate:
@@ -275,5 +276,5 @@ class WarCog(MatchCog, name=COG_NAME):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*ITEMS)
+    bot.add_dynamic_items(*BUTTONS.items)
     await bot.add_cog(WarCog(bot))

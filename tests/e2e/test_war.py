@@ -94,7 +94,7 @@ async def lobby(env: Env, players: list[User], **options: Any) -> tuple[int, Any
 
 
 def flip_id(match_id: int) -> str:
-    return f"war:t:{match_id}:flip"
+    return f"war:t:{match_id}:0:flip"
 
 
 async def table_at(env: Env, match_id: int, thread, number: int) -> Message:
@@ -201,19 +201,19 @@ async def test_vote_to_speed_up(make_env, tmp_path):
     await flip_to_the_end(env, match_id, [alice, bob], thread, until=2)
     table = await env.wait_for(lambda: table_of(env, thread))
     assert "Every player still in must agree" in table.text
-    await click(env, alice, table, f"war:t:{match_id}:vote:auto")
+    await click(env, alice, table, f"war:t:{match_id}:0:vote:auto")
     assert "Your vote for the auto pace is in" in env.ephemerals(alice)[-1].text
     await env.wait_for(lambda: "Auto 1/2" in table.text)
-    await click(env, alice, table, f"war:t:{match_id}:vote:auto")  # taken back
+    await click(env, alice, table, f"war:t:{match_id}:0:vote:auto")  # taken back
     assert "Your vote for the auto pace is taken back" in env.ephemerals(alice)[-1].text
-    await click(env, alice, table, f"war:t:{match_id}:vote:instant")
+    await click(env, alice, table, f"war:t:{match_id}:0:vote:instant")
     await env.wait_for(lambda: "Instant 1/2" in table.text and "Auto" not in table.text.split("Votes:")[-1])
     carol = env.user("carol")
-    ix = await env.click(carol, table, custom_id=f"war:t:{match_id}:vote:instant")
+    ix = await env.click(carol, table, custom_id=f"war:t:{match_id}:0:vote:instant")
     await ix.wait_response()
     assert env.ephemerals(carol)[-1].text == "This isn't your match."
     assert (await service(env).get_match(match_id)).options["pace"] == "flip"
-    await click(env, bob, table, f"war:t:{match_id}:vote:instant")
+    await click(env, bob, table, f"war:t:{match_id}:0:vote:instant")
     assert "Everyone agreed: the game is now at the instant pace" in env.ephemerals(bob)[-1].text
     await env.wait_for(lambda: any("from Flip to **Instant** pace" in m.content for m in env.messages(thread)))
     await assert_result(env, match_id, thread, [alice, bob], "war", {"return_order": "played"})

@@ -110,9 +110,9 @@ async def test_next_war_plays_the_rounds_up_to_the_next_war_once_everyone_presse
     wars, _ = rounds_with_a_war({})
     war = service(env)
     table = await table_at(env, match_id, thread, 1)
-    next_war = f"war:t:{match_id}:vote:next_war"
-    assert [b["custom_id"] for b in table.buttons] == [flip_id(match_id), next_war, f"war:t:{match_id}:vote:auto",
-                                                       f"war:t:{match_id}:vote:instant"]
+    next_war = f"war:t:{match_id}:0:vote:next_war"
+    assert [b["custom_id"] for b in table.buttons] == [flip_id(match_id), next_war, f"war:t:{match_id}:0:vote:auto",
+                                                       f"war:t:{match_id}:0:vote:instant"]
     await click(env, alice, table, flip_id(match_id))  # a flip already made this round counts in the run
     await click(env, alice, table, next_war)
     assert env.ephemerals(alice)[-1].text == ("Your vote to go to the next war is in: it goes once everyone still in "
@@ -174,7 +174,7 @@ async def test_a_click_that_races_an_edit_of_the_table_is_answered(make_env, tmp
     assert ix.message.text == "Your vote for the auto pace is in."
 
     # a finished table has no live buttons
-    await click(env, bob, table, f"war:t:{match_id}:vote:auto")
+    await click(env, bob, table, f"war:t:{match_id}:0:vote:auto")
     await env.wait_for(lambda: "🏁" in table.text and not table.buttons, timeout=10)
     with pytest.raises(ComponentNotFound):
         await env.click(alice, table, custom_id=flip_id(match_id))

@@ -77,7 +77,7 @@ async def test_a_player_out_of_a_three_player_game(make_env, tmp_path):
     assert "seat" not in ix.message.content and not ix.message.buttons
     ix = await slash(env, carol, "war status")
     assert ix.response.ephemeral and "You're out of this game; the others play on." in ix.message.content
-    await click(env, carol, table, f"war:t:{match_id}:flip")
+    await click(env, carol, table, f"war:t:{match_id}:0:flip")
     assert env.ephemerals(carol)[-1].text.startswith("You're out of this game already, so there's nothing to flip")
 
 
@@ -101,8 +101,8 @@ async def test_status_shows_your_game_privately(make_env, tmp_path):
     await click(env, bob, opening, f"war:c:{match_id}:accept")
     thread = await env.wait_for(lambda: opening.thread)
     table = await env.wait_for(lambda: table_of(env, thread))
-    await click(env, alice, table, f"war:t:{match_id}:flip")
-    await click(env, bob, table, f"war:t:{match_id}:vote:auto")
+    await click(env, alice, table, f"war:t:{match_id}:0:flip")
+    await click(env, bob, table, f"war:t:{match_id}:0:vote:auto")
     await settled(env, match_id)
     match = await service(env).get_match(match_id)
     ix = await slash(env, alice, "war status")

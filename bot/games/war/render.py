@@ -204,7 +204,8 @@ def run_line(run: Sequence[Event], names: Sequence[str], last_round: int) -> str
         if event.get("type") == "take" and event.get("round", last_round) < last_round:
             won[event["seat"]] += 1
     head = f"Round {rounds[0]}" if len(rounds) == 1 else f"Rounds {rounds[0]}–{rounds[-1]}"
-    return f"{head}: " + ", ".join(f"{shown[seat]} won {won[seat]}" for seat in range(len(shown)) if won[seat])
+    winners = [f"{shown[seat]} won {won[seat]}" for seat in range(len(shown)) if won[seat]]
+    return f"{head}: {', '.join(winners)}" if winners else head
 
 
 def counts_line(view: View, names: Sequence[str]) -> str:
