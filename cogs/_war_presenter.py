@@ -28,6 +28,7 @@ import discord
 
 from bot.games.war import render
 from bot.games.war.flow import DEFAULT_PACE, NEXT_WAR, TURN, card_history
+from bot.match.kernel import MatchKernel
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._war_ui import BUTTONS, COLOUR, TABLE_STEP
 from cogs.kit.messages import NO_MENTIONS, embed_of
@@ -59,7 +60,7 @@ class WarPresenter(Presenter):
     colour = COLOUR
     match_word = "game"
 
-    def __init__(self, bot: Any, service: Any) -> None:
+    def __init__(self, bot: Any, service: MatchKernel) -> None:
         super().__init__(bot, service)
         #: match id -> the round being played when its table was last shown (what a click on it meant)
         self._table_rounds: dict[int, int] = {}
