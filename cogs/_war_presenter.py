@@ -12,7 +12,9 @@ at the last of them before an event with a message of its own. What each event b
 * ``accepted`` / ``declined`` / ``withdrawn`` / ``expired`` -- the challenge or lobby message says so and loses its
   buttons; on ``accepted`` (a challenge accepted, a lobby started) the public thread is made, the challenge or
   lobby message becomes the live one linking it, and the table is posted, pinging the players;
-* the round events -- the table; ``turn_timeout``, ``pace`` and ``deadline_moved`` also get a note in the game;
+* the round events -- the table, with the rounds played since its last edit summed up (auto pace shows runs of
+  rounds); ``turn_timeout``, ``pace`` and ``deadline_moved`` also get a note in the game (but a switch to
+  :data:`~bot.games.war.flow.NEXT_WAR`, which lasts one run of rounds: the table shows it);
 * ``result`` -- the result, with the card-count chart (uploaded once), in the channel's message of the game
   (with its Rematch button for two players) and in the game.
 """
@@ -20,14 +22,16 @@ at the last of them before an event with a message of its own. What each event b
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.games.war import render
-from bot.games.war.flow import DEFAULT_PACE, TURN, card_history
+from bot.games.war.flow import DEFAULT_PACE, NEXT_WAR, TURN, card_history
+from bot.match.kernel import MatchKernel
 from bot.storage.records import MatchRecord, QueuedEvent
-from cogs._war_ui import BUTTONS, COLOUR
+from cogs._war_ui import BUTTONS, COLOUR, TABLE_STEP
 from cogs.kit.messages import NO_MENTIONS, embed_of
 from cogs.kit.pictures import rendered
 from cogs.kit.presenter import Presenter, Show, mentions
@@ -35,6 +39,17 @@ from cogs.kit.presenter import Presenter, Show, mentions
 #: events the live table shows (a run of them is one edit)
 TABLE_EVENTS = frozenset({"flip", "battle", "war", "take", "out", "reshuffle", "pot_aside", "turn", "vote", "pace",
                           "played_out", "game_over", "turn_timeout", "deadline_moved"})
+
+
+@dataclass
+class WarShow(Show):
+    """A run's view of a game, and the last event the table has shown in it (``table_seq``)."""
+
+    table_seq: int = 0
+
+
+def _switch_to_next_war(event: QueuedEvent) -> bool:
+    return event.type == "pace" and event.event.get("pace") == NEXT_WAR
 
 
 class WarPresenter(Presenter):
@@ -46,14 +61,31 @@ class WarPresenter(Presenter):
     colour = COLOUR
     match_word = "game"
 
+    def __init__(self, bot: Any, service: MatchKernel) -> None:
+        super().__init__(bot, service)
+        #: match id -> the round being played when its table was last shown (what a click on it meant)
+        self._table_rounds: dict[int, int] = {}
+
+    def table_round(self, match_id: int) -> int | None:
+        """The round the game's table showed being played when it was last shown (``None``: not shown since the
+        start, or the game is over)."""
+        return self._table_rounds.get(match_id)
+
+    async def _new_show(self, match: MatchRecord, queued: list[QueuedEvent]) -> Show:
+        return WarShow(match, mentions(match), queued)
+
+    def _own_handler(self, show: Show, event: QueuedEvent) -> Callable[[Show, QueuedEvent], Awaitable[None]] | None:
+        """The event's own ``_on_<type>`` (a switch to the next war has none: the table shows the rounds it plays)."""
+        return None if _switch_to_next_war(event) else super()._handler(show, event)
+
     def _handler(self, show: Show, event: QueuedEvent) -> Callable[[Show, QueuedEvent], Awaitable[None]] | None:
-        own = super()._handler(show, event)
+        own = self._own_handler(show, event)
         if event.type not in TABLE_EVENTS or own is not None:
             return own
         for later in show.batch:
             if later.type in TABLE_EVENTS:
                 return None  # a later one shows the table as it stands
-            if super()._handler(show, later) is not None:
+            if self._own_handler(show, later) is not None:
                 break
         return self._on_table_event
 
@@ -101,31 +133,38 @@ class WarPresenter(Presenter):
         await self._show_table(show)
 
     async def _show_table(self, show: Show, *, ping: bool = False) -> None:
-        """The table as the game stands (posted the first time, and again when its message is gone; edited
-        after); ``ping``: the new message pings the players."""
+        """The table as the game stands, with the rounds played since it was last shown in this run (posted the
+        first time, and again when its message is gone; edited after); ``ping``: the new message pings the
+        players."""
         match = show.match
         if match.seed is None:
             return
+        assert isinstance(show, WarShow)
+        run = [q.event for q in show.queued[:show.at + 1] if q.seq > show.table_seq]
         view = await self.service.view(match.id)
         names = mentions(match)
         deadline = match.deadline_at if match.deadline_kind == TURN else None
         surface = render.table(view, names, match.game, match.options.get("pace", DEFAULT_PACE),
-                               votes=match.options.get("votes", {}), deadline=deadline)
+                               votes=match.options.get("votes", {}), deadline=deadline, run=run)
         over = view.get("outcome") is not None or match.status != "active"
-        buttons = None if over else self.buttons.table_view(match.id, view["round"] + 1, surface.buttons)
+        buttons = None if over else self.buttons.table_view(match.id, TABLE_STEP, surface.buttons)
         table = embed_of(surface, colour=self.finished_colour if over else self.colour)
         message_id = match.messages.get("table")
-        if message_id is not None and await self._play_edit_if_there(show, message_id, embed=table, view=buttons,
+        if message_id is None or not await self._play_edit_if_there(show, message_id, embed=table, view=buttons,
                                                                      allowed_mentions=NO_MENTIONS):
-            return
-        kwargs: dict[str, Any] = {"embed": table, "allowed_mentions": NO_MENTIONS}
-        if buttons is not None:
-            kwargs["view"] = buttons
-        if ping:
-            kwargs["content"] = " ".join(names)
-            kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(u) for u in match.user_ids])
-        message = await self._play_send(show, "table" if message_id is None else f"table/{message_id}", **kwargs)
-        show.match = await self.service.set_message(match.id, "table", message.id)
+            kwargs: dict[str, Any] = {"embed": table, "allowed_mentions": NO_MENTIONS}
+            if buttons is not None:
+                kwargs["view"] = buttons
+            if ping:
+                kwargs["content"] = " ".join(names)
+                kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(u) for u in match.user_ids])
+            message = await self._play_send(show, "table" if message_id is None else f"table/{message_id}", **kwargs)
+            show.match = await self.service.set_message(match.id, "table", message.id)
+        show.table_seq = show.queued[show.at].seq
+        if over:
+            self._table_rounds.pop(match.id, None)
+        else:
+            self._table_rounds[match.id] = view["round"] + 1
 
     async def _note(self, show: Show, name: str, text: str, ping: Sequence[int] = ()) -> None:
         """A note in the game (message ``name``, once), after the table as it stands."""

@@ -3,9 +3,14 @@ kernel playing :class:`~bot.games.war.flow.WarFlow`), on the kit's match cog (:m
 buttons of challenges, lobbies and the forfeit question, timers, auto-played rounds, restarts and the opening
 message are every game's). This module holds War's commands, their options, the table's Flip and pace votes, and
 its own words. The server's settings (:mod:`bot.services.settings`) decide where a game may start, the rules a game
-starts with (the server's defaults for the variant, overridden by the command's own options), the pace when the
-command names none, and the flip-pace turn timer. The variant and rule choices are made from the registry when the
-cog loads.
+starts with (the server's defaults for the variant, overridden by the command's ``rules`` text), the pace when the
+command names none, and the flip-pace turn timer. The variant choices are made from the registry when the cog
+loads; the ``rules`` option offers the variant's rules as they are typed (:mod:`bot.services.rules_input`).
+
+The table's buttons keep their ids for the whole game (:mod:`cogs._war_ui`), so a click may arrive after the table
+moved on: a Flip (or a vote to go to the next war) counts for the round the table showed being played when the
+click came (the presenter's :meth:`~cogs._war_presenter.WarPresenter.table_round`); when that round is over, the
+click is answered privately with what happened, and nothing changes.
 """
 
 from __future__ import annotations
@@ -20,11 +25,11 @@ from discord.ext import commands
 
 from bot.games import game_class, registry
 from bot.games.war import render
-from bot.games.war.engine import War
-from bot.games.war.flow import DEFAULT_PACE, FLIP
+from bot.games.war.flow import DEFAULT_PACE, FLIP, NEXT_WAR
 from bot.match.kernel import MatchStatus, MatchUpdate
 from bot.render.stats import rules_text as settings_rules_text
 from bot.services import USER_ERRORS
+from bot.services.rules_input import read_rules, suggestions
 from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
 from cogs._match_common import mentions, message_link
@@ -33,36 +38,11 @@ from cogs._war_ui import BUTTONS, COG_NAME
 from cogs.kit.choices import set_choices
 from cogs.kit.match_cog import MatchCog
 
-RULE_KEYS = ("face_down", "short", "war_joins", "return_order", "capture_pile", "jokers", "joker_each", "aces",
-             "decks", "pack", "six_beats_ace")
-MAX_TARGET = 108  # two decks with their jokers
 #: what the variant choices add to a game's title
 VARIANT_NOTES = {"war": "default", "drunkard": "36 cards, a 6 beats an ace",
                  "todundleben": "black against red, 2 players"}
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return "none" if value is None else str(value)
-
-
-def rule_choices(key: str) -> list[app_commands.Choice[str]]:
-    """A rule's values as choices, the default named: "(default)" when every variant has it, else "(default in
-    Drunkard)" and the like."""
-    classes = [game_class(name) for name in registry().family("war")]
-    option = next(o for o in classes[0].options if o.key == key)
-    values = option.choices if option.choices is not None else (False, True)
-    choices = []
-    for value in values:
-        defaults = [cls.title for cls in classes
-                    if next(o for o in cls.options if o.key == key).default == value
-                    and type(next(o for o in cls.options if o.key == key).default) is type(value)]
-        mark = " (default)" if len(defaults) == len(classes) else (f" (default in {', '.join(defaults)})"
-                                                                   if defaults else "")
-        text = "true" if value is True else "false" if value is False else str(value)
-        choices.append(app_commands.Choice(name=f"{_show(value)}{mark}"[:100], value=text))
-    return choices
+#: values the rules option offers for the rules that take any number
+RULE_EXAMPLES = {"max_rounds": (100, 300, 1000), "target": (30, 40)}
 
 
 def variant_choices() -> list[app_commands.Choice[str]]:
@@ -75,29 +55,14 @@ def variant_choices() -> list[app_commands.Choice[str]]:
     return choices
 
 
-def rule_help(key: str) -> str:
-    option = next(o for o in War.options if o.key == key)
-    return option.help[:100]
-
-
-PACES = [app_commands.Choice(name="auto: the bot plays a round every 2 s", value="auto"),
-         app_commands.Choice(name="flip: every player presses Flip each round", value="flip"),
+PACES = [app_commands.Choice(name="auto: the bot plays, pausing on every war (a game takes minutes)", value="auto"),
+         app_commands.Choice(name="flip: everyone presses Flip each round, or all skip to the next war",
+                             value="flip"),
          app_commands.Choice(name="instant: played out at once", value="instant")]
 PACE_HELP = "How the rounds are played (default: this server's War pace)"
-RULE_DESCRIPTIONS = {key: rule_help(key) for key in RULE_KEYS}
-RULE_DESCRIPTIONS["target"] = "First to hold this many cards wins (default: play for all the cards)"
-RULE_DESCRIPTIONS["max_rounds"] = "After this many rounds the most cards wins (default 10,000)"
+RULES_HELP = 'Rules as key=value, e.g. "face_down=3 pack=32" (pick them from the list as you type)'
 
 Choice = app_commands.Choice[str]
-
-
-def rules_from(values: dict[str, Any]) -> dict[str, Any]:
-    rules: dict[str, Any] = {}
-    for key in (*RULE_KEYS, "target", "max_rounds"):
-        value = values.get(key)
-        if value is not None:
-            rules[key] = value.value if isinstance(value, app_commands.Choice) else value
-    return rules
 
 
 class WarCog(MatchCog, name=COG_NAME):
@@ -110,28 +75,59 @@ class WarCog(MatchCog, name=COG_NAME):
 
     async def cog_load(self) -> None:
         await super().cog_load()
-        choices = {"variant": variant_choices(), **{key: rule_choices(key) for key in RULE_KEYS}}
-        set_choices(self.challenge, **choices)
-        set_choices(self.lobby, **choices)
+        variants = variant_choices()
+        set_choices(self.challenge, variant=variants)
+        set_choices(self.lobby, variant=variants)
 
     # --- the table's buttons -----------------------------------------------------------------------------------
-    async def on_table_button(self, interaction: discord.Interaction, match_id: int, number: int, key: str) -> None:
-        """Flip (round ``number``), or a vote for a faster pace (answered privately)."""
+    async def on_table_button(self, interaction: discord.Interaction, match_id: int, _step: int, key: str) -> None:
+        """Flip, or a vote for a faster pace (answered privately), for the round the table showed (the id's step
+        names none: see :mod:`cogs._war_ui`)."""
         user_id = interaction.user.id
         if key == FLIP:
-            await self.act(interaction, lambda: self.service.pick(match_id, user_id, number, FLIP))
+            async def flip() -> MatchUpdate:
+                return await self.service.pick(match_id, user_id, await self._round_meant(match_id), FLIP)
+
+            await self.act(interaction, flip)
             return
         wanted = key.removeprefix("vote:")
-        await self.act(interaction, lambda: self.service.vote(match_id, user_id, wanted),
-                       functools.partial(self.vote_note, wanted))
+
+        async def vote() -> MatchUpdate:
+            if wanted == NEXT_WAR:
+                await self._round_meant(match_id)
+            return await self.service.vote(match_id, user_id, wanted)
+
+        await self.act(interaction, vote, functools.partial(self.vote_note, wanted))
+
+    async def _round_meant(self, match_id: int) -> int:
+        """The round a Flip on the table is for: the one being played, unless the table still showed an earlier one
+        being played at flip pace when the click came (then that round is over: refused, the flow's stale round)."""
+        match = await self.service.get_match(match_id)
+        playing = self.service.flow.due_step(match.step)
+        shown = self.presenter.table_round(match_id)
+        if match.status == "active" and match.options.get("pace") == "flip" and shown is not None and shown < playing:
+            raise self.service.flow.stale(shown, playing)
+        return playing
 
     @staticmethod
     def vote_note(wanted: str, update: MatchUpdate) -> str:
         if any(q.type == "pace" for q in update.events):
-            return f"Everyone agreed: the game is now at the {update.match.options.get('pace')} pace."
+            if wanted == NEXT_WAR:
+                return "Everyone agreed: the rounds up to the next war are played; see the table."
+            return f"Everyone agreed: the game is now at the {wanted} pace."
         event = next((q.event for q in update.events if q.type == "vote"), None)
         on = bool(event and event.get("on"))
+        if wanted == NEXT_WAR:
+            return ("Your vote to go to the next war is in: it goes once everyone still in presses it." if on
+                    else "Your vote to go to the next war is taken back.")
         return f"Your vote for the {wanted} pace is {'in' if on else 'taken back'}."
+
+    async def rules_choices(self, interaction: discord.Interaction, current: str) -> list[Choice]:
+        """The ``rules`` option as it is typed: the variant's rules, completed (the players are set by who plays)."""
+        variant = getattr(interaction.namespace, "variant", None)
+        game = variant if isinstance(variant, str) and variant in registry().family("war") else "war"
+        return [app_commands.Choice(name=name, value=value)
+                for name, value in suggestions(game, current, left_out=("players",), examples=RULE_EXAMPLES)]
 
     # --- commands ----------------------------------------------------------------------------------------------
     async def _server_terms(self, interaction: discord.Interaction, game: str, given: dict[str, Any],
@@ -167,22 +163,26 @@ class WarCog(MatchCog, name=COG_NAME):
             return True
         return False
 
+    async def _given_rules(self, interaction: discord.Interaction, game: str, text: str | None
+                           ) -> dict[str, Any] | None:
+        """The rules the command's text gives; ``None`` (the user told why, privately) when it can't be read."""
+        try:
+            return read_rules(game, text, left_out=("players",))
+        except USER_ERRORS as error:
+            await self.tell(interaction, f"Those rules can't be played: {error}")
+            return None
+
     @war_group.command(name="challenge", description="Challenge someone in this server to a game of War")
     @app_commands.describe(opponent="Who to challenge", variant="The game: War (default), Drunkard or Tod und Leben",
-                           pace=PACE_HELP, **RULE_DESCRIPTIONS)
+                           pace=PACE_HELP, rules=RULES_HELP)
     @app_commands.choices(pace=PACES)
-    async def challenge(
-        self, interaction: discord.Interaction, opponent: discord.Member | discord.User,
-        variant: Choice | None = None, pace: Choice | None = None, face_down: Choice | None = None,
-        short: Choice | None = None, war_joins: Choice | None = None, return_order: Choice | None = None,
-        capture_pile: Choice | None = None, jokers: Choice | None = None, joker_each: Choice | None = None,
-        aces: Choice | None = None, decks: Choice | None = None, pack: Choice | None = None,
-        six_beats_ace: Choice | None = None, target: app_commands.Range[int, 1, MAX_TARGET] | None = None,
-        max_rounds: app_commands.Range[int, 1, 1_000_000] | None = None,
-    ) -> None:
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User,
+                        variant: Choice | None = None, pace: Choice | None = None, rules: str | None = None) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         game = variant.value if variant is not None else "war"
-        given = rules_from(locals())
+        given = await self._given_rules(interaction, game, rules)
+        if given is None:
+            return
         title = game_class(game).title
         if await self.refuse_opponent(interaction, opponent, title) or await self.refuse_channel(interaction):
             return
@@ -190,45 +190,41 @@ class WarCog(MatchCog, name=COG_NAME):
                                          self.service.check_challenge(interaction.user.id, opponent.id, game))
         if terms is None:
             return
-        rules, chosen_pace, defaults_used = terms
-        if await self._refuse_rules(interaction, game, rules, 2, defaults_used):
+        resolved, chosen_pace, defaults_used = terms
+        if await self._refuse_rules(interaction, game, resolved, 2, defaults_used):
             return
-        await self.issue_challenge(interaction, opponent, game=game, rules=rules, pace=chosen_pace)
+        await self.issue_challenge(interaction, opponent, game=game, rules=resolved, pace=chosen_pace)
 
     @war_group.command(name="lobby", description="Open a game of War for 2-4 players that anyone here can join")
     @app_commands.describe(variant="The game: War (default), Drunkard or Tod und Leben (2 players)",
-                           pace=PACE_HELP, **RULE_DESCRIPTIONS)
+                           pace=PACE_HELP, rules=RULES_HELP)
     @app_commands.choices(pace=PACES)
-    async def lobby(
-        self, interaction: discord.Interaction,
-        variant: Choice | None = None, pace: Choice | None = None, face_down: Choice | None = None,
-        short: Choice | None = None, war_joins: Choice | None = None, return_order: Choice | None = None,
-        capture_pile: Choice | None = None, jokers: Choice | None = None, joker_each: Choice | None = None,
-        aces: Choice | None = None, decks: Choice | None = None, pack: Choice | None = None,
-        six_beats_ace: Choice | None = None, target: app_commands.Range[int, 1, MAX_TARGET] | None = None,
-        max_rounds: app_commands.Range[int, 1, 1_000_000] | None = None,
-    ) -> None:
+    async def lobby(self, interaction: discord.Interaction, variant: Choice | None = None, pace: Choice | None = None,
+                    rules: str | None = None) -> None:
         user = interaction.user
         assert interaction.guild_id is not None and interaction.channel_id is not None
         game = variant.value if variant is not None else "war"
-        given = rules_from(locals())
-        if await self.refuse_channel(interaction):
+        given = await self._given_rules(interaction, game, rules)
+        if given is None or await self.refuse_channel(interaction):
             return
         terms = await self._server_terms(interaction, game, given, pace, self.service.check_player(user.id))
         if terms is None:
             return
-        rules, chosen_pace, defaults_used = terms
-        if await self._refuse_rules(interaction, game, rules, None, defaults_used):
+        resolved, chosen_pace, defaults_used = terms
+        if await self._refuse_rules(interaction, game, resolved, None, defaults_used):
             return
         async with self.answer(interaction, thinking=True) as answer:
             try:
                 update = await self.service.open_lobby(interaction.guild_id, interaction.channel_id, user.id, game=game,
-                                                   rules=rules, pace=chosen_pace, host_name=user.display_name)
+                                                       rules=resolved, pace=chosen_pace, host_name=user.display_name)
             except USER_ERRORS as error:
                 await answer.tell(str(error))
                 return
             self.presenter.remember_name(interaction.guild_id, user)
             await self.post_opening(interaction, answer, update)
+
+    challenge.autocomplete("rules")(rules_choices)
+    lobby.autocomplete("rules")(rules_choices)
 
     @staticmethod
     def where(match: MatchRecord) -> str:

@@ -152,7 +152,7 @@ async def test_war_uses_the_servers_default_rules_pace_and_timer(make_env, tmp_p
     await war.assert_result(env, match.id, thread, [alice, bob], "war", {"pack": 32, "aces": "low", "max_rounds": 12})
 
     # the command's own options win; the other defaults stay; the flip-pace turn timer is the server's
-    ix = await war.slash(env, carol, "war challenge", opponent=dave, pack="36", pace="flip")
+    ix = await war.slash(env, carol, "war challenge", opponent=dave, rules="pack=36", pace="flip")
     match = await service.get_match(war.match_id_of(ix.message))
     assert (match.rules["pack"], match.rules["aces"], match.rules["max_rounds"]) == (36, "low", 12)
     assert match.options["pace"] == "flip" and "pace: flip" in ix.message.text
@@ -182,7 +182,7 @@ async def test_war_uses_the_servers_default_rules_pace_and_timer(make_env, tmp_p
     assert ix.message.content.startswith("Those rules can't be played:")
     assert "This server's default rules for War were added: target=20" in ix.message.content
     await no_open_match(service, fay, erin)
-    ix = await war.slash(env, fay, "war challenge", opponent=erin, target=40)  # its own target wins
+    ix = await war.slash(env, fay, "war challenge", opponent=erin, rules="target=40")  # its own target wins
     assert not ix.response.ephemeral
     assert (await service.get_match(war.match_id_of(ix.message))).rules["target"] == 40
 

@@ -95,6 +95,18 @@ async def lobby(env: Env, players: list[User], **options: Any) -> tuple[int, Any
     return match_id, thread
 
 
+def flip_id(match_id: int) -> str:
+    return f"war:t:{match_id}:0:flip"
+
+
+async def table_at(env: Env, match_id: int, thread, number: int) -> Message:
+    """The table once it shows round ``number`` waiting for flips (and everything before is shown)."""
+    await settled(env, match_id)
+    return await env.wait_for(lambda: (t := table_of(env, thread)) is not None and f"**Round {number}:**" in t.text
+                              and any(b["custom_id"] == flip_id(match_id) for b in t.buttons) and t,
+                              message=f"no Flip for round {number}")
+
+
 async def flip_to_the_end(env: Env, match_id: int, players: list[User], thread, *, until: int | None = None) -> None:
     """Everyone still in presses Flip on the table, round after round, until the game is over (or round
     ``until`` is played)."""
@@ -104,12 +116,10 @@ async def flip_to_the_end(env: Env, match_id: int, players: list[User], thread, 
         if match.status != "active" or (until is not None and match.step >= until):
             return
         view = await war.view(match_id)
-        number = match.step + 1
-        custom_id = f"war:t:{match_id}:{number}:flip"
-        table = await env.wait_for(lambda c=custom_id: (t := table_of(env, thread)) is not None and any(
-            b["custom_id"] == c for b in t.buttons) and t, message=f"no Flip for round {number}")
+        table = await table_at(env, match_id, thread, match.step + 1)
         for seat in view["to_flip"]:
-            await click(env, players[seat], table, custom_id)
+            ix = await click(env, players[seat], table, flip_id(match_id))
+            assert not ix.response.ephemeral, ix.message.text  # a flip that counts changes the table, says nothing
         await settled(env, match_id)
 
 
@@ -150,7 +160,7 @@ async def assert_result(env: Env, match_id: int, thread, players: list[User], ga
     return expected
 
 
-SMALL = {"pack": "32", "max_rounds": 12}
+SMALL = {"rules": "pack=32 max_rounds=12"}
 SMALL_RULES = {"pack": 32, "max_rounds": 12}
 
 
@@ -174,7 +184,7 @@ async def test_four_player_lobby_to_the_end(make_env, tmp_path, pace):
     env = await start(make_env, tmp_path)
     players = [env.user(name) for name in ("alice", "bob", "carol", "dave")]
     rules = {"max_rounds": 4 if pace == "flip" else 40}
-    match_id, thread = await lobby(env, players, pace=pace, **rules)
+    match_id, thread = await lobby(env, players, pace=pace, rules=f"max_rounds={rules['max_rounds']}")
     if pace == "flip":
         await flip_to_the_end(env, match_id, players, thread)
     await assert_result(env, match_id, thread, players, "war", rules)
@@ -183,7 +193,7 @@ async def test_four_player_lobby_to_the_end(make_env, tmp_path, pace):
 async def test_a_capped_game_says_so(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     alice, bob = env.user("alice"), env.user("bob")
-    match_id, thread = await challenge(env, alice, bob, variant="drunkard", pace="instant", max_rounds=5)
+    match_id, thread = await challenge(env, alice, bob, variant="drunkard", pace="instant", rules="max_rounds=5")
     expected = await assert_result(env, match_id, thread, [alice, bob], "drunkard", {"max_rounds": 5})
     assert expected.outcome.reason == "capped"
     assert "reached the 5-round limit (max_rounds)" in results(env, thread)[0].text
@@ -192,23 +202,23 @@ async def test_a_capped_game_says_so(make_env, tmp_path):
 async def test_vote_to_speed_up(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     alice, bob = env.user("alice"), env.user("bob")
-    match_id, thread = await challenge(env, alice, bob, pace="flip", return_order="played")
+    match_id, thread = await challenge(env, alice, bob, pace="flip", rules="return_order=played")
     await flip_to_the_end(env, match_id, [alice, bob], thread, until=2)
     table = await env.wait_for(lambda: table_of(env, thread))
     assert "Every player still in must agree" in table.text
-    await click(env, alice, table, f"war:t:{match_id}:3:vote:auto")
+    await click(env, alice, table, f"war:t:{match_id}:0:vote:auto")
     assert "Your vote for the auto pace is in" in env.ephemerals(alice)[-1].text
     await env.wait_for(lambda: "Auto 1/2" in table.text)
-    await click(env, alice, table, f"war:t:{match_id}:3:vote:auto")  # taken back
+    await click(env, alice, table, f"war:t:{match_id}:0:vote:auto")  # taken back
     assert "Your vote for the auto pace is taken back" in env.ephemerals(alice)[-1].text
-    await click(env, alice, table, f"war:t:{match_id}:3:vote:instant")
+    await click(env, alice, table, f"war:t:{match_id}:0:vote:instant")
     await env.wait_for(lambda: "Instant 1/2" in table.text and "Auto" not in table.text.split("Votes:")[-1])
     carol = env.user("carol")
-    ix = await env.click(carol, table, custom_id=f"war:t:{match_id}:3:vote:instant")
+    ix = await env.click(carol, table, custom_id=f"war:t:{match_id}:0:vote:instant")
     await ix.wait_response()
     assert env.ephemerals(carol)[-1].text == "This isn't your match."
     assert (await service(env).get_match(match_id)).options["pace"] == "flip"
-    await click(env, bob, table, f"war:t:{match_id}:3:vote:instant")
+    await click(env, bob, table, f"war:t:{match_id}:0:vote:instant")
     assert "Everyone agreed: the game is now at the instant pace" in env.ephemerals(bob)[-1].text
     await env.wait_for(lambda: any("from Flip to **Instant** pace" in m.content for m in env.messages(thread)))
     await assert_result(env, match_id, thread, [alice, bob], "war", {"return_order": "played"})
@@ -219,12 +229,11 @@ async def test_a_missed_turn_is_flipped_for_then_forfeits(make_env, tmp_path):
     alice, bob = env.user("alice"), env.user("bob")
     match_id, thread = await challenge(env, alice, bob, pace="flip")
     for number in (1, 2):
-        table = await env.wait_for(lambda n=number: (t := table_of(env, thread)) and any(
-            b["custom_id"] == f"war:t:{match_id}:{n}:flip" for b in t.buttons) and t)
-        await click(env, alice, table, f"war:t:{match_id}:{number}:flip")
-        ix = await env.click(alice, table, custom_id=f"war:t:{match_id}:{number}:flip")
+        table = await table_at(env, match_id, thread, number)
+        await click(env, alice, table, flip_id(match_id))
+        ix = await env.click(alice, table, custom_id=flip_id(match_id))
         await ix.wait_response()
-        assert "You've flipped already" in env.ephemerals(alice)[-1].text
+        assert f"You've flipped already in round {number}" in env.ephemerals(alice)[-1].text
         env.clock.advance(121)
         await env.wait_for(lambda n=number: any(f"Round {n}:" in m.content for m in env.messages(thread)))
     notes = [m.content for m in env.messages(thread) if m.content.startswith("⏰")]
@@ -242,10 +251,14 @@ async def test_refusals_are_private(make_env, tmp_path):
     assert ix.response.ephemeral and "yourself" in ix.message.text
     ix = await slash(env, alice, "war challenge", opponent=env.bot_user)
     assert ix.response.ephemeral and "is a bot" in ix.message.text
-    ix = await slash(env, alice, "war challenge", opponent=bob, joker_each="true")
+    ix = await slash(env, alice, "war challenge", opponent=bob, rules="joker_each=true")
     assert ix.response.ephemeral and "joker_each" in ix.message.text
-    ix = await slash(env, alice, "war lobby", variant="todundleben", pack="36")
-    assert ix.response.ephemeral and "can't be played" in ix.message.text
+    ix = await slash(env, alice, "war lobby", variant="todundleben", rules="pack=36")
+    assert ix.response.ephemeral and "can't be played" in ix.message.text and "52, 32" in ix.message.text
+    for bad, why in (("pack", "isn't one"), ("colour=red", "colour"), ("pack=32 pack=36", "given twice"),
+                     ("players=3", "the game sets it itself")):
+        ix = await slash(env, alice, "war challenge", opponent=bob, rules=bad)
+        assert ix.response.ephemeral and why in ix.message.text, (bad, ix.message.text)
     await challenge(env, alice, bob, pace="flip")
     ix = await slash(env, carol, "war challenge", opponent=bob, variant="drunkard")
     assert ix.response.ephemeral and "already in a Drunkard match" in ix.message.text
@@ -254,9 +267,6 @@ async def test_refusals_are_private(make_env, tmp_path):
     with pytest.raises(InvalidOptions):
         await env.slash(alice, "war challenge", opponent=bob, pace="slow")
     assert not any(m.author is env.bot_user and "lobby" in title(m) for m in env.messages(env.channel()))
-    choices = {c["value"]: c["name"] for c in next(
-        o for o in env.commands["war"]["options"][0]["options"] if o["name"] == "pack")["choices"]}
-    assert choices["52"] == "52 (default in War, Tod und Leben)" and choices["36"] == "36 (default in Drunkard)"
 
 
 async def test_lobby_leave_cancel_and_expiry(make_env, tmp_path):
@@ -298,7 +308,7 @@ async def test_restart_moves_turn_deadlines_and_old_buttons_work(make_env, tmp_p
     await env.wait_for(lambda: any("The bot was away" in m.content for m in env.messages(thread)))
     match = await service(env).get_match(match_id)
     assert match.deadline_kind == "turn" and match.deadline_at > env.clock.time() + 100
-    await click(env, alice, table, f"war:t:{match_id}:3:flip")  # the button of the message sent before
+    await click(env, alice, table, flip_id(match_id))  # the button of the message sent before
     await flip_to_the_end(env, match_id, [alice, bob], thread)
     await assert_result(env, match_id, thread, [alice, bob], "war", SMALL_RULES)
     assert not [m for m in env.messages(thread) if m.content.startswith("⏰")]

@@ -62,7 +62,7 @@ async def test_forfeit_asks_first_and_a_stale_question_says_the_game_is_over(mak
 async def test_a_player_out_of_a_three_player_game(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     players = alice, bob, carol = [env.user(name) for name in ("alice", "bob", "carol")]
-    match_id, thread = await lobby(env, players, pace="flip", max_rounds=50)
+    match_id, thread = await lobby(env, players, pace="flip", rules="max_rounds=50")
     question = (await slash(env, carol, "war forfeit")).message
     assert f"you're out and **<@{alice.id}>** and **<@{bob.id}>** play on" in question.content
     await click(env, carol, question, f"war:ff:{match_id}:yes")
@@ -77,7 +77,7 @@ async def test_a_player_out_of_a_three_player_game(make_env, tmp_path):
     assert "seat" not in ix.message.content and not ix.message.buttons
     ix = await slash(env, carol, "war status")
     assert ix.response.ephemeral and "You're out of this game; the others play on." in ix.message.content
-    await click(env, carol, table, f"war:t:{match_id}:1:flip")
+    await click(env, carol, table, f"war:t:{match_id}:0:flip")
     assert env.ephemerals(carol)[-1].text.startswith("You're out of this game already, so there's nothing to flip")
 
 
@@ -101,8 +101,8 @@ async def test_status_shows_your_game_privately(make_env, tmp_path):
     await click(env, bob, opening, f"war:c:{match_id}:accept")
     thread = await env.wait_for(lambda: opening.thread)
     table = await env.wait_for(lambda: table_of(env, thread))
-    await click(env, alice, table, f"war:t:{match_id}:1:flip")
-    await click(env, bob, table, f"war:t:{match_id}:1:vote:auto")
+    await click(env, alice, table, f"war:t:{match_id}:0:flip")
+    await click(env, bob, table, f"war:t:{match_id}:0:vote:auto")
     await settled(env, match_id)
     match = await service(env).get_match(match_id)
     ix = await slash(env, alice, "war status")
@@ -142,7 +142,7 @@ async def test_lobby_edge_cases_are_answered(make_env, tmp_path):
     await click(env, alice, message, f"war:l:{match_id}:cancel")
     await env.wait_for(lambda: "closed the lobby" in message.content and not message.buttons)
     # rules that need more players than have joined: Start says who can play them
-    ix = await slash(env, bob, "war lobby", target=20)
+    ix = await slash(env, bob, "war lobby", rules="target=20")
     message = ix.message
     match_id = match_id_of(message)
     await stored(env, match_id)

@@ -146,7 +146,7 @@ WAR_OPTIONS: tuple[Option, ...] = (
     Option("six_beats_ace", False, "a 6 beats an ace (an ace facing a 6 on the table counts lowest)"),
     Option("target", None, "first to hold this many cards wins (none: play for all the cards)", minimum=1),
     Option(
-        "max_rounds", 10_000, "after this many rounds the most cards wins (equal: a draw)", minimum=1, maximum=1_000_000
+        "max_rounds", 1_000, "after this many rounds the most cards wins (equal: a draw)", minimum=1, maximum=1_000_000
     ),
 )
 

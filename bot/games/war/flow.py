@@ -8,12 +8,17 @@ Paces (``matches.options["pace"]``, slowest first: :data:`PACES`):
 * ``flip``: every player still in presses Flip each round (the kernel's ``pick`` of :data:`FLIP`); the round
   resolves on the last flip. A turn deadline (kind ``turn``, the match's timer) runs per round: who has not flipped
   by then is flipped for; a second miss in a row forfeits (everyone still in missing twice at once: a draw).
-* ``auto``: the bot plays a round every :data:`AUTO_ROUND_SECONDS` (deadline kind ``round``, the kernel's
-  ``auto_step``).
+* ``auto``: the bot plays the rounds (deadline kind ``round``, the kernel's ``auto_step``), so that a game reads in
+  a sitting (a default game in about 2-3 minutes) while every war is still shown: each step plays a run of rounds
+  at once, stopping after a round with a war or a player going out, else after :func:`run_rounds` rounds (one at
+  the start, longer as the game goes on); the pause that shows it is :data:`PLAIN_SECONDS`, or longer after a war
+  (:func:`pause_after`: the early wars longest).
 * ``instant``: played out at once, when the game starts or switches to it.
 
 Players vote for a faster pace (the kernel's ``vote``); once every player still in wants a pace at least that fast,
-the game switches.
+the game switches. :data:`NEXT_WAR` is a pace between ``flip`` and ``auto`` that never stays: once every player
+still in votes for it, the rounds are played up to and including the next war (or a player going out), and the game
+is back at ``flip``; the votes start again.
 
 Events, besides the engine's (see :mod:`bot.games.war.engine`) and the kernel's (``challenge``, ``lobby``,
 ``joined``, ``left``, ``accepted`` with ``pace`` and ``rules``, ``vote``, ``pace``, ``deadline_moved``,
@@ -23,7 +28,8 @@ Events, besides the engine's (see :mod:`bot.games.war.engine`) and the kernel's 
 * ``turn_timeout`` {round, seats, user_ids, misses, auto_flipped, forfeit};
 * ``played_out`` {from_round, to_round}: rounds played at once (instant), their events not listed.
 
-In flip and auto pace each round's events are queued, in instant pace only ``played_out`` and ``game_over``.
+In flip and auto pace (and a run to the next war) each round's events are queued, in instant pace only
+``played_out`` and ``game_over``.
 
 Per-match options it keeps: ``history`` (each seat's cards at the start and after every ``every``-th round; thinned
 by halves past :data:`HISTORY_POINTS`), ``final`` (the last round and the counts at the end); read them with
@@ -41,10 +47,22 @@ from bot.match import errors
 from bot.match.flow import Flow, NextDeadline
 from bot.storage.records import ActionRecord, MatchRecord
 
+#: a pace players vote for at flip pace: the rounds up to the next war are played at once, then back to flip
+NEXT_WAR = "next_war"
 #: how a match's cards are flipped, slowest first
-PACES = ("flip", "auto", "instant")
+PACES = ("flip", NEXT_WAR, "auto", "instant")
 DEFAULT_PACE = "auto"
-AUTO_ROUND_SECONDS = 2.0
+#: auto pace: a run of plain rounds is one round, and one more for every this many rounds played before it
+RUN_GROWTH_ROUNDS = 15
+#: auto pace: the pause that shows a run of plain rounds
+PLAIN_SECONDS = 2.0
+#: auto pace: the pause that shows the first war; the pause for a war after ``k`` wars is
+#: ``WAR_SECONDS * WAR_EASING / (WAR_EASING + k)``, never under ``WAR_FLOOR_SECONDS``; each further war of a chain
+#: adds ``CHAINED_WAR_SECONDS`` (two at most)
+WAR_SECONDS = 5.0
+WAR_EASING = 10
+WAR_FLOOR_SECONDS = 1.5
+CHAINED_WAR_SECONDS = 1.0
 HISTORY_POINTS = 1000
 #: what a Flip button picks
 FLIP = "flip"
@@ -67,6 +85,17 @@ class WarGameNotActive(errors.MatchNotActive):
         errors.ServiceError.__init__(self, "This game hasn't started yet; nothing changed." if status == "challenge"
                                      else "This game is over already; nothing changed.")
         self.status = status
+
+
+class RoundOver(errors.StaleRound):
+    """A Flip (or a vote to go to the next war) meant for a round that is over: made on a table that still showed
+    round ``meant`` while round ``current`` was being played."""
+
+    def __init__(self, meant: int, current: int) -> None:
+        errors.ServiceError.__init__(self, f"Round {meant} was over before your click arrived; nothing changed. "
+                                           f"Round {current} is on now: press the button again to play it.")
+        self.button_round = meant
+        self.current_round = current
 
 
 @dataclass(frozen=True)
@@ -107,6 +136,49 @@ def _record(options: dict[str, Any], game: Game, *, final: bool = False) -> None
     if len(history) > HISTORY_POINTS:
         options["history"] = history[::2]
         options["every"] = every * 2
+
+
+def _shows_a_pause(events: Sequence[Event]) -> bool:
+    """A round the bot stops at to show it: a war was fought, or a player went out."""
+    return any(event.get("type") in ("war", "out") for event in events)
+
+
+def _chain(events: Sequence[Event]) -> int:
+    """The wars fought in one round's events (a chain of ties counts each)."""
+    return sum(1 for event in events if event.get("type") == "war")
+
+
+def run_rounds(played: int) -> int:
+    """Auto pace: the most rounds a run plays when ``played`` rounds were played before it."""
+    return 1 + played // RUN_GROWTH_ROUNDS
+
+
+def pause_after(game: Game) -> float:
+    """Auto pace: how long the table shows the last run before the next one is played: :data:`PLAIN_SECONDS`, or
+    for a run that ended in a war (or a player going out) a pause that shortens as more wars have been shown."""
+    view = game.view(None)
+    last = view["last_events"]
+    if not _shows_a_pause(last):
+        return PLAIN_SECONDS
+    chain = _chain(last)
+    before = view["stats"]["wars"] - chain
+    return (max(WAR_FLOOR_SECONDS, WAR_SECONDS * WAR_EASING / (WAR_EASING + before))
+            + CHAINED_WAR_SECONDS * min(max(chain - 1, 0), 2))
+
+
+def _play_on(game: Game, options: dict[str, Any], *, limit: int | None) -> list[Event]:
+    """Play rounds (each recorded) until one with a war or a player going out, the game's end or ``limit`` rounds
+    (``None``: no limit); their events."""
+    events: list[Event] = []
+    played = 0
+    while not game.is_over and (limit is None or played < limit):
+        round_events = game.play_round()  # type: ignore[attr-defined]
+        events += round_events
+        played += 1
+        _record(options, game)
+        if _shows_a_pause(round_events):
+            break
+    return events
 
 
 def _play_out(game: Game, options: dict[str, Any]) -> None:
@@ -152,7 +224,17 @@ class WarFlow(Flow):
         elif game.stats.rounds > previous_step:
             _record(options, game)
         events: list[Event] = []
-        if options.get("pace", DEFAULT_PACE) == "instant" and not game.is_over:
+        pace = options.get("pace", DEFAULT_PACE)
+        played = game.stats.rounds - previous_step
+        if pace == "auto" and played > 0 and not started and not game.is_over and not _shows_a_pause(
+                game.view(None)["last_events"]):
+            # the auto step played one round: the run goes on to a war, or its most rounds
+            events += _play_on(game, options, limit=run_rounds(previous_step) - played)
+        elif pace == NEXT_WAR:
+            if not game.is_over:
+                events += _play_on(game, options, limit=None)
+            options["pace"] = "flip"
+        if pace == "instant" and not game.is_over:
             first = game.stats.rounds + 1
             _play_out(game, options)
             events.append({"type": "played_out", "from_round": first, "to_round": game.stats.rounds})
@@ -166,7 +248,7 @@ class WarFlow(Flow):
                  new_step: bool) -> NextDeadline | None:
         pace = options.get("pace", DEFAULT_PACE)
         if pace == "auto" and (new_step or match.deadline_kind != ROUND):
-            return NextDeadline(ROUND, AUTO_ROUND_SECONDS)
+            return NextDeadline(ROUND, pause_after(game))
         if pace == "flip" and (new_step or match.deadline_kind != TURN):
             return NextDeadline(TURN)
         return None
@@ -230,7 +312,7 @@ class WarFlow(Flow):
 
     # --- refusals ------------------------------------------------------------------------------------------
     def stale(self, step: int, current: int) -> Exception:
-        return errors.StaleRound(step, current)
+        return RoundOver(step, current)
 
     def already_chosen(self, step: int) -> Exception:
         return errors.NotYourTurn(f"You've flipped already in round {step}; waiting for the others.")

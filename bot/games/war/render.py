@@ -34,11 +34,14 @@ if TYPE_CHECKING:
     from bot.render.common import Event, View, When
 
 PACE_WORDS = {
-    "flip": "flip (every player presses Flip each round)",
-    "auto": "auto (the bot plays a round every 2 seconds)",
+    "flip": "flip (every player presses Flip each round, or all go to the next war)",
+    "auto": "auto (the bot plays: plain rounds in runs, a pause on every war)",
     "instant": "instant (played out at once)",
 }
-PACE_NAMES = {"flip": "Flip", "auto": "Auto", "instant": "Instant"}
+PACE_NAMES = {"flip": "Flip", "next_war": "Next war", "auto": "Auto", "instant": "Instant"}
+#: the paces players can vote for, slowest first, and their buttons' marks
+VOTE_PACES = ("next_war", "auto", "instant")
+VOTE_MARKS = {"next_war": "⏭️", "auto": "⏩", "instant": "⚡"}
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 REASONS = {
     "all_cards": "won every card",
@@ -189,6 +192,22 @@ def round_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
     return lines
 
 
+def run_line(run: Sequence[Event], names: Sequence[str], last_round: int) -> str:
+    """The rounds of ``run`` (events) played before ``last_round``, summed up: "Rounds 12–30: Alice won 10, Bob 9";
+    empty when there are none."""
+    shown = _shown(names)
+    rounds = sorted({e["round"] for e in run if e.get("type") == "battle" and e.get("round", last_round) < last_round})
+    if not rounds:
+        return ""
+    won = [0] * len(shown)
+    for event in run:
+        if event.get("type") == "take" and event.get("round", last_round) < last_round:
+            won[event["seat"]] += 1
+    head = f"Round {rounds[0]}" if len(rounds) == 1 else f"Rounds {rounds[0]}–{rounds[-1]}"
+    winners = [f"{shown[seat]} won {won[seat]}" for seat in range(len(shown)) if won[seat]]
+    return f"{head}: {', '.join(winners)}" if winners else head
+
+
 def counts_line(view: View, names: Sequence[str]) -> str:
     shown = _shown(names)
     parts = []
@@ -200,16 +219,17 @@ def counts_line(view: View, names: Sequence[str]) -> str:
 
 def votes_line(pace: str, votes: Mapping[str, Sequence[int]], voters: int) -> str:
     """Who wants it faster, and the rule."""
-    wanted = [f"{PACE_NAMES[p]} {len(votes.get(p, []))}/{voters}" for p in ("auto", "instant")
-              if votes.get(p)]
+    wanted = [f"{PACE_NAMES[p]} {len(votes.get(p, []))}/{voters}" for p in VOTE_PACES if votes.get(p)]
     head = "Speed up? Every player still in must agree."
     return head + (" Votes: " + " · ".join(wanted) if wanted else "")
 
 
 def table(view: View, names: Sequence[str], game: str, pace: str, *, votes: Mapping[str, Sequence[int]] = {},
-          deadline: When | None = None, note: str = "") -> ButtonSurface:
-    """The one live message of a game: the round, everyone's cards, the last round in words, what happens now and
-    the buttons: ``flip`` (flip pace), ``vote:auto`` / ``vote:instant`` (paces faster than the game's)."""
+          deadline: When | None = None, note: str = "", run: Sequence[Event] = ()) -> ButtonSurface:
+    """The one live message of a game: the round, everyone's cards, the rounds of ``run`` (the events shown with
+    this render) before the last one summed up, the last round in words, what happens now and the buttons:
+    ``flip`` (flip pace), ``vote:next_war`` (flip pace), ``vote:auto`` / ``vote:instant`` (paces faster than the
+    game's)."""
     cls_title = title_of(game)
     shown = _shown(names)
     over = view.get("outcome") is not None
@@ -218,6 +238,9 @@ def table(view: View, names: Sequence[str], game: str, pace: str, *, votes: Mapp
     lines = [counts_line(view, names)]
     last = list(view.get("last_events") or [])
     played = [e for e in last if e.get("type") in ("battle", "war", "take", "pot_aside", "reshuffle", "out")]
+    summed = run_line(run, names, played[0].get("round", rnd) if played else rnd + 1)
+    if summed:
+        lines.append(summed)
     if played:
         lines.append(f"**Round {played[0].get('round', rnd)}**")
         lines += round_lines(played, names)
@@ -241,14 +264,13 @@ def table(view: View, names: Sequence[str], game: str, pace: str, *, votes: Mapp
         elif pace == "auto":
             lines.append(f"Round {rnd + 1} is next.")
         voters = sum(1 for flag in view["in_game"] if flag)
-        faster = [p for p in ("auto", "instant") if ("flip", "auto", "instant").index(p)
-                  > ("flip", "auto", "instant").index(pace)]
+        faster = VOTE_PACES[VOTE_PACES.index(pace) + 1:] if pace in VOTE_PACES else VOTE_PACES
         if faster:
             lines.append(votes_line(pace, votes, voters))
             for p in faster:
                 have = len(votes.get(p, []))
-                buttons.append(Button(f"vote:{p}", f"{'⏩' if p == 'auto' else '⚡'} {PACE_NAMES[p]} ({have}/{voters})",
-                                      True, "secondary"))
+                buttons.append(Button(f"vote:{p}", f"{VOTE_MARKS[p]} {PACE_NAMES[p]} ({have}/{voters})", True,
+                                      "secondary"))
     if note:
         lines.append(note)
     return ButtonSurface(_title(f"{cls_title} — round {rnd}" if rnd else f"{cls_title} — the deal"),
@@ -311,7 +333,8 @@ def status(view: View, names: Sequence[str], game: str, pace: str, *, seat: int,
             lines.append(f"Round {view['round'] + 1}: still to press **Flip**: "
                          f"{join_words([f'**{shown[s]}**' + (' (you)' if s == seat else '') for s in waiting])}{due}.")
     elif pace == "auto":
-        lines.append(f"Round {view['round'] + 1} is next: the bot plays a round every 2 seconds.")
+        lines.append(f"Round {view['round'] + 1} is next: the bot plays the plain rounds in runs and pauses on every "
+                     "war.")
     voters = [s for s, flag in enumerate(view["in_game"]) if flag]
     pending = [(p, ids) for p, ids in votes.items() if ids and p in PACE_NAMES]
     if pending:
@@ -472,4 +495,4 @@ def result(view: View, names: Sequence[str], game: str, *, image_names: Sequence
 
 
 __all__ = ["card", "challenge", "chart", "counts_line", "forfeit_question", "forfeited", "lobby", "reason_text",
-           "result", "round_lines", "rules_text", "status", "table", "turn_timeout", "waiting_status"]
+           "result", "round_lines", "rules_text", "run_line", "status", "table", "turn_timeout", "waiting_status"]

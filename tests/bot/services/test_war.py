@@ -9,7 +9,7 @@ import pytest
 
 from bot.errors import InvalidRules
 from bot.games.war.engine import War
-from bot.games.war.flow import AUTO_ROUND_SECONDS, FLIP, NotInWarGame, WarGameNotActive, card_history
+from bot.games.war.flow import FLIP, NotInWarGame, WarGameNotActive, card_history, pause_after
 from bot.match import errors
 from bot.match.errors import AlreadyOut, NotStartedYet
 from bot.match.kernel import LOBBY_IDLE_SECONDS, MatchKernel
@@ -96,7 +96,7 @@ async def test_instant_plays_out_at_accept_and_says_capped(war):
 
 
 async def test_history_is_thinned_for_long_games(war):
-    rules = {"return_order": "played"}  # 1082 rounds with this seed
+    rules = {"return_order": "played", "max_rounds": 10_000}  # 1082 rounds with this seed
     match = await challenge(war, "instant", rules)
     await war.accept(match.id, BOB)
     points, every, rounds = card_history(await war.get_match(match.id))
@@ -266,15 +266,18 @@ async def test_air_war_service_ignores_war_matches_and_war_resumes_turns(war, cl
 async def test_restart_continues_auto_from_stored_state(war, tmp_path, clock):
     match = await challenge(war, "auto")
     await war.accept(match.id, BOB)
-    for number in (1, 2, 3):
-        await war.auto_step(match.id, number)
+    update = await war.auto_step(match.id, 1)  # one run of rounds
+    played = update.match.step
     await war.db.close()
     restarted = MatchKernel(await Database.open(tmp_path / "war.db"), game="war", clock=clock,
                             seed_source=lambda: SEED, draft_rng=random.Random(7))
     try:
         [again] = await restarted.open_matches()
-        assert again.step == 3 and again.deadline_kind == "round"
-        assert again.deadline_at == clock() + AUTO_ROUND_SECONDS
+        assert again.step == played and again.deadline_kind == "round"
+        shown = War.new(War.resolve_rules({**SMALL, "players": 2}), seed=SEED)
+        for _ in range(played):
+            shown.play_round()
+        assert again.deadline_at == clock() + pause_after(shown)
         await drive_auto(restarted, match.id)
         assert (await restarted.get_match(match.id)).result["winner"] == reference(SMALL).outcome.winner
     finally:

@@ -25,11 +25,32 @@ def test_the_table_shows_counts_the_last_round_and_the_pace_buttons():
     assert f"Cards: <@1> **{counts[0]}** · <@2> **{counts[1]}**" in surface.text
     assert "**Round 5**" in surface.text and "<t:1700000000:R>" in surface.text
     assert "Every player still in must agree" in surface.text and "Instant 1/2" in surface.text
-    assert [b.key for b in surface.buttons] == ["flip", "vote:auto", "vote:instant"]
+    assert [b.key for b in surface.buttons] == ["flip", "vote:next_war", "vote:auto", "vote:instant"]
     auto = render.table(view, NAMES, "war", "auto")
     assert [b.key for b in auto.buttons] == ["vote:instant"] and "Round 6 is next" in auto.text
     battle = next(e for e in view["last_events"] if e["type"] == "battle")
     assert render.card(battle["cards"][0]) in surface.text
+
+
+def test_a_run_of_rounds_is_summed_up_before_its_last_round_in_full():
+    game = War.new(War.resolve_rules({}), seed=1234)
+    run = []
+    while not game.is_over:
+        events = game.play_round()
+        run += events
+        if any(e["type"] == "war" for e in events):
+            break
+    view = game.view(None)
+    last = view["round"]
+    assert last > 2
+    surface = render.table(view, NAMES, "war", "auto", run=run)
+    won = [sum(1 for e in run if e["type"] == "take" and e["seat"] == seat and e["round"] < last) for seat in (0, 1)]
+    line = f"Rounds 1–{last - 1}: " + ", ".join(f"{NAMES[s]} won {won[s]}" for s in (0, 1) if won[s])
+    assert line in surface.text and f"**Round {last}**" in surface.text and "⚔️ War 1:" in surface.text
+    assert surface.text.index(line) < surface.text.index(f"**Round {last}**")
+    # one round alone (flip pace): nothing to sum up
+    assert "Rounds " not in render.table(view, NAMES, "war", "flip", run=run[-3:]).text
+    assert render.run_line([], NAMES, last) == ""
 
 
 def test_face_down_cards_are_never_named():
