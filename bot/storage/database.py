@@ -30,9 +30,17 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage import matches, results, seasons, settings, stats, tournaments
+from bot.storage import matches, preferences, results, seasons, settings, stats, tournaments
 from bot.storage.pipeline import STATEMENT_METHODS, Pipelined, pipelined
-from bot.storage.port import MatchStore, ResultStore, SeasonStore, SettingsStore, StatsStore, TournamentStore
+from bot.storage.port import (
+    MatchStore,
+    PreferenceStore,
+    ResultStore,
+    SeasonStore,
+    SettingsStore,
+    StatsStore,
+    TournamentStore,
+)
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +93,7 @@ class Database:
     stats: StatsStore[aiosqlite.Connection] = stats
     seasons: SeasonStore[aiosqlite.Connection] = seasons
     tournaments: TournamentStore[aiosqlite.Connection] = tournaments
+    preferences: PreferenceStore[aiosqlite.Connection] = preferences
 
     def __init__(self, connection: aiosqlite.Connection, path: Path, *, shared: bool = False) -> None:
         self.connection = connection
