@@ -383,12 +383,17 @@ def _text(content: str, embeds: list[dict], components: list[dict]) -> str:
 SEPARATORS = re.compile(r"\s*(?:·|—|;|:|→|\.|\bvs\b|\bagainst\b)\s*")
 
 
+#: a numbered place of an order: ``2 10♥`` in ``1 7♠ · 2 10♥ · 3 —``
+ORDER_SLOT = re.compile(r"(?<![0-9A-Za-z.])\d+ (10|[2-9JQKA])([CDHS♣♦♥♠])(?![0-9A-Za-z])")
+
+
 def card_runs(text: str) -> list[list[str]]:
     """The lists of cards a text names one after the other: per line and per part of a line (one player's cards
     are never split by ``·``, ``—``, ``;``, ``:``, ``→``, ``vs``, ``against``), in notation and, separately, in
-    words."""
+    words; and per line, the cards of an order's numbered places (``1 7♠ · 2 10♥``), in order."""
     runs = []
     for line in text.splitlines():
+        runs.append([rank + SUIT_LETTERS.get(suit, suit) for rank, suit in ORDER_SLOT.findall(line)])
         for part in SEPARATORS.split(line):
             runs.append([rank + SUIT_LETTERS.get(suit, suit) for rank, suit in CARD.findall(part)])
             runs.append([RANK_WORDS.get(rank.lower(), rank) + SUIT_WORDS[suit.lower()]

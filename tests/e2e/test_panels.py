@@ -44,7 +44,7 @@ CARD_LABEL = re.compile(r"^(?:\d: )?(?:10|[2-9JQKA])[♣♦♥♠]$")
 
 
 async def prefer(env: Env, user: User, where: str) -> str:
-    ix = await slash(env, user, "preferences panels", where=where)
+    ix = await slash(env, user, "preferences panels", options={"where": where})  # (``where=``: the driver's)
     assert ix.response.ephemeral
     return ix.message.content
 

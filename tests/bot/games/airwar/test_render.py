@@ -38,7 +38,7 @@ def order(cards: list[str]) -> dict:
     return {"type": "order", "cards": list(cards)}
 
 
-CODE = re.compile(r"(?<![0-9A-Za-z])(10|[0-9]{1,2}T|[2-9JQKAPN][CDHS]|RJ|BJ)(?![0-9A-Za-z])")
+CODE = re.compile(r"(?<![0-9A-Za-z])(10[CDHS]|[0-9]{1,2}T|[2-9JQKAPN][CDHS]|RJ|BJ)(?![0-9A-Za-z])")
 
 
 def sym(text: str) -> str:
