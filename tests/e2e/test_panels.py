@@ -65,6 +65,12 @@ def mentions_of(env: Env, user: User, where) -> list[Message]:
     return [m for m in env.messages(where) if user in m.mentions]
 
 
+async def accepted_match(env: Env, challenger: User, opponent: User):
+    """An Air War challenge, accepted: the match's id and its thread."""
+    message = await challenge(env, challenger, opponent)
+    return match_id_of(message), await accept(env, opponent, message)
+
+
 async def open_here(env: Env, user: User, public: Message, label: str, is_panel) -> Message:
     """Press the board's button: the user's panel, ephemeral, in the thread."""
     ix = await click(env, user, public, label=label)
@@ -115,9 +121,7 @@ async def test_a_whole_air_war_match_played_only_from_the_thread_sends_no_dm(mak
         assert said.startswith("Saved.") and "No DMs" in said
     ix = await slash(env, alice, "preferences panels")
     assert ix.response.ephemeral and "Your panels open here" in ix.message.content
-    message = await challenge(env, alice, bob)
-    match_id = match_id_of(message)
-    thread = await accept(env, bob, message)
+    match_id, thread = await accepted_match(env, alice, bob)
 
     first = await env.wait_for(lambda: board(env, thread, 1) if board(env, thread, 1) and board(env, thread, 1).buttons
                                else None)
@@ -150,9 +154,7 @@ async def test_a_match_with_dm_panels_sends_each_player_exactly_one_dm(make_env,
     env = await start(make_env, tmp_path)
     alice, bob = env.user("alice"), env.user("bob")
     channel = env.channel()
-    message = await challenge(env, alice, bob)
-    match_id = match_id_of(message)
-    thread = await accept(env, bob, message)
+    match_id, thread = await accepted_match(env, alice, bob)
     first = await env.wait_for(lambda: board(env, thread, 1))
     assert not first.mentions  # their DM is their notification
     # the board's button works for a DM player too: the same panel, ephemeral, in the thread
@@ -182,9 +184,7 @@ async def test_a_match_with_dm_panels_sends_each_player_exactly_one_dm(make_env,
 async def test_closed_dms_fall_back_to_the_thread_by_themselves(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     alice, carol = env.user("alice"), env.user("carol", dms_open=False)
-    message = await challenge(env, alice, carol)
-    match_id = match_id_of(message)
-    thread = await accept(env, carol, message)
+    match_id, thread = await accepted_match(env, alice, carol)
 
     def panels_of(user: User, number: int):
         if user is alice:
