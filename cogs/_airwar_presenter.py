@@ -183,7 +183,8 @@ class AirWarPresenter(Presenter):
             return
         locked = board.locked
         surface = await rendered(render.board, board.view, show.names,
-                                 deadline=None if closed else board.deadline_at, image_names=show.image_names)
+                                 deadline=None if closed else board.deadline_at, image_names=show.image_names,
+                                 ended=closed is not None)
         notes = []
         for seat in self._dms_closed(match):
             if not locked[seat] and not closed:

@@ -1,14 +1,17 @@
-"""The tournament buttons: dynamic items (custom ids ``tn:join:<id>``, ``tn:leave:<id>``, ``tn:checkin:<id>``,
-``tn:ready:<id>:<match key>``) that keep working after a restart, and the views that hold them."""
+"""The tournament buttons: dynamic items (custom ids ``tn:join:<id>``, ``tn:leave:<id>``, ``tn:checkin:<id>`` on the
+status message, ``tn:ready:<id>:<match key>`` on a round's call) that keep working after a restart, and the views that
+hold them."""
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
+from bot.render.tournament import CallButton
 from cogs.kit.messages import SORRY
 from cogs.kit.messages import tell_privately as tell
 
@@ -63,8 +66,13 @@ class SignupButton(_Item, discord.ui.DynamicItem[discord.ui.Button],
 
 class ReadyButton(_Item, discord.ui.DynamicItem[discord.ui.Button],
                   template=r"tn:ready:(?P<tournament>[0-9]{1,19}):(?P<key>[A-Za-z0-9-]{1,20})"):
-    def __init__(self, tournament_id: int, key: str, *, disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label="Ready", style=discord.ButtonStyle.success, disabled=disabled,
+    """One bracket match's Ready button on its round's call: green while the match waits for its players, grey and
+    disabled once its game is under way or the match is over (a click that beats that edit is answered
+    privately)."""
+
+    def __init__(self, tournament_id: int, key: str, *, label: str = "Ready", live: bool = True) -> None:
+        style = discord.ButtonStyle.success if live else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=not live,
                                            custom_id=f"tn:ready:{tournament_id}:{key}"))
         self.tournament_id = tournament_id
         self.key = key
@@ -101,7 +109,11 @@ def signup_view(tournament_id: int, status: str) -> discord.ui.View | None:
     return view
 
 
-def ready_view(tournament_id: int, key: str) -> discord.ui.View:
+def call_view(tournament_id: int, buttons: Sequence[CallButton]) -> discord.ui.View | None:
+    """A round's call: one Ready button per match, five to a row (``None``: no buttons, no ready check)."""
+    if not buttons:
+        return None
     view = discord.ui.View(timeout=None)
-    view.add_item(ReadyButton(tournament_id, key))
+    for button in buttons:
+        view.add_item(ReadyButton(tournament_id, button.key, label=button.label, live=button.live))
     return view

@@ -3,15 +3,15 @@ board), this season or a past one, with ◀ / ▶ buttons to page through them.
 
 The board answers publicly (it is something players share); an empty board is an ephemeral hint instead. The
 numbers come from :meth:`~bot.services.stats.StatsService.leaderboard` (openskill ratings written when a match
-finishes; the combined rating is explained in :mod:`bot.services.stats`) and the table from
-:func:`bot.games.airwar.render.leaderboard_page`. The page buttons are dynamic items whose custom id carries the whole
+finishes; the combined rating is explained in :mod:`bot.services.stats`); the embed, one short line per ranked
+player that reads on a phone, from :func:`bot.render.stats.board`. Players still provisional (fewer games than the
+minimum) are not ranked: the footer counts them. The page buttons are dynamic items whose custom id carries the whole
 state, ``lb:<guild id>:<game>:<page>`` (this season) or ``lb:<guild id>:<game>:<page>:s<season>`` (a past one), so
 they keep working after a restart; anyone may page, but only in the server the board belongs to.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import discord
@@ -19,8 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import game_names
-from bot.games.airwar.render import leaderboard_page
-from bot.render.stats import COMBINED, board_footer, board_title
+from bot.render.stats import COMBINED, board, board_footer, board_title
 from bot.services import USER_ERRORS
 from bot.services.stats import Board
 from bot.storage.records import LeaderboardPage
@@ -45,10 +44,11 @@ def empty_text(board: LeaderboardPage, season: str | None = None) -> str:
 
 
 def board_embed(shown: Board) -> discord.Embed:
-    board = shown.page
-    surface = leaderboard_page(board, title=board_title(board.game, shown.season.name, shown.current))
+    page = shown.page
+    surface = board(page, board_title(page.game, shown.season.name, shown.current))
     embed = discord.Embed(title=surface.title, description=surface.text, colour=LEADERBOARD_COLOUR)
-    embed.set_footer(text=board_footer(board.game, board.min_games))
+    embed.set_footer(text=board_footer(page.game, page.min_games, page=page.page, pages=page.pages,
+                                       unranked=page.unranked, current=shown.current))
     return embed
 
 
@@ -66,32 +66,10 @@ def board_view(shown: Board) -> discord.ui.View | None:
     return view
 
 
-async def named(bot: commands.Bot, board: LeaderboardPage, interaction: discord.Interaction) -> LeaderboardPage:
-    """The page with a display name on every row: the stored one (``remember_player``), else the member's.
-
-    The member who asked is known from the interaction: their current display name is used and remembered
-    (the newest name wins). Others without a stored name fall back to the cached member, if any, and
-    otherwise to the renderer's ``user <id>``."""
-    me = interaction.user
-    rows = []
-    for row in board.rows:
-        name = row.display_name
-        if row.user_id == me.id and isinstance(me, discord.Member):
-            if name != me.display_name:
-                await stats_service(bot).remember_player(board.guild_id, me.id, me.display_name)
-            name = me.display_name
-        elif not name and interaction.guild is not None:
-            member = interaction.guild.get_member(row.user_id)
-            name = member.display_name if member is not None else None
-        rows.append(row if name == row.display_name else dataclasses.replace(row, display_name=name))
-    return dataclasses.replace(board, rows=tuple(rows))
-
-
 async def load_board(interaction: discord.Interaction, guild_id: int, game: str, page: int,
                      season: int | None = None) -> Board:
-    bot = interaction.client
-    shown = await stats_service(bot).leaderboard(guild_id, game, page=page, per_page=PER_PAGE, season=season)
-    return dataclasses.replace(shown, page=await named(bot, shown.page, interaction))  # type: ignore[arg-type]
+    return await stats_service(interaction.client).leaderboard(guild_id, game, page=page, per_page=PER_PAGE,
+                                                               season=season)
 
 
 PAGE_TEMPLATE = r"lb:(?P<guild>\d+):(?P<game>[a-z]+):(?P<page>\d+)(?::s(?P<season>\d+))?"

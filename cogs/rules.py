@@ -9,10 +9,23 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import game_names
+from bot.match.ratings import DISPLAY_SCALE, DISPLAY_START, MIN_GAMES, Ratings
 from bot.rules_text import rules_text
 from cogs.kit.choices import set_choices
 
 RULES_COLOUR = discord.Colour.dark_teal()
+
+
+def ratings_help() -> str:
+    """How ratings work, for `/help`: the displayed scale and, underneath, openskill's numbers."""
+    start = Ratings().initial()
+    return (f"**Ratings:** everyone starts at {DISPLAY_START}; a win raises your rating, a loss lowers it, never "
+            "below 0. Each game has its own rating and All games one more, over every match; a rating is "
+            f"provisional for its first {MIN_GAMES} games, then you are ranked on `/leaderboard`.\n"
+            "-# Underneath is an openskill rating (Plackett-Luce): μ, your estimated skill "
+            f"({start.mu:g} at first), and σ, how unsure that estimate still is ({start.sigma:.2f} at first). "
+            f"The number shown is {DISPLAY_START} + {DISPLAY_SCALE:g} × (μ − 3σ), the ordinal: a cautious "
+            "estimate that also rises as σ shrinks, so the first games move it most.\n")
 
 
 def rules_embed(game: str) -> discord.Embed:
@@ -89,6 +102,7 @@ class Rules(commands.Cog):
                 "`/army status`, `/army forfeit`.\n"
                 "**Rankings:** `/leaderboard` (every game, all games together, past seasons), `/stats`, "
                 "`/history` (with match files to export), `/h2h`.\n"
+                + ratings_help() +
                 "**Tournaments:** `/tournament create`, then `/tournament start`, `/tournament status`, "
                 "`/tournament bracket`, `/tournament history`; organisers: `/tournament pause`, "
                 "`/tournament resume`, `/tournament disqualify`, `/tournament cancel`.\n"

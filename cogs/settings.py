@@ -11,26 +11,32 @@ one gets its message and changes nothing.
 
 from __future__ import annotations
 
+import math
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.games import game_names
+from bot.match.kernel import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
 from bot.render import stats as render
 from bot.services import USER_ERRORS
-from bot.storage.settings import WAR_PACES
+from bot.services.settings import InvalidSetting
+from bot.storage.settings import WAR_PACES, GuildSettings
 from cogs._stats_ui import NO_MENTIONS, game_choices, settings_service, stats_service, tell
 from cogs.kit.choices import set_choices
 
 NEEDS_MANAGE = "Changing the server's settings needs the Manage Server permission."
 SEASON_NEEDS_MANAGE = "Starting a new season needs the Manage Server permission."
 PACE_CHOICES = [
-    app_commands.Choice(name="flip: each round shown at the server's pace", value="flip"),
+    app_commands.Choice(name="flip: every player presses Flip for each round", value="flip"),
     app_commands.Choice(name="auto: the bot plays the rounds by itself", value="auto"),
     app_commands.Choice(name="instant: played out at once, the result shown", value="instant"),
 ]
 assert [c.value for c in PACE_CHOICES] == list(WAR_PACES)
 CHANNEL_ACTIONS = [app_commands.Choice(name=name, value=name) for name in ("add", "remove", "clear")]
+PACE_SECONDS = (FLIP_PACE_MS_RANGE[0] / 1000, FLIP_PACE_MS_RANGE[1] / 1000)
+DEFAULTS = GuildSettings(0)
 
 
 MANAGE_SERVER = discord.Permissions(manage_guild=True)
@@ -75,19 +81,28 @@ class Settings(commands.Cog):
         await tell(interaction, render.settings(await self.service.get(interaction.guild_id), game_names()))
 
     @settings.command(name="timer", description="Air War: seconds each player has to arrange a stack")
-    @app_commands.describe(seconds="30 to 600 (default 120)")
-    async def timer(self, interaction: discord.Interaction, seconds: int) -> None:
+    @app_commands.describe(seconds=f"{ARRANGE_SECONDS_RANGE[0]} to {ARRANGE_SECONDS_RANGE[1]} seconds "
+                                   f"(default {DEFAULTS.arrange_seconds})")
+    async def timer(self, interaction: discord.Interaction,
+                    seconds: app_commands.Range[int, ARRANGE_SECONDS_RANGE[0], ARRANGE_SECONDS_RANGE[1]]) -> None:
         await self._change(interaction, lambda guild: self.service.set_arrange_seconds(guild, seconds))
 
     @settings.command(name="pace", description="Air War: seconds between two flips")
-    @app_commands.describe(seconds="1 to 5 (default 1.5)")
-    async def pace(self, interaction: discord.Interaction, seconds: float) -> None:
-        exact = seconds * 1000
-        milliseconds: float = round(exact) if abs(exact - round(exact)) < 1e-6 else exact  # whole ms only
-        await self._change(interaction, lambda guild: self.service.set_flip_pace_ms(guild, milliseconds))
+    @app_commands.describe(seconds=f"{PACE_SECONDS[0]:g} to {PACE_SECONDS[1]:g} seconds "
+                                   f"(default {DEFAULTS.flip_pace_ms / 1000:g})")
+    async def pace(self, interaction: discord.Interaction,
+                   seconds: app_commands.Range[float, PACE_SECONDS[0], PACE_SECONDS[1]]) -> None:
+        async def change(guild: int):
+            # Discord keeps to the option's range; a client that does not is refused in the option's own unit
+            low, high = PACE_SECONDS
+            if not (math.isfinite(seconds) and low <= seconds <= high):
+                raise InvalidSetting(f"The flip pace must be from {low:g} to {high:g} seconds, not {seconds:g}.")
+            return await self.service.set_flip_pace_ms(guild, round(seconds * 1000))  # to the millisecond
+
+        await self._change(interaction, change)
 
     @settings.command(name="warpace", description="War: the pace new games start at")
-    @app_commands.describe(pace="flip, auto or instant")
+    @app_commands.describe(pace="How new War games play their rounds (a game's players may still vote to speed up)")
     @app_commands.choices(pace=PACE_CHOICES)
     async def war_pace(self, interaction: discord.Interaction, pace: app_commands.Choice[str]) -> None:
         await self._change(interaction, lambda guild: self.service.set_war_pace(guild, pace.value))

@@ -1,13 +1,23 @@
 """`/tournament create|start|bracket|status|disqualify|pause|resume|cancel|history` and the tournament buttons.
 
 The cog translates: commands and clicks call :class:`~bot.services.tournaments.TournamentService`, refusals are
-ephemeral, and what the service queued for the channel (signup list, calls with a Ready button, results, the
-organiser's actions, the champion) is posted in order by one background task per tournament, each event marked
-shown once posted. The games of a match are real matches: each is handed to its game's cog (the one holding the
-game's :class:`~bot.match.kernel.MatchKernel`), which shows it in its thread, runs its timers and records
-its result. Their ends are picked up by reconciliation: after every update that dealt a game, and every
-:data:`RECONCILE_SECONDS`; after a restart the cog reconciles, shows what was not shown and re-arms every
-tournament's timer (signup close, check-in end, no-shows).
+ephemeral, and what the service queued for the channel is shown by one background task per tournament, each event
+marked shown once shown. The channel gets few messages (texts: :mod:`bot.render.tournament`):
+
+* **one status message** per tournament, edited through its life: signup (Join / Leave), check-in, then what is
+  being played with the bracket picture (redrawn at most every :data:`BRACKET_REFRESH_SECONDS`, uploaded again only
+  when it changed), pauses, disqualifications, the champion;
+* **one Ready call per round** (a round is called as a whole, see the service): its pairings, the players pinged,
+  one Ready button per match (a round of more than 16 matches takes several messages); each line and button is
+  edited as its match goes: a match whose game is under way or over has its button disabled, and a click that
+  beats that edit is answered privately;
+* **one summary per round** once it is over (the last one names the champion).
+
+The games of a match are real matches: each is handed to its game's cog (the one holding the game's
+:class:`~bot.match.kernel.MatchKernel`), which shows it in its thread, runs its timers and records its result.
+Their ends are picked up by reconciliation: after every update that dealt a game, and every
+:data:`RECONCILE_SECONDS`; after a restart the cog reconciles, shows what was not shown, brings the status message
+and the open calls up to date and re-arms every tournament's timer (signup close, check-in end, no-shows).
 """
 
 from __future__ import annotations
@@ -26,14 +36,15 @@ from discord.ext import commands
 from bot.games import game_class, registry
 from bot.match.kernel import MatchKernel, MatchUpdate
 from bot.render import bracket as render
+from bot.render import tournament as wording
 from bot.render.bracket import mention
-from bot.render.common import clamp, timestamp
+from bot.render.common import Picture, clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.services.tournaments import DEFAULT_NO_SHOW, TournamentService, TournamentUpdate, parse_rules
-from bot.storage.tournaments import TournamentEvent, TournamentRecord
+from bot.storage.tournaments import BracketMatchRecord, TournamentEvent, TournamentRecord
 from bot.tournaments import Format, Tournament
 from cogs._stats_ui import game_choices
-from cogs._tournament_ui import COG_NAME, DYNAMIC_ITEMS, ready_view, signup_view, tell
+from cogs._tournament_ui import COG_NAME, DYNAMIC_ITEMS, call_view, signup_view, tell
 from cogs.kit.choices import set_choices
 from cogs.kit.messages import NO_MENTIONS
 
@@ -43,15 +54,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("cogs.tournament")
 
 RECONCILE_SECONDS = 2.0
-#: players named on the signup message (the rest are counted): an embed holds 4096 characters
-SIGNUP_LISTED = 100
 #: a bracket picture is redrawn at most this often while results come in (and always at the end)
 BRACKET_REFRESH_SECONDS = 3.0
 FORMATS = [("single elimination", "single_elimination"), ("double elimination", "double_elimination"),
            ("round robin", "round_robin"), ("Swiss", "swiss")]
 PACES = [("flip: players flip each card", "flip"), ("auto: the bot plays a round every 2 s", "auto"),
          ("instant: the game is played out at once", "instant")]
-TITLES = {"result": "🏁", "over": "🏆", "disqualified": "⛔", "paused": "⏸️", "resumed": "▶️", "cancelled": "✖️"}
 
 
 def timer_key(tournament_id: int) -> tuple[str, int]:
@@ -68,6 +76,10 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self._refresh: dict[int, asyncio.Task[None]] = {}
+        self._stale_calls: dict[int, set[str]] = {}  # call lines a click found out of date
+        self._resync: set[int] = set()  # tournaments whose messages are brought up to date whatever was queued
+        self._pictures: dict[int, str | None] = {}  # what the status message's bracket picture shows (a digest)
+        self._status_locks: dict[int, asyncio.Lock] = {}
         self._reconciling: asyncio.Task[None] | None = None
         self._reconcile_again = False
         self._loop: asyncio.Task[None] | None = None
@@ -116,6 +128,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             for tournament in await self.service.open_tournaments():
                 self.arm(tournament.id, await self.service.next_due(tournament.id))
                 if tournament.signup_message_id is not None:
+                    self._resync.add(tournament.id)
                     self.show(tournament.id)
         except Exception:
             log.exception("resuming the tournaments failed")
@@ -192,174 +205,155 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         return self.bot.get_partial_messageable(tournament.channel_id, guild_id=tournament.guild_id)
 
     async def _show_unshown(self, tournament_id: int) -> None:
+        """Bring the channel up to date with the tournament's queued events: the status message edited, each round's
+        Ready call and each round's summary posted once, the calls' lines and buttons edited as their matches go."""
         queued = await self.service.unshown_events(tournament_id)
-        if not queued:
+        keys = self._stale_calls.pop(tournament_id, set())
+        every_call = tournament_id in self._resync
+        self._resync.discard(tournament_id)
+        if not queued and not keys and not every_call:
             return
         tournament = await self.service.get(tournament_id)
         names = await self._names(tournament)
-        signup_changed = refresh = final = False
-        for event in queued:
+        status_now = every_call  # after a restart: the status message as things stand
+        status_later = told_over = False
+        index = 0
+        while index < len(queued):
+            event = queued[index]
             kind = event.type
-            if kind in ("created", "signup", "check_in", "started") or (kind == "cancelled"
-                                                                          and tournament.started_at is None):
-                signup_changed = True
+            if kind in ("call", "round_over", "over") and status_now:  # the status message comes first
+                await self._refresh_status(tournament_id)
+                status_now = False
             if kind == "call":
-                await self._post_call(tournament, event, names)
-            elif kind == "started":
-                await self._send(tournament, event, self._started_line(tournament, event))
-                final = True  # the first picture at once
-            elif kind in ("result", "round", "disqualified", "paused", "resumed", "cancelled", "over", "waiting",
-                          "check_in"):
-                line = self._line(tournament, event, names)
-                if line:
-                    await self._send(tournament, event, line)
-                refresh = refresh or kind in ("result", "disqualified", "round")
-                final = final or kind == "over"
-            if signup_changed and kind in ("started", "cancelled"):
-                await self._show_signup(tournament)
-                signup_changed = False
-            await self.service.mark_shown(tournament_id, event.seq)
-        if signup_changed:
-            await self._show_signup(tournament)
-        if final:
-            await self._refresh_bracket(tournament_id)
-        elif refresh:
+                first = index
+                while (index + 1 < len(queued) and queued[index + 1].type == "call"
+                       and queued[index + 1].event["round"] == event.event["round"]):
+                    index += 1
+                await self._post_calls(tournament_id, queued[first:index + 1], names)
+                status_later = True
+            elif kind == "round_over":
+                over = next((later for later in queued[index + 1:] if later.type == "over"), None)
+                await self._post_summary(tournament_id, event, names, over)
+                told_over = told_over or over is not None
+                status_later = True
+            elif kind == "over":
+                if not told_over:
+                    await self._send(tournament, event, wording.champion_text(tournament, event.event["champion"]))
+                every_call = status_now = True
+            elif kind in ("ready", "game", "waiting", "game_over", "result"):
+                keys.add(event.event["key"])
+                status_later = status_later or kind == "result"
+            elif kind in ("paused", "resumed", "cancelled"):
+                every_call = status_now = True
+            elif kind == "disqualified":
+                status_later = True
+            elif kind in ("created", "signup", "check_in", "started"):
+                status_now = True
+            await self.service.mark_shown(tournament_id, queued[index].seq)
+            index += 1
+        if keys or every_call:
+            await self._refresh_calls(tournament_id, keys, every=every_call)
+        if status_now:
+            await self._refresh_status(tournament_id)
+        elif status_later:
             self._refresh_later(tournament_id)
 
     @staticmethod
-    def _nonce(tournament: TournamentRecord, seq: int) -> str:
-        """The same for the same event every time: a send repeated after a crash (sent, not marked shown) gets the
-        message made the first time (Discord keeps nonces a few minutes)."""
-        key = f"tournament:{tournament.id}:{tournament.created_at!r}:{seq}"
+    def _nonce(tournament: TournamentRecord, seq: int, part: int = 0) -> str:
+        """The same for the same event (and part of it) every time: a send repeated after a crash (sent, not marked
+        shown) gets the message made the first time (Discord keeps nonces a few minutes)."""
+        key = f"tournament:{tournament.id}:{tournament.created_at!r}:{seq}" + (f":{part}" if part else "")
         return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
 
-    async def _send(self, tournament: TournamentRecord, event: TournamentEvent, text: str,
+    async def _send(self, tournament: TournamentRecord, event: TournamentEvent, content: str, *, part: int = 0,
                     **kwargs: Any) -> discord.Message:
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
-        return await self._channel(tournament).send(text, nonce=self._nonce(tournament, event.seq), **kwargs)
+        return await self._channel(tournament).send(content, nonce=self._nonce(tournament, event.seq, part),
+                                                    **kwargs)
 
     async def _names(self, tournament: TournamentRecord) -> dict[int, str]:
         return await self.service.names(tournament.id)
 
-    def _title(self, tournament: TournamentRecord) -> str:
-        fmt = render.FORMAT_NAMES[Format(tournament.format)]
-        return f"{tournament.name} · {game_class(tournament.game).title} · {fmt}"
+    # --- a round's Ready call --------------------------------------------------------------------------------
+    async def _post_calls(self, tournament_id: int, events: list[TournamentEvent], names: dict[int, str]) -> None:
+        """A round's call: its matches on one message (several for a big round, see
+        :func:`bot.render.tournament.call_parts`), the players pinged, one Ready button per match."""
+        tournament = await self.service.get(tournament_id)
+        label = events[0].event["round"]
+        of_round = await self.service.bracket_matches(tournament_id, round=label)
+        by_key = {row.key: row for row in of_round}
+        rows = [by_key[event.event["key"]] for event in events if event.event["key"] in by_key]
+        bracket = Tournament.from_json(tournament.state or {})
+        sizes = wording.call_parts(len(rows))
+        start = 0
+        for part, size in enumerate(sizes):
+            chunk, start = rows[start:start + size], start + size
+            if not chunk or all(row.call_message_id is not None for row in chunk):
+                continue  # posted before a restart
+            content, view = self._call_message(tournament, bracket, chunk, of_round, (part + 1, len(sizes)), names)
+            message = await self._send(tournament, events[0], content, part=part, view=view or discord.utils.MISSING,
+                                       allowed_mentions=discord.AllowedMentions(users=True))
+            await self.service.set_call_message(tournament_id, [row.key for row in chunk], message.id)
 
-    def _started_line(self, tournament: TournamentRecord, event: TournamentEvent) -> str:
-        players = event.event["players"]
-        left = event.event.get("left_out") or []
-        seeds = ", ".join(f"{i + 1}. {mention(p)}" for i, p in enumerate(players[:32]))
-        more = f" … and {len(players) - 32} more" if len(players) > 32 else ""
-        out = f" Not checked in, left out: {', '.join(f'{mention(p)}' for p in left)}." if left else ""
-        return clamp(f"🎬 **{tournament.name}** starts with {len(players)} players. Seeds: {seeds}{more}.{out}", 1900)
-
-    def _line(self, tournament: TournamentRecord, event: TournamentEvent, names: dict[int, str]) -> str:
-        e = event.event
-        kind = event.type
-        if kind == "result":
-            first, second = e["players"]
-            winner = e["winner"]
-            score = f" {max(e['wins'])}–{min(e['wins'])}" if sum(e["wins"]) > 1 else ""
-            if winner is None:
-                how = {"double_no_show": "neither player showed up: a draw"}.get(e["outcome"], "a draw")
-                return f"🏁 `{e['key']}` {mention(first)} vs {mention(second)}: {how}."
-            loser = second if winner == first else first
-            how = {"no_show": f" ({mention(loser)} didn't show up)",
-                   "double_no_show": " (neither showed up: the better seed goes through)",
-                   "forfeit": " (forfeit)", "disqualified": " (forfeit)"}.get(e["outcome"], "")
-            return f"🏁 `{e['key']}` {mention(winner)} beats {mention(loser)}{score}{how}."
-        if kind == "round":
-            return f"🔁 Round {e['round']} is paired."
-        if kind == "disqualified":
-            return f"⛔ {mention(e['player'])} was disqualified by {mention(e['by'])}."
-        if kind == "paused":
-            return (f"⏸️ {mention(e['by'])} paused **{tournament.name}**: no new games and no no-show clocks until it "
-                    "goes on.")
-        if kind == "resumed":
-            return (f"▶️ {mention(e['by'])} resumed **{tournament.name}**. Matches waiting for Ready: press it by "
-                    f"{timestamp(e['deadline_at'])}.")
-        if kind == "cancelled":
-            if e.get("reason") == "too_few_players":
-                return f"✖️ **{tournament.name}** is cancelled: fewer than two players."
-            return f"✖️ {mention(e['by'])} cancelled **{tournament.name}**."
-        if kind == "waiting":
-            return f"⏳ `{e['key']}` waits: {mention(e['busy'])} is still in another match of the game."
-        if kind == "check_in":
-            return f"📋 Check-in for **{tournament.name}** is open until {timestamp(e['ends_at'])}."
-        if kind == "over":
-            if e["champion"] is None:
-                return f"🏆 **{tournament.name}** is over, without a champion."
-            return f"🏆 **{tournament.name}** is over: {mention(e['champion'])} is the champion!"
-        return ""
-
-    async def _post_call(self, tournament: TournamentRecord, event: TournamentEvent, names: dict[int, str]) -> None:
-        e = event.event
-        first, second = e["players"]
-        best_of = tournament.options.get("best_of", 1)
-        series = f" (best of {best_of})" if best_of > 1 else ""
-        if e.get("ready_check") and e.get("deadline_at") is not None:
-            text = (f"📣 **{tournament.name}** · `{e['key']}`{series}: {mention(first)} vs {mention(second)} — press "
-                    f"**Ready** by {timestamp(e['deadline_at'])}; who doesn't forfeits. The game starts once both "
-                    "are ready.")
-            view: discord.ui.View | None = ready_view(tournament.id, e["key"])
-        elif e.get("ready_check"):
-            text = (f"📣 **{tournament.name}** · `{e['key']}`{series}: {mention(first)} vs {mention(second)} — press "
-                    "**Ready** once the tournament goes on.")
-            view = ready_view(tournament.id, e["key"])
-        else:
-            text = (f"📣 **{tournament.name}** · `{e['key']}`{series}: {mention(first)} vs {mention(second)} — your "
-                    "game starts now.")
-            view = None
-        kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(users=True)}
-        if view is not None:
-            kwargs["view"] = view
-        message = await self._send(tournament, event, text, **kwargs)
-        await self.service.set_call_message(tournament.id, e["key"], message.id)
-
-    async def _show_signup(self, tournament: TournamentRecord) -> None:
-        tournament = await self.service.get(tournament.id)
-        entrants = await self.service.entrants(tournament.id)
-        options = tournament.options
-        lines = [f"Organiser: {mention(tournament.organiser_id)} · best of {options.get('best_of', 1)} · no-show "
-                 f"window {options.get('no_show', DEFAULT_NO_SHOW) // 60} min"
-                 + (f" · pace {options['pace']}" if "pace" in options else "")]
-        if tournament.rules:
-            lines.append("Rules: " + ", ".join(f"{k}={v}" for k, v in sorted(tournament.rules.items())
-                                               if k != "players"))
-        if tournament.status == "signup":
-            closes = (f"Signup closes {timestamp(tournament.signup_closes_at)}" if tournament.signup_closes_at
-                      else "Signup is open until the organiser starts the tournament")
-            lines.append(f"{closes}. Up to {options.get('max_players')} players.")
-        elif tournament.status == "check_in" and tournament.check_in_ends_at is not None:
-            lines.append(f"Check in by {timestamp(tournament.check_in_ends_at)}: who hasn't is left out.")
-        elif tournament.status == "cancelled":
-            lines.append("Cancelled.")
-        else:
-            lines.append("Signup is closed.")
-        players = [f"{mention(p.user_id)}" + (" ✅" if tournament.status == "check_in" and p.checked_in else "")
-                   for p in entrants]
-        shown = players[:SIGNUP_LISTED]
-        listing = ", ".join(shown) if players else "nobody yet"
-        if len(players) > len(shown):
-            listing += f" … and {len(players) - len(shown)} more"
-        embed = discord.Embed(title=clamp(f"🏟️ {self._title(tournament)}", 256), colour=discord.Colour.gold(),
-                              description=clamp(f"**Players ({len(players)}):** {listing}\n\n" + "\n".join(lines),
-                                                4000))
-        view = signup_view(tournament.id, tournament.status)
+    async def _refresh_calls(self, tournament_id: int, keys: set[str], *, every: bool = False) -> None:
+        """Edit the call messages of these matches (``every``: of every match still open or called off) to say
+        where each match stands; a spent or ended match's button is disabled."""
+        tournament = await self.service.get(tournament_id)
+        if not tournament.has_state:
+            return
+        rows = await self.service.bracket_matches(tournament_id)
+        messages = list(dict.fromkeys(
+            row.call_message_id for row in rows if row.call_message_id is not None
+            and (row.key in keys or (every and (row.status != "decided" or row.outcome == "cancelled")))))
+        if not messages:
+            return
+        names = await self._names(tournament)
+        bracket = Tournament.from_json(tournament.state or {})
         channel = self._channel(tournament)
-        if tournament.signup_message_id is None:
-            message = await channel.send(embed=embed, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS)
-            await self.service.set_message(tournament.id, "signup", message.id)
-        else:
+        for message_id in messages:
+            on = [row for row in rows if row.call_message_id == message_id]
+            of_round = [row for row in rows if row.round == on[0].round]
+            parts = list(dict.fromkeys(row.call_message_id for row in of_round if row.call_message_id is not None))
+            part = (parts.index(message_id) + 1, len(parts))
+            content, view = self._call_message(tournament, bracket, on, of_round, part, names)
             try:
-                await channel.get_partial_message(tournament.signup_message_id).edit(embed=embed, view=view)
+                await channel.get_partial_message(message_id).edit(content=content, view=view,
+                                                                   allowed_mentions=NO_MENTIONS)
             except discord.NotFound:
-                message = await channel.send(embed=embed, view=view or discord.utils.MISSING,
-                                             allowed_mentions=NO_MENTIONS)
-                await self.service.set_message(tournament.id, "signup", message.id)
+                log.info("tournament %s: call message %s is gone", tournament_id, message_id)
 
-    # --- the bracket picture -------------------------------------------------------------------------------
+    @staticmethod
+    def _call_message(tournament: TournamentRecord, bracket: Tournament, rows: list[BracketMatchRecord],
+                      of_round: list[BracketMatchRecord], part: tuple[int, int], names: dict[int, str]
+                      ) -> tuple[str, discord.ui.View | None]:
+        """The text and buttons of one call message holding ``rows`` (of the round's ``of_round``), ``part``
+        (this message, of how many the round takes)."""
+        label = rows[0].round
+        bye = wording.bye_of(bracket, label) if part[0] == 1 else None
+        content = wording.call_text(tournament, wording.round_name(bracket, label), rows,
+                                    first_number=of_round.index(rows[0]) + 1, part=part, bye=bye)
+        return content, call_view(tournament.id, wording.call_buttons(tournament, rows, names))
+
+    def refresh_call_soon(self, tournament_id: int, key: str) -> None:
+        """A click found a call out of date (its edit lost or still on its way): edit it again."""
+        self._stale_calls.setdefault(tournament_id, set()).add(key)
+        self.show(tournament_id)
+
+    # --- a round's summary -------------------------------------------------------------------------------------
+    async def _post_summary(self, tournament_id: int, event: TournamentEvent, names: dict[int, str],
+                            over: TournamentEvent | None) -> None:
+        tournament = await self.service.get(tournament_id)
+        label = event.event["round"]
+        bracket = Tournament.from_json(tournament.state or {})
+        rows = {row.key: row for row in await self.service.bracket_matches(tournament_id, round=label)}
+        content = wording.summary_text(tournament, bracket, label, rows, names, over=over is not None,
+                                    champion=None if over is None else over.event["champion"])
+        await self._send(tournament, event, content)
+
+    # --- the status message ------------------------------------------------------------------------------------
     def _refresh_later(self, tournament_id: int) -> None:
+        """The status message (and its bracket picture, redrawn at most every :data:`BRACKET_REFRESH_SECONDS`)
+        updated a moment later, once for results that come together."""
         if tournament_id in self._refresh or self._closed:
             return
 
@@ -367,53 +361,73 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             try:
                 await asyncio.sleep(BRACKET_REFRESH_SECONDS)
                 self._refresh.pop(tournament_id, None)
-                await self._refresh_bracket(tournament_id)
+                await self._refresh_status(tournament_id)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("tournament %s: the bracket picture could not be updated", tournament_id)
+                log.exception("tournament %s: the status message could not be updated", tournament_id)
             finally:
                 self._refresh.pop(tournament_id, None)
 
         self._refresh[tournament_id] = asyncio.get_running_loop().create_task(later())
 
-    async def _refresh_bracket(self, tournament_id: int) -> None:
+    async def _refresh_status(self, tournament_id: int) -> None:
+        """The tournament's one status message, posted the first time and edited ever after: signup (Join, Leave),
+        check-in, then what is being played with the bracket picture (uploaded again only when it changed), the
+        end. Its id is kept as the tournament's signup message."""
         pending = self._refresh.pop(tournament_id, None)
         if pending is not None and pending is not asyncio.current_task():
             pending.cancel()
+        async with self._status_locks.setdefault(tournament_id, asyncio.Lock()):  # one edit at a time, in order
+            await self._edit_status(tournament_id)
+
+    async def _edit_status(self, tournament_id: int) -> None:
         tournament = await self.service.get(tournament_id)
-        if not tournament.has_state:
-            return
-        bracket = Tournament.from_json(tournament.state)
-        names = await self._names(tournament)
-        picture = await asyncio.to_thread(render.picture, bracket, names, self._title(tournament))
-        file = discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
-        content = self._bracket_caption(tournament, bracket)
+        entrants = await self.service.entrants(tournament_id)
+        bracket = Tournament.from_json(tournament.state) if tournament.has_state else None
+        open_rows = [] if bracket is None else [row for row in await self.service.bracket_matches(tournament_id)
+                                               if row.status != "decided"]
+        by = None
+        if tournament.status in ("paused", "cancelled"):
+            last = await self.service.last_event(tournament_id, tournament.status)
+            by = None if last is None else last.event.get("by")
+        words = wording.status_text(tournament, entrants, bracket, open_rows, by=by)
+        embed = discord.Embed(title=words.title, description=words.description, colour=discord.Colour.gold())
+        view = signup_view(tournament_id, tournament.status)
+        picture, digest = None, None
+        if bracket is not None:
+            names = await self._names(tournament)
+            digest = hashlib.blake2b(repr((tournament.state_text, sorted(names.items()), words.title)).encode(),
+                                     digest_size=16).hexdigest()
+            if self._pictures.get(tournament_id) != digest:
+                picture = await asyncio.to_thread(render.picture, bracket, names, wording.title(tournament))
         channel = self._channel(tournament)
-        if tournament.bracket_message_id is not None:
+        if tournament.signup_message_id is not None:
+            edit: dict[str, Any] = {"embed": embed, "view": view, "allowed_mentions": NO_MENTIONS}
+            if picture is not None:
+                edit["attachments"] = [self._file(picture)]
             try:
-                await channel.get_partial_message(tournament.bracket_message_id).edit(
-                    content=content, attachments=[file], allowed_mentions=NO_MENTIONS)
+                await channel.get_partial_message(tournament.signup_message_id).edit(**edit)
+                self._pictures[tournament_id] = digest
                 return
-            except discord.NotFound:
-                pass
-        message = await channel.send(content, file=file, allowed_mentions=NO_MENTIONS)
-        await self.service.set_message(tournament_id, "bracket", message.id)
+            except discord.NotFound:  # deleted: posted again
+                if bracket is not None and picture is None:
+                    picture = await asyncio.to_thread(render.picture, bracket, names, wording.title(tournament))
+        message = await channel.send(embed=embed, view=view or discord.utils.MISSING,
+                                     files=[self._file(picture)] if picture is not None else discord.utils.MISSING,
+                                     allowed_mentions=NO_MENTIONS)
+        self._pictures[tournament_id] = digest
+        await self.service.set_message(tournament_id, "signup", message.id)
 
     @staticmethod
-    def _bracket_caption(tournament: TournamentRecord, bracket: Tournament) -> str:
-        what = "Bracket" if bracket.is_elimination else "Standings"
-        if bracket.is_over:
-            champion = mention(bracket.champion)
-            return f"📊 **{tournament.name}** — final {what.lower()}. Champion: {champion}."
-        round_ = bracket.current_round()
-        return f"📊 **{tournament.name}** — {what.lower()}" + (f", playing {round_.label}." if round_ else ".")
+    def _file(picture: Picture) -> discord.File:
+        return discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
 
     # --- buttons --------------------------------------------------------------------------------------------
     async def check_player(self, interaction: discord.Interaction, tournament_id: int, key: str) -> bool:
         row = await self.service.bracket_match(tournament_id, key)
         if row is None or interaction.user.id not in row.players:
-            await tell(interaction, "This isn't your match.")
+            await tell(interaction, "This isn't your match: press the Ready button with your name on it.")
             return False
         return True
 
@@ -445,10 +459,13 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             update = await self.service.ready(tournament_id, key, interaction.user.id)
         except USER_ERRORS as error:
             await interaction.followup.send(str(error), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            row = await self.service.bracket_match(tournament_id, key)
+            if row is not None and row.status != "called":  # a late click: the button should be off by now
+                self.refresh_call_soon(tournament_id, key)
             return
         ready = next(e.event["ready"] for e in update.events if e.type == "ready")
-        text = "Ready! Your game starts now." if all(ready) else "Ready! Waiting for your opponent."
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        answer = "Ready! Your game starts now." if all(ready) else "Ready! Waiting for your opponent."
+        await interaction.followup.send(answer, ephemeral=True, allowed_mentions=NO_MENTIONS)
         self.after(update)
 
     # --- commands -------------------------------------------------------------------------------------------
@@ -493,9 +510,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         except USER_ERRORS as error:
             await tell(interaction, str(error))
             return
-        await interaction.response.send_message(
-            f"🏟️ <@{interaction.user.id}> opened **{update.tournament.name}**: press **Join** below to play.",
-            allowed_mentions=NO_MENTIONS)
+        await tell(interaction, f"**{update.tournament.name}** is open: its signup is posted in this channel (players "
+                                "press **Join**). Start it with `/tournament start` once everyone is in.")
         self.after(update)
 
     async def _organiser_action(self, interaction: discord.Interaction, action: str, **kwargs: Any) -> None:
@@ -547,7 +563,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         await interaction.response.defer(ephemeral=True, thinking=True)
         bracket = Tournament.from_json(tournament.state)
         names = await self._names(tournament)
-        picture = await asyncio.to_thread(render.picture, bracket, names, self._title(tournament))
+        picture = await asyncio.to_thread(render.picture, bracket, names, wording.title(tournament))
         text = render.bracket_text(bracket, names, limit=1800) if bracket.is_elimination else \
             render.standings_text(bracket, names, limit=1800)
         file = discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
@@ -560,8 +576,12 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         if tournament is None:
             return
         entrants = await self.service.entrants(tournament.id)
-        lines = [f"**{self._title(tournament)}** — {tournament.status.replace('_', ' ')}",
-                 f"Organiser: {mention(tournament.organiser_id)} · {len(entrants)} players signed up"]
+        lines = [f"**{wording.title(tournament)}** — {tournament.status.replace('_', ' ')}",
+                 f"Organiser: {mention(tournament.organiser_id)} · {len(entrants)} players signed up",
+                 f"Rules: {wording.rules_words(tournament.game, tournament.rules)}"]
+        if tournament.signup_message_id is not None:
+            lines.append("Bracket and results: https://discord.com/channels/"
+                         f"{tournament.guild_id}/{tournament.channel_id}/{tournament.signup_message_id}")
         if tournament.has_state:
             bracket = Tournament.from_json(tournament.state)
             names = await self._names(tournament)

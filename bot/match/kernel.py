@@ -31,7 +31,7 @@ flow tags them), the flow's own (see each game's ``flow`` module) and the kernel
   while the bot was not running, see :meth:`MatchKernel.resume_deadlines`);
 * ``result`` (after ``game_over``): ``winner`` (seat or ``None``), ``winner_id``, ``reason``, ``detail``,
   ``user_ids``, ``outcomes`` (per seat: win/loss/draw), ``ratings`` (per seat: ``before``, ``after``, the
-  openskill ordinals).
+  openskill ordinals, and ``games``: the games on the rating with this one).
 
 The cog shows unshown events in order and calls :meth:`MatchKernel.mark_shown` after each (or each batch):
 after a restart it continues with the first unshown one, so nothing is shown twice except, at worst, the one
@@ -1328,7 +1328,8 @@ class MatchKernel:
         await work.queue([{
             **{k: v for k, v in result.items() if k != "engagement"}, "type": "result",
             "engagement": self._step(game), "outcomes": outcomes,
-            "ratings": [{"before": before[seat].rating, "after": after[seat].ordinal} for seat in range(len(users))],
+            "ratings": [{"before": before[seat].rating, "after": after[seat].ordinal, "games": before[seat].games + 1}
+                        for seat in range(len(users))],
         }])
         work.changes |= {Change.FINISHED, Change.DEADLINE}
 

@@ -1,7 +1,13 @@
 """Skill ratings with openskill (Plackett-Luce): no rating math of our own, only the calls into the library.
 
-A rating is openskill's ``mu`` and ``sigma``; the number shown and sorted on is openskill's ordinal,
-``mu - 3 * sigma`` (0 for a new player, rising as the rating gets surer and better). A draw is a tie (equal ranks).
+A rating is openskill's ``mu`` and ``sigma``; what is stored and sorted on is openskill's ordinal, ``mu - 3 * sigma``
+(0 for a new player, rising as the rating gets surer and better). A draw is a tie (equal ranks).
+
+Players see the ordinal on a familiar scale (:func:`displayed`): 1500 for a new player, 24 points per unit of
+ordinal (200 points per the default sigma, an Elo-like spread), a whole number, never below 0. It is openskill's own
+rescaling, ``ordinal(alpha=DISPLAY_SCALE, target=DISPLAY_START)``, applied to the stored ordinal, so it keeps the
+stored order. A rating is provisional until the player has played :data:`MIN_GAMES` games on it; only then is the
+player ranked on a board.
 """
 
 from __future__ import annotations
@@ -10,6 +16,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
+
+MIN_GAMES = 3  #: games on a rating before it is no longer provisional (and the player is ranked on a board)
+DISPLAY_START = 1500  #: a new player's displayed rating (ordinal 0)
+DISPLAY_SCALE = 24.0  #: displayed points per unit of ordinal: 200 per openskill's default sigma (25/3)
+
+
+def displayed(ordinal: float) -> int:
+    """The rating players see for a stored ordinal: ``DISPLAY_START + DISPLAY_SCALE * ordinal``, rounded, at
+    least 0. Non-decreasing in the ordinal, so a board sorted by ordinal is sorted by the displayed rating."""
+    return max(0, round(DISPLAY_START + DISPLAY_SCALE * ordinal))
+
+
+def is_provisional(games: int, min_games: int = MIN_GAMES) -> bool:
+    """Whether a rating played ``games`` times is still provisional."""
+    return games < min_games
 
 
 @dataclass(frozen=True)

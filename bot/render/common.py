@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.cards import card_label, describe
+from bot.match.ratings import displayed, is_provisional
 
 MESSAGE_LIMIT = 2000  #: message content
 EMBED_TITLE_LIMIT = 256
@@ -179,10 +180,14 @@ def challenge_surface(game_title: str, challenger: str, opponent: str, rules_lin
 
 
 def ratings_line(ratings: Sequence[Mapping[str, float] | None] | None, shown: Sequence[str]) -> str | None:
-    """``Ratings: A 1500.0 → 1512.3 (+12.3) · …`` for the seats whose change is known; ``None`` when none is."""
+    """``Ratings: A 1500 → 1583 (+83, provisional) · …`` for the seats whose change is known (stored ordinals,
+    shown on the displayed scale of :func:`bot.match.ratings.displayed`; provisional while the seat's ``games`` on
+    the rating are fewer than the minimum); ``None`` when no change is known."""
     parts = []
     for seat, change in enumerate(ratings or ()):
         if change and change.get("before") is not None and change.get("after") is not None:
-            before, after = float(change["before"]), float(change["after"])
-            parts.append(f"{shown[seat]} {before:.1f} → {after:.1f} ({after - before:+.1f})")
+            before, after = displayed(float(change["before"])), displayed(float(change["after"]))
+            games = change.get("games")
+            note = ", provisional" if games is not None and is_provisional(int(games)) else ""
+            parts.append(f"{shown[seat]} {before} → {after} ({after - before:+d}{note})")
     return "Ratings: " + " · ".join(parts) if parts else None

@@ -1,7 +1,10 @@
-"""Stats, history, head to head, seasons and settings as message text (and the rating chart as a picture).
+"""Stats, history, head to head, leaderboards, seasons and settings as message text (and the rating chart as a
+picture).
 
 Players appear as mentions (``<@id>``, rendered by Discord without pinging in embeds); a deleted player's seat
-(a negative id, see :mod:`bot.storage.stats`) as "deleted player". Ratings are openskill ordinals, one decimal.
+(a negative id, see :mod:`bot.storage.stats`) as "deleted player". Ratings come in as the stored openskill ordinals
+and are shown on the displayed scale (:func:`bot.match.ratings.displayed`: 1500 for a new player, whole numbers,
+never negative), marked provisional while the player has fewer than the minimum games on them.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games import game_class
+from bot.match.ratings import DISPLAY_START, displayed
 from bot.render.common import ALT_TEXT_LIMIT, Picture, Surface, clamp, clamp_line, timestamp
 from bot.render.plots import line_chart
 
@@ -31,8 +35,11 @@ def player(user_id: int) -> str:
     return DELETED if user_id < 0 else f"<@{user_id}>"
 
 
-def rating_text(value: float | None) -> str:
-    return "—" if value is None else f"{value:.1f}"
+def rating_text(ordinal: float | None, provisional: bool = False) -> str:
+    """A stored rating as players see it: ``1456``, ``1456 (provisional)``, ``—`` for none."""
+    if ordinal is None:
+        return "—"
+    return f"{displayed(ordinal)} (provisional)" if provisional else str(displayed(ordinal))
 
 
 def _plural(count: int, one: str, many: str | None = None) -> str:
@@ -52,12 +59,33 @@ def board_title(game: str, season_name: str, current: bool) -> str:
     return title if current else f"{title} — {season_name}"
 
 
-def board_footer(game: str, min_games: int) -> str:
+def board_line(row: Any) -> str:
+    """One ranked player on a board, short enough for a phone: ``**1.** <@id> **1623** · 5W 1L`` (``1D`` only
+    with draws). ``row``: a :class:`bot.storage.records.LeaderboardRow`."""
+    record = f"{row.wins}W {row.losses}L" + (f" {row.draws}D" if row.draws else "")
+    return f"**{row.rank}.** {player(row.user_id)} **{rating_text(row.rating)}** · {record}"
+
+
+def board(page: Any, title: str) -> Surface:
+    """A board's page as an embed's title and text: one :func:`board_line` per ranked player, best first (the
+    storage's order: the stored ordinal, which the displayed rating follows). ``page``: a
+    :class:`bot.storage.records.LeaderboardPage`."""
+    return Surface(title, clamp("\n".join(board_line(row) for row in page.rows)))
+
+
+def board_footer(game: str, min_games: int, *, page: int = 1, pages: int = 1, unranked: int = 0,
+                 current: bool = True) -> str:
+    """The board's small print: the page, the provisional players not listed (``current``: of the season going
+    on), how players get ranked."""
     games = "game" if min_games == 1 else "games"
-    rating = ("Rating: a combined openskill rating over every game's matches, in the order they finished; "
-              "ordinal (μ − 3σ), higher is better." if game == COMBINED
-              else "Rating: openskill ordinal (μ − 3σ), higher is better.")
-    return f"Players are ranked after {min_games} {games}. {rating}"
+    lines = [f"Page {page} of {pages}"] if pages > 1 else []
+    if unranked:
+        who = "1 provisional player" if unranked == 1 else f"{unranked} provisional players"
+        lines.append(f"{who} (fewer than {min_games} {games}) " + ("not ranked yet." if current else "not ranked."))
+    combined = " One rating over the matches of every game." if game == COMBINED else ""
+    lines.append(f"Ranked after {min_games} {games}; a new rating starts at {DISPLAY_START}.{combined} "
+                 "/help explains the ratings.")
+    return "\n".join(lines)
 
 
 def stats(data: Any, who: str) -> Surface:
@@ -74,7 +102,8 @@ def stats(data: Any, who: str) -> Surface:
         lines.append(f"Current streak: {streak.length} {one if streak.length == 1 else many} · "
                      f"best winning streak: {_plural(data.best_streak, 'win')}")
     kind = "combined rating" if data.game is None else "rating"
-    lines.append(f"This season's {kind}: {rating_text(data.rating)} · best ever: {rating_text(data.best_rating)}")
+    lines.append(f"This season's {kind}: {rating_text(data.rating, data.provisional)} · "
+                 f"best ever: {rating_text(data.best_rating)}")
     if data.most_played is not None:
         opponent, games = data.most_played
         lines.append(f"Most played opponent: {player(opponent)} ({_plural(games, 'game')})")
@@ -82,19 +111,19 @@ def stats(data: Any, who: str) -> Surface:
         lines.append("")
         for line in data.per_game:
             lines.append(f"**{game_title(line.game)}**: {_plural(line.games, 'game')}, "
-                         f"{line.wins}W {line.losses}L {line.draws}D · rating {rating_text(line.rating)} "
-                         f"(best {rating_text(line.best_rating)})")
+                         f"{line.wins}W {line.losses}L {line.draws}D · rating "
+                         f"{rating_text(line.rating, line.provisional)} · best {rating_text(line.best_rating)}")
     return Surface(title, clamp("\n".join(lines)))
 
 
 def rating_chart(data: Any, plain_name: str) -> Picture | None:
-    """The rating history as a line chart (one line per series); ``None`` without any game."""
-    series = [(game_title(label), values) for label, values in data.history if values]
+    """The rating history as a line chart (one line per series, on the displayed scale); ``None`` without any
+    game."""
+    series = [(game_title(label), [displayed(value) for value in values]) for label, values in data.history if values]
     if not series:
         return None
-    png = line_chart(series, title=f"{plain_name}: rating history", x_label="matches played",
-                     y_label="rating (openskill ordinal)")
-    described = "; ".join(f"{label} from {values[0]:.1f} to {values[-1]:.1f} over "
+    png = line_chart(series, title=f"{plain_name}: rating history", x_label="matches played", y_label="rating")
+    described = "; ".join(f"{label} from {values[0]} to {values[-1]} over "
                           f"{_plural(len(values) - 1, 'match', 'matches')}" for label, values in series)
     return Picture(png, "rating.png", clamp_line(f"Rating history: {described}", ALT_TEXT_LIMIT))
 
@@ -113,10 +142,10 @@ def history(page: Any, who: str) -> Surface:
         opponents = ", ".join(player(o) for o in match.opponents) or "nobody"
         how = REASON_WORDS.get(match.reason or "", "")
         how = f" ({how})" if how else ""
-        change = match.rating_after - match.rating_before
+        change = displayed(match.rating_after) - displayed(match.rating_before)
         lines.append(f"**{index}.** {OUTCOME_MARKS[match.outcome]}{how} · {game_title(match.game)} vs {opponents} · "
                      f"{_when(match.finished_at)} · <#{match.play_channel_id}> · rating "
-                     f"{rating_text(match.rating_after)} ({change:+.1f}) · match {match.match_id}")
+                     f"{rating_text(match.rating_after)} ({change:+d}) · match {match.match_id}")
     if page.pages > 1:
         lines.append(f"Page {page.page} of {page.pages}")
     return Surface(title, clamp("\n".join(lines)))

@@ -9,7 +9,8 @@ answers "who is the strongest player here across the games" with the same meanin
 better record rates higher) and, unlike a mean of per-game ratings, it neither rewards playing a single game nor
 weighs a game played once like one played a hundred times. It is brought up to date from the stored results
 whenever it is read (:meth:`StatsService.catch_up`), so it needs no hook in the match services and gives the same
-numbers however often it is read. The board shows its ordinal (mu - 3 sigma) like every board.
+numbers however often it is read. Like every rating it is stored as openskill's ordinal and shown on the scale of
+:func:`bot.match.ratings.displayed`.
 
 Seasons. Starting a season archives every board of the current one (each game's and the combined one) and starts
 fresh boards; results and history are kept (stats count every season; the rating shown is this season's).
@@ -25,7 +26,7 @@ from dataclasses import dataclass, replace
 
 from bot.games import game_names
 from bot.match.errors import ServiceError
-from bot.match.ratings import Ratings
+from bot.match.ratings import MIN_GAMES, Ratings, is_provisional
 from bot.storage import Connection
 from bot.storage.port import Storage
 from bot.storage.records import LeaderboardPage
@@ -39,7 +40,6 @@ __all__ = [
     "StatsService", "Streak", "UnknownBoard", "UnknownSeason", "is_placeholder", "placeholder_id",
 ]
 
-MIN_GAMES = 3  #: games before a player is ranked on a board (the match service's board uses the same)
 SEASON_NAME_LIMIT = 50
 
 
@@ -99,7 +99,8 @@ class Streak:
 @dataclass(frozen=True)
 class GameLine:
     """One game's line in a player's stats: all-time counts, this season's rating (``None``: not rated this
-    season) and the best rating the player ever reached in it."""
+    season; ``provisional``: fewer than the minimum games on it) and the best rating the player ever reached in
+    it. Ratings are stored ordinals."""
 
     game: str
     games: int
@@ -108,6 +109,7 @@ class GameLine:
     draws: int
     rating: float | None
     best_rating: float | None
+    provisional: bool
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,8 @@ class PlayerStats:
     """A player's stats in a server, for one game or (``game`` ``None``) every game together.
 
     Counts and streaks are all-time (every season). ``rating`` is this season's (the game's rating, or the
-    combined rating without a game; ``None``: no game this season), ``best_rating`` the best it ever was.
+    combined rating without a game; ``None``: no game this season), ``best_rating`` the best it ever was (stored
+    ordinals); ``provisional``: this season's rating has fewer than the minimum games on it.
     ``history`` holds rating series to plot, (label, values): the rating before the first match, then after each
     match (without a game: the combined rating, then one series per game). ``most_played`` is (user id, games),
     ``None`` when there is no opponent (deleted players are not counted). ``per_game``: a line per game played."""
@@ -131,6 +134,7 @@ class PlayerStats:
     best_streak: int
     rating: float | None
     best_rating: float | None
+    provisional: bool
     history: tuple[tuple[str, tuple[float, ...]], ...]
     most_played: tuple[int, int] | None
     per_game: tuple[GameLine, ...]
@@ -243,7 +247,7 @@ class StatsService:
             rating = ratings[name]
             best = max(m.rating_after for m in mine)
             per_game.append(GameLine(name, len(mine), *self._counts(mine), None if rating is None else rating.rating,
-                                     best))
+                                     best, rating is not None and is_provisional(rating.games, self.min_games)))
             series.append((name, (mine[0].rating_before, *(m.rating_after for m in mine))))
         chosen = played if game is None else [m for m in played if m.game == game]
         streak, best_streak = _streaks([m.outcome for m in chosen])
@@ -251,6 +255,7 @@ class StatsService:
         most = min(opponents.items(), key=lambda item: (-item[1], item[0])) if opponents else None
         if game is None:
             rating = None if combined is None else combined["rating"]
+            provisional = combined is not None and is_provisional(combined["games"], self.min_games)
             values = [point.rating_after for point in combined_history]
             best_rating = max(values) if values else None
             start = combined_history[0].rating_before if combined_history else 0.0
@@ -258,11 +263,12 @@ class StatsService:
         else:
             stored = ratings[game]
             rating = None if stored is None else stored.rating
+            provisional = stored is not None and is_provisional(stored.games, self.min_games)
             line = next((line for line in per_game if line.game == game), None)
             best_rating = None if line is None else line.best_rating
             history = [item for item in series if item[0] == game]
         return PlayerStats(guild_id, user_id, game, len(chosen), *self._counts(chosen), streak, best_streak, rating,
-                           best_rating, tuple(history), most, tuple(per_game))
+                           best_rating, provisional, tuple(history), most, tuple(per_game))
 
     @staticmethod
     def _counts(matches: Sequence[PlayedMatch]) -> tuple[int, int, int]:
@@ -390,7 +396,3 @@ class StatsService:
                     state = bracket.to_json()
             await self.db.tournaments.anonymise_player(conn, tournament.id, user_id, placeholder, state)
         return len(tournaments)
-
-    async def remember_player(self, guild_id: int, user_id: int, display_name: str) -> None:
-        async with self.db.transaction() as conn:
-            await self.db.settings.remember_player(conn, guild_id, user_id, display_name, self.clock())

@@ -9,6 +9,10 @@ Life of a tournament: ``signup`` (Join / Leave) -> optional ``check_in`` (player
 does not is left out) -> ``running`` (``paused`` by the organiser) -> ``finished`` or ``cancelled``. Signup closes
 on :meth:`TournamentService.start` or by itself at ``signup_closes_at``; fewer than two players cancel it.
 
+Rounds are called whole: a round's matches are called together once every pairing of it is known and the round
+before it in its bracket is over (round robin: round by round; elimination: once the round before is played out;
+double elimination: the winners' and the losers' bracket each at their own pace), so a round has one Ready call.
+
 A bracket match is a series (best of ``best_of``) of real matches of the game, each made by the game's own
 :class:`~bot.match.kernel.MatchKernel` (a challenge inserted with a far deadline, then ``accept`` deals it):
 the game's cog shows it, keeps its timers and records its result and ratings, once. When a bracket match is
@@ -27,11 +31,14 @@ Pausing stops the no-show clocks and the dealing of new games (games under way p
 resuming restarts every no-show window from then. Cancelling ends the tournament (games under way play on as
 ordinary matches). Disqualifying forfeits the player's game under way and records the bracket's forfeits.
 
-Channel events (what the Discord side posts, in order, :meth:`TournamentService.unshown_events`): ``signup``
-(the list changed), ``check_in`` {ends_at}, ``started`` {players}, ``call`` {key, round, players,
-deadline_at}, ``game`` {key, match_id, number}, ``waiting`` {key, busy}, ``result`` {key, round, players,
-winner, outcome, wins, draws}, ``round`` {round}, ``disqualified`` {player, by}, ``paused`` / ``resumed`` /
-``cancelled`` {by, reason}, ``over`` {champion}.
+Channel events (what the Discord side shows, in order, :meth:`TournamentService.unshown_events`): ``created``,
+``signup`` (the list changed), ``check_in`` {ends_at}, ``started`` {players, left_out}, ``call`` {key, round,
+players, deadline_at, ready_check} (a round's calls are queued together), ``ready`` {key, user_id, ready}, ``game``
+{key, match_id, number}, ``waiting`` {key, busy}, ``game_over`` {key, match_id, winner, wins, draws}, ``result``
+{key, round, players, winner, outcome, wins, draws}, ``round_over`` {round} (the round's last result; a round of
+byes has none), ``disqualified`` {player, by}, ``paused`` / ``resumed`` / ``cancelled`` {by, reason}, ``over``
+{champion} (after the last round's ``round_over``). Tournaments from before rounds were summed up may hold
+``round`` events (a Swiss round paired), which say nothing new.
 """
 
 from __future__ import annotations
@@ -41,7 +48,7 @@ import random
 import re
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,7 +61,7 @@ from bot.storage import Connection
 from bot.storage.errors import StorageConflict
 from bot.storage.port import Storage, TournamentStore
 from bot.storage.tournaments import BracketMatchRecord, EntrantRecord, GameRecord, TournamentEvent, TournamentRecord
-from bot.tournaments import Format, Tournament, TournamentError
+from bot.tournaments import Format, Round, Tournament, TournamentError
 from bot.tournaments.swiss import max_rounds
 
 DEFAULT_NO_SHOW = 600
@@ -113,6 +120,11 @@ class _Work:
         reloaded = await self.store.load_tournament(self.conn, self.tournament.id)
         assert reloaded is not None
         self.tournament = reloaded
+
+
+def _person(user_id: int) -> str:
+    """A player in a private answer: a mention, or "a deleted player" for one who deleted their data."""
+    return "a deleted player" if user_id < 0 else f"<@{user_id}>"
 
 
 def parse_rules(text: str | None) -> dict[str, Any]:
@@ -378,7 +390,7 @@ class TournamentService:
                     work.forfeit.append((row.match_id, player_id))
             await work.update(state=tournament.to_json())
             await work.queue({"type": "disqualified", "player": player_id, "by": user_id})
-            await self._follow(work, tournament, events, forfeited_by=player_id)
+            await self._follow(work, tournament, events)
 
         return await self._run(tournament_id, body)
 
@@ -435,10 +447,12 @@ class TournamentService:
             slot = row.slot_of(user_id)
             if slot is None:
                 raise TournamentRefused("This isn't your match.")
+            if row.status == "decided" or not work.tournament.is_open:
+                raise TournamentRefused(self._over_text(work.tournament, row))
             if work.tournament.status == "paused":
                 raise TournamentRefused("The tournament is paused; press Ready again once it goes on.")
-            if row.status != "called" or work.tournament.status != "running":
-                raise TournamentRefused("This match is under way or over already.")
+            if row.status != "called":
+                raise TournamentRefused(await self._under_way_text(work, row))
             if row.ready[slot]:
                 raise TournamentRefused("You're ready already; waiting for your opponent.")
             ready = list(row.ready)
@@ -451,6 +465,31 @@ class TournamentService:
                 work.launch.append(key)
 
         return await self._run(tournament_id, body)
+
+    @staticmethod
+    def _over_text(tournament: TournamentRecord, row: BracketMatchRecord) -> str:
+        """What a late Ready click on a match that is over is told."""
+        if tournament.status == "cancelled":
+            return "This tournament was cancelled: there is nothing to be ready for."
+        if row.outcome == "cancelled" or row.status != "decided":
+            return "This tournament is over: there is nothing to be ready for."
+        if row.outcome == "disqualified":
+            return "This match is over: it went to a forfeit after a disqualification."
+        if row.winner_id is None:
+            return "This match is over: it ended in a draw."
+        winner = _person(row.winner_id)
+        if row.outcome == "no_show":
+            return f"This match is over: {winner} went through, the opponent didn't press Ready in time."
+        if row.outcome == "double_no_show":
+            return f"This match is over: neither player pressed Ready in time, so {winner} went through."
+        return f"This match is over: {winner} won it."
+
+    async def _under_way_text(self, work: _Work, row: BracketMatchRecord) -> str:
+        """What a late Ready click on a match whose game is under way is told (its thread, once it has one)."""
+        match = None if row.match_id is None else await self.db.matches.load_match(work.conn, row.match_id)
+        if match is not None and match.thread_id is not None:
+            return f"You're both ready: your game is under way in <#{match.thread_id}>."
+        return "You're both ready: your game is under way (or starts in a moment)."
 
     async def tick(self, tournament_id: int) -> TournamentUpdate:
         """A timer's callback: whatever is due now (signup closing, check-in ending, no-shows)."""
@@ -497,28 +536,18 @@ class TournamentService:
                           "winner": winner, "outcome": outcome, "wins": list(fresh.wins), "draws": fresh.draws})
         await self._follow(work, tournament, events)
 
-    async def _follow(self, work: _Work, tournament: Tournament, events: list[dict[str, Any]], *,
-                      forfeited_by: int | None = None) -> None:
-        """Act on the bracket's events: call the matches that became ready, announce rounds, forfeits, the end."""
+    async def _follow(self, work: _Work, tournament: Tournament, events: list[dict[str, Any]]) -> None:
+        """Act on the bracket's events: forfeits, the rounds they complete, the end; then call the rounds that can
+        start."""
         t = work.tournament
-        window = t.options.get("no_show", DEFAULT_NO_SHOW)
+        touched: list[str] = []  # the rounds a result was recorded in, in order
         for event in events:
             kind = event["type"]
-            if kind == "match_ready":
-                key = event["match"]
-                if await self.store.load_bracket_match(work.conn, t.id, key) is not None:
+            if kind == "result":
+                if event["round"] not in touched:
+                    touched.append(event["round"])
+                if event["outcome"] != "forfeit":
                     continue
-                running = t.status == "running"
-                deadline = work.now + window if window and running else None
-                await self.store.insert_bracket_match(work.conn, t.id, key, event["round"], event["players"], deadline,
-                                                 work.now)
-                await work.queue({"type": "call", "key": key, "round": event["round"],
-                                  "players": event["players"], "deadline_at": deadline, "ready_check": bool(window)})
-                if not window:
-                    await self.store.update_bracket_match(work.conn, t.id, key, status="waiting")
-                    if running:
-                        work.launch.append(key)
-            elif kind == "result" and event["outcome"] == "forfeit":
                 row = await self.store.load_bracket_match(work.conn, t.id, event["match"])
                 if row is not None and row.status != "decided":
                     await self.store.update_bracket_match(work.conn, t.id, row.key, status="decided",
@@ -527,14 +556,56 @@ class TournamentService:
                 await work.queue({"type": "result", "key": event["match"], "round": event["round"],
                                   "players": event["players"], "winner": event["winner"], "outcome": "forfeit",
                                   "wins": [0, 0], "draws": 0})
-            elif kind == "round_started":
-                await work.queue({"type": "round", "round": event["round"]})
-            elif kind == "tournament_over":
+        rounds = {round_.label: round_ for round_ in tournament.rounds()}
+        for label in touched:
+            round_ = rounds[label]
+            if round_.is_complete and await self._was_called(work, round_):
+                await work.queue({"type": "round_over", "round": label})
+        for event in events:
+            if event["type"] == "tournament_over":
                 await work.update(status="finished", champion_id=event["champion"], finished_at=work.now)
                 for row in await self.store.bracket_matches(work.conn, t.id, open_only=True):
                     await self.store.update_bracket_match(work.conn, t.id, row.key, status="decided",
                                                      outcome="cancelled", deadline_at=None, decided_at=work.now)
                 await work.queue({"type": "over", "champion": event["champion"], "reason": event["reason"]})
+                return
+        await self._call_rounds(work, tournament)
+
+    async def _was_called(self, work: _Work, round_: Round) -> bool:
+        """Whether a match of the round was called: a round of byes, or one decided by forfeits before it was
+        called, has nothing to sum up."""
+        for match in round_.matches:
+            if await self.store.load_bracket_match(work.conn, work.tournament.id, match.key) is not None:
+                return True
+        return False
+
+    async def _call_rounds(self, work: _Work, tournament: Tournament) -> None:
+        """Call every round that can start and is not called yet, a round as a whole: once every pairing of it is
+        known and the round before it in its bracket is over (so one Ready call goes out per round)."""
+        t = work.tournament
+        window = t.options.get("no_show", DEFAULT_NO_SHOW)
+        running = t.status == "running"
+        deadline = work.now + window if window and running else None
+        before: dict[str, Round] = {}
+        for round_ in tournament.rounds():
+            previous = before.get(round_.bracket)
+            before[round_.bracket] = round_
+            if previous is not None and not previous.is_complete:
+                continue
+            if not all(all(match.known) for match in round_.matches):
+                continue
+            for match in round_.matches:
+                if not match.is_ready or await self.store.load_bracket_match(work.conn, t.id, match.key) is not None:
+                    continue
+                players = list(match.players)
+                await self.store.insert_bracket_match(work.conn, t.id, match.key, round_.label, players, deadline,
+                                                 work.now)
+                await work.queue({"type": "call", "key": match.key, "round": round_.label, "players": players,
+                                  "deadline_at": deadline, "ready_check": bool(window)})
+                if not window:
+                    await self.store.update_bracket_match(work.conn, t.id, match.key, status="waiting")
+                    if running:
+                        work.launch.append(match.key)
 
     # --- games -----------------------------------------------------------------------------------------------
     async def _launch(self, tournament_id: int, key: str) -> tuple[list[MatchUpdate], list[TournamentEvent]]:
@@ -715,9 +786,11 @@ class TournamentService:
         async with self.db.read() as conn:
             return await self.store.load_bracket_match(conn, tournament_id, key)
 
-    async def bracket_matches(self, tournament_id: int) -> list[BracketMatchRecord]:
+    async def bracket_matches(self, tournament_id: int, *, round: str | None = None,
+                              call_message_id: int | None = None) -> list[BracketMatchRecord]:
+        """The bracket matches called so far, in the order they were called (of one round, or on one message)."""
         async with self.db.read() as conn:
-            return await self.store.bracket_matches(conn, tournament_id)
+            return await self.store.bracket_matches(conn, tournament_id, round=round, call_message_id=call_message_id)
 
     async def games(self, tournament_id: int) -> list[GameRecord]:
         async with self.db.read() as conn:
@@ -765,6 +838,11 @@ class TournamentService:
         async with self.db.transaction() as conn:
             return await self.store.mark_shown(conn, tournament_id, seq)
 
+    async def last_event(self, tournament_id: int, *types: str) -> TournamentEvent | None:
+        """The tournament's latest channel event of one of these types."""
+        async with self.db.read() as conn:
+            return await self.store.last_event(conn, tournament_id, types)
+
     async def tournaments_with_unshown_events(self) -> list[int]:
         async with self.db.read() as conn:
             return await self.store.tournaments_with_unshown_events(conn)
@@ -778,7 +856,9 @@ class TournamentService:
         assert tournament is not None
         return tournament
 
-    async def set_call_message(self, tournament_id: int, key: str, message_id: int) -> None:
+    async def set_call_message(self, tournament_id: int, keys: Sequence[str], message_id: int) -> None:
+        """The message that calls these bracket matches (one Ready call holds several)."""
         async with self.db.transaction() as conn:
-            await self.store.update_bracket_match(conn, tournament_id, key, call_message_id=message_id)
+            for key in keys:
+                await self.store.update_bracket_match(conn, tournament_id, key, call_message_id=message_id)
 

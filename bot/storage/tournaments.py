@@ -297,12 +297,21 @@ async def load_bracket_match(conn: aiosqlite.Connection, tournament_id: int, key
     return None if row is None else _bracket_match(row)
 
 
-async def bracket_matches(conn: aiosqlite.Connection, tournament_id: int, *, open_only: bool = False
-                          ) -> list[BracketMatchRecord]:
+async def bracket_matches(conn: aiosqlite.Connection, tournament_id: int, *, open_only: bool = False,
+                          round: str | None = None, call_message_id: int | None = None) -> list[BracketMatchRecord]:
+    """The tournament's bracket matches in the order they were called: only those not decided (``open_only``), of
+    one round, or on one call message."""
     sql = "SELECT * FROM tournament_matches WHERE tournament_id = ?"
+    params: list[Any] = [tournament_id]
     if open_only:
         sql += " AND status != 'decided'"
-    rows = await _all(conn, sql + " ORDER BY called_at, rowid", (tournament_id,))
+    if round is not None:
+        sql += " AND round = ?"
+        params.append(round)
+    if call_message_id is not None:
+        sql += " AND call_message_id = ?"
+        params.append(call_message_id)
+    rows = await _all(conn, sql + " ORDER BY called_at, rowid", params)
     return [_bracket_match(row) for row in rows]
 
 
@@ -420,6 +429,14 @@ async def mark_shown(conn: aiosqlite.Connection, tournament_id: int, up_to_seq: 
     changed = cursor.rowcount
     await cursor.close()
     return changed
+
+
+async def last_event(conn: aiosqlite.Connection, tournament_id: int, types: Sequence[str]) -> TournamentEvent | None:
+    """The tournament's latest channel event of one of these types (``None``: none)."""
+    row = await _one(conn, f"SELECT * FROM tournament_events WHERE tournament_id = ? AND type IN"
+                           f" ({', '.join('?' for _ in types)}) ORDER BY seq DESC LIMIT 1", (tournament_id, *types))
+    return None if row is None else TournamentEvent(row["tournament_id"], row["seq"], row["type"],
+                                                    json.loads(row["event"]), bool(row["shown"]))
 
 
 async def tournaments_with_unshown_events(conn: aiosqlite.Connection) -> list[int]:

@@ -4,7 +4,7 @@
 
 The real bot on a temporary database; one organiser creates the tournament with ``/tournament create`` (War,
 instant pace), every player presses Join on the signup message, the organiser starts it, and each player presses
-Ready on every call naming them, until the champion is announced. Prints ``finished`` (the tournament ended with
+Ready on each of their matches' buttons, until the champion is announced. Prints ``finished`` (the tournament ended with
 a champion), ``seconds`` (from the start command to the champion's announcement), the games played and the
 problems the local Discord recorded; ``--json``: one JSON line.
 """
@@ -23,6 +23,14 @@ from tests.e2e.test_airwar import fast_bot, lift_rate_limits
 from tests.localdiscord import Env
 
 RULES = "pack=32 max_rounds=300"
+
+
+def ready_buttons(message) -> list[tuple[str, str]]:
+    """A call's live Ready buttons, each with the line of its match (a round's call lists its pairings one per line,
+    in the order of its buttons; a call of one match is one line)."""
+    buttons = [b for b in message.buttons if b.get("custom_id", "").startswith("tn:ready:")]
+    lines = [line for line in message.content.splitlines() if line[:1].isdigit()] or [message.content]
+    return [(line, b["custom_id"]) for line, b in zip(lines, buttons, strict=False) if not b.get("disabled")]
 
 
 async def run(players: int, no_show_minutes: int) -> dict:
@@ -59,13 +67,11 @@ async def run(players: int, no_show_minutes: int) -> dict:
                 messages = env.messages()
                 clicks = []
                 for message in messages[seen:] if seen <= len(messages) else messages:
-                    for button in message.buttons:
-                        custom_id = button.get("custom_id", "")
-                        if custom_id.startswith("tn:ready:"):
-                            for mention, user in by_mention.items():
-                                if mention in message.content and (custom_id, user.id) not in pressed:
-                                    pressed.add((custom_id, user.id))
-                                    clicks.append(env.click(user, message, custom_id=custom_id))
+                    for line, custom_id in ready_buttons(message):
+                        for mention, user in by_mention.items():
+                            if mention in line and (custom_id, user.id) not in pressed:
+                                pressed.add((custom_id, user.id))
+                                clicks.append(env.click(user, message, custom_id=custom_id))
                 seen = max(0, len(messages) - 50)  # calls can be edited late; look back a little
                 for ix in await asyncio.gather(*clicks):
                     await ix.wait_response(timeout=10)

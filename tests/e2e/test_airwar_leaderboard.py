@@ -1,34 +1,42 @@
 """`/leaderboard` end to end: real matches played through the real MatchKernel on the bot's own database, then the
-board read through the local Discord: ranks, W/L/D, win rates, openskill ratings (computed here independently
-with openskill's Plackett-Luce model), the minimum number of games, pages with ◀ / ▶, one server's results only,
-and the empty board's hint."""
+board read through the local Discord: an embed of short lines that fit a phone (rank, mention, rating, W/L/D), the
+ratings on the displayed scale (computed here independently with openskill's Plackett-Luce model and its own
+rescaling of the ordinal), ranked by them, the provisional players (fewer than the minimum games) counted apart,
+pages with ◀ / ▶, one server's results only, and the empty board's hint."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from dataclasses import dataclass
 
 import pytest
 from openskill.models import PlackettLuce
 
+from bot.match.ratings import DISPLAY_SCALE, DISPLAY_START
 from tests.localdiscord import Env, User
 from tests.localdiscord.airwar import airwar_bot_factory
 
 pytestmark = pytest.mark.e2e
 
 MIN_GAMES = 3  # the service's default: what the board is expected to use
+PHONE_COLUMNS = 40  # what a line of an embed may take on a phone without wrapping
 
 
 @dataclass(frozen=True)
 class Row:
     rank: int
-    name: str
+    user_id: int
+    rating: int
     wins: int
     losses: int
     draws: int
-    win_rate: str
-    rating: str
+
+
+def displayed(rating) -> int:
+    """An openskill rating on the displayed scale, by the library's own rescaling of its ordinal."""
+    return max(0, round(rating.ordinal(alpha=DISPLAY_SCALE, target=DISPLAY_START)))
 
 
 class Results:
@@ -41,19 +49,11 @@ class Results:
         self.model = PlackettLuce()
         self.ratings: dict[tuple[int, int], object] = {}
         self.records: dict[tuple[int, int], list[int]] = {}  # wins, losses, draws
-        self.names: dict[tuple[int, int], str] = {}
-        self.nameless: set[int] = set()  # players whose name is never given to the service
 
     async def _start(self, guild_id: int, a: User, b: User) -> int:
         # (the bot's own look at the matches after its start must be over: nobody is to show these ones)
         await asyncio.wait_for(self.env.bot.resumed.wait(), 5)
-        names = [None if user.id in self.nameless else f"Ace {user.name}" for user in (a, b)]
-        update = await self.service.challenge(
-            guild_id, self.env.channel().id, a.id, b.id, challenger_name=names[0], opponent_name=names[1]
-        )
-        for user, name in zip((a, b), names, strict=True):
-            if name is not None:
-                self.names[(guild_id, user.id)] = name
+        update = await self.service.challenge(guild_id, self.env.channel().id, a.id, b.id)
         await self.service.accept(update.match.id, b.id)
         return update.match.id
 
@@ -109,34 +109,39 @@ class Results:
         assert await self._finish(match_id) is None
 
     def expected(self, guild_id: int, *, min_games: int = MIN_GAMES) -> list[Row]:
-        """The board as it should read: the service sorts by ordinal, then more wins, more games, lower id."""
+        """The board as it should read: best ordinal first (the displayed rating follows it), then more wins,
+        more games, lower id."""
         entries = []
         for (guild, user_id), (wins, losses, draws) in self.records.items():
             games = wins + losses + draws
             if guild != guild_id or games < min_games:
                 continue
-            ordinal = self.ratings[(guild, user_id)].ordinal()
-            entries.append((-ordinal, -wins, -games, user_id, wins, losses, draws))
+            rating = self.ratings[(guild, user_id)]
+            entries.append((-rating.ordinal(), -wins, -games, user_id, displayed(rating), wins, losses, draws))
         entries.sort()
-        return [
-            Row(rank, self.names.get((guild_id, user_id), f"user {user_id}"), wins, losses, draws,
-                f"{round(100 * wins / (wins + losses + draws))}%", f"{-negative:.1f}")
-            for rank, (negative, _, _, user_id, wins, losses, draws) in enumerate(entries, 1)
-        ]
+        return [Row(rank, user_id, shown, wins, losses, draws)
+                for rank, (_, _, _, user_id, shown, wins, losses, draws) in enumerate(entries, 1)]
 
     def unranked(self, guild_id: int, *, min_games: int = MIN_GAMES) -> int:
         return sum(1 for (guild, _), record in self.records.items() if guild == guild_id and sum(record) < min_games)
 
 
-def table(embed: dict) -> list[Row]:
-    """The rows of the board's code block (rank, name in 18 columns, W, L, D, win %, rating)."""
+LINE = re.compile(r"\*\*(\d+)\.\*\* <@(\d+)> \*\*(\d+)\*\* · (\d+)W (\d+)L(?: (\d+)D)?")
+
+
+def table(env: Env, embed: dict) -> list[Row]:
+    """The board's lines, ``**1.** <@id> **1623** · 5W 1L 1D`` (no draws: no ``D``), each checked to fit a phone
+    as Discord draws it: the mention as ``@`` and the member's name, no markdown stars."""
     description = embed["description"]
-    block = description.split("```")[1].strip("\n").splitlines()
-    assert block[0].split() == ["#", "Player", "W", "L", "D", "Win%", "Rating"]
+    assert "```" not in description
     rows = []
-    for line in block[2:]:
-        rank, name, rest = line[:4], line[6:24], line[24:].split()
-        rows.append(Row(int(rank), name.rstrip(), int(rest[0]), int(rest[1]), int(rest[2]), rest[3], rest[4]))
+    for line in description.splitlines():
+        match = LINE.fullmatch(line)
+        assert match is not None, line
+        rank, user_id, rating, wins, losses, draws = (int(group or 0) for group in match.groups())
+        rows.append(Row(rank, user_id, rating, wins, losses, draws))
+        drawn = line.replace(f"<@{user_id}>", "@" + env.world.users[user_id].name).replace("**", "")
+        assert len(drawn) <= PHONE_COLUMNS, drawn
     return rows
 
 
@@ -179,24 +184,24 @@ async def test_an_empty_board_is_a_private_hint_with_the_minimum_number_of_games
     assert env.messages() == []
 
 
-async def test_the_board_ranks_this_servers_players_by_their_openskill_rating(make_env, tmp_path):
+async def test_the_board_ranks_this_servers_players_by_their_displayed_rating_in_lines_for_a_phone(make_env,
+                                                                                                     tmp_path):
     shift = [0.0]
     env = await make_env(airwar_bot_factory(tmp_path / "airwar.db", clock=lambda: time.time() + shift[0]))
     guild = env.guild.id
     alice, bob, carol, dave, erin, finn, gus = (env.user(n) for n in ("alice", "bob", "carol", "dave", "erin",
                                                                        "finn", "gus"))
     results = Results(env)
-    results.nameless.add(erin.id)
 
     await results.play_out(guild, alice, bob)  # a whole game, both orders locked in every engagement
     await results.forfeit(guild, alice, carol)
     await results.forfeit(guild, alice, dave)
     await results.forfeit(guild, bob, carol)
     await results.forfeit(guild, carol, dave)
-    await results.forfeit(guild, erin, bob)  # no stored name for erin
+    await results.forfeit(guild, erin, bob)
     await results.double_timeout(guild, dave, erin, shift)  # a draw
     await results.forfeit(guild, erin, finn)
-    await results.forfeit(guild, finn, dave)  # finn: 2 games, not ranked
+    await results.forfeit(guild, finn, dave)  # finn: 2 games, provisional, not ranked
     # another server: would change every number here if it leaked
     other = guild + 1
     for _ in range(3):
@@ -206,35 +211,25 @@ async def test_the_board_ranks_this_servers_players_by_their_openskill_rating(ma
 
     expected = results.expected(guild)
     assert len(expected) == 5 and results.unranked(guild) == 1
-    assert {row.draws for row in expected if row.name in ("Ace dave", f"user {erin.id}")} == {1}
+    assert {row.draws for row in expected if row.user_id in (dave.id, erin.id)} == {1}
 
-    # erin asks: her own row shows (and stores) her display name; the board is public
     ix = await env.slash(erin, "leaderboard")
     response = await ix.wait_response()
-    assert response.type == 4 and not response.ephemeral
+    assert response.type == 4 and not response.ephemeral  # the board is public
     message = ix.message
     assert env.messages() == [message] and message.author is env.bot_user
 
-    expected = [row if row.name != f"user {erin.id}" else Row(**{**row.__dict__, "name": "Erin"}) for row in expected]
     embed = message.embed
     assert embed["title"] == "Air War leaderboard"
-    assert table(embed) == expected
-    assert [row.rank for row in table(embed)] == [1, 2, 3, 4, 5]
-    ratings = [float(row.rating) for row in expected]
-    assert ratings == sorted(ratings, reverse=True)
-    assert "Ace finn" not in embed["description"] and "Ace gus" not in embed["description"]
-    assert f"1 more player (fewer than {MIN_GAMES} games) not ranked yet." in embed["description"]
-    assert f"ranked after {MIN_GAMES} games" in embed["footer"]["text"]
-    assert "Page" not in embed["description"] and message.buttons == []  # one page: no buttons
-
-    # erin's name was remembered, so it shows when someone else asks; the one asking shows (and stores) the
-    # display name they have now ("Alice"), the others the names stored with their matches ("Ace ...")
-    ix = await env.slash(alice, "leaderboard")
-    await ix.wait_response()
-    expected = [row if row.name != "Ace alice" else Row(**{**row.__dict__, "name": "Alice"}) for row in expected]
-    assert table(ix.message.embed) == expected
-    assert "Erin" in ix.message.embed["description"] and "Ace bob" in ix.message.embed["description"]
-    assert not ix.message.ephemeral
+    assert table(env, embed) == expected
+    assert [row.rank for row in expected] == [1, 2, 3, 4, 5]
+    ratings = [row.rating for row in expected]
+    assert ratings == sorted(ratings, reverse=True) and min(ratings) >= 0
+    assert str(finn.id) not in embed["description"] and str(gus.id) not in embed["description"]
+    assert embed["footer"]["text"].splitlines() == [
+        f"1 provisional player (fewer than {MIN_GAMES} games) not ranked yet.",
+        f"Ranked after {MIN_GAMES} games; a new rating starts at 1500. /help explains the ratings."]
+    assert message.buttons == []  # one page: no buttons
 
 
 async def test_pages_turn_in_place_survive_a_restart_and_stay_in_their_server(make_env, tmp_path):
@@ -261,9 +256,9 @@ async def test_pages_turn_in_place_survive_a_restart_and_stay_in_their_server(ma
     message = ix.message
     assert not message.ephemeral
     first_page = message.embed
-    assert table(first_page) == expected[:10]
-    assert "Page 1 of 2" in first_page["description"]
-    assert f"1 more player (fewer than {MIN_GAMES} games) not ranked yet." in first_page["description"]
+    assert table(env, first_page) == expected[:10]
+    assert first_page["footer"]["text"].splitlines()[:2] == [
+        "Page 1 of 2", f"1 provisional player (fewer than {MIN_GAMES} games) not ranked yet."]
     back, forward = message.buttons
     assert (back["label"], back["custom_id"], back.get("disabled")) == ("◀", f"lb:{guild}:airwar:1", True)
     assert (forward["label"], forward["custom_id"], forward.get("disabled", False)) == \
@@ -273,9 +268,9 @@ async def test_pages_turn_in_place_survive_a_restart_and_stay_in_their_server(ma
     click = await env.click(pager, message, "▶")
     assert (await click.wait_response()).type == 7
     assert click.message is message and env.messages() == [message]
-    assert table(message.embed) == expected[10:]
-    assert [row.rank for row in table(message.embed)] == [11, 12]
-    assert "Page 2 of 2" in message.embed["description"]
+    assert table(env, message.embed) == expected[10:]
+    assert [row.rank for row in table(env, message.embed)] == [11, 12]
+    assert message.embed["footer"]["text"].startswith("Page 2 of 2\n")
     back, forward = message.buttons
     assert (back["custom_id"], back.get("disabled", False)) == (f"lb:{guild}:airwar:1", False)
     assert (forward["custom_id"], forward.get("disabled")) == (f"lb:{guild}:airwar:2", True)
@@ -292,8 +287,8 @@ async def test_pages_turn_in_place_survive_a_restart_and_stay_in_their_server(ma
     assert env.bot is not old_bot
     click = await env.click(pager, message, "▶")
     assert (await click.wait_response()).type == 7
-    assert table(message.embed) == expected[10:] and env.messages() == [message]
-    click = await env.click(viewer, message, "◀")  # (pager is on page 1: their row would show their own name)
+    assert table(env, message.embed) == expected[10:] and env.messages() == [message]
+    click = await env.click(viewer, message, "◀")
     assert (await click.wait_response()).type == 7
     assert message.embed == first_page and len(message.history) == 4
 
@@ -356,14 +351,21 @@ async def test_three_matches_played_through_the_buttons_make_the_board(make_env,
             assert f"**<@{alice.id}>** wins!" in result.text
             assert f"Decks: <@{alice.id}> 26 · <@{bob.id}> 6" in result.text
         loser = bob if winner is alice else alice
+        before = {user.id: displayed(ratings[user.id]) for user in (alice, bob)}
         [[ratings[winner.id]], [ratings[loser.id]]] = model.rate([[ratings[winner.id]], [ratings[loser.id]]],
                                                                   ranks=[1, 2])
         wins[winner.id] += 1
+        # the result reads on the displayed scale, provisional until the third game
+        [result] = [m for m in env.messages(thread) if m.embeds and "wins" in m.embeds[0].get("title", "")]
+        note = ", provisional" if number < MIN_GAMES else ""
+        changes = [f"<@{user.id}> {before[user.id]} → {displayed(ratings[user.id])} "
+                   f"({displayed(ratings[user.id]) - before[user.id]:+d}{note})" for user in (alice, bob)]
+        assert "Ratings: " + " · ".join(changes) in result.text
     assert wins == {alice.id: 2, bob.id: 1}
 
     ix = await slash(env, env.owner, "leaderboard")
     assert not ix.response.ephemeral
-    expected = [Row(1, "Alice", 2, 1, 0, "67%", f"{ratings[alice.id].ordinal():.1f}"),
-                Row(2, "Bob", 1, 2, 0, "33%", f"{ratings[bob.id].ordinal():.1f}")]
-    assert table(ix.message.embed) == expected
+    expected = [Row(1, alice.id, displayed(ratings[alice.id]), 2, 1, 0),
+                Row(2, bob.id, displayed(ratings[bob.id]), 1, 2, 0)]
+    assert table(env, ix.message.embed) == expected
     assert ratings[alice.id].ordinal() > ratings[bob.id].ordinal()

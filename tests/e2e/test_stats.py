@@ -1,7 +1,8 @@
 """`/stats`, `/history` (pages, Export, the match file replayed by `python -m bot replay`), `/h2h` (each private
-unless shared), seasons and `/privacy delete` end to end: finished matches made with the bot's real match service
-on its own database, then everything read through the local Discord. Expected ratings are computed here with
-openskill directly."""
+unless shared), seasons, `/privacy delete` and ratings as players read them end to end: finished matches made
+with the bot's real match service on its own database (or played through the buttons), then everything read
+through the local Discord. Expected ratings are computed here with openskill directly, shown on the displayed
+scale by openskill's own rescaling (``ordinal(alpha=24, target=1500)``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
+from bot.match.ratings import DISPLAY_SCALE, DISPLAY_START, MIN_GAMES
 from tests.localdiscord import CommandNotPermitted, ComponentNotFound, Env, User
 from tests.localdiscord.airwar import airwar_bot_factory
 
@@ -72,7 +74,12 @@ class Matches:
         return match_id, await self._done(match_id)
 
     def rating(self, user: User) -> str:
-        return f"{self.combined[user.id].ordinal():.1f}"
+        return shown(self.combined[user.id])
+
+
+def shown(rating) -> str:
+    """An openskill rating on the displayed scale, by the library's own rescaling of its ordinal."""
+    return str(max(0, round(rating.ordinal(alpha=DISPLAY_SCALE, target=DISPLAY_START))))
 
 
 async def slash(env: Env, user: User, command: str, **options):
@@ -109,8 +116,7 @@ async def test_stats_show_the_record_streaks_most_played_opponent_and_a_rating_c
     assert ix.message.embed["title"] == "Stats — Air War"
     assert f"**<@{bob.id}>** — 3 games: 1 win · 2 losses · 0 draws (win rate 33%)" in text
     assert "Current streak: 1 win" in text
-    rating = (await env.bot.matches.rating(env.guild.id, bob.id)).rating
-    assert f"This season's rating: {rating:.1f}" in text
+    assert f"This season's rating: {matches.rating(bob)} · " in text  # every match was Air War: one rating
 
     ix = await slash(env, alice, "stats", player=dave)
     assert ix.message.embed["description"] == f"<@{dave.id}> hasn't finished a game on this server yet."
@@ -243,8 +249,9 @@ async def test_a_new_season_keeps_the_old_boards_and_only_managers_may_start_it(
         await matches.forfeit(winner, loser)
     ix = await slash(env, alice, "leaderboard", game="all")
     combined = ix.message.embed
-    assert combined["title"] == "All games leaderboard" and "combined openskill rating" in combined["footer"]["text"]
-    assert f"{matches.rating(alice)}" in combined["description"]
+    assert combined["title"] == "All games leaderboard"
+    assert "One rating over the matches of every game." in combined["footer"]["text"]
+    assert f"<@{alice.id}> **{matches.rating(alice)}** · 3W 1L" in combined["description"]
     ix = await slash(env, alice, "leaderboard")
     airwar_board = ix.message.embed
 
@@ -308,3 +315,56 @@ async def test_privacy_delete_asks_refuses_during_a_match_and_anonymises(env: En
     assert "haven't finished a game together" in ix.message.embed["description"]
     ix = await slash(env, alice, "privacy delete")
     assert ix.message.content == "This server has no stats or history of yours: there is nothing to delete."
+
+
+INTERNALS = ("μ", "σ", "openskill", "ordinal")  # the rating library's words: only /help uses them
+
+
+async def test_a_first_loss_reads_on_the_familiar_scale_provisional_and_only_help_shows_the_internals(make_env,
+                                                                                                     tmp_path):
+    from tests.e2e.test_airwar import accept, as_drawn, challenge, fast_bot, lift_rate_limits, play, results
+
+    # seed 584, stacks of 7, both stacks played as drawn: alice wins after 10 engagements
+    env = await make_env(fast_bot(tmp_path / "airwar.db", seeds=(584,)))
+    lift_rate_limits(env)
+    alice, bob = env.user("alice"), env.user("bob")
+    channel = env.channel()
+    thread = await accept(env, bob, await challenge(env, alice, bob, stack=7))
+    await play(env, (alice, bob), thread, policies=(as_drawn, as_drawn))
+    model = PlackettLuce()
+    [[won], [lost]] = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
+    winner, loser = shown(won), shown(lost)
+    assert 0 < int(loser) < DISPLAY_START < int(winner)
+
+    rated = (f"Ratings: <@{alice.id}> 1500 → {winner} ({int(winner) - 1500:+d}, provisional) · "
+             f"<@{bob.id}> 1500 → {loser} ({int(loser) - 1500:+d}, provisional)")
+    [result] = await env.wait_for(lambda: results(env, thread))
+    assert f"**<@{alice.id}>** wins!" in result.text and rated in result.text
+    everywhere = [m.text for m in env.messages(thread) + env.messages(channel)]
+    assert all(rated in text for text in everywhere if "Ratings:" in text)  # the channel's copy, if any
+    assert not any(word in text for text in everywhere for word in INTERNALS)
+
+    ix = await slash(env, bob, "stats")
+    text = ix.message.embed["description"]
+    assert f"This season's combined rating: {loser} (provisional) · best ever: {loser}" in text
+    assert f"**Air War**: 1 game, 0W 1L 0D · rating {loser} (provisional) · best {loser}" in text
+    [chart] = ix.message.attachments
+    assert chart.description == (f"Rating history: All games from 1500 to {loser} over 1 match; "
+                                 f"Air War from 1500 to {loser} over 1 match")
+    ix = await slash(env, bob, "stats", game="airwar")
+    assert f"This season's rating: {loser} (provisional) · best ever: {loser}" in ix.message.embed["description"]
+    ix = await slash(env, bob, "history")
+    assert f"rating {loser} ({int(loser) - 1500:+d})" in ix.message.embed["description"]
+    ix = await slash(env, alice, "leaderboard")  # nobody has the minimum games: a private hint
+    assert ix.response.ephemeral and ix.message.content == (
+        f"No ranked players yet: play {MIN_GAMES} games to be ranked.\n"
+        f"2 players have played fewer than {MIN_GAMES} games so far.")
+    said = [m.text for m in env.ephemerals(bob) + env.ephemerals(alice)]
+    assert said and not any(word in text for text in said for word in INTERNALS)
+
+    ix = await slash(env, bob, "help")
+    text = ix.message.embed["description"]
+    assert f"everyone starts at {DISPLAY_START}" in text and f"provisional for its first {MIN_GAMES} games" in text
+    assert "openskill" in text and "μ, your estimated skill (25 at first)" in text
+    assert "σ, how unsure that estimate still is (8.33 at first)" in text
+    assert f"The number shown is {DISPLAY_START} + {DISPLAY_SCALE:g} × (μ − 3σ), the ordinal" in text

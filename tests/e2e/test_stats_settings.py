@@ -13,7 +13,7 @@ import pytest
 
 from bot.services.settings import SettingsService
 from tests.e2e.test_airwar import accept, board, challenge, click, lift_rate_limits, match_id_of, results, slash, start
-from tests.localdiscord import CommandNotPermitted, Env
+from tests.localdiscord import CommandNotPermitted, Env, InvalidOptions
 
 pytestmark = pytest.mark.e2e
 
@@ -75,10 +75,6 @@ async def test_every_setting_is_validated_stored_and_shown(env: Env):
     games = env.channel("games")
     guild = env.guild.id
     refusals = [
-        ("settings timer", {"seconds": 5},
-         "The arrangement timer must be a whole number from 30 to 600 seconds, not 5. Nothing was changed."),
-        ("settings pace", {"seconds": 0.5},
-         "The flip pace must be a whole number from 1000 to 5000 milliseconds, not 500. Nothing was changed."),
         ("settings rules", {"game": "war", "rules": "pack=35"},
          "Bad rules for War: rule 'pack' takes one of 52, 36, 32, not 35. Nothing was changed."),
         ("settings rules", {"game": "airwar", "rules": "stack"},
@@ -120,6 +116,68 @@ async def test_every_setting_is_validated_stored_and_shown(env: Env):
     assert "Matches may start in: any channel" in ix.message.content
     assert (await stored(env).get(guild)).start_channels == ()
     assert env.messages() == []
+
+
+def option(env: Env, path: str, name: str) -> dict:
+    """An option of a subcommand as synced to Discord (``path``: ``"settings pace"``)."""
+    command, sub = path.split()
+    [subcommand] = [o for o in env.commands[command]["options"] if o["name"] == sub]
+    [found] = [o for o in subcommand["options"] if o["name"] == name]
+    return found
+
+
+async def test_the_timer_and_the_pace_take_seconds_and_refuse_in_seconds(env: Env):
+    mo = env.user("mo", roles=[env.role("Mod", permissions=1 << 5)])
+    pace, timer = option(env, "settings pace", "seconds"), option(env, "settings timer", "seconds")
+    assert (pace["type"], pace["min_value"], pace["max_value"], pace["description"]) == \
+        (10, 1, 5, "1 to 5 seconds (default 1.5)")
+    assert (timer["type"], timer["min_value"], timer["max_value"], timer["description"]) == \
+        (4, 30, 600, "30 to 600 seconds (default 120)")
+    before = await stored(env).get(env.guild.id)
+    for command, value in (("settings pace", 0.5), ("settings pace", 6), ("settings timer", 5)):
+        with pytest.raises(InvalidOptions, match="outside"):  # Discord itself keeps to the range
+            await env.slash(mo, command, seconds=value)
+
+    for definition in (pace, timer):  # a client that sends a value out of range anyway
+        del definition["min_value"], definition["max_value"]
+    for command, value, message in (
+            ("settings pace", 0.5, "The flip pace must be from 1 to 5 seconds, not 0.5. Nothing was changed."),
+            ("settings pace", 5.25, "The flip pace must be from 1 to 5 seconds, not 5.25. Nothing was changed."),
+            ("settings timer", 5,
+             "The arrangement timer must be a whole number from 30 to 600 seconds, not 5. Nothing was changed.")):
+        ix = await slash(env, mo, command, seconds=value)
+        assert ix.response.ephemeral and ix.message.content == message
+    assert await stored(env).get(env.guild.id) == before
+
+    ix = await slash(env, mo, "settings pace", seconds=2.0004)  # to the millisecond
+    assert "Air War flip pace: 2 s between flips" in ix.message.content
+    assert (await stored(env).get(env.guild.id)).flip_pace_ms == 2000
+
+
+async def test_war_paces_are_described_as_they_play(env: Env):
+    pace = option(env, "settings warpace", "pace")
+    assert [(c["value"], c["name"]) for c in pace["choices"]] == [
+        ("flip", "flip: every player presses Flip for each round"),
+        ("auto", "auto: the bot plays the rounds by itself"),
+        ("instant", "instant: played out at once, the result shown")]
+    assert pace["description"] == "How new War games play their rounds (a game's players may still vote to speed up)"
+
+
+OWN_COMMANDS = ("settings", "season", "stats", "history", "h2h", "leaderboard", "rules", "help")
+
+
+async def test_every_description_and_choice_of_these_commands_is_whole(env: Env):
+    """Discord takes 100 characters at most: a text that long was cut. Each is whole, under the limit."""
+
+    def texts(node: dict):
+        yield node["description"]
+        yield from (choice["name"] for choice in node.get("choices") or ())
+        for child in node.get("options") or ():
+            yield from texts(child)
+
+    for name in OWN_COMMANDS:
+        for text in texts(env.commands[name]):
+            assert 0 < len(text) < 100, (name, text)
 
 
 async def test_a_challenge_outside_the_listed_channels_is_refused(make_env, tmp_path):

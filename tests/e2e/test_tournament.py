@@ -29,19 +29,48 @@ async def start(make_env, database: Path) -> Env:
 
 
 def signup_message(env: Env) -> Message:
+    """The tournament's status message: the signup, then the bracket and the results."""
     found = [m for m in env.messages() if m.embeds and m.embeds[0].get("title", "").startswith("🏟️")]
-    assert found, "no signup message"
+    assert found, "no status message"
     return found[-1]
 
 
+status_message = signup_message
+
+
+def status_text(env: Env) -> str:
+    return status_message(env).embeds[0]["description"]
+
+
+def call_messages(env: Env) -> list[Message]:
+    """The rounds' Ready calls."""
+    return [m for m in env.messages() if m.content.startswith("📣")]
+
+
+def pairings(message: Message) -> list[tuple[str, dict | None]]:
+    """A call's numbered lines, each with its match's Ready button (``None``: the call has no buttons)."""
+    lines = [line for line in message.content.splitlines() if line[:1].isdigit()]
+    buttons = [b for b in message.buttons if b.get("custom_id", "").startswith("tn:ready:")]
+    return list(zip(lines, buttons or [None] * len(lines), strict=True))
+
+
 def open_calls(env: Env, user: User) -> list[tuple[Message, str]]:
-    """Call messages naming the user whose Ready button they have not pressed yet (by the call's match key)."""
+    """The user's live Ready buttons: (call message, the button's custom id), one per called match of theirs."""
     calls = []
-    for message in env.messages():
-        ready = [b for b in message.buttons if b.get("custom_id", "").startswith("tn:ready:")]
-        if ready and user.mention in message.content:
-            calls.append((message, ready[0]["custom_id"]))
+    for message in call_messages(env):
+        for line, button in pairings(message):
+            if button is not None and not button.get("disabled") and user.mention in line:
+                calls.append((message, button["custom_id"]))
     return calls
+
+
+def line_of(env: Env, custom_id: str) -> tuple[str, dict]:
+    """A match's line on its call and its button, by the button's custom id."""
+    for message in call_messages(env):
+        for line, button in pairings(message):
+            if button is not None and button["custom_id"] == custom_id:
+                return line, button
+    raise AssertionError(f"no call holds {custom_id}")
 
 
 async def note(env: Env, user: User) -> str:
@@ -62,7 +91,7 @@ async def create(env: Env, organiser: User, format: str, players: list[User], **
     ix = await env.slash(organiser, "tournament create", name=options.pop("name", "Friday Cup"), game=game,
                          format=format, rules=options.pop("rules", RULES), **options)
     await ix.wait_response()
-    assert not ix.response.ephemeral, ix.message.content
+    assert ix.response.ephemeral and "is open" in ix.message.content, ix.message.content  # the channel gets the signup
     await env.wait_for(lambda: any(m.embeds and "Friday" in m.embeds[0].get("title", "") for m in env.messages()))
     for player in players:
         join = await env.click(player, signup_message(env), "Join")
@@ -109,15 +138,23 @@ async def play_to_the_end(env: Env, tournament_id: int, players: list[User], *, 
 
 
 def bracket_message(env: Env) -> Message:
-    found = [m for m in env.messages() if m.attachments and "📊" in m.content]
-    assert found, "no bracket picture"
-    return found[-1]
+    """The status message once it carries the bracket picture."""
+    message = status_message(env)
+    assert message.attachments, "no bracket picture"
+    return message
+
+
+def summaries(env: Env) -> list[Message]:
+    """The rounds' summaries."""
+    return [m for m in env.messages() if m.content.startswith("🏁")]
 
 
 async def wait_over(env: Env) -> Message:
+    """The status message once it names the champion (and the last round's summary posted)."""
     await env.wait_for(lambda: any("🏆" in m.content and "champion" in m.content for m in env.messages()),
                        timeout=10)
-    await env.wait_for(lambda: "final" in bracket_message(env).content, timeout=10)
+    await env.wait_for(lambda: "🏆 **Champion" in status_text(env)
+                       or "without a champion" in status_text(env), timeout=10)
     return bracket_message(env)
 
 
@@ -132,16 +169,18 @@ async def test_eight_player_single_elimination_with_a_no_show(make_env, tmp_path
     assert "Only the organiser" in (await note(env, players[0]))
     ix = await env.slash(organiser, "tournament start")
     await ix.wait_response()
-    await env.wait_for(lambda: len([m for m in env.messages() if "tn:ready" in str(m.buttons)]) == 4)
-    await env.wait_for(lambda: any(m.attachments and "📊" in m.content for m in env.messages()))
+    # the first round is called on one message: four pairings, a Ready button each
+    await env.wait_for(lambda: [len(pairings(m)) for m in call_messages(env)] == [4])
+    await env.wait_for(lambda: status_message(env).attachments)
     picture = bracket_message(env)
     first_png = picture.attachments[0].data
     # someone else's Ready button: refused, privately
     message, custom_id = open_calls(env, players[0])[0]
-    outsider = next(p for p in players if p.mention not in message.content)
+    line, _ = line_of(env, custom_id)
+    outsider = next(p for p in players if p.mention not in line)
     ix = await env.click(outsider, message, custom_id=custom_id)
     await ix.wait_response()
-    assert (await note(env, outsider)) == "This isn't your match."
+    assert (await note(env, outsider)) == "This isn't your match: press the Ready button with your name on it."
     absent = players[7]
     await play_to_the_end(env, tid, players, skip={absent.id}, no_show_after=61)
     final = await wait_over(env)
@@ -151,7 +190,7 @@ async def test_eight_player_single_elimination_with_a_no_show(make_env, tmp_path
     assert tournament.champion_id != absent.id
     assert any(f"{absent.mention} didn't show up" in m.content for m in env.messages())
     assert final.attachments[0].data != first_png and final.attachments[0].content_type == "image/png"
-    assert f"<@{tournament.champion_id}>" in final.content
+    assert f"<@{tournament.champion_id}>" in final.embeds[0]["description"]
     # every game was a real War match, with a thread of its own, and fed the leaderboard
     games = await service.games(tid)
     assert len(games) == 6  # 7 matches, one of them a no-show
@@ -184,7 +223,7 @@ async def test_round_robin_and_swiss_to_the_end(make_env, tmp_path, format, coun
     assert tournament.status == "finished"
     games = await service.games(tid)
     assert len(games) == matches
-    assert "Standings" in final.content or "standings" in final.content
+    assert "the standings" in final.attachments[0].description  # the picture is the standings table
     ix = await env.slash(players[0], "tournament bracket")
     await ix.wait_response()
     await note(env, players[0])
@@ -200,16 +239,17 @@ async def test_a_restart_mid_tournament_loses_nothing(make_env, tmp_path):
     tid = await create(env, organiser, "single elimination", players, no_show=5)
     ix = await env.slash(organiser, "tournament start")
     await ix.wait_response()
-    await env.wait_for(lambda: len([m for m in env.messages() if "tn:ready" in str(m.buttons)]) == 2)
+    await env.wait_for(lambda: [len(pairings(m)) for m in call_messages(env)] == [2])
     # one match is played; in the other only one player presses Ready before the bot goes down
     pressed: set = set()
-    (first_call, _), = open_calls(env, players[0])
-    in_first = [p for p in players if p.mention in first_call.content]
+    (_, custom_id), = open_calls(env, players[0])
+    line, _ = line_of(env, custom_id)
+    in_first = [p for p in players if p.mention in line]
     await press_ready(env, in_first, pressed)
     other = next(p for p in players if p not in in_first)
     await press_ready(env, [other], pressed)
     service = tournament_rows(env)
-    await env.wait_for(lambda: any("🏁 `" in m.content for m in env.messages()))
+    await env.wait_for(lambda: "🏁" in line_of(env, custom_id)[0])
     await restart(env, database)
     service = tournament_rows(env)
     assert (await service.get(tid)).status == "running"
@@ -219,8 +259,8 @@ async def test_a_restart_mid_tournament_loses_nothing(make_env, tmp_path):
     await wait_over(env)
     tournament = await service.get(tid)
     assert tournament.status == "finished"
-    results = [m.content for m in env.messages() if "🏁 `" in m.content]
-    assert sum(line.count("🏁 `") for line in results) == 3, results  # each match announced once
+    results = [line for m in summaries(env) for line in m.content.splitlines() if line.startswith("• ")]
+    assert len(results) == 3, results  # each match announced once, in its round's summary
     assert sum(line.count("didn't show up") for line in results) == 1
 
 
@@ -250,19 +290,25 @@ async def test_organiser_tools_are_logged_and_refused_to_others(make_env, tmp_pa
     ix = await env.slash(organiser, "tournament pause")
     await ix.wait_response()
     assert await note(env, organiser) == "Paused."
+    # the organiser's actions show on the status message and the call, not as messages of their own
+    await env.wait_for(lambda: f"**Paused** by {organiser.mention}" in status_text(env))
+    await env.wait_for(lambda: "paused" in call_messages(env)[0].content)
     ix = await env.slash(mod, "tournament resume")  # Manage Server may
     await ix.wait_response()
     assert await note(env, mod) == "Resumed."
+    await env.wait_for(lambda: "Paused" not in status_text(env))
     ix = await env.slash(organiser, "tournament disqualify", player=players[0])
     await ix.wait_response()
     assert await note(env, organiser) == "Disqualified."
+    await env.wait_for(lambda: f"**Disqualified:** {players[0].mention}" in status_text(env))
     ix = await env.slash(organiser, "tournament status")
     await ix.wait_response()
     assert "running" in (await note(env, organiser))
+    messages_before = len(env.messages())
     ix = await env.slash(organiser, "tournament cancel")
     await ix.wait_response()
-    await env.wait_for(lambda: any("cancelled **Friday Cup**" in m.content for m in env.messages()))
-    log = "\n".join(m.content for m in env.messages())
-    assert "paused **Friday Cup**" in log and "resumed **Friday Cup**" in log
-    assert f"{players[0].mention} was disqualified" in log
+    await env.wait_for(lambda: f"**Cancelled** by {organiser.mention}" in status_text(env))
     assert (await tournament_rows(env).get(tid)).status == "cancelled"
+    # every Ready button of the tournament is off
+    await env.wait_for(lambda: all(b.get("disabled") for m in call_messages(env) for b in m.buttons))
+    assert len(env.messages()) == messages_before

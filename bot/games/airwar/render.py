@@ -67,6 +67,7 @@ DECK_WORDS = {"standard": "standard decks (52 cards)", "jokers": "decks with jok
               "tarot": "tarot decks (78 cards)"}
 LOCKED = "✅ locked in"
 ARRANGING = "⏳ arranging"
+NOT_LOCKED = "not locked in"
 #: the board's button that opens a player's battle-order panel in the match's thread
 PANEL_BUTTON = "Arrange"
 
@@ -109,13 +110,15 @@ def _deadline_line(deadline: When | None, prefix: str) -> str:
 
 
 def board(view: View, names: Sequence[str], *, deadline: When | None = None,
-          image_names: Sequence[str] | None = None, picture: bool = True) -> Surface:
+          image_names: Sequence[str] | None = None, picture: bool = True, ended: bool = False) -> Surface:
     """The public engagement message while the players arrange their stacks.
 
     ``view`` is the spectator view (``game.view(None)``); a seat's view works too, its ``my_order`` is never
     read. Shows both stacks as drawn, each deck's and discard pile's count, who has locked in and the deadline
-    (``<t:UNIX:R>``). The picture shows both stacks as drawn; it does not change when someone locks in, so the
-    cog may keep the first upload. A finished game gives its :func:`result` instead.
+    (``<t:UNIX:R>``); ``ended``: the game ended before the engagement was played, so nobody is arranging any more
+    (a seat that had not locked in is shown as such, without the instructions). The picture shows both stacks as
+    drawn; it does not change when someone locks in, so the cog may keep the first upload. A finished game gives
+    its :func:`result` instead.
     """
     if view["phase"] == "over":
         return result(view, names, image_names=image_names)
@@ -124,12 +127,12 @@ def board(view: View, names: Sequence[str], *, deadline: When | None = None,
     stacks = [list(stack) for stack in view["stacks"]]
     lines = [f"**{shown[0]}** vs **{shown[1]}** · {rules_text(view['rules'])}"]
     waiting = [shown[seat] for seat in (0, 1) if not view["locked"][seat]]
-    if waiting:
+    if waiting and not ended:
         due = f" {timestamp(deadline)}" if deadline is not None else ""
         lines.append(f"Each player arranges a battle order with **{PANEL_BUTTON}** below or in their DMs; orders "
                      f"lock in{due}. A stack not locked in by then plays as drawn.")
     for seat in (0, 1):
-        state = LOCKED if view["locked"][seat] else ARRANGING
+        state = LOCKED if view["locked"][seat] else NOT_LOCKED if ended else ARRANGING
         lines += [
             "",
             f"**{shown[seat]}** — {state}",

@@ -21,6 +21,7 @@ from bot.render.common import (
     count,
     name,
     possessive,
+    ratings_line,
     timestamp,
     two_names,
 )
@@ -333,9 +334,9 @@ def result(game_over: Event, final: Sequence[Event], names: Sequence[str], *,
     lines.append(f"{headline} {reason_text(game_over, names)}")
     if rounds is not None:
         lines.append(f"-# {count(rounds, 'round')} fought.")
-    if ratings:
-        parts = [f"{shown[seat]} {r['before']:.1f} → {r['after']:.1f}" for seat, r in enumerate(ratings)]
-        lines.append("Ratings: " + " · ".join(parts))
+    rated = ratings_line(ratings, shown)
+    if rated:
+        lines.append(rated)
     return Surface(clamp_line(title, 256), clamp("\n".join(lines)))
 
 

@@ -1,13 +1,16 @@
-"""The stats texts: numbers, deleted players, the chart, settings and seasons as players read them."""
+"""The stats texts: numbers, deleted players, the chart, the board, settings and seasons as players read them.
+Ratings come in as stored ordinals and read on the displayed scale (1500 + 24 x ordinal, whole, never negative)."""
 
 from __future__ import annotations
 
 import io
+import re
 
 from PIL import Image
 
 from bot.render import stats as render
 from bot.services.stats import GameLine, HeadToHead, HistoryPage, PlayerStats, Streak
+from bot.storage.records import LeaderboardPage, LeaderboardRow
 from bot.storage.seasons import Season
 from bot.storage.settings import GuildSettings
 from bot.storage.stats import PlayedMatch, SharedMatch
@@ -17,10 +20,11 @@ ALICE, BOB = 100, 200
 
 def player_stats(**changes) -> PlayerStats:
     values = dict(guild_id=1, user_id=ALICE, game=None, games=5, wins=3, losses=1, draws=1,
-                  current_streak=Streak("win", 2), best_streak=2, rating=3.25, best_rating=4.0,
+                  current_streak=Streak("win", 2), best_streak=2, rating=3.25, best_rating=4.0, provisional=False,
                   history=(("all", (0.0, 1.0, 3.25)), ("airwar", (0.0, 2.0)), ("war", (0.0, -1.0))),
                   most_played=(BOB, 4),
-                  per_game=(GameLine("airwar", 3, 2, 1, 0, 2.0, 2.5), GameLine("war", 2, 1, 0, 1, None, -1.0)))
+                  per_game=(GameLine("airwar", 3, 2, 1, 0, 2.0, 2.5, False),
+                            GameLine("war", 2, 1, 0, 1, None, -1.0, False)))
     values.update(changes)
     return PlayerStats(**values)
 
@@ -31,10 +35,10 @@ def test_stats_read_the_record_the_streaks_and_a_line_per_game():
     lines = surface.text.splitlines()
     assert lines[0] == f"**<@{ALICE}>** — 5 games: 3 wins · 1 loss · 1 draw (win rate 60%)"
     assert lines[1] == "Current streak: 2 wins · best winning streak: 2 wins"
-    assert lines[2] == "This season's combined rating: 3.2 · best ever: 4.0"
+    assert lines[2] == "This season's combined rating: 1578 · best ever: 1596"
     assert lines[3] == f"Most played opponent: <@{BOB}> (4 games)"
-    assert lines[5:] == ["**Air War**: 3 games, 2W 1L 0D · rating 2.0 (best 2.5)",
-                         "**War**: 2 games, 1W 0L 1D · rating — (best -1.0)"]
+    assert lines[5:] == ["**Air War**: 3 games, 2W 1L 0D · rating 1548 · best 1560",
+                         "**War**: 2 games, 1W 0L 1D · rating — · best 1476"]
     single = render.stats(player_stats(game="war", most_played=(-1, 2)), "x")
     assert single.title == "Stats — War" and "Most played opponent: deleted player (2 games)" in single.text
     assert "**War**:" not in single.text
@@ -47,8 +51,8 @@ def test_the_rating_chart_is_a_png_with_alt_text():
     assert picture is not None and picture.filename == "rating.png"
     image = Image.open(io.BytesIO(picture.png))
     assert image.format == "PNG" and image.size == (800, 400)
-    assert picture.alt == ("Rating history: All games from 0.0 to 3.2 over 2 matches; Air War from 0.0 to 2.0 over "
-                           "1 match; War from 0.0 to -1.0 over 1 match")
+    assert picture.alt == ("Rating history: All games from 1500 to 1578 over 2 matches; Air War from 1500 to 1548 "
+                           "over 1 match; War from 1500 to 1476 over 1 match")
     assert render.rating_chart(player_stats(history=()), "Alice") is None
 
 
@@ -60,9 +64,9 @@ def test_history_and_head_to_head_show_deleted_players_and_links():
     text = render.history(HistoryPage(1, ALICE, 2, 3, 2, 6, matches), f"<@{ALICE}>").text
     lines = text.splitlines()
     assert lines[0] == f"**<@{ALICE}>** — 6 finished matches"
-    assert lines[1] == ("**3.** ✅ Won (forfeit) · Air War vs deleted player · <t:1700000000:d> · <#70> · rating 2.5 "
-                        "(+1.5) · match 7")
-    assert lines[2] == f"**4.** 🤝 Draw · War vs <@{BOB}> · <t:1699000000:d> · <#10> · rating 0.5 (+0.5) · match 5"
+    assert lines[1] == ("**3.** ✅ Won (forfeit) · Air War vs deleted player · <t:1700000000:d> · <#70> · rating 1560 "
+                        "(+36) · match 7")
+    assert lines[2] == f"**4.** 🤝 Draw · War vs <@{BOB}> · <t:1699000000:d> · <#10> · rating 1512 (+12) · match 5"
     assert lines[3] == "Page 2 of 3"
 
     shared = (SharedMatch(9, "airwar", 10, 90, 1_700_000_000.0, "out_of_cards", BOB, (ALICE, BOB)),)
@@ -85,3 +89,58 @@ def test_settings_and_seasons():
                                                                                     None)])
     assert seasons.splitlines() == ["**Seasons**", "1. Season 1 to <t:1700000000:d>",
                                     "2. Spring from <t:1700000000:d> (current)"]
+
+
+def test_a_first_loss_reads_as_a_provisional_rating_below_1500_and_never_negative():
+    first_loss = player_stats(games=1, wins=0, losses=1, draws=0, current_streak=Streak("loss", 1), best_streak=0,
+                              rating=-1.833, best_rating=-1.833, provisional=True, history=(("all", (0.0, -1.833)),),
+                              per_game=(GameLine("airwar", 1, 0, 1, 0, -1.833, -1.833, True),))
+    lines = render.stats(first_loss, "x").text.splitlines()
+    assert lines[2] == "This season's combined rating: 1456 (provisional) · best ever: 1456"
+    assert lines[-1] == "**Air War**: 1 game, 0W 1L 0D · rating 1456 (provisional) · best 1456"
+    assert render.rating_chart(first_loss, "Alice").alt == "Rating history: All games from 1500 to 1456 over 1 match"
+    hopeless = player_stats(rating=-80.0, best_rating=-70.0, history=(("all", (0.0, -80.0)),))
+    assert "combined rating: 0 · best ever: 0" in render.stats(hopeless, "x").text
+    assert "to 0 over" in render.rating_chart(hopeless, "x").alt
+
+
+def board_page(rows, *, page=1, pages=1, unranked=0) -> LeaderboardPage:
+    return LeaderboardPage(1, "airwar", page, pages, 10, 3, len(rows), unranked, tuple(rows))
+
+
+def row(rank: int, user_id: int, ordinal: float, wins: int, losses: int, draws: int = 0) -> LeaderboardRow:
+    games = wins + losses + draws
+    return LeaderboardRow(rank, user_id, None, wins, losses, draws, games, wins / games, ordinal, 25.0, 1.0)
+
+
+def shown_on_a_phone(line: str, names: dict[int, str]) -> str:
+    """The line as Discord draws it: mentions as @name, no markdown stars."""
+    return re.sub(r"<@(\d+)>", lambda m: "@" + names[int(m[1])], line).replace("**", "")
+
+
+def test_a_board_is_one_short_line_per_player_ranked_by_the_displayed_rating():
+    # a long line: a three-digit rank, an 18-digit id (Discord's are 17 to 19 digits), a name of 16 characters
+    big = 999_999_999_999_999_999
+    rows = [row(1, ALICE, 20.0, 12, 4), row(2, BOB, 3.2, 3, 2, 1), row(100, big, -70.0, 99, 99, 9)]
+    surface = render.board(board_page(rows), "Air War leaderboard")
+    lines = surface.text.splitlines()
+    assert surface.title == "Air War leaderboard" and "```" not in surface.text
+    assert lines == [f"**1.** <@{ALICE}> **1980** · 12W 4L", f"**2.** <@{BOB}> **1577** · 3W 2L 1D",
+                     f"**100.** <@{big}> **0** · 99W 99L 9D"]
+    ratings = [int(re.search(r"> \*\*(\d+)\*\*", line)[1]) for line in lines]
+    assert ratings == sorted(ratings, reverse=True) and min(ratings) >= 0
+    names = {ALICE: "Alice", BOB: "Bob", big: "Sixteen letters!"}
+    assert all(len(shown_on_a_phone(line, names)) <= 40 for line in lines)
+
+
+def test_the_board_footer_pages_counts_provisional_players_and_points_to_help():
+    footer = render.board_footer("airwar", 3, page=2, pages=4, unranked=2)
+    assert footer.splitlines() == ["Page 2 of 4", "2 provisional players (fewer than 3 games) not ranked yet.",
+                                   "Ranked after 3 games; a new rating starts at 1500. /help explains the ratings."]
+    assert render.board_footer("all", 1, unranked=1).splitlines() == [
+        "1 provisional player (fewer than 1 game) not ranked yet.",
+        "Ranked after 1 game; a new rating starts at 1500. One rating over the matches of every game. "
+        "/help explains the ratings."]
+    assert "μ" not in footer and "openskill" not in footer
+    assert render.board_footer("war", 3, unranked=2, current=False).startswith(
+        "2 provisional players (fewer than 3 games) not ranked.\n")

@@ -15,6 +15,7 @@ from bot.match.kernel import MatchKernel
 from bot.render import bracket as bracket_render
 from bot.services.stats import (
     COMBINED,
+    MIN_GAMES,
     MatchNotExportable,
     NothingToDelete,
     OpenMatchBlocksDeletion,
@@ -92,6 +93,7 @@ async def test_a_players_stats_count_streaks_opponents_and_ratings(world: World)
     assert airwar.current_streak == Streak("win", 3) and airwar.best_streak == 3
     assert airwar.most_played == (BOB, 4)
     assert airwar.rating == pytest.approx(world.per_game[(GUILD, "airwar", ALICE)].ordinal())
+    assert not airwar.provisional  # 6 games on it
     [(label, values)] = airwar.history
     assert label == "airwar" and len(values) == 7 and values[0] == pytest.approx(0.0)
     assert values[-1] == pytest.approx(airwar.rating) and airwar.best_rating == pytest.approx(max(values[1:]))
@@ -105,12 +107,26 @@ async def test_a_players_stats_count_streaks_opponents_and_ratings(world: World)
     war = everything.per_game[1]
     assert (war.games, war.wins, war.losses, war.draws) == (2, 1, 1, 0)
     assert war.rating == pytest.approx(world.per_game[(GUILD, "war", ALICE)].ordinal())
+    assert war.provisional and not everything.per_game[0].provisional and not everything.provisional
+    assert (await world.stats.player_stats(GUILD, ALICE, "war")).provisional  # 2 War games: fewer than 3
     assert [label for label, _ in everything.history] == [COMBINED, "airwar", "war"]
     assert len(everything.history[0][1]) == 9
 
     nobody = await world.stats.player_stats(GUILD, DAVE)
     assert nobody.games == 0 and nobody.current_streak == Streak(None, 0) and nobody.rating is None
     assert nobody.history == () and nobody.most_played is None
+
+
+async def test_a_rating_is_provisional_until_the_minimum_games_on_it(world: World):
+    for games in range(1, MIN_GAMES + 1):
+        await world.play(BOB, ALICE)
+        for game in ("airwar", None):  # the game's rating and the combined one
+            stats = await world.stats.player_stats(GUILD, ALICE, game)
+            assert (stats.games, stats.provisional) == (games, games < MIN_GAMES)
+    assert not (await world.stats.player_stats(GUILD, ALICE, "war")).provisional  # no War rating at all
+    await world.stats.start_season(GUILD)  # a new season: a new rating, provisional again once played
+    await world.play(BOB, ALICE)
+    assert (await world.stats.player_stats(GUILD, ALICE, "airwar")).provisional
 
 
 async def test_the_combined_board_is_one_openskill_rating_over_every_game_in_finish_order(world: World):

@@ -262,3 +262,46 @@ def test_parse_rules():
     assert parse_rules("") == {}
     with pytest.raises(TournamentRefused):
         parse_rules("face_down")
+
+
+@pytest.mark.parametrize(("format", "players", "rounds"), [
+    ("single_elimination", 8, ["W1", "W2", "W3"]), ("round_robin", 4, ["R1", "R2", "R3"]),
+    ("swiss", 6, ["R1", "R2", "R3"]),
+])
+async def test_a_round_is_called_whole_once_the_one_before_is_over_and_summed_up_once(world, format, players,
+                                                                                         rounds):
+    tid = await create(world, format, players)
+    await world.service.start(tid, ORGANISER)
+    await drive(world, tid)
+    queued = await world.service.unshown_events(tid)  # nothing shows them here: the whole queue, in order
+    order = [(e.type, e.event["round"]) for e in queued if e.type in ("call", "round_over")]
+    assert [label for kind, label in order if kind == "round_over"] == rounds  # each round summed up once
+    # a round's calls all come together, after the summary of the round before it
+    for index, label in enumerate(rounds):
+        calls = [i for i, (kind, called) in enumerate(order) if kind == "call" and called == label]
+        assert calls == list(range(calls[0], calls[0] + len(calls)))
+        if index:
+            assert order.index(("round_over", rounds[index - 1])) < calls[0]
+    assert queued[-1].type == "over" and queued[-2].type == "round_over"
+
+
+async def test_a_late_ready_is_refused_with_what_became_of_the_match(world):
+    tid = await create(world, "single_elimination", 4, no_show=600)
+    update = await world.service.start(tid, ORGANISER)
+    first, second = (e.event for e in update.events if e.type == "call")
+    for player in first["players"]:
+        await world.service.ready(tid, first["key"], player)
+    with pytest.raises(TournamentRefused, match="under way"):  # the game is dealt, not counted yet
+        await world.service.ready(tid, first["key"], first["players"][0])
+    await world.service.reconcile()
+    row = await world.service.bracket_match(tid, first["key"])
+    with pytest.raises(TournamentRefused, match=f"This match is over: <@{row.winner_id}> won it."):
+        await world.service.ready(tid, first["key"], first["players"][1])
+    await world.service.ready(tid, second["key"], second["players"][1])
+    world.clock.advance(601)
+    await world.service.tick(tid)
+    with pytest.raises(TournamentRefused, match="didn't press Ready in time"):
+        await world.service.ready(tid, second["key"], second["players"][1])
+    await world.service.cancel(tid, ORGANISER)
+    with pytest.raises(TournamentRefused, match="cancelled"):
+        await world.service.ready(tid, first["key"], first["players"][0])

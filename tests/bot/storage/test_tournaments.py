@@ -87,3 +87,23 @@ async def test_history_lists_past_tournaments_newest_first(db):
         rows, total = await store.past_tournaments(conn, 1, limit=10)
         assert [r.id for r in rows] == [second, first] and total == 2
         assert [t.channel_id for t in await store.open_tournaments(conn)] == [6]
+
+
+async def test_bracket_matches_by_round_and_call_message_and_the_last_event_of_a_kind(db):
+    async with db.transaction() as conn:
+        tid = await make(conn)
+        await store.update_tournament(conn, tid, 100.0, status="running", state={"bracket": True})
+        for key, round_, players in (("R1-1", "R1", [10, 11]), ("R1-2", "R1", [12, 13]), ("R2-1", "R2", [10, 12])):
+            await store.insert_bracket_match(conn, tid, key, round_, players, None, 100.0)
+        for key in ("R1-1", "R1-2"):
+            await store.update_bracket_match(conn, tid, key, call_message_id=500)
+        await store.append_events(conn, tid, [{"type": "paused", "by": 3}, {"type": "resumed", "by": 3},
+                                              {"type": "paused", "by": 4}], 101.0)
+    async with db.read() as conn:
+        assert [r.key for r in await store.bracket_matches(conn, tid, round="R1")] == ["R1-1", "R1-2"]
+        assert [r.key for r in await store.bracket_matches(conn, tid, call_message_id=500)] == ["R1-1", "R1-2"]
+        assert await store.bracket_matches(conn, tid, round="R2", call_message_id=500) == []
+        last = await store.last_event(conn, tid, ["paused"])
+        assert (last.seq, last.event["by"]) == (3, 4)
+        assert (await store.last_event(conn, tid, ["resumed", "cancelled"])).seq == 2
+        assert await store.last_event(conn, tid, ["cancelled"]) is None

@@ -237,8 +237,9 @@ def test_a_forfeit_result():
     assert surface.text.startswith("🏁 **Alice** wins! Bob forfeited.")
     assert render.forfeited(NAMES, 1) == "🏳️ **Bob** forfeits. **Alice** wins!"
     assert render.board(game.view(None), NAMES) == surface  # a finished game's board is its result
-    rated = render.result(game.view(None), NAMES, ratings=[{"before": 10.0, "after": 12.25}, {"before": 9, "after": 7}])
-    assert "Ratings: Alice 10.0 → 12.2 (+2.2) · Bob 9.0 → 7.0 (-2.0)" in rated.text
+    rated = render.result(game.view(None), NAMES, ratings=[{"before": 10.0, "after": 12.25, "games": 4},
+                                                           {"before": 9, "after": 7, "games": 2}])
+    assert "Ratings: Alice 1740 → 1794 (+54) · Bob 1716 → 1668 (-48, provisional)" in rated.text
 
 
 def test_result_of_a_game_in_progress_is_refused():

@@ -108,6 +108,7 @@ def test_notes_and_results():
                            rounds=40)
     assert "🏆 **<@2>** wins! The round limit was reached: stamina left <@1> 3 · <@2> 5." in result.text
     assert "<@2>'s armies: A♦ 4/4 SP · J♥ 1/1 SP" in result.text
-    assert "Ratings: <@1> 0.0 → -1.5 · <@2> 0.0 → 2.0" in result.text and "40 rounds fought" in result.text
+    assert "Ratings: <@1> 1500 → 1464 (-36) · <@2> 1500 → 1548 (+48)" in result.text
+    assert "40 rounds fought" in result.text
     draw = render.result({"winner": None, "reason": "double_timeout"}, [], NAMES)
     assert draw.title == "Army — draw" and "Both players missed two deadlines" in draw.text

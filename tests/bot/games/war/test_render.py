@@ -58,7 +58,7 @@ def test_the_result_says_capped_with_the_chart_and_its_words():
     assert f"Rounds: {stats.rounds} · wars: {stats.wars}" in surface.text
     assert surface.picture is not None and surface.picture.png[:4] == b"\x89PNG"
     assert surface.picture.alt.startswith("Line chart") and "Alice started with 26" in surface.picture.alt
-    assert "Alice started with 26" in surface.text and "+1.5" in surface.text
+    assert "Alice started with 26" in surface.text and "Ratings: <@1> 1500 → 1536 (+36)" in surface.text
     winner = ["Alice", "Bob"][game.outcome.winner]
     assert surface.title == f"War — {winner} wins" and f"**{NAMES[game.outcome.winner]}** wins!" in surface.text
 

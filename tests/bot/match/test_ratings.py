@@ -1,0 +1,44 @@
+"""The displayed rating: openskill's own rescaled ordinal (1500 for a new player), whole, never negative, in the
+stored order; provisional until the minimum games."""
+
+from __future__ import annotations
+
+import random
+
+from openskill.models import PlackettLuce
+
+from bot.match.ratings import DISPLAY_SCALE, DISPLAY_START, MIN_GAMES, Ratings, displayed, is_provisional
+
+
+def test_a_new_player_shows_1500_and_a_first_loss_shows_less_but_not_a_negative_number():
+    ratings = Ratings()
+    new = ratings.initial()
+    assert displayed(new.ordinal) == DISPLAY_START == 1500
+    won, lost = ratings.rate([new, new], winner=0)
+    assert DISPLAY_START > displayed(lost.ordinal) > 0 and displayed(won.ordinal) > DISPLAY_START
+    assert displayed(-1e6) == 0  # the floor
+
+
+def test_the_displayed_rating_is_openskills_ordinal_rescaled_by_the_library():
+    model, ratings = PlackettLuce(), Ratings()
+    rng = random.Random(3)
+    players = [model.rating() for _ in range(6)]
+    for _ in range(200):
+        a, b = rng.sample(range(len(players)), 2)
+        [[players[a]], [players[b]]] = model.rate([[players[a]], [players[b]]], ranks=[1, 2])
+        for player in (players[a], players[b]):
+            stored = ratings.skill(player.mu, player.sigma).ordinal
+            library = player.ordinal(alpha=DISPLAY_SCALE, target=DISPLAY_START)
+            assert displayed(stored) == max(0, round(library))
+
+
+def test_the_displayed_rating_keeps_the_stored_order():
+    rng = random.Random(5)
+    ordinals = sorted(rng.uniform(-80, 60) for _ in range(2000))
+    shown = [displayed(o) for o in ordinals]
+    assert shown == sorted(shown) and min(shown) == 0 and all(isinstance(s, int) for s in shown)
+
+
+def test_a_rating_is_provisional_until_the_minimum_games():
+    assert [is_provisional(games) for games in range(MIN_GAMES + 2)] == [True] * MIN_GAMES + [False, False]
+    assert is_provisional(4, min_games=5) and not is_provisional(5, min_games=5)
