@@ -130,6 +130,23 @@ def strength_table(*, aces_high: bool = True, tarot: bool = False) -> Mapping[st
     return _TABLES[(tarot, aces_high)]
 
 
+SUIT_SYMBOLS = MappingProxyType({"C": "♣", "D": "♦", "H": "♥", "S": "♠"})
+JOKER_SYMBOL = "🃏"
+TRUMP_SYMBOL = "★"
+
+
+def card_label(card: str) -> str:
+    """A card as every text and button shows it: rank and suit symbol (``10♣``, ``A♦``; tarot's page and knight
+    ``P♥``, ``N♥``), ``🃏`` for a joker, a tarot trump as its number and a star (``21★``, the Fool ``0★``), as the
+    card pictures draw them. Words (:func:`describe`) are for alt text."""
+    if is_joker(card):
+        return JOKER_SYMBOL
+    rank, suit = rank_of(card), suit_of(card)
+    if suit == "T":
+        return f"{rank}{TRUMP_SYMBOL}"
+    return f"{rank}{SUIT_SYMBOLS[suit]}"
+
+
 def describe(card: str) -> str:
     """A card in words, for screen readers and rules text: ``10H`` -> ``10 of hearts``."""
     if card == "RJ":

@@ -1,9 +1,9 @@
 """Air War's presenter: Air War's events on the kit's presenter (:mod:`cogs.kit.presenter`, which shows every game's
 matches the same way: in order, one background task per match, nothing doubled after a crash, an event that can't
 be shown holding back everything after it, the match moved to its channel when its thread is lost, the challenge's
-life, the thread, the match's one message in its channel, the panels by DM, the result).
+life, the thread, the match's one message in its channel, the panels, the result).
 
-Hidden information: the next DM panels know the deck bottoms the flips revealed, so they wait until the flips are
+Hidden information: the next panels know the deck bottoms the flips revealed, so they wait until the flips are
 public (an event that can't be shown holds back everything after it).
 
 What each event becomes:
@@ -13,8 +13,9 @@ What each event becomes:
 * ``accepted`` / ``declined`` / ``withdrawn`` / ``expired`` -- the challenge message says so, its buttons go;
   on accept the match's public thread is made from the challenge message (in the channel itself when threads
   are refused) and the challenge message becomes the live one: who plays, the rules, the link to the thread;
-* ``engagement`` -- each player's DM panel (``dm:<n>:<seat>`` holds its message id; ``0``: DMs closed, the
-  board gives that player an "Open my panel" button), then the public board (``board:<n>``);
+* ``engagement`` -- each player's panel (``dm:<n>:<seat>``: the player's one DM message of the match, edited to
+  show engagement ``n``; ``0``: the panel opens in the thread only), then the public board (``board:<n>``), whose
+  **Arrange** button opens the presser's panel as an ephemeral message until both orders are locked in;
 * ``order_locked`` -- the board shows who has locked in;
 * ``flip`` -- the board becomes the flips, one more per event, at the server's flip pace (``fight`` and
   ``engagement_end`` need no edit: the frames include them, the last one the engagement's summary);
@@ -185,22 +186,21 @@ class AirWarPresenter(Presenter):
         surface = await rendered(render.board, board.view, show.names,
                                  deadline=None if closed else board.deadline_at, image_names=show.image_names,
                                  ended=closed is not None)
-        no_dm = self._dms_closed(match, number)
         notes = []
-        for seat in no_dm:
+        for seat in self._dms_closed(match):
             if not locked[seat] and not closed:
                 notes.append(f"📪 {show.names[seat]}'s DMs are closed: {show.names[seat]}, use "
-                             "**Open my battle-order panel** below to arrange your stack.")
+                             f"**{render.PANEL_BUTTON}** below to arrange your stack.")
         if closed:
             notes.append(closed)
-        buttons = self.buttons.open_panel_view(match.id, number) if no_dm and not closed and not all(locked) else None
+        buttons = self.buttons.board_view(match.id, number) if not closed and not all(locked) else None
         board_id = match.board_message_id(number)
         colour = self.finished_colour if closed else COLOUR
         if board_id is not None:
             kwargs = edit_kwargs(surface, extra="\n".join(notes), view=buttons, colour=colour)
             if await self._play_edit_if_there(show, board_id, **kwargs):
                 return
-        ping = [match.seats[seat].user_id for seat in (0, 1) if number == 1 or seat in no_dm]
+        ping = [match.seats[seat].user_id for seat in self._panel_pings(match, number)]
         kwargs = message_kwargs(surface, extra="\n".join(notes), view=buttons, colour=colour)
         kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(u) for u in ping])
         content = " ".join(f"<@{user_id}>" for user_id in ping) or None

@@ -6,8 +6,8 @@ sent before a restart still works (nothing about it lives in memory):
 * ``aw:c:<match>:<accept|decline|withdraw>`` -- the challenge message;
 * ``aw:p:<match>:<engagement>:<key>`` -- the battle-order panel (DM or ephemeral); ``key`` is the render's button
   key: ``card:<CARD>``, ``undo``, ``reset``, ``random``, ``drawn``, ``confirm``;
-* ``aw:open:<match>:<engagement>`` -- "Open my panel" on the board (players whose DMs are closed) and in
-  ``/airwar status``;
+* ``aw:open:<match>:<engagement>`` -- **Arrange** on the board (the presser's panel, ephemeral, in the thread) and
+  "Open my battle-order panel" in ``/airwar status``;
 * ``aw:ff:<match>:<yes|no>`` -- the ephemeral "really forfeit?" question.
 
 The items only parse their custom id and hand the click to the Air War cog (``interaction.client.get_cog``);
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.games.airwar.render import PANEL_BUTTON
 from cogs.kit.items import MatchButtons
 
 COG_NAME = "AirWar"
@@ -28,5 +29,5 @@ PANEL_KEY = r"(?:card:[0-9A-Z]{1,3}|undo|reset|random|drawn|confirm)"
 
 
 BUTTONS = MatchButtons("aw", cog_name=COG_NAME, title="Air War", panel_key=PANEL_KEY,
-                       open_label="Open my battle-order panel")
+                       open_label="Open my battle-order panel", board_label=PANEL_BUTTON)
 

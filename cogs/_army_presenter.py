@@ -7,10 +7,11 @@ What each event becomes:
 * ``accepted`` / ``declined`` / ``withdrawn`` / ``expired`` -- the challenge message says so and loses its buttons;
   on accept the match's public thread is made from it (the channel itself when the server turned thread per match
   off or threads are refused) and it becomes the live message: who plays, the link to the thread;
-* ``turn`` -- the previous step's round message is closed; each player's DM panel is sent (``dm:<step>:<seat>``;
-  ``0``: DMs closed, the round message then gives that player an "Open my Army panel" button); then the step's
+* ``turn`` -- the previous step's round message is closed; each player's panel (``dm:<step>:<seat>``: the player's
+  one DM message of the match, edited to show the step; ``0``: the panel opens in the thread only); then the step's
   public round message (``round:<step>``): the previous round's reveal, both sides' stamina, who has chosen, the
-  deadline;
+  deadline, and its **Choose** button, which opens the presser's panel as an ephemeral message until both have
+  chosen;
 * ``chosen`` -- the round message shows who has chosen (skipped when the same batch already ends the step);
 * ``turn_timeout`` -- a note in the match (``afk:<step>``); the late players' panels say what was played for them;
 * ``deadline_moved`` -- a note; the round message and the waiting players' panels show the new deadline;
@@ -65,7 +66,7 @@ class ArmyPresenter(Presenter):
         previous = [] if step == ARRANGE_STEP else [
             q.event for q in await self.service.events(show.match.id, step=step - 1)]
         return render.round_board(turn, previous, show.names, chosen=chosen, closed=closed,
-                                  dms_closed=self._dms_closed(show.match, step)), chosen
+                                  dms_closed=self._dms_closed(show.match)), chosen
 
     async def _show_round(self, show: Show, step: int, up_to: int, closed: str | None = None) -> None:
         """Step ``step``'s round message as it stood at event ``up_to`` (posted the first time, edited after)."""
@@ -74,14 +75,13 @@ class ArmyPresenter(Presenter):
             return
         surface, chosen = built
         match = show.match
-        no_dm = [seat for seat in self._dms_closed(match, step) if not chosen[seat]]
-        view = self.buttons.open_panel_view(match.id, step) if no_dm and closed is None else None
+        view = self.buttons.board_view(match.id, step) if closed is None and not all(chosen) else None
         colour = self.finished_colour if closed else self.colour
         message_id = match.messages.get(round_name(step))
         if message_id is not None:
             await self._play_edit(show, message_id, **edit_kwargs(surface, view=view, colour=colour))
             return
-        ping = [match.seats[seat].user_id for seat in (0, 1) if step == ARRANGE_STEP or seat in no_dm]
+        ping = [match.seats[seat].user_id for seat in self._panel_pings(match, step)]
         kwargs = message_kwargs(surface, view=view, colour=colour)
         del kwargs["files"]
         kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(u) for u in ping])

@@ -3,7 +3,8 @@
 * ``army:c:<match>:<accept|decline|withdraw>`` -- the challenge message;
 * ``army:p:<match>:<step>:<key>`` -- the DM panel (or its ephemeral copy); ``key`` is the render's button key:
   ``army:<CARD>``, ``undo``, ``reset``, ``dealt``, ``confirm`` (setting the armies), ``play:<CARD>`` (a round);
-* ``army:open:<match>:<step>`` -- "Open my Army panel" (a player whose DMs are closed, and ``/army status``);
+* ``army:open:<match>:<step>`` -- **Choose** on the round message (the presser's panel, ephemeral, in the thread)
+  and "Open my Army panel" in ``/army status``;
 * ``army:ff:<match>:<yes|no>`` -- the ephemeral "really forfeit?" question.
 
 The items parse their custom id and hand the click to the Army cog (:data:`COG_NAME`); ``interaction_check`` turns
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.games.army.render import PANEL_BUTTON
 from cogs.kit.items import MatchButtons
 
 COG_NAME = "Army"
@@ -22,4 +24,4 @@ PANEL_KEY = r"(?:army:[0-9AJQK]{1,2}[CDHS]|play:[0-9]{1,2}[CDHS]|undo|reset|deal
 
 
 BUTTONS = MatchButtons("army", cog_name=COG_NAME, title="Army", panel_key=PANEL_KEY,
-                       open_label="Open my Army panel")
+                       open_label="Open my Army panel", board_label=PANEL_BUTTON)

@@ -110,6 +110,8 @@ class Rules(commands.Cog):
                 "`/settings warpace`, `/settings threads`, `/settings rules`, `/settings channels`, "
                 "`/settings newseason`. Past seasons: `/season list`.\n"
                 "**Your data:** `/privacy delete` removes your stats and history from this server.\n"
+                "**Your panels:** the board in a match's thread opens your private panel; `/preferences panels` "
+                "picks `dm` (also one DM per match, edited each step; the default) or `here` (no DMs).\n"
                 "**Read the rules:** `/rules` and pick a game, or press a button below.\n"
             ),
             colour=RULES_COLOUR,

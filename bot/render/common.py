@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.cards import describe
+from bot.cards import card_label, describe
 from bot.match.ratings import displayed, is_provisional
 
 MESSAGE_LIMIT = 2000  #: message content
@@ -116,9 +116,9 @@ def words(card: str) -> str:
 
 
 def cards_line(cards: Iterable[str], empty: str = "none") -> str:
-    """Cards in notation, space separated: ``QS 10S AS``."""
+    """Cards as texts show them (:func:`~bot.cards.card_label`), space separated: ``Q♠ 10♠ A♠``."""
     cards = list(cards)
-    return " ".join(cards) if cards else empty
+    return " ".join(card_label(card) for card in cards) if cards else empty
 
 
 def words_line(cards: Iterable[str], empty: str = "none") -> str:

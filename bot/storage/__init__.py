@@ -6,6 +6,7 @@
 * :mod:`bot.storage.matches` -- matches (versioned), seats, messages, the action log, the event queue, claims;
 * :mod:`bot.storage.results` -- results, ratings, the leaderboard;
 * :mod:`bot.storage.settings` -- server settings and players' names;
+* :mod:`bot.storage.preferences` -- players' own preferences (where their panels open);
 * :mod:`bot.storage.records` -- the frozen records these hand out;
 * :mod:`bot.storage.pipeline` -- a transaction's writes sent without waiting for each;
 * :mod:`bot.storage.errors` -- what storage refuses (never the driver's exceptions).

@@ -30,9 +30,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage import matches, results, seasons, settings, stats, tournaments
+from bot.storage import matches, port, preferences, results, seasons, settings, stats, tournaments
 from bot.storage.pipeline import STATEMENT_METHODS, Pipelined, pipelined
-from bot.storage.port import MatchStore, ResultStore, SeasonStore, SettingsStore, StatsStore, TournamentStore
 
 log = logging.getLogger(__name__)
 
@@ -79,12 +78,13 @@ class Database:
     """
 
     # the stores (the port's), each this package's module of the same name
-    matches: MatchStore[aiosqlite.Connection] = matches
-    results: ResultStore[aiosqlite.Connection] = results
-    settings: SettingsStore[aiosqlite.Connection] = settings
-    stats: StatsStore[aiosqlite.Connection] = stats
-    seasons: SeasonStore[aiosqlite.Connection] = seasons
-    tournaments: TournamentStore[aiosqlite.Connection] = tournaments
+    matches: port.MatchStore[aiosqlite.Connection] = matches
+    results: port.ResultStore[aiosqlite.Connection] = results
+    settings: port.SettingsStore[aiosqlite.Connection] = settings
+    stats: port.StatsStore[aiosqlite.Connection] = stats
+    seasons: port.SeasonStore[aiosqlite.Connection] = seasons
+    tournaments: port.TournamentStore[aiosqlite.Connection] = tournaments
+    preferences: port.PreferenceStore[aiosqlite.Connection] = preferences
 
     def __init__(self, connection: aiosqlite.Connection, path: Path, *, shared: bool = False) -> None:
         self.connection = connection

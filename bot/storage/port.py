@@ -2,10 +2,11 @@
 
 :class:`Storage` is a database: its connection contexts (``transaction()``, ``read()``, ``statement()``), its
 pipelining of a transaction's writes, and its stores -- :class:`MatchStore`, :class:`ResultStore`,
-:class:`SettingsStore`, :class:`StatsStore`, :class:`SeasonStore`, :class:`TournamentStore` -- whose functions take
-a connection of one of its contexts first. The SQLite implementation is :class:`bot.storage.database.Database`,
-whose stores are this package's modules (``database.matches`` is :mod:`bot.storage.matches`, ...); another one
-(PostgreSQL, shared by several bot processes) comes from its own ``open`` and hands out its own connections.
+:class:`SettingsStore`, :class:`StatsStore`, :class:`SeasonStore`, :class:`TournamentStore`,
+:class:`PreferenceStore` -- whose functions take a connection of one of its contexts first. The SQLite
+implementation is :class:`bot.storage.database.Database`, whose stores are this package's modules
+(``database.matches`` is :mod:`bot.storage.matches`, ...); another one (PostgreSQL, shared by several bot
+processes) comes from its own ``open`` and hands out its own connections.
 
 Concurrency is part of the contract, so that several processes can share one database: a match's writes may be held
 to the version their writer read (``expected_version``: :class:`~bot.storage.errors.VersionConflict` when the match
@@ -144,6 +145,13 @@ class SettingsStore(Protocol[Conn_contra]):
     ) -> None: ...
 
 
+class PreferenceStore(Protocol[Conn_contra]):
+    """Players' own preferences (the same on every server): where their private panels open."""
+
+    async def panel_places(self, conn: Conn_contra, user_ids: Iterable[int]) -> dict[int, str]: ...
+    async def set_panel_place(self, conn: Conn_contra, user_id: int, place: str, now: float) -> None: ...
+
+
 class StatsStore(Protocol[Conn_contra]):
     """A player's finished matches, the combined rating's bookkeeping, boards of any season, deleting a player."""
 
@@ -280,6 +288,7 @@ class Storage(Protocol[Conn]):
     stats: StatsStore[Conn]
     seasons: SeasonStore[Conn]
     tournaments: TournamentStore[Conn]
+    preferences: PreferenceStore[Conn]
 
     @property
     def shared(self) -> bool:

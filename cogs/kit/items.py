@@ -6,7 +6,9 @@ sent before a restart still works (nothing about it lives in memory):
 * ``<prefix>:c:<match>:<accept|decline|withdraw>`` -- the challenge message;
 * ``<prefix>:p:<match>:<step>:<key>`` -- a seat's panel (DM or ephemeral); ``key`` is the render's button key,
   matching the game's ``panel_key`` pattern;
-* ``<prefix>:open:<match>:<step>`` -- "Open my panel" (players whose DMs are closed, and the status command);
+* ``<prefix>:open:<match>:<step>`` -- the button that opens the player's panel of the step as an ephemeral message
+  where it is pressed: on the step's public board (in the game's word, ``board_label``: "Arrange", "Choose"), and
+  "Open my panel" in the status command's answer;
 * ``<prefix>:ff:<match>:<yes|no>`` -- the ephemeral "really forfeit?" question;
 * ``<prefix>:l:<match>:<join|leave|start|cancel>`` -- a lobby's message (a game with lobbies; anyone may Join);
 * ``<prefix>:t:<match>:<step>:<key>`` -- the match's public table (a game with one), ``key`` matching the game's
@@ -86,14 +88,18 @@ class MatchButtons:
     ``on_panel_button``, ``on_open_panel``, ``on_forfeit_button``, ``on_lobby_button``, ``on_table_button``,
     ``on_rematch_button``);
     ``panel_key``: a regular expression for the panel's button keys (``None``: the game has no private panels);
-    ``open_label``: the "Open my panel" button's words; ``forfeit_labels``: the forfeit question's two buttons'
+    ``open_label``: the "Open my panel" button's words; ``board_label``: the same button's on the step's public
+    board, the game's word for making the choice ("Arrange"); ``forfeit_labels``: the forfeit question's two buttons'
     words (yes, no); ``lobby``: the game has lobbies; ``table_key``: a regular expression for the keys of the buttons
     on the match's public table (``None``: it has none)."""
 
     def __init__(self, prefix: str, *, cog_name: str, title: str, panel_key: str | None = None,
-                 open_label: str = "Open my panel", forfeit_labels: tuple[str, str] = ("Forfeit", "Keep playing"),
-                 lobby: bool = False, table_key: str | None = None) -> None:
+                 open_label: str = "Open my panel", board_label: str = "Choose",
+                 forfeit_labels: tuple[str, str] = ("Forfeit", "Keep playing"), lobby: bool = False,
+                 table_key: str | None = None) -> None:
         self.prefix = prefix
+        self.open_label = open_label
+        self.board_label = board_label
 
         class Item(GameItem):
             pass
@@ -155,8 +161,8 @@ class MatchButtons:
 
         class OpenPanelButton(Item, discord.ui.DynamicItem[discord.ui.Button],
                               template=rf"{prefix}:open:(?P<match>[0-9]{{1,19}}):(?P<step>[0-9]{{1,6}})"):
-            def __init__(self, match_id: int, step: int) -> None:
-                super().__init__(discord.ui.Button(label=open_label, style=discord.ButtonStyle.primary,
+            def __init__(self, match_id: int, step: int, label: str | None = None) -> None:
+                super().__init__(discord.ui.Button(label=label or open_label, style=discord.ButtonStyle.primary,
                                                    custom_id=f"{prefix}:open:{match_id}:{step}"))
                 self.match_id = match_id
                 self.step = step
@@ -164,7 +170,7 @@ class MatchButtons:
             @classmethod
             async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                                      match: re.Match[str]) -> Any:
-                return cls(int(match["match"]), int(match["step"]))
+                return cls(int(match["match"]), int(match["step"]), item.label)
 
             async def callback(self, interaction: discord.Interaction) -> None:
                 await self._run(interaction, "on_open_panel", self.step)
@@ -264,15 +270,22 @@ class MatchButtons:
                                 style=STYLES.get(button.style, discord.ButtonStyle.secondary),
                                 disabled=not button.enabled, row=button.row) for button in buttons])
 
-    def open_panel_view(self, match_id: int, step: int) -> discord.ui.View:
+    def open_panel_view(self, match_id: int, step: int, label: str | None = None) -> discord.ui.View:
+        """The button that opens the presser's panel of ``step`` (``label``: its words, "Open my panel" by
+        default)."""
         view = discord.ui.View(timeout=None)
-        view.add_item(self.OpenPanelButton(match_id, step))
+        view.add_item(self.OpenPanelButton(match_id, step, label))
         return view
 
     def rematch_view(self, match_id: int) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
         view.add_item(self.RematchButton(match_id))
         return view
+
+    def board_view(self, match_id: int, step: int) -> discord.ui.View:
+        """The button on the step's public board that opens each player's panel in the thread (the game's
+        ``board_label``); anyone else who presses it is told privately that it isn't their match."""
+        return self.open_panel_view(match_id, step, self.board_label)
 
     def forfeit_view(self, match_id: int) -> discord.ui.View:
         view = discord.ui.View(timeout=None)

@@ -49,7 +49,7 @@ from cogs._match_common import message_link, missing_permissions
 from cogs._stats_ui import settings_service
 from cogs.kit.items import MatchButtons
 from cogs.kit.messages import DEFER_AFTER, NO_MENTIONS, Answer
-from cogs.kit.presenter import Presenter
+from cogs.kit.presenter import Presenter, dm_name
 
 log = logging.getLogger("cogs.kit")
 
@@ -295,9 +295,20 @@ class MatchCog(commands.Cog):
                         await answer.tell(str(error))
                         return
                     await answer.edit(**await self.presenter.panel_answer(update.match, panel, interaction.message))
+                    if method_name in CHOICES:
+                        await self._close_other_panel(update.match, user_id, step, interaction.message)
             finally:
                 if update is not None:
                     self.after(update)
+
+    async def _close_other_panel(self, match: MatchRecord, user_id: int, step: int,
+                                 clicked: discord.Message | None) -> None:
+        """A choice made on the panel opened in the thread: the player's DM message of the same step shows it too,
+        without its buttons, which mean nothing any more."""
+        seat = match.seat_of(user_id)
+        if seat is None or clicked is None or clicked.id == match.messages.get(dm_name(step, seat)):
+            return
+        await self.presenter.refresh_dm_panel(match, seat, step)
 
     async def on_open_panel(self, interaction: discord.Interaction, match_id: int, step: int) -> None:
         async with self.answer(interaction, thinking=True, ephemeral=True) as answer:

@@ -16,7 +16,7 @@ whichever match they are for (:meth:`Presenter._turn`).
 The base shows what every game's match has: the challenge or lobby (``challenge`` / ``lobby``: posted only when the
 command's answer was lost, and found among the channel's last messages when only its id was; ``joined`` / ``left``:
 the lobby message shows who is in; ``declined`` / ``withdrawn`` / ``expired``; ``accepted``, which makes the
-match's thread), each seat's private panel (sent by DM, or offered by a button when DMs are closed) and the result.
+match's thread), each seat's private panel and the result.
 
 A match has one message in its channel, edited through its life (:meth:`Presenter._show_card`): the challenge (or
 lobby) with its buttons, then, once accepted, who plays and a link to the thread (no buttons), then the result with
@@ -26,6 +26,13 @@ there, after the play, and its first message then links to it. A tournament's ma
 in the channel (the tournament's messages show them there).
 
 An edit uploads a picture only when it differs from the one the message has (:class:`~cogs.kit.pictures.SentPictures`).
+
+Panels: each step's public message carries the game's button (``buttons.board_view``: "Arrange", "Choose") that opens
+the presser's panel as an ephemeral message in the thread. A player who prefers DMs (``dm``, the default; the
+player's ``/preferences``) also gets one DM message per match, sent at their first panel and edited for each step
+after it (an edit notifies nobody: one notification per match, then none); a player who prefers ``here``, or whose
+DMs turn out to be closed (Discord's 50007), gets no DM and is mentioned once on the step's public message instead
+(:meth:`Presenter._panel_pings`).
 
 A game's presenter subclasses it and adds an ``_on_<event type>`` method per event of its own (or chooses
 otherwise: :meth:`Presenter._handler`).
@@ -53,6 +60,7 @@ import discord
 from bot.match.kernel import MatchKernel
 from bot.render.common import Surface, name
 from bot.services import USER_ERRORS
+from bot.services.preferences import DEFAULT_PANELS, PreferencesService
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._match_common import ensure_thread, fetch_name, mentions, message_link
 from cogs.kit.items import MatchButtons
@@ -61,7 +69,7 @@ from cogs.kit.pictures import SentPictures
 
 log = logging.getLogger("cogs.kit")
 
-__all__ = ["Presenter", "Show", "ShowLoop", "ThreadLost", "dm_name", "mentions"]
+__all__ = ["Presenter", "Show", "ShowLoop", "ThreadLost", "dm_name", "dms_closed_name", "mentions"]
 
 RETRIES = 4
 #: seconds before a match whose events could not be shown is tried again (its next update tries at once)
@@ -74,8 +82,14 @@ UNKNOWN_MESSAGE = 10008
 
 
 def dm_name(step: int, seat: int) -> str:
-    """The name of a seat's panel message of a step (``0`` as its id: the seat's DMs are closed)."""
+    """The name under which a seat's panel of a step is recorded: the id of the seat's DM message that showed it
+    (one per match, edited step by step), ``0`` when the panel opens in the match's thread only."""
     return f"dm:{step}:{seat}"
+
+
+def dms_closed_name(seat: int) -> str:
+    """The mark of a seat whose DMs turned out to be closed in the match (its panels open in the thread)."""
+    return f"dms_closed:{seat}"
 
 
 def without_empty_files(kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -254,6 +268,7 @@ class Presenter(ShowLoop):
     def __init__(self, bot: Any, service: MatchKernel) -> None:
         super().__init__(bot)
         self.service = service
+        self.preferences = PreferencesService(service.db, clock=service.clock)
         self._rate_locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = weakref.WeakValueDictionary()
         self._pictures = SentPictures()
 
@@ -589,8 +604,23 @@ class Presenter(ShowLoop):
         return thread_id
 
     # --- the seats' panels -----------------------------------------------------------------------------------
-    def _dms_closed(self, match: MatchRecord, step: int) -> list[int]:
+    def _panels_here(self, match: MatchRecord, step: int) -> list[int]:
+        """The seats whose panel of ``step`` opens only in the match's thread, from the board's button (they
+        prefer it, or their DMs are closed)."""
         return [seat for seat in range(len(match.seats)) if match.messages.get(dm_name(step, seat)) == 0]
+
+    def _dms_closed(self, match: MatchRecord) -> list[int]:
+        """The seats whose DMs turned out to be closed in this match (their panels open in the thread from then
+        on)."""
+        return [seat for seat in range(len(match.seats)) if dms_closed_name(seat) in match.messages]
+
+    def _panel_pings(self, match: MatchRecord, step: int) -> list[int]:
+        """The seats to mention on ``step``'s public message, so that each player gets at most one notification a
+        step: those whose panel of the step opens in the thread, the first time it does (their first panel of the
+        match, or the previous one went by DM). A panel sent by DM notifies by itself, the first time only: later
+        steps edit that message, which notifies nobody."""
+        return [seat for seat in self._panels_here(match, step)
+                if match.messages.get(dm_name(step - 1, seat)) != 0]
 
     def panel_footer(self, match: MatchRecord) -> str:
         return f"-# Your {self.title} match in <#{match.play_channel_id}>."
@@ -624,31 +654,61 @@ class Presenter(ShowLoop):
                            colour=self.finished_colour if panel.ended else self.colour)
 
     async def _send_panels(self, show: Show, step: int) -> None:
-        """Each seat's panel of ``step`` by DM, when ``step`` is the match's current one (sent once)."""
-        if show.match.status != "active" or show.match.step != step:
+        """Each seat's panel of ``step``, when ``step`` is the match's current one (once per seat and step): by DM
+        for a player who prefers it (the default), else in the thread only, from the board's button."""
+        match = show.match
+        if match.status != "active" or match.step != step:
             return
-        for seat in range(len(show.match.seats)):
-            if dm_name(step, seat) not in show.match.messages:
-                await self._send_panel(show, step, seat)
+        seats = [seat for seat in range(len(match.seats)) if dm_name(step, seat) not in match.messages]
+        if not seats:
+            return
+        places = await self.preferences.panel_places(match.seats[seat].user_id for seat in seats)
+        for seat in seats:
+            await self._send_panel(show, step, seat, places[match.seats[seat].user_id])
 
-    async def _send_panel(self, show: Show, step: int, seat: int) -> None:
-        """Seat ``seat``'s panel of ``step`` by DM (message ``dm:<step>:<seat>``; ``0`` when DMs are closed)."""
+    async def _send_panel(self, show: Show, step: int, seat: int, place: str = DEFAULT_PANELS) -> None:
+        """Seat ``seat``'s panel of ``step`` (message ``dm:<step>:<seat>``): the seat's one DM message of the match,
+        sent the first time and edited for each later step; ``0`` when the panel opens in the thread only (``place``
+        is ``here``, or the seat's DMs are closed: :meth:`_dms_closed`, found out here the first time)."""
         match = show.match
         user_id = match.seats[seat].user_id
-        panel = await self.service.panel(match.id, user_id)
-        if not self.panel_due(panel, step):
-            return
-        kwargs = await self.panel_message(match, panel, answering=False)
-        try:
-            channel = await self._dm(match, seat)
-            message = await self._send(match, channel, dm_name(step, seat), **kwargs)
-        except discord.Forbidden as error:
-            log.info("%s match %s: no DM to seat %s (%s); the match offers the panel", self.title, match.id, seat,
-                     error)
+        if place == "here" or seat in self._dms_closed(match):
             show.match = await self.service.set_message(match.id, dm_name(step, seat), 0)
             return
-        await self.service.set_dm(match.id, user_id, channel.id, message.id)
-        show.match = await self.service.set_message(match.id, dm_name(step, seat), message.id)
+        # under the player's panel lock: a click on the DM's previous step is answered before the message moves on
+        async with self.panel_lock(match.id, user_id):
+            panel = await self.service.panel(match.id, user_id)
+            if not self.panel_due(panel, step):
+                return
+            try:
+                message_id = await self._show_in_dm(show, step, seat, panel)
+            except discord.Forbidden as error:
+                log.info("%s match %s: no DM to seat %s (%s); its panels open in the match from now on",
+                         self.title, match.id, seat, error)
+                show.match = await self.service.set_message(match.id, dms_closed_name(seat), 0)
+                message_id = 0
+        show.match = await self.service.set_message(match.id, dm_name(step, seat), message_id)
+
+    async def _show_in_dm(self, show: Show, step: int, seat: int, panel: Any) -> int:
+        """The seat's DM message of the match made to show ``panel``: edited when there is one (an edit notifies
+        nobody), else sent (with the nonce of ``dm:<step>:<seat>``) and stored as the seat's; its id.
+        ``discord.Forbidden``: the seat's DMs are closed."""
+        match = show.match
+        record = match.seats[seat]
+        if record.dm_message_id and record.dm_channel_id is not None:
+            try:
+                await self._edit(record.dm_channel_id, record.dm_message_id, dm=True,
+                                 **await self.panel_edit(match, panel))
+                return record.dm_message_id
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_MESSAGE:
+                    raise
+                log.info("%s match %s: seat %s's DM panel is gone; sending it again", self.title, match.id, seat)
+        channel = await self._dm(match, seat)
+        message = await self._send(match, channel, dm_name(step, seat),
+                                   **await self.panel_message(match, panel, answering=False))
+        show.match = await self.service.set_dm(match.id, record.user_id, channel.id, message.id)
+        return message.id
 
     async def _dm(self, match: MatchRecord, seat: int) -> discord.abc.Messageable:
         """The seat's DM channel: the one the match stored, else opened (one at a time, see :meth:`_turn`)."""
@@ -659,23 +719,27 @@ class Presenter(ShowLoop):
             return await self.bot.create_dm(discord.Object(record.user_id))
 
     async def _edit_panels(self, show: Show, step: int, seats: Sequence[int]) -> None:
-        """The seats' panel messages of ``step`` shown again as they stand now (:meth:`MatchKernel.panel_for`): a new
-        deadline, or how the step ended for them (then without buttons). Each under its player's
-        :meth:`panel_lock`, so a click being answered lands first and this edit after it."""
-        match = show.match
+        """The seats' DM panels of ``step`` shown again as they stand now (:meth:`MatchKernel.panel_for`): a new
+        deadline, or how the step ended for them (then without buttons). The seat's DM message still shows
+        ``step``: the next step's panel comes with a later event. Each under its player's :meth:`panel_lock`, so a
+        click being answered lands first and this edit after it."""
         for seat in seats:
-            message_id = match.messages.get(dm_name(step, seat))
-            channel_id = match.seats[seat].dm_channel_id
-            if not message_id or channel_id is None:
-                continue
-            user_id = match.seats[seat].user_id
-            async with self.panel_lock(match.id, user_id):
-                try:
-                    panel = await self.service.panel_for(match.id, user_id, step)
-                    await self._edit(channel_id, message_id, dm=True, **await self.panel_edit(match, panel))
-                except (discord.HTTPException, *USER_ERRORS) as error:
-                    log.info("%s match %s: could not update seat %s's panel %s: %s", self.title, match.id, seat,
-                             step, error)
+            async with self.panel_lock(show.match.id, show.match.seats[seat].user_id):
+                await self.refresh_dm_panel(show.match, seat, step)
+
+    async def refresh_dm_panel(self, match: MatchRecord, seat: int, step: int) -> None:
+        """The seat's DM message, when it showed its panel of ``step``, shown again as that panel stands now (the
+        caller holds the player's :meth:`panel_lock`); a failure is logged, never raised."""
+        message_id = match.messages.get(dm_name(step, seat))
+        channel_id = match.seats[seat].dm_channel_id
+        if not message_id or channel_id is None:
+            return
+        try:
+            panel = await self.service.panel_for(match.id, match.seats[seat].user_id, step)
+            await self._edit(channel_id, message_id, dm=True, **await self.panel_edit(match, panel))
+        except (discord.HTTPException, *USER_ERRORS) as error:
+            log.info("%s match %s: could not update seat %s's panel %s: %s", self.title, match.id, seat, step,
+                     error)
 
     # --- the result ------------------------------------------------------------------------------------------
     async def _post_result(self, show: Show, surface: Surface) -> None:

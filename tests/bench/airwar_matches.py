@@ -12,9 +12,10 @@ per channel, 50 requests per second per other route). The challenges are made in
 ``--channels K``, spread over K channels (match i in channel i mod K), as on a big server: every challenge, its
 accepted edit, the link line and the result copy go to the channel of the challenge, at 5 per 5 s each. The bot
 plays each match in a thread of its own. Two scripted players per match: the challenger uses
-``/airwar challenge``, the opponent clicks **Accept**, then each finds their DM panel for every engagement and
-clicks it (engagement 1 also goes through ``undo``, ``drawn``, ``random`` and ``reset``; then a card per tap in the
-order of ``tests.e2e.test_airwar.POLICIES``, then ``confirm``) until the result is in the match's thread.
+``/airwar challenge``, the opponent clicks **Accept**, then each finds their DM panel (one message per match,
+edited) showing each engagement and clicks it (engagement 1 also goes through ``undo``, ``drawn``, ``random`` and
+``reset``; then a card per tap in the order of ``tests.e2e.test_airwar.POLICIES``, then ``confirm``) until the
+result is in the match's thread.
 ``--ramp-s`` spreads the challenges evenly over that many seconds (match i's challenger waits i/N of it; default 0:
 every challenge at once, a burst no server sees). ``--think-ms`` is each player's mean pause before a click
 (uniform in 0..2x; 0: click as soon as the previous answer is in; a person takes 300 ms or more).
@@ -285,7 +286,7 @@ class Bench:
         self.last_result_at = time.perf_counter()
 
     async def play_seat(self, thread: Channel, user: User, seat: int, accepted: float) -> None:
-        dm = Watch(self.env.dm(user))
+        dm = self.env.dm(user)  # one panel message per match, edited from engagement to engagement
         results = Watch(thread)
         over = False
         number = 1
@@ -295,7 +296,8 @@ class Bench:
             def ready(wanted: str = panel_title) -> Message | str | None:
                 nonlocal over
                 over = over or results.find(lambda t: bool(RESULT_TITLE.fullmatch(t))) is not None
-                return dm.find(lambda t: t == wanted) or ("over" if over else None)
+                shown = next((m for m in reversed(dm.messages) if not m.loading and title(m) == wanted), None)
+                return shown or ("over" if over else None)
 
             found = await poll(ready, self.args.timeout, f"{user.name}: no panel {number} and no result")
             if found == "over":

@@ -66,3 +66,13 @@ def test_colours_and_words():
     assert not cards.is_red("AS") and not cards.is_red("BJ")
     assert cards.describe("10H") == "10 of hearts"
     assert cards.describe("0T") == "the Fool"
+
+
+def test_one_card_notation_for_texts_and_buttons():
+    assert [cards.card_label(card) for card in ("10C", "AD", "QS", "2H")] == ["10♣", "A♦", "Q♠", "2♥"]
+    assert cards.card_label("RJ") == cards.card_label("BJ") == "🃏"
+    assert [cards.card_label(card) for card in ("PH", "NC", "0T", "21T")] == ["P♥", "N♣", "0★", "21★"]
+    # every card of every pack has a label without its letters' suit code, and words for alt text
+    for card in set(cards.standard_pack(jokers=2)) | set(cards.tarot_pack()):
+        label = cards.card_label(card)
+        assert label and label[-1] in "♣♦♥♠★🃏" and cards.describe(card)

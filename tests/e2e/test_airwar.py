@@ -1,7 +1,9 @@
 """Air War end to end: the real bot (cogs/airwar.py) against the local Discord, players clicking real buttons.
 
 The helpers here (a fast bot, finding the DM panels and boards, playing an engagement through the panel
-buttons, the engine's reference run and the leak scan) are shared with ``test_airwar_restart.py``.
+buttons, the engine's reference run and the leak scan) are shared with ``test_airwar_restart.py`` and
+``test_panels.py``. A player's DM panel is one message per match, edited for each engagement: :func:`dm_panel`
+finds it while it shows an engagement, :func:`dm_shown` finds what it showed of an engagement after it moved on.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from bot.cards import SUIT_SYMBOLS, card_label
 from bot.games.airwar.engine import AirWar
 from tests.localdiscord import CommandNotPermitted, Env, InvalidOptions, Message, User
 from tests.localdiscord.airwar import airwar_bot_factory
@@ -87,7 +90,33 @@ def panel_in(messages: Sequence[Message], engagement: int) -> Message | None:
 
 
 def dm_panel(env: Env, user: User, engagement: int) -> Message | None:
+    """The player's DM panel while it shows ``engagement``."""
     return panel_in(env.messages(user), engagement)
+
+
+def versions(message: Message) -> list[Message]:
+    """Every state a message was in, oldest first, each as a message whose :func:`appeared_at` says when it
+    appeared; the last one is the message itself (live)."""
+    earlier = [Message(message.id, message.channel, message.author, content=v.content, embeds=v.embeds,
+                       components=v.components, attachments=v.attachments, flags=v.flags,
+                       timestamp=v.edited_timestamp or message.timestamp) for v in message.history]
+    return [*earlier, message]
+
+
+def appeared_at(version: Message) -> float:
+    return _when(version.edited_timestamp or version.timestamp)
+
+
+def shown_panels(messages: Sequence[Message], engagement: int) -> list[Message]:
+    """Every state of ``messages`` that showed the panel of ``engagement``, oldest first."""
+    return [version for message in messages for version in versions(message)
+            if title(version) == f"{TITLE} — engagement {engagement}: your battle order"]
+
+
+def dm_shown(env: Env, user: User, engagement: int) -> Message | None:
+    """The last state of the player's DM panel that showed ``engagement`` (the message itself while it still does)."""
+    shown = shown_panels(env.messages(user), engagement)
+    return shown[-1] if shown else None
 
 
 def board(env: Env, where, engagement: int) -> Message | None:
@@ -255,13 +284,13 @@ def engine_at(orders: dict[int, list[list[str]]], number: int, rules: dict[str, 
     return game
 
 
-DECK_LINE = re.compile(r"^(Your deck|<@\d+>'s deck): (\d+) cards?(?:, all unknown\.|, all known \(top to bottom\): (.+)"
-                       r"|: (\d+) unknown on top, then known at the bottom \(top to bottom\): (.+))$", re.MULTILINE)
+DECK_LINE = re.compile(r"^(Your deck|<@\d+>'s deck): (\d+) cards?, (?:all unknown|all known: (.+)"
+                       r"|(\d+) unknown, then (.+) at the bottom) · discards \d+$", re.MULTILINE)
 
 
 def known_bottoms(text: str) -> dict[str, dict[str, Any]]:
     """What a DM panel says is known about each deck: ``{"Your deck" | "<@id>'s deck": {"count", "unknown_above",
-    "cards"}}``, the cards top to bottom, as the engine's ``deck_bottoms`` has them."""
+    "cards"}}``, the cards top to bottom as the panel shows them (``Q♠``)."""
     found = {}
     for label, total, all_known, unknown, cards in DECK_LINE.findall(text):
         listed = (all_known or cards).split()
@@ -331,7 +360,9 @@ def flip_lines(text: str) -> int:
 
 RANK_WORDS = {"jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 SUIT_WORDS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
-CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([CDHS])(?![0-9A-Za-z])")
+SUIT_LETTERS = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
+#: a card as texts and buttons show it (``Q♠``) or in notation (``QS``: custom ids, the kernel's refusals)
+CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([CDHS♣♦♥♠])(?![0-9A-Za-z])")
 CARD_WORDS = re.compile(r"\b(10|[2-9]|jack|queen|king|ace) of (clubs|diamonds|hearts|spades)\b", re.IGNORECASE)
 
 
@@ -352,14 +383,19 @@ def _text(content: str, embeds: list[dict], components: list[dict]) -> str:
 SEPARATORS = re.compile(r"\s*(?:·|—|;|:|→|\.|\bvs\b|\bagainst\b)\s*")
 
 
+#: a numbered place of an order: ``2 10♥`` in ``1 7♠ · 2 10♥ · 3 —``
+ORDER_SLOT = re.compile(r"(?<![0-9A-Za-z.])\d+ (10|[2-9JQKA])([CDHS♣♦♥♠])(?![0-9A-Za-z])")
+
+
 def card_runs(text: str) -> list[list[str]]:
     """The lists of cards a text names one after the other: per line and per part of a line (one player's cards
     are never split by ``·``, ``—``, ``;``, ``:``, ``→``, ``vs``, ``against``), in notation and, separately, in
-    words."""
+    words; and per line, the cards of an order's numbered places (``1 7♠ · 2 10♥``), in order."""
     runs = []
     for line in text.splitlines():
+        runs.append([rank + SUIT_LETTERS.get(suit, suit) for rank, suit in ORDER_SLOT.findall(line)])
         for part in SEPARATORS.split(line):
-            runs.append([rank + suit for rank, suit in CARD.findall(part)])
+            runs.append([rank + SUIT_LETTERS.get(suit, suit) for rank, suit in CARD.findall(part)])
             runs.append([RANK_WORDS.get(rank.lower(), rank) + SUIT_WORDS[suit.lower()]
                          for rank, suit in CARD_WORDS.findall(part)])
     return [run for run in runs if len(run) >= 2]
@@ -480,10 +516,10 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
     assert f"<@{alice.id}>" in message.content and f"<@{bob.id}>" in message.content
 
     first = await env.wait_for(lambda: board(env, thread, 1))
-    assert {alice, bob} <= set(first.mentions)  # the players are called into the thread once
+    assert not first.mentions  # each player's one notification is their DM panel
     panel = await env.wait_for(lambda: dm_panel(env, alice, 1))
-    # the DM: both stacks, the known decks, the deadline; the buttons to build the order
-    assert "Your stack" in panel.text and "What is known about the decks" in panel.text
+    # the DM: the opponent's stack, the known decks, the deadline; the buttons to build the order
+    assert f"**<@{bob.id}>'s stack:**" in panel.text and "Your deck: 47 cards, all unknown" in panel.text
     assert re.search(r"Deadline: <t:\d+:R>", panel.text)
     assert panel.attachments and panel.attachments[0].description
     keys = [b["custom_id"].split(":", 4)[4] for b in panel.buttons]
@@ -501,14 +537,14 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
     edits = len(panel.history)
     stack = stack_of(panel)
     await click(env, alice, panel, f"card:{stack[2]}")
-    assert f"1 {stack[2]} · 2 —" in panel.text
+    assert f"1 {card_label(stack[2])} · 2 —" in panel.text
     await click(env, alice, panel, "undo")
     assert "1 — · 2 —" in panel.text
     await click(env, alice, panel, "drawn")
     assert "Lock in" in [b["label"] for b in panel.buttons]
     await click(env, alice, panel, "random")
     await click(env, alice, panel, "reset")
-    assert "nothing placed yet" in panel.text
+    assert "**Your order:** 1 — · 2 —" in panel.text
     # the picture is fixed for the engagement: each click is one edit of the text and buttons, the picture kept
     await settled(env, match_id)
     assert len(panel.history) == edits + 5
@@ -519,21 +555,29 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
     played = await play(env, (alice, bob), thread)
     game = await assert_finished_like_reference(env, match_id, played, thread, channel, (alice, bob))
     # after lock-in the panel says so: the first to lock in waits, the second sees the flips start
-    assert "🔒 **Your order is locked in:**" in panel.text and f"Waiting for **<@{bob.id}>** to lock in." in panel.text
-    assert "Both orders are in: watch the flips in" in dm_panel(env, bob, 1).text
-    assert not panel.buttons
+    locked = dm_shown(env, alice, 1)
+    assert "🔒 **Your order is locked in:**" in locked.text
+    assert f"Waiting for **<@{bob.id}>** to lock in." in locked.text
+    assert "Both orders are in: watch the flips in" in dm_shown(env, bob, 1).text
+    assert not locked.buttons
+    # one DM per player for the whole match, edited from engagement to engagement
+    for player in (alice, bob):
+        [dm] = env.messages(player)
+        assert [n for n in range(1, played.engagements + 1) if shown_panels([dm], n)] == \
+            list(range(1, played.engagements + 1))
     # from engagement 2 on, the panel knows what went back under each deck, in order: what the engine knows
-    later = dm_panel(env, alice, 2).text
-    assert "known at the bottom (top to bottom)" in later
+    later = dm_shown(env, alice, 2).text
+    assert "at the bottom · discards" in later
     assert played.engagements > 3
     for number in (2, 3, played.engagements):
         view = engine_at(played.orders, number)
         for seat, (player, other) in enumerate(((alice, bob), (bob, alice))):
-            known = known_bottoms(dm_panel(env, player, number).text)
+            known = known_bottoms(dm_shown(env, player, number).text)
             assert set(known) == {"Your deck", f"<@{other.id}>'s deck"}
             for label, deck in (("Your deck", seat), (f"<@{other.id}>'s deck", 1 - seat)):
                 expected = view.view(seat)["deck_bottoms"][deck]
-                assert known[label]["cards"] == expected["cards"], (number, player.name, label)
+                assert known[label]["cards"] == [card_label(card) for card in expected["cards"]], \
+                    (number, player.name, label)
                 assert known[label]["unknown_above"] == expected["unknown_above"]
                 assert known[label]["count"] == view.view(None)["deck_counts"][deck]
             if number == 2:
@@ -561,14 +605,17 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
     assert checked > 200
     # the scan would see an order: each player's own panel shows theirs, locked in
     for seat, player in enumerate((alice, bob)):
-        own = dm_panel(env, player, 1)
+        own = dm_shown(env, player, 1)
         assert any(contains(run, played.orders[1][seat]) for run in card_runs(own.text)), own.text
-    # every panel kept the one picture it was sent with, through every click and the lock-in
-    for number in range(1, played.engagements + 1):
-        for player in (alice, bob):
-            sent = dm_panel(env, player, number)
-            uploads = {tuple(a.id for a in version.attachments) for version in [*sent.history, sent]}
-            assert len(uploads) == 1 and len(next(iter(uploads))) == 1, (number, player.name, uploads)
+    # each engagement's panel kept the one picture it was shown with, through every click and the lock-in: one
+    # upload per engagement
+    for player in (alice, bob):
+        uploads = []
+        for number in range(1, played.engagements + 1):
+            shown = {tuple(a.id for a in version.attachments) for version in shown_panels(env.messages(player), number)}
+            assert len(shown) == 1 and len(next(iter(shown))) == 1, (number, player.name, shown)
+            uploads += shown
+        assert len(set(uploads)) == played.engagements
 
 
 def counts_of(env: Env, thread, number: int) -> int:
@@ -733,10 +780,10 @@ async def test_missed_deadlines_play_as_drawn_then_forfeit(make_env, tmp_path):
                             f"<@{bob.id}>'s stack plays as drawn.\n-# A second missed deadline in a row forfeits "
                             "the game.")
     assert bob in note.mentions
-    await env.wait_for(lambda: not bob_panel.buttons)
+    await env.wait_for(lambda: not dm_shown(env, bob, 1).buttons)
     flips = await env.wait_for(lambda: "Engagement 1 over" in board(env, thread, 1).text and board(env, thread, 1))
     first_flip = re.search(r"^1\. (\S+) vs ([^\s:]+)", flips.text, flags=re.MULTILINE)
-    assert first_flip.group(2) == stack[0]  # as drawn, not the draft
+    assert first_flip.group(2) == card_label(stack[0])  # as drawn, not the draft
 
     panel = await env.wait_for(lambda: dm_panel(env, alice, 2))
     await lock_in(env, alice, panel, reverse(stack_of(panel)))
@@ -780,12 +827,13 @@ async def test_a_click_answered_as_the_deadline_passes_leaves_the_panel_closed(m
     assert (await ix.wait_response()).type == 7
     await settled(env, match_id)
     await asyncio.sleep(0.2)
-    assert not bob_panel.buttons  # closed for good ...
-    texts = version_texts(bob_panel)
-    assert f"1 {card} · 2 —" in texts[-2]  # ... after the tap's answer
-    assert "⏰ **Time's up:** you did not lock in an order, so your stack was played as drawn." in bob_panel.text
-    assert "Tap your cards" not in bob_panel.text and "Deadline" not in bob_panel.text
-    assert f"**Your order:** {' · '.join(f'{i + 1} {c}' for i, c in enumerate(stack))}" in bob_panel.text
+    shown = shown_panels(env.messages(bob), 1)  # (the DM went on to engagement 2 since)
+    closed = shown[-1]
+    assert not closed.buttons  # closed for good ...
+    assert f"1 {card_label(card)} · 2 —" in shown[-2].text  # ... after the tap's answer
+    assert "⏰ **Time's up:** you did not lock in an order, so your stack was played as drawn." in closed.text
+    assert "Tap your cards" not in closed.text and "Deadline" not in closed.text
+    assert f"**Your order:** {' · '.join(f'{i + 1} {card_label(c)}' for i, c in enumerate(stack))}" in closed.text
 
 
 async def test_closed_dms_get_the_panel_from_the_board(make_env, tmp_path):
@@ -796,11 +844,11 @@ async def test_closed_dms_get_the_panel_from_the_board(make_env, tmp_path):
 
     first = await env.wait_for(lambda: board(env, thread, 1))
     assert f"📪 <@{carol.id}>'s DMs are closed" in first.text
-    assert [b["label"] for b in first.buttons] == ["Open my battle-order panel"]
+    assert [b["label"] for b in first.buttons] == ["Arrange"]
     assert carol in first.mentions
     assert env.messages(carol) == []
     # someone else's click: not theirs
-    ix = await click(env, dave, first, label="Open my battle-order panel")
+    ix = await click(env, dave, first, label="Arrange")
     assert ix.response.ephemeral and ix.message.content == "This isn't your match."
 
     def ephemeral_panel(user: User, number: int):
@@ -809,13 +857,13 @@ async def test_closed_dms_get_the_panel_from_the_board(make_env, tmp_path):
     async def open_panel(user: User, number: int):
         board_message = await env.wait_for(lambda: board(env, thread, number))
         if board_message.buttons:
-            ix = await click(env, user, board_message, label="Open my battle-order panel")
+            ix = await click(env, user, board_message, label="Arrange")
             assert ix.response.ephemeral
 
     await open_panel(carol, 1)
     panel = ephemeral_panel(carol, 1)
     assert panel is not None and panel.ephemeral_to is carol
-    assert panel.attachments and "Your stack" in panel.text
+    assert panel.attachments and f"**<@{alice.id}>'s stack:**" in panel.text
 
     async def both(user: User, number: int):
         if user is carol:
@@ -873,7 +921,7 @@ async def test_two_clicks_at_once_give_one_action(make_env, tmp_path):
     await two.wait_response()
     refusals = [ix for ix in (one, two) if ix.response.ephemeral]
     assert [ix.message.content for ix in refusals] == [f"{card} is already placed."]
-    assert f"1 {card} · 2 —" in bob_panel.text
+    assert f"1 {card_label(card)} · 2 —" in bob_panel.text
     board_message = await env.wait_for(lambda: board(env, thread, 1))
     await env.wait_for(lambda: f"**<@{alice.id}>** — ✅ locked in" in board_message.text)
     assert f"**<@{bob.id}>** — ⏳ arranging" in board_message.text
@@ -896,12 +944,12 @@ async def test_status_shows_your_match_privately(make_env, tmp_path):
     text = ix.message.content
     assert ix.response.ephemeral
     assert f"**Your Air War match** against **<@{bob.id}>** · engagement 1" in text
-    assert "(1 of 5 placed; the order buttons are in your DMs)" in text
-    assert "Your deck: 47 cards, all unknown." in text and f"<#{thread.id}>" in text
+    assert "(1 of 5 placed)" in text
+    assert "Your deck: 47 cards, all unknown · discards 0" in text and f"<#{thread.id}>" in text
     assert [b["label"] for b in ix.message.buttons] == ["Open my battle-order panel"]
     ix = await slash(env, bob, "airwar status")
     assert f"<@{alice.id}>: ⏳ arranging" in ix.message.content
-    assert stack[3] not in re.findall(r"locked in: (.*)", ix.message.content)
+    assert card_label(stack[3]) not in " ".join(re.findall(r"locked in: (.*)", ix.message.content))
 
 
 async def test_only_members_who_manage_the_server_change_the_settings(make_env, tmp_path):
@@ -1000,7 +1048,7 @@ async def test_an_answer_that_takes_long_is_deferred_in_time(make_env, tmp_path)
     card = stack_of(panel)[0]
     ix = await click(env, alice, panel, f"card:{card}")
     assert ix.response.type == 6  # deferred first ...
-    await env.wait_for(lambda: f"1 {card} · 2 —" in panel.text)  # ... then the panel is edited
+    await env.wait_for(lambda: f"1 {card_label(card)} · 2 —" in panel.text)  # ... then the panel is edited
     # a refusal after the deferral comes as an ephemeral followup
     second = stack_of(panel)[1]
     custom_id = button_id(panel, f"card:{second}")
@@ -1010,7 +1058,7 @@ async def test_an_answer_that_takes_long_is_deferred_in_time(make_env, tmp_path)
     await env.wait_for(lambda: any(ix.followups for ix in clicks))
     [refusal] = [m for ix in clicks for m in ix.followups]
     assert refusal.ephemeral and refusal.content == f"{second} is already placed."
-    await env.wait_for(lambda: f"1 {card} · 2 {second} · 3 —" in panel.text)
+    await env.wait_for(lambda: f"1 {card_label(card)} · 2 {card_label(second)} · 3 —" in panel.text)
     # commands that answer privately defer privately
     ix = await slash(env, bob, "airwar status")
     assert ix.response.type == 5 and ix.response.ephemeral
@@ -1027,12 +1075,12 @@ def assert_panels_wait_for_flips(env: Env, where, orders: dict[int, list[list[st
         count = len([e for e in events if e["type"] == "flip" and e["engagement"] == number])
         shown_at = flips_shown_at(env, where, number)
         for player in players:
-            panel = dm_panel(env, player, number + 1)
-            if panel is None:
+            shown = shown_panels(env.messages(player), number + 1)
+            if not shown:
                 continue
             assert len(shown_at) == count, (f"{player.name}'s panel for engagement {number + 1} went out, but only "
                                             f"{len(shown_at)} of engagement {number}'s {count} flips were ever shown")
-            assert _when(panel.timestamp) >= max(shown_at.values()), (
+            assert appeared_at(shown[0]) >= max(shown_at.values()), (
                 f"{player.name}'s panel for engagement {number + 1} went out before engagement {number}'s flips")
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from bot.games.army.engine import Army, fighting_value
 from bot.games.army.render import card as card_text
-from tests.e2e.test_airwar import every_version, fast_bot, lift_rate_limits
+from tests.e2e.test_airwar import every_version, fast_bot, lift_rate_limits, versions
 from tests.localdiscord import Env, Message, User
 
 pytestmark = pytest.mark.e2e
@@ -59,7 +59,15 @@ def find(messages: Sequence[Message], wanted: str) -> Message | None:
 
 
 def dm_panel(env: Env, user: User, step: int) -> Message | None:
+    """The player's DM panel (one message per match, edited step by step) while it shows ``step``."""
     return find(env.messages(user), panel_title(step))
+
+
+def dm_shown(env: Env, user: User, step: int) -> Message | None:
+    """The last state of the player's DM panel that showed ``step`` (the message itself while it still does)."""
+    shown = [version for message in env.messages(user) for version in versions(message)
+             if title(version) == panel_title(step)]
+    return shown[-1] if shown else None
 
 
 def round_message(env: Env, where, step: int) -> Message | None:
@@ -244,7 +252,7 @@ async def test_an_army_match_from_challenge_to_result(make_env, tmp_path):
     await env.wait_for(lambda: f"<#{thread.id}>" in message.content and not message.buttons)
     assert "**Army:**" in message.content and "follow the match" in message.content
     first = await env.wait_for(lambda: round_message(env, thread, 1))
-    assert {alice, bob} <= set(first.mentions)
+    assert not first.mentions  # each player's one notification is their DM panel
     assert "Orders due <t:" in first.text and f"<@{alice.id}>: ⏳ choosing" in first.text
 
     # the arrangement panel: the three armies, tap / undo / reset / as dealt / confirm
@@ -356,8 +364,9 @@ async def test_missed_deadlines_play_the_default_then_forfeit(make_env, tmp_path
     note = await env.wait_for(lambda: next((m for m in env.messages(thread) if m.content.startswith("⌛")), None))
     assert note.content == (f"⌛ <@{bob.id}> missed the deadline of setting the armies: their armies fight in the "
                             "order they were dealt. Two misses in a row forfeit the match.")
-    await env.wait_for(lambda: "You missed the deadline" in bob_panel.text)
-    assert not bob_panel.buttons and card_text(bob_dealt[0]) in bob_panel.text
+    missed = await env.wait_for(lambda: (shown := dm_shown(env, bob, 1)) and "You missed the deadline" in shown.text
+                                and shown)
+    assert not missed.buttons and card_text(bob_dealt[0]) in missed.text
     assert (await service(env).get_match(match_id)).seats[1].misses == 1
 
     # round 1: bob picks (his misses start again), round 2: he misses: his lowest card is played
@@ -377,7 +386,7 @@ async def test_missed_deadlines_play_the_default_then_forfeit(make_env, tmp_path
                                            None))
     assert "their lowest card is played" in note.content and f"<@{bob.id}>" in note.content
     assert f"vs <@{bob.id}> {card_text(lowest)}" in round_message(env, thread, 4).text
-    await env.wait_for(lambda: f"your lowest card, {card_text(lowest)}, was played" in bob_panel.text)
+    await env.wait_for(lambda: f"your lowest card, {card_text(lowest)}, was played" in dm_shown(env, bob, 3).text)
 
     # round 3: a second miss in a row: bob forfeits
     alice_panel = await env.wait_for(lambda: dm_panel(env, alice, 4))
@@ -391,7 +400,7 @@ async def test_missed_deadlines_play_the_default_then_forfeit(make_env, tmp_path
     match = await service(env).get_match(match_id)
     assert match.status == "finished" and match.reason == "timeout" and match.result["winner_id"] == alice.id
     await settled(env, match_id)
-    bob_last = dm_panel(env, bob, 4)
+    bob_last = dm_shown(env, bob, 4)
     assert "forfeited the match" in bob_last.text and not bob_last.buttons
     # alice's card of the round nobody fought stayed hers
     assert_not_shown(env, (alice, bob), 0, [chosen], "alice's card of the unfought round")
@@ -407,9 +416,9 @@ async def test_closed_dms_get_the_panel_from_the_round_message(make_env, tmp_pat
     first = await env.wait_for(lambda: round_message(env, thread, 1))
     await env.wait_for(lambda: first.buttons)
     assert f"📪 <@{carol.id}>'s DMs are closed" in first.text
-    assert [b["label"] for b in first.buttons] == ["Open my Army panel"]
-    assert carol in first.mentions and env.messages(carol) == []
-    ix = await click(env, dave, first, label="Open my Army panel")  # an outsider
+    assert [b["label"] for b in first.buttons] == ["Choose"]
+    assert carol in first.mentions and alice not in first.mentions and env.messages(carol) == []
+    ix = await click(env, dave, first, label="Choose")  # an outsider
     assert ix.response.ephemeral and ix.message.content == "This isn't your match."
 
     def ephemeral_panel(user: User, step: int):
@@ -418,7 +427,7 @@ async def test_closed_dms_get_the_panel_from_the_round_message(make_env, tmp_pat
     async def open_panel(user: User, step: int) -> None:
         board = await env.wait_for(lambda: round_message(env, thread, step))
         if board.buttons and ephemeral_panel(user, step) is None:
-            ix = await click(env, user, board, label="Open my Army panel")
+            ix = await click(env, user, board, label="Choose")
             assert ix.response.ephemeral
 
     def panels(user: User, step: int):

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.cards import card_label
 from tests.e2e.test_airwar import accept, click, dm_panel, fast_bot, lift_rate_limits, match_id_of, stack_of
 from tests.e2e.test_airwar_restart import challenge_without_bot, restart_in_process
 from tests.localdiscord import Env
@@ -83,7 +84,8 @@ async def test_sigterm_mid_match_exits_cleanly_and_the_match_goes_on(make_env, t
     assert match.status == "active" and match.thread_id == thread.id
     # the panel the stopped bot sent still works for the new one
     await click(env, alice, panel, f"card:{stack_of(panel)[1]}")
-    await env.wait_for(lambda: "2 " + stack_of(panel)[1] in panel.text, message="the old panel did not answer")
+    await env.wait_for(lambda: f"2 {card_label(stack_of(panel)[1])}" in panel.text,
+                       message="the old panel did not answer")
 
 
 def closed_cleanly(database: Path) -> bool:

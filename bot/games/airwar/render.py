@@ -13,16 +13,17 @@ Surfaces (each returns a :class:`~bot.render.common.Surface`, a :class:`~bot.ren
   with the engagement summary; :func:`flip_count` says how many flips there are;
 * :func:`engagement_summary` -- what each player kept and lost in an engagement;
 * :func:`result` -- the game's result; :func:`reason_text` -- why a game ended, in words;
-* :func:`dm_panel` -- a player's DM: both stacks, the draft order, what is known about both decks, the
-  deadline, buttons (:func:`order_buttons`; :func:`draft_after` applies a button to a draft); with a picture of
-  both stacks as drawn, the same for the whole engagement (the order is in the text only);
+* :func:`dm_panel` -- a player's panel (by DM, or ephemeral in the thread): the opponent's stack, the draft order,
+  what is known about both decks, the deadline, buttons (:func:`order_buttons`; :func:`draft_after` applies a
+  button to a draft); with a picture of both stacks as drawn, the same for the whole engagement (the order is in
+  the text only);
 * :func:`status` -- ``/airwar status``; :func:`leaderboard` / :func:`leaderboard_page` -- ``/leaderboard`` pages;
 * :func:`challenge`, :func:`declined`, :func:`withdrawn`, :func:`expired`, :func:`afk`, :func:`forfeited`,
   :func:`deadline_moved`, :func:`thread_lost`; :func:`panel_closed` -- a DM panel's line once its engagement ended
   without it.
 
-Cards appear in notation (``QS``) with their words (``queen of spades``) in a small line under them, and every
-picture has alt text, so the texts read well with a screen reader and with pictures off.
+Cards appear in one notation in texts and buttons, rank and suit symbol (``Q♠``, ``10♣``, ``🃏``:
+:func:`bot.cards.card_label`); their words (``queen of spades``) are in the pictures' alt text, for screen readers.
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.cards import card_label
 from bot.render.cards import CardRow, card_rows_png
 from bot.render.common import (
     ALT_TEXT_LIMIT,
-    BUTTON_LABEL_LIMIT,
     EMBED_TITLE_LIMIT,
     MESSAGE_LIMIT,
     Button,
@@ -49,7 +50,6 @@ from bot.render.common import (
     clamp_line,
     count,
     name,
-    ordinal,
     plain_names,
     possessive,
     ratings_line,
@@ -68,6 +68,8 @@ DECK_WORDS = {"standard": "standard decks (52 cards)", "jokers": "decks with jok
 LOCKED = "✅ locked in"
 ARRANGING = "⏳ arranging"
 NOT_LOCKED = "not locked in"
+#: the board's button that opens a player's battle-order panel in the match's thread
+PANEL_BUTTON = "Arrange"
 
 
 # --- small pieces -----------------------------------------------------------------------------------
@@ -89,21 +91,15 @@ def _title(text: str) -> str:
     return clamp_line(text, EMBED_TITLE_LIMIT)
 
 
-def _cards_block(cards: Sequence[str]) -> str:
-    """A line of cards in notation and a subtext line with their words."""
-    return f"{cards_line(cards)}\n-# {words_line(cards)}"
-
-
 def _deck_line(who: str, total: int, bottom: Mapping[str, Any]) -> str:
     """What is known about one deck: its count, the unknown top and the known bottom, top to bottom."""
     known = list(bottom.get("cards", []))
     unknown = int(bottom.get("unknown_above", total - len(known)))
     if not known:
-        return f"{who}: {count(total, 'card')}, all unknown."
+        return f"{who}: {count(total, 'card')}, all unknown"
     if unknown == 0:
-        return f"{who}: {count(total, 'card')}, all known (top to bottom): {cards_line(known)}"
-    return (f"{who}: {count(total, 'card')}: {unknown} unknown on top, then known at the bottom "
-            f"(top to bottom): {cards_line(known)}")
+        return f"{who}: {count(total, 'card')}, all known: {cards_line(known)}"
+    return f"{who}: {count(total, 'card')}, {unknown} unknown, then {cards_line(known)} at the bottom"
 
 
 def _deadline_line(deadline: When | None, prefix: str) -> str:
@@ -133,14 +129,14 @@ def board(view: View, names: Sequence[str], *, deadline: When | None = None,
     waiting = [shown[seat] for seat in (0, 1) if not view["locked"][seat]]
     if waiting and not ended:
         due = f" {timestamp(deadline)}" if deadline is not None else ""
-        lines.append(f"Each player arranges a battle order in their DMs; orders lock in{due}. "
-                     "A stack not locked in by then plays as drawn.")
+        lines.append(f"Each player arranges a battle order with **{PANEL_BUTTON}** below or in their DMs; orders "
+                     f"lock in{due}. A stack not locked in by then plays as drawn.")
     for seat in (0, 1):
         state = LOCKED if view["locked"][seat] else NOT_LOCKED if ended else ARRANGING
         lines += [
             "",
             f"**{shown[seat]}** — {state}",
-            f"Stack as drawn: {_cards_block(stacks[seat])}",
+            f"Stack as drawn: {cards_line(stacks[seat])}",
             f"Deck {count(view['deck_counts'][seat], 'card')} · discards {len(view['discards'][seat])}",
         ]
     surface_picture = _stacks_picture(view, names, image_names) if picture else None
@@ -222,7 +218,7 @@ def _visible(found: _Engagement, shown: int) -> list[Event]:
 
 
 def _flip_line(flip: Event, fight: Event | None, shown: list[str]) -> str:
-    a, b = flip["cards"]
+    a, b = (card_label(card) for card in flip["cards"])
     source = " (tie-breakers from the decks)" if "deck" in flip["sources"] else ""
     line = f"{flip['flip']}. {a} vs {b}{source}: "
     if flip["winner"] is None:
@@ -234,14 +230,6 @@ def _flip_line(flip: Event, fight: Event | None, shown: list[str]) -> str:
         line += (f" → keeps {cards_line(fight['kept'])}; {shown[loser]} discards "
                  f"{cards_line(fight['discarded'])}")
     return line
-
-
-def _flip_words(flip: Event, plain: list[str]) -> str:
-    a, b = flip["cards"]
-    text = f"Flip {flip['flip']}: {possessive(plain[0])} {words(a)} against {possessive(plain[1])} {words(b)}"
-    if flip["winner"] is None:
-        return text + ", a tie."
-    return text + f"; {plain[flip['winner']]} wins."
 
 
 def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = None, *,
@@ -281,8 +269,6 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
     if remaining is not None and any(remaining) and not complete:
         tail.append(f"Not flipped yet — {text_names[0]}: {cards_line(remaining[0])} · "
                     f"{text_names[1]}: {cards_line(remaining[1])}")
-    if flipped:
-        tail.append(f"-# {_flip_words(flipped[-1], plain)}")
     if complete:
         tail += ["", _summary(found, text_names)]
         if found.over is not None:
@@ -498,28 +484,21 @@ def _check_draft(stack: Sequence[str], draft: Sequence[str]) -> list[str]:
 
 
 def _order_line(order: Sequence[str], size: int) -> str:
-    slots = [f"{i + 1} {order[i]}" if i < len(order) else f"{i + 1} —" for i in range(size)]
+    slots = [f"{i + 1} {card_label(order[i])}" if i < len(order) else f"{i + 1} —" for i in range(size)]
     return " · ".join(slots)
-
-
-def _order_words(order: Sequence[str], size: int) -> str:
-    parts = [f"{ordinal(i + 1)} {words(card)}" for i, card in enumerate(order)]
-    if len(order) < size:
-        parts.append(f"{size - len(order)} still to place" if order else "nothing placed yet")
-    return ", ".join(parts)
 
 
 def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), deadline: When | None = None,
              image_names: Sequence[str] | None = None, picture: bool = True,
              closed: str | None = None) -> ButtonSurface:
-    """A player's DM for the current engagement, from their own view (``game.view(seat)``).
+    """A player's panel for the current engagement (in a DM, or ephemeral in the match's thread), from their own
+    view (``game.view(seat)``); short enough to read on a phone.
 
-    Shows their stack and the opponent's (as drawn), the draft order so far (``draft``, positions 1..N), the
-    known bottoms of both decks, the deadline, and whether each side has locked in; once locked in, the locked
-    order and that it waits for the opponent. ``buttons`` come from :func:`order_buttons` (none once locked).
-    The picture shows only what is fixed for the engagement: both stacks as drawn (the same bytes whatever the
-    draft, the lock or ``closed``), so a click can keep the picture the panel already shows; the order so far is
-    in the text.
+    Shows the deadline and whether the opponent has locked in, the order so far (``draft``, positions 1..N; the
+    locked order once locked in), the opponent's stack as drawn (the seat's own is on its buttons), and what is
+    known of both decks. ``buttons`` come from :func:`order_buttons` (none once locked). The picture shows only
+    what is fixed for the engagement: both stacks as drawn (the same bytes whatever the draft, the lock or
+    ``closed``), so a click can keep the picture the panel already shows; its alt text has the cards in words.
 
     ``closed``: the engagement is over without this panel (time ran out, the game ended): that line replaces the
     instructions and the deadline, ``draft`` is the order that was played (if any) and there are no buttons.
@@ -538,33 +517,22 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
     locked = bool(view["locked"][seat])
     order = list(view["my_order"]) if locked and view.get("my_order") else _check_draft(stack, draft)
 
-    lines = [f"Against **{shown[other]}** · {rules_text(view['rules'])}"]
     if closed is not None:
-        lines.append(closed)
+        lines = [closed]
         if order:
-            lines += [f"**Your order:** {_order_line(order, size)}", f"-# {_order_words(order, size)}"]
+            lines.append(f"**Your order:** {_order_line(order, size)}")
     elif locked:
-        lines.append(f"🔒 **Your order is locked in:** {_order_line(order, size)}")
-        lines.append(f"-# {_order_words(order, size)}")
-        if view["locked"][other]:
-            lines.append(f"**{shown[other]}** has locked in too.")
-        else:
-            lines.append(f"Waiting for **{shown[other]}** to lock in.")
+        waiting = (f"**{shown[other]}** has locked in too." if view["locked"][other]
+                   else f"Waiting for **{shown[other]}** to lock in.")
+        lines = [f"🔒 **Your order is locked in:** {_order_line(order, size)}", waiting]
     else:
-        lines.append(("Tap your cards in the order to play them, then lock in. "
-                      "A stack not locked in by the deadline plays as drawn.")
-                     + (f" Deadline: {timestamp(deadline)}." if deadline is not None else ""))
-        state = f"**{shown[other]}** has locked in." if view["locked"][other] else \
-            f"**{shown[other]}** is still arranging."
-        lines.append(state)
-    lines += [
-        "",
-        f"**Your stack** (as drawn): {_cards_block(stack)}",
-        f"**{possessive(shown[other])} stack** (as drawn): {_cards_block(theirs)}",
-    ]
+        due = f"Deadline: {timestamp(deadline)}, then your stack plays as drawn. " if deadline is not None else ""
+        state = "has locked in" if view["locked"][other] else "is still arranging"
+        lines = [f"{due}**{shown[other]}** {state}.", f"**Your order:** {_order_line(order, size)}"]
+    lines.append(f"**{possessive(shown[other])} stack:** {cards_line(theirs)}")
+    lines += _known_lines(view, shown, seat)
     if not locked and closed is None:
-        lines += [f"**Your order:** {_order_line(order, size)}", f"-# {_order_words(order, size)}"]
-    lines += ["", *_known_lines(view, shown, seat)]
+        lines.append("-# Tap your cards in the order to play them, then lock in.")
 
     title = _title(f"{TITLE} — engagement {number}: your battle order")
     buttons = [] if closed is not None else order_buttons(view, draft if not locked else order)
@@ -573,15 +541,13 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
 
 
 def _known_lines(view: View, shown: list[str], seat: int | None) -> list[str]:
-    """What is known about both decks (every flip is public), for a seat (``you``) or a spectator."""
-    who = ["you" if seat == s else shown[s] for s in (0, 1)]
-    decks = view["deck_counts"]
-    lines = ["**What is known about the decks** (every flip is public):"]
+    """What is known about each deck (every flip is public) and its discards, one line a deck, for a seat
+    (``Your deck``) or a spectator."""
+    lines = []
     for s in (0, 1):
         label = "Your deck" if seat == s else f"{possessive(shown[s])} deck"
-        lines.append(_deck_line(label, decks[s], view["deck_bottoms"][s]))
-    discards = [len(pile) for pile in view["discards"]]
-    lines.append(f"Discards: {who[0]} {discards[0]} · {who[1]} {discards[1]}")
+        discards = len(view["discards"][s])
+        lines.append(f"{_deck_line(label, view['deck_counts'][s], view['deck_bottoms'][s])} · discards {discards}")
     return lines
 
 
@@ -601,10 +567,6 @@ def _panel_picture(view: View, plain: list[str], seat: int) -> Picture:
                    clamp_line(alt, ALT_TEXT_LIMIT))
 
 
-def _button_label(text: str) -> str:
-    return clamp_line(text, BUTTON_LABEL_LIMIT)
-
-
 def order_buttons(view: View, draft: Sequence[str] = ()) -> list[Button]:
     """The buttons of the DM panel, from the seat's own view and its draft order; none once locked in or over.
 
@@ -620,22 +582,17 @@ def order_buttons(view: View, draft: Sequence[str] = ()) -> list[Button]:
     draft = _check_draft(stack, draft)
     buttons = []
     for i, card in enumerate(stack):
-        label = words(card)
-        label = label[0].upper() + label[1:]
-        if card in draft:
-            label = f"{draft.index(card) + 1}: {label}"
-        buttons.append(Button(f"card:{card}", _button_label(label), card not in draft,
+        label = card_label(card) if card not in draft else f"{draft.index(card) + 1}: {card_label(card)}"
+        buttons.append(Button(f"card:{card}", label, card not in draft,
                               "primary" if card not in draft else "secondary", i // 5))
     row = (len(stack) - 1) // 5 + 1
-    placed, size = len(draft), len(stack)
-    complete = placed == size
+    placed = len(draft)
     buttons += [
         Button("undo", "Undo", placed > 0, "secondary", row),
         Button("reset", "Reset", placed > 0, "secondary", row),
-        Button("random", "Random order", True, "secondary", row),
+        Button("random", "Random", True, "secondary", row),
         Button("drawn", "As drawn", True, "secondary", row),
-        Button("confirm", "Lock in" if complete else f"Lock in ({placed} of {size} placed)", complete,
-               "success", row),
+        Button("confirm", "Lock in", placed == len(stack), "success", row),
     ]
     return buttons
 
@@ -685,7 +642,7 @@ def status(view: View, names: Sequence[str], *, deadline: When | None = None, dr
             lines.append(f"You: 🔒 locked in: {_order_line(view['my_order'], size)}")
         else:
             placed = _check_draft(view["stacks"][seat], draft)
-            lines.append(f"You: {ARRANGING} ({len(placed)} of {size} placed; the order buttons are in your DMs)")
+            lines.append(f"You: {ARRANGING} ({len(placed)} of {size} placed)")
         lines.append(f"{shown[other]}: {LOCKED if view['locked'][other] else ARRANGING}")
     else:
         lines = [f"**{TITLE}:** **{shown[0]}** vs **{shown[1]}** · engagement {number} · {rules_text(view['rules'])}"]

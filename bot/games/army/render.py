@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.cards import is_red, rank_of, suit_of
+from bot.cards import card_label, is_red, rank_of
 from bot.render.common import (
     Button,
     ButtonSurface,
@@ -30,19 +30,20 @@ if TYPE_CHECKING:
     from bot.render.common import Event, When
 
 TITLE = "Army"
-SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 STAMINA = {"A": 4, "K": 3, "Q": 2, "J": 1}
 ARRANGE_STEP = 1
 CHOSEN = "✅ chosen"
 CHOOSING = "⏳ choosing"
+#: the round message's button that opens a player's panel in the match's thread
+PANEL_BUTTON = "Choose"
 
 
 # --- small pieces -------------------------------------------------------------------------------------------
 
 
 def card(text: str) -> str:
-    """A card with its suit sign: ``7♥``, ``K♣``."""
-    return f"{rank_of(text)}{SUITS.get(suit_of(text), suit_of(text))}"
+    """A card as every game's texts show it: ``7♥``, ``K♣`` (:func:`bot.cards.card_label`)."""
+    return card_label(text)
 
 
 def full_stamina(army: str) -> int:
@@ -148,13 +149,13 @@ def round_board(turn: Event, previous: Sequence[Event], names: Sequence[str], *,
                 dms_closed: Sequence[int] = ()) -> Surface:
     """A step's public message: what the previous step revealed (``previous``: its events), then the two sides
     (face-up army and its stamina, armies left), who has chosen (``chosen``) and the deadline. ``closed``: the
-    step is over (a line saying how; no deadline); ``dms_closed``: seats whose DMs are closed (they get a
-    button)."""
+    step is over (a line saying how; no deadline); ``dms_closed``: seats whose DMs turned out closed (a note tells
+    them to use the button)."""
     shown = _names(names)
     step = turn["engagement"]
     lines = reveal_lines(previous, names)
     if step == ARRANGE_STEP:
-        lines.append(f"**{shown[0]}** vs **{shown[1]}**: each sets the order of their 3 armies in secret, in DMs. "
+        lines.append(f"**{shown[0]}** vs **{shown[1]}**: each sets the order of their 3 armies in secret. "
                      "Only each first army is shown, once both are set.")
     else:
         for player in turn["players"]:
@@ -171,10 +172,11 @@ def round_board(turn: Event, previous: Sequence[Event], names: Sequence[str], *,
         for seat in (0, 1):
             lines.append(f"{shown[seat]}: {CHOSEN if chosen[seat] else CHOOSING}")
         due = "Orders due" if step == ARRANGE_STEP else "Cards due"
-        lines.append(f"{due} {timestamp(turn['deadline_at'])}: pick your {what} in the panel I sent you by DM.")
+        lines.append(f"{due} {timestamp(turn['deadline_at'])}: pick your {what} with **{PANEL_BUTTON}** below or in "
+                     "your DMs.")
         for seat in dms_closed:
             if not chosen[seat]:
-                lines.append(f"📪 {shown[seat]}'s DMs are closed: {shown[seat]}, use **Open my Army panel** below.")
+                lines.append(f"📪 {shown[seat]}'s DMs are closed: {shown[seat]}, use **{PANEL_BUTTON}** below.")
     else:
         lines.append(closed)
     return Surface(f"{TITLE} — {step_title(step)}", clamp("\n".join(lines)))

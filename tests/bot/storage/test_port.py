@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database, matches, results, seasons, settings, stats, tournaments
+from bot.storage import Database, matches, preferences, results, seasons, settings, stats, tournaments
 from bot.storage.port import (
     MatchStore,
+    PreferenceStore,
     ResultStore,
     SeasonStore,
     SettingsStore,
@@ -23,7 +24,7 @@ from bot.storage.port import (
 
 STORES = {"matches": (MatchStore, matches), "results": (ResultStore, results), "settings": (SettingsStore, settings),
           "stats": (StatsStore, stats), "seasons": (SeasonStore, seasons),
-          "tournaments": (TournamentStore, tournaments)}
+          "tournaments": (TournamentStore, tournaments), "preferences": (PreferenceStore, preferences)}
 ROOT = Path(__file__).resolve().parents[3]
 CALLERS = sorted(str(path.relative_to(ROOT)) for folder in ("match", "services")
                  for path in (ROOT / "bot" / folder).glob("*.py"))

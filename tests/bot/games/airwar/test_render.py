@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pytest
 from PIL import Image
 
-from bot.cards import tarot_pack
+from bot.cards import card_label, tarot_pack
 from bot.games.airwar import render
 from bot.games.airwar.engine import AirWar
 from bot.render.common import (
@@ -38,6 +38,14 @@ def order(cards: list[str]) -> dict:
     return {"type": "order", "cards": list(cards)}
 
 
+CODE = re.compile(r"(?<![0-9A-Za-z])(10[CDHS]|[0-9]{1,2}T|[2-9JQKAPN][CDHS]|RJ|BJ)(?![0-9A-Za-z])")
+
+
+def sym(text: str) -> str:
+    """``text`` with every card written in notation (``QS``) as texts show it (``Q♠``)."""
+    return CODE.sub(lambda found: card_label(found.group(0)), text)
+
+
 @pytest.fixture
 def example():
     """The worked example after its first engagement: (game, that engagement's events)."""
@@ -61,9 +69,10 @@ def test_board_shows_both_stacks_as_drawn_counts_and_the_deadline():
     game = AirWar.new(piles=[P1_PILE, P2_PILE])
     board = render.board(game.view(None), NAMES, deadline=DEADLINE)
     assert board.title == "Air War — engagement 1"
-    assert "Stack as drawn: AS QS 10S 4S 3S" in board.text
-    assert "Stack as drawn: KH QH JH 9H 3H" in board.text
-    assert "ace of spades, queen of spades, 10 of spades" in board.text
+    assert sym("Stack as drawn: AS QS 10S 4S 3S") in board.text
+    assert sym("Stack as drawn: KH QH JH 9H 3H") in board.text
+    assert "ace of spades" not in board.text  # words only in the picture's alt text
+    assert f"**{render.PANEL_BUTTON}** below" in board.text
     assert board.text.count("Deck 7 cards · discards 0") == 2
     assert "<t:1700000000:R>" in board.text
     assert board.text.count(render.ARRANGING) == 2
@@ -79,7 +88,7 @@ def test_board_says_who_has_locked_in_but_not_the_order():
     after = render.board(game.view(None), NAMES, deadline=DEADLINE)
     assert f"**Alice** — {render.LOCKED}" in after.text
     assert f"**Bob** — {render.ARRANGING}" in after.text
-    assert "QS 10S AS" not in after.text
+    assert sym("QS 10S AS") not in after.text
     assert after.picture == before.picture  # the picture does not change when someone locks in
     # a seat's own view handed in by mistake gives the same public board: my_order is never read
     assert render.board(game.view(0), NAMES, deadline=DEADLINE) == after
@@ -91,14 +100,14 @@ def test_board_says_who_has_locked_in_but_not_the_order():
 def test_flip_count_and_flips_in_order_up_to_shown(example):
     _game, events = example
     assert render.flip_count(events) == 6
-    lines = [
+    lines = [sym(line) for line in [
         "1. QS vs QH: tie",
         "2. 10S vs KH: **Bob** wins → keeps QH KH; Alice discards QS 10S",
         "3. AS vs 9H: **Alice** wins → keeps AS; Bob discards 9H",
         "4. 4S vs JH: **Bob** wins → keeps JH; Alice discards 4S",
         "5. 3S vs 3H: tie",
         "6. 8S vs 6H (tie-breakers from the decks): **Alice** wins → keeps 3S 8S; Bob discards 3H 6H",
-    ]
+    ]]
     for shown in range(7):
         surface = render.flips(events, NAMES, shown)
         for index, line in enumerate(lines):
@@ -117,8 +126,8 @@ def test_flip_count_and_flips_in_order_up_to_shown(example):
 def test_flips_list_the_cards_not_flipped_yet_in_the_order_drawn(example):
     _game, events = example
     text = render.flips(events, NAMES, 2).text
-    assert "Not flipped yet — Alice: AS 4S 3S · Bob: JH 9H 3H" in text
-    assert "-# Flip 2: Alice's 10 of spades against Bob's king of hearts; Bob wins." in text
+    assert sym("Not flipped yet — Alice: AS 4S 3S · Bob: JH 9H 3H") in text
+    assert "10 of spades" not in text  # words only in the picture's alt text
 
 
 def test_flip_picture_alt_text_describes_each_flip_in_words(example):
@@ -141,8 +150,8 @@ def test_the_last_frame_has_the_summary_and_the_summary_stands_alone(example):
     _game, events = example
     summary = render.engagement_summary(events, NAMES)
     assert "**Engagement 1 over:** 4 fights, 2 ties." in summary
-    assert "**Alice** kept AS 3S 8S (back under the deck) · lost QS 10S 4S (discarded)" in summary
-    assert "**Bob** kept QH KH JH (back under the deck) · lost 9H 3H 6H (discarded)" in summary
+    assert sym("**Alice** kept AS 3S 8S (back under the deck) · lost QS 10S 4S (discarded)") in summary
+    assert sym("**Bob** kept QH KH JH (back under the deck) · lost 9H 3H 6H (discarded)") in summary
     assert "Decks: Alice 9 · Bob 9 — discards: Alice 3 · Bob 3" in summary
     assert summary in render.flips(events, NAMES).text
 
@@ -155,7 +164,7 @@ def test_events_of_other_engagements_are_ignored(example):
     assert render.flips(later, NAMES, 3, engagement=1) == render.flips(events, NAMES, 3)
     second = render.flips(later, NAMES, engagement=2)
     assert second.title == "Air War — engagement 2: flips"
-    assert "QS vs QH" not in second.text
+    assert sym("QS vs QH") not in second.text
 
 
 def test_the_game_ending_in_an_engagement_shows_in_its_last_frame():
@@ -246,34 +255,35 @@ def test_dm_panel_while_arranging():
     panel = render.dm_panel(game.view(0), NAMES, draft=["QS", "10S"], deadline=DEADLINE)
     assert isinstance(panel, ButtonSurface)
     assert panel.title == "Air War — engagement 1: your battle order"
-    assert "**Your stack** (as drawn): AS QS 10S 4S 3S" in panel.text
-    assert "**Bob's stack** (as drawn): KH QH JH 9H 3H" in panel.text
-    assert "**Your order:** 1 QS · 2 10S · 3 — · 4 — · 5 —" in panel.text
-    assert "1st queen of spades, 2nd 10 of spades, 3 still to place" in panel.text
-    assert "<t:1700000000:R>" in panel.text
+    assert sym("**Bob's stack:** KH QH JH 9H 3H") in panel.text  # the player's own is on the buttons
+    assert sym("**Your order:** 1 QS · 2 10S · 3 — · 4 — · 5 —") in panel.text
+    assert "queen of spades" not in panel.text  # words only in the picture's alt text
+    assert "Deadline: <t:1700000000:R>" in panel.text
     assert "**Bob** is still arranging." in panel.text
-    assert "Your deck: 7 cards, all unknown." in panel.text
+    assert "Your deck: 7 cards, all unknown · discards 0" in panel.text
+    assert len(panel.text.splitlines()) <= 7  # it reads on a phone
     assert "Your stack (Alice): ace of spades, queen of spades" in panel.picture.alt
     assert "order" not in panel.picture.alt.lower()  # the order so far is in the text only
     keys = [(b.key, b.enabled) for b in panel.buttons]
     assert keys == [("card:AS", True), ("card:QS", False), ("card:10S", False), ("card:4S", True), ("card:3S", True),
                     ("undo", True), ("reset", True), ("random", True), ("drawn", True), ("confirm", False)]
     labels = {b.key: b.label for b in panel.buttons}
-    assert labels["card:AS"] == "Ace of spades"
-    assert labels["card:QS"] == "1: Queen of spades"
-    assert labels["confirm"] == "Lock in (2 of 5 placed)"
+    assert labels["card:AS"] == "A♠"
+    assert labels["card:QS"] == "1: Q♠"
+    assert labels["card:10S"] == "2: 10♠"
+    assert labels["confirm"] == "Lock in"
 
 
 def test_dm_panel_once_locked_in_says_so_and_waits():
     game = AirWar.new(piles=[P1_PILE, P2_PILE])
     game.apply(0, order(P1_ORDER))
     mine = render.dm_panel(game.view(0), NAMES, deadline=DEADLINE)
-    assert "🔒 **Your order is locked in:** 1 QS · 2 10S · 3 AS · 4 4S · 5 3S" in mine.text
+    assert sym("🔒 **Your order is locked in:** 1 QS · 2 10S · 3 AS · 4 4S · 5 3S") in mine.text
     assert "Waiting for **Bob** to lock in." in mine.text
     assert mine.buttons == []
     theirs = render.dm_panel(game.view(1), NAMES, deadline=DEADLINE)
     assert "**Alice** has locked in." in theirs.text
-    assert "QS 10S AS" not in theirs.text and "1 QS" not in theirs.text
+    assert sym("QS 10S AS") not in theirs.text and sym("1 QS") not in theirs.text
 
 
 def test_dm_panel_picture_is_the_same_for_the_whole_engagement(example):
@@ -312,9 +322,8 @@ def test_dm_panel_shows_the_known_deck_bottoms_in_order(example):
     view = game.view(1)
     panel = render.dm_panel(view, NAMES, deadline=DEADLINE)
     assert view["deck_bottoms"][0] == {"unknown_above": 1, "cards": ["AS", "3S", "8S"]}
-    assert "Alice's deck: 4 cards: 1 unknown on top, then known at the bottom (top to bottom): AS 3S 8S" in panel.text
-    assert "Your deck: 4 cards: 1 unknown on top, then known at the bottom (top to bottom): QH KH JH" in panel.text
-    assert "Discards: Alice 3 · you 3" in panel.text
+    assert sym("Alice's deck: 4 cards, 1 unknown, then AS 3S 8S at the bottom · discards 3") in panel.text
+    assert sym("Your deck: 4 cards, 1 unknown, then QH KH JH at the bottom · discards 3") in panel.text
 
 
 def test_buttons_complete_draft_and_rows():
@@ -355,15 +364,15 @@ def test_status_for_a_player_and_a_spectator(example):
     game.apply(0, order(game.view(0)["stacks"][0]))
     mine = render.status(game.view(0), NAMES, deadline=DEADLINE)
     assert "**Your Air War match** against **Bob** · engagement 2" in mine
-    assert "You: 🔒 locked in: 1 2C · 2 5C" in mine
+    assert sym("You: 🔒 locked in: 1 2C · 2 5C") in mine
     assert f"Bob: {render.ARRANGING}" in mine
     assert "Orders lock in <t:1700000000:R>." in mine
-    assert "known at the bottom (top to bottom): AS 3S 8S" in mine
+    assert sym("then AS 3S 8S at the bottom") in mine
     theirs = render.status(game.view(1), NAMES, deadline=DEADLINE, draft=["2D"])
-    assert "1 2C" not in theirs and f"Alice: {render.LOCKED}" in theirs
+    assert sym("1 2C") not in theirs and f"Alice: {render.LOCKED}" in theirs
     assert "You: ⏳ arranging (1 of 5 placed" in theirs
     spectator = render.status(game.view(None), NAMES)
-    assert "**Air War:** **Alice** vs **Bob**" in spectator and "1 2C" not in spectator
+    assert "**Air War:** **Alice** vs **Bob**" in spectator and sym("1 2C") not in spectator
 
 
 def test_leaderboard_is_an_aligned_code_block():
@@ -496,7 +505,7 @@ def test_limits_when_every_flip_of_two_tarot_decks_ties():
     for shown in (0, 7, 40, total):
         check_surface(render.flips(events, LONG_NAMES, shown))
     last = render.flips(events, LONG_NAMES)
-    assert "78. 21T vs 21T" in last.text and "Game over" in last.text
+    assert "78. 21★ vs 21★" in last.text and "Game over" in last.text
     check_surface(render.result(game.view(None), LONG_NAMES))
     assert len(render.engagement_summary(events, LONG_NAMES)) <= MESSAGE_LIMIT
 

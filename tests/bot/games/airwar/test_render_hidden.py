@@ -8,8 +8,10 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from bot.cards import card_label
 from bot.games.airwar import render
 from bot.games.airwar.engine import AirWar
+from bot.render.common import cards_line
 
 NAMES = ["<@101>", "<@202>"]
 IMAGE_NAMES = ["Alice", "Bob"]
@@ -97,10 +99,11 @@ def test_the_opponents_dm_never_names_a_locked_order():
     stack = game.view(0)["stacks"][0]
     secret = list(reversed(stack))
     game.apply(0, order(secret))
-    secret_text = " ".join(secret)
+    secret_text = cards_line(secret)
     for surface in (render.dm_panel(game.view(1), NAMES, deadline=DEADLINE),
                     render.board(game.view(None), NAMES, deadline=DEADLINE)):
         assert secret_text not in surface.text
-        assert " ".join(secret[:2]) not in surface.text  # not even its start
-    assert "1 " + secret[0] + " · 2 " + secret[1] not in render.status(game.view(1), NAMES)
-    assert "1 " + secret[0] + " · 2 " + secret[1] in render.status(game.view(0), NAMES)  # its owner sees it
+        assert cards_line(secret[:2]) not in surface.text  # not even its start
+    started = f"1 {card_label(secret[0])} · 2 {card_label(secret[1])}"
+    assert started not in render.status(game.view(1), NAMES)
+    assert started in render.status(game.view(0), NAMES)  # its owner sees it

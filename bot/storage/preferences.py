@@ -1,0 +1,34 @@
+"""Players' own preferences (``player_preferences``: one row per player, for every server): where their private
+panels open, ``dm`` (the default) or ``here``. A player without a row has the defaults. Values are checked by the
+preferences service before they get here; the table's CHECK is the backstop."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import aiosqlite
+
+PANEL_PLACES = ("dm", "here")
+DEFAULT_PANELS = "dm"
+
+
+async def panel_places(conn: aiosqlite.Connection, user_ids: Iterable[int]) -> dict[int, str]:
+    """Where each player's panels open (every user asked for, the default for those without a row); one
+    statement."""
+    wanted = sorted(set(user_ids))
+    if not wanted:
+        return {}
+    marks = ", ".join("?" for _ in wanted)
+    rows = await conn.execute_fetchall(
+        f"SELECT user_id, panels FROM player_preferences WHERE user_id IN ({marks})", wanted)
+    stored = {int(row["user_id"]): str(row["panels"]) for row in rows}
+    return {user_id: stored.get(user_id, DEFAULT_PANELS) for user_id in wanted}
+
+
+async def set_panel_place(conn: aiosqlite.Connection, user_id: int, place: str, now: float) -> None:
+    """Where the player's panels open from now on (``dm`` or ``here``)."""
+    await conn.execute(
+        "INSERT INTO player_preferences (user_id, panels, updated_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (user_id) DO UPDATE SET panels = excluded.panels, updated_at = excluded.updated_at",
+        (user_id, place, now),
+    )

@@ -1,0 +1,48 @@
+"""Players' preferences on a real SQLite file: where panels open, ``dm`` by default, stored per player (the same on
+every server), read back for several players in one call; a bad value is refused and changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.services.preferences import InvalidPreference, PreferencesService
+from bot.storage import Database
+from bot.storage.diagnostics import dump_tables
+from tests.bot.services.support import START, FakeClock
+
+
+@pytest.fixture
+async def database(tmp_path):
+    database = await Database.open(tmp_path / "preferences.db")
+    yield database
+    await database.close()
+
+
+async def test_panels_default_to_dm_then_follow_each_players_choice(database):
+    clock = FakeClock(START)
+    preferences = PreferencesService(database, clock=clock)
+    assert await preferences.panel_places([1, 2]) == {1: "dm", 2: "dm"}
+    assert await preferences.panel_places([]) == {}
+    assert await preferences.set_panel_place(1, "here") == "here"
+    assert await preferences.panel_places([1, 2, 1]) == {1: "here", 2: "dm"}
+    clock.advance(5)
+    await preferences.set_panel_place(1, "dm")
+    await preferences.set_panel_place(2, "here")
+    assert await preferences.panel_places([1, 2]) == {1: "dm", 2: "here"}
+    assert await preferences.panel_place(2) == "here"
+    async with database.read() as conn:
+        rows = (await dump_tables(conn))["player_preferences"]
+    assert sorted(rows) == [
+        (1, "dm", START + 5), (2, "here", START + 5)]
+
+
+async def test_a_bad_place_is_refused_and_changes_nothing(database):
+    preferences = PreferencesService(database, clock=FakeClock(START))
+    await preferences.set_panel_place(1, "here")
+    async with database.read() as conn:
+        before = await dump_tables(conn)
+    with pytest.raises(InvalidPreference) as refused:
+        await preferences.set_panel_place(1, "mailbox")
+    assert "`dm` or `here`" in str(refused.value)
+    async with database.read() as conn:
+        assert await dump_tables(conn) == before
