@@ -147,6 +147,14 @@ def card_label(card: str) -> str:
     return f"{rank}{SUIT_SYMBOLS[suit]}"
 
 
+def label_of_text(text: str) -> str:
+    """:func:`card_label` of ``text`` when it is a card (of a standard pack or the tarot), else ``text`` as it is."""
+    try:
+        return card_label(parse_card(text, tarot=True))
+    except InvalidCard:
+        return text
+
+
 def describe(card: str) -> str:
     """A card in words, for screen readers and rules text: ``10H`` -> ``10 of hearts``."""
     if card == "RJ":

@@ -58,7 +58,7 @@ RECONCILE_SECONDS = 2.0
 BRACKET_REFRESH_SECONDS = 3.0
 FORMATS = [("single elimination", "single_elimination"), ("double elimination", "double_elimination"),
            ("round robin", "round_robin"), ("Swiss", "swiss")]
-PACES = [("flip: players flip each card", "flip"), ("auto: the bot plays a round every 2 s", "auto"),
+PACES = [("flip: players flip each card", "flip"), ("auto: the bot plays, pausing on every war", "auto"),
          ("instant: the game is played out at once", "instant")]
 
 

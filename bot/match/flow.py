@@ -218,5 +218,9 @@ class Flow:
         return errors.NotInMatch(title)
 
     def not_yours(self, item: str) -> str:
-        """The words for a tap on an item the seat does not have."""
+        """The words for a tap on an item the seat does not have (``item`` as :meth:`item_label` shows it)."""
         return f"{item} is not yours to place."
+
+    def item_label(self, item: str) -> str:
+        """A draft's item as the panel's buttons show it (a card game: ``A♦``)."""
+        return item

@@ -981,8 +981,8 @@ class MatchKernel:
                 remaining.remove(placed)
             if item not in remaining:
                 if item in items:
-                    raise self.flow.draft_error(f"{item} is already placed.")
-                raise self.flow.draft_error(self.flow.not_yours(item))
+                    raise self.flow.draft_error(f"{self.flow.item_label(item)} is already placed.")
+                raise self.flow.draft_error(self.flow.not_yours(self.flow.item_label(item)))
             return [*draft, item]
 
         return await self._draft(match_id, user_id, step, change)

@@ -1,8 +1,9 @@
 """Server settings for every game: what ``/settings`` changes and what the game cogs read.
 
 * Air War's arrangement timer (``arrange_seconds``, 30-600 s) and flip pace (``flip_pace_ms``, 1000-5000 ms);
-* War's default pace (``war_pace``: ``auto``, the default -- the bot plays a round every ~2 s; ``flip`` -- every
-  player presses Flip each round; ``instant`` -- the game is played out at once and the result shown);
+* War's default pace (``war_pace``: ``auto``, the default -- the bot plays runs of rounds and pauses on every
+  war; ``flip`` -- every player presses Flip each round; ``instant`` -- the game is played out at once and the
+  result shown);
 * whether a match gets a thread of its own (``thread_per_match``; off: it is played in the channel);
 * default rules per game (``default_rules``): rule keys checked by the game's own options (the same parsing as
   ``python -m bot sim --rule key=value``); a challenge's own rules override them (:meth:`SettingsService.rules_for`);

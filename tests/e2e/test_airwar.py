@@ -920,7 +920,7 @@ async def test_two_clicks_at_once_give_one_action(make_env, tmp_path):
     await one.wait_response()
     await two.wait_response()
     refusals = [ix for ix in (one, two) if ix.response.ephemeral]
-    assert [ix.message.content for ix in refusals] == [f"{card} is already placed."]
+    assert [ix.message.content for ix in refusals] == [f"{card_label(card)} is already placed."]
     assert f"1 {card_label(card)} · 2 —" in bob_panel.text
     board_message = await env.wait_for(lambda: board(env, thread, 1))
     await env.wait_for(lambda: f"**<@{alice.id}>** — ✅ locked in" in board_message.text)
@@ -1057,7 +1057,7 @@ async def test_an_answer_that_takes_long_is_deferred_in_time(make_env, tmp_path)
         assert (await ix.wait_response()).type == 6
     await env.wait_for(lambda: any(ix.followups for ix in clicks))
     [refusal] = [m for ix in clicks for m in ix.followups]
-    assert refusal.ephemeral and refusal.content == f"{second} is already placed."
+    assert refusal.ephemeral and refusal.content == f"{card_label(second)} is already placed."
     await env.wait_for(lambda: f"1 {card_label(card)} · 2 {card_label(second)} · 3 —" in panel.text)
     # commands that answer privately defer privately
     ix = await slash(env, bob, "airwar status")

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.cards import label_of_text
 from bot.games import game_class
 from bot.games.base import Action, Event, Game
 from bot.match import errors
@@ -230,6 +231,9 @@ class AirWarFlow(Flow):
 
     def draft_error(self, message: str) -> Exception:
         return errors.DraftError(message)
+
+    def item_label(self, item: str) -> str:
+        return label_of_text(item)
 
     def not_yours(self, item: str) -> str:
         return f"{item} is not in your stack."

@@ -17,7 +17,7 @@ Surfaces (each returns a :class:`~bot.render.common.Surface`, a :class:`~bot.ren
   what is known about both decks, the deadline, buttons (:func:`order_buttons`; :func:`draft_after` applies a
   button to a draft); with a picture of both stacks as drawn, the same for the whole engagement (the order is in
   the text only);
-* :func:`status` -- ``/airwar status``; :func:`leaderboard` / :func:`leaderboard_page` -- ``/leaderboard`` pages;
+* :func:`status` -- ``/airwar status``;
 * :func:`challenge`, :func:`declined`, :func:`withdrawn`, :func:`expired`, :func:`afk`, :func:`forfeited`,
   :func:`deadline_moved`, :func:`thread_lost`; :func:`panel_closed` -- a DM panel's line once its engagement ended
   without it.
@@ -29,7 +29,6 @@ Cards appear in one notation in texts and buttons, rank and suit symbol (``Q♠`
 from __future__ import annotations
 
 import random
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -658,86 +657,6 @@ def status(view: View, names: Sequence[str], *, deadline: When | None = None, dr
     return clamp("\n".join(lines))
 
 
-# --- leaderboard -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One leaderboard row: ``rank`` as the caller counts it, ``name`` a display name (not a mention: the table
-    is a code block), ``rating`` a number or ``None``."""
-
-    rank: int
-    name: str
-    wins: int
-    losses: int
-    draws: int
-    rating: float | int | None = None
-
-
-NAME_COLUMNS = 18
-
-
-def _width(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 0 if unicodedata.combining(ch) else 1
-               for ch in text)
-
-
-def _cell(text: str, columns: int) -> str:
-    """``text`` cut and padded to ``columns`` display columns (wide characters count two)."""
-    text = "".join(ch for ch in " ".join(text.split()) if ch.isprintable()).replace("`", "'") or "?"
-    if _width(text) > columns:
-        while text and _width(text) > columns - 1:
-            text = text[:-1]
-        text += "…"
-    return text + " " * (columns - _width(text))
-
-
-def _row_name(row: Any) -> str:
-    text = getattr(row, "name", None) or getattr(row, "display_name", None)
-    if text:
-        return str(text)
-    user = getattr(row, "user_id", None)
-    return f"user {user}" if user is not None else "?"
-
-
-def leaderboard(rows: Sequence[Any], *, page: int = 1, pages: int = 1, unranked: int = 0,
-                min_games: int | None = None, title: str = f"{TITLE} leaderboard") -> Surface:
-    """A leaderboard page: an aligned table in a code block (rank, player, W, L, D, win %, rating).
-
-    ``rows`` are :class:`Standing` or any objects with ``rank``, ``wins``, ``losses``, ``draws``, ``rating`` and
-    ``name`` or ``display_name`` (so the storage's leaderboard rows work as they are; a missing name shows as
-    ``user <user_id>``). Names are display names (the table is a code block, where mentions do not render),
-    cut to 18 columns. Win % is wins out of all games (draws count as games). ``unranked`` players with fewer
-    than ``min_games`` games get a note. Pages of up to 25 rows fit 2000 characters with room to spare.
-    """
-    note = ""
-    if unranked:
-        fewer = f" (fewer than {min_games} games)" if min_games else ""
-        note = f"\n{count(unranked, 'more player')}{fewer} not ranked yet."
-    if not rows:
-        return Surface(_title(title), "No ranked players yet: finish a game to get on the board." + note)
-    header = f"{'#':>4}  {'Player':<{NAME_COLUMNS}}  {'W':>4} {'L':>4} {'D':>4}  {'Win%':>4}  {'Rating':>6}"
-    body = [header, "-" * len(header)]
-    for row in rows:
-        games = row.wins + row.losses + row.draws
-        rate = f"{round(100 * row.wins / games)}%" if games else "-"
-        rating = "-" if row.rating is None else (f"{row.rating:.1f}" if isinstance(row.rating, float)
-                                                  else str(row.rating))
-        body.append(f"{row.rank:>4}  {_cell(_row_name(row), NAME_COLUMNS)}  {row.wins:>4} {row.losses:>4} "
-                    f"{row.draws:>4}  {rate:>4}  {rating:>6}")
-    text = "```\n" + "\n".join(body) + "\n```"
-    if pages > 1:
-        text += f"\nPage {page} of {pages}"
-    return Surface(_title(title), clamp(text + note))
-
-
-def leaderboard_page(page: Any, *, title: str = f"{TITLE} leaderboard") -> Surface:
-    """:func:`leaderboard` from a page object with ``rows``, ``page``, ``pages`` and optionally ``unranked`` and
-    ``min_games`` (the storage's ``LeaderboardPage``)."""
-    return leaderboard(page.rows, page=page.page, pages=page.pages, unranked=getattr(page, "unranked", 0),
-                       min_games=getattr(page, "min_games", None), title=title)
-
-
 # --- challenge and other notices ---------------------------------------------------------------------
 
 
@@ -830,7 +749,6 @@ def forfeited(names: Sequence[str], seat: int) -> str:
 
 
 __all__ = [
-    "Standing",
     "afk",
     "board",
     "challenge",
@@ -842,8 +760,6 @@ __all__ = [
     "flip_count",
     "flips",
     "forfeited",
-    "leaderboard",
-    "leaderboard_page",
     "order_buttons",
     "reason_text",
     "result",

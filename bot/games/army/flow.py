@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.cards import label_of_text
 from bot.games.army.engine import fighting_value
 from bot.games.base import Action, Event, Game
 from bot.match import errors
@@ -251,6 +252,9 @@ class ArmyFlow(Flow):
 
     def draft_error(self, message: str) -> Exception:
         return ArmyDraftError(message)
+
+    def item_label(self, item: str) -> str:
+        return label_of_text(item)
 
     def not_yours(self, item: str) -> str:
         return f"{item} is not one of your armies."

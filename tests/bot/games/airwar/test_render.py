@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import random
 import re
-from dataclasses import dataclass
 
 import pytest
 from PIL import Image
@@ -373,54 +372,6 @@ def test_status_for_a_player_and_a_spectator(example):
     assert "You: ⏳ arranging (1 of 5 placed" in theirs
     spectator = render.status(game.view(None), NAMES)
     assert "**Air War:** **Alice** vs **Bob**" in spectator and sym("1 2C") not in spectator
-
-
-def test_leaderboard_is_an_aligned_code_block():
-    rows = [
-        render.Standing(1, "Alice", 12, 3, 1, 27.345),
-        render.Standing(2, "ボブ・ザ・パイロット・エース", 7, 7, 0, 21.0),
-        render.Standing(3, "a`b|c", 0, 0, 0, None),
-        render.Standing(10, "x" * 40, 100, 200, 3, 1234),
-    ]
-    surface = render.leaderboard(rows, page=1, pages=3)
-    assert surface.text.startswith("```\n") and "\n```\nPage 1 of 3" in surface.text
-    table = surface.text.split("```")[1].strip("\n").split("\n")
-    widths = {render._width(line) for line in table}
-    assert len(widths) == 1, table
-    assert re.search(r"^\s+1  Alice\s+12\s+3\s+1\s+75%\s+27\.3$", table[2])
-    assert "a'b|c" in table[4] and re.search(r"0\s+-\s+-$", table[4])
-    assert "…" in table[5] and "33%" in table[5] and "1234" in table[5]
-    assert "No ranked players yet" in render.leaderboard([]).text
-
-
-def test_leaderboard_takes_storage_like_rows_and_pages():
-    @dataclass(frozen=True)
-    class Row:  # the storage's leaderboard row, duck-typed
-        rank: int
-        user_id: int
-        display_name: str | None
-        wins: int
-        losses: int
-        draws: int
-        rating: float
-
-    @dataclass(frozen=True)
-    class Page:
-        page: int
-        pages: int
-        min_games: int
-        unranked: int
-        rows: tuple
-
-    page = Page(2, 2, 3, 4, (Row(11, 42, None, 1, 0, 0, 3.25), Row(12, 43, "Carol", 0, 1, 1, -1.5)))
-    text = render.leaderboard_page(page).text
-    assert "user 42" in text and "Carol" in text and "-1.5" in text and "3.2" in text
-    assert text.endswith("Page 2 of 2\n4 more players (fewer than 3 games) not ranked yet.")
-
-
-def test_a_full_leaderboard_page_fits():
-    rows = [render.Standing(i, "W" * 32, 9999, 9999, 9999, 99999.99) for i in range(1, 26)]
-    assert len(render.leaderboard(rows, page=999, pages=999).text) <= MESSAGE_LIMIT
 
 
 def test_challenge_and_its_answers():
