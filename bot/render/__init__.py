@@ -3,7 +3,9 @@
 * :mod:`bot.render.common` -- the :class:`~bot.render.common.Surface` and :class:`~bot.render.common.Picture`
   types every renderer returns, Discord's size limits, timestamps, names and card words, the two-player challenge
   and the ratings line;
+* :mod:`bot.render.fonts` -- the bundled font stack every picture's text is drawn in (any script, emoji);
 * :mod:`bot.render.cards` -- PNG pictures of rows of cards (Pillow);
+* :mod:`bot.render.plots` -- line charts (matplotlib); :mod:`bot.render.bracket` -- tournament pictures and texts;
 * :mod:`bot.games.airwar.render` -- every Air War text and picture (board, flips, summary, result, DM panel, status,
   leaderboard, challenge messages).
 

@@ -1,22 +1,30 @@
-"""A tournament as a picture and as text: the bracket (elimination) or the standings (round robin, Swiss).
+"""A tournament as pictures and as text: the bracket (elimination) or the standings (round robin, Swiss).
 
 Pure: takes a :class:`bot.tournaments.Tournament` and plain names (``names``: player id -> display name; a
-picture cannot show a mention). The picture is a PNG drawn with Pillow's bundled font; an elimination bracket
-is one column per round and one box per match (winners' bracket, then losers' bracket and the grand final),
-the winner of a decided match in bold colour; standings are a table. Text: ``/tournament bracket`` and
-``/tournament status`` show it, clamped to a message. A player who deleted their data (a negative id, see
-:func:`bot.storage.tournaments.placeholder_for`) is shown as "deleted player".
+picture cannot show a mention). Pictures are PNGs drawn with Pillow in the bundled font stack
+(:mod:`bot.render.fonts`), so every name shows whatever its script. An elimination bracket is one column per round
+and one box per match (winners' bracket, then losers' bracket and the grand final), the winner of a decided match
+in bold colour; standings are a table.
+
+:func:`picture` draws the whole tournament as one picture. :func:`pictures` draws it as several, each readable at
+the width Discord shows a picture at (:data:`PREVIEW_WIDTH`): a bracket by region (at most :data:`PART_ROWS`
+matches of a round and the matches they feed in the next round), standings by :data:`STANDINGS_ROWS` places.
+
+Text: ``/tournament bracket`` and ``/tournament status`` show it, clamped to a message. A player who deleted their
+data (a negative id, see :func:`bot.storage.tournaments.placeholder_for`) is shown as "deleted player".
 """
 
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.render.cards import font
-from bot.render.common import MESSAGE_LIMIT, Picture, clamp
+from bot.render.common import ALT_TEXT_LIMIT, MESSAGE_LIMIT, Picture, clamp, clamp_line
+from bot.render.fonts import draw_text, fit
 from bot.render.stats import DELETED
 from bot.tournaments import Format, Match, MatchOutcome, Round, Tournament
 
@@ -30,6 +38,20 @@ WIN = (87, 242, 135)
 TITLE_COLOUR = (255, 255, 255)
 #: beyond this many first-round boxes a bracket picture shows the later rounds only (it would be too tall)
 MAX_BOXES = 64
+EMPTY_SLOT = "—"  #: a slot whose player is not known yet
+
+#: Discord shows a picture in a message about this wide: each of :func:`pictures` is drawn at this width
+PREVIEW_WIDTH = 550
+#: a part of a split bracket: at most this many boxes in its first column, and two rounds side by side
+PART_ROWS, PART_COLUMNS = 8, 2
+PART_BOX_W, PART_BOX_H, PART_GAP_X, PART_MARGIN = 235, 46, 32, 12
+PART_NAME_SIZE, PART_LABEL_SIZE, PART_TITLE_SIZE = 15, 13, 18
+#: parts small enough are stacked in one picture up to this height
+PART_MAX_HEIGHT = 640
+#: places per picture of split standings
+STANDINGS_ROWS = 20
+#: Discord takes at most this many attachments on one message
+MAX_PICTURES = 10
 
 FORMAT_NAMES = {
     Format.SINGLE_ELIMINATION: "single elimination",
@@ -50,19 +72,10 @@ def mention(player: int | None) -> str:
 def player_name(names: Mapping[int, str], player: int | None, tournament: Tournament | None = None) -> str:
     if player is None:
         return "bye"
-    name = DELETED if player < 0 else names.get(player) or f"Player {player % 10_000}"
+    name = DELETED if player < 0 else " ".join(str(names.get(player) or "").split()) or f"Player {player % 10_000}"
     if tournament is not None and player in tournament.players:
         return f"{name} ({tournament.seed_of(player)})"
     return name
-
-
-def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, size: int) -> str:
-    face = font(size)
-    if draw.textlength(text, font=face) <= width:
-        return text
-    while text and draw.textlength(text + "…", font=face) > width:
-        text = text[:-1]
-    return text + "…"
 
 
 def _png(image: Image.Image) -> bytes:
@@ -71,17 +84,23 @@ def _png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-def picture(tournament: Tournament, names: Mapping[int, str], title: str) -> Picture:
-    """The bracket (elimination) or the standings table, as a PNG."""
-    if tournament.is_elimination:
-        png = _bracket_png(tournament, names, title)
-        alt = f"{title}: the bracket, {len(tournament.players)} players"
-    else:
-        png = _standings_png(tournament, names, title)
-        alt = f"{title}: the standings, {len(tournament.players)} players"
+def _alt(title: str, tournament: Tournament, names: Mapping[int, str], what: str) -> str:
+    alt = f"{title}: {what}, {len(tournament.players)} players"
     if tournament.is_over:
         alt += f"; champion {player_name(names, tournament.champion) if tournament.champion is not None else 'none'}"
-    return Picture(png, "bracket.png", alt[:1024])
+    return alt
+
+
+def picture(tournament: Tournament, names: Mapping[int, str], title: str) -> Picture:
+    """The bracket (elimination) or the standings table, as one PNG (see :func:`pictures` for pictures that
+    read at Discord's preview width)."""
+    if tournament.is_elimination:
+        png = _bracket_png(tournament, names, title)
+        alt = _alt(title, tournament, names, "the bracket")
+    else:
+        png = _standings_png(tournament, names, title, tournament.standings())
+        alt = _alt(title, tournament, names, "the standings")
+    return Picture(png, "bracket.png", clamp_line(alt, ALT_TEXT_LIMIT))
 
 
 def _sections(tournament: Tournament) -> list[tuple[str, list[Round]]]:
@@ -105,11 +124,11 @@ def _bracket_png(tournament: Tournament, names: Mapping[int, str], title: str) -
     height = MARGIN * 2 + HEADER + sum(heights) + HEADER * (len(trimmed) - 1)
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.text((MARGIN, MARGIN), _fit(draw, title, width - 2 * MARGIN, 20), fill=TITLE_COLOUR, font=font(20))
+    draw_text(draw, (MARGIN, MARGIN), fit(title, 20, width - 2 * MARGIN), size=20, fill=TITLE_COLOUR)
     top = MARGIN + HEADER
     for (name, rounds), section_height in zip(trimmed, heights, strict=True):
         if len(trimmed) > 1:
-            draw.text((MARGIN, top), BRACKET_NAMES.get(name, name), fill=DIM, font=font(14))
+            draw_text(draw, (MARGIN, top), BRACKET_NAMES.get(name, name), size=14, fill=DIM)
         body_top = top + HEADER
         body_height = section_height - HEADER
         previous: dict[str, tuple[int, int]] = {}
@@ -117,54 +136,210 @@ def _bracket_png(tournament: Tournament, names: Mapping[int, str], title: str) -
             x = MARGIN + column * (BOX_W + GAP_X)
             count = len(round_.matches)
             slot = body_height / max(count, 1)
-            draw.text((x, body_top - 16), round_.label, fill=DIM, font=font(12))
+            draw_text(draw, (x, body_top - 16), round_.label, size=12, fill=DIM)
             centres: dict[str, tuple[int, int]] = {}
             for index, match in enumerate(round_.matches):
                 y = int(body_top + slot * index + (slot - BOX_H) / 2)
-                _box(draw, x, y, match, names, tournament)
+                _box(draw, (x, y, BOX_W, BOX_H), match, names, tournament, 13)
                 centres[match.key] = (x, y + BOX_H // 2)
-                for source in match.sources:
-                    if source is not None and source.match in previous:
-                        px, py = previous[source.match]
-                        mid = x - GAP_X // 2
-                        draw.line([(px + BOX_W, py), (mid, py), (mid, y + BOX_H // 2), (x, y + BOX_H // 2)],
-                                  fill=LINE, width=1)
+                _join(draw, previous, match, (x, y + BOX_H // 2), BOX_W, GAP_X)
             previous = centres
         top += section_height + HEADER
     return _png(image)
 
 
-def _box(draw: ImageDraw.ImageDraw, x: int, y: int, match: Match, names: Mapping[int, str],
-         tournament: Tournament) -> None:
-    draw.rectangle([x, y, x + BOX_W, y + BOX_H], fill=BOX, outline=LINE)
+def _join(draw: ImageDraw.ImageDraw, previous: Mapping[str, tuple[int, int]], match: Match,
+          left_middle: tuple[int, int], box_w: int, gap_x: int) -> None:
+    """Lines from the boxes of the matches that feed ``match`` (those in ``previous``) to its box."""
+    x, y = left_middle
+    for source in match.sources:
+        if source is not None and source.match in previous:
+            px, py = previous[source.match]
+            mid = x - gap_x // 2
+            draw.line([(px + box_w, py), (mid, py), (mid, y), (x, y)], fill=LINE, width=1)
+
+
+def _box(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], match: Match, names: Mapping[int, str],
+         tournament: Tournament, size: int) -> None:
+    x, y, box_w, box_h = box
+    draw.rectangle([x, y, x + box_w, y + box_h], fill=BOX, outline=LINE)
     for slot in (0, 1):
         player = match.players[slot]
         known = match.known[slot]
-        text = player_name(names, player, tournament) if known else "—"
+        text = player_name(names, player, tournament) if known else EMPTY_SLOT
         colour = TEXT
         if match.is_decided and match.winner is not None:
             colour = WIN if player == match.winner else DIM
         if player is None and known:
             colour = DIM
-        draw.text((x + 6, y + 3 + slot * (BOX_H // 2)), _fit(draw, text, BOX_W - 12, 13), fill=colour, font=font(13))
+        middle = y + box_h / 4 + slot * box_h / 2
+        draw_text(draw, (x + 6, middle), fit(text, size, box_w - 12), size=size, fill=colour, anchor="lm")
+
+
+# --- split pictures ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A region of a bracket: up to two rounds of one section, each with the matches it shows."""
+
+    section: str
+    columns: tuple[tuple[Round, tuple[Match, ...]], ...]
+    window: int  # which window of the first round's matches (0, 1, ...)
+    windows: int
+
+    @property
+    def rows(self) -> int:
+        return max(len(matches) for _, matches in self.columns)
+
+    @property
+    def height(self) -> int:
+        return PART_LABEL_SIZE + 26 + PART_LABEL_SIZE + 8 + self.rows * (PART_BOX_H + GAP_Y)
+
+    @property
+    def matches(self) -> list[Match]:
+        return [match for _, matches in self.columns for match in matches]
+
+    def heading(self) -> str:
+        labels = " and ".join(round_.label for round_, _ in self.columns)
+        where = f"{BRACKET_NAMES.get(self.section, self.section)} · {labels}"
+        return where if self.windows == 1 else f"{where} · part {self.window + 1} of {self.windows}"
+
+
+def _parts(tournament: Tournament) -> list[_Part]:
+    parts = []
+    for section, rounds in _sections(tournament):
+        # rounds paired from the last, so the final is drawn with the round before it
+        groups: list[list[Round]] = []
+        end = len(rounds)
+        while end > 0:
+            groups.insert(0, rounds[max(0, end - PART_COLUMNS):end])
+            end -= PART_COLUMNS
+        for group in groups:
+            first = len(group[0].matches)
+            windows = max(1, math.ceil(first / PART_ROWS))
+            for window in range(windows):
+                columns = []
+                for round_ in group:
+                    count = len(round_.matches)
+                    # the matches in this window's share of the round: by position, scaled to the first round's
+                    shown = tuple(match for index, match in enumerate(round_.matches)
+                                  if index * first // max(count, 1) // PART_ROWS == window)
+                    columns.append((round_, shown))
+                if any(matches for _, matches in columns):
+                    parts.append(_Part(section, tuple(columns), window, windows))
+    return parts
+
+
+def _match_words(match: Match, names: Mapping[int, str], tournament: Tournament) -> str:
+    first, second = (player_name(names, p, tournament) if known else "to be decided"
+                     for p, known in zip(match.players, match.known, strict=True))
+    if match.outcome is None:
+        return f"{match.key} {first} against {second}"
+    if match.outcome is MatchOutcome.BYE:
+        return f"{match.key} {player_name(names, match.winner, tournament)} has a bye"
+    if match.outcome is MatchOutcome.VOID:
+        return f"{match.key} not played"
+    if match.outcome is MatchOutcome.DRAW:
+        return f"{match.key} {first} and {second} drew"
+    return f"{match.key} {player_name(names, match.winner, tournament)} won ({first} against {second})"
+
+
+def _part_image(parts: Sequence[_Part], names: Mapping[int, str], tournament: Tournament, title: str) -> bytes:
+    height = PART_MARGIN * 2 + PART_TITLE_SIZE + 10 + sum(part.height for part in parts)
+    image = Image.new("RGB", (PREVIEW_WIDTH, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw_text(draw, (PART_MARGIN, PART_MARGIN), fit(title, PART_TITLE_SIZE, PREVIEW_WIDTH - 2 * PART_MARGIN),
+              size=PART_TITLE_SIZE, fill=TITLE_COLOUR)
+    top = PART_MARGIN + PART_TITLE_SIZE + 10
+    for part in parts:
+        draw_text(draw, (PART_MARGIN, top + 8), fit(part.heading(), PART_LABEL_SIZE + 1, PREVIEW_WIDTH - 24),
+                  size=PART_LABEL_SIZE + 1, fill=DIM)
+        body_top = top + PART_LABEL_SIZE + 26 + PART_LABEL_SIZE + 8
+        body_height = part.rows * (PART_BOX_H + GAP_Y)
+        used = len(part.columns) * PART_BOX_W + (len(part.columns) - 1) * PART_GAP_X
+        left = (PREVIEW_WIDTH - used) // 2
+        previous: dict[str, tuple[int, int]] = {}
+        for column, (round_, matches) in enumerate(part.columns):
+            x = left + column * (PART_BOX_W + PART_GAP_X)
+            draw_text(draw, (x, body_top - PART_LABEL_SIZE - 6), round_.label, size=PART_LABEL_SIZE, fill=DIM)
+            slot = body_height / max(len(matches), 1)
+            centres: dict[str, tuple[int, int]] = {}
+            for index, match in enumerate(matches):
+                y = int(body_top + slot * index + (slot - PART_BOX_H) / 2)
+                _box(draw, (x, y, PART_BOX_W, PART_BOX_H), match, names, tournament, PART_NAME_SIZE)
+                centres[match.key] = (x, y + PART_BOX_H // 2)
+                _join(draw, previous, match, (x, y + PART_BOX_H // 2), PART_BOX_W, PART_GAP_X)
+            previous = centres
+        top += part.height
+    return _png(image)
+
+
+def _bracket_pictures(tournament: Tournament, names: Mapping[int, str], title: str) -> list[Picture]:
+    groups: list[list[_Part]] = []
+    for part in _parts(tournament):
+        if groups and sum(p.height for p in groups[-1]) + part.height <= PART_MAX_HEIGHT - 60:
+            groups[-1].append(part)
+        else:
+            groups.append([part])
+    pictures_ = []
+    for number, group in enumerate(groups, 1):
+        png = _part_image(group, names, tournament, title)
+        shown = "; ".join(part.heading() for part in group)
+        words = "; ".join(_match_words(match, names, tournament) for part in group for match in part.matches)
+        alt = f"{_alt(title, tournament, names, 'the bracket')}. Picture {number} of {len(groups)}: {shown}. {words}"
+        pictures_.append((group, Picture(png, f"bracket-{number}.png", clamp_line(alt, ALT_TEXT_LIMIT))))
+    return _keep(pictures_)
+
+
+def _keep(pictures_: list[tuple[list[_Part], Picture]]) -> list[Picture]:
+    """At most :data:`MAX_PICTURES`: the first pictures whose matches are all decided go first (the text lists
+    them), then those just before the last (the matches furthest from being played; the last holds the final)."""
+    kept = list(pictures_)
+    while len(kept) > MAX_PICTURES and all(match.is_decided for part in kept[0][0] for match in part.matches):
+        kept.pop(0)
+    if len(kept) > MAX_PICTURES:
+        kept = kept[:MAX_PICTURES - 1] + kept[-1:]
+    return [picture_ for _, picture_ in kept]
+
+
+def pictures(tournament: Tournament, names: Mapping[int, str], title: str) -> list[Picture]:
+    """The tournament as pictures :data:`PREVIEW_WIDTH` pixels wide, each readable where Discord shows it: an
+    elimination bracket by region (two rounds side by side, at most :data:`PART_ROWS` matches of the first; small
+    regions share a picture), standings by :data:`STANDINGS_ROWS` places. At most :data:`MAX_PICTURES` (one
+    message's attachments): the earliest regions all decided are left out first, then those just before the
+    last (the final stays). Files are ``bracket-1.png``, ``bracket-2.png``, ... (numbered among all the
+    regions, so a left-out one leaves a gap); each alt text says what its picture holds."""
+    if tournament.is_elimination:
+        return _bracket_pictures(tournament, names, title)
+    rows = tournament.standings()
+    chunks = [rows[start:start + STANDINGS_ROWS] for start in range(0, len(rows), STANDINGS_ROWS)] or [[]]
+    result = []
+    for number, chunk in enumerate(chunks[:MAX_PICTURES], 1):
+        where = "" if len(chunks) == 1 else f" (places {chunk[0].place}–{chunk[-1].place})"
+        png = _standings_png(tournament, names, title + where, chunk, last=number == len(chunks))
+        alt = _alt(title, tournament, names, "the standings" + where)
+        result.append(Picture(png, f"bracket-{number}.png", clamp_line(alt, ALT_TEXT_LIMIT)))
+    return result
 
 
 STANDING_COLUMNS = ("#", "Player", "Pts", "W", "D", "L", "Bye", "Buch.", "SB")
+STANDING_WIDTHS = (36, 200, 46, 36, 36, 36, 40, 50, 46)  # with the margins, PREVIEW_WIDTH
 
 
-def _standings_png(tournament: Tournament, names: Mapping[int, str], title: str) -> bytes:
-    rows = tournament.standings()
-    widths = [40, 220, 50, 40, 40, 40, 44, 60, 60]
+def _standings_png(tournament: Tournament, names: Mapping[int, str], title: str, rows: Sequence, *,
+                   last: bool = True) -> bytes:
     line = 24
-    width = MARGIN * 2 + sum(widths)
-    height = MARGIN * 2 + HEADER + line * (len(rows) + 1) + 20
+    margin = (PREVIEW_WIDTH - sum(STANDING_WIDTHS)) // 2
+    width = margin * 2 + sum(STANDING_WIDTHS)
+    height = margin * 2 + HEADER + line * (len(rows) + 1) + 20
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.text((MARGIN, MARGIN), _fit(draw, title, width - 2 * MARGIN, 20), fill=TITLE_COLOUR, font=font(20))
-    y = MARGIN + HEADER
-    x = MARGIN
-    for label, w in zip(STANDING_COLUMNS, widths, strict=True):
-        draw.text((x, y), label, fill=DIM, font=font(13))
+    draw_text(draw, (margin, margin), fit(title, 20, width - 2 * margin), size=20, fill=TITLE_COLOUR)
+    y = margin + HEADER
+    x = margin
+    for label, w in zip(STANDING_COLUMNS, STANDING_WIDTHS, strict=True):
+        draw_text(draw, (x, y), label, size=13, fill=DIM)
         x += w
     for row in rows:
         y += line
@@ -173,13 +348,14 @@ def _standings_png(tournament: Tournament, names: Mapping[int, str], title: str)
                  "" if row.buchholz is None else _points(row.buchholz),
                  "" if row.sonneborn_berger is None else _points(row.sonneborn_berger)]
         colour = DIM if row.status == "disqualified" else (WIN if row.player == tournament.champion else TEXT)
-        x = MARGIN
-        for cell, w in zip(cells, widths, strict=True):
-            draw.text((x, y), _fit(draw, cell, w - 6, 13), fill=colour, font=font(13))
+        x = margin
+        for cell, w in zip(cells, STANDING_WIDTHS, strict=True):
+            draw_text(draw, (x, y), fit(cell, 13, w - 6), size=13, fill=colour)
             x += w
-    round_ = tournament.current_round()
-    footer = "Over." if tournament.is_over else f"Playing {round_.label}." if round_ else ""
-    draw.text((MARGIN, y + line), footer, fill=DIM, font=font(12))
+    if last:
+        round_ = tournament.current_round()
+        footer = "Over." if tournament.is_over else f"Playing {round_.label}." if round_ else ""
+        draw_text(draw, (margin, y + line), footer, size=12, fill=DIM)
     return _png(image)
 
 

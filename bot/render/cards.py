@@ -4,9 +4,10 @@ A card is a string in card notation (see :mod:`bot.cards`): standard cards, joke
 cards (``PH`` page, ``NH`` knight) and trumps ``0T`` (the Fool) to ``21T``. In a row, ``None`` is a card face
 down (hidden or unknown) and :data:`EMPTY` is an empty slot (a place still to fill, drawn as an outline).
 
-Only Pillow's bundled font (``ImageFont.load_default``, Aileron) is used, so pictures look the same on every
-machine; it has no suit symbols, so the pips are drawn as shapes. Card faces are drawn three times larger and
-scaled down, which smooths the shapes. The same rows always give the same PNG bytes.
+Text is drawn in the bundled font stack of :mod:`bot.render.fonts` (labels and captions in any script, emoji
+included; card faces in Pillow's Aileron), so pictures look the same on every machine. The pips are drawn as
+shapes. Card faces are drawn three times larger and scaled down, which smooths the shapes. The same rows always
+give the same PNG bytes.
 
 Colours: red suits and the red joker in red, clubs, spades and the black joker in near-black, trumps in black
 on a parchment card. Marks frame a card: ``"win"`` gold, ``"tie"`` blue, ``"lose"`` fades it.
@@ -16,14 +17,14 @@ from __future__ import annotations
 
 import io
 import math
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.cards import is_joker, is_red, rank_of, suit_of
+from bot.render.fonts import CARD_STACK, draw_text, fit, forget_on_recording, text_length
 
 EMPTY = ""  #: an empty slot in a row (a position not filled yet)
 MARKS = ("win", "lose", "tie")
@@ -65,46 +66,12 @@ class CardRow:
     captions: Sequence[str] = field(default=())  # per card, drawn centred under it
 
 
-# --- fonts and text -----------------------------------------------------------------------------------
+# --- text -------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=64)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)  # type: ignore[return-value]
-
-
-@lru_cache(maxsize=4096)
-def _has_glyph(char: str) -> bool:
-    probe = font(20)
-    missing = probe.getmask("\ue000")  # a private-use character: the font's "missing glyph" box
-    mask = probe.getmask(char)
-    return not (mask.size == missing.size and bytes(mask) == bytes(missing))
-
-
-def drawable(text: str, fallback: str = "") -> str:
-    """``text`` with what the font cannot draw removed: accents dropped (``Zoë`` -> ``Zoe``), other letters,
-    emoji and symbols left out, runs of spaces closed up. ``fallback`` when nothing drawable is left."""
-    text = unicodedata.normalize("NFKD", text)
-    kept = []
-    for char in text:
-        if unicodedata.combining(char):
-            continue
-        if char.isspace():
-            kept.append(" ")
-        elif char.isprintable() and _has_glyph(char):
-            kept.append(char)
-    cleaned = " ".join("".join(kept).split())
-    return cleaned or fallback
-
-
-def _fit_text(text: str, size: int, width: int) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` pixels at ``size``."""
-    face = font(size)
-    if face.getlength(text) <= width:
-        return text
-    while text and face.getlength(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…" if text else ""
+def _clean(text: str, fallback: str = "") -> str:
+    """``text`` on one line, runs of spaces closed up; ``fallback`` when nothing is left."""
+    return " ".join(text.split()) or fallback
 
 
 # --- pips -------------------------------------------------------------------------------------------
@@ -147,20 +114,19 @@ def _pip(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, s: float, i
 
 
 def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, ink: tuple[int, int, int],
-          anchor: str, bold: bool = True) -> None:
-    stroke = max(1, size // 22) if bold else 0
+          anchor: str) -> None:
+    stroke = max(1, size // 22)  # bold
     if len(text) == 2 and text.isdigit():  # "10" .. "21": close the digits up so the index stays narrow
-        face = font(size)
         tight = -0.08 * size
-        widths = [face.getlength(ch) for ch in text]
+        widths = [text_length(ch, size, CARD_STACK) for ch in text]
         total = sum(widths) + tight
         x = xy[0] - total / 2 if anchor[0] == "m" else xy[0]
         for ch, width in zip(text, widths, strict=True):
-            draw.text((x, xy[1]), ch, font=face, fill=ink, anchor="l" + anchor[1], stroke_width=stroke,
-                      stroke_fill=ink)
+            draw_text(draw, (x, xy[1]), ch, size=size, fill=ink, anchor="l" + anchor[1], stack=CARD_STACK,
+                      stroke_width=stroke)
             x += width + tight
         return
-    draw.text(xy, text, font=font(size), fill=ink, anchor=anchor, stroke_width=stroke, stroke_fill=ink)
+    draw_text(draw, xy, text, size=size, fill=ink, anchor=anchor, stack=CARD_STACK, stroke_width=stroke)
 
 
 @lru_cache(maxsize=512)
@@ -276,29 +242,35 @@ def _layout(count: int, width: int, max_width: int) -> tuple[int, int]:
 
 
 def card_rows_png(rows: Sequence[CardRow], *, card_width: int = CARD_WIDTH, max_width: int = MAX_WIDTH,
-                  min_cards: int = 0) -> bytes:
+                  min_cards: int = 0, width_cards: int = 0) -> bytes:
     """A PNG of the rows, one under the other, columns lined up across rows.
 
-    Each row has an optional label above its cards and optional captions under them. ``min_cards`` keeps the
-    picture at least that many cards wide (so pictures of one game keep their size). Rows with more cards than
-    fit in ``max_width`` overlap their cards (each still shows its corner) or, if need be, draw them smaller.
+    Each row has an optional label above its cards and optional captions under them (a row given captions,
+    even all blank, keeps room for them). ``min_cards`` keeps the picture at least that many cards wide (so
+    pictures of one game keep their size); ``width_cards`` makes it exactly that many cards wide, whatever the
+    rows hold (a picture that gains cards, such as an engagement's flips, keeps its width). Rows with more cards
+    than fit in ``max_width`` (or ``width_cards``) overlap their cards (each still shows its corner) or, if need
+    be, draw them smaller.
     The same rows give the same bytes, so recent pictures are kept and not drawn again (a board whose text
     changed, a panel back where it was, a result posted twice).
     """
     key = tuple((tuple(row.cards), row.label, tuple(row.marks), tuple(row.captions)) for row in rows)
-    return _cached_png(key, card_width, max_width, min_cards)
+    return _cached_png(key, card_width, max_width, min_cards, width_cards)
 
 
 @lru_cache(maxsize=256)
 def _cached_png(rows: tuple[tuple[tuple[str | None, ...], str, tuple[str | None, ...], tuple[str, ...]], ...],
-                card_width: int, max_width: int, min_cards: int) -> bytes:
+                card_width: int, max_width: int, min_cards: int, width_cards: int) -> bytes:
     image = card_rows_image([CardRow(*row) for row in rows], card_width=card_width, max_width=max_width,
-                            min_cards=min_cards)
+                            min_cards=min_cards, width_cards=width_cards)
     return _png(image)
 
 
+forget_on_recording(_cached_png.cache_clear)
+
+
 def card_rows_image(rows: Sequence[CardRow], *, card_width: int = CARD_WIDTH, max_width: int = MAX_WIDTH,
-                    min_cards: int = 0) -> Image.Image:
+                    min_cards: int = 0, width_cards: int = 0) -> Image.Image:
     """The picture :func:`card_rows_png` encodes, as a Pillow image."""
     if not rows:
         raise ValueError("a card picture needs at least one row")
@@ -307,15 +279,17 @@ def card_rows_image(rows: Sequence[CardRow], *, card_width: int = CARD_WIDTH, ma
             raise ValueError("a row needs one mark (or None) per card")
         if row.captions and len(row.captions) != len(row.cards):
             raise ValueError("a row needs one caption (or '') per card")
-    count = max([len(row.cards) for row in rows] + [min_cards, 1])
+    count = max([len(row.cards) for row in rows] + [min_cards, width_cards, 1])
+    if width_cards:
+        max_width = min(max_width, 2 * MARGIN + width_cards * (card_width + 2 * PAD))
     width, step = _layout(count, card_width, max_width)
     tile_w, tile_h = width + 2 * PAD, round(width * 1.4) + 2 * PAD
-    image_w = max(2 * MARGIN + tile_w + step * (count - 1), 320)
+    image_w = max(max_width if width_cards else 2 * MARGIN + tile_w + step * (count - 1), 320)
     label_h = LABEL_SIZE + 10
     caption_h = CAPTION_SIZE + 8
     heights = []
     for row in rows:
-        heights.append((label_h if row.label else 0) + tile_h + (caption_h if any(row.captions) else 0))
+        heights.append((label_h if row.label else 0) + tile_h + (caption_h if row.captions else 0))
     image_h = 2 * MARGIN + sum(heights) + ROW_GAP * (len(rows) - 1)
     image = Image.new("RGB", (image_w, image_h), TABLE)
     draw = ImageDraw.Draw(image)
@@ -323,28 +297,28 @@ def card_rows_image(rows: Sequence[CardRow], *, card_width: int = CARD_WIDTH, ma
     for row, row_h in zip(rows, heights, strict=True):
         top = y
         if row.label:
-            text = _fit_text(drawable(row.label, "?"), LABEL_SIZE, image_w - 2 * MARGIN - PAD)
-            draw.text((MARGIN + PAD, y + 2), text, font=font(LABEL_SIZE), fill=LABEL_INK)
+            text = fit(_clean(row.label, "?"), LABEL_SIZE, image_w - 2 * MARGIN - PAD)
+            draw_text(draw, (MARGIN + PAD, y + 2), text, size=LABEL_SIZE, fill=LABEL_INK)
             y += label_h
         for i, card in enumerate(row.cards):
             mark = row.marks[i] if row.marks else None
             tile = card_tile(card, width, mark, step < tile_w)
             image.paste(tile, (MARGIN + i * step, y), tile)
         y += tile_h
-        if any(row.captions):
+        if row.captions:
             last_right = -1.0  # crowded captions (overlapping cards) are skipped rather than drawn over each other
             for i, caption in enumerate(row.captions):
-                text = drawable(caption)
-                if font(CAPTION_SIZE).getlength(text) > max(step, tile_w) - 4:
+                text = _clean(caption)
+                if text_length(text, CAPTION_SIZE) > max(step, tile_w) - 4:
                     text = text.split(" ")[0]  # crowded: the first word ("12" of "12 deck tie") only
-                text = _fit_text(text, CAPTION_SIZE, tile_w + 8)
+                text = fit(text, CAPTION_SIZE, tile_w + 8)
                 if not text:
                     continue
                 centre = MARGIN + i * step + tile_w / 2
-                half = font(CAPTION_SIZE).getlength(text) / 2
+                half = text_length(text, CAPTION_SIZE) / 2
                 if centre - half < last_right + 6:
                     continue
-                draw.text((centre, y + 2), text, font=font(CAPTION_SIZE), fill=CAPTION_INK, anchor="mt")
+                draw_text(draw, (centre, y + 2), text, size=CAPTION_SIZE, fill=CAPTION_INK, anchor="mt")
                 last_right = centre + half
             y += caption_h
         y = top + row_h + ROW_GAP

@@ -1,19 +1,29 @@
-"""Line charts as PNG, drawn with Pillow and its bundled font only (the same input gives the same bytes).
+"""Line charts as PNG, drawn by matplotlib (Agg, no pyplot) in the bundled font stack; the same input gives the
+same bytes.
 
-:func:`line_chart` draws one line per series over a shared x axis (the values' positions: 0, 1, 2, ...,
-scaled by ``x_step`` from ``x_start``), with a title, axis labels, round-numbered ticks and a legend. Used for a
-War game's card counts over the rounds and for rating histories.
+:func:`line_chart` draws one line per series over a shared x axis (the values' positions: 0, 1, 2, ..., scaled by
+``x_step`` from ``x_start``), with a title, axis labels, round-numbered ticks (whole numbers when the x values are:
+rounds, matches) and a legend. Used for a War game's card counts over the rounds and for rating histories.
+
+Every text goes through :func:`bot.render.fonts.runs`: each run is laid out in its own font (side by side, on one
+baseline), so a name in any script, emoji included, is drawn by a font that has it.
 """
 
 from __future__ import annotations
 
 import io
 import math
+import warnings
 from collections.abc import Sequence
+from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.offsetbox import AnchoredOffsetbox, DrawingArea, HPacker, TextArea, VPacker
+from matplotlib.patches import Rectangle
 
-from bot.render.cards import drawable, font
+from bot.render.fonts import StackFont, fit, note_drawn, runs, text_length
 
 BACKGROUND = (250, 250, 247)
 PLOT_AREA = (255, 255, 255)
@@ -23,16 +33,20 @@ INK = (30, 30, 36)
 #: line colours, distinguishable for the common colour-vision deficiencies (Okabe-Ito)
 PALETTE = ((0, 114, 178), (213, 94, 0), (0, 158, 115), (204, 121, 167), (230, 159, 0), (86, 180, 233),
            (120, 120, 120), (240, 228, 66))
-SUPERSAMPLE = 2
 TITLE_SIZE = 20
 LABEL_SIZE = 14
 TICK_SIZE = 12
 MIN_WIDTH, MIN_HEIGHT = 200, 150
 MAX_SIDE = 4000
+DPI = 72  #: one point is one pixel, so sizes in points are sizes in pixels
+SWATCH = 18  #: a legend entry's colour swatch, then a gap of SWATCH_GAP before its name
+SWATCH_GAP = 6
+ENTRY_GAP = 18  #: between legend entries
 
 
-def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """About ``count`` round values (1, 2 or 5 times a power of ten apart) covering ``low`` .. ``high``."""
+def nice_ticks(low: float, high: float, count: int = 5, *, whole: bool = False) -> list[float]:
+    """About ``count`` round values (1, 2 or 5 times a power of ten apart) covering ``low`` .. ``high``; with
+    ``whole``, whole numbers only (at least 1 apart)."""
     if not math.isfinite(low) or not math.isfinite(high):
         return [0.0]
     if high < low:
@@ -42,6 +56,8 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     raw = (high - low) / max(1, count)
     power = 10 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    if whole:
+        step = max(1, round(step))
     first = math.floor(low / step) * step
     ticks = []
     value = first
@@ -59,6 +75,52 @@ def _label(value: float) -> str:
     return f"{value:,.2f}".rstrip("0").rstrip(".")
 
 
+def _colour(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
+    return (rgb[0] / 255, rgb[1] / 255, rgb[2] / 255)
+
+
+@lru_cache(maxsize=64)
+def _properties(font: StackFont, size: int) -> FontProperties:
+    return FontProperties(fname=font.path, size=size)
+
+
+def _text_box(text: str, size: int, colour: tuple[int, int, int]) -> HPacker:
+    """``text`` as matplotlib boxes, one per run in its font, side by side on one baseline. Spaces at a run's
+    ends become gaps (matplotlib measures a text by its ink, which leaves them out)."""
+    pieces = runs(text)
+    note_drawn(text, pieces)
+    children: list[TextArea | DrawingArea] = []
+    for run in pieces:
+        space = run.font.face(size).getlength(" ")
+        core = run.text.strip(" ")
+        lead = len(run.text) - len(run.text.lstrip(" "))
+        trail = len(run.text) - len(run.text.rstrip(" ")) if core else 0
+        if lead:
+            children.append(DrawingArea(lead * space, 0))
+        if core:
+            children.append(TextArea(core, textprops={"fontproperties": _properties(run.font, size),
+                                                      "color": _colour(colour)}))
+        if trail:
+            children.append(DrawingArea(trail * space, 0))
+    return HPacker(children=children, align="baseline", pad=0, sep=0)
+
+
+def _place(figure: Figure, box: HPacker | VPacker, loc: str, x: float, y: float) -> None:
+    """Put ``box`` with its ``loc`` corner at (x, y) pixels from the figure's bottom left."""
+    width, height = figure.bbox.width, figure.bbox.height
+    figure.add_artist(AnchoredOffsetbox(loc=loc, child=box, pad=0, borderpad=0, frameon=False,
+                                        bbox_to_anchor=(x / width, y / height), bbox_transform=figure.transFigure))
+
+
+def _tick_font(text: str) -> FontProperties:
+    """The one font a tick label (a number) is drawn in."""
+    pieces = runs(text)
+    if len(pieces) != 1:
+        raise ValueError(f"a tick label is drawn in one font: {text!r}")
+    note_drawn(text, pieces)
+    return _properties(pieces[0].font, TICK_SIZE)
+
+
 def line_chart(series: Sequence[tuple[str, Sequence[float]]], *, title: str, x_label: str, y_label: str,
                width: int = 800, height: int = 400, x_start: float = 0, x_step: float = 1) -> bytes:
     """A PNG line chart: one line per ``(name, values)`` (value ``i`` at x = ``x_start + i * x_step``), a legend
@@ -71,14 +133,6 @@ def line_chart(series: Sequence[tuple[str, Sequence[float]]], *, title: str, x_l
         for value in values:
             if not math.isfinite(value):
                 raise ValueError(f"a chart value must be a finite number, not {value!r}")
-    scale = SUPERSAMPLE
-    image = Image.new("RGB", (width * scale, height * scale), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-
-    def s(value: float) -> float:
-        return value * scale
-
-    title_font, label_font, tick_font = font(TITLE_SIZE * scale), font(LABEL_SIZE * scale), font(TICK_SIZE * scale)
     longest = max((len(values) for _, values in series), default=0)
     all_values = [float(v) for _, values in series for v in values]
     y_low = min(all_values, default=0.0)
@@ -87,75 +141,85 @@ def line_chart(series: Sequence[tuple[str, Sequence[float]]], *, title: str, x_l
         y_low = 0.0  # counts and the like: start the axis at zero
     y_ticks = nice_ticks(y_low, y_high)
     x_high = x_start + max(1, longest - 1) * x_step
-    x_ticks = [t for t in nice_ticks(x_start, x_high, 6) if x_start - 1e-9 <= t <= x_high + 1e-9] or [x_start]
+    whole = float(x_start).is_integer() and float(x_step).is_integer()
+    x_ticks = [t for t in nice_ticks(x_start, x_high, 6, whole=whole)
+               if x_start - 1e-9 <= t <= x_high + 1e-9] or [x_start]
 
-    tick_width = max(tick_font.getlength(_label(t)) for t in y_ticks) / scale
-    left = 18 + tick_width + 10
-    top = 14 + TITLE_SIZE + 10 + LABEL_SIZE + 8
-    names = [drawable(name, f"Series {index + 1}") for index, (name, _) in enumerate(series)]
-    legend_rows = _legend_rows(names, width - left - 16, label_font, scale)
-    bottom = height - (8 + TICK_SIZE + 8 + LABEL_SIZE + 10 + len(legend_rows) * (LABEL_SIZE + 8))
+    left = 18 + max(text_length(_label(t), TICK_SIZE) for t in y_ticks) + 10
     right = width - 20
-    if bottom - top < 40:
-        bottom = top + 40
+    names = [fit(" ".join(name.split()) or f"Series {index + 1}", LABEL_SIZE, right - left - SWATCH - SWATCH_GAP)
+             for index, (name, _) in enumerate(series)]
+    legend_rows = _legend_rows(names, right - left)
+    top = 14 + TITLE_SIZE + 10 + LABEL_SIZE + 8  # from the figure's top
+    bottom = 8 + TICK_SIZE + 8 + LABEL_SIZE + 10 + len(legend_rows) * (LABEL_SIZE + 8)  # from its bottom
+    if height - top - bottom < 40:
+        bottom = height - top - 40
 
-    draw.text((s(width / 2), s(14)), drawable(title, "Chart"), font=title_font, fill=INK, anchor="mt")
-    draw.text((s(left), s(14 + TITLE_SIZE + 10)), drawable(y_label), font=label_font, fill=AXIS, anchor="lt")
-    draw.rectangle((s(left), s(top), s(right), s(bottom)), fill=PLOT_AREA)
-
-    y_span = (y_ticks[-1] - y_ticks[0]) or 1.0
-    x_span = (x_high - x_start) or 1.0
-
-    def px(x: float) -> float:
-        return left + (x - x_start) / x_span * (right - left)
-
-    def py(y: float) -> float:
-        return bottom - (y - y_ticks[0]) / y_span * (bottom - top)
-
-    for tick in y_ticks:
-        y = py(tick)
-        draw.line((s(left), s(y), s(right), s(y)), fill=GRID, width=scale)
-        draw.text((s(left - 6), s(y)), _label(tick), font=tick_font, fill=AXIS, anchor="rm")
-    for tick in x_ticks:
-        x = px(tick)
-        draw.line((s(x), s(top), s(x), s(bottom)), fill=GRID, width=scale)
-        draw.text((s(x), s(bottom + 6)), _label(tick), font=tick_font, fill=AXIS, anchor="mt")
-    draw.line((s(left), s(top), s(left), s(bottom), s(right), s(bottom)), fill=AXIS, width=scale)
-    draw.text((s((left + right) / 2), s(bottom + 6 + TICK_SIZE + 8)), drawable(x_label), font=label_font,
-              fill=AXIS, anchor="mt")
+    figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor=_colour(BACKGROUND))
+    FigureCanvasAgg(figure)
+    axes = figure.add_axes((left / width, bottom / height, (right - left) / width, (height - top - bottom) / height))
+    axes.set_facecolor(_colour(PLOT_AREA))
+    for side in ("top", "right"):
+        axes.spines[side].set_visible(False)
+    for side in ("left", "bottom"):
+        axes.spines[side].set_color(_colour(AXIS))
+    axes.tick_params(colors=_colour(AXIS), length=3, pad=6)
+    axes.grid(True, color=_colour(GRID), linewidth=1)
+    axes.set_axisbelow(True)
+    axes.set_xlim(x_start, x_high)
+    axes.set_ylim(y_ticks[0], y_ticks[-1])
+    for ticks, setter, labels in ((x_ticks, axes.set_xticks, axes.get_xticklabels),
+                                  (y_ticks, axes.set_yticks, axes.get_yticklabels)):
+        texts = [_label(t) for t in ticks]
+        setter(ticks, texts)
+        for label, text in zip(labels(), texts, strict=True):
+            label.set_fontproperties(_tick_font(text))
 
     for index, (_, values) in enumerate(series):
-        colour = PALETTE[index % len(PALETTE)]
-        points = [(s(px(x_start + i * x_step)), s(py(float(v)))) for i, v in enumerate(values)]
-        if len(points) == 1:
-            x, y = points[0]
-            r = 3 * scale
-            draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
-        elif points:
-            draw.line(points, fill=colour, width=3 * scale, joint="curve")
+        colour = _colour(PALETTE[index % len(PALETTE)])
+        xs = [x_start + i * x_step for i in range(len(values))]
+        if len(values) == 1:
+            axes.plot(xs, list(values), "o", color=colour, markersize=6, clip_on=False)
+        elif values:
+            axes.plot(xs, list(values), color=colour, linewidth=3, solid_joinstyle="round",
+                      solid_capstyle="round", clip_on=False)
 
-    y = bottom + 6 + TICK_SIZE + 8 + LABEL_SIZE + 10
-    for row in legend_rows:
-        x = left
-        for index in row:
-            colour = PALETTE[index % len(PALETTE)]
-            draw.rectangle((s(x), s(y + 3), s(x + 18), s(y + LABEL_SIZE - 3)), fill=colour)
-            draw.text((s(x + 24), s(y)), names[index], font=label_font, fill=INK, anchor="lt")
-            x += 24 + label_font.getlength(names[index]) / scale + 18
-        y += LABEL_SIZE + 8
+    _place(figure, _text_box(fit(" ".join(title.split()) or "Chart", TITLE_SIZE, width - 24), TITLE_SIZE, INK),
+           "upper center", width / 2, height - 12)
+    if y_label:
+        _place(figure, _text_box(y_label, LABEL_SIZE, AXIS), "upper left", left, height - (14 + TITLE_SIZE + 10))
+    if x_label:
+        _place(figure, _text_box(x_label, LABEL_SIZE, AXIS), "upper center", (left + right) / 2,
+               bottom - 6 - TICK_SIZE - 8)
+    if legend_rows:
+        rows = []
+        for row in legend_rows:
+            entries = []
+            for index in row:
+                swatch = DrawingArea(SWATCH, LABEL_SIZE)
+                swatch.add_artist(Rectangle((0, 3), SWATCH, LABEL_SIZE - 6,
+                                            color=_colour(PALETTE[index % len(PALETTE)])))
+                entries.append(HPacker(children=[swatch, _text_box(names[index], LABEL_SIZE, INK)], align="center",
+                                       pad=0, sep=SWATCH_GAP))
+            rows.append(HPacker(children=entries, align="baseline", pad=0, sep=ENTRY_GAP))
+        _place(figure, VPacker(children=rows, align="left", pad=0, sep=8), "upper left", left,
+               bottom - 6 - TICK_SIZE - 8 - LABEL_SIZE - 10)
 
-    image = image.resize((width, height), Image.Resampling.LANCZOS)
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False)
+    with warnings.catch_warnings():
+        # matplotlib measures every text's height on "lp", which an emoji font lacks; the runs' own characters are
+        # all in their fonts (see fonts.runs)
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font", category=UserWarning)
+        figure.savefig(out, format="png", dpi=DPI, facecolor=figure.get_facecolor(), metadata={"Software": None})
     return out.getvalue()
 
 
-def _legend_rows(names: Sequence[str], room: float, label_font, scale: int) -> list[list[int]]:
+def _legend_rows(names: Sequence[str], room: float) -> list[list[int]]:
     """The legend's entries (series indexes) laid out in rows that fit ``room`` pixels."""
     rows: list[list[int]] = []
     used = room + 1
     for index, name in enumerate(names):
-        entry = 24 + label_font.getlength(name) / scale + 18
+        entry = SWATCH + SWATCH_GAP + text_length(name, LABEL_SIZE) + ENTRY_GAP
         if not rows or used + entry > room:
             rows.append([])
             used = 0.0

@@ -324,9 +324,10 @@ def _flips_picture(found: _Engagement, flipped: list[Event], plain: list[str]) -
         rows[seat] += [None] * face_down
         marks[seat] += [None] * face_down
     captions += [""] * face_down
+    # as wide as the stack whatever the ties add (they overlap), so the picture keeps its size flip after flip
     png = card_rows_png(
         [CardRow(rows[0], plain[0], marks[0], captions), CardRow(rows[1], plain[1], marks[1])],
-        min_cards=size,
+        width_cards=size,
     )
     alt = _flips_alt(found.number, flipped, face_down, plain)
     return Picture(png, f"airwar-e{found.number}-flip{len(flipped)}.png", alt)

@@ -9,7 +9,8 @@ from PIL import Image
 
 from bot.cards import standard_pack, tarot_pack
 from bot.render import cards as pictures
-from bot.render.cards import EMPTY, CardRow, card_row_png, card_rows_png, card_tile, drawable
+from bot.render import fonts
+from bot.render.cards import EMPTY, CardRow, card_row_png, card_rows_png, card_tile
 
 
 def open_png(data: bytes) -> Image.Image:
@@ -47,7 +48,9 @@ def test_same_rows_give_the_same_bytes_even_with_cold_caches():
     rows = [CardRow(["AS", None, EMPTY, "RJ"], "Zoë", ["win", "lose", None, "tie"], ["1", "2", "", "4 tie"])]
     first = card_rows_png(rows)
     card_tile.cache_clear()
-    pictures.font.cache_clear()
+    pictures._cached_png.cache_clear()
+    fonts._face.cache_clear()
+    fonts._runs.cache_clear()
     assert card_rows_png(rows) == first
 
 
@@ -135,9 +138,21 @@ def test_bad_rows_are_refused():
         card_row_png(["AS"], marks=["bold"])
 
 
-def test_labels_keep_only_what_the_font_draws():
-    assert drawable("Zoë  Brontë") == "Zoe Bronte"
-    assert drawable("中文", "Player 1") == "Player 1"
-    assert drawable("Ace 😀 Pilot") == "Ace Pilot"
-    long_label = open_png(card_row_png(["AS"], label="x" * 500))
+def test_a_label_in_any_script_is_drawn_whole_and_a_long_one_is_cut():
+    with fonts.recording() as drawn:
+        card_row_png(["AS"], label="中文 Zoë 😀", captions=["ß"])
+    assert {"中文 Zoë 😀", "ß"} <= {text.text for text in drawn}
+    with fonts.recording() as drawn:
+        long_label = open_png(card_row_png(["AS"], label="x" * 500))
     assert long_label.width == 320  # the label is cut, the picture does not grow
+    label = next(text.text for text in drawn if text.text.startswith("x"))
+    assert label.endswith("…") and 10 < len(label) < 500
+
+
+def test_width_cards_keeps_the_picture_one_size_as_cards_are_added():
+    sizes = {open_png(card_rows_png([CardRow(["AS"] * count, "Ann", captions=[""] * count),
+                                     CardRow(["KH"] * count, "Bob")], width_cards=5)).size
+             for count in range(1, 12)}
+    assert len(sizes) == 1
+    assert sizes == {open_png(card_rows_png([CardRow([None] * 5, "Ann", captions=[""] * 5),
+                                             CardRow([None] * 5, "Bob")])).size}
