@@ -48,7 +48,7 @@ TIE_FRAME = (120, 196, 255)
 SUPERSAMPLE = 3
 MARGIN = 16
 PAD = 5  # room around each card for its frame; two pads are the gap between cards
-LABEL_SIZE = 22
+LABEL_SIZE = 20
 CAPTION_SIZE = 19
 ROW_GAP = 8
 MIN_STEP = 0.46  # overlapping cards still show this much of their width: the whole corner index
@@ -285,11 +285,13 @@ def card_rows_image(rows: Sequence[CardRow], *, card_width: int = CARD_WIDTH, ma
     width, step = _layout(count, card_width, max_width)
     tile_w, tile_h = width + 2 * PAD, round(width * 1.4) + 2 * PAD
     image_w = max(max_width if width_cards else 2 * MARGIN + tile_w + step * (count - 1), 320)
+    # a picture of fixed width keeps its height too: cards shrunk to fit stay centred in a full-height slot
+    slot_h = round(card_width * 1.4) + 2 * PAD if width_cards else tile_h
     label_h = LABEL_SIZE + 10
     caption_h = CAPTION_SIZE + 8
     heights = []
     for row in rows:
-        heights.append((label_h if row.label else 0) + tile_h + (caption_h if row.captions else 0))
+        heights.append((label_h if row.label else 0) + slot_h + (caption_h if row.captions else 0))
     image_h = 2 * MARGIN + sum(heights) + ROW_GAP * (len(rows) - 1)
     image = Image.new("RGB", (image_w, image_h), TABLE)
     draw = ImageDraw.Draw(image)
@@ -303,8 +305,8 @@ def card_rows_image(rows: Sequence[CardRow], *, card_width: int = CARD_WIDTH, ma
         for i, card in enumerate(row.cards):
             mark = row.marks[i] if row.marks else None
             tile = card_tile(card, width, mark, step < tile_w)
-            image.paste(tile, (MARGIN + i * step, y), tile)
-        y += tile_h
+            image.paste(tile, (MARGIN + i * step, y + (slot_h - tile_h) // 2), tile)
+        y += slot_h
         if row.captions:
             last_right = -1.0  # crowded captions (overlapping cards) are skipped rather than drawn over each other
             for i, caption in enumerate(row.captions):

@@ -67,3 +67,55 @@ def test_standings_text_shows_tie_breaks_in_swiss():
     text = bracket.standings_text(tournament, NAMES)
     assert text.count("\n") == 5 and "Buchholz" in text and "SB" in text
     assert text.startswith(f"1. {NAMES[tournament.standings()[0].player]}")
+
+
+def first_round_keys(tournament: Tournament) -> set[str]:
+    return {match.key for match in tournament.rounds()[0].matches}
+
+
+@pytest.mark.parametrize("format", ["single_elimination", "double_elimination", "round_robin", "swiss"])
+@pytest.mark.parametrize("players", [2, 4, 9, 64])
+def test_pictures_read_at_discords_preview_width(format, players):
+    tournament = Tournament.new(format, list(range(players)), rng=random.Random(7))
+    pictures = bracket.pictures(tournament, NAMES, "Cup")
+    assert 1 <= len(pictures) <= bracket.MAX_PICTURES
+    assert len({picture.filename for picture in pictures}) == len(pictures)
+    for picture in pictures:
+        image = image_of(picture)
+        assert image.width == bracket.PREVIEW_WIDTH and image.height <= bracket.PART_MAX_HEIGHT
+        assert "Cup" in picture.alt and len(picture.alt) <= 1024
+    if tournament.is_elimination and players < 64:  # every first-round match is in a picture (its alt says)
+        shown = " ".join(picture.alt for picture in pictures)
+        assert all(f"{key} " in shown for key in first_round_keys(tournament))
+    assert pictures == bracket.pictures(tournament, NAMES, "Cup")  # the same bytes again
+
+
+def test_a_64_player_bracket_is_split_by_region_and_its_first_round_is_all_there():
+    tournament = Tournament.new("single_elimination", list(range(64)), rng=random.Random(8))
+    pictures = bracket.pictures(tournament, NAMES, "Big")
+    whole = image_of(bracket.picture(tournament, NAMES, "Big"))
+    assert whole.width > 4 * bracket.PREVIEW_WIDTH // 2  # the one picture is far too wide to read in Discord
+    assert len(pictures) == 6  # W1-W2 in four regions of 8 + 4 matches, W3-W4, W5-W6
+    alts = [picture.alt for picture in pictures]
+    for number in range(1, 33):
+        assert sum(f"W1-{number} " in alt for alt in alts) == 1
+    assert "W6-1" in alts[-1]
+
+
+def test_over_ten_pictures_leave_out_decided_regions_first_and_keep_the_final():
+    tournament = Tournament.new("double_elimination", list(range(64)), rng=random.Random(9))
+    pictures = bracket.pictures(tournament, NAMES, "Big")
+    assert len(pictures) == bracket.MAX_PICTURES and "GF" in pictures[-1].alt and "W1-1 " in pictures[0].alt
+    for label in ("W1", "W2"):  # the first region of the winners' bracket all decided
+        for match in next(round_ for round_ in tournament.rounds() if round_.label == label).matches:
+            tournament.record_result(match.key, match.players[0])
+    later = bracket.pictures(tournament, NAMES, "Big")
+    assert len(later) <= bracket.MAX_PICTURES and "GF" in later[-1].alt
+    assert not any("W1-1 " in picture.alt for picture in later)
+
+
+def test_standings_are_split_by_twenty_places():
+    tournament = Tournament.new("round_robin", list(range(45)), rng=random.Random(10))
+    pictures = bracket.pictures(tournament, NAMES, "League")
+    assert len(pictures) == 3
+    assert "places 1–20" in pictures[0].alt and "places 41–45" in pictures[2].alt
