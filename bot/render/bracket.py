@@ -231,18 +231,9 @@ def _parts(tournament: Tournament) -> list[_Part]:
     return parts
 
 
-def _match_words(match: Match, names: Mapping[int, str], tournament: Tournament) -> str:
-    first, second = (player_name(names, p, tournament) if known else "to be decided"
-                     for p, known in zip(match.players, match.known, strict=True))
-    if match.outcome is None:
-        return f"{match.key} {first} against {second}"
-    if match.outcome is MatchOutcome.BYE:
-        return f"{match.key} {player_name(names, match.winner, tournament)} has a bye"
-    if match.outcome is MatchOutcome.VOID:
-        return f"{match.key} not played"
-    if match.outcome is MatchOutcome.DRAW:
-        return f"{match.key} {first} and {second} drew"
-    return f"{match.key} {player_name(names, match.winner, tournament)} won ({first} against {second})"
+def _match_words(match: Match, names: Mapping[int, str]) -> str:
+    """A match as :func:`outcome_text` says it, without its markdown (for alt text)."""
+    return outcome_text(match, names).replace("`", "").replace("**", "")
 
 
 def _part_image(parts: Sequence[_Part], names: Mapping[int, str], tournament: Tournament, title: str) -> bytes:
@@ -286,7 +277,7 @@ def _bracket_pictures(tournament: Tournament, names: Mapping[int, str], title: s
     for number, group in enumerate(groups, 1):
         png = _part_image(group, names, tournament, title)
         shown = "; ".join(part.heading() for part in group)
-        words = "; ".join(_match_words(match, names, tournament) for part in group for match in part.matches)
+        words = "; ".join(_match_words(match, names) for part in group for match in part.matches)
         alt = f"{_alt(title, tournament, names, 'the bracket')}. Picture {number} of {len(groups)}: {shown}. {words}"
         pictures_.append((group, Picture(png, f"bracket-{number}.png", clamp_line(alt, ALT_TEXT_LIMIT))))
     return _keep(pictures_)
