@@ -113,8 +113,8 @@ def test_war_chart_draws_every_player():
 def test_rating_chart_draws_the_name_and_whole_match_ticks():
     for name in NAMES:
         data = PlayerStats(guild_id=1, user_id=5, game="airwar", games=1, wins=0, losses=1, draws=0,
-                           current_streak=Streak("loss", 1), best_streak=0, rating=-1.8, best_rating=0.0, provisional=True,
-                           history=(("airwar", (0.0, -1.8)),), most_played=None, per_game=())
+                           current_streak=Streak("loss", 1), best_streak=0, rating=-1.8, best_rating=0.0,
+                           provisional=True, history=(("airwar", (0.0, -1.8)),), most_played=None, per_game=())
         with fonts.recording() as drawn:
             picture = stats_render.rating_chart(data, name)
             is_png(picture)
