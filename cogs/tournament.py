@@ -5,7 +5,8 @@ ephemeral, and what the service queued for the channel is shown by one backgroun
 marked shown once shown. The channel gets few messages (texts: :mod:`bot.render.tournament`):
 
 * **one status message** per tournament, edited through its life: signup (Join / Leave), check-in, then what is
-  being played with the bracket picture (redrawn at most every :data:`BRACKET_REFRESH_SECONDS`, uploaded again only
+  being played with the bracket's pictures (one per region of a large bracket, each readable at Discord's preview
+  width; redrawn at most every :data:`BRACKET_REFRESH_SECONDS`, uploaded again only
   when it changed), pauses, disqualifications, the champion;
 * **one Ready call per round** (a round is called as a whole, see the service): its pairings, the players pinged,
   one Ready button per match (a round of more than 16 matches takes several messages); each line and button is
@@ -394,27 +395,29 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         words = wording.status_text(tournament, entrants, bracket, open_rows, by=by)
         embed = discord.Embed(title=words.title, description=words.description, colour=discord.Colour.gold())
         view = signup_view(tournament_id, tournament.status)
-        picture, digest = None, None
+        pictures: list[Picture] | None = None
+        digest = None
         if bracket is not None:
             names = await self._names(tournament)
             digest = hashlib.blake2b(repr((tournament.state_text, sorted(names.items()), words.title)).encode(),
                                      digest_size=16).hexdigest()
             if self._pictures.get(tournament_id) != digest:
-                picture = await asyncio.to_thread(render.picture, bracket, names, wording.title(tournament))
+                pictures = await asyncio.to_thread(render.pictures, bracket, names, wording.title(tournament))
         channel = self._channel(tournament)
         if tournament.signup_message_id is not None:
             edit: dict[str, Any] = {"embed": embed, "view": view, "allowed_mentions": NO_MENTIONS}
-            if picture is not None:
-                edit["attachments"] = [self._file(picture)]
+            if pictures is not None:
+                edit["attachments"] = [self._file(picture) for picture in pictures]
             try:
                 await channel.get_partial_message(tournament.signup_message_id).edit(**edit)
                 self._pictures[tournament_id] = digest
                 return
             except discord.NotFound:  # deleted: posted again
-                if bracket is not None and picture is None:
-                    picture = await asyncio.to_thread(render.picture, bracket, names, wording.title(tournament))
+                if bracket is not None and pictures is None:
+                    pictures = await asyncio.to_thread(render.pictures, bracket, names, wording.title(tournament))
         message = await channel.send(embed=embed, view=view or discord.utils.MISSING,
-                                     files=[self._file(picture)] if picture is not None else discord.utils.MISSING,
+                                     files=[self._file(picture) for picture in pictures] if pictures
+                                     else discord.utils.MISSING,
                                      allowed_mentions=NO_MENTIONS)
         self._pictures[tournament_id] = digest
         await self.service.set_message(tournament_id, "signup", message.id)
@@ -563,11 +566,11 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         await interaction.response.defer(ephemeral=True, thinking=True)
         bracket = Tournament.from_json(tournament.state)
         names = await self._names(tournament)
-        picture = await asyncio.to_thread(render.picture, bracket, names, wording.title(tournament))
+        pictures = await asyncio.to_thread(render.pictures, bracket, names, wording.title(tournament))
         text = render.bracket_text(bracket, names, limit=1800) if bracket.is_elimination else \
             render.standings_text(bracket, names, limit=1800)
-        file = discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
-        await interaction.followup.send(clamp(f"**{tournament.name}**\n{text}"), file=file, ephemeral=True,
+        await interaction.followup.send(clamp(f"**{tournament.name}**\n{text}"),
+                                        files=[self._file(picture) for picture in pictures], ephemeral=True,
                                         allowed_mentions=NO_MENTIONS)
 
     @group.command(name="status", description="Where the tournament in this channel stands")

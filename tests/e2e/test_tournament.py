@@ -292,7 +292,7 @@ async def test_organiser_tools_are_logged_and_refused_to_others(make_env, tmp_pa
     assert await note(env, organiser) == "Paused."
     # the organiser's actions show on the status message and the call, not as messages of their own
     await env.wait_for(lambda: f"**Paused** by {organiser.mention}" in status_text(env))
-    await env.wait_for(lambda: "paused" in call_messages(env)[0].content)
+    await env.wait_for(lambda: bool(call_messages(env)) and "paused" in call_messages(env)[0].content)
     ix = await env.slash(mod, "tournament resume")  # Manage Server may
     await ix.wait_response()
     assert await note(env, mod) == "Resumed."

@@ -11,10 +11,13 @@
 from __future__ import annotations
 
 import asyncio
+import io
 
 import pytest
+from PIL import Image
 
 from bot.games.war.render import rules_text
+from bot.render.bracket import PREVIEW_WIDTH
 from bot.render.common import MESSAGE_LIMIT
 from tests.e2e.test_tournament import (
     call_messages,
@@ -160,6 +163,11 @@ async def test_starting_a_64_player_tournament_posts_two_ready_calls(make_env, t
     mentioned = "\n".join(call.content for call in calls)
     assert all(mentioned.count(player.mention) == 1 for player in players)
     assert "**Now:** Round 1 (32 matches to play)" in status_text(env)
+    # the bracket as several pictures, each as wide as Discord's preview
+    await env.wait_for(lambda: len(status_message(env).attachments) > 1, timeout=10)
+    for attachment in status_message(env).attachments:
+        width, height = Image.open(io.BytesIO(attachment.data)).size
+        assert width == PREVIEW_WIDTH and height <= 640, (attachment.filename, width, height)
     ix = await env.slash(organiser, "tournament cancel")
     await ix.wait_response()
     await env.wait_for(lambda: all(b.get("disabled") for m in call_messages(env) for b in m.buttons))
