@@ -213,15 +213,7 @@ class WarCog(MatchCog, name=COG_NAME):
         resolved, chosen_pace, defaults_used = terms
         if await self._refuse_rules(interaction, game, resolved, None, defaults_used):
             return
-        async with self.answer(interaction, thinking=True) as answer:
-            try:
-                update = await self.service.open_lobby(interaction.guild_id, interaction.channel_id, user.id, game=game,
-                                                       rules=resolved, pace=chosen_pace, host_name=user.display_name)
-            except USER_ERRORS as error:
-                await answer.tell(str(error))
-                return
-            self.presenter.remember_name(interaction.guild_id, user)
-            await self.post_opening(interaction, answer, update)
+        await self.issue_lobby(interaction, game=game, rules=resolved, pace=chosen_pace)
 
     challenge.autocomplete("rules")(rules_choices)
     lobby.autocomplete("rules")(rules_choices)

@@ -31,7 +31,7 @@ import asyncio
 import functools
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -423,12 +423,18 @@ class MatchCog(commands.Cog):
                                          "here.")
         return bool(missing)
 
-    async def post_opening(self, interaction: discord.Interaction, answer: Answer, update: MatchUpdate) -> None:
-        """The command's answer: the new challenge (or lobby) message, its id stored, the events it shows marked
-        shown."""
+    async def post_opening(self, interaction: discord.Interaction, answer: Answer, update: MatchUpdate,
+                           invited: Sequence[int] = ()) -> None:
+        """The command's answer: the new challenge (or lobby) message (``invited`` players pinged on it), its id
+        stored, the events it shows marked shown."""
         match = update.match
         try:
-            message_id = await answer.send(**self.presenter.opening_message(match))
+            opening = self.presenter.opening_message(match)
+            if invited:
+                opening["content"] = "Rematch: " + " ".join(f"<@{user_id}>" for user_id in invited) + ", join in!"
+                opening["allowed_mentions"] = discord.AllowedMentions(
+                    users=[discord.Object(user_id) for user_id in invited])
+            message_id = await answer.send(**opening)
             if message_id is None:
                 message_id = (await interaction.original_response()).id
             await self.service.set_challenge_message(match.id, message_id)
@@ -438,9 +444,10 @@ class MatchCog(commands.Cog):
             self.after(update)  # an event left unshown (the answer was lost): the presenter posts it
 
     async def on_rematch_button(self, interaction: discord.Interaction, match_id: int) -> None:
-        """Rematch on a finished match's result (either player): a challenge from the clicker to the other player,
-        with the match's game, rules, timer and pace, refused (privately) as the challenge command would be. Once
-        it is made the Rematch is spent: the result loses the button, and a click that comes late is told so."""
+        """Rematch on a finished match's result (any of its players): a challenge from the clicker to the other
+        player (a game of more players: a new lobby hosted by the clicker, the others invited), with the match's
+        game, rules, timer and pace, refused (privately) as the command would be. Once it is made the Rematch is
+        spent: the result loses the button, and a click that comes late is told so."""
         if match_id in self._rematching:
             await self.tell(interaction, f"A rematch of this {self.presenter.match_word} is being made right now.")
             return
@@ -450,26 +457,12 @@ class MatchCog(commands.Cog):
             if "rematch" in match.messages:
                 await self.tell(interaction, self.rematch_spent_text(match))
                 return
-            seat = match.seat_of(interaction.user.id)
-            if match.status != "finished" or len(match.seats) != 2 or seat is None:
+            if (match.status != "finished" or match.seat_of(interaction.user.id) is None
+                    or not self.presenter.can_rematch(match)):
                 await self.tell(interaction, f"This {self.presenter.match_word} can't be played again from here.")
                 return
-            opponent = await self._member(interaction, match.user_ids[1 - seat])
-            if opponent is None:
-                await self.tell(interaction, f"<@{match.user_ids[1 - seat]}> isn't a member of this server any more.")
-                return
-            if await self.refuse_opponent(interaction, opponent, self.title) or await self.refuse_channel(interaction):
-                return
-            check = self.service.check_challenge(interaction.user.id, opponent.id, match.game)
-            if await self.server_for_start(interaction, check) is None:
-                return
-            options: dict[str, Any] = {}
-            if match.arrange_seconds is not None and ARRANGE_SECONDS_RANGE[0] <= match.arrange_seconds <= \
-                    ARRANGE_SECONDS_RANGE[1]:
-                options["arrange_seconds"] = match.arrange_seconds
-            if "pace" in match.options:
-                options["pace"] = match.options["pace"]
-            update = await self.issue_challenge(interaction, opponent, game=match.game, rules=match.rules, **options)
+            update = await (self._rematch_lobby(interaction, match) if len(match.seats) != 2
+                            else self._rematch_challenge(interaction, match))
             if update is None:
                 return
             made = await self.service.get_match(update.match.id)
@@ -478,6 +471,54 @@ class MatchCog(commands.Cog):
             self._rematching.discard(match_id)
         if interaction.message is not None and interaction.channel_id is not None:
             await self.presenter.remove_rematch(interaction.channel_id, interaction.message.id)
+
+    async def _rematch_challenge(self, interaction: discord.Interaction, match: MatchRecord) -> MatchUpdate | None:
+        """A two-player match's rematch: the clicker challenges the other player (``None``: refused, told why)."""
+        seat = match.seat_of(interaction.user.id)
+        assert seat is not None
+        opponent = await self._member(interaction, match.user_ids[1 - seat])
+        if opponent is None:
+            await self.tell(interaction, f"<@{match.user_ids[1 - seat]}> isn't a member of this server any more.")
+            return None
+        if await self.refuse_opponent(interaction, opponent, self.title) or await self.refuse_channel(interaction):
+            return None
+        check = self.service.check_challenge(interaction.user.id, opponent.id, match.game)
+        if await self.server_for_start(interaction, check) is None:
+            return None
+        options: dict[str, Any] = {}
+        if match.arrange_seconds is not None and ARRANGE_SECONDS_RANGE[0] <= match.arrange_seconds <= \
+                ARRANGE_SECONDS_RANGE[1]:
+            options["arrange_seconds"] = match.arrange_seconds
+        if "pace" in match.options:
+            options["pace"] = match.options["pace"]
+        return await self.issue_challenge(interaction, opponent, game=match.game, rules=match.rules, **options)
+
+    async def _rematch_lobby(self, interaction: discord.Interaction, match: MatchRecord) -> MatchUpdate | None:
+        """A game of more players' rematch: a lobby hosted by the clicker, the other players invited by mention
+        (``None``: refused, told why)."""
+        if await self.refuse_channel(interaction) or await self.server_for_start(
+                interaction, self.service.check_player(interaction.user.id)) is None:
+            return None
+        others = [user_id for user_id in match.user_ids if user_id != interaction.user.id]
+        return await self.issue_lobby(interaction, game=match.game, rules=match.rules,
+                                      pace=match.options.get("pace"), invited=others)
+
+    async def issue_lobby(self, interaction: discord.Interaction, *, game: str, rules: Mapping[str, Any],
+                          pace: str | None, invited: Sequence[int] = ()) -> MatchUpdate | None:
+        """A lobby hosted by the user (checked already, by :meth:`server_for_start`), posted as the command's
+        answer, ``invited`` players mentioned under it; the service's refusals answered privately (``None``)."""
+        user = interaction.user
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        async with self.answer(interaction, thinking=True) as answer:
+            try:
+                update = await self.service.open_lobby(interaction.guild_id, interaction.channel_id, user.id, game=game,
+                                                       rules=dict(rules), pace=pace, host_name=user.display_name)
+            except USER_ERRORS as error:
+                await answer.tell(str(error))
+                return None
+            self.presenter.remember_name(interaction.guild_id, user)
+            await self.post_opening(interaction, answer, update, invited)
+        return update
 
     def rematch_spent_text(self, match: MatchRecord) -> str:
         """The answer to a click on a Rematch that was used already."""

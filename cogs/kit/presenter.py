@@ -484,10 +484,14 @@ class Presenter(ShowLoop):
         show.match = await self.service.set_challenge_message(match.id, message.id)
         return message
 
+    def can_rematch(self, match: MatchRecord) -> bool:
+        """Whether the match can be played again from its result: it has a message of its own in the channel, and
+        two players (a challenge) or a game with lobbies (a new lobby)."""
+        return (len(match.seats) == 2 or self.buttons.LobbyButton is not None) and self.has_channel_card(match)
+
     def rematch_view(self, match: MatchRecord) -> discord.ui.View | None:
-        """The Rematch button of a finished match's result: a two-player match with a message of its own in the
-        channel whose rematch was not made yet."""
-        if len(match.seats) != 2 or "rematch" in match.messages or not self.has_channel_card(match):
+        """The Rematch button of a finished match's result, while its rematch was not made yet."""
+        if "rematch" in match.messages or not self.can_rematch(match):
             return None
         return self.buttons.rematch_view(match.id)
 

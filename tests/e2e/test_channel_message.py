@@ -235,3 +235,31 @@ async def test_a_refused_rematch_is_private_and_leaves_the_button(make_env, tmp_
     assert not ix.response.ephemeral and [b["label"] for b in ix.message.buttons] == ["Accept", "Decline",
                                                                                       "Withdraw"]
     await env.wait_for(lambda: not result.buttons)
+
+
+async def test_the_rematch_of_a_lobby_game_is_a_new_lobby_inviting_the_other_players(make_env, tmp_path):
+    env = await war.start(make_env, tmp_path)
+    alice, bob, carol = env.user("alice"), env.user("bob"), env.user("carol")
+    channel = env.channel()
+    match_id, thread = await war.lobby(env, [alice, bob, carol], pace="instant", rules="max_rounds=30")
+    [message] = in_channel(env, channel)
+    await env.wait_for(lambda: war.results(env, channel) and war.results(env, thread), message="no result")
+    await settled(env, match_id)
+    assert [b["label"] for b in message.buttons] == ["Rematch"]
+    old = await env.bot.matches.get_match(match_id)
+
+    ix = await click(env, carol, message, label="Rematch")
+    assert not ix.response.ephemeral
+    lobby = ix.message
+    assert f"<@{alice.id}>" in lobby.content and f"<@{bob.id}>" in lobby.content
+    assert {alice, bob} <= set(lobby.mentions) and carol not in lobby.mentions
+    assert "Players (1/4)" in lobby.text
+    new_id = war.match_id_of(lobby)
+    await settled(env, new_id)
+    new = await env.bot.matches.get_match(new_id)
+    assert new.user_ids == (carol.id,) and new.options["lobby"] and new.options["pace"] == "instant"
+    assert new.game == old.game and new.rules["max_rounds"] == 30
+    await env.wait_for(lambda: not message.buttons, message="the Rematch button stayed")
+    # the others join the new lobby as any lobby
+    await war.click(env, alice, lobby, f"war:l:{new_id}:join")
+    await env.wait_for(lambda: "Players (2/4)" in lobby.text)
