@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.cards import card_label
 from bot.games import game_class
 from bot.render.common import (
     ALT_TEXT_LIMIT,
@@ -42,7 +43,6 @@ PACE_NAMES = {"flip": "Flip", "next_war": "Next war", "auto": "Auto", "instant":
 #: the paces players can vote for, slowest first, and their buttons' marks
 VOTE_PACES = ("next_war", "auto", "instant")
 VOTE_MARKS = {"next_war": "⏭️", "auto": "⏩", "instant": "⚡"}
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 REASONS = {
     "all_cards": "won every card",
     "last_standing": "is the last player with cards",
@@ -61,11 +61,7 @@ def title_of(game: str) -> str:
 
 def card(text: str | None) -> str:
     """A card for text: ``K♥``, ``10♠``, ``🃏`` (joker); ``?`` for none."""
-    if text is None:
-        return "?"
-    if text in ("RJ", "BJ"):
-        return "🃏" + ("red" if text == "RJ" else "black")
-    return text[:-1] + SUIT_SYMBOLS.get(text[-1], text[-1])
+    return "?" if text is None else card_label(text)
 
 
 def rules_text(game: str, rules: Mapping[str, Any]) -> str:
