@@ -264,6 +264,18 @@ async def test_a_restart_mid_tournament_loses_nothing(make_env, tmp_path):
     assert sum(line.count("didn't show up") for line in results) == 1
 
 
+async def all_shown(env: Env, tournament_id: int) -> None:
+    """Wait until the tournament and every game of it have shown all their events (nothing more is on its way)."""
+    service = tournament_rows(env)
+    for _ in range(500):
+        games = [game.match_id for game in await service.games(tournament_id)]
+        if not await service.unshown_events(tournament_id) and not any(
+                [await env.bot.matches.unshown_events(match_id) for match_id in games]):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"tournament {tournament_id} still has events to show")
+
+
 async def restart(env: Env, database: Path) -> None:
     """The bot goes down (cleanly) and a new one starts on the same database."""
     await env.bot.close()
@@ -304,6 +316,7 @@ async def test_organiser_tools_are_logged_and_refused_to_others(make_env, tmp_pa
     ix = await env.slash(organiser, "tournament status")
     await ix.wait_response()
     assert "running" in (await note(env, organiser))
+    await all_shown(env, tid)  # the disqualification's own consequences (a round decided, the next called) first
     messages_before = len(env.messages())
     ix = await env.slash(organiser, "tournament cancel")
     await ix.wait_response()
