@@ -1,0 +1,1 @@
+"""Opponents that play a seat: pure code (no Discord, no database), fed the public position only."""

@@ -1,0 +1,287 @@
+"""Air War's engagement as a zero-sum matrix game over the two stacks' play orders.
+
+Everything in Air War is public except the orders being chosen: both stacks, every flip, the discards, the known
+bottom of each deck and how many unseen cards lie above it. The seat to choose therefore plays one matrix game per
+engagement. Its strategies are the *distinct strength orders* of its stack (two cards of one strength are the same
+card to the fight), and the payoff of a pair of orders is the expected value, to seat 0, of the position the
+engagement leaves:
+
+* the flips while the stacks last follow from the two orders alone;
+* a tie left when the stacks are spent is settled from the deck tops. Each deck's unseen top part is a shuffle of
+  exactly the cards of its owner's pack that nobody has seen (decks never mix), and below it lies the known bottom
+  (cards won back, in order, this engagement's included), so the tie's expectation is exact: every draw is
+  enumerated with its probability;
+* the position is scored by a :class:`ValueModel`: the game's end (a player out of tie-breakers, or unable to draw
+  the next stack) is worth ±1, otherwise a logistic win probability of the strength-weighted material each seat
+  keeps, mapped to ``[-1, 1]``.
+
+The module is pure: it reads an engine's public view and never its hidden deck tops.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from bot.cards import strength_table
+from bot.games.airwar.engine import pack_for
+
+#: the outcome of one engagement for the value model: seat 0's winning, a draw, seat 1's winning, or play goes on
+WIN, DRAW, LOSS, ON = 1.0, 0.0, -1.0, None
+#: tied draws from the decks in a row after which the next draw settles the tie (see ``Engagement._tail``)
+MAX_TIE_DRAWS = 2
+
+
+@dataclass(frozen=True)
+class ValueModel:
+    """A position's worth to seat 0 in ``[-1, 1]``: ``2·σ(scale · Σ weight(strength) · (n₀ − n₁)) − 1`` over the
+    cards each seat owns (deck and stack), with ``weights`` by strength (a strength not listed weighs
+    ``default_weight``)."""
+
+    scale: float = 0.15
+    weights: Mapping[int, float] = field(default_factory=dict)
+    default_weight: float = 1.0
+
+    def weight(self, strength: int) -> float:
+        return self.weights.get(strength, self.default_weight)
+
+    def worth(self, advantage: float) -> float:
+        """The value of a weighted material ``advantage`` to seat 0 (a game still being played)."""
+        return 2.0 / (1.0 + math.exp(-self.scale * advantage)) - 1.0
+
+
+MATERIAL = ValueModel()
+
+
+@dataclass(frozen=True)
+class Position:
+    """An engagement as both players see it before ordering (strengths only; top card first everywhere)."""
+
+    stacks: tuple[tuple[int, ...], tuple[int, ...]]
+    unseen: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]  # per seat: (strength, count), sorted
+    bottoms: tuple[tuple[int, ...], tuple[int, ...]]
+    owned: tuple[tuple[int, ...], tuple[int, ...]]  # every card each seat owns: its deck and its stack
+    stack_size: int
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any]) -> Position:
+        """The position of an Air War view (a seat's or a spectator's: they hold the same public facts)."""
+        rules = view["rules"]
+        tarot = rules["deck"] == "tarot"
+        strength = strength_table(aces_high=rules["aces"] == "high", tarot=tarot)
+        stacks = tuple(tuple(strength[card] for card in stack) for stack in view["stacks"])
+        bottoms = tuple(tuple(strength[card] for card in deck["cards"]) for deck in view["deck_bottoms"])
+        unseen = []
+        owned = []
+        for seat in (0, 1):
+            left = Counter(pack_for(rules["deck"]))
+            seen = [*view["stacks"][seat], *view["deck_bottoms"][seat]["cards"], *view["discards"][seat],
+                    *view["table"][seat]]
+            left.subtract(seen)
+            cards = Counter(strength[card] for card, count in left.items() for _ in range(count))
+            if sum(cards.values()) != view["deck_bottoms"][seat]["unknown_above"]:
+                raise ValueError(f"seat {seat}'s unseen cards do not add up to its deck's unknown top")
+            unseen.append(tuple(sorted(cards.items())))
+            owned.append(tuple(sorted([*stacks[seat], *bottoms[seat], *cards.elements()])))
+        return cls(stacks, tuple(unseen), bottoms, tuple(owned), int(view["stack_size"]))  # type: ignore[arg-type]
+
+
+def strength_orders(stack: Sequence[int]) -> list[tuple[int, ...]]:
+    """The distinct orders of a stack's strengths, in a fixed order (sorted)."""
+    return sorted(set(itertools.permutations(stack)))
+
+
+def card_order(cards: Sequence[str], order: Sequence[int], strength: Mapping[str, int]) -> list[str]:
+    """The stack's cards in ``order`` (strengths); cards of one strength go in the order they were drawn."""
+    left = list(cards)
+    chosen = []
+    for wanted in order:
+        card = next(card for card in left if strength[card] == wanted)
+        left.remove(card)
+        chosen.append(card)
+    return chosen
+
+
+@dataclass(frozen=True)
+class _Ending:
+    """How an engagement left the game: weighted material seat 1 lost minus seat 0's, the cards each lost, and
+    the game's end when a tie-breaker was missing (``WIN``/``DRAW``/``LOSS`` for seat 0; ``ON``: none)."""
+
+    advantage: float
+    lost: tuple[int, int]
+    ended: float | None = ON
+
+
+_Unseen = tuple[tuple[int, int], ...]  # a deck's unseen cards: (strength, count), by strength
+
+
+@dataclass(frozen=True)
+class _Tail:
+    """How a tie settled from the decks ended: the ``loser`` of the fight, the ``weight`` of the cards it drew
+    and how many ``draws`` each seat made; or the game's end (``ended``) when a seat had no card to draw."""
+
+    loser: int = 0
+    weight: float = 0.0
+    draws: int = 0
+    ended: float | None = ON
+
+
+class Engagement:
+    """The payoff of every pair of orders of one position (see the module docstring)."""
+
+    def __init__(self, position: Position, model: ValueModel = MATERIAL) -> None:
+        self.position = position
+        self.model = model
+        self.orders = (strength_orders(position.stacks[0]), strength_orders(position.stacks[1]))
+        weight = model.weight
+        self._before = sum(weight(s) for s in position.owned[0]) - sum(weight(s) for s in position.owned[1])
+        self._owned = (len(position.owned[0]), len(position.owned[1]))
+        self._tail = lru_cache(maxsize=None)(self._tail_uncached)
+
+    def value_of(self, ending: _Ending) -> float:
+        if ending.ended is not ON:
+            return ending.ended
+        short = [self._owned[seat] - ending.lost[seat] < self.position.stack_size for seat in (0, 1)]
+        if short[0] and short[1]:
+            return DRAW
+        if short[0] or short[1]:
+            return LOSS if short[0] else WIN
+        return self.model.worth(self._before + ending.advantage)
+
+    def payoff(self, first: Sequence[int], second: Sequence[int]) -> float:
+        """Seat 0's expected value when seat 0 plays ``first`` and seat 1 plays ``second`` (strength orders)."""
+        return sum(probability * self.value_of(ending) for probability, ending in self.endings(first, second))
+
+    def matrix(self) -> np.ndarray:
+        """The payoff of every pair: rows are seat 0's :attr:`orders`, columns seat 1's. The flips of all pairs
+        are played at once, column by column of the orders; pairs whose last fight is still tied are settled one
+        by one (:meth:`payoff`)."""
+        rows, columns = (np.array(orders, dtype=float) for orders in self.orders)
+        weigh = np.vectorize(self.model.weight, otypes=[float])
+        row_weights, column_weights = weigh(rows), weigh(columns)
+        shape = (len(rows), len(columns))
+        advantage = np.zeros(shape)
+        lost = [np.zeros(shape), np.zeros(shape)]
+        pending = [np.zeros(shape), np.zeros(shape)]
+        tied = np.zeros(shape)
+        for flip in range(rows.shape[1]):
+            first, second = rows[:, flip][:, None], columns[:, flip][None, :]
+            pending[0] = pending[0] + row_weights[:, flip][:, None]
+            pending[1] = pending[1] + column_weights[:, flip][None, :]
+            tied = tied + 1
+            won, beaten = first > second, first < second
+            advantage += np.where(won, pending[1], 0.0) - np.where(beaten, pending[0], 0.0)
+            lost[1] += np.where(won, tied, 0.0)
+            lost[0] += np.where(beaten, tied, 0.0)
+            settled = won | beaten
+            pending = [np.where(settled, 0.0, pending[0]), np.where(settled, 0.0, pending[1])]
+            tied = np.where(settled, 0.0, tied)
+        short = [self._owned[seat] - lost[seat] < self.position.stack_size for seat in (0, 1)]
+        scale = self.model.scale
+        payoff = 2.0 / (1.0 + np.exp(-scale * (self._before + advantage))) - 1.0
+        payoff = np.where(short[0] & short[1], DRAW,
+                          np.where(short[0], LOSS, np.where(short[1], WIN, payoff)))
+        for row, column in zip(*np.nonzero(tied), strict=True):
+            payoff[row, column] = self.payoff(self.orders[0][row], self.orders[1][column])
+        return payoff
+
+    def endings(self, first: Sequence[int], second: Sequence[int]) -> list[tuple[float, _Ending]]:
+        """Every way the engagement can end, with its probability (one way unless a tie outlasts the stacks)."""
+        weight = self.model.weight
+        bottoms = [list(self.position.bottoms[0]), list(self.position.bottoms[1])]
+        table: list[list[int]] = [[], []]
+        advantage = 0.0
+        lost = [0, 0]
+        for card_0, card_1 in zip(first, second, strict=True):
+            table[0].append(card_0)
+            table[1].append(card_1)
+            if card_0 == card_1:
+                continue
+            winner = 0 if card_0 > card_1 else 1
+            loser = 1 - winner
+            bottoms[winner].extend(table[winner])
+            lost[loser] += len(table[loser])
+            advantage += (1 if loser == 1 else -1) * sum(weight(s) for s in table[loser])
+            table = [[], []]
+        if not table[0]:
+            return [(1.0, _Ending(advantage, (lost[0], lost[1])))]
+        unseen = self.position.unseen
+        pending = (sum(weight(s) for s in table[0]), sum(weight(s) for s in table[1]))
+        reachable = _reachable(unseen[0], tuple(bottoms[0]), unseen[1], tuple(bottoms[1]), 0)
+        endings = []
+        for probability, tail in self._tail(unseen[0], unseen[1], *reachable):
+            if tail.ended is not ON:
+                endings.append((probability, _Ending(advantage, (lost[0], lost[1]), tail.ended)))
+                continue
+            loser = tail.loser
+            given = pending[loser] + tail.weight
+            lost_now = [lost[0], lost[1]]
+            lost_now[loser] += len(table[loser]) + tail.draws
+            endings.append((probability, _Ending(advantage + (given if loser == 1 else -given),
+                                                 (lost_now[0], lost_now[1]))))
+        return endings
+
+    def _tail_uncached(self, unseen_0: _Unseen, unseen_1: _Unseen, bottom_0: tuple[int, ...],
+                       bottom_1: tuple[int, ...], draws: int = 0) -> list[tuple[float, _Tail]]:
+        """A tie settled from the deck tops: each seat draws its deck's top card (a uniformly random unseen card
+        while any is left, then the known bottom in order) until the pair differs or a seat has no card. After
+        :data:`MAX_TIE_DRAWS` tied draws in a row the next draw settles the fight as if it could not tie (its
+        other outcomes in proportion). What the tied cards already on the table weigh is added by the caller:
+        the tail is the same for every pair of orders, and cached."""
+        empty = [not unseen_0 and not bottom_0, not unseen_1 and not bottom_1]
+        if empty[0] or empty[1]:
+            return [(1.0, _Tail(ended=DRAW if empty[0] and empty[1] else (LOSS if empty[0] else WIN)))]
+        weight = self.model.weight
+        tops_0 = dict(_tops(unseen_0, bottom_0))
+        tops_1 = dict(_tops(unseen_1, bottom_1))
+        outcomes: Counter[_Tail] = Counter()
+        for loser, losing, winning in ((1, tops_1, tops_0), (0, tops_0, tops_1)):
+            strengths = sorted(winning)
+            above = [*reversed([*itertools.accumulate(winning[card][0] for card in reversed(strengths))]), 0.0]
+            for card, (chance, _, _) in losing.items():
+                beaten_by = above[bisect.bisect_right(strengths, card)]
+                if beaten_by:
+                    outcomes[_Tail(loser=loser, weight=weight(card), draws=1)] += chance * beaten_by
+        if draws >= MAX_TIE_DRAWS:  # settle the fight at this draw, as if a tie could not happen again
+            settled = sum(outcomes.values())
+            return [(probability / settled, tail) for tail, probability in outcomes.items()] if settled \
+                else [(0.5, _Tail(loser=1, draws=1)), (0.5, _Tail(loser=0, draws=1))]
+        for card, (chance_0, rest_0, next_bottom_0) in tops_0.items():
+            if card not in tops_1:
+                continue
+            chance_1, rest_1, next_bottom_1 = tops_1[card]
+            reachable = _reachable(rest_0, next_bottom_0, rest_1, next_bottom_1, draws + 1)
+            for inner, tail in self._tail(rest_0, rest_1, *reachable, draws + 1):
+                if tail.ended is not ON:
+                    outcomes[tail] += chance_0 * chance_1 * inner
+                else:
+                    longer = _Tail(loser=tail.loser, weight=tail.weight + weight(card), draws=tail.draws + 1)
+                    outcomes[longer] += chance_0 * chance_1 * inner
+        return [(probability, tail) for tail, probability in outcomes.items()]
+
+
+def _reachable(unseen_0: _Unseen, bottom_0: tuple[int, ...], unseen_1: _Unseen, bottom_1: tuple[int, ...],
+               draws: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The part of each known bottom a tail can still reach (the rest never matters, so the cache shares it)."""
+    left = MAX_TIE_DRAWS - draws + 1
+    return (bottom_0[:max(0, left - sum(count for _, count in unseen_0))],
+            bottom_1[:max(0, left - sum(count for _, count in unseen_1))])
+
+
+def _tops(unseen: tuple[tuple[int, int], ...], bottom: tuple[int, ...]):
+    """A deck's possible top cards: ``(strength, (probability, unseen left, bottom left))``."""
+    total = sum(count for _, count in unseen)
+    if not total:
+        yield bottom[0], (1.0, unseen, bottom[1:])
+        return
+    for index, (strength, count) in enumerate(unseen):
+        rest = unseen[:index] + (((strength, count - 1),) if count > 1 else ()) + unseen[index + 1:]
+        yield strength, (count / total, rest, bottom)
