@@ -1,4 +1,5 @@
-"""`python -m bot` runs the bot; `python -m bot replay FILE` and `python -m bot sim ...` check results."""
+"""`python -m bot` runs the bot; `python -m bot replay FILE` and `python -m bot sim ...` check results;
+`python -m bot engine` answers Air War positions (:mod:`bot.ai.protocol`)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ EXIT_USAGE = 2
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Air War: the War family of card games "
                                      "in Discord. With no command, runs the bot.")
-    commands = parser.add_subparsers(dest="command", metavar="{run,replay,sim}")
+    commands = parser.add_subparsers(dest="command", metavar="{run,replay,sim,engine}")
     commands.add_parser("run", help="run the bot (the default)")
     replay = commands.add_parser("replay", help="play a match file; print one JSON line per event, then the result")
     replay.add_argument("file", help="the match file (JSON)")
@@ -34,12 +35,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="a rule, repeatable")
     sim.add_argument("--jobs", type=_positive, default=1, help="processes to spread the games over (default 1)")
     sim.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    engine = commands.add_parser("engine", help="answer Air War positions: JSON lines on stdin, one answer line "
+                                 "each on stdout")
+    engine.add_argument("--level", default="hard", choices=("easy", "medium", "hard"),
+                        help="the level that chooses (default hard)")
     args = parser.parse_args(argv)
 
     if args.command == "replay":
         return run_replay(args.file)
     if args.command == "sim":
         return run_sim(args)
+    if args.command == "engine":
+        from bot.ai.protocol import serve
+
+        serve(sys.stdin, sys.stdout, args.level)
+        return 0
     return run_bot()
 
 

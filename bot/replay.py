@@ -94,7 +94,7 @@ def replay(match: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
         try:
             if game.automatic:
                 yield from game.play_out(max_steps=_rounds_before(game, move))
-            events = _apply(game, move)
+            events = apply_move(game, move)
         except (GameError, MatchFileError) as error:
             raise MatchFileError(f"move {number}: {error}") from None
         yield from events
@@ -115,7 +115,8 @@ def _rounds_before(game: Game, move: Mapping[str, Any]) -> int:
     return played - game.stats.rounds
 
 
-def _apply(game: Game, move: Mapping[str, Any]) -> list[dict[str, Any]]:
+def apply_move(game: Game, move: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One move of a match file: a forfeit, a draw or the game's own move (raises on a bad one)."""
     if "forfeit" in move:
         if set(move) - {"forfeit", "reason", "round"}:
             raise MatchFileError("a forfeit move has only 'forfeit' (a seat), 'reason' and 'round'")

@@ -41,7 +41,9 @@ def _positions(stack: int, deck: str, aces: str, seeds: range) -> tuple[list[lis
             game_rows.append([counts[0][level] - counts[1][level] for level in levels])
             for seat in (0, 1):
                 if not game.is_over:
-                    game.apply(seat, chooser.choice(game.legal_actions(seat)))
+                    order = list(game.stacks[seat])
+                    chooser.shuffle(order)
+                    game.apply(seat, {"type": "order", "cards": order})
         assert game.outcome is not None
         label = 0.5 if game.outcome.winner is None else float(game.outcome.winner == 0)
         rows += game_rows
@@ -84,7 +86,7 @@ def fit_model(stack: int, deck: str, aces: str, games: int, seed: int, jobs: int
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.ai.fit", description=__doc__.splitlines()[0])
     parser.add_argument("--stacks", default="3,4,5,6,7")
-    parser.add_argument("--decks", default="standard")
+    parser.add_argument("--decks", default="standard,jokers,tarot")
     parser.add_argument("--aces", default="high,low")
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)

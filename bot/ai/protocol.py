@@ -1,0 +1,120 @@
+"""The engine protocol: ``python -m bot engine [--level L]`` answers positions, one JSON line each way.
+
+A request is ``{"id": ..., "match": <a match file, its moves so far>, "seat": s}``; the answer is
+``{"id": ..., "order": [cards], "strategy": [[order, probability], ...], "value": v}``: the order the level plays
+(drawn from its strategy with a generator seeded from the match's seed, engagement and seat, so the same request
+gets the same answer), every order it plays with its probability, and the engagement's value to the seat in
+``[-1, 1]`` under the level's value model (the equilibrium's value at ``hard``; at other levels, the expected value
+of their strategy against the equilibrium's reply). A request that cannot be answered gets
+``{"id": ..., "error": "..."}`` and the engine reads on.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any, TextIO
+
+import numpy as np
+
+from bot.ai.airwar import Engagement, Position, card_order
+from bot.ai.matrix import solve
+from bot.ai.players import LEVELS, choose
+from bot.ai.values import value_model
+from bot.cards import strength_table
+from bot.errors import GameError
+from bot.replay import MatchFileError, apply_move, moves_of, new_game
+
+
+class RequestError(Exception):
+    """A request the engine cannot answer; the message is the error line's text."""
+
+
+def _position(request: Mapping[str, Any]) -> tuple[Any, int]:
+    match = request.get("match")
+    seat = request.get("seat")
+    if not isinstance(match, Mapping):
+        raise RequestError("'match' must be a match file (a JSON object)")
+    if isinstance(seat, bool) or seat not in (0, 1):
+        raise RequestError("'seat' must be 0 or 1")
+    try:
+        game = new_game(match)
+        for number, move in enumerate(moves_of(match), start=1):
+            if game.is_over:
+                raise RequestError(f"move {number}: the game is already over")
+            try:
+                apply_move(game, move)
+            except (GameError, MatchFileError) as error:
+                raise RequestError(f"move {number}: {error}") from None
+    except MatchFileError as error:
+        raise RequestError(str(error)) from None
+    if game.name != "airwar":
+        raise RequestError(f"the engine plays Air War; this match is {game.name}")
+    if game.is_over:
+        raise RequestError("the game is over: there is nothing to choose")
+    if game.orders[seat] is not None:
+        raise RequestError(f"seat {seat} has already locked in its order for this engagement")
+    return game, seat
+
+
+def answer(request: Any, level: str = "hard") -> dict[str, Any]:
+    """The answer line to one request (an error line when it cannot be answered)."""
+    ident = request.get("id") if isinstance(request, Mapping) else None
+    try:
+        if not isinstance(request, Mapping):
+            raise RequestError("a request is a JSON object with 'id', 'match' and 'seat'")
+        game, seat = _position(request)
+        view = game.view(None)  # the public facts only: never the opponent's locked order
+        rng = random.Random(f"{game.seed}:{game.engagement}:{seat}:{level}")
+        order = choose(view, seat, level, rng)
+        strategy, value = _strategy(view, seat, level)
+        return {"id": ident, "order": order, "strategy": strategy, "value": round(value, 6)}
+    except RequestError as error:
+        return {"id": ident, "error": str(error)}
+
+
+def _strategy(view: Mapping[str, Any], seat: int, level: str) -> tuple[list[list[Any]], float]:
+    engagement = Engagement(Position.from_view(view), value_model(view["rules"]))
+    matrix = engagement.matrix() if seat == 0 else -engagement.matrix().T
+    equilibrium = solve(matrix)
+    orders = engagement.orders[seat]
+    if level == "hard":
+        mix = equilibrium.rows
+    elif level == "easy":
+        mix = np.full(len(orders), 1.0 / len(orders))
+    else:
+        chosen = tuple(strength_table_of(view)[card] for card in choose(view, seat, level, random.Random(0)))
+        mix = np.array([1.0 if order == chosen else 0.0 for order in orders])
+    value = equilibrium.value if level == "hard" else float(np.min(mix @ matrix))
+    stack = view["stacks"][seat]
+    strength = strength_table_of(view)
+    strategy = [[card_order(stack, order, strength), round(float(p), 6)]
+                for order, p in zip(orders, mix, strict=True) if p > 1e-9]
+    strategy.sort(key=lambda pair: -pair[1])
+    return strategy, value
+
+
+def strength_table_of(view: Mapping[str, Any]) -> Mapping[str, int]:
+    rules = view["rules"]
+    return strength_table(aces_high=rules["aces"] == "high", tarot=rules["deck"] == "tarot")
+
+
+def serve(lines: Iterable[str], out: TextIO, level: str = "hard") -> int:
+    """Answer every line of ``lines`` on ``out`` (flushed after each); returns how many were answered."""
+    if level not in LEVELS:
+        raise ValueError(f"no level {level!r}; the levels are {', '.join(LEVELS)}")
+    answered = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as error:
+            reply: dict[str, Any] = {"id": None, "error": f"not a JSON line: {error.msg}"}
+        else:
+            reply = answer(request, level)
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+        answered += 1
+    return answered
