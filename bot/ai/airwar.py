@@ -145,6 +145,11 @@ class Engagement:
         self._before = sum(weight(s) for s in position.owned[0]) - sum(weight(s) for s in position.owned[1])
         self._owned = (len(position.owned[0]), len(position.owned[1]))
         self._tail = lru_cache(maxsize=None)(self._tail_uncached)
+        # every order as a row of strengths, and of the model's weights (built once: blocks index them)
+        self._arrays = tuple(np.array(orders, dtype=float).reshape(len(orders), -1) for orders in self.orders)
+        levels = {level: weight(level) for stack in position.stacks for level in stack}
+        self._weights = tuple(np.vectorize(levels.__getitem__, otypes=[float])(array) if array.size else array
+                              for array in self._arrays)
 
     def value_of(self, ending: _Ending) -> float:
         if ending.ended is not ON:
@@ -161,21 +166,27 @@ class Engagement:
         return sum(probability * self.value_of(ending) for probability, ending in self.endings(first, second))
 
     def matrix(self) -> np.ndarray:
-        """The payoff of every pair: rows are seat 0's :attr:`orders`, columns seat 1's. The flips of all pairs
-        are played at once, column by column of the orders; pairs whose last fight is still tied are settled one
-        by one (:meth:`payoff`)."""
-        rows, columns = (np.array(orders, dtype=float) for orders in self.orders)
-        weigh = np.vectorize(self.model.weight, otypes=[float])
-        row_weights, column_weights = weigh(rows), weigh(columns)
+        """The payoff of every pair: rows are seat 0's :attr:`orders`, columns seat 1's."""
+        return self.block(range(len(self.orders[0])), range(len(self.orders[1])))
+
+    def block(self, rows: Sequence[int], columns: Sequence[int]) -> np.ndarray:
+        """The payoff of the pairs of ``rows`` (indexes into seat 0's :attr:`orders`) and ``columns`` (seat 1's).
+
+        The flips of all pairs are played at once, flip by flip. A pair whose last fight is still tied is settled
+        from the decks: at once for every such pair when no tie could reach a deck's known bottom (the tail is the
+        same for all of them), else pair by pair (:meth:`payoff`)."""
+        rows, columns = np.asarray(rows, dtype=int), np.asarray(columns, dtype=int)
+        firsts, seconds = self._arrays[0][rows], self._arrays[1][columns]
+        first_weights, second_weights = self._weights[0][rows], self._weights[1][columns]
         shape = (len(rows), len(columns))
         advantage = np.zeros(shape)
         lost = [np.zeros(shape), np.zeros(shape)]
         pending = [np.zeros(shape), np.zeros(shape)]
         tied = np.zeros(shape)
-        for flip in range(rows.shape[1]):
-            first, second = rows[:, flip][:, None], columns[:, flip][None, :]
-            pending[0] = pending[0] + row_weights[:, flip][:, None]
-            pending[1] = pending[1] + column_weights[:, flip][None, :]
+        for flip in range(firsts.shape[1]):
+            first, second = firsts[:, flip][:, None], seconds[:, flip][None, :]
+            pending[0] = pending[0] + first_weights[:, flip][:, None]
+            pending[1] = pending[1] + second_weights[:, flip][None, :]
             tied = tied + 1
             won, beaten = first > second, first < second
             advantage += np.where(won, pending[1], 0.0) - np.where(beaten, pending[0], 0.0)
@@ -184,14 +195,41 @@ class Engagement:
             settled = won | beaten
             pending = [np.where(settled, 0.0, pending[0]), np.where(settled, 0.0, pending[1])]
             tied = np.where(settled, 0.0, tied)
-        short = [self._owned[seat] - lost[seat] < self.position.stack_size for seat in (0, 1)]
-        scale = self.model.scale
-        payoff = 2.0 / (1.0 + np.exp(-scale * (self._before + advantage))) - 1.0
-        payoff = np.where(short[0] & short[1], DRAW,
-                          np.where(short[0], LOSS, np.where(short[1], WIN, payoff)))
-        for row, column in zip(*np.nonzero(tied), strict=True):
-            payoff[row, column] = self.payoff(self.orders[0][row], self.orders[1][column])
+        payoff = self._score(advantage, lost[0], lost[1])
+        open_ties = tied > 0
+        if not open_ties.any():
+            return payoff
+        unseen = self.position.unseen
+        if all(sum(count for _, count in cards) > MAX_TIE_DRAWS for cards in unseen):
+            cells = np.nonzero(open_ties)
+            # many pairs reach the tail the same way: settle each way once
+            keys = np.stack([advantage[cells], tied[cells], pending[0][cells], pending[1][cells], lost[0][cells],
+                             lost[1][cells]], axis=1)
+            ways, which = np.unique(keys, axis=0, return_inverse=True)
+            base, cards = ways[:, 0], ways[:, 1]
+            owed, dropped = (ways[:, 2], ways[:, 3]), (ways[:, 4], ways[:, 5])
+            tail_value = np.zeros(len(ways))
+            for probability, tail in self._tail(unseen[0], unseen[1], (), ()):
+                if tail.ended is not ON:
+                    tail_value += probability * tail.ended
+                    continue
+                loser = tail.loser
+                given = owed[loser] + tail.weight
+                lost_now = [dropped[0], dropped[1]]
+                lost_now[loser] = lost_now[loser] + cards + tail.draws
+                tail_value += probability * self._score(base + (given if loser == 1 else -given), *lost_now)
+            payoff[cells] = tail_value[which.reshape(-1)]
+            return payoff
+        for row, column in zip(*np.nonzero(open_ties), strict=True):
+            payoff[row, column] = self.payoff(self.orders[0][rows[row]], self.orders[1][columns[column]])
         return payoff
+
+    def _score(self, advantage: np.ndarray, lost_0: np.ndarray, lost_1: np.ndarray) -> np.ndarray:
+        """:meth:`value_of`, for arrays of endings that played on."""
+        short_0 = self._owned[0] - lost_0 < self.position.stack_size
+        short_1 = self._owned[1] - lost_1 < self.position.stack_size
+        worth = 2.0 / (1.0 + np.exp(-self.model.scale * (self._before + advantage))) - 1.0
+        return np.where(short_0 & short_1, DRAW, np.where(short_0, LOSS, np.where(short_1, WIN, worth)))
 
     def endings(self, first: Sequence[int], second: Sequence[int]) -> list[tuple[float, _Ending]]:
         """Every way the engagement can end, with its probability (one way unless a tie outlasts the stacks)."""

@@ -10,6 +10,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
+#: HiGHS's simplex first, its interior point method when the simplex reports a numerical failure
+METHODS = ("highs-ds", "highs-ipm")
+
 
 @dataclass(frozen=True)
 class Equilibrium:
@@ -20,8 +23,9 @@ class Equilibrium:
     value: float
 
 
-def _maximin(payoff: np.ndarray) -> tuple[np.ndarray, float]:
-    """The row player's maximin strategy: maximise v subject to ``p @ payoff >= v``, ``sum(p) = 1``, ``p >= 0``."""
+def _maximin(payoff: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The row player's maximin strategy: maximise v subject to ``p @ payoff >= v``, ``sum(p) = 1``, ``p >= 0``;
+    with the column player's minimax strategy, read from the same program's dual."""
     m, n = payoff.shape
     objective = np.zeros(m + 1)
     objective[-1] = -1.0  # minimise -v
@@ -29,12 +33,18 @@ def _maximin(payoff: np.ndarray) -> tuple[np.ndarray, float]:
     upper = np.hstack([-payoff.T, np.ones((n, 1))])
     equal = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
     bounds = [(0.0, None)] * m + [(None, None)]
-    solved = linprog(objective, A_ub=upper, b_ub=np.zeros(n), A_eq=equal, b_eq=[1.0], bounds=bounds,
-                     method="highs")
-    if not solved.success:  # pragma: no cover - a bounded, feasible LP always solves
+    for method in METHODS:  # a bounded, feasible LP: another method settles what one's numerics did not
+        solved = linprog(objective, A_ub=upper, b_ub=np.zeros(n), A_eq=equal, b_eq=[1.0], bounds=bounds,
+                         method=method)
+        if solved.success:
+            break
+    else:
         raise RuntimeError(f"the linear program failed: {solved.message}")
-    strategy = np.clip(solved.x[:m], 0.0, None)
-    return strategy / strategy.sum(), float(solved.x[-1])
+    rows = np.clip(solved.x[:m], 0.0, None)
+    columns = np.clip(-np.asarray(solved.ineqlin.marginals), 0.0, None)
+    if columns.sum() <= 0:  # pragma: no cover - the duals of a solved program sum to one
+        columns = np.full(n, 1.0 / n)
+    return rows / rows.sum(), columns / columns.sum(), float(solved.x[-1])
 
 
 def solve(payoff: np.ndarray) -> Equilibrium:
@@ -45,9 +55,8 @@ def solve(payoff: np.ndarray) -> Equilibrium:
     if np.ptp(payoff) == 0.0:  # every outcome the same: any strategy is optimal
         m, n = payoff.shape
         return Equilibrium(np.full(m, 1.0 / m), np.full(n, 1.0 / n), float(payoff[0, 0]))
-    rows, value = _maximin(payoff)
-    columns, negated = _maximin(-payoff.T)
-    return Equilibrium(rows, columns, (value - negated) / 2)
+    rows, columns, value = _maximin(payoff)
+    return Equilibrium(rows, columns, value)
 
 
 def exploitability(payoff: np.ndarray, rows: np.ndarray, columns: np.ndarray) -> float:

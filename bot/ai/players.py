@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from bot.ai.airwar import Engagement, Position, ValueModel, card_order
-from bot.ai.matrix import solve
+from bot.ai.oracle import BUDGET_SECONDS, equilibrium
 from bot.ai.values import value_model
 from bot.cards import strength_table
 
@@ -49,13 +49,15 @@ def _greedy(engagement: Engagement, seat: int) -> tuple[int, ...]:
     return max(engagement.orders[seat], key=worth)
 
 
-def equilibrium_strategy(view: Mapping[str, Any], seat: int,
-                         model: ValueModel | None = None) -> tuple[list[tuple[int, ...]], np.ndarray, float]:
-    """The seat's strength orders, the equilibrium's probability of each and the engagement's value to the seat."""
+def equilibrium_strategy(view: Mapping[str, Any], seat: int, model: ValueModel | None = None,
+                         budget: float = BUDGET_SECONDS) -> tuple[list[tuple[int, ...]], np.ndarray, float]:
+    """The seat's strength orders, the equilibrium's probability of each and the engagement's value to the seat
+    (within ``budget`` seconds: the best strategy found by then, see :mod:`bot.ai.oracle`)."""
     engagement = _engagement(view, model)
-    matrix = engagement.matrix() if seat == 0 else -engagement.matrix().T  # rows: this seat's orders
-    equilibrium = solve(matrix)
-    return engagement.orders[seat], equilibrium.rows, equilibrium.value
+    found = equilibrium(engagement, budget)
+    if seat == 0:
+        return engagement.orders[0], found.rows, found.value
+    return engagement.orders[1], found.columns, -found.value
 
 
 def choose(view: Mapping[str, Any], seat: int, level: str, rng: random.Random,

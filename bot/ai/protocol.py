@@ -4,8 +4,8 @@ A request is ``{"id": ..., "match": <a match file, its moves so far>, "seat": s}
 ``{"id": ..., "order": [cards], "strategy": [[order, probability], ...], "value": v}``: the order the level plays
 (drawn from its strategy with a generator seeded from the match's seed, engagement and seat, so the same request
 gets the same answer), every order it plays with its probability, and the engagement's value to the seat in
-``[-1, 1]`` under the level's value model (the equilibrium's value at ``hard``; at other levels, the expected value
-of their strategy against the equilibrium's reply). A request that cannot be answered gets
+``[-1, 1]`` under the fitted value model (the equilibrium's value at ``hard``; at other levels, what their strategy
+gets against the opponent's best reply to it). A request that cannot be answered gets
 ``{"id": ..., "error": "..."}`` and the engine reads on.
 """
 
@@ -19,7 +19,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from bot.ai.airwar import Engagement, Position, card_order
-from bot.ai.matrix import solve
+from bot.ai.oracle import equilibrium
 from bot.ai.players import LEVELS, choose
 from bot.ai.values import value_model
 from bot.cards import strength_table
@@ -76,17 +76,23 @@ def answer(request: Any, level: str = "hard") -> dict[str, Any]:
 
 def _strategy(view: Mapping[str, Any], seat: int, level: str) -> tuple[list[list[Any]], float]:
     engagement = Engagement(Position.from_view(view), value_model(view["rules"]))
-    matrix = engagement.matrix() if seat == 0 else -engagement.matrix().T
-    equilibrium = solve(matrix)
+    found = equilibrium(engagement)
     orders = engagement.orders[seat]
+    best = found.rows if seat == 0 else found.columns
     if level == "hard":
-        mix = equilibrium.rows
+        mix = best
     elif level == "easy":
         mix = np.full(len(orders), 1.0 / len(orders))
     else:
         chosen = tuple(strength_table_of(view)[card] for card in choose(view, seat, level, random.Random(0)))
         mix = np.array([1.0 if order == chosen else 0.0 for order in orders])
-    value = equilibrium.value if level == "hard" else float(np.min(mix @ matrix))
+    sign = 1.0 if seat == 0 else -1.0
+    if level == "hard":
+        value = sign * found.value
+    else:  # the level's mix against the opponent's best reply to it
+        replies = [engagement.block(np.flatnonzero(mix), range(len(engagement.orders[1]))) if seat == 0
+                   else -engagement.block(range(len(engagement.orders[0])), np.flatnonzero(mix)).T]
+        value = float(np.min(mix[np.flatnonzero(mix)] @ replies[0]))
     stack = view["stacks"][seat]
     strength = strength_table_of(view)
     strategy = [[card_order(stack, order, strength), round(float(p), 6)]
