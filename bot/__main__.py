@@ -35,6 +35,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="a rule, repeatable")
     sim.add_argument("--jobs", type=_positive, default=1, help="processes to spread the games over (default 1)")
     sim.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    sim.add_argument("--players", metavar="A,B", help="Air War: two players (random, drawn, easy, medium, hard) "
+                     "against each other instead of random games; prints each one's score with a 95%% interval")
+    sim.add_argument("--stack", type=_positive, help="Air War: the stack size (the rule stack)")
     engine = commands.add_parser("engine", help="answer Air War positions: JSON lines on stdin, one answer line "
                                  "each on stdout")
     engine.add_argument("--level", default="hard", choices=("easy", "medium", "hard"),
@@ -86,6 +89,10 @@ def run_sim(args: argparse.Namespace) -> int:
             print(f"sim: --rule takes KEY=VALUE, not {item!r}", file=sys.stderr)
             return EXIT_USAGE
         rules[key.strip()] = value
+    if args.stack is not None:
+        rules["stack"] = str(args.stack)
+    if args.players is not None:
+        return run_arena(args, rules)
     progress = sim.terminal_progress if sys.stderr.isatty() and not args.json else None
     try:
         result = sim.run(args.game, args.games, args.seed, rules, jobs=args.jobs, progress=progress)
@@ -93,6 +100,23 @@ def run_sim(args: argparse.Namespace) -> int:
         print(f"sim: {error}", file=sys.stderr)
         return EXIT_USAGE
     print(json.dumps(result) if args.json else sim.format_report(result))
+    return 0
+
+
+def run_arena(args: argparse.Namespace, rules: dict[str, str]) -> int:
+    from bot.ai.arena import run
+    from bot.ai.players import PLAYERS
+
+    players = tuple(name.strip() for name in args.players.split(","))
+    if args.game != "airwar" or len(players) != 2 or any(name not in PLAYERS for name in players):
+        print(f"sim: --players takes two of {', '.join(PLAYERS)} (A,B), for --game airwar", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        report = run((players[0], players[1]), args.games, rules, seed=args.seed, jobs=args.jobs)
+    except GameError as error:
+        print(f"sim: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(json.dumps(report.to_json()))
     return 0
 
 

@@ -90,6 +90,7 @@ def run(players: tuple[str, str], games: int, rules: Mapping[str, Any] | None = 
     return ArenaReport(
         players=players, games=games, scores=(sum(first), games - sum(first)),
         draws=sum(points == 0.5 for points in first),
-        intervals=((mean - half, mean + half), (1 - mean - half, 1 - mean + half)),
+        intervals=((max(0.0, mean - half), min(1.0, mean + half)), (max(0.0, 1 - mean - half),
+                                                                   min(1.0, 1 - mean + half))),
         engagements=sum(engagements for _, engagements in results) / games,
     )
