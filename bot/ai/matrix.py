@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
-#: HiGHS's simplex first, its interior point method when the simplex reports a numerical failure
-METHODS = ("highs-ds", "highs-ipm")
+#: HiGHS's simplex first, then its interior point method, then its own choice, when one reports a failure
+METHODS = ("highs-ds", "highs-ipm", "highs")
 
 
 @dataclass(frozen=True)
@@ -24,27 +24,43 @@ class Equilibrium:
 
 
 def _maximin(payoff: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    """The row player's maximin strategy: maximise v subject to ``p @ payoff >= v``, ``sum(p) = 1``, ``p >= 0``;
-    with the column player's minimax strategy, read from the same program's dual."""
-    m, n = payoff.shape
-    objective = np.zeros(m + 1)
-    objective[-1] = -1.0  # minimise -v
-    # v - (p @ payoff)_j <= 0 for every column j
-    upper = np.hstack([-payoff.T, np.ones((n, 1))])
-    equal = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
-    bounds = [(0.0, None)] * m + [(None, None)]
-    for method in METHODS:  # a bounded, feasible LP: another method settles what one's numerics did not
-        solved = linprog(objective, A_ub=upper, b_ub=np.zeros(n), A_eq=equal, b_eq=[1.0], bounds=bounds,
-                         method=method)
+    """The row player's maximin strategy and the column player's minimax one (from the same program's dual).
+
+    The payoff is first shifted and scaled into ``[1, 2]``, where the game's value is positive and the classic
+    program applies: minimise ``sum(x)`` subject to ``payoff.T @ x >= 1``, ``x >= 0``; then ``p = x / sum(x)`` and the
+    value is ``1 / sum(x)``. Well scaled, it is what HiGHS solves most reliably."""
+    low, spread = float(payoff.min()), float(np.ptp(payoff))
+    scaled = (payoff - low) / spread + 1.0
+    m, n = scaled.shape
+    for method in METHODS:  # another method settles what one's numerics did not
+        solved = linprog(np.ones(m), A_ub=-scaled.T, b_ub=-np.ones(n), bounds=[(0.0, None)] * m, method=method)
         if solved.success:
             break
     else:
-        raise RuntimeError(f"the linear program failed: {solved.message}")
-    rows = np.clip(solved.x[:m], 0.0, None)
+        return _iterated(payoff)
+    total = float(solved.x.sum())
+    rows = np.clip(solved.x, 0.0, None)
     columns = np.clip(-np.asarray(solved.ineqlin.marginals), 0.0, None)
-    if columns.sum() <= 0:  # pragma: no cover - the duals of a solved program sum to one
-        columns = np.full(n, 1.0 / n)
-    return rows / rows.sum(), columns / columns.sum(), float(solved.x[-1])
+    if columns.sum() <= 0:
+        return _iterated(payoff)
+    return rows / rows.sum(), columns / columns.sum(), (1.0 / total - 1.0) * spread + low
+
+
+def _iterated(payoff: np.ndarray, rounds: int = 20_000) -> tuple[np.ndarray, np.ndarray, float]:
+    """An approximate equilibrium by fictitious play, for the rare program no method solves: each player answers
+    the other's average strategy so far (its exploitability is reported like any other's)."""
+    m, n = payoff.shape
+    row_counts, column_counts = np.zeros(m), np.zeros(n)
+    row_totals, column_totals = np.zeros(m), np.zeros(n)
+    row, column = 0, 0
+    for _ in range(rounds):
+        row_counts[row] += 1
+        column_counts[column] += 1
+        row_totals += payoff[:, column]
+        column_totals += payoff[row, :]
+        row, column = int(row_totals.argmax()), int(column_totals.argmin())
+    rows, columns = row_counts / rounds, column_counts / rounds
+    return rows, columns, float(rows @ payoff @ columns)
 
 
 def solve(payoff: np.ndarray) -> Equilibrium:
