@@ -148,6 +148,10 @@ async def test_a_table_over_a_reshuffle_a_surrender_and_a_war_survives_a_kill_be
         (e["hand"], e["seat"], e["kind"], e["amount"]) for e in moves]  # every movement once, none twice
     for hand in range(1, RULES["hands"] + 1):
         assert len(thread_lines(env, thread, f"🂠 **Hand {hand}**")) == 1, f"hand {hand} shown other than once"
+    ix = await env.slash(alice, "leaderboard", game="casinowar")  # the chips board, beside the skill boards
+    await ix.wait_response()
+    board = ix.message.embeds[0]["description"]
+    assert all(f"<@{user.id}> — **{stack}** chips" in board for user, stack in zip(users, engine.stacks, strict=True))
     assert [r.outcome for r in await service.results(match_id)] == [
         "win" if net > 0 else "loss" if net < 0 else "draw" for net in engine.net]
 
