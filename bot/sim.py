@@ -1,5 +1,9 @@
 """Play many games at random and report how they went (``python -m bot sim``).
 
+Casino War is played against the house: its report is the house edge measured per unit bet, with a 95% confidence
+interval, for the main bet and the tie bet, under each fixed strategy (always war, always surrender), next to the
+exact figures for the rules (:mod:`bot.games.casinowar.odds`); ``--games`` counts hands per strategy.
+
 Game ``i`` of a run with seed ``S`` is dealt from seed ``S * 2**32 + i``; in games that need decisions
 (Air War, Army) each seat picks uniformly among its legal actions with a ``random.Random`` seeded from that
 game's seed too. So a run's results depend only on the game, rules, seed and count, never on ``--jobs``.
@@ -69,7 +73,9 @@ def run(
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` games and return the report (keys ``REPORT_KEYS``)."""
+    """Play ``games`` games and return the report (keys ``REPORT_KEYS``; Casino War: :func:`house_edge`)."""
+    if name == HOUSE_GAME:
+        return house_edge(games, seed, rules, progress=progress)
     rules = game_class(name).resolve_rules(rules)  # refuse bad rules before any process starts
     first = game_seed(seed, 0)
     results: list[GameResult] = []
@@ -126,7 +132,88 @@ def terminal_progress(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
+HOUSE_GAME = "casinowar"
+HANDS_PER_TABLE = 1000
+#: the largest stake (a table is dealt again if a run of hands ever empties it)
+BOTTOMLESS = 10_000_000
+Z_95 = 1.959964
+
+
+@dataclass
+class Edge:
+    """Per-hand results of one bet, per unit bet: running sums for the mean and its 95% interval."""
+
+    count: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+    def add(self, value: float) -> None:
+        self.count += 1
+        self.total += value
+        self.squares += value * value
+
+    def report(self, exact: float) -> dict[str, float]:
+        """The house's edge (minus the player's mean return), its 95% interval and the exact figure (percent)."""
+        mean = self.total / self.count
+        spread = math.sqrt(max(0.0, self.squares / self.count - mean * mean) / self.count) * Z_95
+        return {"edge": round(-mean * 100, 3), "low": round((-mean - spread) * 100, 3),
+                "high": round((-mean + spread) * 100, 3), "exact": round(exact * 100, 3)}
+
+
+def house_edge(hands: int, seed: int, rules: Mapping[str, Any] | None = None,
+               progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Casino War's house edge measured over ``hands`` hands for each strategy: one seat betting the table's
+    smallest bet with the tie bet every hand, dealt by the engine (a new table every :data:`HANDS_PER_TABLE`
+    hands, seeded from the run's seed); the main bet's result per unit bet (the raise of a war counts as part of
+    it: the edge is per original bet, as published) and the tie bet's."""
+    from bot.games.casinowar.odds import main_bet_edge, tie_bet_edge
+
+    engine = game_class(HOUSE_GAME)
+    given = {**dict(rules or {}), "players": 1, "stake": BOTTOMLESS, "stacks": None}
+    resolved = engine.resolve_rules({**given, "hands": HANDS_PER_TABLE})
+    bet, tie = resolved["min_bet"], resolved["tie_bet"] or resolved["min_bet"]
+    resolved["tie_bet"] = tie
+    report: dict[str, Any] = {"hands": hands, "decks": resolved["decks"], "tie_bonus": resolved["tie_bonus"]}
+    started = time.perf_counter()
+    for strategy in ("war", "surrender"):
+        main, side = Edge(), Edge()
+        played, table = 0, 0
+        while played < hands:
+            game = engine.new(resolved, seed=game_seed(seed, table))
+            table += 1
+            while not game.is_over and played < hands:
+                events = game.apply(0, {"type": "bet", "amount": bet, "tie": tie})
+                if game.view(None)["phase"] == "decide":
+                    events += game.apply(0, {"type": strategy if game.legal_actions(0)[-1]["type"] == strategy
+                                             else "surrender"})
+                moved = {e["kind"]: e["amount"] for e in events if e["type"] == "chips"}
+                side.add((moved.get("tie_bet", 0) + moved.get("tie_win", 0)) / tie)
+                main.add(sum(a for k, a in moved.items() if k not in ("tie_bet", "tie_win")) / bet)
+                played += 1
+            if progress:
+                progress(played, hands)
+        exact = main_bet_edge(resolved["decks"], war=strategy == "war", bonus=resolved["tie_bonus"])
+        report[f"main_{strategy}"] = main.report(float(exact))
+        report[f"tie_{strategy}"] = side.report(float(tie_bet_edge(resolved["decks"])))
+    report["hands_per_second"] = round(2 * hands / (time.perf_counter() - started), 1)
+    return report
+
+
+def format_house_edge(data: Mapping[str, Any]) -> str:
+    bonus = "with" if data["tie_bonus"] else "without"
+    lines = [f"hands            {data['hands']} per strategy, {data['decks']} decks, {bonus} the tie-after-tie bonus"]
+    for key, what in (("main_war", "main bet, always war"), ("main_surrender", "main bet, always surrender"),
+                      ("tie_war", "tie bet (10:1)")):
+        edge = data[key]
+        lines.append(f"{what:<27} house edge {edge['edge']:.3f}% (95% CI {edge['low']:.3f}% to {edge['high']:.3f}%),"
+                     f" exact {edge['exact']:.3f}%")
+    lines.append(f"speed            {data['hands_per_second']} hands/s")
+    return "\n".join(lines)
+
+
 def format_report(data: Mapping[str, Any]) -> str:
+    if "main_war" in data:
+        return format_house_edge(data)
     lines = [
         f"games            {data['games']}",
         f"rounds           mean {data['mean_rounds']}, median {data['median_rounds']}, "

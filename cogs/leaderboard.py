@@ -8,18 +8,23 @@ player that reads on a phone, from :func:`bot.render.stats.board`. Players still
 minimum) are not ranked: the footer counts them. The page buttons are dynamic items whose custom id carries the whole
 state, ``lb:<guild id>:<game>:<page>`` (this season) or ``lb:<guild id>:<game>:<page>:s<season>`` (a past one), so
 they keep working after a restart; anyone may page, but only in the server the board belongs to.
+
+A game played against the house for the server's chips (Casino War) is not rated: its board is its chips board,
+beside the skill boards: the players by balance, with the net of their tables (:func:`bot.render.stats.chips_board`),
+paged the same way.
 """
 
 from __future__ import annotations
 
+import math
 import re
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import game_names
-from bot.render.stats import COMBINED, board, board_footer, board_title
+from bot.games import game_names, registry
+from bot.render.stats import COMBINED, board, board_footer, board_title, chips_board, game_title
 from bot.services import USER_ERRORS
 from bot.services.stats import Board
 from bot.storage.records import LeaderboardPage
@@ -64,6 +69,37 @@ def board_view(shown: Board) -> discord.ui.View | None:
     view.add_item(PageButton(board.guild_id, board.game, min(board.pages, board.page + 1), season, label=NEXT,
                              disabled=board.page >= board.pages))
     return view
+
+
+def is_chips_board(game: str) -> bool:
+    """The game's board is its chips board (a game played against the house is not rated)."""
+    return game in game_names() and not registry().entry(game).plugin.flow.rated
+
+
+async def chips_page(interaction: discord.Interaction, guild_id: int, game: str,
+                     page: int) -> tuple[discord.Embed, discord.ui.View | None] | None:
+    """The chips board's page as an embed and its ◀ / ▶ (``None``: nobody has chips here yet)."""
+    database = stats_service(interaction.client).db
+    async with database.read() as conn:
+        count = await database.chips.board_count(conn, guild_id)
+        pages = max(1, math.ceil(count / PER_PAGE))
+        page = min(max(1, page), pages)
+        rows = await database.chips.board_rows(conn, guild_id, limit=PER_PAGE, offset=(page - 1) * PER_PAGE)
+    if not rows:
+        return None
+    surface = chips_board(rows, f"{game_title(game)} — chips")
+    embed = discord.Embed(title=surface.title, description=surface.text, colour=LEADERBOARD_COLOUR)
+    footer = (f"Page {page} of {pages} · " if pages > 1 else "") + "Play money of this server: not rated."
+    embed.set_footer(text=footer)
+    view = None
+    if pages > 1:
+        view = discord.ui.View(timeout=None)
+        view.add_item(PageButton(guild_id, game, max(1, page - 1), label=PREVIOUS, disabled=page <= 1))
+        view.add_item(PageButton(guild_id, game, min(pages, page + 1), label=NEXT, disabled=page >= pages))
+    return embed, view
+
+
+NO_CHIPS = "Nobody has chips here yet: they come with a first seat at a table."
 
 
 async def load_board(interaction: discord.Interaction, guild_id: int, game: str, page: int,
@@ -112,6 +148,13 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLA
         return True
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if is_chips_board(self.game):
+            shown = await chips_page(interaction, self.guild_id, self.game, self.page)
+            if shown is None:
+                await interaction.response.edit_message(content=NO_CHIPS, embed=None, view=None)
+            else:
+                await interaction.response.edit_message(embed=shown[0], view=shown[1])
+            return
         try:
             shown = await load_board(interaction, self.guild_id, self.game, self.page, self.season)
         except USER_ERRORS as error:
@@ -141,6 +184,15 @@ class Leaderboard(commands.Cog):
     ) -> None:
         assert interaction.guild_id is not None  # guild_only
         chosen = game.value if game is not None else DEFAULT_GAME
+        if is_chips_board(chosen) and season is None:
+            chips = await chips_page(interaction, interaction.guild_id, chosen, 1)
+            if chips is None:
+                await interaction.response.send_message(NO_CHIPS, ephemeral=True)
+            elif chips[1] is None:
+                await interaction.response.send_message(embed=chips[0])
+            else:
+                await interaction.response.send_message(embed=chips[0], view=chips[1])
+            return
         try:
             shown = await load_board(interaction, interaction.guild_id, chosen, 1, season)
         except USER_ERRORS as error:

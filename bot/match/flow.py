@@ -23,6 +23,13 @@ Steps can also play themselves (War): after every engine call the flow may settl
 after a fixed pause. A match's pace (``matches.options["pace"]``, from the plugin's ``paces``) is the flow's to
 read; the kernel stores it, counts the votes to change it and calls the flow again when it changes.
 
+A game played against the house for the server's chips (Casino War) says so too: the terms a player sits down on
+(:meth:`Flow.chip_terms`, :meth:`Flow.with_balances`: the engine is dealt each seat's balance) and the chip
+movements a step's events hold (:meth:`Flow.chip_moves`), which the kernel writes in the step's own transaction, so
+a payout is stored with the step that makes it, before anything shows it, and once; such a game is not ``rated``
+(each seat's outcome is its own: :meth:`Flow.outcomes`) and not played in ``tournaments``. A game whose steps are
+not chosen by every seat exports each choice as a move of its own (:meth:`Flow.export_choice`).
+
 A flow is pure: no Discord, no database. It holds no state of a match; the kernel passes it what it needs.
 """
 
@@ -38,6 +45,25 @@ from bot.storage.records import ActionRecord, MatchRecord
 
 #: the kinds of deadline a step can have (``matches.deadline_kind``)
 CHALLENGE_DEADLINE = "challenge"
+
+
+@dataclass(frozen=True)
+class ChipTerms:
+    """A game played for the server's chips: the ``stake`` a player starts with, the ``daily_topup``."""
+
+    stake: int
+    daily_topup: int
+
+
+@dataclass(frozen=True)
+class ChipMove:
+    """One chip movement a step's events hold: ``amount`` chips to the seat's player (negative: to the house), named
+    once in the match by (``hand``, ``seat``, ``kind``)."""
+
+    hand: int
+    seat: int
+    kind: str
+    amount: int
 
 
 class NextDeadline(NamedTuple):
@@ -86,6 +112,10 @@ class Flow:
     auto_deadline_kind: ClassVar[str] = ""
     #: the action log kind of an auto-played step
     auto_kind: ClassVar[str] = "auto"
+    #: a finished match moves the players' ratings (a game against the house does not)
+    rated: ClassVar[bool] = True
+    #: tournaments may play the game (a game against the house: no)
+    tournaments: ClassVar[bool] = True
 
     # --- steps ---------------------------------------------------------------------------------------------
     def step(self, game: Game) -> int:
@@ -198,6 +228,29 @@ class Flow:
     def ending_move(self, move: dict[str, Any], step: int) -> dict[str, Any]:
         """A forfeit or draw move of the match file, made at ``step`` (the moves before it say where it falls)."""
         return move
+
+    def export_choice(self, seat: int, action: Action) -> dict[str, Any] | None:
+        """A seat's choice as a move of its own (``None``: moves are a step's choices of every seat together,
+        :meth:`export_move`)."""
+        return None
+
+    # --- chips and results -----------------------------------------------------------------------------------
+    def chip_terms(self, rules: Mapping[str, Any]) -> ChipTerms | None:
+        """The terms a player sits down on, for a game played for the server's chips (``None``: no chips)."""
+        return None
+
+    def with_balances(self, rules: Mapping[str, Any], balances: Sequence[int]) -> dict[str, Any]:
+        """The rules the game is dealt with, given each seat's balance as it sat down."""
+        return dict(rules)
+
+    def chip_moves(self, events: Sequence[Event]) -> list[ChipMove]:
+        """The chip movements the engine's events of a step hold."""
+        return []
+
+    def outcomes(self, game: Game) -> list[str] | None:
+        """Each seat's outcome (win, loss, draw) of a game that is not won by one seat (``None``: from the
+        winner)."""
+        return None
 
     # --- refusals ------------------------------------------------------------------------------------------
     def stale(self, step: int, current: int) -> Exception:

@@ -101,6 +101,7 @@ from bot.storage.errors import StorageConflict, VersionConflict
 from bot.storage.pipeline import Pipelined
 from bot.storage.port import MatchStore, Storage
 from bot.storage.records import (
+    ChipEntry,
     LeaderboardPage,
     MatchRecord,
     QueuedEvent,
@@ -122,6 +123,7 @@ ARRANGE_SECONDS_RANGE = (30, 600)
 #: Discord allows 5 edits per 5 s per channel: a board's flips (one edit each) must not go faster than 1 per second.
 FLIP_PACE_MS_RANGE = (1000, 5000)
 MISSES_TO_FORFEIT = 2
+SECONDS_PER_DAY = 86_400
 
 class Change(StrEnum):
     """The vocabulary of :attr:`MatchUpdate.changes`: what a call changed."""
@@ -654,9 +656,16 @@ class MatchKernel:
             settings = await self._settings(work.conn, match.guild_id)
         arrange = match.arrange_seconds or settings.arrange_seconds or DEFAULT_ARRANGE_SECONDS
         seed = self.seed_source()
-        game = game_class(match.game).new(match.rules, seed=seed)
+        rules = dict(match.rules)
+        terms = self.flow.chip_terms(rules)
+        if terms is not None:  # a game for the server's chips: dealt with each seat's balance
+            balances = await self.db.chips.sit_down(
+                work.conn, match.guild_id, match.user_ids, stake=terms.stake, daily_topup=terms.daily_topup,
+                day=int(work.now // SECONDS_PER_DAY), now=work.now)
+            rules = self.flow.with_balances(rules, balances)
+        game = game_class(match.game).new(rules, seed=seed)
         started = {"status": Status.ACTIVE, "seed": seed, "arrange_seconds": arrange, "started_at": work.now,
-                   "step": self._step(game), "deadline_at": None, "deadline_kind": None}
+                   "step": self._step(game), "deadline_at": None, "deadline_kind": None, "rules": rules}
         work.send_update(**started, state=game.to_json())
         work.mirrored(dataclasses.replace(match, **started, updated_at=work.now))
         await work.queue([self.flow.accepted_event(work.match, {
@@ -763,12 +772,13 @@ class MatchKernel:
             return await self._cancel(work, Reason.WITHDRAWN, {"by": user_id})
 
     async def start(self, match_id: int, user_id: int) -> MatchUpdate:
-        """The host starts the lobby's game with the players in it (at least two): dealt from a fresh seed, the
-        rules' ``players`` set to them. Events: ``accepted``, then what the game starts with."""
+        """The host starts the lobby's game with the players in it (at least the game's fewest: two, or one at a
+        table against the house): dealt from a fresh seed, the rules' ``players`` set to them. Events:
+        ``accepted``, then what the game starts with."""
         async with self._work(match_id) as work:
             match = work.match
             self._check_host(work, user_id, "start this game")
-            if len(match.seats) < 2:
+            if len(match.seats) < game_class(match.game).min_players:
                 raise errors.LobbyError("At least one more player has to join before the game can start.")
             counts = self.playable_counts(match.game, match.rules)
             if len(match.seats) not in counts:
@@ -1280,6 +1290,11 @@ class MatchKernel:
             work.write(self.store.reset_drafts, match.id)
             work.changes.add(Change.STEP)
         work.send_update(**fields)
+        moves = self.flow.chip_moves([*events, *settled])
+        if moves:  # stored with the step that makes them, before anything shows them; once (the ledger's key)
+            await self.db.chips.record(work.conn, [
+                ChipEntry(match.guild_id, match.seats[move.seat].user_id, match.id, move.hand, move.seat, move.kind,
+                          move.amount) for move in moves], work.now)
         await work.queue(queued)
         if game.is_over:
             await self._finish(work, game)
@@ -1306,6 +1321,9 @@ class MatchKernel:
         )
         if changed != 1:
             raise RuntimeError(f"match {match.id} cannot finish: it is no longer active")
+        if not self.flow.rated:
+            await self._finish_unrated(work, game, result)
+            return
         before = []
         for user_id in users:
             stored = await self.db.results.get_rating(work.conn, match.guild_id, match.game, user_id)
@@ -1330,6 +1348,24 @@ class MatchKernel:
             "engagement": self._step(game), "outcomes": outcomes,
             "ratings": [{"before": before[seat].rating, "after": after[seat].ordinal, "games": before[seat].games + 1}
                         for seat in range(len(users))],
+        }])
+        work.changes |= {Change.FINISHED, Change.DEADLINE}
+
+    async def _finish_unrated(self, work: _Work, game: Game, result: dict[str, Any]) -> None:
+        """A game against the house is over: each seat's outcome is its own (the flow's), results are written
+        unrated (no rating moves, no rating board, no combined rating)."""
+        match = work.match
+        users = list(match.user_ids)
+        outcomes = self.flow.outcomes(game) or ["draw"] * len(users)
+        await work.update(result={**result, "outcomes": outcomes})
+        await self.db.results.insert_results(work.conn, [
+            ResultRecord(match.id, seat, match.guild_id, match.game, users[seat], outcomes[seat], 0.0, 0.0,
+                         rated=False)
+            for seat in range(len(users))
+        ], work.now)
+        await work.queue([{
+            **{k: v for k, v in result.items() if k != "engagement"}, "type": "result",
+            "engagement": self._step(game), "outcomes": outcomes, "ratings": None,
         }])
         work.changes |= {Change.FINISHED, Change.DEADLINE}
 
@@ -1521,6 +1557,10 @@ class MatchKernel:
         timeouts = [action for action in log if action.kind == Reason.TIMEOUT]
         for action in log:
             if action.kind in self.flow.choice_kinds:
+                single = self.flow.export_choice(action.seat, action.action)
+                if single is not None:
+                    moves.append(single)
+                    continue
                 step = choices.setdefault(action.step, [None] * seats)
                 step[action.seat] = action.action
                 if all(choice is not None for choice in step):

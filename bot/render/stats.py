@@ -73,6 +73,14 @@ def board(page: Any, title: str) -> Surface:
     return Surface(title, clamp("\n".join(board_line(row) for row in page.rows)))
 
 
+def chips_board(rows: Any, title: str) -> Surface:
+    """A chips board's page (a game played against the house): one line per player, most chips first, with the net
+    of their tables. ``rows``: :class:`bot.storage.records.ChipBoardRow`."""
+    lines = [f"**{row.rank}.** <@{row.user_id}> — **{row.balance}** chips · net {row.net:+d} over "
+             f"{row.tables} {'table' if row.tables == 1 else 'tables'}" for row in rows]
+    return Surface(title, clamp("\n".join(lines)))
+
+
 def board_footer(game: str, min_games: int, *, page: int = 1, pages: int = 1, unranked: int = 0,
                  current: bool = True) -> str:
     """The board's small print: the page, the provisional players not listed (``current``: of the season going

@@ -224,6 +224,9 @@ class TournamentService:
             game_class(game)
         except GameError as error:
             raise TournamentRefused(str(error)) from None
+        if not registry().entry(game).plugin.flow.tournaments:
+            raise TournamentRefused(f"{game_class(game).title} is played against the house, not against each other: "
+                                    "it has no tournaments.")
         service = self._service(game)
         resolved = self._resolve_rules(service, game, rules)
         if best_of not in BEST_OF:

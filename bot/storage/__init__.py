@@ -7,6 +7,7 @@
 * :mod:`bot.storage.results` -- results, ratings, the leaderboard;
 * :mod:`bot.storage.settings` -- server settings and players' names;
 * :mod:`bot.storage.preferences` -- players' own preferences (where their panels open);
+* :mod:`bot.storage.chips` -- each player's chips in a server and the ledger of their movements;
 * :mod:`bot.storage.records` -- the frozen records these hand out;
 * :mod:`bot.storage.pipeline` -- a transaction's writes sent without waiting for each;
 * :mod:`bot.storage.errors` -- what storage refuses (never the driver's exceptions).

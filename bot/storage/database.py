@@ -30,7 +30,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage import matches, port, preferences, results, seasons, settings, stats, tournaments
+from bot.storage import chips, matches, port, preferences, results, seasons, settings, stats, tournaments
 from bot.storage.pipeline import STATEMENT_METHODS, Pipelined, pipelined
 
 log = logging.getLogger(__name__)
@@ -85,6 +85,7 @@ class Database:
     seasons: port.SeasonStore[aiosqlite.Connection] = seasons
     tournaments: port.TournamentStore[aiosqlite.Connection] = tournaments
     preferences: port.PreferenceStore[aiosqlite.Connection] = preferences
+    chips: port.ChipStore[aiosqlite.Connection] = chips
 
     def __init__(self, connection: aiosqlite.Connection, path: Path, *, shared: bool = False) -> None:
         self.connection = connection

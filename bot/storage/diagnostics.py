@@ -41,24 +41,28 @@ _CHECKS = {
     "a deadline of the wrong kind":
         "SELECT id FROM matches WHERE (status = 'challenge' AND deadline_kind IS NOT 'challenge')"
         " OR (status = 'active' AND deadline_kind NOT IN ('arrange', 'turn', 'round'))",
-    "a match with no seat, a started match with one, or more than four":
+    "a match with no seat, or more than four":
         "SELECT id FROM (SELECT m.id, m.status, (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id) AS seats"
-        " FROM matches m) WHERE seats = 0 OR seats > 4 OR (seats = 1 AND status != 'challenge')",
+        " FROM matches m) WHERE seats = 0 OR seats > 4",
     # Ratings are the current season's board: they count that season's results. Anonymised results (a player
     # who deleted their data) have negative user ids and no rating.
     "a rating's games disagree with its results":
         f"SELECT g.guild_id, g.game, g.user_id FROM ratings g WHERE g.games != (SELECT COUNT(*) FROM results r"
-        f" WHERE r.guild_id = g.guild_id AND r.game = g.game AND r.user_id = g.user_id AND r.season = {_SEASON})"
+        f" WHERE r.guild_id = g.guild_id AND r.game = g.game AND r.user_id = g.user_id AND r.rated = 1"
+        f" AND r.season = {_SEASON})"
         f" OR g.wins != (SELECT COUNT(*) FROM results r WHERE r.guild_id = g.guild_id AND r.game = g.game"
         f" AND r.user_id = g.user_id AND r.outcome = 'win' AND r.season = {_SEASON})",
     "results of this season without a rating":
         f"SELECT DISTINCT r.user_id FROM results r LEFT JOIN ratings g ON g.guild_id = r.guild_id"
-        f" AND g.game = r.game AND g.user_id = r.user_id WHERE g.user_id IS NULL AND r.user_id >= 0"
+        f" AND g.game = r.game AND g.user_id = r.user_id WHERE g.user_id IS NULL AND r.user_id >= 0 AND r.rated = 1"
         f" AND r.season = {_SEASON.replace('g.guild_id', 'r.guild_id')}",
     "event numbers with gaps":
         "SELECT match_id FROM match_events GROUP BY match_id HAVING MAX(seq) != COUNT(*)",
     "action numbers with gaps":
         "SELECT match_id FROM match_actions GROUP BY match_id HAVING MAX(seq) != COUNT(*)",
+    "a chip balance that disagrees with its ledger":
+        "SELECT b.guild_id, b.user_id FROM chip_balances b WHERE b.balance != (SELECT COALESCE(SUM(l.amount), 0)"
+        " FROM chip_ledger l WHERE l.guild_id = b.guild_id AND l.user_id = b.user_id)",
 }
 
 
@@ -91,6 +95,8 @@ async def check_consistency(conn: aiosqlite.Connection,
             "SELECT seat, outcome FROM results WHERE match_id = ?", (row["id"],))}
         expected = {seat: "draw" if result["winner"] is None else "win" if seat == result["winner"] else "loss"
                     for seat in outcomes}
+        if "outcomes" in result:  # a game against the house: each seat's own outcome
+            expected = {seat: result["outcomes"][seat] for seat in outcomes}
         if outcomes != expected:
             problems.append(f"match {row['id']}'s results {outcomes} disagree with its result {result}")
     return problems

@@ -3,7 +3,8 @@
 :class:`Storage` is a database: its connection contexts (``transaction()``, ``read()``, ``statement()``), its
 pipelining of a transaction's writes, and its stores -- :class:`MatchStore`, :class:`ResultStore`,
 :class:`SettingsStore`, :class:`StatsStore`, :class:`SeasonStore`, :class:`TournamentStore`,
-:class:`PreferenceStore` -- whose functions take a connection of one of its contexts first. The SQLite
+:class:`PreferenceStore`, :class:`ChipStore` -- whose functions take a connection of one of its contexts first. The
+SQLite
 implementation is :class:`bot.storage.database.Database`, whose stores are this package's modules
 (``database.matches`` is :mod:`bot.storage.matches`, ...); another one (PostgreSQL, shared by several bot
 processes) comes from its own ``open`` and hands out its own connections.
@@ -21,7 +22,16 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, TypeVar
 
-from bot.storage.records import ActionRecord, LeaderboardRow, MatchRecord, QueuedEvent, RatingRecord, ResultRecord
+from bot.storage.records import (
+    ActionRecord,
+    ChipBoardRow,
+    ChipEntry,
+    LeaderboardRow,
+    MatchRecord,
+    QueuedEvent,
+    RatingRecord,
+    ResultRecord,
+)
 from bot.storage.seasons import Season
 from bot.storage.settings import GuildSettings
 from bot.storage.stats import CombinedPoint, Deletion, PendingResult, PlayedMatch, SharedMatch
@@ -143,6 +153,26 @@ class SettingsStore(Protocol[Conn_contra]):
     async def remember_player(
         self, conn: Conn_contra, guild_id: int, user_id: int, display_name: str | None, now: float
     ) -> None: ...
+
+
+class ChipStore(Protocol[Conn_contra]):
+    """Each player's chips in a server and the ledger of their movements (games played against the house). A
+    match's movement is written once for its (match, hand, seat, kind): written again, it moves nothing."""
+
+    async def sit_down(
+        self, conn: Conn_contra, guild_id: int, user_ids: Sequence[int], *, stake: int, daily_topup: int, day: int,
+        now: float,
+    ) -> list[int]:
+        """Each player's balance as they sit at a table (a new player gets ``stake``, one below it the day's
+        top-up)."""
+        ...
+
+    async def record(self, conn: Conn_contra, entries: Iterable[ChipEntry], now: float) -> int: ...
+    async def balances(self, conn: Conn_contra, guild_id: int, user_ids: Iterable[int]) -> dict[int, int]: ...
+    async def ledger(self, conn: Conn_contra, match_id: int) -> list[ChipEntry]: ...
+    async def board_count(self, conn: Conn_contra, guild_id: int) -> int: ...
+    async def board_rows(self, conn: Conn_contra, guild_id: int, *, limit: int, offset: int) -> list[ChipBoardRow]:
+        ...
 
 
 class PreferenceStore(Protocol[Conn_contra]):
@@ -289,6 +319,7 @@ class Storage(Protocol[Conn]):
     seasons: SeasonStore[Conn]
     tournaments: TournamentStore[Conn]
     preferences: PreferenceStore[Conn]
+    chips: ChipStore[Conn]
 
     @property
     def shared(self) -> bool:

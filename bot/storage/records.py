@@ -155,6 +155,34 @@ class ResultRecord:
     outcome: str  # win | loss | draw
     rating_before: float
     rating_after: float
+    #: the result counts for the ratings (``False``: a game against the house; its ratings are 0)
+    rated: bool = True
+
+
+@dataclass(frozen=True)
+class ChipEntry:
+    """One chip movement (``chip_ledger``): ``amount`` chips to the player (negative: to the house); a match's
+    movement is named once by (``match_id``, ``hand``, ``seat``, ``kind``), a grant's ``match_id`` is ``None``."""
+
+    guild_id: int
+    user_id: int
+    match_id: int | None
+    hand: int
+    seat: int
+    kind: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class ChipBoardRow:
+    """A player on a server's chips board: the balance, the net of their tables, how many tables."""
+
+    rank: int
+    user_id: int
+    display_name: str | None
+    balance: int
+    net: int
+    tables: int
 
 
 @dataclass(frozen=True)

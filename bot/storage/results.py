@@ -14,9 +14,9 @@ async def insert_results(conn: aiosqlite.Connection, results: Iterable[ResultRec
     make a second recording of the same match fail with ``sqlite3.IntegrityError``."""
     await conn.executemany(
         "INSERT INTO results (match_id, seat, guild_id, game, user_id, outcome, rating_before, rating_after,"
-        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(r.match_id, r.seat, r.guild_id, r.game, r.user_id, r.outcome, r.rating_before, r.rating_after, now)
-         for r in results],
+        " rated, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(r.match_id, r.seat, r.guild_id, r.game, r.user_id, r.outcome, r.rating_before, r.rating_after,
+          int(r.rated), now) for r in results],
     )
 
 
@@ -24,7 +24,7 @@ async def results_of_match(conn: aiosqlite.Connection, match_id: int) -> list[Re
     rows = await conn.execute_fetchall("SELECT * FROM results WHERE match_id = ? ORDER BY seat", (match_id,))
     return [
         ResultRecord(row["match_id"], row["seat"], row["guild_id"], row["game"], row["user_id"], row["outcome"],
-                     row["rating_before"], row["rating_after"])
+                     row["rating_before"], row["rating_after"], bool(row["rated"]))
         for row in rows
     ]
 

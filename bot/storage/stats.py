@@ -16,6 +16,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.storage import chips
 from bot.storage.records import LeaderboardRow
 
 COMBINED = "all"  #: the combined board's game name (in season archives too)
@@ -219,7 +220,8 @@ async def pending_results(conn: aiosqlite.Connection, guild_id: int) -> list[lis
     results rows by seat."""
     rows = await conn.execute_fetchall(
         "SELECT r.match_id, r.seat, r.user_id, r.outcome FROM results AS r JOIN matches AS m ON m.id = r.match_id"
-        " WHERE r.guild_id = ? AND NOT EXISTS (SELECT 1 FROM combined_applied AS a WHERE a.match_id = r.match_id)"
+        " WHERE r.guild_id = ? AND r.rated = 1"
+        " AND NOT EXISTS (SELECT 1 FROM combined_applied AS a WHERE a.match_id = r.match_id)"
         " ORDER BY m.finished_at, m.id, r.seat",
         (guild_id,),
     )
@@ -439,6 +441,7 @@ async def delete_player(conn: aiosqlite.Connection, guild_id: int, user_id: int)
     )
     await conn.execute("DELETE FROM combined_ratings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
     await conn.execute("DELETE FROM players WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+    await chips.delete_player(conn, guild_id, user_id)
     return Deletion(results, len(seats), ratings.rowcount, archived.rowcount)
 
 
@@ -449,6 +452,7 @@ async def has_data(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> b
         "SELECT EXISTS (SELECT 1 FROM players WHERE guild_id = ?1 AND user_id = ?2)"
         " OR EXISTS (SELECT 1 FROM results WHERE guild_id = ?1 AND user_id = ?2)"
         " OR EXISTS (SELECT 1 FROM ratings WHERE guild_id = ?1 AND user_id = ?2)"
+        " OR EXISTS (SELECT 1 FROM chip_balances WHERE guild_id = ?1 AND user_id = ?2)"
         " OR EXISTS (SELECT 1 FROM season_ratings WHERE guild_id = ?1 AND user_id = ?2)"
         " OR EXISTS (SELECT 1 FROM match_seats AS s JOIN matches AS m ON m.id = s.match_id"
         "            WHERE m.guild_id = ?1 AND s.user_id = ?2)"

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database, matches, preferences, results, seasons, settings, stats, tournaments
+from bot.storage import Database, chips, matches, preferences, results, seasons, settings, stats, tournaments
 from bot.storage.port import (
+    ChipStore,
     MatchStore,
     PreferenceStore,
     ResultStore,
@@ -24,7 +25,8 @@ from bot.storage.port import (
 
 STORES = {"matches": (MatchStore, matches), "results": (ResultStore, results), "settings": (SettingsStore, settings),
           "stats": (StatsStore, stats), "seasons": (SeasonStore, seasons),
-          "tournaments": (TournamentStore, tournaments), "preferences": (PreferenceStore, preferences)}
+          "tournaments": (TournamentStore, tournaments), "preferences": (PreferenceStore, preferences),
+          "chips": (ChipStore, chips)}
 ROOT = Path(__file__).resolve().parents[3]
 CALLERS = sorted(str(path.relative_to(ROOT)) for folder in ("match", "services")
                  for path in (ROOT / "bot" / folder).glob("*.py"))

@@ -1,0 +1,110 @@
+"""Casino War's presenter: the table's events on the kit's presenter (:mod:`cogs.kit.presenter`: the lobby, the
+thread, the panels, the result).
+
+* ``lobby`` / ``joined`` / ``left`` -- the table's message in the channel (who is seated, Join / Leave / Deal /
+  Cancel); ``accepted`` -- the thread is made and the message links it;
+* ``turn`` -- the step before loses its **Bet** button; each seat's panel (its one DM message of the match, or the
+  thread's ephemeral panel); the step's message (``turn:<step>``) with **Bet**, mentioning who plays here;
+* ``dealt``, ``war``, ``reshuffle``, ``stood_up`` -- one line each in the thread; ``hand_over`` -- each seat's
+  chips won or lost in the hand (from the hand's ``chips`` events: stored before they are shown);
+* ``turn_timeout`` -- a note; the late seats' panels say what was played for them;
+* ``game_over`` -- the last step's message loses its button, the panels close; ``result`` -- each player's net.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.games.casinowar import render
+from bot.storage.records import MatchRecord, QueuedEvent
+from cogs._casinowar_ui import BUTTONS, COLOUR
+from cogs.kit.messages import NO_MENTIONS, embed_of
+from cogs.kit.presenter import Presenter, Show, mentions
+
+
+def turn_name(step: int) -> str:
+    return f"turn:{step}"
+
+
+class CasinoWarPresenter(Presenter):
+    render = render
+    buttons = BUTTONS
+    prefix = "cw"
+    colour = COLOUR
+    match_word = "table"
+
+    # --- the table's message -----------------------------------------------------------------------------------
+    def opening_message(self, match: MatchRecord) -> dict[str, Any]:
+        surface = render.lobby(mentions(match), match.rules, expires_at=match.deadline_at)
+        return {"embed": embed_of(surface, colour=self.colour),
+                "view": self.buttons.lobby_view(match.id, surface.buttons), "allowed_mentions": NO_MENTIONS}
+
+    def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str]) -> str:
+        return render.closed(mentions(match)[0], event_type)
+
+    def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None) -> str:
+        return render.started(mentions(match), None if thread_id is None else f"<#{thread_id}>")
+
+    def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int) -> str:
+        return render.link_line(mentions(match), match.rules, thread_id)
+
+    # --- steps ---------------------------------------------------------------------------------------------------
+    async def _close_turn(self, show: Show, step: int) -> None:
+        message_id = show.match.messages.get(turn_name(step))
+        if message_id is not None:
+            await self._play_edit_if_there(show, message_id, view=None)
+
+    async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
+        await super()._on_accepted(show, event)
+        await self._post(show, "opening", content=render.house_edge_line(show.match.rules))
+
+    async def _on_turn(self, show: Show, event: QueuedEvent) -> None:
+        step = event.event["engagement"]
+        await self._close_turn(show, step - 1)
+        await self._send_panels(show, step)
+        match = show.match
+        ping = [match.seats[seat].user_id for seat in self._panel_pings(match, step) if seat in event.event["seats"]]
+        text = render.turn(event.event, show.names)
+        if ping:
+            text = " ".join(f"<@{user_id}>" for user_id in ping) + " " + text
+        await self._post(show, turn_name(step), content=text, view=self.buttons.board_view(match.id, step),
+                         allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in ping]))
+
+    async def _on_dealt(self, show: Show, event: QueuedEvent) -> None:
+        await self._close_turn(show, event.event["engagement"])
+        await self._post(show, f"dealt:{event.event['hand']}", content=render.dealt(event.event, show.names))
+
+    async def _on_war(self, show: Show, event: QueuedEvent) -> None:
+        await self._close_turn(show, event.event["engagement"])
+        await self._post(show, f"war:{event.event['hand']}", content=render.war(event.event, show.names))
+
+    async def _on_hand_over(self, show: Show, event: QueuedEvent) -> None:
+        hand = event.event["hand"]
+        moves = [q.event for q in await self.service.events(show.match.id)
+                 if q.type == "chips" and q.event["hand"] == hand]
+        await self._post(show, f"hand:{hand}", content=render.hand_over(event.event, show.names, moves))
+
+    async def _on_reshuffle(self, show: Show, event: QueuedEvent) -> None:
+        await self._post(show, f"reshuffle:{event.event['hand']}", content=render.reshuffle(event.event))
+
+    async def _on_stood_up(self, show: Show, event: QueuedEvent) -> None:
+        await self._post(show, f"stood_up:{event.seq}", content=render.stood_up(event.event, show.names))
+
+    async def _on_turn_timeout(self, show: Show, event: QueuedEvent) -> None:
+        step = event.event["engagement"]
+        await self._post(show, f"afk:{step}", content=render.afk(event.event, show.names))
+        await self._edit_panels(show, step, event.event["seats"])
+
+    async def _on_game_over(self, show: Show, event: QueuedEvent) -> None:
+        step = event.event["engagement"]
+        await self._close_turn(show, step)
+        await self._edit_panels(show, step, range(len(show.match.seats)))
+
+    async def _on_result(self, show: Show, event: QueuedEvent) -> None:
+        events = await self.service.events(show.match.id)
+        game_over = next((q for q in reversed(events) if q.type == "game_over" and q.seq < event.seq), None)
+        if game_over is not None:
+            await self._post_result(show, render.result(game_over.event, show.names))
