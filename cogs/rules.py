@@ -8,12 +8,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import game_names
+from bot.games import game_names, registry
 from bot.match.ratings import DISPLAY_SCALE, DISPLAY_START, MIN_GAMES, Ratings
 from bot.rules_text import rules_text
 from cogs.kit.choices import set_choices
 
 RULES_COLOUR = discord.Colour.dark_teal()
+
+
+def games_help() -> str:
+    """Each registered game's line of `/help`, from its plugin (a variant is named with its game)."""
+    lines = []
+    for plugin in registry().plugins:
+        variants = [variant.title for variant in plugin.variants]
+        title = f"**{plugin.title}**" + (f" (and {', '.join(variants)})" if variants else "")
+        lines.append(f"{title}: {plugin.help}\n")
+    return "".join(lines)
 
 
 def ratings_help() -> str:
@@ -93,13 +103,7 @@ class Rules(commands.Cog):
             description=(
                 "Card games of the War family, played right here in Discord.\n\n"
                 "**Games:** " + ", ".join(rules_text(g).title for g in game_names()) + ".\n\n"
-                "**Air War:** `/airwar challenge` a member of this server. Each of you gets a private message to "
-                "arrange your stack in secret; the flips are shown in a thread. `/airwar status` (only you see "
-                "it), `/airwar forfeit` to give up.\n"
-                "**War** (and Drunkard, Tod und Leben): `/war challenge` one player or open a `/war lobby` for 2-4; "
-                "pick the rules and the pace (flip, auto, instant). `/war status`, `/war forfeit`.\n"
-                "**Army:** `/army challenge`; set your armies and pick each round's card in a private message. "
-                "`/army status`, `/army forfeit`.\n"
+                + games_help() +
                 "**Rankings:** `/leaderboard` (every game, all games together, past seasons), `/stats`, "
                 "`/history` (with match files to export), `/h2h`.\n"
                 + ratings_help() +

@@ -40,7 +40,8 @@ class GamePlugin:
     ``flow``: its :class:`~bot.match.flow.Flow` (the match kernel plays it with that);
     ``cog``: the extension that is its Discord face (default ``cogs.<name>``); ``order``: its place in menus;
     ``paces``: the paces a match of it can be played at (empty: it has none to choose), ``default_pace`` the one
-    a match gets when nobody chose."""
+    a match gets when nobody chose; ``help``: its line of ``/help`` (how to start and play it, its commands in
+    backticks)."""
 
     engine: type[Game]
     flow: type[Any]
@@ -49,6 +50,7 @@ class GamePlugin:
     order: int = 100
     paces: tuple[str, ...] = ()
     default_pace: str | None = None
+    help: str = ""
     package: str = field(default="", compare=False)
 
     @property

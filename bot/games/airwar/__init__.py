@@ -5,4 +5,7 @@ from bot.games import GamePlugin
 from bot.games.airwar.engine import AirWar
 from bot.games.airwar.flow import AirWarFlow
 
-PLUGIN = GamePlugin(engine=AirWar, flow=AirWarFlow, order=0)
+HELP = ("`/airwar challenge` a member of this server. Each of you gets a private message to arrange your stack in "
+        "secret; the flips are shown in a thread. `/airwar status` (only you see it), `/airwar forfeit` to give up.")
+
+PLUGIN = GamePlugin(help=HELP, engine=AirWar, flow=AirWarFlow, order=0)

@@ -4,4 +4,7 @@ from bot.games import GamePlugin
 from bot.games.army.engine import Army
 from bot.games.army.flow import ArmyFlow
 
-PLUGIN = GamePlugin(engine=Army, flow=ArmyFlow, order=20)
+HELP = ("`/army challenge`; set your armies and pick each round's card in a private message. `/army status`, "
+        "`/army forfeit`.")
+
+PLUGIN = GamePlugin(help=HELP, engine=Army, flow=ArmyFlow, order=20)

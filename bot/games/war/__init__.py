@@ -4,7 +4,10 @@ from bot.games import GamePlugin
 from bot.games.war.engine import Drunkard, TodUndLeben, War
 from bot.games.war.flow import DEFAULT_PACE, PACES, WarFlow
 
-PLUGIN = GamePlugin(engine=War, variants=(Drunkard, TodUndLeben), flow=WarFlow, order=10, paces=PACES,
+HELP = ("`/war challenge` one player or open a `/war lobby` for 2-4; pick the rules and the "
+        "pace (flip, auto, instant). `/war status`, `/war forfeit`.")
+
+PLUGIN = GamePlugin(help=HELP, engine=War, variants=(Drunkard, TodUndLeben), flow=WarFlow, order=10, paces=PACES,
                     default_pace=DEFAULT_PACE)
 
 __all__ = ["DEFAULT_PACE", "PACES", "PLUGIN"]
