@@ -30,6 +30,7 @@ from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
 from bot.storage import Database
 from bot.storage.records import MatchRecord
+from bot.thinking import Thinking
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +105,8 @@ class CardGameBot(commands.Bot):
         self.stats_service: StatsService | None = None
         self.guild_settings: SettingsService | None = None
         self.timers = Timers(clock=clock, sleep=timer_sleep)
+        #: the process the bot's own players think in (off the event loop), started at the first need
+        self.thinking = Thinking()
         self.pace_sleep = pace_sleep
         self.defer_after = defer_after
         #: each game's cog, by game name, while it is loaded: shows its matches and arms their timers
@@ -221,6 +224,7 @@ class CardGameBot(commands.Bot):
             await self._finish_handlers()
             await super().close()
         finally:
+            self.thinking.close()
             if self.database is not None:
                 await self.database.close()
                 self.database = None

@@ -37,6 +37,7 @@ state, the same picture.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,10 +46,10 @@ import discord
 
 from bot.games.airwar import render
 from bot.games.airwar.flow import Panel, PublicBoard, public_board
-from bot.match.kernel import MatchKernel
-from bot.render.common import ButtonSurface
+from bot.match.kernel import OPPONENT_OPTION, MatchKernel
+from bot.render.common import Button, ButtonSurface
 from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
-from cogs._airwar_ui import BUTTONS, COLOUR
+from cogs._airwar_ui import BUTTONS, COLOUR, HINT_KEY
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
 from cogs.kit.pictures import rendered, rendered_first
 from cogs.kit.presenter import Presenter, Show, mentions, without_empty_files
@@ -67,6 +68,14 @@ class AirWarShow(Show):
     image_names: list[str] = field(default_factory=list)
     flip_pace_ms: int | None = None
     flips_of: PublicBoard | None = None
+
+
+def with_hint(match: MatchRecord, surface: ButtonSurface) -> ButtonSurface:
+    """A panel with its buttons gets **Hint** in a match against the bot (practice: the equilibrium may help)."""
+    if not match.options.get(OPPONENT_OPTION) or not surface.buttons:
+        return surface
+    row = max(button.row for button in surface.buttons) + 1
+    return dataclasses.replace(surface, buttons=[*surface.buttons, Button(HINT_KEY, "💡 Hint", True, "secondary", row)])
 
 
 class AirWarPresenter(Presenter):
@@ -124,7 +133,7 @@ class AirWarPresenter(Presenter):
         surface = await (rendered_first if answering else rendered)(
             render.dm_panel, panel.view, mentions(match), draft=panel.draft, deadline=panel.deadline_at,
             image_names=await self.display_names(match), closed=render.panel_closed(panel.ended))
-        return surface, self._panel_lines(match, panel, note)
+        return with_hint(match, surface), self._panel_lines(match, panel, note)
 
     @staticmethod
     def panel_step(panel: Panel) -> int:
@@ -157,6 +166,7 @@ class AirWarPresenter(Presenter):
         surface = render.dm_panel(panel.view, mentions(match), draft=panel.draft, deadline=panel.deadline_at,
                                   image_names=await self.display_names(match), picture=False,
                                   closed=render.panel_closed(panel.ended))
+        surface = with_hint(match, surface)
         embed = embed_of(surface, extra=self._panel_lines(match, panel, self._played_note(match, panel)),
                          colour=COLOUR)
         embed.set_image(url=image)

@@ -5,7 +5,7 @@ sent before a restart still works (nothing about it lives in memory):
 
 * ``aw:c:<match>:<accept|decline|withdraw>`` -- the challenge message;
 * ``aw:p:<match>:<engagement>:<key>`` -- the battle-order panel (DM or ephemeral); ``key`` is the render's button
-  key: ``card:<CARD>``, ``undo``, ``reset``, ``random``, ``drawn``, ``confirm``;
+  key: ``card:<CARD>``, ``undo``, ``reset``, ``random``, ``drawn``, ``confirm``, and ``hint`` against the bot;
 * ``aw:open:<match>:<engagement>`` -- **Arrange** on the board (the presser's panel, ephemeral, in the thread) and
   "Open my battle-order panel" in ``/airwar status``;
 * ``aw:ff:<match>:<yes|no>`` -- the ephemeral "really forfeit?" question.
@@ -25,7 +25,9 @@ from cogs.kit.items import MatchButtons
 COG_NAME = "AirWar"
 COLOUR = discord.Colour.from_rgb(70, 110, 160)
 
-PANEL_KEY = r"(?:card:[0-9A-Z]{1,3}|undo|reset|random|drawn|confirm)"
+#: the panel's Hint button (a match against the bot only)
+HINT_KEY = "hint"
+PANEL_KEY = r"(?:card:[0-9A-Z]{1,3}|undo|reset|random|drawn|confirm|hint)"
 
 
 BUTTONS = MatchButtons("aw", cog_name=COG_NAME, title="Air War", panel_key=PANEL_KEY,

@@ -9,24 +9,33 @@ in a background task per match, never inside an interaction. Buttons are :mod:`c
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from types import MappingProxyType
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.airwar import render
-from bot.match.kernel import ARRANGE_SECONDS_RANGE, MatchStatus
+from bot.games.airwar import practice, render
+from bot.match.kernel import ARRANGE_SECONDS_RANGE, OPPONENT_OPTION, MatchStatus, MatchUpdate
+from bot.services import USER_ERRORS
 from cogs._airwar_presenter import AirWarPresenter
-from cogs._airwar_ui import BUTTONS, COG_NAME
+from cogs._airwar_ui import BUTTONS, COG_NAME, HINT_KEY
 from cogs._match_common import mentions
 from cogs.kit.match_cog import DRAFT_ACTIONS, MatchCog
+from cogs.kit.messages import NO_MENTIONS
+
+log = logging.getLogger(__name__)
 
 ACES = [app_commands.Choice(name="high (default): the ace beats the king", value="high"),
         app_commands.Choice(name="low: the ace is below the 2", value="low")]
 DECKS = [app_commands.Choice(name="standard, 52 cards (default)", value="standard"),
          app_commands.Choice(name="with two jokers, 54 cards", value="jokers"),
          app_commands.Choice(name="tarot, 78 cards", value="tarot")]
+LEVELS = [app_commands.Choice(name="hard (default): the engagement's equilibrium", value="hard"),
+          app_commands.Choice(name="medium: greedy, beats the order as drawn", value="medium"),
+          app_commands.Choice(name="easy: a random order", value="easy")]
 
 
 class AirWarCog(MatchCog, name=COG_NAME):
@@ -35,19 +44,24 @@ class AirWarCog(MatchCog, name=COG_NAME):
     buttons = BUTTONS
     panel_actions = MappingProxyType({**DRAFT_ACTIONS, "card:": "tap", "random": "random_order", "drawn": "as_drawn"})
 
+    def __init__(self, bot: commands.Bot) -> None:
+        super().__init__(bot)
+        self._accuracy_tasks: set[asyncio.Task[None]] = set()
+
     airwar = app_commands.Group(name="airwar", description="Air War: a card battle between two pilots",
                                 guild_only=True)
 
     # --- commands --------------------------------------------------------------------------------------
     @airwar.command(name="challenge", description="Challenge someone in this server to a game of Air War")
     @app_commands.describe(
-        opponent="Who to challenge",
+        opponent="Who to challenge (me, the bot, for an unrated practice match)",
         aces="Aces high (default) or low",
         deck="Each player's deck (default: standard, 52 cards)",
         stack="Cards in each engagement's stack, 3 to 7 (default 5)",
         timer="Seconds to arrange each stack, 30 to 600 (default: this server's timer)",
+        level="Against me: how well I play (default hard)",
     )
-    @app_commands.choices(aces=ACES, deck=DECKS)
+    @app_commands.choices(aces=ACES, deck=DECKS, level=LEVELS)
     async def challenge(
         self,
         interaction: discord.Interaction,
@@ -56,10 +70,11 @@ class AirWarCog(MatchCog, name=COG_NAME):
         deck: app_commands.Choice[str] | None = None,
         stack: app_commands.Range[int, 3, 7] | None = None,
         timer: app_commands.Range[int, ARRANGE_SECONDS_RANGE[0], ARRANGE_SECONDS_RANGE[1]] | None = None,
+        level: app_commands.Choice[str] | None = None,
     ) -> None:
         rules = {key: value for key, value in (("aces", aces and aces.value), ("deck", deck and deck.value),
                                                 ("stack", stack)) if value is not None}
-        await self.start_challenge(interaction, opponent, rules=rules, timer=timer)
+        await self.start_challenge(interaction, opponent, rules=rules, timer=timer, level=level and level.value)
 
     @airwar.command(name="forfeit", description="Give up your Air War match (your opponent wins)")
     async def forfeit(self, interaction: discord.Interaction) -> None:
@@ -68,6 +83,62 @@ class AirWarCog(MatchCog, name=COG_NAME):
     @airwar.command(name="status", description="Your Air War match: the stacks, the counts and what is known")
     async def status(self, interaction: discord.Interaction) -> None:
         await self.show_status(interaction)  # refused while flips are to be shown
+
+    # --- against the bot: the hint and the accuracy ------------------------------------------------------
+    async def on_panel_button(self, interaction: discord.Interaction, match_id: int, step: int, key: str) -> None:
+        if key == HINT_KEY:
+            await self.show_hint(interaction, match_id, step)
+        else:
+            await super().on_panel_button(interaction, match_id, step, key)
+
+    async def show_hint(self, interaction: discord.Interaction, match_id: int, step: int) -> None:
+        """The equilibrium's advice for the presser's stack, privately (from public facts only)."""
+        async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
+            try:
+                panel = await self.service.panel_for(match_id, interaction.user.id, step)
+            except USER_ERRORS as error:
+                await answer.tell(str(error))
+                return
+            if panel.view is None or panel.locked or panel.ended or panel.deadline_at is None:
+                await answer.tell(f"Engagement {step} is not yours to order any more: no hint for it.")
+                return
+            match = await self.service.get_match(match_id)
+            if not match.options.get(OPPONENT_OPTION):
+                await answer.tell("Hints are for practice against me only.")
+                return
+            data = await self.bot.thinking.run("bot.ai.review:hint_data", panel.view, panel.seat, list(panel.draft))
+            await answer.tell(practice.hint(step, data))
+
+    def after(self, update: MatchUpdate) -> None:
+        super().after(update)
+        if update.finished and update.match.options.get(OPPONENT_OPTION) and "accuracy" not in update.match.messages:
+            task = asyncio.get_running_loop().create_task(self._post_accuracy(update.match.id),
+                                                          name=f"airwar-accuracy-{update.match.id}")
+            self._accuracy_tasks.add(task)
+            task.add_done_callback(self._accuracy_tasks.discard)
+
+    async def _post_accuracy(self, match_id: int) -> None:
+        """After a match against the bot, in its thread (once the result is shown): each player's accuracy and the
+        costliest engagement."""
+        try:
+            export = await self.service.export(match_id)
+            summary = await self.bot.thinking.run("bot.ai.review:summary", export)
+            for _ in range(600):  # the result first
+                if not await self.service.unshown_events(match_id):
+                    break
+                await asyncio.sleep(0.05)
+            match = await self.service.get_match(match_id)
+            if "accuracy" in match.messages:
+                return
+            channel = self.bot.get_channel(match.play_channel_id)
+            if channel is None:
+                return
+            message = await channel.send(practice.accuracy(summary, mentions(match)), allowed_mentions=NO_MENTIONS)
+            await self.service.set_message(match_id, "accuracy", message.id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("Air War match %s: the accuracy could not be posted", match_id)
 
     def status_text(self, status: MatchStatus) -> str:
         panel = status.panel

@@ -86,3 +86,9 @@ def _sample(probabilities: np.ndarray, rng: random.Random) -> int:
         if point < total:
             return index
     return int(np.flatnonzero(probabilities)[-1])
+
+
+def decide(view: Mapping[str, Any], seat: int, level: str, key: str) -> dict[str, Any]:
+    """The action the bot's seat plays (the game plugin's ``opponent``): its order, drawn with a generator seeded
+    from ``key`` (the match's seed, step and seat: the same match chooses the same order again)."""
+    return {"type": "order", "cards": choose(view, seat, level, random.Random(key))}

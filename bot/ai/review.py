@@ -121,3 +121,22 @@ def _review_engagement(game: AirWar, orders: Sequence[Sequence[str]], budget: fl
         chosen = engagement.orders[seat].index(tuple(strength[card] for card in orders[seat]))
         regrets.append(max(0.0, float(mix @ against - against[chosen])))
     return EngagementReview(game.engagement, (regrets[0], regrets[1]))
+
+
+def summary(match: Mapping[str, Any], budget: float = BUDGET_SECONDS) -> dict[str, Any]:
+    """A finished match's review as plain data (what the bot posts): each seat's accuracy, and its costliest
+    engagement with what it cost in win-chance points (``None``: every order was an equilibrium order)."""
+    reviewed = review(match, budget)
+    costliest = []
+    for seat in (0, 1):
+        worst = reviewed.costliest(seat)
+        costliest.append(None if worst is None else {"engagement": worst.number,
+                                                     "points": round(50.0 * worst.regrets[seat], 1)})
+    return {"accuracy": [round(reviewed.accuracy(seat), 1) for seat in (0, 1)], "costliest": costliest}
+
+
+def hint_data(view: Mapping[str, Any], seat: int, draft: Sequence[str] = ()) -> dict[str, Any]:
+    """:func:`hint` as plain data (what a click asks the thinking process for)."""
+    found = hint(view, seat, draft)
+    return {"orders": [[order, probability] for order, probability in found.orders], "value": found.value,
+            "draft_value": found.draft_value}

@@ -41,7 +41,9 @@ class GamePlugin:
     ``cog``: the extension that is its Discord face (default ``cogs.<name>``); ``order``: its place in menus;
     ``paces``: the paces a match of it can be played at (empty: it has none to choose), ``default_pace`` the one
     a match gets when nobody chose; ``help``: its line of ``/help`` (how to start and play it, its commands in
-    backticks)."""
+    backticks); ``opponent``: ``"module:function"`` of the bot's own player, ``decide(view, seat, level, key)``
+    returning the action a seat of the bot plays (run in another process: pure, picklable arguments), with its
+    ``levels`` (the first is the default); ``None``: nobody can play the bot."""
 
     engine: type[Game]
     flow: type[Any]
@@ -51,6 +53,8 @@ class GamePlugin:
     paces: tuple[str, ...] = ()
     default_pace: str | None = None
     help: str = ""
+    opponent: str | None = None
+    levels: tuple[str, ...] = ()
     package: str = field(default="", compare=False)
 
     @property

@@ -159,6 +159,11 @@ class Reason(StrEnum):
     DOUBLE_TIMEOUT = "double_timeout"
 
 
+#: ``matches.options`` key of a match against the bot: ``{"seat": the bot's seat, "level": its level}``; such a
+#: match is unrated and the bot's seat is never counted as busy
+OPPONENT_OPTION = "opponent"
+
+
 def default_seed() -> int:
     """A fresh unpredictable seed that fits SQLite's signed 64-bit integers."""
     return secrets.randbits(63)
@@ -409,11 +414,12 @@ class MatchKernel:
         return (await self.store.open_matches_of_users(conn, (user_id,), self._family(game))).get(user_id)
 
     async def _refuse_busy(self, conn: Connection, challenger_id: int, opponent_id: int, game: str | None = None,
-                           ) -> None:
+                           *, program: bool = False) -> None:
         """Raise AlreadyInMatch when either player (the challenger first) is in an open match of the family: one
-        statement for both."""
-        busy = await self.store.open_matches_of_users(conn, (challenger_id, opponent_id), self._family(game))
-        for user_id in (challenger_id, opponent_id):
+        statement for both (``program``: the opponent is the bot, who plays any number of matches)."""
+        players = (challenger_id,) if program else (challenger_id, opponent_id)
+        busy = await self.store.open_matches_of_users(conn, players, self._family(game))
+        for user_id in players:
             if user_id in busy:
                 raise errors.AlreadyInMatch(user_id, self._title(game or self.game), you=user_id == challenger_id,
                                             match_id=busy[user_id])
@@ -600,17 +606,18 @@ class MatchKernel:
         resolved = self.resolve_rules(game, rules, 2)
         title = self._title(game)
         options = {**dict(options or {}), **self._pace_options(pace)} or None
+        program = bool(options and options.get(OPPONENT_OPTION))
         if arrange_seconds is not None:
             self._validate_range("arrangement timer", arrange_seconds, ARRANGE_SECONDS_RANGE, "seconds")
         async with self.db.transaction() as conn:
             now = self.clock()
-            await self._refuse_busy(conn, challenger_id, opponent_id, game)
+            await self._refuse_busy(conn, challenger_id, opponent_id, game, program=program)
             deadline = now + CHALLENGE_SECONDS
             try:
                 match_id = await self.store.insert_match(
                     conn, guild_id=guild_id, channel_id=channel_id, game=game, rules=resolved,
                     arrange_seconds=arrange_seconds, user_ids=(challenger_id, opponent_id), deadline_at=deadline,
-                    now=now, options=options,
+                    now=now, options=options, program_seats=(1,) if program else (),
                 )
             except StorageConflict:  # the one-open-match index: cannot happen past the check above
                 raise errors.AlreadyInMatch(opponent_id, title) from None
@@ -1321,7 +1328,7 @@ class MatchKernel:
         )
         if changed != 1:
             raise RuntimeError(f"match {match.id} cannot finish: it is no longer active")
-        if not self.flow.rated:
+        if not self.flow.rated or match.options.get(OPPONENT_OPTION):
             await self._finish_unrated(work, game, result)
             return
         before = []
@@ -1352,11 +1359,13 @@ class MatchKernel:
         work.changes |= {Change.FINISHED, Change.DEADLINE}
 
     async def _finish_unrated(self, work: _Work, game: Game, result: dict[str, Any]) -> None:
-        """A game against the house is over: each seat's outcome is its own (the flow's), results are written
-        unrated (no rating moves, no rating board, no combined rating)."""
+        """A game against the house or the bot is over: each seat's outcome is its own (the flow's, else from the
+        winner), results are written unrated (no rating moves, no rating board, no combined rating)."""
         match = work.match
         users = list(match.user_ids)
-        outcomes = self.flow.outcomes(game) or ["draw"] * len(users)
+        winner = game.outcome.winner if game.outcome is not None else None
+        outcomes = self.flow.outcomes(game) or [
+            "draw" if winner is None else "win" if seat == winner else "loss" for seat in range(len(users))]
         await work.update(result={**result, "outcomes": outcomes})
         await self.db.results.insert_results(work.conn, [
             ResultRecord(match.id, seat, match.guild_id, match.game, users[seat], outcomes[seat], 0.0, 0.0,
@@ -1509,6 +1518,25 @@ class MatchKernel:
         if state is None:
             raise errors.MatchNotActive(match.status)
         return game_class(match.game).from_json(state).view(seat)
+
+    async def program_turn(self, match_id: int) -> tuple[int, int, dict[str, Any], str] | None:
+        """What the bot's own seat of a match against it has to choose now: ``(step, seat, the seat's view, key)``
+        (``key`` seeds its choice: the match's seed, step and seat, so a choice made again is the same); ``None``
+        when it has nothing to choose (not such a match, not active, already chosen)."""
+        match = await self.get_match(match_id)
+        opponent = match.options.get(OPPONENT_OPTION)
+        if not opponent or match.status != Status.ACTIVE:
+            return None
+        seat = int(opponent["seat"])
+        async with self.db.read() as conn:
+            state = await self.store.load_state(conn, match_id)
+        if state is None:
+            return None
+        game = game_class(match.game).from_json(state)
+        if game.is_over or seat not in self.flow.waiting_for(game):
+            return None
+        step = self.flow.due_step(match.step)
+        return step, seat, game.view(seat), f"{match.seed}:{step}:{seat}"
 
     async def status(self, user_id: int, game: str | None = None) -> MatchStatus:
         """``status``: the user's open match of the family (the flow's not-in-match refusal when none). While

@@ -70,14 +70,15 @@ async def _one(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ())
 async def insert_match(
     conn: aiosqlite.Connection, *, guild_id: int, channel_id: int, game: str, rules: Mapping[str, Any],
     arrange_seconds: int | None, user_ids: Sequence[int], deadline_at: float, now: float,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None, program_seats: Sequence[int] = (),
 ) -> int:
     """A new challenge (status ``challenge``) with its seats, open; returns the match id. Raises StorageConflict when
-    a player is already in an open match of the game (the one-open-match index)."""
+    a player is already in an open match of the game (the one-open-match index). ``program_seats``: seats the bot
+    plays itself, never counted as open (the bot plays any number of matches at once)."""
     try:
         return await _insert_match(conn, guild_id=guild_id, channel_id=channel_id, game=game, rules=rules,
                                    arrange_seconds=arrange_seconds, user_ids=user_ids, deadline_at=deadline_at,
-                                   now=now, options=options)
+                                   now=now, options=options, program_seats=program_seats)
     except sqlite3.IntegrityError as error:
         raise StorageConflict(str(error)) from None
 
@@ -85,7 +86,7 @@ async def insert_match(
 async def _insert_match(
     conn: aiosqlite.Connection, *, guild_id: int, channel_id: int, game: str, rules: Mapping[str, Any],
     arrange_seconds: int | None, user_ids: Sequence[int], deadline_at: float, now: float,
-    options: Mapping[str, Any] | None,
+    options: Mapping[str, Any] | None, program_seats: Sequence[int] = (),
 ) -> int:
     cursor = await conn.execute(
         "INSERT INTO matches (guild_id, channel_id, game, rules, options, arrange_seconds, status, deadline_at,"
@@ -96,8 +97,9 @@ async def _insert_match(
     match_id = cursor.lastrowid
     assert match_id is not None
     await conn.executemany(
-        "INSERT INTO match_seats (match_id, seat, user_id, game, open) VALUES (?, ?, ?, ?, 1)",
-        [(match_id, seat, user_id, game) for seat, user_id in enumerate(user_ids)],
+        "INSERT INTO match_seats (match_id, seat, user_id, game, open) VALUES (?, ?, ?, ?, ?)",
+        [(match_id, seat, user_id, game, None if seat in program_seats else 1)
+         for seat, user_id in enumerate(user_ids)],
     )
     return match_id
 

@@ -60,7 +60,7 @@ class MatchStore(Protocol[Conn_contra]):
     async def insert_match(
         self, conn: Conn_contra, *, guild_id: int, channel_id: int, game: str, rules: Mapping[str, Any],
         arrange_seconds: int | None, user_ids: Sequence[int], deadline_at: float, now: float,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, Any] | None = None, program_seats: Sequence[int] = (),
     ) -> int: ...
     async def load_match(self, conn: Conn_contra, match_id: int) -> MatchRecord | None: ...
     async def load_match_and_state(self, conn: Conn_contra, match_id: int) -> tuple[MatchRecord | None, str | None]:

@@ -38,8 +38,10 @@ from typing import Any, ClassVar
 import discord
 from discord.ext import commands
 
+from bot.errors import GameError
+from bot.games import GamePlugin, registry
 from bot.match import errors as service_errors
-from bot.match.kernel import ARRANGE_SECONDS_RANGE, MatchKernel, MatchStatus, MatchUpdate
+from bot.match.kernel import ARRANGE_SECONDS_RANGE, OPPONENT_OPTION, MatchKernel, MatchStatus, MatchUpdate
 from bot.render.common import clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.services.settings import SettingsService
@@ -82,6 +84,8 @@ class MatchCog(commands.Cog):
         self.resumed = asyncio.Event()
         #: matches whose rematch is being made (a second click meanwhile is told so)
         self._rematching: set[int] = set()
+        #: (match, step) pairs the bot's own seat is choosing for
+        self._thinking: set[tuple[int, int]] = set()
 
     def make_presenter(self) -> Any:
         """The presenter that shows this game's matches."""
@@ -125,6 +129,7 @@ class MatchCog(commands.Cog):
             open_matches = await self.service.open_matches()
             for match in open_matches:
                 self.arm(match)
+                self.think_later(match)
             if moved or pending or open_matches:
                 log.info("%s: moved %d deadlines, %d matches with events to show, %d open", self.title, len(moved),
                          len(pending), len(open_matches))
@@ -196,6 +201,45 @@ class MatchCog(commands.Cog):
         self.arm(update.match)
         if update.events:
             self.presenter.show(update.match.id)
+        self.think_later(update.match)
+
+    # --- the bot's own seat --------------------------------------------------------------------------------
+    @property
+    def plugin(self) -> GamePlugin:
+        return registry().entry(self.game).plugin
+
+    def think_later(self, match: MatchRecord) -> None:
+        """In a match against the bot, let its seat choose when the step waits for it (in the bot's thinking
+        process, so the event loop never waits on a solve); once per match and step."""
+        if not match.options.get(OPPONENT_OPTION) or match.status != "active":
+            return
+        key = (match.id, match.step)
+        if key in self._thinking:
+            return
+        self._thinking.add(key)
+        task = asyncio.get_running_loop().create_task(self._think(match.id), name=f"{self.game}-think-{match.id}")
+        task.add_done_callback(lambda _: self._thinking.discard(key))
+
+    async def _think(self, match_id: int) -> None:
+        try:
+            turn = await self.service.program_turn(match_id)
+            if turn is None:
+                return
+            step, seat, view, key = turn
+            match = await self.service.get_match(match_id)
+            level = str(match.options[OPPONENT_OPTION]["level"])
+            assert self.plugin.opponent is not None
+            action = await self.bot.thinking.run(self.plugin.opponent, view, seat, level, key)
+            update = await self.service.choose(match_id, match.seats[seat].user_id, step, action)
+        except asyncio.CancelledError:
+            raise
+        except (*USER_ERRORS, GameError) as error:  # the step moved on meanwhile (a forfeit, a deadline)
+            log.info("%s match %s: the bot's choice was not taken: %s", self.title, match_id, error)
+            return
+        except Exception:
+            log.exception("%s match %s: the bot's seat failed to choose", self.title, match_id)
+            return
+        self.after(update)
 
     # --- helpers -----------------------------------------------------------------------------------------
     @staticmethod
@@ -350,9 +394,19 @@ class MatchCog(commands.Cog):
 
     # --- what the commands share -------------------------------------------------------------------------
     async def start_challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User, *,
-                              rules: Mapping[str, Any] | None = None, timer: int | None = None) -> None:
+                              rules: Mapping[str, Any] | None = None, timer: int | None = None,
+                              level: str | None = None) -> None:
         """A challenge in the command's channel: refuses (privately) what can't start here, then posts the challenge
-        with Accept / Decline / Withdraw. ``rules`` overlay the server's defaults for the game."""
+        with Accept / Decline / Withdraw. ``rules`` overlay the server's defaults for the game. A challenge to the
+        bot itself (a game with an ``opponent``) is a practice match at ``level``: accepted at once, unrated."""
+        me = self.bot.user
+        if me is not None and opponent.id == me.id and self.plugin.opponent is not None:
+            await self.start_practice(interaction, rules=rules, timer=timer, level=level or self.plugin.levels[0])
+            return
+        if level is not None:
+            await self.tell(interaction, f"`level` is for a match against me; {opponent.mention} picks their own "
+                                         "moves. Challenge me to practise at a level.")
+            return
         if await self.refuse_opponent(interaction, opponent, self.title) or await self.refuse_channel(interaction):
             return
         server = await self.server_for_start(
@@ -361,6 +415,25 @@ class MatchCog(commands.Cog):
             return
         await self.issue_challenge(interaction, opponent, game=self.game,
                                    rules=SettingsService.rules_from(server, self.game, rules), arrange_seconds=timer)
+
+    async def start_practice(self, interaction: discord.Interaction, *, rules: Mapping[str, Any] | None,
+                             timer: int | None, level: str) -> None:
+        """A match against the bot at ``level``: challenged and accepted at once, unrated."""
+        if level not in self.plugin.levels:
+            await self.tell(interaction, f"I play {self.title} at these levels: {', '.join(self.plugin.levels)}.")
+            return
+        if await self.refuse_channel(interaction):
+            return
+        me = self.bot.user
+        server = await self.server_for_start(
+            interaction, self.service.check_player(interaction.user.id))
+        if server is None:
+            return
+        update = await self.issue_challenge(
+            interaction, me, game=self.game, rules=SettingsService.rules_from(server, self.game, rules),
+            arrange_seconds=timer, options={OPPONENT_OPTION: {"seat": 1, "level": level}})
+        if update is not None:
+            self.after(await self.service.accept(update.match.id, me.id))
 
     async def server_for_start(self, interaction: discord.Interaction, check: Awaitable[None]) -> GuildSettings | None:
         """The server's settings for a match the command starts, read side by side with the service's ``check`` of

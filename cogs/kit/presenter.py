@@ -57,7 +57,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.match.kernel import MatchKernel
+from bot.match.kernel import OPPONENT_OPTION, MatchKernel
 from bot.render.common import Surface, name
 from bot.services import USER_ERRORS
 from bot.services.preferences import DEFAULT_PANELS, PreferencesService
@@ -79,6 +79,12 @@ THREAD_LOST = frozenset({10003, 50001, 50013, 50083})
 #: how many of the channel's last messages are searched for a challenge message whose id was lost
 CHALLENGE_SEARCH_LIMIT = 50
 UNKNOWN_MESSAGE = 10008
+
+
+def program_seats(match: MatchRecord) -> tuple[int, ...]:
+    """The seats the bot plays itself (a match against it): no panel, no ping."""
+    opponent = match.options.get(OPPONENT_OPTION)
+    return (int(opponent["seat"]),) if opponent else ()
 
 
 def dm_name(step: int, seat: int) -> str:
@@ -624,7 +630,7 @@ class Presenter(ShowLoop):
         match, or the previous one went by DM). A panel sent by DM notifies by itself, the first time only: later
         steps edit that message, which notifies nobody."""
         return [seat for seat in self._panels_here(match, step)
-                if match.messages.get(dm_name(step - 1, seat)) != 0]
+                if match.messages.get(dm_name(step - 1, seat)) != 0 and seat not in program_seats(match)]
 
     def panel_footer(self, match: MatchRecord) -> str:
         return f"-# Your {self.title} match in <#{match.play_channel_id}>."
@@ -663,7 +669,8 @@ class Presenter(ShowLoop):
         match = show.match
         if match.status != "active" or match.step != step:
             return
-        seats = [seat for seat in range(len(match.seats)) if dm_name(step, seat) not in match.messages]
+        seats = [seat for seat in range(len(match.seats)) if dm_name(step, seat) not in match.messages
+                 and seat not in program_seats(match)]
         if not seats:
             return
         places = await self.preferences.panel_places(match.seats[seat].user_id for seat in seats)

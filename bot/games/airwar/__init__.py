@@ -5,7 +5,9 @@ from bot.games import GamePlugin
 from bot.games.airwar.engine import AirWar
 from bot.games.airwar.flow import AirWarFlow
 
-HELP = ("`/airwar challenge` a member of this server. Each of you gets a private message to arrange your stack in "
-        "secret; the flips are shown in a thread. `/airwar status` (only you see it), `/airwar forfeit` to give up.")
+HELP = ("`/airwar challenge` a member of this server, or me (pick my `level`: unrated practice, with a Hint button "
+        "and your accuracy at the end). Each of you gets a private message to arrange your stack in secret; the "
+        "flips are shown in a thread. `/airwar status` (only you see it), `/airwar forfeit` to give up.")
 
-PLUGIN = GamePlugin(help=HELP, engine=AirWar, flow=AirWarFlow, order=0)
+PLUGIN = GamePlugin(help=HELP, opponent="bot.ai.players:decide", levels=("hard", "medium", "easy"), engine=AirWar,
+                    flow=AirWarFlow, order=0)

@@ -1,0 +1,134 @@
+"""Air War against the bot through the local Discord: a whole match at each level, a restart mid-match, the hint,
+the accuracy at the end; unrated, the bot's orders stored and replayed."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.ai.players import decide
+from bot.cards import card_label
+from bot.games.airwar.engine import AirWar
+from bot.match.kernel import OPPONENT_OPTION
+from tests.e2e.test_airwar import (
+    SEED,
+    dm_panel,
+    fast_bot,
+    lock_in,
+    match_id_of,
+    results,
+    settled,
+    slash,
+    stack_of,
+    start,
+    weave,
+)
+from tests.localdiscord import Env
+
+pytestmark = pytest.mark.e2e
+
+RULES = {"stack": 3}
+
+
+async def challenge_the_bot(env: Env, user, level: str | None):
+    options = {"opponent": env.bot_user, "stack": 3, **({"level": level} if level else {})}
+    ix = await slash(env, user, "airwar challenge", **options)
+    assert not ix.response.ephemeral, ix.message.content
+    match_id = match_id_of(ix.message)
+    thread = await env.wait_for(lambda: ix.message.thread, message="the bot did not take its own challenge")
+    return match_id, thread
+
+
+async def play_against_the_bot(env: Env, user, thread, first: int = 1, until: int | None = None) -> int:
+    """Lock in weave orders from the DM panels until the result (or engagement ``until``); the engagements played."""
+    number = first
+    while True:
+        def ready(n: int = number):
+            return "over" if results(env, thread) else dm_panel(env, user, n)
+
+        found = await env.wait_for(ready, timeout=20, message=f"no panel for engagement {number}")
+        if found == "over":
+            return number - 1
+        if found.buttons:
+            await lock_in(env, user, found, weave(stack_of(found)))
+        if until is not None and number >= until:
+            return number
+        number += 1
+
+
+def replayed_like_the_bot(export: dict, level: str) -> None:
+    """Every order the bot's seat played is the one its player chooses from the same position and key: the match
+    replays to its stored result, and nothing was solved differently after a restart."""
+    game = AirWar.new(export["rules"], seed=export["seed"])
+    for number, move in enumerate(export["moves"], start=1):
+        if "orders" not in move:
+            break
+        expected = decide(game.view(1), 1, level, f"{export['seed']}:{number}:1")
+        assert move["orders"][1] == expected["cards"], f"engagement {number}"
+        game.apply_move(move)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+async def test_a_whole_match_against_the_bot_at_each_level(make_env, tmp_path, level):
+    env = await start(make_env, tmp_path)
+    alice = env.user("alice")
+    match_id, thread = await challenge_the_bot(env, alice, level)
+    match = await env.bot.matches.get_match(match_id)
+    assert match.options[OPPONENT_OPTION] == {"seat": 1, "level": level}
+    assert env.messages(env.dm(env.bot_user)) == []  # the bot sends itself no panel
+    played = await play_against_the_bot(env, alice, thread)
+    assert played >= 1
+    await settled(env, match_id)
+    stored = await env.bot.matches.results(match_id)
+    assert [result.rated for result in stored] == [False, False]  # practice: unrated
+    assert await env.bot.matches.rating(env.guild.id, alice.id) is None
+    export = await env.bot.matches.export(match_id)
+    replayed_like_the_bot(export, level)
+    accuracy = await env.wait_for(lambda: next((m for m in env.messages(thread) if "Accuracy" in m.text), None),
+                                  timeout=30, message="no accuracy after the match")
+    assert f"<@{alice.id}>" in accuracy.text and "%" in accuracy.text
+
+
+async def test_a_restart_mid_match_replays_the_bots_stored_order(make_env, tmp_path):
+    database = tmp_path / "airwar.db"
+    env = await start(make_env, tmp_path)
+    alice = env.user("alice")
+    match_id, thread = await challenge_the_bot(env, alice, None)  # the default level: hard
+    await play_against_the_bot(env, alice, thread, until=2)
+    panel = await env.wait_for(lambda: dm_panel(env, alice, 3))
+    # the bot has locked in engagement 3 (it thinks as soon as the stacks are drawn); alice has not
+    for _ in range(300):
+        if await env.bot.matches.program_turn(match_id) is None:
+            break
+        await asyncio.sleep(0.02)
+    log_before = await env.bot.matches.export(match_id, allow_open=True)
+    await settled(env, match_id)
+
+    await env.bot.close()
+    env.bot = None
+    await env.start_bot(fast_bot(database, seed=SEED)(env))
+    await asyncio.wait_for(env.bot.get_cog("AirWar").resumed.wait(), 5)
+    # the bot's order of engagement 3 is the stored one: nothing to choose, nothing solved again
+    assert await env.bot.matches.program_turn(match_id) is None
+    assert env.bot.thinking._pool is None
+    await lock_in(env, alice, panel, weave(stack_of(panel)))
+    await play_against_the_bot(env, alice, thread, first=4)
+    await settled(env, match_id)
+    export = await env.bot.matches.export(match_id)
+    assert export["moves"][:len(log_before["moves"])] == log_before["moves"]
+    replayed_like_the_bot(export, "hard")
+
+
+async def test_the_hint_shows_the_equilibriums_orders_privately(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice = env.user("alice")
+    match_id, thread = await challenge_the_bot(env, alice, "hard")
+    panel = await env.wait_for(lambda: dm_panel(env, alice, 1))
+    hint_button = next(b for b in panel.buttons if b["label"].endswith("Hint"))
+    ix = await env.click(alice, panel, None, custom_id=hint_button["custom_id"])
+    await ix.wait_response()
+    hint = await env.wait_for(lambda: next((m for m in env.ephemerals(alice) if "Hint" in m.text), None), timeout=20)
+    labels = [card_label(card) for card in stack_of(panel)]
+    assert "%" in hint.text and all(label in hint.text for label in labels)
+    assert all(m.author is not env.bot_user or "Hint" not in m.text for m in env.messages(thread))
