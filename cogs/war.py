@@ -40,7 +40,7 @@ from cogs.kit.match_cog import MatchCog
 
 #: what the variant choices add to a game's title
 VARIANT_NOTES = {"war": "default", "drunkard": "36 cards, a 6 beats an ace",
-                 "todundleben": "black against red, 2 players"}
+                 "todundleben": "black against red, 2 players", "doublewar": "a standing prize in the centre"}
 #: values the rules option offers for the rules that take any number
 RULE_EXAMPLES = {"max_rounds": (100, 300, 1000), "target": (30, 40)}
 

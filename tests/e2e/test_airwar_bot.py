@@ -123,7 +123,7 @@ async def test_a_restart_mid_match_replays_the_bots_stored_order(make_env, tmp_p
 async def test_the_hint_shows_the_equilibriums_orders_privately(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     alice = env.user("alice")
-    match_id, thread = await challenge_the_bot(env, alice, "hard")
+    _, thread = await challenge_the_bot(env, alice, "hard")
     panel = await env.wait_for(lambda: dm_panel(env, alice, 1))
     hint_button = next(b for b in panel.buttons if b["label"].endswith("Hint"))
     ix = await env.click(alice, panel, None, custom_id=hint_button["custom_id"])

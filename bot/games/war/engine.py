@@ -148,6 +148,8 @@ WAR_OPTIONS: tuple[Option, ...] = (
     Option(
         "max_rounds", 1_000, "after this many rounds the most cards wins (equal: a draw)", minimum=1, maximum=1_000_000
     ),
+    Option("double", False, "Double War: the top card of each round's winnings stands in the centre as a prize; the "
+           "next round's winner takes it too"),
 )
 
 
@@ -239,6 +241,8 @@ class War(Game):
         game.outcome = None
         game._seen = set()
         game._last = []
+        game._prize = None
+        game._prize_owner = None
         if game._cycle:
             game._seen.add(game._position())
         return game
@@ -295,6 +299,7 @@ class War(Game):
         self._short_lose = rules["short"] == "lose"
         self._all_join = rules["war_joins"] == "all"
         self._cycle = self._order != RANDOM and not self._capture
+        self._double = rules["double"]
 
     def _deal(self) -> tuple[list[list[str]], list[str]]:
         """Shuffle the pack and deal it evenly, one card at a time; the remainder is set aside."""
@@ -370,6 +375,9 @@ class War(Game):
         rnd = self.stats.rounds + 1
         piles, caps, table = self._piles, self._caps, self._table
         gone = ([] if table[seat] is None else [table[seat]]) + list(piles[seat]) + caps[seat]
+        if self._prize is not None and self._prize_owner == seat:  # their Double War prize leaves with them
+            gone.append(self._prize)
+            self._prize = self._prize_owner = None
         table[seat] = None
         piles[seat].clear()
         caps[seat].clear()
@@ -413,7 +421,7 @@ class War(Game):
             stop = min(stop, self.stats.rounds + max_steps)
         if self.stats.rounds < stop and any(card is not None for card in self._table):
             self._round_from_table(record, out)
-        if self._n == 2 and self.fast_path:
+        if self._n == 2 and self.fast_path and not self._double:  # (the prize is settled by the general round)
             self._run_two(stop, record, out)
         else:
             while self.outcome is None and self.stats.rounds < stop:
@@ -756,18 +764,49 @@ class War(Game):
             if events is not None:
                 events.append({"type": "pot_aside", "round": rnd, "cards": len(pot)})
         else:
+            face_down = len(pot) - face_up
+            taken = self._prize if self._double else None
+            self._prize_change(winner, pot)
             (caps[winner] if self._capture else piles[winner]).extend(pot)
             if events is not None:
-                events.append(self._take_event(rnd, winner, len(pot), len(pot) - face_up))
+                prize = {"prize_taken": taken, **self._prize_keys()} if self._double else {}
+                events.append({**self._take_event(rnd, winner, len(pot) + bool(prize), face_down), **prize})
         for seat in range(self._n):
             if playing[seat] and not piles[seat] and not caps[seat]:
                 playing[seat] = False
                 if events is not None:
                     events.append({"type": "out", "round": rnd, "seat": seat, "reason": "no_cards", "forfeit": 0})
+        if self._prize_owner is not None and not playing[self._prize_owner]:
+            self._prize_owner = None  # a player out of the game loses their prize: it stands for the next winner
         self._end_checks(rnd, winner, short_out, events)
         if events is not None and out is not None:
             out.extend(events)
             self._last = events
+
+    def _prize_change(self, winner: int, pot: list[str]) -> None:
+        """Double War: the round's winner takes the standing prize with the pot (its first card), and the top card
+        of their winnings (the pot's last card, the one that would land on top) stands in the centre as the next
+        prize, theirs until someone else wins a round."""
+        if not self._double:
+            return
+        if self._prize is not None:
+            pot.insert(0, self._prize)
+        self._prize, self._prize_owner = pot.pop(), winner
+
+    def _prize_keys(self) -> dict[str, Any]:
+        return {"prize": self._prize, "prize_seat": self._prize_owner} if self._double else {}
+
+    def _prize_home(self, winner: int | None) -> None:
+        """The game is over: the prize goes to the player it belongs to (else to the winner, else aside), so the
+        winner of all the cards holds every card."""
+        if self._prize is None:
+            return
+        home = self._prize_owner if self._prize_owner is not None else winner
+        if home is None:
+            self._aside.append(self._prize)
+        else:
+            (self._caps if self._capture else self._piles)[home].append(self._prize)
+        self._prize = self._prize_owner = None
 
     def _shuffle_pot(self, pot: list[str]) -> None:
         """Shuffle won cards with the game's rng. Two cards: keep the order when ``random() < 0.5``; up to 12:
@@ -838,7 +877,11 @@ class War(Game):
         }
 
     def _holdings(self) -> list[int]:
-        return [len(pile) + len(cap) for pile, cap in zip(self._piles, self._caps, strict=True)]
+        """The cards each seat holds (a Double War prize counts for the seat it belongs to)."""
+        held = [len(pile) + len(cap) for pile, cap in zip(self._piles, self._caps, strict=True)]
+        if self._prize is not None and self._prize_owner is not None:
+            held[self._prize_owner] += 1
+        return held
 
     # --- the end ------------------------------------------------------------------------------------
     def _end_checks(self, rnd: int, winner: int | None, short_out: bool, events: list[Event] | None) -> None:
@@ -859,7 +902,7 @@ class War(Game):
         elif (
             self.rules["target"] is not None
             and winner is not None
-            and len(self._piles[winner]) + len(self._caps[winner]) >= self.rules["target"]
+            and self._holdings()[winner] >= self.rules["target"]
         ):
             self._finish(winner, "target", f"seat {winner} reached {self.rules['target']} cards", rnd, events)
         elif self._cycle:
@@ -890,6 +933,7 @@ class War(Game):
             self._last = [*self._last, *events]
 
     def _finish(self, winner: int | None, reason: str, detail: str, rnd: int, events: list[Event] | None) -> None:
+        self._prize_home(winner)
         self.outcome = Outcome(winner, reason, detail)
         if events is not None:
             events.append({"type": "game_over", "round": rnd, **self.outcome.to_json()})
@@ -900,6 +944,8 @@ class War(Game):
         for pile in self._piles:
             digest.update(bytes(map(_CODE.__getitem__, pile)))
             digest.update(b"\xff")
+        if self._prize is not None:
+            digest.update(bytes((_CODE[self._prize], self._prize_owner or 0)))
         return digest.digest()
 
     # --- what players see ---------------------------------------------------------------------------
@@ -918,6 +964,7 @@ class War(Game):
             "capture_counts": [len(cap) for cap in self._caps],
             "card_counts": self._holdings(),
             "aside_count": len(self._aside),
+            "prize": None if self._prize is None else {"card": self._prize, "seat": self._prize_owner},
             "table": list(self._table),
             "to_flip": [] if over else [s for s in range(self._n) if self._in[s] and self._table[s] is None],
             "last_events": copy.deepcopy(self._last),
@@ -941,6 +988,8 @@ class War(Game):
                 shown.update(card for card in event["cards"] if card is not None)
             elif event["type"] == "flip":
                 shown[event["card"]] += 1
+            elif event["type"] == "take":  # Double War's prizes are face up
+                shown.update(card for card in (event.get("prize"), event.get("prize_taken")) if card is not None)
         shown.subtract(card for card in self._table if card is not None)
         for card, copies in shown.items():
             if copies > 0 and card in hidden:
@@ -961,6 +1010,7 @@ class War(Game):
             places[f"capture_{seat}"] = list(self._caps[seat])
         places["table"] = [card for card in self._table if card is not None]
         places["aside"] = list(self._aside)
+        places["prize"] = [] if self._prize is None else [self._prize]
         return places
 
     # --- persistence --------------------------------------------------------------------------------
@@ -978,6 +1028,7 @@ class War(Game):
             "outcome": self.outcome.to_json() if self.outcome is not None else None,
             "seen": sorted(position.hex() for position in self._seen),
             "last_events": copy.deepcopy(self._last),
+            "prize": None if self._prize is None else [self._prize, self._prize_owner],
         }
 
     @classmethod
@@ -1023,7 +1074,13 @@ class War(Game):
             need(card is None or (isinstance(card, str) and parse_card(card) == card), f"the table holds {card!r}")
         playing = per_seat("in_game")
         need(all(isinstance(flag, bool) for flag in playing), "in_game must be true or false per player")
-        everything = [card for pile in piles + caps for card in pile] + aside + [c for c in table if c is not None]
+        prize = data.get("prize")
+        need(prize is None or (rules["double"] and isinstance(prize, list) and len(prize) == 2
+                               and isinstance(prize[0], str) and parse_card(prize[0]) == prize[0]
+                               and (prize[1] is None or (isinstance(prize[1], int) and 0 <= prize[1] < n))),
+             "a bad prize")
+        everything = ([card for pile in piles + caps for card in pile] + aside + [c for c in table if c is not None]
+                      + ([prize[0]] if prize else []))
         need(data["cards"] == len(everything), f"{len(everything)} cards where there should be {data['cards']}")
         cls._check_pack(rules, everything, InvalidState)
         need(rules["capture_pile"] or not any(caps), "capture piles without the capture_pile rule")
@@ -1070,6 +1127,7 @@ class War(Game):
         game.outcome = outcome
         game._seen = {bytes.fromhex(item) for item in seen}
         game._last = copy.deepcopy(last)
+        game._prize, game._prize_owner = (prize[0], prize[1]) if prize else (None, None)
         return game
 
 
@@ -1108,3 +1166,13 @@ class TodUndLeben(War):
         self.rng.shuffle(death)
         self.rng.shuffle(life)
         return [death, life], []
+
+
+class DoubleWar(War):
+    """Double War: War with a standing prize (the rule ``double``): the top card of each round's winnings stands in
+    the centre, and the next round's winner takes it with the pot (a war's winner included); a round nobody wins
+    leaves it standing; at the end it goes to the player it belongs to."""
+
+    name: ClassVar[str] = "doublewar"
+    title: ClassVar[str] = "Double War"
+    options: ClassVar[tuple[Option, ...]] = _with_defaults(WAR_OPTIONS, double={"default": True})

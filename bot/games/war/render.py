@@ -175,7 +175,9 @@ def round_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
             lines.append(_war_line(event, shown))
         elif kind == "take":
             lines.append(f"**{shown[event['seat']]}** takes {count(event['cards'], 'card')}"
-                         + (f" ({event['face_down']} of them face down)" if event.get("face_down") else ""))
+                         + (f" ({event['face_down']} of them face down)" if event.get("face_down") else "")
+                         + (f", the prize {card(event['prize_taken'])} with them" if event.get("prize_taken") else "")
+                         + (f"; 🏆 {card(event['prize'])} stands as the new prize" if event.get("prize") else ""))
         elif kind == "pot_aside":
             lines.append(f"Nobody is left in the war: {count(event['cards'], 'card')} set aside.")
         elif kind == "reshuffle":
@@ -205,12 +207,17 @@ def run_line(run: Sequence[Event], names: Sequence[str], last_round: int) -> str
 
 
 def counts_line(view: View, names: Sequence[str]) -> str:
+    """Everyone's cards, and Double War's standing prize (counted for its owner)."""
     shown = _shown(names)
     parts = []
     for seat, held in enumerate(view["card_counts"]):
         mark = "" if view["in_game"][seat] or view.get("outcome") else " (out)"
         parts.append(f"{shown[seat]} **{held}**{mark}")
-    return "Cards: " + " · ".join(parts)
+    prize = view.get("prize")
+    standing = "" if not prize else f"\n🏆 Prize: **{card(prize['card'])}**, " + (
+        f"{shown[prize['seat']]}'s until another wins a round" if prize["seat"] is not None
+        else "for the next round's winner")
+    return "Cards: " + " · ".join(parts) + standing
 
 
 def votes_line(pace: str, votes: Mapping[str, Sequence[int]], voters: int) -> str:
