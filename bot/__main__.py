@@ -38,6 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--players", metavar="A,B", help="Air War: two players (random, drawn, easy, medium, hard) "
                      "against each other instead of random games; prints each one's score with a 95%% interval")
     sim.add_argument("--stack", type=_positive, help="Air War: the stack size (the rule stack)")
+    sim.add_argument("--reactions", metavar="MS,MS", help="Speed War: each scripted player's mean reaction time")
+    sim.add_argument("--errors", metavar="P,P", help="Speed War: each scripted player's chance of a wrong press")
     engine = commands.add_parser("engine", help="answer Air War positions: JSON lines on stdin, one answer line "
                                  "each on stdout")
     engine.add_argument("--level", default="hard", choices=("easy", "medium", "hard"),
@@ -95,7 +97,10 @@ def run_sim(args: argparse.Namespace) -> int:
         return run_arena(args, rules)
     progress = sim.terminal_progress if sys.stderr.isatty() and not args.json else None
     try:
-        result = sim.run(args.game, args.games, args.seed, rules, jobs=args.jobs, progress=progress)
+        scripted = {key: tuple(float(part) for part in value.split(","))
+                    for key, value in (("reactions", args.reactions), ("errors", args.errors)) if value}
+        result = sim.run(args.game, args.games, args.seed, rules, jobs=args.jobs, progress=progress,
+                         scripted=scripted)
     except GameError as error:
         print(f"sim: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any
 
 from bot.games import game_class
@@ -72,10 +73,15 @@ def run(
     rules: Mapping[str, Any] | None = None,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    scripted: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` games and return the report (keys ``REPORT_KEYS``; Casino War: :func:`house_edge`)."""
+    """Play ``games`` games and return the report (keys ``REPORT_KEYS``; Casino War: :func:`house_edge`; a game
+    whose engine module has its own ``simulate``, scripted players: that report, with ``scripted`` options)."""
     if name == HOUSE_GAME:
         return house_edge(games, seed, rules, progress=progress)
+    own = getattr(import_module(game_class(name).__module__), "simulate", None)
+    if own is not None:
+        return own(games, seed, rules, **(scripted or {}))
     rules = game_class(name).resolve_rules(rules)  # refuse bad rules before any process starts
     first = game_seed(seed, 0)
     results: list[GameResult] = []
@@ -214,6 +220,8 @@ def format_house_edge(data: Mapping[str, Any]) -> str:
 def format_report(data: Mapping[str, Any]) -> str:
     if "main_war" in data:
         return format_house_edge(data)
+    if "rounds_decided_by_a_wrong_press" in data:
+        return "\n".join(f"{key.replace('_', ' '):<33}{value}" for key, value in data.items())
     lines = [
         f"games            {data['games']}",
         f"rounds           mean {data['mean_rounds']}, median {data['median_rounds']}, "

@@ -115,6 +115,10 @@ def stats(data: Any, who: str) -> Surface:
     if data.most_played is not None:
         opponent, games = data.most_played
         lines.append(f"Most played opponent: {player(opponent)} ({_plural(games, 'game')})")
+    for game, times in getattr(data, "reactions", ()):
+        ordered = sorted(times)
+        lines.append(f"Reaction times ({game_title(game)}): median **{ordered[len(ordered) // 2]} ms**, best "
+                     f"{ordered[0]} ms over {_plural(len(times), 'press', 'presses')}")
     if data.game is None and data.per_game:
         lines.append("")
         for line in data.per_game:

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from bot.games import game_names
+from bot.games import game_class, game_names
 from bot.match.errors import ServiceError
 from bot.match.ratings import MIN_GAMES, Ratings, is_provisional
 from bot.storage import Connection
@@ -138,6 +138,8 @@ class PlayerStats:
     history: tuple[tuple[str, tuple[float, ...]], ...]
     most_played: tuple[int, int] | None
     per_game: tuple[GameLine, ...]
+    #: per game whose presses are timed (Speed War), the player's reaction times in ms, oldest first
+    reactions: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -238,6 +240,10 @@ class StatsService:
             ratings = {g: await self.db.results.get_rating(conn, guild_id, g, user_id) for g in game_names()}
             combined = await self.db.stats.combined_rating(conn, guild_id, user_id)
             combined_history = await self.db.stats.combined_history(conn, guild_id, user_id)
+            timed = [name for name in game_names() if "ms" in getattr(game_class(name), "measured", ())
+                     and game in (None, name)]
+            reactions = [(name, tuple(await self.db.stats.reaction_times(conn, guild_id, user_id, name)))
+                         for name in timed]
         per_game = []
         series: list[tuple[str, tuple[float, ...]]] = []
         for name in game_names():
@@ -268,7 +274,8 @@ class StatsService:
             best_rating = None if line is None else line.best_rating
             history = [item for item in series if item[0] == game]
         return PlayerStats(guild_id, user_id, game, len(chosen), *self._counts(chosen), streak, best_streak, rating,
-                           best_rating, provisional, tuple(history), most, tuple(per_game))
+                           best_rating, provisional, tuple(history), most, tuple(per_game),
+                           tuple((name, times) for name, times in reactions if times))
 
     @staticmethod
     def _counts(matches: Sequence[PlayedMatch]) -> tuple[int, int, int]:

@@ -133,6 +133,19 @@ async def _played(conn: aiosqlite.Connection, rows: Iterable[aiosqlite.Row]) -> 
     ]
 
 
+async def reaction_times(conn: aiosqlite.Connection, guild_id: int, user_id: int, game: str) -> list[int]:
+    """The reaction times (``ms`` of each press the player made) in the server's finished matches of ``game``,
+    oldest first."""
+    rows = await conn.execute_fetchall(
+        "SELECT json_extract(a.action, '$.ms') AS ms FROM match_actions a"
+        " JOIN matches m ON m.id = a.match_id"
+        " JOIN match_seats s ON s.match_id = a.match_id AND s.seat = a.seat"
+        " WHERE m.guild_id = ? AND m.game = ? AND m.status = 'finished' AND s.user_id = ? AND a.kind = 'press'"
+        " AND json_extract(a.action, '$.ms') IS NOT NULL ORDER BY a.match_id, a.seq",
+        (guild_id, game, user_id))
+    return [int(row["ms"]) for row in rows]
+
+
 async def played_matches(
     conn: aiosqlite.Connection, guild_id: int, user_id: int, game: str | None = None
 ) -> list[PlayedMatch]:

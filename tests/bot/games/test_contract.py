@@ -345,10 +345,13 @@ def sample_actions(actions: list[Action], chooser: random.Random) -> list[Action
     return [actions[0], actions[-1], chooser.choice(actions)]
 
 
-def mangled(action: Action) -> Iterator[Action]:
-    """The action with one value replaced by junk, or a list value cut short or given one card twice."""
+def mangled(action: Action, measured: tuple[str, ...] = ()) -> Iterator[Action]:
+    """The action with one value replaced by junk, or a list value cut short or given one card twice (a value the
+    game measures rather than offers, Speed War's reaction time, takes any whole number: junk only)."""
     for key, value in action.items():
         for junk in JUNK_VALUES:
+            if key in measured and isinstance(junk, int) and not isinstance(junk, bool) and junk >= 0:
+                continue
             yield {**action, key: junk}
         if isinstance(value, list) and value:
             yield {**action, key: value[:-1]}
@@ -374,7 +377,7 @@ def illegal_actions(
         for action in JUNK_ACTIONS:
             yield seat, action
         for action in samples[seat]:
-            for bad in mangled(action):
+            for bad in mangled(action, getattr(game, "measured", ())):
                 if canonical(bad) not in legal[seat]:
                     yield seat, bad
 
