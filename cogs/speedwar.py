@@ -1,0 +1,73 @@
+"""`/speedwar challenge|forfeit|status`: Speed War on the kit's match cog. A press on a round's button is timed by
+Discord's clock (the round message's id to the interaction's id: both snowflakes) and sent to the match kernel as
+the seat's press; the reply is private and says the press's time."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.speedwar import render
+from bot.games.speedwar.flow import GAME
+from bot.match.kernel import MatchStatus, MatchUpdate
+from cogs._match_common import mentions
+from cogs._speedwar_presenter import SpeedWarPresenter
+from cogs._speedwar_ui import BUTTONS, COG_NAME
+from cogs.kit.match_cog import MatchCog
+
+ROUNDS_RANGE = (1, 10_000)
+
+
+def reaction_ms(interaction: discord.Interaction) -> int:
+    """Milliseconds from the round's message appearing to the press, both by Discord's clock (snowflakes)."""
+    assert interaction.message is not None
+    shown = discord.utils.snowflake_time(interaction.message.id)
+    pressed = discord.utils.snowflake_time(interaction.id)
+    return max(0, round((pressed - shown).total_seconds() * 1000))
+
+
+class SpeedWarCog(MatchCog, name=COG_NAME):
+    game = GAME
+    presenter_class = SpeedWarPresenter
+    buttons = BUTTONS
+
+    speedwar = app_commands.Group(name="speedwar", description="Speed War: the fastest right press takes the cards",
+                                  guild_only=True)
+
+    @speedwar.command(name="challenge", description="Challenge someone in this server to Speed War")
+    @app_commands.describe(opponent="Who to challenge",
+                           rounds="Rounds before the most cards wins (default: this server's, else 100)")
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User,
+                        rounds: app_commands.Range[int, ROUNDS_RANGE[0], ROUNDS_RANGE[1]] | None = None) -> None:
+        await self.start_challenge(interaction, opponent, rules={} if rounds is None else {"max_rounds": rounds})
+
+    @speedwar.command(name="forfeit", description="Give up your Speed War game (your opponent wins)")
+    async def forfeit(self, interaction: discord.Interaction) -> None:
+        await self.ask_forfeit(interaction)
+
+    @speedwar.command(name="status", description="Your Speed War game: the round and the cards")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await self.show_status(interaction)
+
+    def status_text(self, status: MatchStatus) -> str:
+        return render.status(status.view, mentions(status.match))
+
+    async def on_table_button(self, interaction: discord.Interaction, match_id: int, step: int, key: str) -> None:
+        ms = reaction_ms(interaction)
+        action = {"type": "press", "choice": key, "ms": ms}
+
+        async def press() -> MatchUpdate:
+            return await self.service.choose(match_id, interaction.user.id, step, action)
+
+        def note(update: MatchUpdate) -> str:
+            label = "=" if key == "tie" else "your card" if update.match.user_ids.index(interaction.user.id) == \
+                int(key) else "their card"
+            return f"⚡ You pressed {label} in **{ms} ms**."
+
+        await self.act(interaction, press, note)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(*BUTTONS.items)
+    await bot.add_cog(SpeedWarCog(bot))
