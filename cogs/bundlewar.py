@@ -1,0 +1,65 @@
+"""`/bundlewar challenge|lobby|forfeit|status`: Bundle War on the kit's match cog (the buttons, the panels, timers,
+restarts, lobbies and the result are every game's); this module holds its commands and words."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.bundlewar import render
+from bot.games.bundlewar.flow import GAME
+from bot.match.kernel import MatchStatus
+from bot.services.settings import SettingsService
+from cogs._bundlewar_presenter import BundleWarPresenter
+from cogs._bundlewar_ui import BUTTONS, COG_NAME
+from cogs._match_common import mentions
+from cogs.kit.match_cog import MatchCog
+
+
+class BundleWarCog(MatchCog, name=COG_NAME):
+    game = GAME
+    presenter_class = BundleWarPresenter
+    buttons = BUTTONS
+    panel_actions = MappingProxyType({"play": "pick", "steal:": "pick", "top:": "pick"})
+
+    bundlewar = app_commands.Group(name="bundlewar", description="Bundle War: War with face-up piles you can steal",
+                                   guild_only=True)
+
+    def _panel_call(self, key: str) -> tuple[str, tuple[str, ...]]:
+        return "pick", (key,)  # every panel button picks its key
+
+    @bundlewar.command(name="challenge", description="Challenge someone in this server to Bundle War")
+    @app_commands.describe(opponent="Who to challenge", small="A short game: 32 cards and two jokers")
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User,
+                        small: bool = False) -> None:
+        await self.start_challenge(interaction, opponent, rules={"pack": 32} if small else {})
+
+    @bundlewar.command(name="lobby", description="Open a game of Bundle War for 2-4 players that anyone here can join")
+    @app_commands.describe(small="A short game: 32 cards and two jokers")
+    async def lobby(self, interaction: discord.Interaction, small: bool = False) -> None:
+        if await self.refuse_channel(interaction):
+            return
+        server = await self.server_for_start(interaction, self.service.check_player(interaction.user.id))
+        if server is None:
+            return
+        rules = SettingsService.rules_from(server, GAME, {"pack": 32} if small else None)
+        await self.issue_lobby(interaction, game=GAME, rules=rules, pace=None)
+
+    @bundlewar.command(name="forfeit", description="Give up your Bundle War game (the others play on, or win)")
+    async def forfeit(self, interaction: discord.Interaction) -> None:
+        await self.ask_forfeit(interaction)
+
+    @bundlewar.command(name="status", description="Your Bundle War game: the piles and the card you look at")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await self.show_status(interaction)
+
+    def status_text(self, status: MatchStatus) -> str:
+        return render.status(status.view, mentions(status.match))
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(*BUTTONS.items)
+    await bot.add_cog(BundleWarCog(bot))

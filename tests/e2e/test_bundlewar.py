@@ -1,0 +1,90 @@
+"""Bundle War end to end through the local Discord: a two-player game on the short pack played to the end from the
+private panels (steal whenever a steal is offered, else play; the first card offered on top), with a steal and a
+war; no card a player looks at ever shows in a public message or the other player's panel before it is played; the
+match file replays to the stored result."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.games.bundlewar.engine import BundleWar
+from bot.replay import replay
+from bot.storage import matches as store
+from tests.e2e.test_airwar import fast_bot, lift_rate_limits, settled, slash, stored
+from tests.localdiscord import Env, Message
+
+pytestmark = pytest.mark.e2e
+
+SEED = 8
+LOOK = re.compile(r"You look at \*\*(.+?)\*\*")
+
+
+def service(env: Env):
+    return env.bot.get_cog("BundleWar").service
+
+
+def panel_of(env: Env, user, step: int) -> Message | None:
+    return next((m for m in reversed(env.messages(user)) if m.embeds
+                 and m.embeds[0].get("title") == f"Bundle War — step {step}"), None)
+
+
+def result_of(env: Env, thread) -> Message | None:
+    return next((m for m in env.messages(thread) if m.embeds and m.embeds[0].get("title", "").startswith(
+        "Bundle War — ") and ("wins" in m.embeds[0]["title"] or m.embeds[0]["title"].endswith("draw"))), None)
+
+
+async def test_a_game_with_a_steal_and_a_war_to_the_end(make_env, tmp_path):
+    env = await make_env(fast_bot(tmp_path / "bundlewar.db", seed=SEED))
+    lift_rate_limits(env)
+    alice, bob = env.user("alice"), env.user("bob")
+    ix = await slash(env, alice, "bundlewar challenge", opponent=bob, small=True)
+    challenge = ix.message
+    match_id = int(challenge.buttons[0]["custom_id"].split(":")[2])
+    await stored(env, match_id)
+    click = await env.click(bob, challenge, custom_id=f"bw:c:{match_id}:accept")
+    await click.wait_response()
+    thread = await env.wait_for(lambda: challenge.thread, message="no thread")
+    users = (alice, bob)
+
+    for _ in range(200):
+        await settled(env, match_id)
+        match = await service(env).get_match(match_id)
+        if match.status != "active":
+            break
+        step = match.step
+        waiting = service(env).flow.waiting_for(await _game(env, match_id))
+        panels = {seat: await env.wait_for(lambda s=seat, n=step: (p := panel_of(env, users[s], n)) is not None
+                                           and p.buttons and p, message=f"no panel for step {step}")
+                  for seat in waiting}
+        for seat, panel in panels.items():  # the card a player looks at is theirs alone
+            looked = LOOK.search(panel.text)
+            if looked:
+                other = users[1 - seat]
+                board = next(m for m in reversed(env.messages(thread)) if m.author is env.bot_user)
+                assert looked[1] not in board.text
+                other_panel = panel_of(env, other, step)
+                assert other_panel is None or looked[1] not in other_panel.text
+        for seat, panel in panels.items():
+            keys = [b["custom_id"] for b in panel.buttons]
+            chosen = next((k for k in keys if ":steal:" in k), keys[0])
+            ix = await env.click(users[seat], panel, custom_id=chosen)
+            await ix.wait_response()
+    result = await env.wait_for(lambda: result_of(env, thread), message="no result")
+    await settled(env, match_id)
+    events = [q for q in await service(env).events(match_id)]
+    assert any(q.type == "step_played" and q.event["steals"] for q in events)
+    assert any(q.type == "war" for q in events)
+    assert any("steals" in m.text and "pile with" in m.text for m in env.messages(thread))
+    match = await service(env).get_match(match_id)
+    assert match.status == "finished"
+    last = list(replay(await service(env).export(match_id)))[-1]
+    assert last["winner"] == match.result["winner"] and last["reason"] == match.result["reason"]
+    assert ("wins" in result.embeds[0]["title"]) == (match.result["winner"] is not None)
+
+
+async def _game(env: Env, match_id: int) -> BundleWar:
+    async with service(env).db.read() as conn:
+        state = await store.load_state(conn, match_id)
+    return BundleWar.from_json(state)
