@@ -9,7 +9,7 @@ Pictures cannot show a mention, so they take plain names (``image_names``), fall
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -191,3 +191,32 @@ def ratings_line(ratings: Sequence[Mapping[str, float] | None] | None, shown: Se
             note = ", provisional" if games is not None and is_provisional(int(games)) else ""
             parts.append(f"{shown[seat]} {before} → {after} ({after - before:+d}{note})")
     return "Ratings: " + " · ".join(parts) if parts else None
+
+
+class ChallengeWords:
+    """A two-player game's words for its challenge's life (what the kit's presenter asks a game's render for):
+    ``challenge``, ``declined``, ``withdrawn``, ``expired``, ``accepted`` and ``link_line``, for ``title`` with
+    its ``emoji``; ``rules_line`` words a match's rules for the challenge."""
+
+    def __init__(self, title: str, emoji: str, rules_line: Callable[[Mapping[str, Any]], str]) -> None:
+        self.title, self.emoji, self.rules_line = title, emoji, rules_line
+
+    def challenge(self, challenger: str, opponent: str, rules: Mapping[str, Any], *,
+                  expires_at: When) -> ButtonSurface:
+        return challenge_surface(self.title, challenger, opponent, self.rules_line(rules), expires_at=expires_at)
+
+    def declined(self, challenger: str, opponent: str) -> str:
+        return f"❌ **{name(opponent)}** declined {possessive(f'**{name(challenger)}**')} {self.title} challenge."
+
+    def withdrawn(self, challenger: str, opponent: str) -> str:
+        return f"↩️ **{name(challenger)}** withdrew the {self.title} challenge to **{name(opponent)}**."
+
+    def expired(self, challenger: str, opponent: str) -> str:
+        return f"⌛ {possessive(f'**{name(challenger)}**')} {self.title} challenge expired: nobody accepted in time."
+
+    def accepted(self, challenger: str, opponent: str, thread_id: int | None) -> str:
+        where = f"play in <#{thread_id}>" if thread_id is not None else "play here"
+        return f"{self.emoji} **{name(opponent)}** accepted the {self.title} challenge: {where}."
+
+    def link_line(self, names: Sequence[str], rules: Mapping[str, Any], thread_id: int) -> str:
+        return f"{self.emoji} **{self.title}:** {', '.join(names)} — follow the game in <#{thread_id}>."

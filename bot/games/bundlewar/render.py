@@ -10,12 +10,11 @@ from bot.cards import card_label
 from bot.render.common import (
     Button,
     ButtonSurface,
+    ChallengeWords,
     Surface,
-    challenge_surface,
     clamp,
     clamp_line,
     count,
-    name,
     ratings_line,
     timestamp,
 )
@@ -27,29 +26,9 @@ def rules_line(rules: Mapping[str, Any]) -> str:
     return f"{rules['pack']} cards and two jokers, up to {rules['max_rounds']} rounds"
 
 
-def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expires_at: float) -> ButtonSurface:
-    return challenge_surface(TITLE, challenger, opponent, rules_line(rules), expires_at=expires_at)
-
-
-def declined(challenger: str, opponent: str) -> str:
-    return f"❌ **{name(opponent)}** declined the {TITLE} challenge."
-
-
-def withdrawn(challenger: str, opponent: str) -> str:
-    return f"↩️ **{name(challenger)}** withdrew the {TITLE} challenge."
-
-
-def expired(challenger: str, opponent: str) -> str:
-    return f"⌛ The {TITLE} challenge expired."
-
-
-def accepted(challenger: str, opponent: str, thread_id: int | None) -> str:
-    where = f"play in <#{thread_id}>" if thread_id is not None else "play here"
-    return f"🎴 **{name(opponent)}** accepted the {TITLE} challenge: {where}."
-
-
-def link_line(names: Sequence[str], rules: Mapping[str, Any], thread_id: int) -> str:
-    return f"🎴 **{TITLE}:** {', '.join(names)} — follow the game in <#{thread_id}>."
+WORDS = ChallengeWords(TITLE, "🎴", rules_line)
+challenge, declined, withdrawn, expired = WORDS.challenge, WORDS.declined, WORDS.withdrawn, WORDS.expired
+accepted, link_line = WORDS.accepted, WORDS.link_line
 
 
 def lobby(names: Sequence[str], rules: Mapping[str, Any], *, expires_at: float | None) -> ButtonSurface:

@@ -9,10 +9,9 @@ from bot.cards import card_label
 from bot.render.common import (
     Button,
     ButtonSurface,
+    ChallengeWords,
     Surface,
-    challenge_surface,
     clamp_line,
-    name,
     ratings_line,
     timestamp,
 )
@@ -25,29 +24,9 @@ def rules_line(rules: Mapping[str, Any]) -> str:
     return f"{rules['pack']} cards, up to {rules['max_rounds']} rounds; the fastest right press takes the cards"
 
 
-def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expires_at: float) -> ButtonSurface:
-    return challenge_surface(TITLE, challenger, opponent, rules_line(rules), expires_at=expires_at)
-
-
-def declined(challenger: str, opponent: str) -> str:
-    return f"❌ **{name(opponent)}** declined the {TITLE} challenge."
-
-
-def withdrawn(challenger: str, opponent: str) -> str:
-    return f"↩️ **{name(challenger)}** withdrew the {TITLE} challenge."
-
-
-def expired(challenger: str, opponent: str) -> str:
-    return f"⌛ The {TITLE} challenge expired."
-
-
-def accepted(challenger: str, opponent: str, thread_id: int | None) -> str:
-    where = f"play in <#{thread_id}>" if thread_id is not None else "play here"
-    return f"⚡ **{name(opponent)}** accepted the {TITLE} challenge: {where}."
-
-
-def link_line(names: Sequence[str], rules: Mapping[str, Any], thread_id: int) -> str:
-    return f"⚡ **{TITLE}:** {names[0]} vs {names[1]} — follow the game in <#{thread_id}>."
+WORDS = ChallengeWords(TITLE, "⚡", rules_line)
+challenge, declined, withdrawn, expired = WORDS.challenge, WORDS.declined, WORDS.withdrawn, WORDS.expired
+accepted, link_line = WORDS.accepted, WORDS.link_line
 
 
 def panel(data: Any, names: Sequence[str]) -> ButtonSurface:  # (no private panel: the buttons are on the round)
