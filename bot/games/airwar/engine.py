@@ -82,7 +82,7 @@ class AirWar(Game):
 
     def __init__(self, rules: dict[str, Any], seed: int, rng: random.Random) -> None:
         super().__init__(rules, seed, rng)
-        self.n: int = rules["players"]
+        self.n: int = rules.get("players", 2)
         self.seats = range(self.n)
         self.decks: list[list[str]] = [[] for _ in self.seats]
         self.stacks: list[list[str]] = [[] for _ in self.seats]
@@ -108,6 +108,15 @@ class AirWar(Game):
 
     # --- construction -------------------------------------------------------------------------------
     @classmethod
+    def resolve_rules(cls, rules: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The rules, checked; ``players`` is left out for two (a two-player game's rules are what they always
+        were, so its match files and saved games read the same)."""
+        resolved = super().resolve_rules(rules)
+        if resolved["players"] == 2:
+            del resolved["players"]
+        return resolved
+
+    @classmethod
     def new(cls, rules: Mapping[str, Any] | None = None, seed: int = 0,
             piles: Sequence[Sequence[str]] | None = None) -> Self:
         given = dict(rules or {})
@@ -131,8 +140,8 @@ class AirWar(Game):
 
     def _parse_piles(self, piles: Any) -> list[list[str]]:
         if isinstance(piles, str | bytes) or not isinstance(piles, Sequence) or len(piles) != self.n:
-            raise InvalidState(f"Air War for {self.n} needs {self.n} starting piles, one deck per seat (top card "
-                               "first)")
+            count = "exactly two" if self.n == 2 else str(self.n)
+            raise InvalidState(f"Air War needs {count} starting piles, one deck per seat (top card first)")
         decks = []
         for seat, pile in enumerate(piles):
             if isinstance(pile, str | bytes) or not isinstance(pile, Sequence):
