@@ -46,6 +46,8 @@ SEATS = (0, 1)
 JSON_VERSION = 1
 SHORT_STACK = "short_stack"
 OUT_OF_CARDS = "out_of_cards"
+#: 3-4 players: nobody left could draw a full stack, and the winner had the most cards left (equal most: a draw)
+MOST_CARDS = "most_cards"
 
 DECK_SIZES = {"standard": 52, "jokers": 54, "tarot": 78}
 
@@ -237,7 +239,7 @@ class AirWar(Game):
         self.stacks[seat] = []
         events = [self._knock_out(seat, reason)]
         if sum(self.in_game) == 1:
-            return events + [self._finish_many(reason)]
+            return [*events, self._finish_many(reason)]
         if not self.pending_seats():
             events += self._play_engagement_of_many()
         return events
@@ -376,7 +378,7 @@ class AirWar(Game):
         events.append({"type": "engagement_end", "engagement": self.engagement, "fights": counter["fights"],
                        "ties": counter["ties"], **self._counts()})
         if sum(self.in_game) <= 1:
-            return events + [self._finish_many(OUT_OF_CARDS)]
+            return [*events, self._finish_many(OUT_OF_CARDS)]
         return events + self._start_engagement()
 
     def _fight_of_many(self, fighters: list[int], counter: dict[str, int], events: list[Event]) -> bool:
@@ -423,7 +425,8 @@ class AirWar(Game):
             events.append({
                 "type": "flip", "engagement": self.engagement, "flip": counter["flips"],
                 "fight": counter["fights"] + 1, "cards": cards, "sources": sources,
-                "result": "tie" if winner is None else "win", "winner": winner, "tied": [] if winner is not None else top,
+                "result": "tie" if winner is None else "win", "winner": winner,
+                "tied": [] if winner is not None else top,
             })
             lose([seat for seat in fighters if seat not in top])
             if winner is not None:
@@ -449,14 +452,23 @@ class AirWar(Game):
         draw); else the next stacks are drawn."""
         size = self.stack_size
         short = [seat for seat in self.seats if self.in_game[seat] and len(self.decks[seat]) < size]
+        if short and len(short) == sum(self.in_game):  # nobody left can field a stack: the most cards go out last
+            short.sort(key=lambda seat: len(self.decks[seat]))
+            most = len(self.decks[short[-1]])
+            leaders = [seat for seat in short if len(self.decks[seat]) == most]
+            events = [self._knock_out(seat, SHORT_STACK) for seat in short if seat not in leaders]
+            if len(leaders) > 1:
+                events += [self._knock_out(seat, SHORT_STACK) for seat in leaders]
+            self.stacks = [[] for _ in self.seats]
+            return [*events, self._finish_many(MOST_CARDS, leaders)]
         events = [self._knock_out(seat, SHORT_STACK) for seat in short]
         if sum(self.in_game) <= 1:
             self.stacks = [[] for _ in self.seats]
-            return events + [self._finish_many(SHORT_STACK, short)]
+            return [*events, self._finish_many(SHORT_STACK, short)]
         self.engagement += 1
         self.stacks = [[self._draw(seat) for _ in range(size)] if self.in_game[seat] else [] for seat in self.seats]
         self.orders = [None] * self.n
-        return events + [{
+        return [*events, {
             "type": "engagement", "number": self.engagement, "stack_size": size,
             "stacks": [list(stack) for stack in self.stacks], "in_game": list(self.in_game), **self._counts(),
         }]
@@ -475,9 +487,11 @@ class AirWar(Game):
         left = [seat for seat in self.seats if self.in_game[seat]]
         if left:
             detail = f"seat {left[0]} is the last player left: seat {left[0]} wins"
+            if reason == MOST_CARDS:
+                detail = f"nobody left could draw a full stack; seat {left[0]} had the most cards left and wins"
             self.outcome = Outcome(left[0], reason, detail)
         else:
-            detail = f"the last players ({', '.join(f'seat {s}' for s in together)}) went out at once: a draw"
+            detail = f"the last players ({', '.join(f'seat {s}' for s in together)}) went out together: a draw"
             self.outcome = Outcome(None, reason, detail)
         return self._game_over_event()
 
