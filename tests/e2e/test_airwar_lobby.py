@@ -147,6 +147,7 @@ async def test_a_lobby_of_three_played_to_the_end_through_a_kill(make_env, tmp_p
         assert f"**<@{players[game.outcome.winner].id}>** wins!" in in_thread.text
     for player in players:
         assert f"**<@{player.id}>** · deck " in in_thread.text  # every player's line, winner first
+    assert [m for m in env.messages(channel) if m.author is env.bot_user] == [lobby]  # the match's one message
     assert_flips_shown_once(env, thread, played.engagements)
     assert assert_no_order_leaked(env, thread, played.orders, players, rules=RULES) > 0
     assert board(env, thread, 1) is not None
