@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
 from bot.cards import parse_card, standard_pack, strength_table, tarot_pack
-from bot.errors import IllegalAction, InvalidCard, InvalidState, NotYourTurn
+from bot.errors import IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
 from bot.games.base import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
 
 SEATS = (0, 1)
@@ -113,6 +113,10 @@ class AirWar(Game):
     def resolve_rules(cls, rules: Mapping[str, Any] | None) -> dict[str, Any]:
         """The rules, checked; ``players`` is left out for two (a two-player game's rules are what they always
         were, so its match files and saved games read the same)."""
+        unknown = sorted(set(rules or {}) - {option.key for option in cls.options})
+        if unknown:  # (the number of players is set by who plays, not chosen like a rule)
+            chosen = ", ".join(sorted(option.key for option in cls.options if option.key != "players"))
+            raise InvalidRules(f"unknown rule {unknown[0]!r}; this game's rules are: {chosen}")
         resolved = super().resolve_rules(rules)
         if resolved["players"] == 2:
             del resolved["players"]
