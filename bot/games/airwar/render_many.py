@@ -272,6 +272,10 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
     shown = names_of(names)
     in_game = _in_game(view)
     number, size = view["engagement"], view["stack_size"]
+    if not in_game[seat]:
+        return ButtonSurface(base._title(f"{TITLE} — engagement {number}"),
+                             f"{OUT}: you are out of this game; the others play on. The flips are in the thread.",
+                             None, [])
     stack = list(view["stacks"][seat])
     locked = bool(view["locked"][seat])
     order = list(view["my_order"]) if locked and view.get("my_order") else base._check_draft(stack, draft)
