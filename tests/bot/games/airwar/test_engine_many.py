@@ -8,24 +8,12 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 
 import pytest
 
 from bot.errors import IllegalAction, NotYourTurn
 from bot.games.airwar.engine import AirWar
-
-
-def cards(text: str) -> list[str]:
-    return text.split()
-
-
-def order(text: str) -> dict:
-    return {"type": "order", "cards": cards(text)}
-
-
-def of_type(events: list[dict], kind: str) -> list[dict]:
-    return [event for event in events if event["type"] == kind]
+from tests.bot.games.airwar.test_engine import all_cards, cards, of_type, order
 
 
 def play(game: AirWar, *orders: str | None) -> list[dict]:
@@ -34,10 +22,6 @@ def play(game: AirWar, *orders: str | None) -> list[dict]:
         if text is not None:
             events += game.apply(seat, order(text))
     return events
-
-
-def all_cards(game: AirWar) -> Counter:
-    return Counter(card for pile in game.card_locations().values() for card in pile)
 
 
 #: three decks of 7: a stack of 5 and two cards to draw (stack 5)
