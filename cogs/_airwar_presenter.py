@@ -44,7 +44,7 @@ from typing import Any
 
 import discord
 
-from bot.games.airwar import render
+from bot.games.airwar import render, render_many
 from bot.games.airwar.flow import Panel, PublicBoard, public_board
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel
 from bot.render.common import Button, ButtonSurface
@@ -99,16 +99,30 @@ class AirWarPresenter(Presenter):
         return public_board(*await self.service.step_record(match_id, number), up_to)
 
     # --- words -------------------------------------------------------------------------------------------
+    def opening_message(self, match: MatchRecord) -> dict[str, Any]:
+        """The challenge message, or a lobby's (3 or 4 players) as it stands."""
+        if not match.options.get("lobby"):
+            return super().opening_message(match)
+        surface = render_many.lobby(mentions(match), match.rules, expires_at=match.deadline_at)
+        return {"embed": embed_of(surface, colour=self.colour),
+                "view": self.buttons.lobby_view(match.id, surface.buttons), "allowed_mentions": NO_MENTIONS}
+
     def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str]) -> str:
+        if match.options.get("lobby"):
+            how = {"withdrawn": "was cancelled by its host", "expired": "expired: nobody joined or left in time"}
+            return (f"{CLOSED_MARKS[event_type]}**{names[0]}**'s {render.TITLE} lobby "
+                    f"{how.get(event_type, 'closed')}.")
         return CLOSED_MARKS[event_type] + super().closed_challenge_text(match, event_type, names)
 
     def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None) -> str:
+        if len(names) != 2:
+            return render_many.started(names, None if thread_id is None else f"<#{thread_id}>")
         challenger, opponent = names
         where = f"the match is on in <#{thread_id}>" if thread_id is not None else "the match is on right here"
         return f"⚔️ **{opponent}** accepted **{challenger}**'s {render.TITLE} challenge: {where}."
 
     def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int) -> str:
-        return (f"⚔️ **{render.TITLE}:** {names[0]} vs {names[1]} · {render.rules_text(match.rules)} — "
+        return (f"⚔️ **{render.TITLE}:** {' vs '.join(names)} · {render.rules_text(match.rules)} — "
                 f"follow the match in <#{thread_id}>.")
 
     def thread_lost_text(self, names: Sequence[str]) -> str:
@@ -140,7 +154,7 @@ class AirWarPresenter(Presenter):
         return panel.engagement
 
     def panel_due(self, panel: Panel, step: int) -> bool:
-        return super().panel_due(panel, step) and panel.view is not None
+        return super().panel_due(panel, step) and panel.view is not None and bool(panel.stack)  # (none: out)
 
     async def panel_message(self, match: MatchRecord, panel: Panel, *, answering: bool = True) -> dict[str, Any]:
         """``send`` keyword arguments of a new message showing ``panel`` (a DM panel, or its ephemeral copy)."""
@@ -255,7 +269,7 @@ class AirWarPresenter(Presenter):
         data = event.event
         number = data["engagement"]
         board = await self._public_board(match.id, number, event.seq)
-        waiting = [seat for seat in (0, 1) if board is None or not board.locked[seat]]
+        waiting = [seat for seat in range(len(match.seats)) if board is None or not board.locked[seat]]
         await self._post(show, f"deadline:{event.seq}",
                          content=render.deadline_moved(show.names, number, data["deadline_at"], waiting=waiting),
                          allowed_mentions=discord.AllowedMentions(
@@ -276,7 +290,8 @@ class AirWarPresenter(Presenter):
             why = render.reason_text(event.event, show.names)
             await self._show_board(show, number, up_to=event.seq,
                                    closed=f"🏁 **Game over before this engagement was played.** {why}")
-        await self._edit_panels(show, number, [seat for seat in (0, 1) if seat not in board.timed_out])
+        await self._edit_panels(show, number, [seat for seat in range(len(match.seats))
+                                               if seat not in board.timed_out])
 
     async def _on_result(self, show: AirWarShow, event: QueuedEvent) -> None:
         view = await self.service.view(show.match.id)

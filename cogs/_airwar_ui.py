@@ -4,6 +4,7 @@ Every button is a :class:`discord.ui.DynamicItem` whose custom id names what it 
 sent before a restart still works (nothing about it lives in memory):
 
 * ``aw:c:<match>:<accept|decline|withdraw>`` -- the challenge message;
+* ``aw:l:<match>:<join|leave|start|cancel>`` -- a lobby's message (3 or 4 players; anyone may Join);
 * ``aw:p:<match>:<engagement>:<key>`` -- the battle-order panel (DM or ephemeral); ``key`` is the render's button
   key: ``card:<CARD>``, ``undo``, ``reset``, ``random``, ``drawn``, ``confirm``, and ``hint`` against the bot;
 * ``aw:open:<match>:<engagement>`` -- **Arrange** on the board (the presser's panel, ephemeral, in the thread) and
@@ -31,5 +32,5 @@ PANEL_KEY = r"(?:card:[0-9A-Z]{1,3}|undo|reset|random|drawn|confirm|hint)"
 
 
 BUTTONS = MatchButtons("aw", cog_name=COG_NAME, title="Air War", panel_key=PANEL_KEY,
-                       open_label="Open my battle-order panel", board_label=PANEL_BUTTON)
+                       open_label="Open my battle-order panel", board_label=PANEL_BUTTON, lobby=True)
 

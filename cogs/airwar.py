@@ -1,10 +1,10 @@
-"""`/airwar challenge|forfeit|status` and every Air War button: the Discord face of Air War's match service, on the
-kit's match cog (:mod:`cogs.kit.match_cog`: the buttons' handlers, timers, restarts, the challenge, forfeit and
+"""`/airwar challenge|lobby|forfeit|status` and every Air War button: the Discord face of Air War's match service, on
+the kit's match cog (:mod:`cogs.kit.match_cog`: the buttons' handlers, timers, restarts, the challenge, forfeit and
 status are every game's); this module holds Air War's commands, their options, its presenter and its words.
 
 Everything public -- boards, flips, notes, results, DMs -- is shown by the presenter (:mod:`cogs._airwar_presenter`)
 in a background task per match, never inside an interaction. Buttons are :mod:`cogs._airwar_ui`'s dynamic items
-(custom ids ``aw:c:…``, ``aw:p:…``, ``aw:open:…``, ``aw:ff:…``); they keep working after a restart.
+(custom ids ``aw:c:…``, ``aw:l:…``, ``aw:p:…``, ``aw:open:…``, ``aw:ff:…``); they keep working after a restart.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from discord.ext import commands
 from bot.games.airwar import practice, render
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, OPPONENT_OPTION, MatchStatus, MatchUpdate
 from bot.services import USER_ERRORS
+from bot.services.settings import SettingsService
+from bot.storage.records import MatchRecord
 from cogs._airwar_presenter import AirWarPresenter
 from cogs._airwar_ui import BUTTONS, COG_NAME, HINT_KEY
 from cogs._match_common import mentions
@@ -48,8 +50,7 @@ class AirWarCog(MatchCog, name=COG_NAME):
         super().__init__(bot)
         self._accuracy_tasks: set[asyncio.Task[None]] = set()
 
-    airwar = app_commands.Group(name="airwar", description="Air War: a card battle between two pilots",
-                                guild_only=True)
+    airwar = app_commands.Group(name="airwar", description="Air War: a card battle for 2-4 pilots", guild_only=True)
 
     # --- commands --------------------------------------------------------------------------------------
     @airwar.command(name="challenge", description="Challenge someone in this server to a game of Air War")
@@ -75,6 +76,47 @@ class AirWarCog(MatchCog, name=COG_NAME):
         rules = {key: value for key, value in (("aces", aces and aces.value), ("deck", deck and deck.value),
                                                 ("stack", stack)) if value is not None}
         await self.start_challenge(interaction, opponent, rules=rules, timer=timer, level=level and level.value)
+
+    @airwar.command(name="lobby", description="Open a game of Air War for 3-4 players that anyone here can join")
+    @app_commands.describe(aces="Aces high (default) or low", deck="Each player's deck (default: standard, 52 cards)",
+                           stack="Cards in each engagement's stack, 3 to 7 (default 5)")
+    @app_commands.choices(aces=ACES, deck=DECKS)
+    async def lobby(self, interaction: discord.Interaction, aces: app_commands.Choice[str] | None = None,
+                    deck: app_commands.Choice[str] | None = None,
+                    stack: app_commands.Range[int, 3, 7] | None = None) -> None:
+        given = {key: value for key, value in (("aces", aces and aces.value), ("deck", deck and deck.value),
+                                               ("stack", stack)) if value is not None}
+        if await self.refuse_channel(interaction):
+            return
+        server = await self.server_for_start(interaction, self.service.check_player(interaction.user.id))
+        if server is None:
+            return
+        await self.issue_lobby(interaction, game=self.game, rules=SettingsService.rules_from(server, self.game, given),
+                               pace=None)
+
+    async def on_lobby_button(self, interaction: discord.Interaction, match_id: int, action: str) -> None:
+        """A lobby starts with three or four players (two play a challenge)."""
+        if action == "start":
+            match = await self.service.get_match(match_id)
+            if match.status == "challenge" and match.options.get("lobby") and len(match.seats) < 3 \
+                    and match.seats[0].user_id == interaction.user.id:
+                await self.tell(interaction, f"A {render.TITLE} lobby starts with 3 or 4 players: wait for "
+                                             f"{3 - len(match.seats)} more to join (two play a `/airwar challenge`).")
+                return
+        await super().on_lobby_button(interaction, match_id, action)
+
+    def forfeited_text(self, match: MatchRecord, user_id: int) -> str:
+        if len(match.seats) == 2:
+            return super().forfeited_text(match, user_id)
+        winner = (match.result or {}).get("winner") if match.status == "finished" else None
+        wins = f" <@{match.user_ids[winner]}> wins." if winner is not None else " The others play on."
+        return f"🏳️ You forfeited your {self.title} match: you are out.{wins}"
+
+    async def forfeit_question(self, match: MatchRecord, seat: int) -> str:
+        if len(match.seats) == 2:
+            return await super().forfeit_question(match, seat)
+        return (f"Forfeit your {self.title} match in <#{match.play_channel_id}>? You are out at once and the others "
+                "play on; the last one standing wins.")
 
     @airwar.command(name="forfeit", description="Give up your Air War match (your opponent wins)")
     async def forfeit(self, interaction: discord.Interaction) -> None:

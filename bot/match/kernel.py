@@ -1583,7 +1583,19 @@ class MatchKernel:
         choices: dict[int, list[dict[str, Any] | None]] = {}
         moves: list[dict[str, Any]] = []
         timeouts = [action for action in log if action.kind == Reason.TIMEOUT]
+        # A game of more than two where seats go out: a step some seats never chose in was played once anything of
+        # a later step is logged, or, for the last step, when the game ended in play (not by a forfeit or draw).
+        ended_in_play = (match.result or {}).get("reason") not in (Reason.FORFEIT, Reason.TIMEOUT,
+                                                                   Reason.DOUBLE_TIMEOUT)
+
+        def flush(before: int | None) -> None:
+            for step in sorted(choices):
+                if (before is None or step < before) and any(choice is not None for choice in choices[step]):
+                    moves.append(self.flow.export_move(choices.pop(step)))  # type: ignore[arg-type]
+
         for action in log:
+            if seats > 2 and any(step < action.step for step in choices):
+                flush(action.step)
             if action.kind in self.flow.choice_kinds:
                 single = self.flow.export_choice(action.seat, action.action)
                 if single is not None:
@@ -1592,18 +1604,24 @@ class MatchKernel:
                 step = choices.setdefault(action.step, [None] * seats)
                 step[action.seat] = action.action
                 if all(choice is not None for choice in step):
-                    moves.append(self.flow.export_move(step))  # type: ignore[arg-type]
+                    moves.append(self.flow.export_move(choices.pop(action.step)))  # type: ignore[arg-type]
             elif action.kind == Reason.FORFEIT:
+                if action.step in choices:  # an order locked before giving up is never played
+                    choices[action.step][action.seat] = None
                 forfeit = {"forfeit": action.seat, "reason": Reason.FORFEIT}
                 moves.append(self.flow.ending_move(forfeit, action.step))
             elif action.kind == Reason.TIMEOUT:
                 together = [t for t in timeouts if t.step == action.step]
-                if len(together) == seats:
+                last_step = action.step == log[-1].step and match.result is not None
+                everyone_left = last_step and match.result.get("reason") == Reason.DOUBLE_TIMEOUT
+                if len(together) == seats or everyone_left:
                     if action is together[0]:
                         moves.append(self.flow.ending_move({"draw": Reason.DOUBLE_TIMEOUT}, action.step))
                 else:
                     moves.append(self.flow.ending_move({"forfeit": action.seat, "reason": Reason.TIMEOUT},
                                                        action.step))
+        if seats > 2 and ended_in_play and match.status == Status.FINISHED:
+            flush(None)
         return {"game": match.game, "rules": dict(match.rules), "seed": match.seed, "moves": moves}
 
     async def leaderboard(

@@ -268,7 +268,9 @@ def reference(orders: dict[int, list[list[str]]], rules: dict[str, Any] | None =
     number = 1
     while not game.is_over and number in orders:
         view = game.view(None)
-        for seat in (0, 1):
+        for seat in range(game.num_players):
+            if not game.in_game[seat]:  # 3-4 players: out of the game, no order
+                continue
             assert orders[number][seat] is not None
             assert sorted(orders[number][seat]) == sorted(view["stacks"][seat]), "the bot dealt other stacks"
             events += game.apply(seat, {"type": "order", "cards": list(orders[number][seat])})
@@ -353,7 +355,8 @@ def version_texts(message: Message) -> list[str]:
 
 
 def flip_lines(text: str) -> int:
-    return len(re.findall(r"^\d+\. \S+ vs \S+", text, flags=re.MULTILINE))
+    """Flip lines on a board: ``1. A♠ vs K♥``, or with 3-4 players ``1. <@1> A♠ · <@2> K♥ · <@3> 4♦``."""
+    return len(re.findall(r"^\d+\. (?:\S+ vs \S+|<@\d+> \S+ · )", text, flags=re.MULTILINE))
 
 
 # --- the leak scan -------------------------------------------------------------------------------------------
@@ -459,12 +462,12 @@ def flips_shown_at(env: Env, where, number: int) -> dict[int, float]:
 
 
 def assert_no_order_leaked(env: Env, thread, orders: dict[int, list[list[str]]], players: Sequence[User], *,
-                           scope: Sequence[Any] | None = None) -> int:
+                           scope: Sequence[Any] | None = None, rules: dict[str, Any] | None = None) -> int:
     """No version of any message anyone but the player could see named the player's not yet flipped cards in
     their locked order (two or more of them), before those flips were shown (on a board in ``thread``: a channel,
     or a list of them). ``scope``: only the public messages in these channels and the players' private ones (other
     matches deal the same card names). Returns how many versions were checked."""
-    _, events = reference(orders)
+    _, events = reference(orders, rules)
     versions = every_version(env)
     if scope is not None:
         names = {player.name for player in players}
@@ -475,7 +478,7 @@ def assert_no_order_leaked(env: Env, thread, orders: dict[int, list[list[str]]],
         shown_at = flips_shown_at(env, thread, number)
         assert shown_at or not flips, f"engagement {number}: no board showed its flips"
         for seat, player in enumerate(players):
-            order = seat_orders[seat]
+            order = seat_orders[seat] or []  # (none: a seat out of the game)
             for version in versions:
                 if version.audience == player.name:
                     continue

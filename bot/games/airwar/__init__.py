@@ -6,8 +6,9 @@ from bot.games.airwar.engine import AirWar
 from bot.games.airwar.flow import AirWarFlow
 
 HELP = ("`/airwar challenge` a member of this server, or me (pick my `level`: unrated practice, with a Hint button "
-        "and your accuracy at the end). Each of you gets a private message to arrange your stack in secret; the "
-        "flips are shown in a thread. `/airwar status` (only you see it), `/airwar forfeit` to give up.")
+        "and your accuracy at the end), or open a `/airwar lobby` for 3-4 that anyone here joins. Each player gets a "
+        "private message to arrange their stack in secret; the flips are shown in a thread. `/airwar status` (only "
+        "you see it), `/airwar forfeit` to give up.")
 
 PLUGIN = GamePlugin(help=HELP, opponent="bot.ai.players:decide", levels=("hard", "medium", "easy"), engine=AirWar,
                     flow=AirWarFlow, order=0)

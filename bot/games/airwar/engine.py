@@ -39,13 +39,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
 from bot.cards import parse_card, standard_pack, strength_table, tarot_pack
-from bot.errors import IllegalAction, InvalidCard, InvalidState, NotYourTurn
+from bot.errors import IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
 from bot.games.base import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
 
 SEATS = (0, 1)
 JSON_VERSION = 1
 SHORT_STACK = "short_stack"
 OUT_OF_CARDS = "out_of_cards"
+#: 3-4 players: nobody left could draw a full stack, and the winner had the most cards left (equal most: a draw)
+MOST_CARDS = "most_cards"
 
 DECK_SIZES = {"standard": 52, "jokers": 54, "tarot": 78}
 
@@ -67,7 +69,7 @@ class AirWar(Game):
     name = "airwar"
     title = "Air War"
     min_players = 2
-    max_players = 2
+    max_players = 4
     options = (
         Option("aces", "high", "aces rank above the king (high) or below the 2 (low)", choices=("high", "low")),
         Option("stack", 5, "cards in each engagement's stack", minimum=3, maximum=7),
@@ -77,15 +79,23 @@ class AirWar(Game):
             "each player's deck: standard (52 cards), jokers (54: two jokers above the ace) or tarot (78)",
             choices=("standard", "jokers", "tarot"),
         ),
+        Option("players", 2, "number of players, each with a deck of their own", minimum=2, maximum=4),
     )
 
     def __init__(self, rules: dict[str, Any], seed: int, rng: random.Random) -> None:
         super().__init__(rules, seed, rng)
-        self.decks: list[list[str]] = [[], []]
-        self.stacks: list[list[str]] = [[], []]
-        self.orders: list[list[str] | None] = [None, None]
-        self.table: list[list[str]] = [[], []]
-        self.discards: list[list[str]] = [[], []]
+        self.n: int = rules.get("players", 2)
+        self.seats = range(self.n)
+        self.decks: list[list[str]] = [[] for _ in self.seats]
+        self.stacks: list[list[str]] = [[] for _ in self.seats]
+        self.orders: list[list[str] | None] = [None] * self.n
+        self.table: list[list[str]] = [[] for _ in self.seats]
+        self.discards: list[list[str]] = [[] for _ in self.seats]
+        #: 3-4 players only (two players are always both in): who is still playing, the order seats went out in,
+        #: and how many cards each seat has put back at the bottom of its deck (see :attr:`unknown`)
+        self.in_game: list[bool] = [True] * self.n
+        self.out_order: list[int] = []
+        self.kept: list[int] = [0] * self.n
         self.engagement = 0
         #: the events of the game's start (the first engagement, or the game's end): ``new`` has no return
         #: value for them, so the bot reads them here.
@@ -100,14 +110,31 @@ class AirWar(Game):
 
     # --- construction -------------------------------------------------------------------------------
     @classmethod
+    def resolve_rules(cls, rules: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The rules, checked; ``players`` is left out for two (a two-player game's rules are what they always
+        were, so its match files and saved games read the same)."""
+        unknown = sorted(set(rules or {}) - {option.key for option in cls.options})
+        if unknown:  # (the number of players is set by who plays, not chosen like a rule)
+            chosen = ", ".join(sorted(option.key for option in cls.options if option.key != "players"))
+            raise InvalidRules(f"unknown rule {unknown[0]!r}; this game's rules are: {chosen}")
+        resolved = super().resolve_rules(rules)
+        if resolved["players"] == 2:
+            del resolved["players"]
+        return resolved
+
+    @classmethod
     def new(cls, rules: Mapping[str, Any] | None = None, seed: int = 0,
             piles: Sequence[Sequence[str]] | None = None) -> Self:
-        resolved = cls.resolve_rules(rules)
+        given = dict(rules or {})
+        if piles is not None and "players" not in given and isinstance(piles, Sequence) \
+                and not isinstance(piles, str | bytes) and cls.min_players <= len(piles) <= cls.max_players:
+            given["players"] = len(piles)
+        resolved = cls.resolve_rules(given)
         cls._check_seed(seed)
         game = cls(resolved, seed, random.Random(seed))
         if piles is None:
             decks = []
-            for _seat in SEATS:  # seat 0's deck is shuffled first, then seat 1's; never again
+            for _seat in game.seats:  # seat 0's deck is shuffled first, then seat 1's, ...; never again
                 deck = pack_for(resolved["deck"])
                 game.rng.shuffle(deck)
                 decks.append(deck)
@@ -118,8 +145,9 @@ class AirWar(Game):
         return game
 
     def _parse_piles(self, piles: Any) -> list[list[str]]:
-        if isinstance(piles, str | bytes) or not isinstance(piles, Sequence) or len(piles) != 2:
-            raise InvalidState("Air War needs exactly two starting piles, one deck per seat (top card first)")
+        if isinstance(piles, str | bytes) or not isinstance(piles, Sequence) or len(piles) != self.n:
+            count = "exactly two" if self.n == 2 else str(self.n)
+            raise InvalidState(f"Air War needs {count} starting piles, one deck per seat (top card first)")
         decks = []
         for seat, pile in enumerate(piles):
             if isinstance(pile, str | bytes) or not isinstance(pile, Sequence):
@@ -149,11 +177,11 @@ class AirWar(Game):
     # --- play ---------------------------------------------------------------------------------------
     @property
     def num_players(self) -> int:
-        return 2
+        return self.n
 
     def legal_actions(self, seat: int) -> list[Action]:
         self._check_seat(seat)
-        if self.is_over or self.orders[seat] is not None:
+        if self.is_over or self.orders[seat] is not None or not self.in_game[seat]:
             return []
         stack = self.stacks[seat]
         seen: set[tuple[str, ...]] = set()
@@ -167,7 +195,7 @@ class AirWar(Game):
     def pending_seats(self) -> list[int]:
         if self.is_over:
             return []
-        return [seat for seat in SEATS if self.orders[seat] is None]
+        return [seat for seat in self.seats if self.orders[seat] is None and self.in_game[seat]]
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         self._check_seat(seat)
@@ -178,31 +206,52 @@ class AirWar(Game):
         order = self._check_order(seat, action.get("cards"))
         self.orders[seat] = order
         events = [self._locked_event(seat)]
-        if all(o is not None for o in self.orders):
-            events += self._play_engagement()
+        if not self.pending_seats():
+            events += self._play_engagement() if self.n == 2 else self._play_engagement_of_many()
         return events
 
     def apply_move(self, move: Mapping[str, Any]) -> list[Event]:
-        """One engagement of a match file: ``{"orders": [seat 0's order, seat 1's order]}``."""
+        """One engagement of a match file: ``{"orders": [seat 0's order, seat 1's order, ...]}`` (``null`` for a
+        seat that is out)."""
         self._check_not_over()
         orders = move.get("orders") if isinstance(move, Mapping) else None
-        if isinstance(orders, str | bytes) or not isinstance(orders, Sequence) or len(orders) != 2:
-            raise IllegalAction('an Air War move is {"orders": [seat 0\'s order, seat 1\'s order]}')
-        checked = [self._check_order(seat, orders[seat]) for seat in SEATS]  # both checked before either plays
+        if isinstance(orders, str | bytes) or not isinstance(orders, Sequence) or len(orders) != self.n:
+            raise IllegalAction('an Air War move is {"orders": [seat 0\'s order, seat 1\'s order, ...]}')
+        playing = [seat for seat in self.seats if self.in_game[seat]]
+        for seat in self.seats:
+            if seat not in playing and orders[seat] is not None:
+                raise IllegalAction(f"seat {seat} is out of the game: its order must be null")
+        checked = {seat: self._check_order(seat, orders[seat]) for seat in playing}  # all checked before any plays
         events = []
-        for seat in SEATS:
+        for seat in playing:
             self.orders[seat] = checked[seat]
             events.append(self._locked_event(seat))
-        return events + self._play_engagement()
+        return events + (self._play_engagement() if self.n == 2 else self._play_engagement_of_many())
 
     def forfeit(self, seat: int, reason: str = "forfeit") -> list[Event]:
+        """Two players: the other wins. Three or four: the seat is out (its stack, seen by everyone, goes to its
+        discard pile; its deck leaves play face down) and the others play on; the last one in wins. If every seat
+        still in has locked in its order, the engagement is played at once."""
         self._check_seat(seat)
         self._check_not_over()
-        self.outcome = Outcome(_other(seat), reason, f"seat {seat} forfeited")
-        return [self._game_over_event()]
+        if self.n == 2:
+            self.outcome = Outcome(_other(seat), reason, f"seat {seat} forfeited")
+            return [self._game_over_event()]
+        if not self.in_game[seat]:
+            raise NotYourTurn(f"seat {seat} is out of the game already")
+        self.discards[seat][:0] = reversed(self.stacks[seat])
+        self.stacks[seat] = []
+        events = [self._knock_out(seat, reason)]
+        if sum(self.in_game) == 1:
+            return [*events, self._finish_many(reason)]
+        if not self.pending_seats():
+            events += self._play_engagement_of_many()
+        return events
 
     def _check_order(self, seat: int, cards: Any) -> list[str]:
         """The seat's order, checked against its stack; raise a typed error and change nothing."""
+        if not self.in_game[seat]:
+            raise NotYourTurn(f"seat {seat} is out of the game")
         if self.orders[seat] is not None:
             raise NotYourTurn(f"seat {seat} has already locked in an order for engagement {self.engagement}")
         stack = self.stacks[seat]
@@ -281,6 +330,8 @@ class AirWar(Game):
 
     def _start_engagement(self) -> list[Event]:
         """Draw the next stacks, or end the game when a seat cannot draw a full stack."""
+        if self.n != 2:
+            return self._start_engagement_of_many()
         size = self.stack_size
         short = [seat for seat in SEATS if len(self.decks[seat]) < size]
         if short:
@@ -303,6 +354,150 @@ class AirWar(Game):
             "type": "engagement", "number": self.engagement, "stack_size": size,
             "stacks": [list(stack) for stack in self.stacks], **self._counts(),
         }]
+
+    # --- three or four players ------------------------------------------------------------------------
+    def _play_engagement_of_many(self) -> list[Event]:
+        """Three or four players: every player with stack cards left flips one; the highest card is kept, the
+        others are discarded; a tie for highest goes on among the tied players only (the others lose the fight at
+        once), each flipping their next stack card, then their deck's top card. A player with stack cards left
+        when nobody else has any puts them back at the bottom of their deck, unopposed."""
+        self.stacks = [list(order or []) for order in self.orders]  # what is left to flip, in play order
+        events: list[Event] = []
+        counter = {"flips": 0, "fights": 0, "ties": 0}
+        while sum(self.in_game) > 1:
+            fighters = [seat for seat in self.seats if self.in_game[seat] and self.stacks[seat]]
+            if len(fighters) < 2:
+                break
+            if self._fight_of_many(fighters, counter, events):  # everyone left is out: the game is a draw
+                return events
+        for seat in self.seats:
+            if self.stacks[seat]:
+                cards, self.stacks[seat] = self.stacks[seat], []
+                self.decks[seat].extend(cards)
+                self.kept[seat] += len(cards)
+                events.append({"type": "unopposed", "engagement": self.engagement, "seat": seat, "cards": cards,
+                               **self._counts()})
+        self.orders = [None] * self.n
+        self.stats.rounds += 1
+        events.append({"type": "engagement_end", "engagement": self.engagement, "fights": counter["fights"],
+                       "ties": counter["ties"], **self._counts()})
+        if sum(self.in_game) <= 1:
+            return [*events, self._finish_many(OUT_OF_CARDS)]
+        return events + self._start_engagement()
+
+    def _fight_of_many(self, fighters: list[int], counter: dict[str, int], events: list[Event]) -> bool:
+        """One fight among ``fighters`` (ties included); True when it ended the game as a draw."""
+        fight_ties = 0
+        discarded: list[list[str]] = [[] for _ in self.seats]
+        losers: list[int] = []
+
+        def lose(seats: Sequence[int]) -> None:
+            for seat in seats:
+                discarded[seat] = list(self.table[seat])
+                self.discards[seat][:0] = reversed(self.table[seat])
+                self.table[seat] = []
+                losers.append(seat)
+
+        while True:
+            dry = [seat for seat in fighters if not self.stacks[seat] and not self.decks[seat]]
+            if dry:  # a tied player with no card to add is out
+                if len(dry) == sum(self.in_game):  # nobody else is left: a draw, the tied cards stay on the table
+                    for seat in dry:
+                        events.append(self._knock_out(seat, OUT_OF_CARDS))
+                    self.stacks = [[] for _ in self.seats]
+                    self.orders = [None] * self.n
+                    events.append(self._finish_many(OUT_OF_CARDS, dry))
+                    return True
+                lose(dry)
+                for seat in dry:
+                    events.append(self._knock_out(seat, OUT_OF_CARDS))
+                fighters = [seat for seat in fighters if seat not in dry]
+                if len(fighters) <= 1:
+                    winner = fighters[0] if fighters else None
+                    break
+            cards: list[str | None] = [None] * self.n
+            sources: list[str | None] = [None] * self.n
+            for seat in fighters:
+                from_stack = bool(self.stacks[seat])
+                cards[seat] = self.stacks[seat].pop(0) if from_stack else self._draw(seat)
+                sources[seat] = "stack" if from_stack else "deck"
+                self.table[seat].append(cards[seat])
+            counter["flips"] += 1
+            best = max(self.strength[card] for card in cards if card is not None)
+            top = [seat for seat in fighters if self.strength[cards[seat]] == best]  # type: ignore[index]
+            winner = top[0] if len(top) == 1 else None
+            events.append({
+                "type": "flip", "engagement": self.engagement, "flip": counter["flips"],
+                "fight": counter["fights"] + 1, "cards": cards, "sources": sources,
+                "result": "tie" if winner is None else "win", "winner": winner,
+                "tied": [] if winner is not None else top,
+            })
+            lose([seat for seat in fighters if seat not in top])
+            if winner is not None:
+                break
+            counter["ties"] += 1
+            fight_ties += 1
+            self.stats.wars += 1
+            fighters = top
+        counter["fights"] += 1
+        kept: list[str] = []
+        if winner is not None:
+            kept, self.table[winner] = self.table[winner], []
+            self.decks[winner].extend(kept)
+            self.kept[winner] += len(kept)
+        events.append({
+            "type": "fight", "engagement": self.engagement, "fight": counter["fights"], "winner": winner,
+            "losers": losers, "kept": kept, "discarded": discarded, "ties": fight_ties, **self._counts(),
+        })
+        return False
+
+    def _start_engagement_of_many(self) -> list[Event]:
+        """Three or four players: a player who cannot draw a full stack is out; the last one in wins (none: a
+        draw); else the next stacks are drawn."""
+        size = self.stack_size
+        short = [seat for seat in self.seats if self.in_game[seat] and len(self.decks[seat]) < size]
+        if short and len(short) == sum(self.in_game):  # nobody left can field a stack: the most cards go out last
+            short.sort(key=lambda seat: len(self.decks[seat]))
+            most = len(self.decks[short[-1]])
+            leaders = [seat for seat in short if len(self.decks[seat]) == most]
+            events = [self._knock_out(seat, SHORT_STACK) for seat in short if seat not in leaders]
+            if len(leaders) > 1:
+                events += [self._knock_out(seat, SHORT_STACK) for seat in leaders]
+            self.stacks = [[] for _ in self.seats]
+            return [*events, self._finish_many(MOST_CARDS, leaders)]
+        events = [self._knock_out(seat, SHORT_STACK) for seat in short]
+        if sum(self.in_game) <= 1:
+            self.stacks = [[] for _ in self.seats]
+            return [*events, self._finish_many(SHORT_STACK, short)]
+        self.engagement += 1
+        self.stacks = [[self._draw(seat) for _ in range(size)] if self.in_game[seat] else [] for seat in self.seats]
+        self.orders = [None] * self.n
+        return [*events, {
+            "type": "engagement", "number": self.engagement, "stack_size": size,
+            "stacks": [list(stack) for stack in self.stacks], "in_game": list(self.in_game), **self._counts(),
+        }]
+
+    def _knock_out(self, seat: int, reason: str) -> Event:
+        """The seat is out (its deck, if any, leaves play face down where it lies)."""
+        self.in_game[seat] = False
+        self.out_order.append(seat)
+        self.orders[seat] = None
+        return {"type": "out", "engagement": self.engagement, "seat": seat, "reason": reason,
+                "deck_count": len(self.decks[seat])}
+
+    def _finish_many(self, reason: str, together: Sequence[int] = ()) -> Event:
+        """The end of a game of three or four: the last one in wins; ``together`` went out last, at once (when
+        nobody is left: a draw)."""
+        left = [seat for seat in self.seats if self.in_game[seat]]
+        if left:
+            detail = f"seat {left[0]} is the last player left: seat {left[0]} wins"
+            if reason == MOST_CARDS:
+                detail = f"nobody left could draw a full stack; seat {left[0]} had the most cards left and wins"
+            self.outcome = Outcome(left[0], reason, detail)
+        else:
+            detail = f"the last players ({', '.join(f'seat {s}' for s in together)}) went out together: a draw"
+            self.outcome = Outcome(None, reason, detail)
+        return self._game_over_event()
 
     def _out_of_cards(self, empty: list[int]) -> Event:
         if len(empty) == 2:
@@ -327,6 +522,8 @@ class AirWar(Game):
         ``len(discards[1 - s])`` cards in all. Every draw takes the top card, so no kept card is drawn again while
         an unknown card is left above it: the known bottom is all the kept cards (or the whole deck).
         """
+        if self.n != 2:  # three or four players: a fight's winner keeps as many cards as he played, counted
+            return [max(0, len(self.decks[seat]) - self.kept[seat]) for seat in self.seats]
         return [max(0, len(self.decks[seat]) - len(self.discards[_other(seat)])) for seat in SEATS]
 
     def _counts(self) -> dict[str, list[int]]:
@@ -338,7 +535,7 @@ class AirWar(Game):
     def _locked_event(self, seat: int) -> Event:
         return {
             "type": "order_locked", "engagement": self.engagement, "seat": seat,
-            "waiting_for": [s for s in SEATS if self.orders[s] is None],
+            "waiting_for": self.pending_seats(),
         }
 
     def _game_over_event(self) -> Event:
@@ -361,7 +558,9 @@ class AirWar(Game):
         if seat is not None:
             self._check_seat(seat)
         ordering = not self.is_over
-        return {
+        many = {} if self.n == 2 else {"players": self.n, "in_game": list(self.in_game),
+                                       "out_order": list(self.out_order)}
+        return many | {
             "game": self.name,
             "seat": seat,
             "rules": dict(self.rules),
@@ -374,7 +573,7 @@ class AirWar(Game):
             "my_order": None if seat is None or self.orders[seat] is None else list(self.orders[seat]),
             "deck_counts": [len(deck) for deck in self.decks],
             "deck_bottoms": [
-                {"unknown_above": self.unknown[s], "cards": self.decks[s][self.unknown[s]:]} for s in SEATS
+                {"unknown_above": self.unknown[s], "cards": self.decks[s][self.unknown[s]:]} for s in self.seats
             ],
             "discards": [list(pile) for pile in self.discards],
             "table": [list(cards) for cards in self.table],
@@ -391,14 +590,14 @@ class AirWar(Game):
         if seat is not None:
             self._check_seat(seat)
         unknown = self.unknown
-        return Counter(card for s in SEATS for card in self.decks[s][:unknown[s]])
+        return Counter(card for s in self.seats for card in self.decks[s][:unknown[s]])
 
     def draw_piles(self) -> list[list[str]]:
         return [list(deck) for deck in self.decks]
 
     def card_locations(self) -> dict[str, list[str]]:
         places: dict[str, list[str]] = {}
-        for seat in SEATS:
+        for seat in self.seats:
             places[f"deck_{seat}"] = list(self.decks[seat])
             places[f"stack_{seat}"] = list(self.stacks[seat])
             places[f"table_{seat}"] = list(self.table[seat])
@@ -419,7 +618,8 @@ class AirWar(Game):
             "outcome": None if self.outcome is None else self.outcome.to_json(),
             "stats": self.stats.to_json(),
             "opening_events": [dict(event) for event in self.opening_events],
-        }
+        } | ({} if self.n == 2 else {"in_game": list(self.in_game), "out_order": list(self.out_order),
+                                      "kept": list(self.kept)})
 
     @classmethod
     def _from_json(cls, data: Mapping[str, Any]) -> Self:
@@ -432,16 +632,28 @@ class AirWar(Game):
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidState("the saved seed is not a whole number")
         game = cls(rules, seed, rng_from_json(data["rng"]))
+        n = game.n
         game.engagement = _count(data["engagement"], "engagement")
-        game.decks = [game._saved_cards(pile, "deck") for pile in _pair(data["decks"], "decks")]
-        unknown = [_count(n, "unknown") for n in _pair(data["unknown"], "unknown")]
-        game.stacks = [game._saved_cards(pile, "stack") for pile in _pair(data["stacks"], "stacks")]
-        game.orders = [None if o is None else game._saved_cards(o, "order") for o in _pair(data["orders"], "orders")]
-        game.table = [game._saved_cards(pile, "table") for pile in _pair(data["table"], "table")]
-        game.discards = [game._saved_cards(pile, "discard") for pile in _pair(data["discards"], "discards")]
+        game.decks = [game._saved_cards(pile, "deck") for pile in _per_seat(data["decks"], "decks", n)]
+        unknown = [_count(count, "unknown") for count in _per_seat(data["unknown"], "unknown", n)]
+        game.stacks = [game._saved_cards(pile, "stack") for pile in _per_seat(data["stacks"], "stacks", n)]
+        game.orders = [None if o is None else game._saved_cards(o, "order")
+                       for o in _per_seat(data["orders"], "orders", n)]
+        game.table = [game._saved_cards(pile, "table") for pile in _per_seat(data["table"], "table", n)]
+        game.discards = [game._saved_cards(pile, "discard") for pile in _per_seat(data["discards"], "discards", n)]
+        if n != 2:
+            in_game = _per_seat(data["in_game"], "in_game", n)
+            if not all(isinstance(flag, bool) for flag in in_game):
+                raise InvalidState("the saved in_game must be true or false per seat")
+            game.in_game = list(in_game)
+            game.kept = [_count(count, "kept") for count in _per_seat(data["kept"], "kept", n)]
+            out_order = data["out_order"]
+            if not isinstance(out_order, list) or sorted(out_order) != [s for s in game.seats if not in_game[s]]:
+                raise InvalidState("the saved out_order must name each seat that is out, once")
+            game.out_order = list(out_order)
         outcome = data["outcome"]
         if outcome is not None:
-            if not isinstance(outcome, Mapping) or outcome.get("winner") not in (None, 0, 1) \
+            if not isinstance(outcome, Mapping) or outcome.get("winner") not in (None, *game.seats) \
                     or isinstance(outcome.get("winner"), bool) or not isinstance(outcome.get("reason"), str) \
                     or not isinstance(outcome.get("detail", ""), str):
                 raise InvalidState("the saved outcome is damaged")
@@ -459,6 +671,25 @@ class AirWar(Game):
                                f"which say {game.unknown}")
         return game
 
+    def _check_position_of_many(self) -> None:
+        size = self.stack_size
+        for seat in self.seats:
+            order = self.orders[seat]
+            if order is not None and sorted(order) != sorted(self.stacks[seat]):
+                raise InvalidState(f"seat {seat}'s saved order is not an order of its stack")
+            if not self.in_game[seat] and (self.stacks[seat] or order is not None):
+                raise InvalidState(f"seat {seat} is out but holds a stack or an order")
+        if self.is_over:
+            return
+        if self.engagement < 1 or sum(self.in_game) < 2:
+            raise InvalidState("a game in progress is in engagement 1 or later, with two players in or more")
+        if any(len(self.stacks[s]) != size for s in self.seats if self.in_game[s]):
+            raise InvalidState(f"each stack of a player in a game in progress must hold {size} cards")
+        if any(self.table):
+            raise InvalidState("cards are on the table between engagements")
+        if not self.pending_seats():
+            raise InvalidState("every order is locked but the engagement was not played")
+
     def _saved_cards(self, pile: Any, what: str) -> list[str]:
         if not isinstance(pile, list) or not all(isinstance(card, str) for card in pile):
             raise InvalidState(f"a saved {what} is not a list of cards")
@@ -470,10 +701,13 @@ class AirWar(Game):
     def _check_position(self) -> None:
         """Raise InvalidState unless the loaded state is a position Air War can reach."""
         size = self.stack_size
-        for seat in SEATS:
+        for seat in self.seats:
             self._check_cards_fit(
                 seat, self.decks[seat] + self.stacks[seat] + self.table[seat] + self.discards[seat]
             )
+        if self.n != 2:
+            self._check_position_of_many()
+            return
         if len(self.table[0]) != len(self.table[1]):
             raise InvalidState("the two sides of the table must hold as many cards each")
         if self.is_over:
@@ -499,9 +733,9 @@ class AirWar(Game):
                 raise InvalidState(f"seat {seat}'s saved order is not an order of its stack")
 
 
-def _pair(value: Any, what: str) -> list[Any]:
-    if not isinstance(value, list) or len(value) != 2:
-        raise InvalidState(f"the saved {what} must be a list of two, one per seat")
+def _per_seat(value: Any, what: str, seats: int) -> list[Any]:
+    if not isinstance(value, list) or len(value) != seats:
+        raise InvalidState(f"the saved {what} must be a list of {seats}, one per seat")
     return value
 
 

@@ -86,7 +86,8 @@ def public_board(match: MatchRecord, queued: Sequence[QueuedEvent], up_to_seq: i
         return None
     limit = queued[-1].seq if up_to_seq is None else up_to_seq
     seats = len(match.seats)
-    locked = [False] * seats
+    in_game = list(start.get("in_game") or [True] * seats)  # 3-4 players: a seat that is out waits for nothing
+    locked = [not flag for flag in in_game]
     timed_out: list[int] = []
     deadline = start.get("deadline_at")
     for q in queued:
@@ -94,6 +95,10 @@ def public_board(match: MatchRecord, queued: Sequence[QueuedEvent], up_to_seq: i
             break
         if q.type == "order_locked":
             locked[q.event["seat"]] = True
+        elif q.type == "out" and q.event["engagement"] == start["number"] and not any(
+                e.type == "flip" and e.seq < q.seq for e in queued):  # out while the stacks were arranged
+            locked[q.event["seat"]] = True
+            in_game[q.event["seat"]] = False
         elif q.type == "deadline_moved":
             deadline = q.event["deadline_at"]
         elif q.type == "arrange_timeout":
@@ -104,7 +109,7 @@ def public_board(match: MatchRecord, queued: Sequence[QueuedEvent], up_to_seq: i
         "locked": list(locked), "waiting_for": [s for s in range(seats) if not locked[s]], "my_order": None,
         "deck_counts": list(start["deck_counts"]), "discards": [[""] * n for n in start["discard_counts"]],
         "table": [[] for _ in range(seats)], "outcome": None, "stats": {},
-    }
+    } | ({"in_game": in_game} if "in_game" in start else {})
     return PublicBoard(match.id, start["number"], view, deadline, tuple(locked),
                        any(q.type == "flip" for q in queued), tuple(q.event for q in queued), tuple(timed_out))
 
@@ -122,8 +127,11 @@ class AirWarFlow(Flow):
         return game.engagement  # type: ignore[attr-defined]
 
     def waiting_for(self, game: Game) -> list[int]:
-        locked = game.view(None)["locked"]
-        return [seat for seat in range(len(locked)) if not locked[seat]]
+        return game.pending_seats()
+
+    def still_in(self, game: Game) -> list[int]:
+        in_game = game.view(None).get("in_game")
+        return list(range(game.num_players)) if in_game is None else [s for s, flag in enumerate(in_game) if flag]
 
     def extra_seconds(self, events: Sequence[Event], flip_pace_ms: int) -> float:
         flips = sum(1 for event in events if event.get("type") == "flip")
@@ -141,7 +149,7 @@ class AirWarFlow(Flow):
             view = game.view(seat)
             stack = list(view["stacks"][seat])
             locked = bool(view["locked"][seat])
-            opponent_locked = bool(view["locked"][1 - seat])
+            opponent_locked = all(view["locked"][other] for other in self.still_in(game) if other != seat)
             draft = list(view["my_order"]) if locked and view["my_order"] is not None else list(record.draft)
         remaining = list(stack)
         for card in draft:
@@ -179,7 +187,8 @@ class AirWarFlow(Flow):
         view = game.view(seat)
         for other in others:
             view["locked"][other] = True
-        view["waiting_for"] = [s for s, locked in enumerate(view["locked"]) if not locked]
+        playing = self.still_in(game)
+        view["waiting_for"] = [s for s in playing if not view["locked"][s]]
         played = bool(order) and not view["waiting_for"]
         kind = None if mine is None else mine.kind
         ended = {"timeout": "timeout", "as_drawn": "as_drawn"}.get(kind or "", "played" if played else "over")
@@ -187,7 +196,7 @@ class AirWarFlow(Flow):
         return Panel(
             match_id=match.id, seat=seat, user_id=user_id, engagement=step, stack=tuple(stack),
             draft=tuple(order), remaining=tuple(card for card in stack if card not in order), locked=bool(order),
-            opponent_locked=all(view["locked"][s] for s in range(len(match.seats)) if s != seat), deadline_at=None,
+            opponent_locked=all(view["locked"][s] for s in playing if s != seat), deadline_at=None,
             finished=match.status in ("finished", "cancelled"), view=view, ended=ended,
         )
 
@@ -213,14 +222,18 @@ class AirWarFlow(Flow):
         return {**event, "as_drawn": defaults}
 
     def double_timeout(self, game: Game, reason: str) -> list[Event]:
-        events = super().double_timeout(game, reason)
+        if game.num_players == 2:
+            events = super().double_timeout(game, reason)
+        else:
+            events = game.draw(reason, "everyone still in missed two deadlines in a row: a draw")
         view = game.view(None)
         events[-1].update(engagement=view["engagement"], deck_counts=view.get("deck_counts"))
         return events
 
     # --- the match file ----------------------------------------------------------------------------------
-    def export_move(self, choices: Sequence[Action]) -> dict[str, Any]:
-        return {"orders": [list(choice["cards"]) for choice in choices]}
+    def export_move(self, choices: Sequence[Action | None]) -> dict[str, Any]:
+        """``{"orders": [...]}``, one order per seat (``None``: a seat out of the game, 3 or 4 players)."""
+        return {"orders": [None if choice is None else list(choice["cards"]) for choice in choices]}
 
     # --- refusals ------------------------------------------------------------------------------------------
     def stale(self, step: int, current: int) -> Exception:

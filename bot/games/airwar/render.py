@@ -83,7 +83,18 @@ def rules_text(rules: Mapping[str, Any]) -> str:
 
 
 def _names(names: Sequence[str]) -> list[str]:
-    return two_names(names, TITLE)
+    return [name(n) for n in names] if _many(names) else two_names(names, TITLE)
+
+
+def _many(names: Sequence[str]) -> bool:
+    """Three or four players: their surfaces are :mod:`bot.games.airwar.render_many`'s."""
+    return 3 <= len(names) <= 4
+
+
+def _render_many() -> Any:
+    from bot.games.airwar import render_many  # (it builds on this module)
+
+    return render_many
 
 
 def _title(text: str) -> str:
@@ -119,6 +130,9 @@ def board(view: View, names: Sequence[str], *, deadline: When | None = None,
     drawn; it does not change when someone locks in, so the cog may keep the first upload. A finished game gives
     its :func:`result` instead.
     """
+    if _many(names):
+        return _render_many().board(view, names, deadline=deadline, image_names=image_names, picture=picture,
+                                    ended=ended)
     if view["phase"] == "over":
         return result(view, names, image_names=image_names)
     shown = _names(names)
@@ -243,6 +257,9 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
     one message flip by flip (``shown`` = 1 .. :func:`flip_count`) and render the same frame again after a
     restart. The last frame adds the :func:`engagement_summary` (and the game's end, if it ended here).
     """
+    if _many(names):
+        return _render_many().flips(events, names, shown, engagement=engagement, image_names=image_names,
+                                    picture=picture)
     found = _collect(events, engagement)
     all_flips = found.flips
     total = len(all_flips)
@@ -363,6 +380,9 @@ def _flips_alt(number: int, flipped: list[Event], face_down: int, plain: list[st
 
 def engagement_summary(events: Sequence[Event], names: Sequence[str], *, engagement: int | None = None) -> str:
     """What each player kept (back under their deck) and lost (discarded) in an engagement, and the counts."""
+    if _many(names):
+        many = _render_many()
+        return clamp(many.summary(many._collect(events, engagement), _names(names)))
     return clamp(_summary(_collect(events, engagement), _names(names)))
 
 
@@ -417,6 +437,8 @@ def reason_text(outcome: Mapping[str, Any], names: Sequence[str], *, stack_size:
     """Why the game ended, in words, from an outcome (``view["outcome"]``) or a ``game_over`` event.
 
     ``names`` are used as given (already escaped when they come from :func:`name`)."""
+    if _many(names):
+        return str(_render_many().reason_text(outcome, names, stack_size=stack_size))
     winner, reason = outcome.get("winner"), outcome.get("reason", "")
     decks = outcome.get("deck_counts")
     stack = f"a full stack of {stack_size}" if stack_size else "a full stack"
@@ -446,6 +468,8 @@ def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | Non
     """The result message of a finished game, from any view of it (``game.view(None)``).
 
     ``ratings``: per seat ``{"before": x, "after": y}`` (the service's ``result`` event), shown as changes."""
+    if _many(names):
+        return _render_many().result(view, names, image_names=image_names, ratings=ratings)
     outcome = view.get("outcome")
     if outcome is None:
         raise ValueError("this game is not over yet")
@@ -503,6 +527,9 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
     ``closed``: the engagement is over without this panel (time ran out, the game ended): that line replaces the
     instructions and the deadline, ``draft`` is the order that was played (if any) and there are no buttons.
     """
+    if _many(names):
+        return _render_many().dm_panel(view, names, draft=draft, deadline=deadline, image_names=image_names,
+                                       picture=picture, closed=closed)
     seat = view.get("seat")
     if seat not in (0, 1):
         raise ValueError("the DM panel needs a seat's own view, game.view(seat)")
@@ -576,7 +603,8 @@ def order_buttons(view: View, draft: Sequence[str] = ()) -> list[Button]:
     0-1, five to a row; the controls share the next row.
     """
     seat = view.get("seat")
-    if seat not in (0, 1) or view["phase"] == "over" or view["locked"][seat]:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(view["stacks"]) \
+            or view["phase"] == "over" or view["locked"][seat]:
         return []
     stack = list(view["stacks"][seat])
     draft = _check_draft(stack, draft)
@@ -628,6 +656,8 @@ def draft_after(stack: Sequence[str], draft: Sequence[str], key: str, *,
 def status(view: View, names: Sequence[str], *, deadline: When | None = None, draft: Sequence[str] = ()) -> str:
     """``/airwar status`` (ephemeral): the match, counts and what is known, for a seat (``game.view(seat)``:
     shows its own locked order or draft) or a spectator (``game.view(None)``)."""
+    if _many(names):
+        return str(_render_many().status(view, names, deadline=deadline, draft=draft))
     shown = _names(names)
     seat = view.get("seat")
     if view["phase"] == "over":
@@ -692,6 +722,8 @@ def afk(names: Sequence[str], seats: Sequence[int], engagement: int, *, forfeit:
     """Time ran out in an engagement: ``seats`` did not lock in an order. Their stacks play as drawn, unless
     it was a second miss in a row for some (``forfeit``): they forfeit (both at once: a draw) and nothing is played.
     Matches the service's ``arrange_timeout`` event (``seats``, ``forfeit``)."""
+    if _many(names):
+        return str(_render_many().afk(names, seats, engagement, forfeit=forfeit))
     shown = _names(names)
     late, out = sorted(set(seats)), sorted(set(forfeit))
     if not late and not out:
@@ -739,13 +771,15 @@ def deadline_moved(names: Sequence[str], engagement: int, deadline: When, *, wai
 def thread_lost(names: Sequence[str]) -> str:
     """The match's thread is gone (deleted, or the bot may not post there): the match goes on in the channel."""
     shown = _names(names)
-    return (f"⚠️ The thread of the {TITLE} match **{shown[0]}** vs **{shown[1]}** is gone, so the match goes on "
-            "here.")
+    players = " vs ".join(f"**{who}**" for who in shown)
+    return f"⚠️ The thread of the {TITLE} match {players} is gone, so the match goes on here."
 
 
 def forfeited(names: Sequence[str], seat: int) -> str:
-    """``seat`` forfeited: the other player wins."""
+    """``seat`` forfeited: the other player wins (3 or 4 players: the others play on)."""
     shown = _names(names)
+    if _many(names):
+        return f"🏳️ **{shown[seat]}** forfeits and is out; the others play on."
     return f"🏳️ **{shown[seat]}** forfeits. **{shown[1 - seat]}** wins!"
 
 

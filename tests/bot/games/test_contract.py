@@ -88,7 +88,7 @@ def plays() -> Iterator[Any]:
             for seed in SEEDS:
                 yield pytest.param(case, seed, id=f"{name}-{seed}")
         picker = random.Random(f"rules-{entry.name}")
-        standard = engine.resolve_rules({})
+        standard = {option.key: option.default for option in engine.options}
         for index in range(MIXED_PLAYS):
             rules = mixed_rules(engine, index, picker)
             seed = picker.randrange(2**32)

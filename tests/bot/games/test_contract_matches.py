@@ -111,3 +111,48 @@ async def test_a_self_playing_match_exports_a_file_that_replays_to_its_result(tm
             assert await check_consistency(conn) == []
     finally:
         await database.close()
+
+
+#: games the kernel plays by choices for more than two, each seat with a deck of its own (a lobby of 3 or 4)
+MANY_SEAT_GAMES = [name for name in KERNEL_GAMES
+                   if game_class(name).max_players > 2 and game_class(name).min_players >= 2]
+MORE_USERS = (ALICE, BOB, 300, 400)
+
+
+@pytest.mark.parametrize("game", MANY_SEAT_GAMES)
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("forfeit_at", [None, 2])
+async def test_a_lobby_match_of_three_or_four_exports_a_file_that_replays_to_its_result(open_kernel, game, players,
+                                                                                     forfeit_at):
+    """A lobby of 3 or 4 started and played by random legal choices (seat 1 forfeiting at step ``forfeit_at``: the
+    others play on) exports a file that replays to the stored result, with every seat in the game."""
+    for seed in (3, 11):
+        kernel = await open_kernel(game, seed)
+        lobby = await kernel.open_lobby(GUILD, CHANNEL, ALICE, game=game)
+        for user in MORE_USERS[1:players]:
+            await kernel.join(lobby.match.id, user)
+        match = (await kernel.start(lobby.match.id, ALICE)).match
+        assert len(match.seats) == players and match.rules["players"] == players
+        chooser = random.Random(seed)
+        forfeited = False
+        for _ in range(MAX_STEPS * players):
+            if match.status != "active":
+                break
+            if forfeit_at is not None and match.step >= forfeit_at and not forfeited:
+                match = (await kernel.forfeit(match.id, BOB)).match
+                forfeited = True
+                continue
+            async with kernel.db.read() as conn:
+                game_now = game_class(game).from_json(await store.load_state(conn, match.id))
+            assert game_now.num_players == players
+            seat = chooser.choice(kernel.flow.waiting_for(game_now))
+            action = chooser.choice(game_now.legal_actions(seat))
+            match = (await kernel.choose(match.id, MORE_USERS[seat], kernel.flow.due_step(match.step), action)).match
+        assert match.status == "finished"
+        exported = await kernel.export(match.id)
+        last = list(replay(json.loads(json.dumps(exported))))[-1]
+        assert (last["winner"], last["reason"]) == (match.result["winner"], match.result["reason"])
+        if forfeit_at is not None:
+            assert match.result["winner"] != 1
+        async with kernel.db.read() as conn:
+            assert await check_consistency(conn) == []

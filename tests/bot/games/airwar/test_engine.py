@@ -352,7 +352,7 @@ def test_forfeit(fresh):
     ({"stack": "many"}, "'stack' takes a whole number"),
     ({"deck": "uno"}, "'deck' takes one of standard, jokers, tarot"),
     ({"aces": "middle"}, "'aces' takes one of high, low"),
-    ({"players": 3}, "unknown rule 'players'"),
+    ({"players": 5}, "'players' must be at most 4"),
 ])
 def test_invalid_rules(rules, message):
     with pytest.raises(InvalidRules, match=message):
@@ -366,7 +366,7 @@ def test_rules_from_text():
 
 @pytest.mark.parametrize(("piles", "message"), [
     ([P1_PILE], "exactly two"),
-    ([P1_PILE, P2_PILE, P2_PILE], "exactly two"),
+    ([P1_PILE, P2_PILE, P2_PILE, P2_PILE, P2_PILE], "exactly two"),
     ([P1_PILE, cards("KH QH")], "at least a full stack of 5"),
     ([P1_PILE, ["KH", "KH", "QH", "JH", "9H"]], "KH 2 times"),
     ([P1_PILE, ["XX", "KH", "QH", "JH", "9H"]], "seat 1's pile"),
