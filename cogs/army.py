@@ -20,6 +20,9 @@ from cogs._army_ui import BUTTONS, COG_NAME
 from cogs.kit.match_cog import DRAFT_ACTIONS, MatchCog
 
 MAX_ROUNDS_RANGE = (1, 100_000)
+LEVELS = [app_commands.Choice(name="hard (default): the best card against any hand you could hold", value="hard"),
+          app_commands.Choice(name="medium: a rule of thumb (attack with the highest red)", value="medium"),
+          app_commands.Choice(name="easy: a random card", value="easy")]
 
 
 class ArmyCog(MatchCog, name=COG_NAME):
@@ -33,19 +36,22 @@ class ArmyCog(MatchCog, name=COG_NAME):
 
     @army.command(name="challenge", description="Challenge someone in this server to a game of Army")
     @app_commands.describe(
-        opponent="Who to challenge",
+        opponent="Who to challenge (me, the bot, for an unrated practice match)",
         timer="Seconds for each choice (the armies, each card), 30 to 600 (default: this server's timer)",
         rounds="Rounds before the game stops and the stamina left decides (default: this server's, else 300)",
+        level="Against me: how well I play (default hard)",
     )
+    @app_commands.choices(level=LEVELS)
     async def challenge(
         self,
         interaction: discord.Interaction,
         opponent: discord.Member | discord.User,
         timer: app_commands.Range[int, ARRANGE_SECONDS_RANGE[0], ARRANGE_SECONDS_RANGE[1]] | None = None,
         rounds: app_commands.Range[int, MAX_ROUNDS_RANGE[0], MAX_ROUNDS_RANGE[1]] | None = None,
+        level: app_commands.Choice[str] | None = None,
     ) -> None:
         await self.start_challenge(interaction, opponent, rules={} if rounds is None else {"max_rounds": rounds},
-                                   timer=timer)
+                                   timer=timer, level=level and level.value)
 
     @army.command(name="forfeit", description="Give up your Army match (your opponent wins)")
     async def forfeit(self, interaction: discord.Interaction) -> None:

@@ -5,8 +5,9 @@ A request is ``{"id": ..., "match": <a match file, its moves so far>, "seat": s}
 (drawn from its strategy with a generator seeded from the match's seed, engagement and seat, so the same request
 gets the same answer), every order it plays with its probability, and the engagement's value to the seat in
 ``[-1, 1]`` under the fitted value model (the equilibrium's value at ``hard``; at other levels, what their strategy
-gets against the opponent's best reply to it). A request that cannot be answered gets
-``{"id": ..., "error": "..."}`` and the engine reads on.
+gets against the opponent's best reply to it). An Army request is answered ``{"id": ..., "armies": [...]}`` (the
+order to set them in) or ``{"id": ..., "play": card}``, from the seat's own view. A request that cannot be answered
+gets ``{"id": ..., "error": "..."}`` and the engine reads on.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from bot.ai import army
 from bot.ai.airwar import Engagement, Position, card_order
 from bot.ai.oracle import equilibrium
 from bot.ai.players import LEVELS, choose
@@ -49,12 +51,12 @@ def _position(request: Mapping[str, Any]) -> tuple[Any, int]:
                 raise RequestError(f"move {number}: {error}") from None
     except MatchFileError as error:
         raise RequestError(str(error)) from None
-    if game.name != "airwar":
-        raise RequestError(f"the engine plays Air War; this match is {game.name}")
+    if game.name not in ("airwar", "army"):
+        raise RequestError(f"the engine plays Air War and Army; this match is {game.name}")
     if game.is_over:
         raise RequestError("the game is over: there is nothing to choose")
-    if game.orders[seat] is not None:
-        raise RequestError(f"seat {seat} has already locked in its order for this engagement")
+    if seat not in game.pending_seats():
+        raise RequestError(f"seat {seat} has already chosen in this step")
     return game, seat
 
 
@@ -65,6 +67,11 @@ def answer(request: Any, level: str = "hard") -> dict[str, Any]:
         if not isinstance(request, Mapping):
             raise RequestError("a request is a JSON object with 'id', 'match' and 'seat'")
         game, seat = _position(request)
+        if game.name == "army":  # the seat's own view: its hand, never the opponent's
+            action = army.decide(game.view(seat), seat, level, f"{game.seed}:{game.stats.rounds}:{seat}")
+            if action["type"] == "arrange":
+                return {"id": ident, "armies": action["armies"]}
+            return {"id": ident, "play": action["card"]}
         view = game.view(None)  # the public facts only: never the opponent's locked order
         rng = random.Random(f"{game.seed}:{game.engagement}:{seat}:{level}")
         order = choose(view, seat, level, rng)

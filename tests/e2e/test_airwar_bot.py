@@ -11,6 +11,7 @@ from bot.ai.players import decide
 from bot.cards import card_label
 from bot.games.airwar.engine import AirWar
 from bot.match.kernel import OPPONENT_OPTION
+from bot.replay import replay
 from tests.e2e.test_airwar import (
     SEED,
     dm_panel,
@@ -132,3 +133,40 @@ async def test_the_hint_shows_the_equilibriums_orders_privately(make_env, tmp_pa
     labels = [card_label(card) for card in stack_of(panel)]
     assert "%" in hint.text and all(label in hint.text for label in labels)
     assert all(m.author is not env.bot_user or "Hint" not in m.text for m in env.messages(thread))
+
+
+async def test_an_army_match_against_the_bot_to_the_end(make_env, tmp_path):
+    from tests.e2e.test_army import dm_panel as army_panel
+    from tests.e2e.test_army import keys, strongest
+    from tests.e2e.test_army import results as army_results
+
+    env = await start(make_env, tmp_path)
+    alice = env.user("alice")
+    ix = await slash(env, alice, "army challenge", opponent=env.bot_user, rounds=6, level="hard")
+    assert not ix.response.ephemeral, ix.message.content
+    match_id = match_id_of(ix.message)
+    thread = await env.wait_for(lambda: ix.message.thread, message="the bot did not take its own challenge")
+    army = env.bot.get_cog("Army").service
+    step = 1
+    while not army_results(env, thread):
+        panel = await env.wait_for(lambda s=step: army_results(env, thread) or army_panel(env, alice, s),
+                                   timeout=20, message=f"no Army panel for step {step}")
+        if isinstance(panel, list):
+            break
+        if step == 1:
+            ids = [b["custom_id"] for b in panel.buttons if b["custom_id"].endswith(":dealt")]
+            await (await env.click(alice, panel, custom_id=ids[0])).wait_response()
+            confirm = [b["custom_id"] for b in panel.buttons if b["custom_id"].endswith(":confirm")]
+            await (await env.click(alice, panel, custom_id=confirm[0])).wait_response()
+        else:
+            card = strongest(keys(panel, "play"))
+            play = next(b["custom_id"] for b in panel.buttons if b["custom_id"].endswith(f":play:{card}"))
+            await (await env.click(alice, panel, custom_id=play)).wait_response()
+        step += 1
+    await settled(env, match_id)
+    match = await army.get_match(match_id)
+    assert match.status == "finished" and match.options[OPPONENT_OPTION]["level"] == "hard"
+    assert [result.rated for result in await army.results(match_id)] == [False, False]
+    assert env.messages(env.dm(env.bot_user)) == []
+    last = list(replay(await army.export(match_id)))[-1]
+    assert last["winner"] == match.result["winner"] and last["reason"] == match.result["reason"]

@@ -4,7 +4,8 @@ from bot.games import GamePlugin
 from bot.games.army.engine import Army
 from bot.games.army.flow import ArmyFlow
 
-HELP = ("`/army challenge`; set your armies and pick each round's card in a private message. `/army status`, "
-        "`/army forfeit`.")
+HELP = ("`/army challenge` a member, or me (pick my `level`: unrated practice); set your armies and pick each "
+        "round's card in a private message. `/army status`, `/army forfeit`.")
 
-PLUGIN = GamePlugin(help=HELP, engine=Army, flow=ArmyFlow, order=20)
+PLUGIN = GamePlugin(help=HELP, opponent="bot.ai.army:decide", levels=("hard", "medium", "easy"), engine=Army,
+                    flow=ArmyFlow, order=20)
