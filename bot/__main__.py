@@ -35,8 +35,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="a rule, repeatable")
     sim.add_argument("--jobs", type=_positive, default=1, help="processes to spread the games over (default 1)")
     sim.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    sim.add_argument("--players", metavar="A,B", help="Air War: two players (random, drawn, easy, medium, hard) "
-                     "against each other instead of random games; prints each one's score with a 95%% interval")
+    sim.add_argument("--players", metavar="A,B", help="Air War or Army: two players (the levels easy, medium, hard; "
+                     "Air War also random, drawn) against each other; prints each one's score with a 95%% interval")
     sim.add_argument("--stack", type=_positive, help="Air War: the stack size (the rule stack)")
     sim.add_argument("--reactions", metavar="MS,MS", help="Speed War: each scripted player's mean reaction time")
     sim.add_argument("--errors", metavar="P,P", help="Speed War: each scripted player's chance of a wrong press")
@@ -109,15 +109,19 @@ def run_sim(args: argparse.Namespace) -> int:
 
 
 def run_arena(args: argparse.Namespace, rules: dict[str, str]) -> int:
+    from bot.ai import army
     from bot.ai.arena import run
     from bot.ai.players import PLAYERS
 
+    known = {"airwar": PLAYERS, "army": army.LEVELS}.get(args.game, ())
     players = tuple(name.strip() for name in args.players.split(","))
-    if args.game != "airwar" or len(players) != 2 or any(name not in PLAYERS for name in players):
-        print(f"sim: --players takes two of {', '.join(PLAYERS)} (A,B), for --game airwar", file=sys.stderr)
+    if not known or len(players) != 2 or any(name not in known for name in players):
+        print(f"sim: --players takes two of {', '.join(PLAYERS)} (A,B) for --game airwar, or of "
+              f"{', '.join(army.LEVELS)} for --game army", file=sys.stderr)
         return EXIT_USAGE
     try:
-        report = run((players[0], players[1]), args.games, rules, seed=args.seed, jobs=args.jobs)
+        report = run((players[0], players[1]), args.games, rules, seed=args.seed, jobs=args.jobs,
+                     game_name=args.game)
     except GameError as error:
         print(f"sim: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -24,3 +24,10 @@ def test_sim_with_players_prints_each_ones_score(capsys):
     assert sum(line["score"].values()) == 1.0
     assert main(["sim", "--game", "airwar", "--players", "hard,grandmaster", "--games", "4"]) == 2
     assert "--players takes two of" in capsys.readouterr().err
+
+
+def test_army_players_meet_in_the_arena_too(capsys):
+    report = run(("hard", "easy"), 4, {"max_rounds": 30}, seed=3, game_name="army")
+    assert report.scores[0] + report.scores[1] == 4 and report.games == 4
+    assert main(["sim", "--game", "army", "--players", "hard,drawn", "--games", "2"]) == 2  # no drawn in Army
+    assert "--game army" in capsys.readouterr().err
