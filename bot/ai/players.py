@@ -4,7 +4,9 @@
 * ``drawn``: the order as drawn (a baseline for the simulator);
 * ``medium``: greedy: the order that does best if the opponent plays its stack as drawn;
 * ``hard``: an order drawn from the engagement's equilibrium (:mod:`bot.ai.airwar`): no order of the opponent
-  does better against it on average than the game's value.
+  does better against it on average than the game's value;
+* ``expert``: hard, shifted a bounded step toward the best reply to the opponent's habits in the engagements
+  flipped so far (:mod:`bot.ai.habits`).
 
 A player's randomness comes from the ``random.Random`` it is given (the match's, for a seat of the bot), so the
 same match and seed give the same choices; the chosen order is what a match stores, so a replay never solves again.
@@ -19,11 +21,12 @@ from typing import Any
 import numpy as np
 
 from bot.ai.airwar import Engagement, Position, ValueModel, card_order
+from bot.ai.habits import SHIFT_RESERVE, Habits, Shift, shift
 from bot.ai.oracle import BUDGET_SECONDS, equilibrium
 from bot.ai.values import value_model
 from bot.cards import strength_table
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 #: every player the simulator can seat: the levels and the baselines
 PLAYERS = ("random", "drawn", *LEVELS)
 
@@ -73,8 +76,23 @@ def choose(view: Mapping[str, Any], seat: int, level: str, rng: random.Random,
         return stack
     if level == "medium":
         return card_order(stack, _greedy(_engagement(view, model), seat), _strength(view))
-    orders, probabilities, _ = equilibrium_strategy(view, seat, model)
+    if level == "expert":
+        orders, shifted = expert_strategy(view, seat, model)
+        probabilities = shifted.strategy
+    else:
+        orders, probabilities, _ = equilibrium_strategy(view, seat, model)
     return card_order(stack, orders[_sample(probabilities, rng)], _strength(view))
+
+
+def expert_strategy(view: Mapping[str, Any], seat: int, model: ValueModel | None = None,
+                    budget: float = BUDGET_SECONDS) -> tuple[list[tuple[int, ...]], Shift]:
+    """The seat's strength orders and the expert's strategy: the equilibrium (solved within ``budget`` less the
+    shift's reserve) shifted toward the best reply to the opponent's habits in the view's ``played`` engagements
+    (none seen: the equilibrium)."""
+    engagement = _engagement(view, model)
+    found = equilibrium(engagement, budget - SHIFT_RESERVE)
+    habits = Habits.of(view.get("played", []), 1 - seat, _strength(view))
+    return engagement.orders[seat], shift(engagement, seat, found, habits)
 
 
 def _sample(probabilities: np.ndarray, rng: random.Random) -> int:

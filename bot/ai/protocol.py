@@ -22,7 +22,7 @@ import numpy as np
 from bot.ai import army
 from bot.ai.airwar import Engagement, Position, card_order
 from bot.ai.oracle import equilibrium
-from bot.ai.players import LEVELS, choose
+from bot.ai.players import LEVELS, choose, expert_strategy
 from bot.ai.values import value_model
 from bot.cards import strength_table
 from bot.errors import GameError
@@ -88,6 +88,8 @@ def _strategy(view: Mapping[str, Any], seat: int, level: str) -> tuple[list[list
     best = found.rows if seat == 0 else found.columns
     if level == "hard":
         mix = best
+    elif level == "expert":
+        mix = expert_strategy(view, seat)[1].strategy
     elif level == "easy":
         mix = np.full(len(orders), 1.0 / len(orders))
     else:

@@ -70,7 +70,7 @@ def replayed_like_the_bot(export: dict, level: str) -> None:
         game.apply_move(move)
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
 async def test_a_whole_match_against_the_bot_at_each_level(make_env, tmp_path, level):
     env = await start(make_env, tmp_path)
     alice = env.user("alice")

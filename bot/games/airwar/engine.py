@@ -97,6 +97,9 @@ class AirWar(Game):
         self.out_order: list[int] = []
         self.kept: list[int] = [0] * self.n
         self.engagement = 0
+        #: two players: every engagement played, its stacks as drawn and the orders flipped (public once flipped:
+        #: what an opponent can learn of a player's habits)
+        self.played: list[dict[str, list[list[str]]]] = []
         #: the events of the game's start (the first engagement, or the game's end): ``new`` has no return
         #: value for them, so the bot reads them here.
         self.opening_events: list[Event] = []
@@ -275,6 +278,7 @@ class AirWar(Game):
     def _play_engagement(self) -> list[Event]:
         """Flip both orders side by side, settle every fight, then start the next engagement."""
         orders = [list(order or []) for order in self.orders]
+        self.played.append({"stacks": [list(stack) for stack in self.stacks], "orders": [list(o) for o in orders]})
         self.stacks = [list(order) for order in orders]  # what is left to flip, in play order
         events: list[Event] = []
         flips = fights = ties = fight_ties = 0
@@ -553,13 +557,14 @@ class AirWar(Game):
         ``stacks`` (both, as drawn: public), ``locked`` (per seat), ``waiting_for``, ``my_order`` (own
         locked order; ``None`` for spectators or before locking), ``deck_counts``, ``deck_bottoms`` (per
         deck: ``unknown_above`` and ``cards``, the cards known to lie at its bottom, top first),
-        ``discards`` (top first), ``table`` (tied cards left when the game ended), ``outcome``, ``stats``.
+        ``discards`` (top first), ``table`` (tied cards left when the game ended), ``outcome``, ``stats``;
+        two players: ``played`` (every engagement played: ``stacks`` as drawn and ``orders`` as flipped).
         """
         if seat is not None:
             self._check_seat(seat)
         ordering = not self.is_over
-        many = {} if self.n == 2 else {"players": self.n, "in_game": list(self.in_game),
-                                       "out_order": list(self.out_order)}
+        many = {"played": self._played_json()} if self.n == 2 else {
+            "players": self.n, "in_game": list(self.in_game), "out_order": list(self.out_order)}
         return many | {
             "game": self.name,
             "seat": seat,
@@ -618,8 +623,8 @@ class AirWar(Game):
             "outcome": None if self.outcome is None else self.outcome.to_json(),
             "stats": self.stats.to_json(),
             "opening_events": [dict(event) for event in self.opening_events],
-        } | ({} if self.n == 2 else {"in_game": list(self.in_game), "out_order": list(self.out_order),
-                                      "kept": list(self.kept)})
+        } | ({"played": self._played_json()} if self.n == 2 else {
+            "in_game": list(self.in_game), "out_order": list(self.out_order), "kept": list(self.kept)})
 
     @classmethod
     def _from_json(cls, data: Mapping[str, Any]) -> Self:
@@ -665,6 +670,8 @@ class AirWar(Game):
                                                     for e in events):
             raise InvalidState("the saved opening events are damaged")
         game.opening_events = [dict(event) for event in events]
+        if n == 2:
+            game.played = game._saved_played(data.get("played", []))
         game._check_position()
         if unknown != game.unknown:  # kept for the format only: the decks and discards decide it
             raise InvalidState(f"the saved unknown deck tops {unknown} do not match the decks and discards, "
@@ -697,6 +704,25 @@ class AirWar(Game):
             if parse_card(card, tarot=self.tarot) != card:
                 raise InvalidState(f"a saved {what} holds {card!r}, which is not written in card notation")
         return list(pile)
+
+    def _played_json(self) -> list[dict[str, list[list[str]]]]:
+        return [{key: [list(cards) for cards in piles] for key, piles in engagement.items()}
+                for engagement in self.played]
+
+    def _saved_played(self, played: Any) -> list[dict[str, list[list[str]]]]:
+        engagements_played = self.engagement - (0 if self.is_over else 1)
+        if not isinstance(played, list) or len(played) > engagements_played:
+            raise InvalidState("the saved engagements played are damaged")
+        engagements = []
+        for engagement in played:
+            if not isinstance(engagement, Mapping) or set(engagement) != {"stacks", "orders"}:
+                raise InvalidState("a saved engagement played needs its stacks and orders")
+            stacks = [self._saved_cards(pile, "stack played") for pile in _per_seat(engagement["stacks"], "stacks", 2)]
+            orders = [self._saved_cards(pile, "order played") for pile in _per_seat(engagement["orders"], "orders", 2)]
+            if any(sorted(order) != sorted(stack) for stack, order in zip(stacks, orders, strict=True)):
+                raise InvalidState("a saved order played is not an order of its stack")
+            engagements.append({"stacks": stacks, "orders": orders})
+        return engagements
 
     def _check_position(self) -> None:
         """Raise InvalidState unless the loaded state is a position Air War can reach."""

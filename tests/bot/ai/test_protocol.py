@@ -82,3 +82,12 @@ def test_serve_answers_every_line_and_goes_on():
     count = serve(["[]", "", json.dumps({"id": 1, "match": match, "seat": 1})], out, "medium")
     replies = [json.loads(line) for line in out.getvalue().splitlines()]
     assert count == 2 and "error" in replies[0] and replies[1]["id"] == 1 and len(replies[1]["strategy"]) == 1
+
+
+def test_the_expert_answers_with_its_mix_which_reads_the_match_moves():
+    match, game = match_file(9, 4)
+    reply = answer({"id": 2, "match": match, "seat": 0}, "expert")
+    assert sorted(reply["order"]) == sorted(game.stacks[0])
+    assert abs(sum(p for _, p in reply["strategy"]) - 1) < 1e-4
+    assert reply["order"] in [order for order, _ in reply["strategy"]]
+    assert answer({"id": 2, "match": match, "seat": 0}, "expert") == reply

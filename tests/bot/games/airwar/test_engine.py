@@ -470,7 +470,7 @@ def test_views(fresh):
     mine, theirs, spectator = fresh.view(1), fresh.view(0), fresh.view(None)
     assert set(mine) == {
         "game", "seat", "rules", "engagement", "phase", "stack_size", "stacks", "locked", "waiting_for",
-        "my_order", "deck_counts", "deck_bottoms", "discards", "table", "outcome", "stats",
+        "my_order", "deck_counts", "deck_bottoms", "discards", "table", "outcome", "stats", "played",
     }
     assert mine["my_order"] == ["QH", "KH", "9H", "JH", "3H"]
     assert theirs["my_order"] is None and spectator["my_order"] is None
@@ -481,9 +481,27 @@ def test_views(fresh):
         assert view["deck_counts"] == [7, 7]
         assert view["phase"] == "ordering"
         assert view["engagement"] == 1
+        assert view["played"] == []
     # the other seat's view does not depend on seat 1's order at all
     other = AirWar.new(piles=[P1_PILE, P2_PILE])
     other.apply(1, order("3H 9H JH KH QH"))
     assert other.view(0) == theirs and other.view(None) == spectator
     with pytest.raises(IllegalAction):
         fresh.view(5)
+
+
+def test_every_view_shows_the_engagements_played_once_flipped(fresh):
+    stacks = [list(stack) for stack in fresh.stacks]
+    fresh.apply(1, order("QH KH 9H JH 3H"))
+    assert all(view["played"] == [] for view in (fresh.view(0), fresh.view(None)))  # a locked order stays secret
+    fresh.apply(0, order("3S 4S 10S QS AS"))
+    played = [{"stacks": stacks, "orders": [cards("3S 4S 10S QS AS"), cards("QH KH 9H JH 3H")]}]
+    assert fresh.view(0)["played"] == fresh.view(1)["played"] == fresh.view(None)["played"] == played
+    data = json.loads(json.dumps(fresh.to_json()))
+    assert AirWar.from_json(data).view(None)["played"] == played
+    older = {key: value for key, value in data.items() if key != "played"}  # saved before the record existed
+    assert AirWar.from_json(older).view(None)["played"] == []
+    for damage in ([played[0], played[0]], [{"stacks": stacks}],
+                   [{"stacks": stacks, "orders": [cards("3S 4S 10S QS 2S"), played[0]["orders"][1]]}]):
+        with pytest.raises(InvalidState, match="played"):
+            AirWar.from_json(data | {"played": damage})
