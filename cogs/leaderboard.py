@@ -12,6 +12,10 @@ they keep working after a restart; anyone may page, but only in the server the b
 A game played against the house for the server's chips (Casino War) is not rated: its board is its chips board,
 beside the skill boards: the players by balance, with the net of their tables (:func:`bot.render.stats.chips_board`),
 paged the same way.
+
+``vs_bot``: a game the bot plays has a board of the matches against it (unrated): each player's record per level,
+ranked by the strongest level beaten (:meth:`~bot.services.stats.StatsService.bot_board`), page buttons
+``lb:<guild id>:<game>:<page>[:s<season>]:bot``.
 """
 
 from __future__ import annotations
@@ -24,9 +28,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import game_names, registry
-from bot.render.stats import COMBINED, board, board_footer, board_title, chips_board, game_title
+from bot.render.stats import (
+    COMBINED,
+    board,
+    board_footer,
+    board_title,
+    bot_board,
+    bot_board_footer,
+    chips_board,
+    game_title,
+)
 from bot.services import USER_ERRORS
-from bot.services.stats import Board
+from bot.services.stats import Board, BotBoard
 from bot.storage.records import LeaderboardPage
 from cogs._stats_ui import board_choices, stats_service, tell
 from cogs.kit.choices import set_choices
@@ -71,6 +84,30 @@ def board_view(shown: Board) -> discord.ui.View | None:
     return view
 
 
+def bot_board_embed(shown: BotBoard) -> discord.Embed:
+    surface = bot_board(shown)
+    embed = discord.Embed(title=surface.title, description=surface.text, colour=LEADERBOARD_COLOUR)
+    embed.set_footer(text=bot_board_footer(shown.page, shown.pages))
+    return embed
+
+
+def bot_board_view(shown: BotBoard, guild_id: int) -> discord.ui.View | None:
+    if shown.pages <= 1:
+        return None
+    season = None if shown.current else shown.season.number
+    view = discord.ui.View(timeout=None)
+    view.add_item(PageButton(guild_id, shown.game, max(1, shown.page - 1), season, label=PREVIOUS,
+                             disabled=shown.page <= 1, bot=True))
+    view.add_item(PageButton(guild_id, shown.game, min(shown.pages, shown.page + 1), season, label=NEXT,
+                             disabled=shown.page >= shown.pages, bot=True))
+    return view
+
+
+def no_bot_games_text(game: str, season: str | None) -> str:
+    when = "this season" if season is None else f"in {season}"
+    return f"Nobody has played me at {game_title(game)} {when}: challenge me with `/{game} challenge`."
+
+
 def is_chips_board(game: str) -> bool:
     """The game's board is its chips board (a game played against the house is not rated)."""
     return game in game_names() and not registry().entry(game).plugin.flow.rated
@@ -108,7 +145,7 @@ async def load_board(interaction: discord.Interaction, guild_id: int, game: str,
                                                                season=season)
 
 
-PAGE_TEMPLATE = r"lb:(?P<guild>\d+):(?P<game>[a-z]+):(?P<page>\d+)(?::s(?P<season>\d+))?"
+PAGE_TEMPLATE = r"lb:(?P<guild>\d+):(?P<game>[a-z]+):(?P<page>\d+)(?::s(?P<season>\d+))?(?P<bot>:bot)?"
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
@@ -116,8 +153,8 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLA
     place of the message's page; works after restarts."""
 
     def __init__(self, guild_id: int, game: str, page: int, season: int | None = None, *, label: str = NEXT,
-                 disabled: bool = False) -> None:
-        suffix = "" if season is None else f":s{season}"
+                 disabled: bool = False, bot: bool = False) -> None:
+        suffix = ("" if season is None else f":s{season}") + (":bot" if bot else "")
         super().__init__(
             discord.ui.Button(
                 label=label,
@@ -130,13 +167,14 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLA
         self.game = game
         self.page = page
         self.season = season
+        self.bot = bot
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> PageButton:
         season = None if match["season"] is None else int(match["season"])
-        return cls(int(match["guild"]), match["game"], int(match["page"]), season)
+        return cls(int(match["guild"]), match["game"], int(match["page"]), season, bot=match["bot"] is not None)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None or interaction.guild_id != self.guild_id:
@@ -148,6 +186,21 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLA
         return True
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if self.bot:
+            try:
+                against = await stats_service(interaction.client).bot_board(
+                    self.guild_id, self.game, page=self.page, per_page=PER_PAGE, season=self.season)
+            except USER_ERRORS as error:
+                await tell(interaction, str(error))
+                return
+            if not against.rows:
+                season = None if against.current else against.season.name
+                await interaction.response.edit_message(content=no_bot_games_text(self.game, season), embed=None,
+                                                        view=None)
+                return
+            await interaction.response.edit_message(embed=bot_board_embed(against),
+                                                    view=bot_board_view(against, self.guild_id))
+            return
         if is_chips_board(self.game):
             shown = await chips_page(interaction, self.guild_id, self.game, self.page)
             if shown is None:
@@ -176,14 +229,18 @@ class Leaderboard(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="This server's ranked players of a game, or of all games")
     @app_commands.describe(game="The game whose leaderboard to show, or all games together (default: Air War)",
-                           season="A past season's board, by number (default: this season; see /season list)")
+                           season="A past season's board, by number (default: this season; see /season list)",
+                           vs_bot="The board of practice matches against me, by level, instead")
     @app_commands.guild_only()
     async def leaderboard(
         self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None,
-        season: app_commands.Range[int, 1] | None = None,
+        season: app_commands.Range[int, 1] | None = None, vs_bot: bool = False,
     ) -> None:
         assert interaction.guild_id is not None  # guild_only
         chosen = game.value if game is not None else DEFAULT_GAME
+        if vs_bot:
+            await self.show_bot_board(interaction, interaction.guild_id, chosen, season)
+            return
         if is_chips_board(chosen) and season is None:
             chips = await chips_page(interaction, interaction.guild_id, chosen, 1)
             if chips is None:
@@ -207,6 +264,25 @@ class Leaderboard(commands.Cog):
             await interaction.response.send_message(embed=board_embed(shown))
         else:
             await interaction.response.send_message(embed=board_embed(shown), view=view)
+
+
+    async def show_bot_board(self, interaction: discord.Interaction, guild_id: int, game: str,
+                             season: int | None) -> None:
+        try:
+            shown = await stats_service(interaction.client).bot_board(guild_id, game, page=1, per_page=PER_PAGE,
+                                                                      season=season)
+        except USER_ERRORS as error:
+            await tell(interaction, str(error))
+            return
+        if not shown.rows:
+            past = None if shown.current else shown.season.name
+            await interaction.response.send_message(no_bot_games_text(game, past), ephemeral=True)
+            return
+        view = bot_board_view(shown, guild_id)
+        if view is None:
+            await interaction.response.send_message(embed=bot_board_embed(shown))
+        else:
+            await interaction.response.send_message(embed=bot_board_embed(shown), view=view)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -43,7 +43,8 @@ class GamePlugin:
     a match gets when nobody chose; ``help``: its line of ``/help`` (how to start and play it, its commands in
     backticks); ``opponent``: ``"module:function"`` of the bot's own player, ``decide(view, seat, level, key)``
     returning the action a seat of the bot plays (run in another process: pure, picklable arguments), with its
-    ``levels`` (the first is the default); ``None``: nobody can play the bot."""
+    ``levels``, strongest first, and the ``default_level`` (``None``: the first); ``None``: nobody can play the
+    bot."""
 
     engine: type[Game]
     flow: type[Any]
@@ -55,6 +56,7 @@ class GamePlugin:
     help: str = ""
     opponent: str | None = None
     levels: tuple[str, ...] = ()
+    default_level: str | None = None
     package: str = field(default="", compare=False)
 
     @property
@@ -64,6 +66,11 @@ class GamePlugin:
     @property
     def title(self) -> str:
         return self.engine.title
+
+    @property
+    def level(self) -> str:
+        """The level the bot plays at when none is chosen."""
+        return self.default_level or self.levels[0]
 
     @property
     def cog_extension(self) -> str:

@@ -81,6 +81,34 @@ def chips_board(rows: Any, title: str) -> Surface:
     return Surface(title, clamp("\n".join(lines)))
 
 
+def bot_board_title(game: str, season_name: str, current: bool) -> str:
+    title = f"{game_title(game)} — against me"
+    return title if current else f"{title} — {season_name}"
+
+
+def bot_board_line(standing: Any) -> str:
+    """One player on a board of matches against the bot, short enough for a phone:
+    ``**1.** <@id> · beat **expert** · expert 3W 1L · hard 5W 2L`` (``1D`` only with draws).
+    ``standing``: a :class:`bot.services.stats.BotStanding`."""
+    records = " · ".join(f"{record.level} {record.wins}W {record.losses}L" + (f" {record.draws}D" if record.draws
+                                                                              else "")
+                         for record in standing.records)
+    beaten = f" · beat **{standing.best_beaten}**" if standing.best_beaten else ""
+    return f"**{standing.rank}.** {player(standing.user_id)}{beaten} · {records}"
+
+
+def bot_board(shown: Any) -> Surface:
+    """A page of a board of matches against the bot (:class:`bot.services.stats.BotBoard`)."""
+    return Surface(bot_board_title(shown.game, shown.season.name, shown.current),
+                   clamp("\n".join(bot_board_line(standing) for standing in shown.rows)))
+
+
+def bot_board_footer(page: int, pages: int) -> str:
+    lines = [f"Page {page} of {pages}"] if pages > 1 else []
+    lines.append("Practice matches against me, unrated. Ranked by the strongest level beaten, then the wins at it.")
+    return "\n".join(lines)
+
+
 def board_footer(game: str, min_games: int, *, page: int = 1, pages: int = 1, unranked: int = 0,
                  current: bool = True) -> str:
     """The board's small print: the page, the provisional players not listed (``current``: of the season going

@@ -24,12 +24,12 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from bot.games import game_class, game_names
+from bot.games import game_class, game_names, registry
 from bot.match.errors import ServiceError
 from bot.match.ratings import MIN_GAMES, Ratings, is_provisional
 from bot.storage import Connection
 from bot.storage.port import Storage
-from bot.storage.records import LeaderboardPage
+from bot.storage.records import BotRecord, LeaderboardPage
 from bot.storage.seasons import Season
 from bot.storage.stats import COMBINED, Deletion, PlayedMatch, SharedMatch, is_placeholder, placeholder_id
 from bot.tournaments import Tournament
@@ -46,6 +46,13 @@ SEASON_NAME_LIMIT = 50
 class UnknownBoard(ServiceError):
     def __init__(self, game: str) -> None:
         super().__init__(f"There is no board {game!r}; the boards are: {', '.join((*game_names(), COMBINED))}.")
+
+
+class NoBotBoard(ServiceError):
+    def __init__(self, game: str | None, games: Sequence[str]) -> None:
+        first = ("The board of matches against me is one per game." if game is None else
+                 f"I don't play {game} myself, so it has no board of matches against me.")
+        super().__init__(f"{first} Pick a game I play: {', '.join(games)}.")
 
 
 class UnknownSeason(ServiceError):
@@ -177,6 +184,48 @@ class Board:
     page: LeaderboardPage
     season: Season
     current: bool
+
+
+@dataclass(frozen=True)
+class BotStanding:
+    """A player on a game's board of matches against the bot: their ``records`` per level (strongest first) and
+    the strongest level they have beaten (``None``: none yet)."""
+
+    rank: int
+    user_id: int
+    records: tuple[BotRecord, ...]
+    best_beaten: str | None
+
+
+@dataclass(frozen=True)
+class BotBoard:
+    """A page of a game's board of matches against the bot, in a season (``current``: the live one)."""
+
+    game: str
+    season: Season
+    current: bool
+    page: int
+    pages: int
+    rows: tuple[BotStanding, ...]
+
+
+def bot_standings(records: Sequence[BotRecord], levels: Sequence[str]) -> list[BotStanding]:
+    """Players ranked by the strongest of ``levels`` (strongest first) they have beaten, then their wins at it,
+    then fewer losses in all, then more wins in all."""
+    strength = {level: index for index, level in enumerate(levels)}
+    by_player: dict[int, list[BotRecord]] = {}
+    for record in records:
+        if record.level in strength:
+            by_player.setdefault(record.user_id, []).append(record)
+    entries = []
+    for user_id, own in by_player.items():
+        own.sort(key=lambda record: strength[record.level])
+        beaten = next((record for record in own if record.wins), None)
+        key = (strength[beaten.level] if beaten else len(levels), -(beaten.wins if beaten else 0),
+               sum(record.losses for record in own), -sum(record.wins for record in own), user_id)
+        entries.append((key, user_id, tuple(own), beaten.level if beaten else None))
+    entries.sort()
+    return [BotStanding(rank, user_id, own, best) for rank, (_, user_id, own, best) in enumerate(entries, start=1)]
 
 
 def _streaks(outcomes: Sequence[str]) -> tuple[Streak, int]:
@@ -344,6 +393,34 @@ class StatsService:
                                           offset=(page - 1) * per_page, season=archived)
         board = LeaderboardPage(guild_id, game, page, pages, per_page, self.min_games, ranked, unranked, tuple(rows))
         return Board(board, chosen, chosen.current)
+
+    async def bot_board(self, guild_id: int, game: str, *, page: int = 1, per_page: int = 10,
+                        season: int | None = None) -> BotBoard:
+        """A page of ``game``'s board of matches against the bot (unrated, by level) in a season (``None``: this
+        one). Raises NoBotBoard for a game the bot does not play."""
+        playable = [entry for entry in registry().entries()
+                    if entry.plugin.opponent and entry.name == entry.plugin.name]
+        if game == COMBINED:
+            raise NoBotBoard(None, [entry.engine.title for entry in playable])
+        if game not in game_names():
+            raise UnknownBoard(game)
+        plugin = registry().entry(game).plugin
+        if not plugin.opponent or plugin.name != game:
+            raise NoBotBoard(game_class(game).title, [entry.engine.title for entry in playable])
+        per_page = max(1, per_page)
+        async with self.db.read() as conn:
+            seasons = await self.db.seasons.seasons(conn, guild_id)
+            current = seasons[-1]
+            if season is not None and not 1 <= season <= current.number:
+                raise UnknownSeason(season, current.number)
+            chosen = current if season is None else seasons[season - 1]
+            records = await self.db.stats.bot_records(conn, guild_id, game, since=chosen.started_at,
+                                                      until=chosen.ended_at)
+        standings = bot_standings(records, plugin.levels)
+        pages = max(1, math.ceil(len(standings) / per_page))
+        page = min(max(1, page), pages)
+        shown = standings[(page - 1) * per_page:page * per_page]
+        return BotBoard(game, chosen, chosen.current, page, pages, tuple(shown))
 
     async def seasons(self, guild_id: int) -> list[Season]:
         async with self.db.read() as conn:

@@ -24,6 +24,7 @@ from typing import Any, Protocol, TypeVar
 
 from bot.storage.records import (
     ActionRecord,
+    BotRecord,
     ChipBoardRow,
     ChipEntry,
     LeaderboardRow,
@@ -215,6 +216,9 @@ class StatsStore(Protocol[Conn_contra]):
         self, conn: Conn_contra, guild_id: int, game: str, *, min_games: int, limit: int, offset: int,
         season: int | None = None,
     ) -> list[LeaderboardRow]: ...
+    async def bot_records(
+        self, conn: Conn_contra, guild_id: int, game: str, *, since: float | None = None, until: float | None = None
+    ) -> list[BotRecord]: ...
     async def open_match_ids(self, conn: Conn_contra, guild_id: int, user_id: int) -> list[int]: ...
     async def delete_player(self, conn: Conn_contra, guild_id: int, user_id: int) -> Deletion: ...
     async def has_data(self, conn: Conn_contra, guild_id: int, user_id: int) -> bool: ...

@@ -217,6 +217,17 @@ class LeaderboardRow:
 
 
 @dataclass(frozen=True)
+class BotRecord:
+    """A player's results against the bot at one ``level`` of a game."""
+
+    user_id: int
+    level: str
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(frozen=True)
 class LeaderboardPage:
     """One page of a server's board. ``page`` is 1-based (clamped to 1 .. ``pages``); ``pages`` is at least 1.
     ``ranked`` players have ``min_games`` or more games; ``unranked`` is how many have played fewer (not listed)."""

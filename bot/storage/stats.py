@@ -17,7 +17,7 @@ from typing import Any
 import aiosqlite
 
 from bot.storage import chips
-from bot.storage.records import LeaderboardRow
+from bot.storage.records import BotRecord, LeaderboardRow
 
 COMBINED = "all"  #: the combined board's game name (in season archives too)
 
@@ -339,6 +339,25 @@ async def board_rows(
         )
         for index, row in enumerate(rows)
     ]
+
+
+async def bot_records(conn: aiosqlite.Connection, guild_id: int, game: str, *, since: float | None = None,
+                      until: float | None = None) -> list[BotRecord]:
+    """Every player's results against the bot in the server's matches of ``game`` finished in ``[since, until)``
+    (``None``: no bound), per level (the match's ``opponent`` option); the bot's own seat and deleted players'
+    seats are left out."""
+    rows = await conn.execute_fetchall(
+        "SELECT r.user_id, json_extract(m.options, '$.opponent.level') AS level,"
+        " SUM(r.outcome = 'win') AS wins, SUM(r.outcome = 'loss') AS losses, SUM(r.outcome = 'draw') AS draws"
+        " FROM results AS r JOIN matches AS m ON m.id = r.match_id"
+        " WHERE r.guild_id = ? AND r.game = ? AND r.rated = 0 AND r.user_id > 0"
+        " AND json_extract(m.options, '$.opponent.seat') IS NOT NULL"
+        " AND json_extract(m.options, '$.opponent.seat') != r.seat"
+        " AND r.created_at >= ? AND r.created_at < ?"
+        " GROUP BY r.user_id, level ORDER BY r.user_id, level",
+        (guild_id, game, float("-inf") if since is None else since, float("inf") if until is None else until),
+    )
+    return [BotRecord(row["user_id"], row["level"], row["wins"], row["losses"], row["draws"]) for row in rows]
 
 
 # --- deleting a player ----------------------------------------------------------------------------------------

@@ -401,7 +401,7 @@ class MatchCog(commands.Cog):
         bot itself (a game with an ``opponent``) is a practice match at ``level``: accepted at once, unrated."""
         me = self.bot.user
         if me is not None and opponent.id == me.id and self.plugin.opponent is not None:
-            await self.start_practice(interaction, rules=rules, timer=timer, level=level or self.plugin.levels[0])
+            await self.start_practice(interaction, rules=rules, timer=timer, level=level or self.plugin.level)
             return
         if level is not None:
             await self.tell(interaction, f"`level` is for a match against me; {opponent.mention} picks their own "

@@ -170,3 +170,40 @@ async def test_an_army_match_against_the_bot_to_the_end(make_env, tmp_path):
     assert env.messages(env.dm(env.bot_user)) == []
     last = list(replay(await army.export(match_id)))[-1]
     assert last["winner"] == match.result["winner"] and last["reason"] == match.result["reason"]
+
+
+async def test_matches_against_the_bot_have_their_own_board_by_level(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    match_id, thread = await challenge_the_bot(env, alice, "easy")
+    await play_against_the_bot(env, alice, thread)
+    await settled(env, match_id)
+    [alice_result] = [r for r in await env.bot.matches.results(match_id) if r.user_id == alice.id]
+    forfeited, _ = await challenge_the_bot(env, bob, "expert")
+    ix = await slash(env, bob, "airwar forfeit")
+    confirm = next((b for b in ix.message.buttons if "orfeit" in b["label"]), None)
+    if confirm is not None:  # asked to confirm
+        await (await env.click(bob, ix.message, custom_id=confirm["custom_id"])).wait_response()
+    await settled(env, forfeited)
+    assert [r.outcome for r in await env.bot.matches.results(forfeited) if r.user_id == bob.id] == ["loss"]
+
+    ix = await slash(env, alice, "leaderboard", vs_bot=True)
+    assert not ix.response.ephemeral
+    [embed] = ix.message.embeds
+    assert embed["title"] == "Air War — against me"
+    lines = embed["description"].splitlines()
+    won = alice_result.outcome == "win"
+    alice_line = (f"<@{alice.id}>" + (" · beat **easy**" if won else "") + " · easy "
+                  + {"win": "1W 0L", "loss": "0W 1L", "draw": "0W 0L 1D"}[alice_result.outcome])
+    bob_line = f"<@{bob.id}> · expert 0W 1L"
+    first, second = (alice_line, bob_line) if won or alice.id < bob.id else (bob_line, alice_line)
+    assert lines == [f"**1.** {first}", f"**2.** {second}"]
+    assert f"<@{env.bot_user.id}>" not in embed["description"]  # the bot's own seat is not on its board
+
+    # the rated board knows nothing of practice matches
+    ix = await slash(env, alice, "leaderboard")
+    assert ix.response.ephemeral and ix.message.content.startswith("No ranked players yet")
+    for game, words in (("war", "I don't play War myself"), ("all", "one per game"),
+                        ("army", "Nobody has played me at Army this season")):
+        ix = await slash(env, alice, "leaderboard", game=game, vs_bot=True)
+        assert ix.response.ephemeral and words in ix.message.content, ix.message.content

@@ -149,7 +149,7 @@ async def test_the_leaderboard_command_offers_every_game_the_combined_board_and_
     from bot.games import game_class, game_names
 
     command = env.commands["leaderboard"]
-    game, season = command["options"]
+    game, season, vs_bot = command["options"]
     assert game["name"] == "game" and game["type"] == 3
     assert not game.get("required")
     assert [c["value"] for c in game["choices"]] == [*game_names(), "all"]
@@ -157,6 +157,7 @@ async def test_the_leaderboard_command_offers_every_game_the_combined_board_and_
                                                      "All games (combined)"]
     assert (season["name"], season["type"], season.get("required", False), season["min_value"]) == \
         ("season", 4, False, 1)
+    assert (vs_bot["name"], vs_bot["type"], vs_bot.get("required", False)) == ("vs_bot", 5, False)
     assert command.get("contexts") == [0]  # servers only: a board is per server
 
 

@@ -10,5 +10,5 @@ HELP = ("`/airwar challenge` a member of this server, or me (pick my `level`: un
         "private message to arrange their stack in secret; the flips are shown in a thread. `/airwar status` (only "
         "you see it), `/airwar forfeit` to give up.")
 
-PLUGIN = GamePlugin(help=HELP, opponent="bot.ai.players:decide", levels=("hard", "expert", "medium", "easy"),
-                    engine=AirWar, flow=AirWarFlow, order=0)
+PLUGIN = GamePlugin(help=HELP, opponent="bot.ai.players:decide", levels=("expert", "hard", "medium", "easy"),
+                    default_level="hard", engine=AirWar, flow=AirWarFlow, order=0)
