@@ -146,7 +146,7 @@ class AirWarCog(MatchCog, name=COG_NAME):
                 await answer.tell(f"Engagement {step} is not yours to order any more: no hint for it.")
                 return
             match = await self.service.get_match(match_id)
-            if not match.options.get(OPPONENT_OPTION):
+            if not match.options.get(OPPONENT_OPTION) or match.options.get("tournament"):
                 await answer.tell("Hints are for practice against me only.")
                 return
             data = await self.bot.thinking.run("bot.ai.review:hint_data", panel.view, panel.seat, list(panel.draft))

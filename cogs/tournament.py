@@ -67,6 +67,14 @@ def timer_key(tournament_id: int) -> tuple[str, int]:
     return ("tournament", tournament_id)
 
 
+def bot_level_choices() -> list[app_commands.Choice[str]]:
+    """Every level the bot plays any game at, strongest first (the tournament's game checks its own)."""
+    levels: list[str] = []
+    for entry in registry().entries():
+        levels += [level for level in entry.plugin.levels if level not in levels]
+    return [app_commands.Choice(name=level, value=level) for level in levels]
+
+
 class TournamentCog(commands.Cog, name=COG_NAME):
     group = app_commands.Group(name="tournament", description="Tournaments of any game, played in this channel",
                                guild_only=True)
@@ -101,7 +109,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
 
     # --- life ----------------------------------------------------------------------------------------------
     async def cog_load(self) -> None:
-        set_choices(self.create, game=game_choices())
+        set_choices(self.create, game=game_choices(), bot=bot_level_choices())
         self._loop = asyncio.get_running_loop().create_task(self._run_loop(), name="tournament-loop")
 
     async def cog_unload(self) -> None:
@@ -487,6 +495,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         best_of="Games per match (1, 3, 5 or 7)", check_in="Minutes of check-in before the start (0: none)",
         no_show="Minutes a player has to press Ready when called (default 10; 0: games start at once)",
         pace="War games: how cards are flipped (default auto)", rounds="Swiss: the number of rounds",
+        bot="If an odd number of players start, I take the last seat, at this level",
     )
     @app_commands.choices(format=[app_commands.Choice(name=n, value=v) for n, v in FORMATS],
                           pace=[app_commands.Choice(name=n, value=v) for n, v in PACES],
@@ -499,7 +508,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                      check_in: app_commands.Range[int, 0, 60] | None = None,
                      no_show: app_commands.Range[int, 0, 60] | None = None,
                      pace: app_commands.Choice[str] | None = None,
-                     rounds: app_commands.Range[int, 1, 20] | None = None) -> None:
+                     rounds: app_commands.Range[int, 1, 20] | None = None,
+                     bot: app_commands.Choice[str] | None = None) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         now = self.bot.clock()
         try:
@@ -509,7 +519,9 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 signup_closes_at=None if signup_closes is None else now + signup_closes * 60,
                 best_of=best_of.value if best_of else 1, check_in=(check_in or 0) * 60,
                 no_show=DEFAULT_NO_SHOW if no_show is None else no_show * 60, rounds=rounds,
-                pace=pace.value if pace else None, organiser_name=interaction.user.display_name)
+                pace=pace.value if pace else None, organiser_name=interaction.user.display_name,
+                bot=None if bot is None or self.bot.user is None else
+                {"id": self.bot.user.id, "name": self.bot.user.display_name, "level": bot.value})
         except USER_ERRORS as error:
             await tell(interaction, str(error))
             return

@@ -56,7 +56,7 @@ from typing import Any
 from bot.errors import GameError
 from bot.games import game_class, registry
 from bot.match.errors import ServiceError
-from bot.match.kernel import MatchKernel, MatchUpdate, default_seed
+from bot.match.kernel import OPPONENT_OPTION, MatchKernel, MatchUpdate, default_seed
 from bot.storage import Connection
 from bot.storage.errors import StorageConflict
 from bot.storage.port import Storage, TournamentStore
@@ -209,10 +209,12 @@ class TournamentService:
                      rules: Mapping[str, Any] | None = None, max_players: int | None = None,
                      signup_closes_at: float | None = None, best_of: int = 1, check_in: int = 0,
                      no_show: int = DEFAULT_NO_SHOW, rounds: int | None = None, pace: str | None = None,
-                     organiser_name: str | None = None) -> TournamentUpdate:
+                     organiser_name: str | None = None, bot: Mapping[str, Any] | None = None) -> TournamentUpdate:
         """A new tournament in signup. Refuses: an empty or long name, a game nobody can play here, bad rules, a
         format that does not exist, ``best_of`` not 1/3/5/7, bad windows, a signup close in the past, a Swiss round
-        count that can never fit, another open tournament in the channel."""
+        count that can never fit, another open tournament in the channel, a ``bot`` level the game's bot does not
+        play. ``bot``: ``{"id", "name", "level"}``, the bot itself takes the last seat when an odd number of players
+        start, and plays its games at that level (unrated games, like every match against it)."""
         name = " ".join((name or "").split())
         if not name or len(name) > NAME_LIMIT:
             raise TournamentRefused(f"A tournament's name is 1 to {NAME_LIMIT} characters.")
@@ -247,6 +249,8 @@ class TournamentService:
                                    "max_players": max_players or high}
         if rounds is not None:
             options["rounds"] = rounds
+        if bot is not None:
+            options["bot"] = self._bot_option(game, bot)
         paces = registry().entry(game).plugin.paces
         if paces:
             pace = pace or registry().entry(game).plugin.default_pace
@@ -271,6 +275,16 @@ class TournamentService:
             assert tournament is not None
             events = await self.store.append_events(conn, tournament_id, [{"type": "created"}], now)
         return TournamentUpdate(tournament, tuple(events), (), await self.next_due(tournament_id))
+
+    @staticmethod
+    def _bot_option(game: str, bot: Mapping[str, Any]) -> dict[str, Any]:
+        plugin = registry().entry(game).plugin
+        title = game_class(game).title
+        if not plugin.opponent or plugin.name != game:
+            raise TournamentRefused(f"I don't play {title} myself, so I can't fill a seat of its tournament.")
+        if bot.get("level") not in plugin.levels:
+            raise TournamentRefused(f"I play {title} at these levels: {', '.join(plugin.levels)}.")
+        return {"id": int(bot["id"]), "name": bot.get("name"), "level": bot["level"]}
 
     @staticmethod
     def _resolve_rules(service: MatchKernel, game: str, rules: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -359,6 +373,11 @@ class TournamentService:
         t = work.tournament
         entrants = await self.store.entrants(work.conn, t.id)
         players = [p.user_id for p in entrants if p.checked_in or t.status != "check_in"]
+        bot = t.options.get("bot")
+        if bot is not None and len(players) % 2 == 1 and bot["id"] not in players:
+            await self.store.add_entrant(work.conn, t.id, bot["id"], bot.get("name"), work.now)
+            players.append(bot["id"])
+            await work.queue({"type": "signup", "user_id": bot["id"], "joined": True, "bot": bot["level"]})
         if len(players) < 2:
             await work.update(status="cancelled", finished_at=work.now, check_in_ends_at=None)
             await work.queue({"type": "cancelled", "by": None, "reason": "too_few_players", "players": players})
@@ -605,6 +624,13 @@ class TournamentService:
                                                  work.now)
                 await work.queue({"type": "call", "key": match.key, "round": round_.label, "players": players,
                                   "deadline_at": deadline, "ready_check": bool(window)})
+                bot_id = (t.options.get("bot") or {}).get("id")
+                if window and bot_id in players:  # the bot is always ready
+                    slot = players.index(bot_id)
+                    await self.store.update_bracket_match(work.conn, t.id, match.key,
+                                                          **{"ready_a" if slot == 0 else "ready_b": 1})
+                    await work.queue({"type": "ready", "key": match.key, "user_id": bot_id,
+                                      "ready": [slot == 0, slot == 1]})
                 if not window:
                     await self.store.update_bracket_match(work.conn, t.id, match.key, status="waiting")
                     if running:
@@ -627,9 +653,13 @@ class TournamentService:
             plugin = registry().entry(t.game).plugin
             if plugin.paces:
                 options["pace"] = t.options.get("pace", plugin.default_pace)
+            bot = t.options.get("bot")
+            program_seats = tuple(slot for slot, user_id in enumerate(row.players) if bot and user_id == bot["id"])
+            if program_seats:  # the bot plays any number of matches at once
+                options[OPPONENT_OPTION] = {"seat": program_seats[0], "level": bot["level"]}
             busy_players = await self.db.matches.open_matches_of_users(conn, row.players, registry().family(t.game))
-            for user_id in row.players:
-                if user_id in busy_players:
+            for slot, user_id in enumerate(row.players):
+                if user_id in busy_players and slot not in program_seats:
                     if row.outcome == "busy":  # said so already
                         return [], []
                     await self.store.update_bracket_match(conn, t.id, key, outcome="busy")
@@ -642,7 +672,7 @@ class TournamentService:
                 match_id = await self.db.matches.insert_match(
                     conn, guild_id=t.guild_id, channel_id=t.channel_id, game=t.game, rules=t.rules,
                     arrange_seconds=None, user_ids=row.players, deadline_at=now + GAME_CHALLENGE_SECONDS, now=now,
-                    options=options)
+                    options=options, program_seats=program_seats)
             except StorageConflict:
                 return [], []
             await self.store.insert_game(conn, t.id, key, match_id)

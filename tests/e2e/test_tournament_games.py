@@ -105,3 +105,62 @@ async def test_an_airwar_round_robin_played_through_the_panels_feeds_the_leaderb
     ix = await env.slash(players[0], "tournament history")
     await ix.wait_response()
     assert "Air War, round robin" in (await note(env, players[0]))
+
+
+async def test_an_odd_round_robin_seats_the_bot_at_its_level_always_ready_and_unrated(make_env, tmp_path):
+    from bot.match.kernel import OPPONENT_OPTION
+    from tests.e2e.test_tournament import press_ready
+
+    env = await make_env(fast_bot(tmp_path / "t.db", seeds=SEEDS))
+    lift_rate_limits(env)
+    await env.bot.matches.set_settings(env.guild.id, flip_pace_ms=1000)
+    organiser = env.user("org")
+    for game, level, refusal in (("war", "hard", "I don't play War myself"),
+                                 ("army", "expert", "I play Army at these levels: hard, medium, easy")):
+        ix = await env.slash(organiser, "tournament create", name="Odd Cup", game=game, format="round robin",
+                             bot=level)
+        await ix.wait_response()
+        assert ix.response.ephemeral and refusal in ix.message.content, ix.message.content
+    players = [env.user(name) for name in ("ann", "ben", "cat")]
+    tid = await create(env, organiser, "round robin", players, no_show=1, game="airwar", rules="stack=3",
+                       bot="medium")
+    ix = await env.slash(organiser, "tournament start")
+    await ix.wait_response()
+    service = tournament_rows(env)
+    bot_id = env.bot_user.id
+    pressed: set = set()
+    hints = 0
+    deadline = time.monotonic() + 60
+    while (await service.get(tid)).is_open:
+        assert time.monotonic() < deadline, "the tournament did not end"
+        clicks = await press_ready(env, players, pressed)
+        moves = [(user, panel) for user in players for panel in open_panels(env, user)]
+        hints += sum(any("Hint" in b.get("label", "") for b in panel.buttons) for _, panel in moves)
+        await asyncio.gather(*(lock_in_as_drawn(env, user, panel) for user, panel in moves))
+        if not moves and not clicks:
+            await asyncio.sleep(0.02)
+    await wait_over(env)
+
+    assert [p.user_id for p in await service.entrants(tid)] == [*(p.id for p in players), bot_id]
+    rows = await service.bracket_matches(tid)
+    against_bot = [row for row in rows if bot_id in row.players]
+    assert len(rows) == 6 and len(against_bot) == 3
+    for row in against_bot:  # ready without a click: the bot never presses anything
+        assert row.ready[row.players.index(bot_id)]
+    games = await service.games(tid)
+    matches = env.bot.matches
+    for game in games:
+        match = await matches.get_match(game.match_id)
+        assert match.status == "finished" and game.counted and match.result["reason"] != "forfeit"
+        rated = [result.rated for result in await matches.results(game.match_id)]
+        if bot_id in match.user_ids:
+            assert match.options[OPPONENT_OPTION] == {"seat": match.user_ids.index(bot_id), "level": "medium"}
+            assert rated == [False, False]
+        else:
+            assert rated == [True, True]
+    for player in players:  # only the games between people move ratings
+        rating = await matches.rating(env.guild.id, player.id)
+        assert rating is not None and rating.games == 2
+    assert env.messages(env.dm(env.bot_user)) == [] and hints == 0  # no panel for the bot, no hint in a tournament
+    bracket = await service.bracket(tid)
+    assert bot_id in {row.player for row in bracket.standings()}
