@@ -199,30 +199,41 @@ class Engagement:
         open_ties = tied > 0
         if not open_ties.any():
             return payoff
-        unseen = self.position.unseen
-        if all(sum(count for _, count in cards) > MAX_TIE_DRAWS for cards in unseen):
+        unseen, bottoms = self.position.unseen, self.position.bottoms
+        reach = _reachable(unseen[0], bottoms[0], unseen[1], bottoms[1], 0)
+        needed = [max(0, MAX_TIE_DRAWS + 1 - sum(count for _, count in cards)) for cards in unseen]
+        if all(len(reach[seat]) == needed[seat] for seat in (0, 1)):
+            # the cards won this engagement go under a known bottom no tie can get through: every pair's tail is
+            # the same, and many pairs reach it the same way: settle each way once, every tail at once
             cells = np.nonzero(open_ties)
-            # many pairs reach the tail the same way: settle each way once
             keys = np.stack([advantage[cells], tied[cells], pending[0][cells], pending[1][cells], lost[0][cells],
                              lost[1][cells]], axis=1)
             ways, which = np.unique(keys, axis=0, return_inverse=True)
-            base, cards = ways[:, 0], ways[:, 1]
-            owed, dropped = (ways[:, 2], ways[:, 3]), (ways[:, 4], ways[:, 5])
-            tail_value = np.zeros(len(ways))
-            for probability, tail in self._tail(unseen[0], unseen[1], (), ()):
-                if tail.ended is not ON:
-                    tail_value += probability * tail.ended
-                    continue
-                loser = tail.loser
-                given = owed[loser] + tail.weight
-                lost_now = [dropped[0], dropped[1]]
-                lost_now[loser] = lost_now[loser] + cards + tail.draws
-                tail_value += probability * self._score(base + (given if loser == 1 else -given), *lost_now)
-            payoff[cells] = tail_value[which.reshape(-1)]
+            payoff[cells] = self._tails_value(ways, self._tail(unseen[0], unseen[1], *reach))[which.reshape(-1)]
             return payoff
         for row, column in zip(*np.nonzero(open_ties), strict=True):
             payoff[row, column] = self.payoff(self.orders[0][rows[row]], self.orders[1][columns[column]])
         return payoff
+
+    def _tails_value(self, ways: np.ndarray, tails: Sequence[tuple[float, _Tail]]) -> np.ndarray:
+        """The expected value of each way to a tie left open (rows of ``ways``: weighted material so far, tied
+        cards on the table, what seat 0's and seat 1's tied cards weigh, the cards each lost) over the ``tails``."""
+        base, cards = ways[:, 0:1], ways[:, 1:2]
+        owed, dropped = (ways[:, 2:3], ways[:, 3:4]), (ways[:, 4:5], ways[:, 5:6])
+        value = np.full(len(ways), sum(probability * tail.ended for probability, tail in tails
+                                       if tail.ended is not ON), dtype=float)
+        for loser in (0, 1):
+            going_on = [(probability, tail) for probability, tail in tails if tail.ended is ON and tail.loser == loser]
+            if not going_on:
+                continue
+            probabilities = np.array([probability for probability, _ in going_on])
+            weights = np.array([tail.weight for _, tail in going_on])[None, :]
+            draws = np.array([tail.draws for _, tail in going_on], dtype=float)[None, :]
+            given = owed[loser] + weights  # ways x tails
+            lost_now = [dropped[0] + 0 * draws, dropped[1] + 0 * draws]
+            lost_now[loser] = dropped[loser] + cards + draws
+            value += self._score(base + (given if loser == 1 else -given), *lost_now) @ probabilities
+        return value
 
     def _score(self, advantage: np.ndarray, lost_0: np.ndarray, lost_1: np.ndarray) -> np.ndarray:
         """:meth:`value_of`, for arrays of endings that played on."""

@@ -150,3 +150,40 @@ def test_card_order_keeps_drawn_order_within_a_strength():
     strength = strength_table(aces_high=True)
     assert card_order(["7H", "AS", "7C"], (7, 14, 7), strength) == ["7H", "AS", "7C"]
     assert card_order(["7H", "AS", "7C"], (14, 7, 7), strength) == ["AS", "7H", "7C"]
+
+
+def endgame_positions(count: int) -> tuple[list[Engagement], list[Engagement]]:
+    """Positions with a shared strength where a deck has at most MAX_TIE_DRAWS unseen cards, so a tie can reach its
+    known bottom: ``count`` whose known bottoms are long enough that no card won this engagement is reached, and
+    ``count`` where it may be."""
+    from bot.ai.airwar import MAX_TIE_DRAWS, _reachable
+    from bot.ai.values import value_model
+
+    fixed: list[Engagement] = []
+    reached: list[Engagement] = []
+    for seed in range(300):
+        game = AirWar.new({"stack": 3}, seed=seed)
+        chooser = random.Random(seed)
+        while not game.is_over and (len(fixed) < count or len(reached) < count):
+            position = Position.from_view(game.view(None))
+            if min(game.unknown) <= MAX_TIE_DRAWS and set(position.stacks[0]) & set(position.stacks[1]):
+                reach = _reachable(position.unseen[0], position.bottoms[0], position.unseen[1], position.bottoms[1], 0)
+                needed = [max(0, MAX_TIE_DRAWS + 1 - sum(n for _, n in cards)) for cards in position.unseen]
+                found = fixed if all(len(reach[s]) == needed[s] for s in (0, 1)) else reached
+                if len(found) < count:
+                    found.append(Engagement(position, value_model(game.rules)))
+            for seat in (0, 1):
+                if not game.is_over:
+                    game.apply(seat, chooser.choice(game.legal_actions(seat)))
+        if len(fixed) == len(reached) == count:
+            return fixed, reached
+    raise AssertionError("too few endgame positions in 300 seeds")
+
+
+def test_blocks_of_endgame_positions_agree_with_the_pair_by_pair_payoff():
+    for engagements in endgame_positions(8):
+        for engagement in engagements:
+            matrix = engagement.matrix()
+            for row, first in enumerate(engagement.orders[0]):
+                for column, second in enumerate(engagement.orders[1]):
+                    assert matrix[row, column] == pytest.approx(engagement.payoff(first, second), abs=1e-12)
