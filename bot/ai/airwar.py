@@ -173,17 +173,23 @@ class Engagement:
         """The payoff of the pairs of ``rows`` (indexes into seat 0's :attr:`orders`) and ``columns`` (seat 1's).
 
         The flips of all pairs are played at once, flip by flip. A pair whose last fight is still tied is settled
-        from the decks: at once for every such pair when no tie could reach a deck's known bottom (the tail is the
-        same for all of them), else pair by pair (:meth:`payoff`)."""
+        from the decks. Pairs that reach the tie the same way (the same material, tied cards and, when a tie can get
+        through a deck's known bottom to the cards won this engagement, the same first of those) share one
+        settlement, every tail of it scored at once."""
         rows, columns = np.asarray(rows, dtype=int), np.asarray(columns, dtype=int)
         firsts, seconds = self._arrays[0][rows], self._arrays[1][columns]
         first_weights, second_weights = self._weights[0][rows], self._weights[1][columns]
         shape = (len(rows), len(columns))
+        flips = firsts.shape[1]
+        unseen, bottoms = self.position.unseen, self.position.bottoms
+        needed = [max(0, MAX_TIE_DRAWS + 1 - sum(count for _, count in cards)) for cards in unseen]
+        beyond = [max(0, needed[seat] - len(bottoms[seat])) for seat in (0, 1)]  # won cards a tail may reach
+        owner = np.full((*shape, flips), -1, dtype=np.int8) if any(beyond) else None  # who won each flip's cards
         advantage = np.zeros(shape)
         lost = [np.zeros(shape), np.zeros(shape)]
         pending = [np.zeros(shape), np.zeros(shape)]
         tied = np.zeros(shape)
-        for flip in range(firsts.shape[1]):
+        for flip in range(flips):
             first, second = firsts[:, flip][:, None], seconds[:, flip][None, :]
             pending[0] = pending[0] + first_weights[:, flip][:, None]
             pending[1] = pending[1] + second_weights[:, flip][None, :]
@@ -193,26 +199,43 @@ class Engagement:
             lost[1] += np.where(won, tied, 0.0)
             lost[0] += np.where(beaten, tied, 0.0)
             settled = won | beaten
+            if owner is not None:
+                for earlier in range(flip + 1):  # the fight's flips: from its first tie to this one
+                    in_fight = settled & (flip - tied < earlier)
+                    owner[..., earlier] = np.where(in_fight, np.where(won, 0, 1), owner[..., earlier])
             pending = [np.where(settled, 0.0, pending[0]), np.where(settled, 0.0, pending[1])]
             tied = np.where(settled, 0.0, tied)
         payoff = self._score(advantage, lost[0], lost[1])
         open_ties = tied > 0
         if not open_ties.any():
             return payoff
-        unseen, bottoms = self.position.unseen, self.position.bottoms
-        reach = _reachable(unseen[0], bottoms[0], unseen[1], bottoms[1], 0)
-        needed = [max(0, MAX_TIE_DRAWS + 1 - sum(count for _, count in cards)) for cards in unseen]
-        if all(len(reach[seat]) == needed[seat] for seat in (0, 1)):
-            # the cards won this engagement go under a known bottom no tie can get through: every pair's tail is
-            # the same, and many pairs reach it the same way: settle each way once, every tail at once
-            cells = np.nonzero(open_ties)
-            keys = np.stack([advantage[cells], tied[cells], pending[0][cells], pending[1][cells], lost[0][cells],
-                             lost[1][cells]], axis=1)
-            ways, which = np.unique(keys, axis=0, return_inverse=True)
-            payoff[cells] = self._tails_value(ways, self._tail(unseen[0], unseen[1], *reach))[which.reshape(-1)]
-            return payoff
-        for row, column in zip(*np.nonzero(open_ties), strict=True):
-            payoff[row, column] = self.payoff(self.orders[0][rows[row]], self.orders[1][columns[column]])
+        cells = np.nonzero(open_ties)
+        key_columns = [advantage[cells], tied[cells], pending[0][cells], pending[1][cells], lost[0][cells],
+                       lost[1][cells]]
+        if owner is not None:
+            cards = (np.broadcast_to(firsts[:, None, :], (*shape, flips)),
+                     np.broadcast_to(seconds[None, :, :], (*shape, flips)))
+            for seat in (0, 1):
+                own = owner[cells] == seat
+                place = np.cumsum(own, axis=1)
+                for index in range(beyond[seat]):
+                    hit = own & (place == index + 1)
+                    key_columns.append(np.where(hit.any(axis=1), (cards[seat][cells] * hit).sum(axis=1), -1.0))
+        ways, which = np.unique(np.stack(key_columns, axis=1), axis=0, return_inverse=True)
+        if owner is None:
+            reach = _reachable(unseen[0], bottoms[0], unseen[1], bottoms[1], 0)
+            values = self._tails_value(ways, self._tail(unseen[0], unseen[1], *reach))
+        else:
+            values = np.empty(len(ways))
+            won, at = np.unique(ways[:, 6:], axis=0, return_inverse=True)  # ways that reach the same cards
+            at = at.reshape(-1)
+            for index, cards_won in enumerate(won):
+                firsts_won = (cards_won[:beyond[0]], cards_won[beyond[0]:])
+                reach = tuple((*bottoms[seat], *(int(c) for c in firsts_won[seat] if c >= 0))[:needed[seat]]
+                              for seat in (0, 1))
+                alike = at == index
+                values[alike] = self._tails_value(ways[alike, :6], self._tail(unseen[0], unseen[1], *reach))
+        payoff[cells] = values[which.reshape(-1)]
         return payoff
 
     def _tails_value(self, ways: np.ndarray, tails: Sequence[tuple[float, _Tail]]) -> np.ndarray:

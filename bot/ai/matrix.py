@@ -10,6 +10,13 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
+try:  # HiGHS as scipy ships it: a model that grows and is solved again from its last basis
+    from scipy.optimize._highspy._core import HighsModelStatus
+    from scipy.optimize._highspy._core import _Highs as Highs
+    from scipy.optimize._highspy._core import kHighsInf as INFINITY
+except ImportError:  # another scipy: every restricted game is solved afresh
+    Highs = None
+
 #: HiGHS's simplex first, then its interior point method, then its own choice, when one reports a failure
 METHODS = ("highs-ds", "highs-ipm", "highs")
 
@@ -80,3 +87,54 @@ def exploitability(payoff: np.ndarray, rows: np.ndarray, columns: np.ndarray) ->
     the row player's best reply to ``columns`` minus the column player's best reply to ``rows``."""
     payoff = np.asarray(payoff, dtype=float)
     return float(np.max(payoff @ columns) - np.min(rows @ payoff))
+
+
+class RestrictedGame:
+    """A zero-sum game grown by rows and columns, solved again after each growth from the last simplex basis.
+
+    The program: maximise ``v`` subject to ``v <= sum_i x_i payoff[i, j]`` for every column ``j``, ``sum(x) = 1``,
+    ``x >= 0``; the column player's strategy is the constraints' duals. Without HiGHS's model (another scipy), or
+    when a solve does not end optimal, the whole game is solved afresh by :func:`solve`.
+    """
+
+    def __init__(self) -> None:
+        self.payoff = np.zeros((0, 0))
+        self._model = None
+        if Highs is not None:
+            model = Highs()
+            model.setOptionValue("output_flag", False)
+            model.addCol(-1.0, -INFINITY, INFINITY, 0, np.array([], dtype=np.int32), np.array([]))  # -v, minimised
+            model.addRow(1.0, 1.0, 0, np.array([], dtype=np.int32), np.array([]))  # the row mix sums to 1
+            self._model = model
+
+    def add_rows(self, payoff: np.ndarray) -> None:
+        """Rows against the game's columns (``k x columns``)."""
+        payoff = np.asarray(payoff, dtype=float)
+        assert payoff.ndim == 2 and payoff.shape[1] == self.payoff.shape[1], "rows against every column"
+        if self._model is not None:
+            constraints = np.arange(self.payoff.shape[1] + 1, dtype=np.int32)
+            for row in payoff:
+                self._model.addCol(0.0, 0.0, INFINITY, len(constraints), constraints, np.concatenate(([1.0], -row)))
+        self.payoff = np.vstack([self.payoff, payoff])
+
+    def add_columns(self, payoff: np.ndarray) -> None:
+        """Columns against the game's rows (``rows x k``)."""
+        payoff = np.asarray(payoff, dtype=float)
+        assert payoff.ndim == 2 and payoff.shape[0] == self.payoff.shape[0], "columns against every row"
+        if self._model is not None:
+            variables = np.arange(self.payoff.shape[0] + 1, dtype=np.int32)
+            for column in payoff.T:
+                self._model.addRow(-INFINITY, 0.0, len(variables), variables, np.concatenate(([1.0], -column)))
+        self.payoff = np.hstack([self.payoff, payoff])
+
+    def solve(self) -> Equilibrium:
+        if self._model is not None and self.payoff.size and np.ptp(self.payoff) > 0.0:
+            self._model.run()
+            if self._model.getModelStatus() == HighsModelStatus.kOptimal:
+                solution = self._model.getSolution()
+                rows = np.clip(np.asarray(solution.col_value[1:]), 0.0, None)
+                columns = np.abs(np.asarray(solution.row_dual[1:]))
+                if rows.sum() > 0 and columns.sum() > 0:
+                    rows, columns = rows / rows.sum(), columns / columns.sum()
+                    return Equilibrium(rows, columns, float(np.min(rows @ self.payoff)))
+        return solve(self.payoff)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bot.ai.airwar import Engagement
-from bot.ai.matrix import exploitability, solve
+from bot.ai.matrix import RestrictedGame, exploitability, solve
 
 #: beyond this many cells the full matrix is not built
 FULL_MATRIX_CELLS = 40_000
@@ -58,10 +58,12 @@ def _double_oracle(engagement: Engagement, budget: float, started: float) -> Sol
     columns = [engagement.orders[1].index(engagement.position.stacks[1])]
     all_rows = engagement.block(range(m), columns)  # every row against the restricted columns
     all_columns = engagement.block(rows, range(n))  # the restricted rows against every column
+    restricted = RestrictedGame()
+    restricted.add_rows(np.zeros((1, 0)))
+    restricted.add_columns(all_rows[rows, :])
     best: Solution | None = None
     while True:
-        restricted = all_rows[rows, :]
-        found = solve(restricted)
+        found = restricted.solve()
         replies_of_rows = all_rows @ found.columns  # each of seat 0's orders against seat 1's mix
         replies_of_columns = found.rows @ all_columns
         gap = float(replies_of_rows.max() - replies_of_columns.min())
@@ -80,7 +82,9 @@ def _double_oracle(engagement: Engagement, budget: float, started: float) -> Sol
             return Solution(best.rows, best.columns, best.value, best.exploitability, True, elapsed)
         if new_rows:
             rows += new_rows
+            restricted.add_rows(all_rows[new_rows, :])
             all_columns = np.vstack([all_columns, engagement.block(new_rows, range(n))])
         if new_columns:
             columns += new_columns
             all_rows = np.hstack([all_rows, engagement.block(range(m), new_columns)])
+            restricted.add_columns(all_rows[rows, -len(new_columns):])
