@@ -10,28 +10,31 @@ order they flipped it in). A habit model predicts the opponent's next order from
 The prediction keeps the :data:`TOP` orders the model finds likeliest, and the expert's best reply to it is found
 among all its own orders. The expert then plays the equilibrium mixed with that reply, with the largest share of
 the reply whose worst case loses at most :func:`allowed_loss` against the equilibrium's own worst case: a bound
-that starts at nothing and grows with the engagements seen, so it cannot be lured far from the equilibrium, and
-against a player with no habit the reply gains nothing and it stays at the equilibrium.
+that starts at nothing and grows as the habits foretell the orders that follow them better than chance, so it
+cannot be lured far from the equilibrium, and against a player with no habit it stays there.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from bot.ai.airwar import Engagement
+from bot.ai.airwar import Engagement, strength_orders
 from bot.ai.oracle import Solution
 
 #: the order and the stack's ranks are each cut into this many parts for the placement table
 PARTS = 3
 #: the opponent's orders the prediction keeps (the likeliest)
 TOP = 48
-#: the most the shift may give up in the worst case, in the engagement's value (a win is 1, a loss -1) ...
+#: the most the shift may give up in the worst case, in the engagement's value (a win is 1, a loss -1), reached once
+#: the habits foretold the orders seen at least this much better than chance (mean log-likelihood ratio, nats) ...
 MAX_LOSS = 0.08
-#: ... approached as engagements are seen: half of it after this many
+FULL_FORESIGHT = 1.0
+#: ... and approached as orders are foretold: half of it after this many
 EVIDENCE = 3
 #: seconds of the expert's budget kept for the shift (the rest goes to the equilibrium)
 SHIFT_RESERVE = 0.4
@@ -39,9 +42,9 @@ SHIFT_RESERVE = 0.4
 MIN_GAIN = 1e-6
 
 
-def allowed_loss(seen: int) -> float:
-    """How much worst-case value the expert may give up after seeing ``seen`` of the opponent's orders."""
-    return MAX_LOSS * seen / (seen + EVIDENCE)
+def allowed_loss(habits: Habits) -> float:
+    """How much worst-case value the expert may give up against a player of these habits."""
+    return MAX_LOSS * habits.confidence
 
 
 def _ranks(strengths: Sequence[int]) -> dict[int, float]:
@@ -56,26 +59,46 @@ def _part(index: np.ndarray | float, size: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Habits:
-    """What a player's past orders show: how many were ``seen``, how many were played ``as_drawn`` and the
-    ``placements`` table (rows: a third of the order, columns: a third of the stack's ranks, counts)."""
+    """What a player's past orders show: how many were ``seen``, how many were played ``as_drawn``, the
+    ``placements`` table (rows: a third of the order, columns: a third of the stack's ranks, counts) and the
+    ``foresight``: how much better than chance the habits of the orders before each one foretold it (the sum, over
+    every order after the first, of the log of its predicted probability times the number of orders it was one of).
+    A player with no habit leaves it near 0 or below; one who plays by a rule drives it up."""
 
     seen: int
     as_drawn: int
     placements: np.ndarray
+    foresight: float = 0.0
 
     @classmethod
     def of(cls, played: Sequence[Mapping[str, Any]], seat: int, strength: Mapping[str, int]) -> Habits:
         """The habits of ``seat`` in the engagements ``played`` (a view's ``played``)."""
-        placements = np.zeros((PARTS, PARTS))
-        as_drawn = 0
+        habits = cls(0, 0, np.zeros((PARTS, PARTS)))
         for engagement in played:
-            stack = [strength[card] for card in engagement["stacks"][seat]]
-            order = [strength[card] for card in engagement["orders"][seat]]
-            as_drawn += order == stack
-            ranks = _ranks(stack)
-            for place, level in enumerate(order):
-                placements[_part(place, len(order)), _part(ranks[level], len(order))] += 1
-        return cls(len(played), as_drawn, placements)
+            habits = habits.after(tuple(strength[card] for card in engagement["stacks"][seat]),
+                                  tuple(strength[card] for card in engagement["orders"][seat]))
+        return habits
+
+    def after(self, stack: tuple[int, ...], order: tuple[int, ...]) -> Habits:
+        """These habits and one more order (strengths) of a stack drawn as ``stack``."""
+        foresight = self.foresight
+        if self.seen:
+            orders = strength_orders(stack)
+            foresight += math.log(self.predict(orders, stack)[orders.index(order)] * len(orders))
+        placements = self.placements.copy()
+        ranks = _ranks(stack)
+        for place, level in enumerate(order):
+            placements[_part(place, len(order)), _part(ranks[level], len(order))] += 1
+        return Habits(self.seen + 1, self.as_drawn + (order == stack), placements, foresight)
+
+    @property
+    def confidence(self) -> float:
+        """How far to trust the habits, 0 to 1: their foresight per order foretold against :data:`FULL_FORESIGHT`,
+        times the share the orders foretold so far give (half after :data:`EVIDENCE`)."""
+        foretold = self.seen - 1
+        if foretold < 1:
+            return 0.0
+        return min(1.0, max(0.0, self.foresight / foretold / FULL_FORESIGHT)) * foretold / (foretold + EVIDENCE)
 
     def predict(self, orders: Sequence[tuple[int, ...]], drawn: tuple[int, ...]) -> np.ndarray:
         """The probability of each of the player's ``orders`` (strength orders of a stack drawn as ``drawn``)."""
@@ -115,7 +138,7 @@ def _seat_block(engagement: Engagement, seat: int, mine: Sequence[int], theirs: 
 def shift(engagement: Engagement, seat: int, found: Solution, habits: Habits) -> Shift:
     """The equilibrium ``found`` for ``seat``, shifted toward the best reply to the ``habits``' prediction."""
     equilibrium_mix = found.rows if seat == 0 else found.columns
-    allowed = allowed_loss(habits.seen)
+    allowed = allowed_loss(habits)
     if allowed <= 0:
         return Shift(equilibrium_mix, 0.0, 0.0)
     other = 1 - seat

@@ -68,7 +68,7 @@ def main() -> None:
                 shares.append(shift(engagement, 0, found, habits).share)
             seconds.append(time.perf_counter() - started)
             if expert:
-                bound += allowed_loss(habits.seen)
+                bound += allowed_loss(habits)
             bounds.append(bound)
             over += not found.complete
         report[f"stack_{stack}"] = {

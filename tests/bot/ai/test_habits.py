@@ -67,7 +67,7 @@ def test_with_nothing_seen_the_expert_plays_the_equilibrium():
     expert_orders, shifted = expert_strategy(game.view(None), 1)
     assert expert_orders == orders and shifted.share == 0.0
     assert np.allclose(shifted.strategy, probabilities)
-    assert allowed_loss(0) == 0.0 < allowed_loss(1) < allowed_loss(10) < allowed_loss(100)
+    assert allowed_loss(Habits.of([], 1, STRENGTH)) == 0.0
 
 
 @pytest.mark.parametrize("seed", [4, 11, 23])
@@ -85,7 +85,7 @@ def test_the_shift_gains_against_the_habit_and_never_loses_more_than_its_bound(s
     assert shifted.strategy.sum() == pytest.approx(1.0) and (shifted.strategy >= 0).all()
     # the worst case, over every order the opponent could play, drops by at most the bound
     worst_before, worst_after = (equilibrium_mix @ rows).min(), (shifted.strategy @ rows).min()
-    assert worst_after >= worst_before - allowed_loss(habits.seen) - 1e-9
+    assert worst_after >= worst_before - allowed_loss(habits) - 1e-9
     # against the order as drawn (the habit) it does at least as well as the equilibrium, better when it moved
     drawn = engagement.orders[opponent].index(engagement.position.stacks[opponent])
     against_habit_before, against_habit_after = equilibrium_mix @ rows[:, drawn], shifted.strategy @ rows[:, drawn]
@@ -100,3 +100,14 @@ def test_the_expert_order_is_seeded_and_ignores_a_locked_order():
     assert choose(game.view(1), 0, "expert", random.Random(3)) == before
     game.apply(1, {"type": "order", "cards": list(reversed(game.stacks[1]))})
     assert choose(game.view(0), 0, "expert", random.Random(3)) == before
+
+
+def test_trust_grows_with_habits_that_foretell_the_next_order_and_not_with_random_play():
+    lazy = Habits.of(played_by(4, 6).view(None)["played"], 1, STRENGTH)
+    random_orders = Habits.of(played_by(4, 6).view(None)["played"], 0, STRENGTH)
+    assert lazy.foresight > 5 * 2.0  # every order after the first foretold far better than chance
+    assert random_orders.foresight < 0.5 * (random_orders.seen - 1)
+    assert random_orders.confidence < 0.1 < 0.5 < lazy.confidence <= 1.0
+    assert allowed_loss(random_orders) < allowed_loss(lazy)
+    growing = [Habits.of(played_by(4, n).view(None)["played"], 1, STRENGTH).confidence for n in (1, 2, 4, 6)]
+    assert growing[0] == 0.0 and growing == sorted(growing)
