@@ -73,7 +73,8 @@ class AirWarShow(Show):
 def with_hint(match: MatchRecord, surface: ButtonSurface) -> ButtonSurface:
     """A panel with its buttons gets **Hint** in a match against the bot (practice: the equilibrium may help), not
     in a tournament's game against it."""
-    if not match.options.get(OPPONENT_OPTION) or match.options.get("tournament") or not surface.buttons:
+    if not match.options.get(OPPONENT_OPTION) or match.options.get("tournament") or len(match.seats) != 2 \
+            or not surface.buttons:
         return surface
     row = max(button.row for button in surface.buttons) + 1
     return dataclasses.replace(surface, buttons=[*surface.buttons, Button(HINT_KEY, "💡 Hint", True, "secondary", row)])

@@ -80,11 +80,13 @@ class AirWarCog(MatchCog, name=COG_NAME):
 
     @airwar.command(name="lobby", description="Open a game of Air War for 3-4 players that anyone here can join")
     @app_commands.describe(aces="Aces high (default) or low", deck="Each player's deck (default: standard, 52 cards)",
-                           stack="Cards in each engagement's stack, 3 to 7 (default 5)")
-    @app_commands.choices(aces=ACES, deck=DECKS)
+                           stack="Cards in each engagement's stack, 3 to 7 (default 5)",
+                           level="I take a seat myself and play at this level (an unrated game)")
+    @app_commands.choices(aces=ACES, deck=DECKS, level=LEVELS)
     async def lobby(self, interaction: discord.Interaction, aces: app_commands.Choice[str] | None = None,
                     deck: app_commands.Choice[str] | None = None,
-                    stack: app_commands.Range[int, 3, 7] | None = None) -> None:
+                    stack: app_commands.Range[int, 3, 7] | None = None,
+                    level: app_commands.Choice[str] | None = None) -> None:
         given = {key: value for key, value in (("aces", aces and aces.value), ("deck", deck and deck.value),
                                                ("stack", stack)) if value is not None}
         if await self.refuse_channel(interaction):
@@ -93,7 +95,7 @@ class AirWarCog(MatchCog, name=COG_NAME):
         if server is None:
             return
         await self.issue_lobby(interaction, game=self.game, rules=SettingsService.rules_from(server, self.game, given),
-                               pace=None)
+                               pace=None, level=level and level.value)
 
     async def on_lobby_button(self, interaction: discord.Interaction, match_id: int, action: str) -> None:
         """A lobby starts with three or four players (two play a challenge)."""
@@ -146,7 +148,7 @@ class AirWarCog(MatchCog, name=COG_NAME):
                 await answer.tell(f"Engagement {step} is not yours to order any more: no hint for it.")
                 return
             match = await self.service.get_match(match_id)
-            if not match.options.get(OPPONENT_OPTION) or match.options.get("tournament"):
+            if not match.options.get(OPPONENT_OPTION) or match.options.get("tournament") or len(match.seats) != 2:
                 await answer.tell("Hints are for practice against me only.")
                 return
             data = await self.bot.thinking.run("bot.ai.review:hint_data", panel.view, panel.seat, list(panel.draft))
@@ -154,7 +156,8 @@ class AirWarCog(MatchCog, name=COG_NAME):
 
     def after(self, update: MatchUpdate) -> None:
         super().after(update)
-        if update.finished and update.match.options.get(OPPONENT_OPTION) and "accuracy" not in update.match.messages:
+        if update.finished and update.match.options.get(OPPONENT_OPTION) and len(update.match.seats) == 2 \
+                and "accuracy" not in update.match.messages:
             task = asyncio.get_running_loop().create_task(self._post_accuracy(update.match.id),
                                                           name=f"airwar-accuracy-{update.match.id}")
             self._accuracy_tasks.add(task)

@@ -74,6 +74,8 @@ class Position:
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> Position:
         """The position of an Air War view (a seat's or a spectator's: they hold the same public facts)."""
+        if len(view["stacks"]) != 2:
+            raise ValueError("an engagement's matrix game is played by two; see bot.ai.many for more")
         rules = view["rules"]
         tarot = rules["deck"] == "tarot"
         strength = strength_table(aces_high=rules["aces"] == "high", tarot=tarot)

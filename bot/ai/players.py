@@ -8,6 +8,8 @@
 * ``expert``: hard, shifted a bounded step toward the best reply to the opponent's habits in the engagements
   flipped so far (:mod:`bot.ai.habits`).
 
+With three or four players the levels answer the others' likely orders instead (:mod:`bot.ai.many`).
+
 A player's randomness comes from the ``random.Random`` it is given (the match's, for a seat of the bot), so the
 same match and seed give the same choices; the chosen order is what a match stores, so a replay never solves again.
 """
@@ -22,6 +24,7 @@ import numpy as np
 
 from bot.ai.airwar import Engagement, Position, ValueModel, card_order
 from bot.ai.habits import SHIFT_RESERVE, Habits, Shift, shift
+from bot.ai.many import choose_many
 from bot.ai.oracle import BUDGET_SECONDS, equilibrium
 from bot.ai.values import value_model
 from bot.cards import strength_table
@@ -68,6 +71,8 @@ def choose(view: Mapping[str, Any], seat: int, level: str, rng: random.Random,
     """The order (cards of the seat's stack) a player of ``level`` locks in; ``view`` is any view of the game."""
     if level not in PLAYERS:
         raise ValueError(f"no Air War player {level!r}; the players are {', '.join(PLAYERS)}")
+    if len(view["stacks"]) > 2:
+        return choose_many(view, seat, level, rng)
     stack = list(view["stacks"][seat])
     if level == "drawn":
         return stack

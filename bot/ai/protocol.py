@@ -5,7 +5,8 @@ A request is ``{"id": ..., "match": <a match file, its moves so far>, "seat": s}
 (drawn from its strategy with a generator seeded from the match's seed, engagement and seat, so the same request
 gets the same answer), every order it plays with its probability, and the engagement's value to the seat in
 ``[-1, 1]`` under the fitted value model (the equilibrium's value at ``hard``; at other levels, what their strategy
-gets against the opponent's best reply to it). An Army request is answered ``{"id": ..., "armies": [...]}`` (the
+gets against the opponent's best reply to it; three or four players: the order alone, with probability 1, and
+``value`` null, see :mod:`bot.ai.many`). An Army request is answered ``{"id": ..., "armies": [...]}`` (the
 order to set them in) or ``{"id": ..., "play": card}``, from the seat's own view. A request that cannot be answered
 gets ``{"id": ..., "error": "..."}`` and the engine reads on.
 """
@@ -38,8 +39,8 @@ def _position(request: Mapping[str, Any]) -> tuple[Any, int]:
     seat = request.get("seat")
     if not isinstance(match, Mapping):
         raise RequestError("'match' must be a match file (a JSON object)")
-    if isinstance(seat, bool) or seat not in (0, 1):
-        raise RequestError("'seat' must be 0 or 1")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise RequestError("'seat' must be a seat number: 0, 1, ... (one less than the players)")
     try:
         game = new_game(match)
         for number, move in enumerate(moves_of(match), start=1):
@@ -55,6 +56,8 @@ def _position(request: Mapping[str, Any]) -> tuple[Any, int]:
         raise RequestError(f"the engine plays Air War and Army; this match is {game.name}")
     if game.is_over:
         raise RequestError("the game is over: there is nothing to choose")
+    if not 0 <= seat < game.num_players:
+        raise RequestError(f"'seat' must be 0 to {game.num_players - 1} in a game of {game.num_players}")
     if seat not in game.pending_seats():
         raise RequestError(f"seat {seat} has already chosen in this step")
     return game, seat
@@ -75,6 +78,8 @@ def answer(request: Any, level: str = "hard") -> dict[str, Any]:
         view = game.view(None)  # the public facts only: never the opponent's locked order
         rng = random.Random(f"{game.seed}:{game.engagement}:{seat}:{level}")
         order = choose(view, seat, level, rng)
+        if len(view["stacks"]) > 2:  # no two-player game: the level's order is all there is
+            return {"id": ident, "order": order, "strategy": [[order, 1.0]], "value": None}
         strategy, value = _strategy(view, seat, level)
         return {"id": ident, "order": order, "strategy": strategy, "value": round(value, 6)}
     except RequestError as error:

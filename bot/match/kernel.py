@@ -685,11 +685,15 @@ class MatchKernel:
     # --- lobbies ---------------------------------------------------------------------------------------------
     async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, *, game: str | None = None,
                          rules: Mapping[str, Any] | None = None, pace: str | None = None,
-                         host_name: str | None = None) -> MatchUpdate:
+                         host_name: str | None = None, bot: Mapping[str, Any] | None = None) -> MatchUpdate:
         """A lobby (a match in status ``challenge`` with the host in seat 0) others join until the host starts it;
-        it expires after :data:`LOBBY_IDLE_SECONDS` without a join or leave. Refuses a busy host, bad rules."""
+        it expires after :data:`LOBBY_IDLE_SECONDS` without a join or leave. Refuses a busy host, bad rules.
+        ``bot`` (``{"id", "name", "level"}``): the bot takes seat 1 and plays it at that level (the game's
+        results are unrated, like every match against the bot)."""
         game = game or self.game
         options = {**self._pace_options(pace), "lobby": True, "host": host_id}
+        if bot is not None:
+            options[OPPONENT_OPTION] = {"seat": 1, "level": bot["level"]}
         resolved = self.resolve_lobby_rules(game, rules)
         title = self._title(game)
         async with self.db.transaction() as conn:
@@ -701,11 +705,14 @@ class MatchKernel:
             try:
                 match_id = await self.store.insert_match(
                     conn, guild_id=guild_id, channel_id=channel_id, game=game, rules=resolved, arrange_seconds=None,
-                    user_ids=(host_id,), deadline_at=deadline, now=now, options=options,
+                    user_ids=(host_id,) if bot is None else (host_id, int(bot["id"])), deadline_at=deadline, now=now,
+                    options=options, program_seats=() if bot is None else (1,),
                 )
             except StorageConflict:
                 raise errors.AlreadyInMatch(host_id, title, you=True) from None
             await self.db.settings.remember_player(conn, guild_id, host_id, host_name, now)
+            if bot is not None:
+                await self.db.settings.remember_player(conn, guild_id, int(bot["id"]), bot.get("name"), now)
             match = await self.store.load_match(conn, match_id)
             assert match is not None
             work = _Work(conn, self.store, match, now)

@@ -577,15 +577,20 @@ class MatchCog(commands.Cog):
                                       pace=match.options.get("pace"), invited=others)
 
     async def issue_lobby(self, interaction: discord.Interaction, *, game: str, rules: Mapping[str, Any],
-                          pace: str | None, invited: Sequence[int] = ()) -> MatchUpdate | None:
+                          pace: str | None, invited: Sequence[int] = (),
+                          level: str | None = None) -> MatchUpdate | None:
         """A lobby hosted by the user (checked already, by :meth:`server_for_start`), posted as the command's
-        answer, ``invited`` players mentioned under it; the service's refusals answered privately (``None``)."""
+        answer, ``invited`` players mentioned under it; the service's refusals answered privately (``None``).
+        ``level``: the bot takes the second seat and plays at that level."""
         user = interaction.user
         assert interaction.guild_id is not None and interaction.channel_id is not None
         async with self.answer(interaction, thinking=True) as answer:
             try:
+                me = self.bot.user
+                bot = None if level is None or me is None else {"id": me.id, "name": me.display_name, "level": level}
                 update = await self.service.open_lobby(interaction.guild_id, interaction.channel_id, user.id, game=game,
-                                                       rules=dict(rules), pace=pace, host_name=user.display_name)
+                                                       rules=dict(rules), pace=pace, host_name=user.display_name,
+                                                       bot=bot)
             except USER_ERRORS as error:
                 await answer.tell(str(error))
                 return None

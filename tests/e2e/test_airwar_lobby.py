@@ -176,3 +176,55 @@ async def test_a_lobby_of_three_played_to_the_end_through_a_kill(make_env, tmp_p
     for move in exported["moves"]:
         again.apply_move(move)
     assert again.to_json() == game.to_json()
+
+
+async def test_a_lobby_with_the_bot_in_a_seat_plays_to_the_end_unrated(make_env, tmp_path):
+    import asyncio
+    import time
+
+    from bot.ai.players import decide
+    from bot.match.kernel import OPPONENT_OPTION
+    from tests.e2e.test_airwar import fast_bot
+
+    env = await make_env(fast_bot(tmp_path / "airwar.db", seed=SEED))
+    lift_rate_limits(env)
+    alice, bob = env.user("alice"), env.user("bob")
+    ix = await slash(env, alice, "airwar lobby", level="medium", stack=3)
+    lobby = ix.message
+    assert not ix.response.ephemeral and "(2/4)" in lobby.text and f"<@{env.bot_user.id}>" in lobby.text
+    match_id = lobby_id_of(lobby)
+    await click(env, bob, lobby, label="Join")
+    await env.wait_for(lambda: "(3/4)" in lobby.text)
+    await click(env, alice, lobby, label="Start")
+    thread = await env.wait_for(lambda: lobby.thread, message="no thread for the match")
+    matches = env.bot.matches
+    assert (await matches.get_match(match_id)).options[OPPONENT_OPTION] == {"seat": 1, "level": "medium"}
+    humans = {0: alice, 2: bob}
+    locked: set[tuple[int, int]] = set()
+    deadline = time.monotonic() + 60
+    while (view := await matches.view(match_id))["phase"] != "over":
+        assert time.monotonic() < deadline, "the lobby's game did not end"
+        number = view["engagement"]
+        for seat, user in humans.items():
+            panel = dm_panel(env, user, number)
+            if view["in_game"][seat] and (seat, number) not in locked and panel is not None and panel.buttons:
+                assert not any("Hint" in b.get("label", "") for b in panel.buttons)
+                await lock_in(env, user, panel, weave(stack_of(panel)))
+                locked.add((seat, number))
+        await asyncio.sleep(0.02)
+    await settled(env, match_id)
+    await env.wait_for(lambda: results(env, thread) or None, timeout=20, message="no result")
+    match = await matches.get_match(match_id)
+    assert match.status == "finished" and match.rules["players"] == 3
+    assert [result.rated for result in await matches.results(match_id)] == [False, False, False]
+    assert env.messages(env.dm(env.bot_user)) == []
+    export = await matches.export(match_id)
+    game = AirWar.new(export["rules"], seed=export["seed"])
+    for number, move in enumerate(export["moves"], start=1):
+        if "orders" not in move:
+            break
+        if move["orders"][1] is not None:  # the bot's seat chose what its player chooses from the same position
+            assert move["orders"][1] == decide(game.view(1), 1, "medium", f"{export['seed']}:{number}:1")["cards"]
+        game.apply_move(move)
+    last = list(replay(export))[-1]
+    assert (last["winner"], last["reason"]) == (match.result["winner"], match.result["reason"])

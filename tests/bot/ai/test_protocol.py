@@ -91,3 +91,11 @@ def test_the_expert_answers_with_its_mix_which_reads_the_match_moves():
     assert abs(sum(p for _, p in reply["strategy"]) - 1) < 1e-4
     assert reply["order"] in [order for order, _ in reply["strategy"]]
     assert answer({"id": 2, "match": match, "seat": 0}, "expert") == reply
+
+
+def test_a_game_of_three_is_answered_with_the_levels_order_alone():
+    match = {"game": "airwar", "rules": {"stack": 3, "players": 3}, "seed": 5, "moves": []}
+    game = AirWar.new(match["rules"], seed=5)
+    reply = answer({"id": 3, "match": match, "seat": 2})
+    assert sorted(reply["order"]) == sorted(game.stacks[2])
+    assert reply["strategy"] == [[reply["order"], 1.0]] and reply["value"] is None
