@@ -6,9 +6,9 @@ from bot.games.airwar.engine import AirWar
 from bot.games.airwar.flow import AirWarFlow
 
 HELP = ("`/airwar challenge` a member of this server, or me (pick my `level`: unrated practice, with a Hint button "
-        "and your accuracy at the end), or open a `/airwar lobby` for 3-4 that anyone here joins. Each player gets a "
-        "private message to arrange their stack in secret; the flips are shown in a thread. `/airwar status` (only "
-        "you see it), `/airwar forfeit` to give up.")
+        "and your accuracy at the end), or open a `/airwar lobby` for 3-4 that anyone here joins (with a `level`, I "
+        "take a seat). Each player gets a private message to arrange their stack in secret; the flips are shown in a "
+        "thread. `/airwar status` (only you see it), `/airwar forfeit` to give up.")
 
 PLUGIN = GamePlugin(help=HELP, opponent="bot.ai.players:decide", levels=("expert", "hard", "medium", "easy"),
                     default_level="hard", engine=AirWar, flow=AirWarFlow, order=0)
