@@ -29,6 +29,7 @@ from bot.match.timers import Timers
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
 from bot.storage import Database
+from bot.storage.port import Storage
 from bot.storage.records import MatchRecord
 from bot.thinking import Thinking
 
@@ -99,7 +100,7 @@ class CardGameBot(commands.Bot):
         self.settings = settings
         self.clock = clock
         self.seed_source = seed_source
-        self.database: Database | None = None
+        self.database: Storage | None = None
         #: every game's match service by game name (variants share their game's), built in :meth:`setup_hook`
         self.game_services: dict[str, MatchKernel] = {}
         self.stats_service: StatsService | None = None
@@ -117,7 +118,7 @@ class CardGameBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error
 
     @property
-    def db(self) -> Database:
+    def db(self) -> Storage:
         if self.database is None:
             raise RuntimeError("the database is not open yet (setup_hook has not run)")
         return self.database
@@ -146,7 +147,12 @@ class CardGameBot(commands.Bot):
         self.guild_settings = SettingsService(database, clock=self.clock)
 
     async def setup_hook(self) -> None:
-        self.database = await Database.open(self.settings.database_path)
+        if self.settings.database_url:
+            from bot.storage.postgres import PostgresDatabase
+
+            self.database = await PostgresDatabase.open(self.settings.database_url)
+        else:
+            self.database = await Database.open(self.settings.database_path)
         self.build_services(self.database)
         for extension in cog_extensions():
             await self.load_extension(extension)

@@ -36,6 +36,8 @@ class Settings:
     dev_guild_id: int | None = None
     owner_ids: frozenset[int] = field(default_factory=frozenset)
     log_level: str = "INFO"
+    #: ``postgresql://...``: the database is PostgreSQL there instead of the SQLite file
+    database_url: str | None = None
 
     @classmethod
     def from_env(cls, env_file: Path | None = PROJECT_ROOT / ".env") -> Settings:
@@ -46,6 +48,10 @@ class Settings:
         if not token:
             raise SettingsError(MISSING_TOKEN_HELP)
         database = os.environ.get("DATABASE_PATH", "").strip()
+        url = os.environ.get("DATABASE_URL", "").strip() or None
+        if url is not None and not url.startswith(("postgresql://", "postgres://")):
+            raise SettingsError(f"DATABASE_URL must be a postgresql://user@host/database URL, not {url!r} (leave it "
+                                "empty for the SQLite file at DATABASE_PATH)")
         log_level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
@@ -55,6 +61,7 @@ class Settings:
             dev_guild_id=_optional_id("DEV_GUILD_ID"),
             owner_ids=frozenset(_id_list("OWNER_IDS")),
             log_level=log_level,
+            database_url=url,
         )
 
 

@@ -53,3 +53,13 @@ async def make_env():
 @pytest.fixture
 async def env(make_env, tmp_path) -> Env:
     return await make_env(airwar_bot_factory(tmp_path / "airwar.db"))
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A PostgreSQL server for the whole run (started on first use, stopped at the end): its
+    :class:`tests.postgres.Databases`."""
+    from tests.postgres import Databases, postgres_server
+
+    with postgres_server() as server:
+        yield Databases(server)

@@ -98,8 +98,7 @@ from bot.match.flow import CHALLENGE_DEADLINE, Flow
 from bot.match.ratings import Ratings
 from bot.storage import Connection
 from bot.storage.errors import StorageConflict, VersionConflict
-from bot.storage.pipeline import Pipelined
-from bot.storage.port import MatchStore, Storage
+from bot.storage.port import MatchStore, PipelinedConnection, Storage
 from bot.storage.records import (
     ChipEntry,
     LeaderboardPage,
@@ -247,10 +246,11 @@ class _Work:
         self.version = self.match.version
 
     async def queue(self, events: list[Event]) -> None:
-        """Queue events: sent without waiting (:meth:`Pipelined.send`) when the match's last event number is known."""
+        """Queue events: sent without waiting (:meth:`PipelinedConnection.send`) when the match's last event number
+        is known."""
         if not events:
             return
-        if self.event_seq is None or not isinstance(self.conn, Pipelined):
+        if self.event_seq is None or not isinstance(self.conn, PipelinedConnection):
             queued = await self.store.append_events(self.conn, self.match.id, events, self.now)
         else:
             queued = self.store.numbered_events(self.match.id, events, after_seq=self.event_seq)
@@ -265,15 +265,16 @@ class _Work:
         return await self.store.update_match(self.conn, self.match.id, self.now, expected_version=expected, **fields)
 
     def send_update(self, **fields: Any) -> None:
-        """:meth:`update` without waiting for it (:meth:`Pipelined.send`): the rows changed are not asked for."""
+        """:meth:`update` without waiting for it (:meth:`PipelinedConnection.send`): the rows changed are not asked
+        for."""
         self._note_state(fields)
         expected, self.version = self.version, self.version + 1
         self.write(self.store.update_match, self.match.id, self.now, expected_version=expected, **fields)
 
     def write(self, write: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> None:
         """``write(connection, *args, **kwargs)`` -- one statement of the storage layer -- without waiting for it
-        (:meth:`Pipelined.send`)."""
-        assert isinstance(self.conn, Pipelined)
+        (:meth:`PipelinedConnection.send`)."""
+        assert isinstance(self.conn, PipelinedConnection)
         self.conn.send(lambda connection: write(connection, *args, **kwargs))
 
     def _note_state(self, fields: dict[str, Any]) -> None:
@@ -286,7 +287,7 @@ class _Work:
         assert match is not None
         self.match = match
         self.version = match.version
-        if isinstance(self.conn, Pipelined):
+        if isinstance(self.conn, PipelinedConnection):
             self.conn.wrote = False
         return match
 
@@ -294,12 +295,12 @@ class _Work:
         """The caller wrote exactly this change of the match and made the record that shows it: no reload. (Its
         version is the one written, whatever the record it was made from said.)"""
         self.match = match if match.version == self.version else dataclasses.replace(match, version=self.version)
-        if isinstance(self.conn, Pipelined):
+        if isinstance(self.conn, PipelinedConnection):
             self.conn.wrote = False
 
     async def result(self, panel: Any = None) -> MatchUpdate:
         match = self.match
-        if not isinstance(self.conn, Pipelined) or self.conn.wrote:
+        if not isinstance(self.conn, PipelinedConnection) or self.conn.wrote:
             match = await self.reload()
         return MatchUpdate(match, tuple(self.events), frozenset(self.changes), panel, self.timed_out, self.forfeited)
 
@@ -384,7 +385,7 @@ class MatchKernel:
         """Keep what ``work`` committed in memory (or forget the match: writes not read back, or it is over)."""
         match_id = work.match.id
         conn = work.conn
-        if (isinstance(conn, Pipelined) and conn.wrote) or not work.match.is_open or not self._remembers:
+        if (isinstance(conn, PipelinedConnection) and conn.wrote) or not work.match.is_open or not self._remembers:
             self._cache.pop(match_id, None)
             return
         if work.new_state is not None:

@@ -11,13 +11,16 @@ import aiosqlite
 
 
 async def dump_tables(conn: aiosqlite.Connection) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table, in rowid order."""
+    """Every row of every table: in rowid order on SQLite; on PostgreSQL (which has no rowid) sorted by value."""
+    postgres = hasattr(conn, "raw")
     tables = [row["name"] for row in await conn.execute_fetchall(
+        "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'"
+        " AND table_name != 'schema_version' ORDER BY table_name" if postgres else
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
     dump = {}
     for table in tables:
-        rows = await conn.execute_fetchall(f'SELECT * FROM "{table}" ORDER BY rowid')
-        dump[table] = [tuple(row) for row in rows]
+        rows = await conn.execute_fetchall(f'SELECT * FROM "{table}"' + ("" if postgres else " ORDER BY rowid"))
+        dump[table] = sorted((tuple(row) for row in rows), key=repr) if postgres else [tuple(row) for row in rows]
     return dump
 
 
@@ -43,7 +46,7 @@ _CHECKS = {
         " OR (status = 'active' AND deadline_kind NOT IN ('arrange', 'turn', 'round'))",
     "a match with no seat, or more than four":
         "SELECT id FROM (SELECT m.id, m.status, (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id) AS seats"
-        " FROM matches m) WHERE seats = 0 OR seats > 4",
+        " FROM matches m) AS counted WHERE seats = 0 OR seats > 4",
     # Ratings are the current season's board: they count that season's results. Anonymised results (a player
     # who deleted their data) have negative user ids and no rating.
     "a rating's games disagree with its results":
@@ -67,8 +70,9 @@ _CHECKS = {
 
 
 _SEATS_OUTSIDE = (
-    "SELECT m.id, m.game, (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id) AS seats FROM matches m"
-    " WHERE m.game = ? AND (seats > ? OR (seats < ? AND m.status != 'challenge'))"
+    "SELECT id, game, seats FROM (SELECT m.id, m.game, m.status,"
+    " (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id) AS seats FROM matches m WHERE m.game = ?) AS counted"
+    " WHERE seats > ? OR (seats < ? AND status != 'challenge')"
 )
 
 

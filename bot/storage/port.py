@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from bot.storage.records import (
     ActionRecord,
@@ -302,6 +302,7 @@ class TournamentStore(Protocol[Conn_contra]):
     ) -> None: ...
 
 
+@runtime_checkable
 class PipelinedConnection(Protocol):
     """A transaction's connection that can send writes without waiting for each (:meth:`Storage.pipelined`).
     ``wrote``: a statement that may write ran since the caller last read the match back (or said it mirrored it)."""

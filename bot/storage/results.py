@@ -55,7 +55,8 @@ async def put_rating(conn: aiosqlite.Connection, rating: RatingRecord, now: floa
 async def count_players(conn: aiosqlite.Connection, guild_id: int, game: str, min_games: int) -> tuple[int, int]:
     """(players with at least ``min_games`` games, players with fewer) in this server and game."""
     rows = await conn.execute_fetchall(
-        "SELECT COALESCE(SUM(games >= ?), 0) AS ranked, COALESCE(SUM(games < ?), 0) AS unranked"
+        "SELECT COALESCE(SUM(CASE WHEN games >= ? THEN 1 ELSE 0 END), 0) AS ranked,"
+        " COALESCE(SUM(CASE WHEN games < ? THEN 1 ELSE 0 END), 0) AS unranked"
         " FROM ratings WHERE guild_id = ? AND game = ?",
         (min_games, min_games, guild_id, game),
     )

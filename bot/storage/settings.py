@@ -50,7 +50,7 @@ SELECT s.arrange_seconds, s.flip_pace_ms, s.war_pace, s.thread_per_match,
        (SELECT json_group_array(json_array(game, json(rules))) FROM guild_default_rules
          WHERE guild_id = :guild) AS rules,
        (SELECT json_group_array(channel_id) FROM guild_start_channels WHERE guild_id = :guild) AS channels
-  FROM (SELECT :guild AS guild_id) AS asked LEFT JOIN guild_settings AS s ON s.guild_id = asked.guild_id
+  FROM (SELECT CAST(:guild AS BIGINT) AS guild_id) AS asked LEFT JOIN guild_settings AS s ON s.guild_id = asked.guild_id
 """
 
 

@@ -116,7 +116,7 @@ async def _players_of(conn: aiosqlite.Connection, match_ids: Sequence[int]) -> d
 
 _PLAYED = (
     "SELECT r.match_id, r.game, r.seat, r.outcome, r.rating_before, r.rating_after, m.channel_id, m.thread_id,"
-    " m.finished_at, m.reason, json_extract(m.result, '$.winner') AS winner_seat"
+    " m.finished_at, m.reason, CAST(json_extract(m.result, '$.winner') AS INTEGER) AS winner_seat"
     " FROM results AS r JOIN matches AS m ON m.id = r.match_id"
     " WHERE r.guild_id = ? AND r.user_id = ?"
 )
@@ -137,7 +137,7 @@ async def reaction_times(conn: aiosqlite.Connection, guild_id: int, user_id: int
     """The reaction times (``ms`` of each press the player made) in the server's finished matches of ``game``,
     oldest first."""
     rows = await conn.execute_fetchall(
-        "SELECT json_extract(a.action, '$.ms') AS ms FROM match_actions a"
+        "SELECT CAST(json_extract(a.action, '$.ms') AS INTEGER) AS ms FROM match_actions a"
         " JOIN matches m ON m.id = a.match_id"
         " JOIN match_seats s ON s.match_id = a.match_id AND s.seat = a.seat"
         " WHERE m.guild_id = ? AND m.game = ? AND m.status = 'finished' AND s.user_id = ? AND a.kind = 'press'"
@@ -185,7 +185,7 @@ async def shared_matches(
     where, params = ("", ()) if game is None else (" AND m.game = ?", (game,))
     rows = await conn.execute_fetchall(
         "SELECT m.id, m.game, m.channel_id, m.thread_id, m.finished_at, m.reason,"
-        " json_extract(m.result, '$.winner') AS winner_seat FROM matches AS m"
+        " CAST(json_extract(m.result, '$.winner') AS INTEGER) AS winner_seat FROM matches AS m"
         " JOIN match_seats AS a ON a.match_id = m.id AND a.user_id = ?"
         " JOIN match_seats AS b ON b.match_id = m.id AND b.user_id = ?"
         " WHERE m.guild_id = ? AND m.status = 'finished'" + where + " ORDER BY m.finished_at DESC, m.id DESC",
@@ -309,7 +309,8 @@ async def board_counts(
     """(players with at least ``min_games`` games, players with fewer) on the board."""
     table, condition, params = _board_source(guild_id, game, season)
     rows = await conn.execute_fetchall(
-        f"SELECT COALESCE(SUM(r.games >= ?), 0) AS ranked, COALESCE(SUM(r.games < ?), 0) AS unranked"
+        f"SELECT COALESCE(SUM(CASE WHEN r.games >= ? THEN 1 ELSE 0 END), 0) AS ranked,"
+        f" COALESCE(SUM(CASE WHEN r.games < ? THEN 1 ELSE 0 END), 0) AS unranked"
         f" FROM {table} AS r WHERE {condition}",
         (min_games, min_games, *params),
     )
@@ -348,11 +349,13 @@ async def bot_records(conn: aiosqlite.Connection, guild_id: int, game: str, *, s
     seats are left out."""
     rows = await conn.execute_fetchall(
         "SELECT r.user_id, json_extract(m.options, '$.opponent.level') AS level,"
-        " SUM(r.outcome = 'win') AS wins, SUM(r.outcome = 'loss') AS losses, SUM(r.outcome = 'draw') AS draws"
+        " SUM(CASE WHEN r.outcome = 'win' THEN 1 ELSE 0 END) AS wins,"
+        " SUM(CASE WHEN r.outcome = 'loss' THEN 1 ELSE 0 END) AS losses,"
+        " SUM(CASE WHEN r.outcome = 'draw' THEN 1 ELSE 0 END) AS draws"
         " FROM results AS r JOIN matches AS m ON m.id = r.match_id"
         " WHERE r.guild_id = ? AND r.game = ? AND r.rated = 0 AND r.user_id > 0"
         " AND json_extract(m.options, '$.opponent.seat') IS NOT NULL"
-        " AND json_extract(m.options, '$.opponent.seat') != r.seat"
+        " AND CAST(json_extract(m.options, '$.opponent.seat') AS INTEGER) != r.seat"
         " AND r.created_at >= ? AND r.created_at < ?"
         " GROUP BY r.user_id, level ORDER BY r.user_id, level",
         (guild_id, game, float("-inf") if since is None else since, float("inf") if until is None else until),

@@ -506,7 +506,7 @@ async def anonymise_player(conn: aiosqlite.Connection, tournament_id: int, user_
     await conn.execute(
         "UPDATE tournaments SET organiser_id = CASE WHEN organiser_id = ?1 THEN ?2 ELSE organiser_id END,"
         " champion_id = CASE WHEN champion_id = ?1 THEN ?2 ELSE champion_id END,"
-        " state = CASE WHEN ?3 IS NULL THEN state ELSE ?3 END WHERE id = ?4",
+        " state = COALESCE(?3, state) WHERE id = ?4",
         (user_id, placeholder, None if state is None else _dumps(dict(state)), tournament_id))
     await conn.execute(
         "UPDATE tournament_matches SET player_a = CASE WHEN player_a = ?1 THEN ?2 ELSE player_a END,"

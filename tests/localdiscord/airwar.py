@@ -9,8 +9,10 @@ from typing import Any
 from .driver import Env
 
 
-def airwar_bot_factory(database_path: Path, **client_options: Any) -> Callable[[Env], Any]:
-    """``factory(env)`` -> an ``CardGameBot`` on ``database_path`` with ``dev_guild_id`` = the local guild.
+def airwar_bot_factory(database_path: Path, database_url: str | None = None,
+                       **client_options: Any) -> Callable[[Env], Any]:
+    """``factory(env)`` -> an ``CardGameBot`` on ``database_path`` (or the PostgreSQL ``database_url``) with
+    ``dev_guild_id`` = the local guild.
 
     ``guild_ready_timeout`` defaults to 0.05 s (discord.py waits that long after the last GUILD_CREATE).
     """
@@ -25,6 +27,7 @@ def airwar_bot_factory(database_path: Path, **client_options: Any) -> Callable[[
             dev_guild_id=env.guild.id,
             owner_ids=frozenset({env.guild.owner.id}),
             log_level="INFO",
+            database_url=database_url,
         )
         return CardGameBot(settings, **{"guild_ready_timeout": 0.05, **client_options})
 

@@ -8,14 +8,26 @@ def clock():
     return FakeClock()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request):
+    """The storage the services run on: each test of a module that asks for it runs on both."""
+    return request.param
+
+
 @pytest.fixture
-async def opener(clock):
-    """``await opener(path)``: a MatchKernel on that file, closed at teardown even when the test fails (an open
-    aiosqlite connection would keep the test run from exiting)."""
+def databases(backend, request):
+    """Where a test's databases live: ``None`` (SQLite files) or the PostgreSQL server's databases."""
+    return request.getfixturevalue("postgres") if backend == "postgresql" else None
+
+
+@pytest.fixture
+async def opener(clock, databases):
+    """``await opener(path)``: a MatchKernel on that file (or its PostgreSQL database), closed at teardown even when
+    the test fails (an open connection would keep the test run from exiting)."""
     services = []
 
     async def open_(path, **options):
-        service = await open_service(path, options.pop("clock", clock), **options)
+        service = await open_service(path, options.pop("clock", clock), postgres=databases, **options)
         services.append(service)
         return service
 

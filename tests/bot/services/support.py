@@ -32,8 +32,18 @@ class FakeClock:
         return self.now
 
 
-async def open_service(path: Path, clock: FakeClock, seed: int = SEED) -> MatchKernel:
-    database = await Database.open(path)
+async def open_database(path: Path, postgres=None):
+    """The storage of a test: the SQLite file at ``path``, or (``postgres``: :class:`tests.postgres.Databases`) a
+    PostgreSQL database of its own for that path."""
+    if postgres is None:
+        return await Database.open(path)
+    from bot.storage.postgres import PostgresDatabase
+
+    return await PostgresDatabase.open(await postgres.url_for(str(path)))
+
+
+async def open_service(path: Path, clock: FakeClock, seed: int = SEED, postgres=None) -> MatchKernel:
+    database = await open_database(path, postgres)
     return MatchKernel(database, game="airwar", clock=clock, seed_source=lambda: seed, draft_rng=random.Random(7))
 
 

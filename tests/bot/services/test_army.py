@@ -20,19 +20,18 @@ from bot.games.army.flow import (
 from bot.match import errors
 from bot.match.kernel import MatchKernel
 from bot.replay import replay
-from bot.storage import Database
 from bot.storage.diagnostics import check_consistency
-from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, SEED
+from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, SEED, open_database
 
 TIMER = 60
 
 
 @pytest.fixture
-async def open_army(clock):
+async def open_army(clock, databases):
     services = []
 
     async def open_(path, **options):
-        database = await Database.open(path)
+        database = await open_database(path, databases)
         service = MatchKernel(database, game=GAME, clock=options.pop("clock", clock),
                                seed_source=lambda: options.get("seed", SEED))
         services.append(service)

@@ -6,14 +6,13 @@ from __future__ import annotations
 import pytest
 
 from bot.services.preferences import InvalidPreference, PreferencesService
-from bot.storage import Database
 from bot.storage.diagnostics import dump_tables
-from tests.bot.services.support import START, FakeClock
+from tests.bot.services.support import START, FakeClock, open_database
 
 
 @pytest.fixture
-async def database(tmp_path):
-    database = await Database.open(tmp_path / "preferences.db")
+async def database(tmp_path, databases):
+    database = await open_database(tmp_path / "preferences.db", databases)
     yield database
     await database.close()
 

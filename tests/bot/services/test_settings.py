@@ -9,14 +9,14 @@ from bot.match.kernel import MatchKernel
 from bot.services.settings import InvalidSetting, SettingsService, StartChannelRefused, parse_rules_text
 from bot.storage import Database
 from bot.storage.diagnostics import dump_tables
-from tests.bot.services.support import START, FakeClock
+from tests.bot.services.support import START, FakeClock, open_database
 
 GUILD, OTHER = 1, 2
 
 
 @pytest.fixture
-async def database(tmp_path):
-    database = await Database.open(tmp_path / "settings.db")
+async def database(tmp_path, databases):
+    database = await open_database(tmp_path / "settings.db", databases)
     yield database
     await database.close()
 

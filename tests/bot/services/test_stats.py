@@ -28,7 +28,7 @@ from bot.services.tournaments import TournamentService
 from bot.storage import Database
 from bot.storage.diagnostics import dump_tables
 from bot.tournaments import Tournament
-from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, START, FakeClock
+from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, START, FakeClock, open_database
 
 OTHER_GUILD = 2
 DAVE = 400
@@ -74,8 +74,8 @@ class World:
 
 
 @pytest.fixture
-async def world(tmp_path):
-    database = await Database.open(tmp_path / "stats.db")
+async def world(tmp_path, databases):
+    database = await open_database(tmp_path / "stats.db", databases)
     yield World(database, FakeClock(START))
     await database.close()
 

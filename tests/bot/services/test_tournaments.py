@@ -13,7 +13,7 @@ from bot.services.tournaments import TournamentRefused, TournamentService, parse
 from bot.storage import Database
 from bot.storage.diagnostics import check_consistency
 from bot.tournaments import Tournament
-from tests.bot.services.support import FakeClock
+from tests.bot.services.support import FakeClock, open_database
 
 GUILD = 1
 CHANNEL = 10
@@ -37,8 +37,8 @@ class World:
 
 
 @pytest.fixture
-async def world(tmp_path):
-    database = await Database.open(tmp_path / "t.db")
+async def world(tmp_path, databases):
+    database = await open_database(tmp_path / "t.db", databases)
     yield World(database, FakeClock(), random.Random(5))
     await database.close()
 

@@ -13,9 +13,8 @@ from bot.games.war.flow import FLIP, NotInWarGame, WarGameNotActive, card_histor
 from bot.match import errors
 from bot.match.errors import AlreadyOut, NotStartedYet
 from bot.match.kernel import LOBBY_IDLE_SECONDS, MatchKernel
-from bot.storage import Database
 from bot.storage.diagnostics import check_consistency
-from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, SEED, start_match
+from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, SEED, open_database, start_match
 
 DAVE = 400
 ERIN = 500
@@ -23,8 +22,8 @@ SMALL = {"pack": 32, "max_rounds": 30}
 
 
 @pytest.fixture
-async def war(tmp_path, clock):
-    database = await Database.open(tmp_path / "war.db")
+async def war(tmp_path, clock, databases):
+    database = await open_database(tmp_path / "war.db", databases)
     service = MatchKernel(database, game="war", clock=clock, seed_source=lambda: SEED, draft_rng=random.Random(7))
     yield service
     await database.close()
@@ -263,13 +262,13 @@ async def test_air_war_service_ignores_war_matches_and_war_resumes_turns(war, cl
     assert all(u.match.id == air.id for u in await airwar.resume_deadlines())
 
 
-async def test_restart_continues_auto_from_stored_state(war, tmp_path, clock):
+async def test_restart_continues_auto_from_stored_state(war, tmp_path, clock, databases):
     match = await challenge(war, "auto")
     await war.accept(match.id, BOB)
     update = await war.auto_step(match.id, 1)  # one run of rounds
     played = update.match.step
     await war.db.close()
-    restarted = MatchKernel(await Database.open(tmp_path / "war.db"), game="war", clock=clock,
+    restarted = MatchKernel(await open_database(tmp_path / "war.db", databases), game="war", clock=clock,
                             seed_source=lambda: SEED, draft_rng=random.Random(7))
     try:
         [again] = await restarted.open_matches()
