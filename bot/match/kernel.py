@@ -361,6 +361,8 @@ class MatchKernel:
         async with lock:
             try:
                 async with self.db.statement() if one_write else self.db.transaction() as conn:
+                    if self.db.shared and not one_write:  # other processes: they wait for this one, and it for them
+                        await self.db.lock_match(conn, match_id)
                     cached = self._cache.get(match_id)
                     event_seq = None
                     if cached is None:

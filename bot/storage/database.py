@@ -293,6 +293,9 @@ class Database:
         if self._closed:
             raise DatabaseClosed("the database is closed")
 
+    async def lock_match(self, connection: aiosqlite.Connection, match_id: int) -> None:
+        """Nothing to take: a transaction (``BEGIN IMMEDIATE``) holds the whole file against other writers."""
+
     async def close(self) -> None:
         """Wait for everything in flight (a clean shutdown loses nothing), then close the connection."""
         async with self._lock:

@@ -342,4 +342,9 @@ class Storage(Protocol[Conn]):
         """The writes sent in the block are done when it ends, or never run if it fails."""
         ...
 
+    async def lock_match(self, connection: Conn, match_id: int) -> None:
+        """Inside a transaction: hold the match against every other process's transaction until this one ends
+        (a database-wide lock where the backend has none finer: SQLite's writers are one at a time already)."""
+        ...
+
     async def close(self) -> None: ...

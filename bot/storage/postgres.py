@@ -452,6 +452,11 @@ class PostgresDatabase:
             raise
         await watched.flush()
 
+    async def lock_match(self, connection: PgConnection, match_id: int) -> None:
+        """The match's advisory lock, held until the transaction ends: one process's transaction on a match at a
+        time, so none writes from a match it read before another's commit."""
+        await connection.execute("SELECT pg_advisory_xact_lock(?)", (match_id,))
+
     async def close(self) -> None:
         if self._closed:
             return

@@ -1,4 +1,5 @@
-"""Two bot processes on one database: two kernels, each with its own connection to the same SQLite file.
+"""Two bot processes on one database: two kernels, each with its own connection to the same SQLite file (or its
+own pool on the same PostgreSQL database, where each match transaction also takes the match's advisory lock).
 
 Shared (``Database.open(..., shared=True)``), they keep no match in memory, one of them runs each due deadline and
 one shows each match's events. On its own file a kernel keeps matches in memory; another writer's change then
@@ -19,11 +20,17 @@ from tests.bot.services.support import ALICE, BOB, SEED, build_and_confirm, reve
 
 
 @pytest.fixture
-async def two_processes(tmp_path, clock):
+async def two_processes(tmp_path, clock, databases):
     path = tmp_path / "shared.db"
-    databases = [await Database.open(path, shared=True), await Database.open(path, shared=True)]
-    yield [MatchKernel(database, game="airwar", clock=clock, seed_source=lambda: SEED) for database in databases]
-    for database in databases:
+    if databases is None:
+        opened = [await Database.open(path, shared=True), await Database.open(path, shared=True)]
+    else:
+        from bot.storage.postgres import PostgresDatabase
+
+        url = await databases.url_for(str(path))
+        opened = [await PostgresDatabase.open(url, shared=True), await PostgresDatabase.open(url, shared=True)]
+    yield [MatchKernel(database, game="airwar", clock=clock, seed_source=lambda: SEED) for database in opened]
+    for database in opened:
         await database.close()
 
 
@@ -62,6 +69,24 @@ async def test_each_process_plays_the_match_as_stored(two_processes):
     update = await build_and_confirm(second, match.id, BOB, reverse)
     assert update.match.step == 2
     assert (await first.get_match(match.id)).step == 2
+
+
+async def test_the_same_click_in_both_processes_at_once_is_one_action(two_processes):
+    first, second = two_processes
+    match = await start_match(first)
+    panel = await first.panel(match.id, ALICE)
+    for card in reverse(list(panel.stack)):  # the order built in the first process
+        await first.tap(match.id, ALICE, 1, card)
+    outcomes = await asyncio.gather(first.confirm(match.id, ALICE, 1), second.confirm(match.id, ALICE, 1),
+                                    return_exceptions=True)
+    confirmed = [outcome for outcome in outcomes if not isinstance(outcome, BaseException)]
+    refused = [outcome for outcome in outcomes if isinstance(outcome, BaseException)]
+    assert len(confirmed) == 1 and len(refused) == 1
+    assert not isinstance(refused[0], errors.MatchChanged), refused[0]  # waited for the other, then saw it
+    assert isinstance(refused[0], errors.ServiceError)
+    async with second.db.read() as conn:
+        choices = [action for action in await second.store.actions(conn, match.id) if action.seat == 0]
+    assert len(choices) == 1  # one order stored, once
 
 
 async def test_one_process_shows_a_matchs_events(two_processes):
