@@ -36,13 +36,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--jobs", type=_positive, default=1, help="processes to spread the games over (default 1)")
     sim.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     sim.add_argument("--players", metavar="A,B", help="Air War or Army: two players (the levels easy, medium, hard; "
-                     "Air War also random, drawn) against each other; prints each one's score with a 95%% interval")
+                     "Air War also expert, random, drawn) against each other; prints each one's score with a 95%% interval")
     sim.add_argument("--stack", type=_positive, help="Air War: the stack size (the rule stack)")
     sim.add_argument("--reactions", metavar="MS,MS", help="Speed War: each scripted player's mean reaction time")
     sim.add_argument("--errors", metavar="P,P", help="Speed War: each scripted player's chance of a wrong press")
     engine = commands.add_parser("engine", help="answer Air War positions: JSON lines on stdin, one answer line "
                                  "each on stdout")
-    engine.add_argument("--level", default="hard", choices=("easy", "medium", "hard"),
+    engine.add_argument("--level", default="hard", choices=("easy", "medium", "hard", "expert"),
                         help="the level that chooses (default hard)")
     args = parser.parse_args(argv)
 

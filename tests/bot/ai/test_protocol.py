@@ -99,3 +99,14 @@ def test_a_game_of_three_is_answered_with_the_levels_order_alone():
     reply = answer({"id": 3, "match": match, "seat": 2})
     assert sorted(reply["order"]) == sorted(game.stacks[2])
     assert reply["strategy"] == [[reply["order"], 1.0]] and reply["value"] is None
+
+
+def test_every_level_of_the_bot_is_offered_on_the_command_line():
+    from bot.ai.players import LEVELS
+
+    match, _ = match_file(2, 1)
+    for level in LEVELS:
+        done = subprocess.run([sys.executable, "-m", "bot", "engine", "--level", level],
+                              input=json.dumps({"id": level, "match": match, "seat": 0}), capture_output=True,
+                              text=True, cwd=ROOT, timeout=120, check=True)
+        assert json.loads(done.stdout)["id"] == level
