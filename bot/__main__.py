@@ -1,5 +1,6 @@
 """`python -m bot` runs the bot; `python -m bot replay FILE` and `python -m bot sim ...` check results;
-`python -m bot engine` answers Air War positions (:mod:`bot.ai.protocol`)."""
+`python -m bot engine` answers Air War positions (:mod:`bot.ai.protocol`); `python -m bot migrate-db --to URL`
+moves the SQLite database into PostgreSQL (:mod:`bot.migrate`)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ EXIT_USAGE = 2
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Air War: the War family of card games "
                                      "in Discord. With no command, runs the bot.")
-    commands = parser.add_subparsers(dest="command", metavar="{run,replay,sim,engine}")
+    commands = parser.add_subparsers(dest="command", metavar="{run,replay,sim,engine,migrate-db}")
     commands.add_parser("run", help="run the bot (the default)")
     replay = commands.add_parser("replay", help="play a match file; print one JSON line per event, then the result")
     replay.add_argument("file", help="the match file (JSON)")
@@ -36,7 +37,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--jobs", type=_positive, default=1, help="processes to spread the games over (default 1)")
     sim.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     sim.add_argument("--players", metavar="A,B", help="Air War or Army: two players (the levels easy, medium, hard; "
-                     "Air War also expert, random, drawn) against each other; prints each one's score with a 95%% interval")
+                     "Air War also expert, random, drawn) against each other; prints each one's score with a 95%% "
+                     "interval")
     sim.add_argument("--stack", type=_positive, help="Air War: the stack size (the rule stack)")
     sim.add_argument("--reactions", metavar="MS,MS", help="Speed War: each scripted player's mean reaction time")
     sim.add_argument("--errors", metavar="P,P", help="Speed War: each scripted player's chance of a wrong press")
@@ -44,12 +46,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                                  "each on stdout")
     engine.add_argument("--level", default="hard", choices=("easy", "medium", "hard", "expert"),
                         help="the level that chooses (default hard)")
+    migrate = commands.add_parser("migrate-db", help="move the SQLite database into an empty PostgreSQL database, "
+                                  "checked row by row and by replaying every finished match")
+    migrate.add_argument("--to", required=True, metavar="URL", help="the PostgreSQL database (postgresql://...)")
+    migrate.add_argument("--from", dest="source", metavar="FILE",
+                         help="the SQLite file (default: DATABASE_PATH, else data/airwar.db)")
     args = parser.parse_args(argv)
 
     if args.command == "replay":
         return run_replay(args.file)
     if args.command == "sim":
         return run_sim(args)
+    if args.command == "migrate-db":
+        return run_migrate(args.source, args.to)
     if args.command == "engine":
         from bot.ai.protocol import serve
 
@@ -78,6 +87,31 @@ def run_replay(path: str) -> int:
         sys.stdout.flush()
         print(f"replay: {error}", file=sys.stderr)
         return 1
+    return 0
+
+
+def run_migrate(source: str | None, url: str) -> int:
+    import os
+    from pathlib import Path
+
+    from bot.config import DEFAULT_DATABASE
+    from bot.migrate import MigrationRefused, move
+
+    if not url.startswith(("postgresql://", "postgres://")):
+        print(f"migrate-db: --to takes a postgresql:// URL, not {url!r}", file=sys.stderr)
+        return EXIT_USAGE
+    path = Path(source or os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)
+    if not path.is_file():
+        print(f"migrate-db: there is no SQLite database at {path}; nothing was written", file=sys.stderr)
+        return 1
+    try:
+        report = asyncio.run(move(path, url))
+    except MigrationRefused as error:
+        print(f"migrate-db: {error}; nothing was written", file=sys.stderr)
+        return 1
+    for line in report.lines():
+        print(line)
+    print(f"moved {path} into {url.split('@')[-1]}: set DATABASE_URL to use it")
     return 0
 
 
