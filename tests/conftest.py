@@ -63,3 +63,16 @@ def postgres():
 
     with postgres_server() as server:
         yield Databases(server)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request):
+    """The storage a test runs on: each test that asks for it (or for ``databases``) runs on both."""
+    return request.param
+
+
+@pytest.fixture
+def databases(backend, request):
+    """Where a test's databases live: ``None`` (SQLite files) or the PostgreSQL server's
+    :class:`tests.postgres.Databases`."""
+    return request.getfixturevalue("postgres") if backend == "postgresql" else None

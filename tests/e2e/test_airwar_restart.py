@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import re
 import signal
 import sys
@@ -420,7 +421,8 @@ def main(argv: list[str]) -> None:
 
     async def run() -> None:
         settings = Settings(token=token, database_path=Path(database), dev_guild_id=int(guild),
-                            owner_ids=frozenset({int(owner)}), log_level="INFO")
+                            owner_ids=frozenset({int(owner)}), log_level="INFO",
+                            database_url=os.environ.get("AIRWAR_TEST_DATABASE_URL") or None)
         bot = CardGameBot(settings, seed_source=lambda: SEED, pace_sleep=pace_sleep, guild_ready_timeout=0.05)
 
         async def on_ready() -> None:

@@ -7,6 +7,7 @@ kill cut off is shown once."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -175,7 +176,8 @@ def main(argv: list[str]) -> None:
 
     async def run() -> None:
         settings = Settings(token=token, database_path=Path(database), dev_guild_id=int(guild),
-                            owner_ids=frozenset({int(owner)}), log_level="INFO")
+                            owner_ids=frozenset({int(owner)}), log_level="INFO",
+                            database_url=os.environ.get("AIRWAR_TEST_DATABASE_URL") or None)
         bot = CardGameBot(settings, seed_source=lambda: SEED, guild_ready_timeout=0.05)
 
         async def on_ready() -> None:

@@ -43,4 +43,36 @@ async def test_a_match_against_the_bot_on_postgresql_survives_a_restart(make_env
     assert match.status == "finished" and match.options[OPPONENT_OPTION]["level"] == "hard"
     assert [result.rated for result in await env.bot.matches.results(match_id)] == [False, False]
     replayed_like_the_bot(await env.bot.matches.export(match_id), "hard")
+    await env.wait_for(lambda: any("Accuracy" in m.text for m in env.messages(thread)), timeout=30,
+                       message="no accuracy after the match")
     assert not unused.exists()  # nothing went to SQLite
+
+
+# The core of the e2e suite again, with the bot on PostgreSQL (AIRWAR_TEST_DATABASE_URL makes every bot the tests
+# build use a fresh database of the run's server): a whole match of each game played against each other, a lobby
+# and a tournament with the bot in a seat, a tournament, a restart and a kill. (Casino War's e2e test reads its
+# SQLite file directly; its table runs on PostgreSQL in the service tests.)
+CORE = [
+    ("test_airwar", "test_a_full_match_from_challenge_to_result", {}),
+    ("test_airwar_restart", "test_a_deadline_that_passed_while_the_bot_was_away_is_moved_not_missed", {}),
+    ("test_airwar_restart", "test_a_kill_mid_arrangement_loses_nothing", {}),
+    ("test_airwar_lobby", "test_a_lobby_with_the_bot_in_a_seat_plays_to_the_end_unrated", {}),
+    ("test_war", "test_two_player_challenge_to_the_end", {"pace": "auto"}),
+    ("test_war", "test_four_player_lobby_to_the_end", {"pace": "instant"}),
+    ("test_army", "test_an_army_match_from_challenge_to_result", {}),
+    ("test_bundlewar", "test_a_game_with_a_steal_and_a_war_to_the_end", {}),
+    ("test_speedwar", "test_a_game_with_a_wrong_press_and_a_simultaneous_press", {"monkeypatch": None}),
+    ("test_tournament", "test_eight_player_single_elimination_with_a_no_show", {}),
+    ("test_tournament_games", "test_an_odd_round_robin_seats_the_bot_at_its_level_always_ready_and_unrated", {}),
+]
+
+
+@pytest.mark.parametrize(("module", "name", "extra"), CORE, ids=[f"{m}::{n}" for m, n, _ in CORE])
+async def test_the_core_on_postgresql(module, name, extra, make_env, tmp_path, postgres, monkeypatch):
+    import importlib
+
+    test = getattr(importlib.import_module(f"tests.e2e.{module}"), name)
+    monkeypatch.setenv("AIRWAR_TEST_DATABASE_URL", await postgres.url_for(f"core:{module}:{name}"))
+    arguments = {key: monkeypatch if key == "monkeypatch" else value for key, value in extra.items()}
+    await test(make_env, tmp_path, **arguments)
+    assert not any(tmp_path.glob("*.db")), "the bot wrote to SQLite"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,8 @@ from .driver import Env
 
 def airwar_bot_factory(database_path: Path, database_url: str | None = None,
                        **client_options: Any) -> Callable[[Env], Any]:
-    """``factory(env)`` -> an ``CardGameBot`` on ``database_path`` (or the PostgreSQL ``database_url``) with
-    ``dev_guild_id`` = the local guild.
+    """``factory(env)`` -> an ``CardGameBot`` on ``database_path`` (or the PostgreSQL ``database_url``; by default
+    the ``AIRWAR_TEST_DATABASE_URL`` environment variable's, when set) with ``dev_guild_id`` = the local guild.
 
     ``guild_ready_timeout`` defaults to 0.05 s (discord.py waits that long after the last GUILD_CREATE).
     """
@@ -27,7 +28,7 @@ def airwar_bot_factory(database_path: Path, database_url: str | None = None,
             dev_guild_id=env.guild.id,
             owner_ids=frozenset({env.guild.owner.id}),
             log_level="INFO",
-            database_url=database_url,
+            database_url=database_url or os.environ.get("AIRWAR_TEST_DATABASE_URL") or None,
         )
         return CardGameBot(settings, **{"guild_ready_timeout": 0.05, **client_options})
 

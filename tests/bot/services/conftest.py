@@ -8,18 +8,6 @@ def clock():
     return FakeClock()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def backend(request):
-    """The storage the services run on: each test of a module that asks for it runs on both."""
-    return request.param
-
-
-@pytest.fixture
-def databases(backend, request):
-    """Where a test's databases live: ``None`` (SQLite files) or the PostgreSQL server's databases."""
-    return request.getfixturevalue("postgres") if backend == "postgresql" else None
-
-
 @pytest.fixture
 async def opener(clock, databases):
     """``await opener(path)``: a MatchKernel on that file (or its PostgreSQL database), closed at teardown even when

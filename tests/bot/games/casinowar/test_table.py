@@ -10,17 +10,16 @@ from bot.games.casinowar.odds import main_bet_edge, tie_bet_edge
 from bot.match.kernel import SECONDS_PER_DAY, MatchKernel
 from bot.rules_text import rules_text
 from bot.services.tournaments import TournamentRefused, TournamentService
-from bot.storage import Database
 from bot.storage.diagnostics import check_consistency
 from bot.storage.records import ChipEntry
-from tests.bot.services.support import ALICE, CHANNEL, GUILD, FakeClock
+from tests.bot.services.support import ALICE, CHANNEL, GUILD, FakeClock, open_database
 
 RULES = {"hands": 2, "stake": 500, "daily_topup": 100, "tie_bet": 10}
 
 
 @pytest.fixture
-async def kernel(tmp_path):
-    database = await Database.open(tmp_path / "casinowar.db")
+async def kernel(tmp_path, databases):
+    database = await open_database(tmp_path / "casinowar.db", databases)
     yield MatchKernel(database, game="casinowar", clock=FakeClock(), seed_source=lambda: 4)
     await database.close()
 
