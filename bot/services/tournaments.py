@@ -174,6 +174,8 @@ class TournamentService:
     @asynccontextmanager
     async def _work(self, tournament_id: int) -> AsyncIterator[_Work]:
         async with self.db.transaction() as conn:
+            if self.db.shared:  # other processes run this tournament too: one transaction at a time
+                await self.db.lock_tournament(conn, tournament_id)
             tournament = await self.store.load_tournament(conn, tournament_id)
             if tournament is None:
                 raise TournamentNotFound()

@@ -296,6 +296,9 @@ class Database:
     async def lock_match(self, connection: aiosqlite.Connection, match_id: int) -> None:
         """Nothing to take: a transaction (``BEGIN IMMEDIATE``) holds the whole file against other writers."""
 
+    async def lock_tournament(self, connection: aiosqlite.Connection, tournament_id: int) -> None:
+        """Nothing to take (see :meth:`lock_match`)."""
+
     async def close(self) -> None:
         """Wait for everything in flight (a clean shutdown loses nothing), then close the connection."""
         async with self._lock:

@@ -40,6 +40,8 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations" / "postgresql"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 #: the tables whose rows get their id from the database: an insert into one returns it (a cursor's lastrowid)
 ID_TABLES = frozenset({"matches", "tournaments", "chip_ledger"})
+#: the first key of an advisory lock: what the second (an id) numbers
+LOCK_MATCH, LOCK_TOURNAMENT = 1, 2
 
 
 class ConstraintBroken(sqlite3.IntegrityError):
@@ -455,7 +457,11 @@ class PostgresDatabase:
     async def lock_match(self, connection: PgConnection, match_id: int) -> None:
         """The match's advisory lock, held until the transaction ends: one process's transaction on a match at a
         time, so none writes from a match it read before another's commit."""
-        await connection.execute("SELECT pg_advisory_xact_lock(?)", (match_id,))
+        await connection.execute("SELECT pg_advisory_xact_lock(?, ?)", (LOCK_MATCH, match_id))
+
+    async def lock_tournament(self, connection: PgConnection, tournament_id: int) -> None:
+        """The tournament's advisory lock (see :meth:`lock_match`)."""
+        await connection.execute("SELECT pg_advisory_xact_lock(?, ?)", (LOCK_TOURNAMENT, tournament_id))
 
     async def close(self) -> None:
         if self._closed:

@@ -117,3 +117,23 @@ async def test_a_stale_match_in_memory_is_refused_by_the_version_check(tmp_path,
     finally:
         await mine.close()
         await other.close()
+
+
+async def test_both_players_ready_at_once_in_two_processes_deal_one_game(two_processes, clock):
+    import random
+
+    from tests.bot.services.test_tournaments import ORGANISER, World, create
+
+    worlds = [World(kernel.db, clock, random.Random(index)) for index, kernel in enumerate(two_processes)]
+    tid = await create(worlds[0], "single_elimination", 2, no_show=600, game="airwar", rules={"stack": 3},
+                       pace=None)
+    await worlds[0].service.start(tid, ORGANISER)
+    [called] = await worlds[1].service.bracket_matches(tid)
+    outcomes = await asyncio.gather(*(world.service.ready(tid, called.key, player)
+                                      for world, player in zip(worlds, called.players, strict=True)),
+                                    return_exceptions=True)
+    assert not [outcome for outcome in outcomes if isinstance(outcome, BaseException)]
+    games = await worlds[1].service.games(tid)
+    assert len(games) == 1  # one game dealt, whichever process saw both players ready
+    [row] = await worlds[0].service.bracket_matches(tid)
+    assert row.status == "playing" and row.ready == (True, True) and row.match_id == games[0].match_id
