@@ -378,11 +378,7 @@ class StatsService:
             raise UnknownBoard(game)
         per_page = max(1, per_page)
         async with self.db.transaction() as conn:
-            seasons = await self.db.seasons.seasons(conn, guild_id)
-            current = seasons[-1]
-            if season is not None and not 1 <= season <= current.number:
-                raise UnknownSeason(season, current.number)
-            chosen = current if season is None else seasons[season - 1]
+            chosen = await self._season(conn, guild_id, season)
             archived = None if chosen.current else chosen.number
             if archived is None and game == COMBINED:
                 await self.catch_up(conn, guild_id)
@@ -393,6 +389,14 @@ class StatsService:
                                           offset=(page - 1) * per_page, season=archived)
         board = LeaderboardPage(guild_id, game, page, pages, per_page, self.min_games, ranked, unranked, tuple(rows))
         return Board(board, chosen, chosen.current)
+
+    async def _season(self, conn: Connection, guild_id: int, season: int | None) -> Season:
+        """The server's season numbered ``season`` (``None``: the current one); UnknownSeason if there is none."""
+        seasons = await self.db.seasons.seasons(conn, guild_id)
+        current = seasons[-1]
+        if season is not None and not 1 <= season <= current.number:
+            raise UnknownSeason(season, current.number)
+        return current if season is None else seasons[season - 1]
 
     async def bot_board(self, guild_id: int, game: str, *, page: int = 1, per_page: int = 10,
                         season: int | None = None) -> BotBoard:
@@ -409,11 +413,7 @@ class StatsService:
             raise NoBotBoard(game_class(game).title, [entry.engine.title for entry in playable])
         per_page = max(1, per_page)
         async with self.db.read() as conn:
-            seasons = await self.db.seasons.seasons(conn, guild_id)
-            current = seasons[-1]
-            if season is not None and not 1 <= season <= current.number:
-                raise UnknownSeason(season, current.number)
-            chosen = current if season is None else seasons[season - 1]
+            chosen = await self._season(conn, guild_id, season)
             records = await self.db.stats.bot_records(conn, guild_id, game, since=chosen.started_at,
                                                       until=chosen.ended_at)
         standings = bot_standings(records, plugin.levels)

@@ -56,7 +56,9 @@ class Migration:
     sql: str
 
 
-def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+def load_migrations(directory: Path = MIGRATIONS_DIR, *, baseline: bool = False) -> list[Migration]:
+    """The numbered migrations in ``directory``, numbered 1, 2, 3 ... (``baseline``: from the first file's number
+    on, which creates the schema at that version from nothing)."""
     migrations = []
     for path in sorted(directory.glob("*.sql")):
         match = _MIGRATION_NAME.match(path.name)
@@ -64,8 +66,9 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
             raise MigrationError(f"migration file {path.name!r} is not named NNNN_name.sql")
         migrations.append(Migration(int(match.group(1)), path.stem, path.read_text(encoding="utf-8")))
     versions = [m.version for m in migrations]
-    if versions != list(range(1, len(versions) + 1)):
-        raise MigrationError(f"migrations must be numbered 1, 2, 3 ... without gaps; found {versions}")
+    first = versions[0] if baseline and versions else 1
+    if versions != list(range(first, first + len(versions))):
+        raise MigrationError(f"migrations must be numbered {first}, {first + 1}, ... without gaps; found {versions}")
     return migrations
 
 

@@ -32,12 +32,12 @@ from typing import Any
 import asyncpg
 
 from bot.storage import chips, matches, port, preferences, results, seasons, settings, stats, tournaments
-from bot.storage.database import DatabaseClosed, MigrationError
+from bot.storage.database import DatabaseClosed, Migration, MigrationError
+from bot.storage.database import load_migrations as load_numbered
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations" / "postgresql"
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 #: the tables whose rows get their id from the database: an insert into one returns it (a cursor's lastrowid)
 ID_TABLES = frozenset({"matches", "tournaments", "chip_ledger"})
 #: the first key of an advisory lock: what the second (an id) numbers
@@ -307,24 +307,9 @@ class PgPipelined:
 
 # --- the database ------------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Migration:
-    version: int
-    name: str
-    sql: str
-
-
 def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
-    migrations = []
-    for path in sorted(directory.glob("*.sql")):
-        found = _MIGRATION_NAME.match(path.name)
-        if not found:
-            raise MigrationError(f"migration file {path.name!r} is not named NNNN_name.sql")
-        migrations.append(Migration(int(found.group(1)), path.stem, path.read_text(encoding="utf-8")))
-    versions = [migration.version for migration in migrations]
-    if versions and versions != list(range(versions[0], versions[0] + len(versions))):
-        raise MigrationError(f"PostgreSQL migrations must follow their baseline without gaps; found {versions}")
-    return migrations
+    """PostgreSQL's migrations: a baseline, then one per version after it."""
+    return load_numbered(directory, baseline=True)
 
 
 _current: contextvars.ContextVar[PgConnection | None] = contextvars.ContextVar("pg_connection", default=None)
