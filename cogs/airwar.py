@@ -163,6 +163,14 @@ class AirWarCog(MatchCog, name=COG_NAME):
             self._accuracy_tasks.add(task)
             task.add_done_callback(self._accuracy_tasks.discard)
 
+    async def cog_unload(self) -> None:
+        """Closing: an accuracy still being worked out is dropped (the bot is leaving the channel anyway)."""
+        tasks = list(self._accuracy_tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await super().cog_unload()
+
     async def _post_accuracy(self, match_id: int) -> None:
         """After a match against the bot, in its thread (once the result is shown): each player's accuracy and the
         costliest engagement."""
