@@ -3,7 +3,7 @@
 With more than two players the engagement is no longer a zero-sum game of two, so there is no single equilibrium
 to play. Each level answers what the others are likely to do instead:
 
-* ``easy`` (also ``random``): a uniformly random order; ``drawn``: the order as drawn;
+* ``easy`` (also ``random``) and ``drawn`` play as with two (:func:`bot.ai.players.choose`);
 * ``medium``: the order that loses fewest cards, relative to the others, if everyone else plays as drawn;
 * ``hard`` and ``expert``: the order that does best on average against :data:`SAMPLES` draws of the others'
   orders, each uniformly random (drawn from the match's generator, so the same match chooses the same order).
@@ -69,13 +69,9 @@ def _score(seat: int, orders: Mapping[int, Sequence[int]]) -> float:
 
 
 def choose_many(view: Mapping[str, Any], seat: int, level: str, rng: random.Random) -> list[str]:
-    """The order (cards of the seat's stack) a player of ``level`` locks in, in a game of three or four."""
+    """The order (cards of the seat's stack) a player of ``level`` (``medium``, ``hard`` or ``expert``) locks in, in
+    a game of three or four."""
     stack = list(view["stacks"][seat])
-    if level == "drawn":
-        return stack
-    if level in ("random", "easy"):
-        rng.shuffle(stack)
-        return stack
     strength = _strength(view)
     stacks = {other: [strength[card] for card in cards] for other, cards in enumerate(view["stacks"])
               if view["in_game"][other] and cards}

@@ -71,14 +71,14 @@ def choose(view: Mapping[str, Any], seat: int, level: str, rng: random.Random,
     """The order (cards of the seat's stack) a player of ``level`` locks in; ``view`` is any view of the game."""
     if level not in PLAYERS:
         raise ValueError(f"no Air War player {level!r}; the players are {', '.join(PLAYERS)}")
-    if len(view["stacks"]) > 2:
-        return choose_many(view, seat, level, rng)
     stack = list(view["stacks"][seat])
     if level == "drawn":
         return stack
     if level in ("random", "easy"):
         rng.shuffle(stack)
         return stack
+    if len(view["stacks"]) > 2:
+        return choose_many(view, seat, level, rng)
     if level == "medium":
         return card_order(stack, _greedy(_engagement(view, model), seat), _strength(view))
     if level == "expert":
