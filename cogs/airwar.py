@@ -26,9 +26,12 @@ from cogs._airwar_presenter import AirWarPresenter
 from cogs._airwar_ui import BUTTONS, COG_NAME, HINT_KEY
 from cogs._match_common import mentions
 from cogs.kit.match_cog import DRAFT_ACTIONS, MatchCog
-from cogs.kit.messages import NO_MENTIONS
+from cogs.kit.messages import NO_MENTIONS, nonce
 
 log = logging.getLogger(__name__)
+
+#: a match against the bot that ended at most this long before a start still gets its accuracy posted then
+ACCURACY_LATE = 3600.0
 
 ACES = [app_commands.Choice(name="high (default): the ace beats the king", value="high"),
         app_commands.Choice(name="low: the ace is below the 2", value="low")]
@@ -156,15 +159,26 @@ class AirWarCog(MatchCog, name=COG_NAME):
 
     def after(self, update: MatchUpdate) -> None:
         super().after(update)
-        if update.finished and update.match.options.get(OPPONENT_OPTION) and len(update.match.seats) == 2 \
-                and "accuracy" not in update.match.messages:
-            task = asyncio.get_running_loop().create_task(self._post_accuracy(update.match.id),
-                                                          name=f"airwar-accuracy-{update.match.id}")
-            self._accuracy_tasks.add(task)
-            task.add_done_callback(self._accuracy_tasks.discard)
+        if update.finished and update.match.options.get(OPPONENT_OPTION) and "accuracy" not in update.match.messages:
+            self._accuracy_later(update.match.id)
+
+    async def resume(self) -> None:
+        """After a start: the accuracy of a match against the bot that ended in the last hour and never got one
+        (the bot stopped before it was posted) is posted now."""
+        await super().resume()
+        for match_id in await self.service.finished_against_the_bot_without("accuracy",
+                                                                             self.bot.clock() - ACCURACY_LATE):
+            self._accuracy_later(match_id)
+
+    def _accuracy_later(self, match_id: int) -> None:
+        task = asyncio.get_running_loop().create_task(self._post_accuracy(match_id),
+                                                      name=f"airwar-accuracy-{match_id}")
+        self._accuracy_tasks.add(task)
+        task.add_done_callback(self._accuracy_tasks.discard)
 
     async def cog_unload(self) -> None:
-        """Closing: an accuracy still being worked out is dropped (the bot is leaving the channel anyway)."""
+        """Closing: an accuracy still being worked out is dropped (the bot is leaving the channel anyway; a start
+        within :data:`ACCURACY_LATE` posts it)."""
         tasks = list(self._accuracy_tasks)
         for task in tasks:
             task.cancel()
@@ -175,6 +189,9 @@ class AirWarCog(MatchCog, name=COG_NAME):
         """After a match against the bot, in its thread (once the result is shown): each player's accuracy and the
         costliest engagement."""
         try:
+            match = await self.service.get_match(match_id)
+            if len(match.seats) != 2 or "accuracy" in match.messages:  # the accuracy is a two-player measure
+                return
             export = await self.service.export(match_id)
             summary = await self.bot.thinking.run("bot.ai.review:summary", export)
             for _ in range(600):  # the result first
@@ -182,12 +199,14 @@ class AirWarCog(MatchCog, name=COG_NAME):
                     break
                 await asyncio.sleep(0.05)
             match = await self.service.get_match(match_id)
-            if "accuracy" in match.messages:
+            if "accuracy" in match.messages:  # posted meanwhile
                 return
             channel = self.bot.get_channel(match.play_channel_id)
             if channel is None:
                 return
-            message = await channel.send(practice.accuracy(summary, mentions(match)), allowed_mentions=NO_MENTIONS)
+            # with the message's nonce: posted again after a crash before its id was stored, it is not doubled
+            message = await channel.send(practice.accuracy(summary, mentions(match)), allowed_mentions=NO_MENTIONS,
+                                         nonce=nonce(match, "accuracy", channel.id))
             await self.service.set_message(match_id, "accuracy", message.id)
         except asyncio.CancelledError:
             raise

@@ -1505,6 +1505,11 @@ class MatchKernel:
             match_id = await self._busy(conn, user_id, game)
             return None if match_id is None else await self.store.load_match(conn, match_id)
 
+    async def finished_against_the_bot_without(self, name: str, since: float) -> list[int]:
+        """This kernel's matches against the bot finished at ``since`` or later with no message ``name`` yet."""
+        async with self.db.read() as conn:
+            return await self.store.finished_program_matches_without(conn, self.games, name, since)
+
     async def open_matches(self) -> list[MatchRecord]:
         """Every match of this service's ``games`` in ``challenge`` or ``active`` with its deadline: after a restart,
         re-arm their timers."""

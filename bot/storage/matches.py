@@ -238,6 +238,20 @@ async def open_match_ids(conn: aiosqlite.Connection, games: Iterable[str] | None
     return [row["id"] for row in rows]
 
 
+async def finished_program_matches_without(conn: aiosqlite.Connection, games: Iterable[str], name: str,
+                                            since: float) -> list[int]:
+    """Matches against the bot of ``games`` finished at ``since`` or later that have no message named ``name``
+    stored (a message the bot posts after such a match), oldest first."""
+    where, params = _games_filter(games, "m.game")
+    rows = await _all(
+        conn,
+        "SELECT m.id FROM matches AS m WHERE m.status = 'finished' AND m.finished_at >= ?"
+        " AND json_extract(m.options, '$.opponent.seat') IS NOT NULL" + where +
+        " AND NOT EXISTS (SELECT 1 FROM match_messages AS g WHERE g.match_id = m.id AND g.name = ?) ORDER BY m.id",
+        (since, *params, name))
+    return [row["id"] for row in rows]
+
+
 async def open_matches_of_users(
     conn: aiosqlite.Connection, user_ids: Iterable[int], games: Iterable[str]
 ) -> dict[int, int]:

@@ -207,3 +207,25 @@ async def test_matches_against_the_bot_have_their_own_board_by_level(make_env, t
                         ("army", "Nobody has played me at Army this season")):
         ix = await slash(env, alice, "leaderboard", game=game, vs_bot=True)
         assert ix.response.ephemeral and words in ix.message.content, ix.message.content
+
+
+async def test_an_accuracy_the_bot_stopped_before_posting_is_posted_once_after_a_start(make_env, tmp_path):
+    from tests.e2e.test_airwar_restart import crash, creates, restart_in_process
+
+    env = await start(make_env, tmp_path)
+    alice = env.user("alice")
+    match_id, thread = await challenge_the_bot(env, alice, "easy")
+    hold = env.hold(creates(thread, lambda body: "Accuracy" in (body.get("content") or "")))
+    await play_against_the_bot(env, alice, thread)
+    await settled(env, match_id)
+    await crash(env, hold)  # the bot stops while posting the accuracy
+    await restart_in_process(env, tmp_path / "airwar.db")
+    posted = await env.wait_for(lambda: [m for m in env.messages(thread) if "Accuracy" in m.text] or None,
+                                timeout=30, message="no accuracy after the start")
+    for _ in range(100):
+        if "accuracy" in (await env.bot.matches.get_match(match_id)).messages:
+            break
+        await asyncio.sleep(0.05)
+    assert "accuracy" in (await env.bot.matches.get_match(match_id)).messages
+    await asyncio.sleep(0.2)
+    assert len([m for m in env.messages(thread) if "Accuracy" in m.text]) == len(posted) == 1

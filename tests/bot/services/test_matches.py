@@ -783,3 +783,20 @@ async def test_the_cogs_questions_before_it_answers(service):
     await service.accept(challenge.match.id, BOB)
     assert (await service.forfeit_target(BOB)).id == challenge.match.id
     assert before != await table_dump(service.db)
+
+
+async def test_matches_against_the_bot_that_ended_without_a_message_are_found(service, clock):
+    from bot.match.kernel import OPPONENT_OPTION
+
+    bot_id = 999
+    against = await service.challenge(GUILD, CHANNEL, ALICE, bot_id, options={OPPONENT_OPTION: {"seat": 1,
+                                                                                                "level": "easy"}})
+    await service.accept(against.match.id, bot_id)
+    await service.forfeit(against.match.id, ALICE)
+    people = await start_match(service, ALICE, BOB)
+    await service.forfeit(people.id, BOB)
+    since = clock() - 60
+    assert await service.finished_against_the_bot_without("accuracy", since) == [against.match.id]
+    assert await service.finished_against_the_bot_without("accuracy", clock() + 1) == []  # ended before then
+    await service.set_message(against.match.id, "accuracy", 77)
+    assert await service.finished_against_the_bot_without("accuracy", since) == []
