@@ -290,6 +290,17 @@ class Game(ABC):
         return head | {"rules": dict(self.rules), "seed": self.seed, "rng": rng_state_to_json(self.rng)}
 
     @classmethod
+    def _from_head(cls, data: Mapping[str, Any], version: int | None = None) -> Self:
+        """A new game from the head :meth:`_saved_head` wrote (its rules, seed and generator), for ``_from_json``
+        to fill in; InvalidState unless ``data`` is a saved game of this class at ``version``."""
+        if not isinstance(data, Mapping) or data.get("game") != cls.name or data.get("version") != version:
+            raise InvalidState(f"this is not a saved {cls.title} game (version {version})")
+        seed = data["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidState("the saved seed is not a whole number")
+        return cls(cls.resolve_rules(data["rules"]), seed, rng_from_json(data["rng"]))
+
+    @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         """The game ``to_json`` saved, read by ``_from_json``; a damaged save raises InvalidState, in the words of
         :meth:`_damaged` for an error ``_from_json`` did not turn into one itself."""

@@ -40,7 +40,7 @@ from typing import Any, Self
 
 from bot.cards import parse_card, standard_pack, strength_table, tarot_pack
 from bot.errors import IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
-from bot.games.base import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
+from bot.games.base import Action, Event, Game, GameStats, Option, Outcome
 
 SEATS = (0, 1)
 JSON_VERSION = 1
@@ -628,15 +628,7 @@ class AirWar(Game):
 
     @classmethod
     def _from_json(cls, data: Mapping[str, Any]) -> Self:
-        if not isinstance(data, Mapping):
-            raise InvalidState("a saved game must be a JSON object")
-        if data.get("game") != cls.name or data.get("version") != JSON_VERSION:
-            raise InvalidState(f"this is not a saved Air War game (version {JSON_VERSION})")
-        rules = cls.resolve_rules(data["rules"])
-        seed = data["seed"]
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidState("the saved seed is not a whole number")
-        game = cls(rules, seed, rng_from_json(data["rng"]))
+        game = cls._from_head(data, JSON_VERSION)
         n = game.n
         game.engagement = _count(data["engagement"], "engagement")
         game.decks = [game._saved_cards(pile, "deck") for pile in _per_seat(data["decks"], "decks", n)]

@@ -35,7 +35,7 @@ from typing import Any, ClassVar, Self
 
 from bot.cards import JOKERS, parse_card, rank_of, standard_pack, strength_table
 from bot.errors import IllegalAction, InvalidState, NotYourTurn
-from bot.games.base import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
+from bot.games.base import Action, Event, Game, GameStats, Option, Outcome
 
 STATE_VERSION = 1
 WAR_DOWN = 3
@@ -429,9 +429,7 @@ class BundleWar(Game):
 
     @classmethod
     def _from_json(cls, data: Mapping[str, Any]) -> Self:
-        if data.get("game") != cls.name or data.get("version") != STATE_VERSION:
-            raise InvalidState(f"this is not a saved {cls.title} game (version {STATE_VERSION})")
-        game = cls(cls.resolve_rules(data["rules"]), data["seed"], rng_from_json(data["rng"]))
+        game = cls._from_head(data, STATE_VERSION)
         n = game.num_players
         game.packets = [deque(parse_card(card) for card in packet) for packet in data["packets"]]
         game.piles = [[parse_card(card) for card in pile] for pile in data["piles"]]

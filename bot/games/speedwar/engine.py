@@ -37,7 +37,7 @@ from typing import Any, ClassVar, Self
 
 from bot.cards import parse_card, standard_pack, strength_table
 from bot.errors import IllegalAction, InvalidState, NotYourTurn
-from bot.games.base import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
+from bot.games.base import Action, Event, Game, GameStats, Option, Outcome
 
 STATE_VERSION = 1
 CHOICES = ("0", "1", "tie")
@@ -248,9 +248,7 @@ class SpeedWar(Game):
 
     @classmethod
     def _from_json(cls, data: Mapping[str, Any]) -> Self:
-        if data.get("game") != cls.name or data.get("version") != STATE_VERSION:
-            raise InvalidState(f"this is not a saved {cls.title} game (version {STATE_VERSION})")
-        game = cls(cls.resolve_rules(data["rules"]), data["seed"], rng_from_json(data["rng"]))
+        game = cls._from_head(data, STATE_VERSION)
         game.piles = [deque(parse_card(card) for card in pile) for pile in data["piles"]]
         game.table = [parse_card(card) for card in data["table"]]
         game.presses = [None if p is None else cls._checked(p) for p in data["presses"]]
