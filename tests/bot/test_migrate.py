@@ -11,13 +11,13 @@ import sys
 from pathlib import Path
 
 from bot.match.kernel import MatchKernel
-from bot.migrate import TABLES
 from bot.replay import replay
 from bot.services.preferences import PreferencesService
 from bot.services.settings import SettingsService
 from bot.services.stats import COMBINED, StatsService
 from bot.storage import Database
 from bot.storage.diagnostics import dump_tables
+from bot.storage.move import TABLES
 from bot.storage.postgres import PostgresDatabase
 from tests.bot.games.casinowar.test_table import play_table
 from tests.bot.services.support import (
