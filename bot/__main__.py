@@ -190,9 +190,9 @@ async def serve(settings: Settings) -> None:
     """Run until Discord disconnects us for good or SIGTERM/SIGINT asks us to stop; then close cleanly."""
     import discord
 
-    from bot.client import CardGameBot
+    from bot.client import create_bot
 
-    bot = CardGameBot(settings)
+    bot = create_bot(settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -24,7 +24,7 @@ from discord.ext import commands
 import cogs
 from bot.config import Settings
 from bot.games import registry
-from bot.match.kernel import MatchKernel, default_seed
+from bot.match.kernel import MatchKernel, default_seed, read_announcement
 from bot.match.timers import Timers
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
@@ -58,6 +58,10 @@ class MatchDisplay(Protocol):
 
     def arm(self, match: MatchRecord) -> None:
         """Arm (or cancel) the match's deadline timer from ``match.deadline_at``."""
+
+    def changed_elsewhere(self, match: MatchRecord) -> None:
+        """Another process changed the match, this process's to look after (:mod:`bot.cluster`): arm its timer,
+        show its events, let the bot's seat play."""
 
 
 #: Everything the bot does is slash commands, buttons and its own messages: it needs the servers, their channels and
@@ -98,6 +102,8 @@ class CardGameBot(commands.Bot):
             **client_options,
         )
         self.settings = settings
+        #: the servers this process looks after (all of them unless the bot runs as a cluster)
+        self.cluster = settings.cluster
         self.clock = clock
         self.seed_source = seed_source
         self.database: Storage | None = None
@@ -113,6 +119,7 @@ class CardGameBot(commands.Bot):
         #: each game's cog, by game name, while it is loaded: shows its matches and arms their timers
         self.displays: dict[str, MatchDisplay] = {}
         self._resume_task: asyncio.Task[None] | None = None
+        self._catching_up: set[asyncio.Task[None]] = set()
         #: set once the start's resume (:meth:`resume_matches`) is over: from then on only new updates show matches
         self.resumed = asyncio.Event()
         self.tree.on_error = self.on_app_command_error
@@ -143,6 +150,10 @@ class CardGameBot(commands.Bot):
             plugin.name: MatchKernel(database, clock=self.clock, seed_source=self.seed_source, game=plugin.name)
             for plugin in games.plugins
         }
+        for kernel in self.game_services.values():
+            kernel.owns = self.cluster.owns
+            if self.cluster.sharded:
+                kernel.owner = f"{self.cluster.name}: {kernel.game}"
         self.stats_service = StatsService(database, clock=self.clock)
         self.guild_settings = SettingsService(database, clock=self.clock)
 
@@ -150,10 +161,12 @@ class CardGameBot(commands.Bot):
         if self.settings.database_url:
             from bot.storage.postgres import PostgresDatabase
 
-            self.database = await PostgresDatabase.open(self.settings.database_url)
+            self.database = await PostgresDatabase.open(self.settings.database_url, shared=self.cluster.partial)
         else:
             self.database = await Database.open(self.settings.database_path)
         self.build_services(self.database)
+        if self.database.shared:
+            await self.database.listen(self.announced)
         for extension in cog_extensions():
             await self.load_extension(extension)
         await self.sync_commands()
@@ -169,6 +182,31 @@ class CardGameBot(commands.Bot):
             log.exception("resuming the matches after the start failed")
         finally:
             self.resumed.set()
+
+    def announced(self, payload: str) -> None:
+        """A process changed a match (:meth:`Storage.listen`): if it was another one, and the match's server is this
+        process's, arm the match's timer, show its events and let the bot's seat play, as if the change were this
+        process's own."""
+        announcement = read_announcement(payload)
+        if announcement is None or not self.cluster.owns(announcement.guild_id) or not self.resumed.is_set():
+            return  # (before the resume is over, the resume catches every match up)
+        service = self.game_services.get(announcement.game)
+        display = self.displays.get(announcement.game)
+        if service is None or display is None or announcement.by == service.owner:
+            return
+        task = asyncio.get_running_loop().create_task(self._catch_up(service, display, announcement.match_id),
+                                                      name=f"airwar-announced-{announcement.match_id}")
+        self._catching_up.add(task)
+        task.add_done_callback(self._catching_up.discard)
+
+    async def _catch_up(self, service: MatchKernel, display: MatchDisplay, match_id: int) -> None:
+        try:
+            match = await service.get_match(match_id)
+            display.changed_elsewhere(match)
+            if not match.is_open:
+                self.dispatch("match_over_elsewhere", match)  # (a tournament's goes on at once)
+        except Exception:
+            log.exception("catching up with match %s, changed by another process, failed", match_id)
 
     async def resume_matches(self) -> None:
         """After a start, for every game's display in turn: move the deadlines that passed meanwhile, show every
@@ -226,6 +264,8 @@ class CardGameBot(commands.Bot):
         try:
             if self._resume_task is not None and not self._resume_task.done():
                 self._resume_task.cancel()
+            for task in list(self._catching_up):
+                task.cancel()
             await self.timers.cancel_all()
             await self._finish_handlers()
             await super().close()
@@ -234,3 +274,16 @@ class CardGameBot(commands.Bot):
             if self.database is not None:
                 await self.database.close()
                 self.database = None
+
+
+class ShardedCardGameBot(CardGameBot, commands.AutoShardedBot):
+    """The bot on a range of shards (:mod:`bot.cluster`): discord.py runs one gateway connection per shard."""
+
+
+def create_bot(settings: Settings, **options: Any) -> CardGameBot:
+    """The bot the settings ask for: sharded when ``SHARD_COUNT`` (or a cluster) is set."""
+    cluster = settings.cluster
+    if cluster.sharded:
+        return ShardedCardGameBot(settings, shard_count=cluster.shard_count, shard_ids=list(cluster.shard_ids),
+                                  **options)
+    return CardGameBot(settings, **options)

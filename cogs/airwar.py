@@ -21,7 +21,7 @@ from bot.games.airwar import practice, render
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, OPPONENT_OPTION, MatchStatus, MatchUpdate
 from bot.services import USER_ERRORS
 from bot.services.settings import SettingsService
-from bot.storage.records import MatchRecord
+from bot.storage.records import MatchRecord, Status
 from cogs._airwar_presenter import AirWarPresenter
 from cogs._airwar_ui import BUTTONS, COG_NAME, HINT_KEY
 from cogs._match_common import mentions
@@ -53,6 +53,7 @@ class AirWarCog(MatchCog, name=COG_NAME):
     def __init__(self, bot: commands.Bot) -> None:
         super().__init__(bot)
         self._accuracy_tasks: set[asyncio.Task[None]] = set()
+        self._accuracy_matches: set[int] = set()  # whose accuracy is being posted
 
     airwar = app_commands.Group(name="airwar", description="Air War: a card battle for 2-4 pilots", guild_only=True)
 
@@ -159,8 +160,17 @@ class AirWarCog(MatchCog, name=COG_NAME):
 
     def after(self, update: MatchUpdate) -> None:
         super().after(update)
-        if update.finished and update.match.options.get(OPPONENT_OPTION) and "accuracy" not in update.match.messages:
-            self._accuracy_later(update.match.id)
+        if update.finished and self.service.owns(update.match.guild_id):
+            self._accuracy_if_due(update.match)
+
+    def changed_elsewhere(self, match: MatchRecord) -> None:
+        super().changed_elsewhere(match)
+        if match.status == Status.FINISHED:
+            self._accuracy_if_due(match)
+
+    def _accuracy_if_due(self, match: MatchRecord) -> None:
+        if match.options.get(OPPONENT_OPTION) and "accuracy" not in match.messages:
+            self._accuracy_later(match.id)
 
     async def resume(self) -> None:
         """After a start: the accuracy of a match against the bot that ended in the last hour and never got one
@@ -168,13 +178,18 @@ class AirWarCog(MatchCog, name=COG_NAME):
         await super().resume()
         for match_id in await self.service.finished_against_the_bot_without("accuracy",
                                                                              self.bot.clock() - ACCURACY_LATE):
-            self._accuracy_later(match_id)
+            if self.service.owns((await self.service.get_match(match_id)).guild_id):
+                self._accuracy_later(match_id)
 
     def _accuracy_later(self, match_id: int) -> None:
+        if match_id in self._accuracy_matches:
+            return
+        self._accuracy_matches.add(match_id)
         task = asyncio.get_running_loop().create_task(self._post_accuracy(match_id),
                                                       name=f"airwar-accuracy-{match_id}")
         self._accuracy_tasks.add(task)
         task.add_done_callback(self._accuracy_tasks.discard)
+        task.add_done_callback(lambda _: self._accuracy_matches.discard(match_id))
 
     async def cog_unload(self) -> None:
         """Closing: an accuracy still being worked out is dropped (the bot is leaving the channel anyway; a start

@@ -42,6 +42,7 @@ from bot.render.bracket import mention
 from bot.render.common import Picture, clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.services.tournaments import DEFAULT_NO_SHOW, TournamentService, TournamentUpdate, parse_rules
+from bot.storage.records import MatchRecord
 from bot.storage.tournaments import BracketMatchRecord, TournamentEvent, TournamentRecord
 from bot.tournaments import Format, Tournament
 from cogs._stats_ui import game_choices
@@ -133,8 +134,11 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         await self.bot.resumed.wait()  # the games' own resume first
         try:
             for tournament_id in await self.service.tournaments_with_unshown_events():
-                self.show(tournament_id)
+                if self.bot.cluster.owns((await self.service.get(tournament_id)).guild_id):
+                    self.show(tournament_id)
             for tournament in await self.service.open_tournaments():
+                if not self.bot.cluster.owns(tournament.guild_id):
+                    continue  # another process's (bot.cluster)
                 self.arm(tournament.id, await self.service.next_due(tournament.id))
                 if tournament.signup_message_id is not None:
                     self._resync.add(tournament.id)
@@ -144,6 +148,13 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         while not self._closed:
             self.reconcile_soon()
             await asyncio.sleep(RECONCILE_SECONDS)
+
+    @commands.Cog.listener()
+    async def on_match_over_elsewhere(self, match: MatchRecord) -> None:
+        """A match another process ended (:mod:`bot.cluster`): its tournament goes on now, not at the next
+        reconcile."""
+        if "tournament" in match.options:
+            self.reconcile_soon()
 
     def reconcile_soon(self) -> None:
         if self._closed:
@@ -166,9 +177,12 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             again = self._reconcile_again
 
     def after(self, update: TournamentUpdate, *, reconcile: bool = True) -> None:
-        """A committed update: its games to their cogs, its events to the channel, its timer."""
+        """A committed update: its games to their cogs, its events to the channel, its timer (the tournament's own
+        if its server is this process's to look after: :mod:`bot.cluster`)."""
         for game in update.games:
             self.show_game(game)
+        if not self.bot.cluster.owns(update.tournament.guild_id):
+            return
         if update.events:
             self.show(update.tournament.id)
         self.arm(update.tournament.id, update.next_due)

@@ -163,6 +163,27 @@ class Reason(StrEnum):
 OPPONENT_OPTION = "opponent"
 
 
+@dataclass(frozen=True)
+class Announcement:
+    """Another process changed a match (:meth:`MatchKernel._announcement`): its game's kernel, the match, its server
+    and the kernel that changed it (its :attr:`MatchKernel.owner`)."""
+
+    game: str
+    match_id: int
+    guild_id: int | None
+    by: str
+
+
+def read_announcement(payload: str) -> Announcement | None:
+    """The announcement in ``payload``; ``None``: not a match's (the channel may carry others)."""
+    try:
+        data = json.loads(payload)
+        return Announcement(str(data["game"]), int(data["match"]),
+                            None if data["guild"] is None else int(data["guild"]), str(data["by"]))
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
 def default_seed() -> int:
     """A fresh unpredictable seed that fits SQLite's signed 64-bit integers."""
     return secrets.randbits(63)
@@ -347,8 +368,10 @@ class MatchKernel:
         self._cache: dict[int, _Cached] = {}
         #: matches stay in memory only while this process is the database's one user
         self._remembers = not database.shared
-        #: this kernel's name in the database's claims
+        #: this kernel's name in the database's claims (a cluster's process names it after its shards)
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        #: the servers whose matches this process looks after (:mod:`bot.cluster`): resumes, deadlines
+        self.owns: Callable[[int | None], bool] = lambda guild_id: True
 
     # --- plumbing ----------------------------------------------------------------------------------------
     @asynccontextmanager
@@ -375,6 +398,8 @@ class MatchKernel:
                         work = _Work(watched, self.store, match, self.clock(), state=state, cached=cached,  # type: ignore[arg-type]
                                      event_seq=event_seq)
                         yield work
+                    if self.db.shared and (work.events or work.version != match.version):
+                        await self.db.announce(conn, self._announcement(work.match))
             except VersionConflict:  # another process wrote the match first: this one saw a stale match
                 self._cache.pop(match_id, None)
                 raise errors.MatchChanged() from None
@@ -382,6 +407,11 @@ class MatchKernel:
                 self._cache.pop(match_id, None)
                 raise
             self._committed(work)
+
+    def _announcement(self, match: MatchRecord) -> str:
+        """What tells the match's owner (:mod:`bot.cluster`) that another process changed it: read by
+        :func:`read_announcement`."""
+        return json.dumps({"game": self.game, "match": match.id, "guild": match.guild_id, "by": self.owner})
 
     def _committed(self, work: _Work) -> None:
         """Keep what ``work`` committed in memory (or forget the match: writes not read back, or it is over)."""
@@ -884,7 +914,8 @@ class MatchKernel:
         async with self.db.read() as conn:
             open_ids = await self.store.open_match_ids(conn, self.games)
             overdue = [match.id for match in await self.store.load_matches(conn, open_ids)
-                       if match.status == Status.ACTIVE and match.deadline_kind == self.flow.deadline_kind
+                       if self.owns(match.guild_id) and match.status == Status.ACTIVE
+                       and match.deadline_kind == self.flow.deadline_kind
                        and match.deadline_at is not None and match.deadline_at <= self.clock()]
         updates = []
         for match_id in overdue:
@@ -1482,10 +1513,14 @@ class MatchKernel:
             return await self.store.mark_shown(conn, match_id, seq)
 
     async def matches_with_unshown_events(self) -> list[int]:
-        """Match ids (any status, of this service's ``games``) with events still to show: after a restart, show them
-        first."""
-        async with self.db.statement() as conn:  # one SELECT
-            return await self.store.match_ids_with_unshown_events(conn, self.games)
+        """Match ids (any status, of this service's ``games``, in the servers this process owns) with events still to
+        show: after a restart, show them first."""
+        async with self.db.statement() as conn:  # one SELECT (and a second in a cluster)
+            ids = await self.store.match_ids_with_unshown_events(conn, self.games)
+            if ids and self.db.shared:
+                owned = {match.id for match in await self.store.load_matches(conn, ids) if self.owns(match.guild_id)}
+                ids = [match_id for match_id in ids if match_id in owned]
+            return ids
 
     # --- reading -------------------------------------------------------------------------------------------
     async def get_match(self, match_id: int) -> MatchRecord:
@@ -1512,9 +1547,10 @@ class MatchKernel:
 
     async def open_matches(self) -> list[MatchRecord]:
         """Every match of this service's ``games`` in ``challenge`` or ``active`` with its deadline: after a restart,
-        re-arm their timers."""
+        re-arm their timers (in the servers this process owns)."""
         async with self.db.read() as conn:
-            return await self.store.load_matches(conn, await self.store.open_match_ids(conn, self.games))
+            matches = await self.store.load_matches(conn, await self.store.open_match_ids(conn, self.games))
+        return [match for match in matches if self.owns(match.guild_id)]
 
     async def view(self, match_id: int, user_id: int | None = None) -> dict[str, Any]:
         """The engine's view for the user's seat, or a spectator's (``user_id=None``: the public board)."""

@@ -22,7 +22,7 @@ import asyncio
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -301,6 +301,12 @@ class Database:
 
     async def lock_tournament(self, connection: aiosqlite.Connection, tournament_id: int) -> None:
         """Nothing to take (see :meth:`lock_match`)."""
+
+    async def announce(self, connection: aiosqlite.Connection, payload: str) -> None:
+        """Nobody to tell: a SQLite bot is one process (see :meth:`listen`)."""
+
+    async def listen(self, receive: Callable[[str], None]) -> bool:
+        return False
 
     async def close(self) -> None:
         """Wait for everything in flight (a clean shutdown loses nothing), then close the connection."""

@@ -354,4 +354,14 @@ class Storage(Protocol[Conn]):
         """:meth:`lock_match` for a tournament."""
         ...
 
+    async def announce(self, connection: Conn, payload: str) -> None:
+        """Inside a transaction: once it commits, every process listening (:meth:`listen`) receives ``payload``
+        (nothing where the backend has no such thing)."""
+        ...
+
+    async def listen(self, receive: Callable[[str], None]) -> bool:
+        """From now on call ``receive(payload)`` for every announcement committed (this process's too);
+        ``False``: the backend cannot (SQLite: one process is the whole bot)."""
+        ...
+
     async def close(self) -> None: ...

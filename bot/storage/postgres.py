@@ -42,6 +42,8 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations" / "postgresql"
 ID_TABLES = frozenset({"matches", "tournaments", "chip_ledger"})
 #: the first key of an advisory lock: what the second (an id) numbers
 LOCK_MATCH, LOCK_TOURNAMENT = 1, 2
+#: the channel of the announcements that wake the other processes (see :meth:`PostgresDatabase.announce`)
+ANNOUNCEMENTS = "airwar_changes"
 
 
 class ConstraintBroken(sqlite3.IntegrityError):
@@ -333,6 +335,7 @@ class PostgresDatabase:
         self.url = url
         self._shared = shared
         self._closed = False
+        self._listener: asyncpg.Connection | None = None
 
     @classmethod
     async def open(cls, url: str, migrations: list[Migration] | None = None, *, shared: bool = False,
@@ -448,8 +451,26 @@ class PostgresDatabase:
         """The tournament's advisory lock (see :meth:`lock_match`)."""
         await connection.execute("SELECT pg_advisory_xact_lock(?, ?)", (LOCK_TOURNAMENT, tournament_id))
 
+    async def announce(self, connection: PgConnection, payload: str) -> None:
+        """``NOTIFY``: PostgreSQL delivers it to the listeners when the transaction commits, and never if it rolls
+        back."""
+        await connection.execute("SELECT pg_notify(?, ?)", (ANNOUNCEMENTS, payload))
+
+    async def listen(self, receive: Callable[[str], None]) -> bool:
+        """A connection of its own that listens (a pooled one would stop hearing when it goes back)."""
+        self._check_open()
+        if self._listener is None:
+            self._listener = await asyncpg.connect(self.url)
+            self._listener.add_termination_listener(
+                lambda _: log.warning("the database closed the connection that listens for announcements"))
+        await self._listener.add_listener(ANNOUNCEMENTS, lambda _conn, _pid, _channel, payload: receive(payload))
+        return True
+
     async def close(self) -> None:
         if self._closed:
             return
         self._closed = True
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
         await self.pool.close()

@@ -198,10 +198,20 @@ class MatchCog(commands.Cog):
             self.arm(match)
 
     def after(self, update: MatchUpdate) -> None:
+        """A committed update: arm the match's timer, show its events, let the bot's seat play -- if the match is
+        this process's to look after (:mod:`bot.cluster`); else its owner heard of the change and does it."""
+        if not self.service.owns(update.match.guild_id):
+            return
         self.arm(update.match)
         if update.events:
             self.presenter.show(update.match.id)
         self.think_later(update.match)
+
+    def changed_elsewhere(self, match: MatchRecord) -> None:
+        """Another process changed the match, which is this one's to look after."""
+        self.arm(match)
+        self.presenter.show(match.id)
+        self.think_later(match)
 
     # --- the bot's own seat --------------------------------------------------------------------------------
     @property

@@ -1,11 +1,13 @@
 import pytest
 
+from bot.cluster import Cluster
 from bot.config import DEFAULT_DATABASE, Settings, SettingsError
 
 
 @pytest.fixture
 def clean_env(monkeypatch):
-    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID", "OWNER_IDS", "LOG_LEVEL"):
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID", "OWNER_IDS", "LOG_LEVEL",
+                 "SHARD_COUNT", "SHARD_IDS", "CLUSTER_COUNT", "CLUSTER_INDEX"):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
 
@@ -46,5 +48,46 @@ def test_a_postgresql_url_is_taken_and_anything_else_refused(clean_env):
 def test_malformed_settings_are_refused_by_name(clean_env, name, value, fragment):
     clean_env.setenv("DISCORD_TOKEN", "t")
     clean_env.setenv(name, value)
+    with pytest.raises(SettingsError, match=fragment):
+        Settings.from_env(env_file=None)
+
+
+def test_one_process_owns_every_server_unless_shards_are_set(clean_env):
+    clean_env.setenv("DISCORD_TOKEN", "t")
+    assert Settings.from_env(env_file=None).cluster == Cluster()
+    clean_env.setenv("SHARD_COUNT", "4")  # every shard in this process: SQLite will do
+    assert Settings.from_env(env_file=None).cluster == Cluster(4, (0, 1, 2, 3))
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [({"SHARD_COUNT": "4", "SHARD_IDS": "2,3"}, Cluster(4, (2, 3))),
+     ({"SHARD_COUNT": "8", "SHARD_IDS": "0-3"}, Cluster(8, (0, 1, 2, 3))),
+     ({"CLUSTER_COUNT": "2", "CLUSTER_INDEX": "1", "SHARD_COUNT": "4"}, Cluster(4, (2, 3))),
+     ({"CLUSTER_COUNT": "3", "CLUSTER_INDEX": "0"}, Cluster(3, (0,)))],
+)
+def test_a_process_of_a_cluster_runs_its_range_of_shards(clean_env, env, expected):
+    clean_env.setenv("DISCORD_TOKEN", "t")
+    clean_env.setenv("DATABASE_URL", "postgresql://airwar@127.0.0.1/airwar")
+    for name, value in env.items():
+        clean_env.setenv(name, value)
+    assert Settings.from_env(env_file=None).cluster == expected
+
+
+@pytest.mark.parametrize(
+    ("env", "fragment"),
+    [({"SHARD_COUNT": "4", "SHARD_IDS": "0,1"}, "needs one database they all use: set DATABASE_URL"),
+     ({"SHARD_IDS": "0", "DATABASE_URL": "postgresql://x@127.0.0.1/y"}, "SHARD_IDS needs SHARD_COUNT"),
+     ({"SHARD_COUNT": "4", "SHARD_IDS": "4", "DATABASE_URL": "postgresql://x@127.0.0.1/y"}, "from 0 to 3"),
+     ({"SHARD_COUNT": "4", "SHARD_IDS": "a", "DATABASE_URL": "postgresql://x@127.0.0.1/y"}, "shard numbers"),
+     ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be a whole number of at least 1"),
+     ({"CLUSTER_COUNT": "2"}, "CLUSTER_COUNT and CLUSTER_INDEX go together"),
+     ({"CLUSTER_COUNT": "4", "CLUSTER_INDEX": "0", "SHARD_COUNT": "2"}, "fewer shards than processes"),
+     ({"CLUSTER_COUNT": "2", "CLUSTER_INDEX": "2"}, "index must be from 0 to 1")],
+)
+def test_shard_settings_that_do_not_fit_are_refused_with_the_reason(clean_env, env, fragment):
+    clean_env.setenv("DISCORD_TOKEN", "t")
+    for name, value in env.items():
+        clean_env.setenv(name, value)
     with pytest.raises(SettingsError, match=fragment):
         Settings.from_env(env_file=None)
