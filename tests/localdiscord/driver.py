@@ -41,6 +41,7 @@ from .state import (
     VIEW_CHANNEL,
     Attachment,
     Channel,
+    Guild,
     Interaction,
     Message,
     Overwrite,
@@ -256,14 +257,30 @@ class Env:
         assert member is not None, f"{user.name} is not a member of the guild"
         member.roles.append(self.role(role) if isinstance(role, str) else role)
 
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> Guild:
+        """Another server (its owner is the user ``owner of NAME``), on ``shard`` (id, count) if given; the bot
+        hears of it (GUILD_CREATE) on the shard that hears it."""
+        guild = self.world.add_guild(name, owner=self.world._new_user(f"owner of {name}"), shard=shard)
+        self._background(self.discord.hub.guild_create(guild))
+        self.world.changed()
+        return guild
+
+    def join(self, user: User, guild: Guild) -> None:
+        """``user`` becomes a member of ``guild`` too."""
+        if self.world.member(user, guild) is None:
+            member = self.world.add_member(user, guild=guild)
+            self._background(self.discord.hub.member_add(member))
+            self.world.changed()
+
     def channel(self, name: str = "general", *, hidden_from: Iterable[User | Role] = (),
-                topic: str | None = None) -> Channel:
-        """The text channel ``#name`` (created on first use; CHANNEL_CREATE goes to the bot)."""
-        channel = self.world.channel_named(name)
+                topic: str | None = None, guild: Guild | None = None) -> Channel:
+        """The text channel ``#name`` of ``guild`` (default: the first server; created on first use; CHANNEL_CREATE
+        goes to the bot)."""
+        channel = self.world.channel_named(name, guild)
         if channel is not None:
             return channel
         overwrites = [Overwrite(target=t, deny=VIEW_CHANNEL) for t in hidden_from]
-        channel = self.world.add_channel(name, type=GUILD_TEXT, topic=topic, overwrites=overwrites)
+        channel = self.world.add_channel(name, type=GUILD_TEXT, topic=topic, overwrites=overwrites, guild=guild)
         self._background(self.discord.hub.channel_create(channel))
         self.world.changed()
         return channel
@@ -408,7 +425,7 @@ class Env:
 
     def _new_interaction(self, user: User, channel: Channel, type: int, data: dict, *, source: Message | None = None,
                          command_name: str | None = None, locale: str | None = None) -> Interaction:
-        member = self.world.member(user) if channel.guild is not None else None
+        member = self.world.member(user, channel.guild) if channel.guild is not None else None
         return Interaction(id=self.world.ids.next(), token=new_token(), type=type,
                            application_id=self.world.application_id, user=user, member=member, channel=channel,
                            data=data, created_at=self.world.clock.time(), locale=locale or user.locale,
@@ -432,7 +449,7 @@ class Env:
             "channel_id": str(channel.id),
         }
         if ix.guild is not None:
-            member = world.member(ix.user)
+            member = world.member(ix.user, ix.guild)
             assert member is not None
             perms = ix.guild.permissions_in(member, channel)
             payload.update({
@@ -491,7 +508,7 @@ class Env:
     def _check_command_permission(self, user: User, command: dict, channel: Channel) -> None:
         if channel.guild is None:
             return
-        member = self.world.member(user)
+        member = self.world.member(user, channel.guild)
         if member is None:
             raise errors.CommandNotPermitted(f"{user.name} is not a member of {channel.guild.name}")
         perms = channel.guild.permissions_in(member, channel)
@@ -625,7 +642,7 @@ class Env:
 
     def _resolve_user(self, user: User, channel: Channel, resolved: dict) -> None:
         resolved.setdefault("users", {})[str(user.id)] = user.payload()
-        member = self.world.member(user) if channel.guild is not None else None
+        member = self.world.member(user, channel.guild) if channel.guild is not None else None
         if member is not None:
             data = member.payload(with_user=False)
             data["permissions"] = str(channel.guild.permissions_in(member, channel))

@@ -1,7 +1,10 @@
 """The gateway: a websocket speaking Discord's gateway protocol (v10, JSON, optional zlib-stream).
 
 HELLO -> IDENTIFY -> READY (+ GUILD_CREATE per guild) -> dispatches with sequence numbers; heartbeats are
-ACKed; RESUME replays nothing and answers RESUMED.  Events are filtered by the identified intents, and
+ACKed; RESUME replays nothing and answers RESUMED. Sharding as Discord does it: IDENTIFY's ``shard`` [id, count]
+(4010 when it makes no sense), a session hears the guilds of ``(guild_id >> 22) % count == id`` and shard 0 every
+event without a guild (DMs, DM interactions); an event whose shard nobody runs is lost.
+Events are filtered by the identified intents, and
 message content is blanked without the MESSAGE_CONTENT intent exactly where Discord blanks it.
 """
 
@@ -43,6 +46,8 @@ class Session:
         self.intents = 0
         self.session_id = secrets.token_hex(16)
         self.ready = False
+        #: (shard id, shard count) as identified
+        self.shard = (0, 1)
         self.lock = asyncio.Lock()
         self.sent: list[dict] = []  # every dispatch, for debugging
 
@@ -66,6 +71,13 @@ class Session:
     async def dispatch(self, event: str, data: dict) -> None:
         await self.send({"op": 0, "t": event, "d": data})
 
+    def hears(self, guild_id: int | str | None) -> bool:
+        """Discord's routing: a guild's events to its shard, the rest to shard 0."""
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (int(guild_id) >> 22) % count == shard_id
+
 
 class GatewayHub:
     def __init__(self, server: LocalDiscord) -> None:
@@ -73,6 +85,8 @@ class GatewayHub:
         self.sessions: list[Session] = []
         self.identifies = 0
         self.last_intents = 0
+        #: session id -> (intents, shard) of every session identified (a RESUME takes them back)
+        self.identified: dict[str, tuple[int, tuple[int, int]]] = {}
         self.ready_event = asyncio.Event()
 
     @property
@@ -120,7 +134,8 @@ class GatewayHub:
             await self._identify(session, data or {})
         elif op == 6:
             if data and data.get("token") == self.world.token:
-                session.intents = self.last_intents
+                session.intents, session.shard = self.identified.get(str(data.get("session_id")),
+                                                                     (self.last_intents, (0, 1)))
                 session.ready = True
                 self.sessions.append(session)
                 await session.dispatch("RESUMED", {})
@@ -148,18 +163,26 @@ class GatewayHub:
             if intents & bit and not enabled.get(name, False):
                 await session.ws.close(code=4014, message=b"Disallowed intent(s).")
                 return
+        shard = data.get("shard", [0, 1])
+        if (not isinstance(shard, list) or len(shard) != 2 or not all(isinstance(n, int) for n in shard)
+                or not 0 <= shard[0] < shard[1]):
+            await session.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        session.shard = (shard[0], shard[1])
         session.intents = self.last_intents = intents
+        self.identified[session.session_id] = (intents, session.shard)
         self.identifies += 1
         world = self.world
+        guilds = [g for g in world.guilds.values() if session.hears(g.id)]
         url = self.server.gateway_url
         await session.dispatch("READY", {
             "v": 10,
             "user": {**world.bot_user.payload(), "verified": True, "mfa_enabled": False, "email": None},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in world.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": url,
-            "shard": data.get("shard", [0, 1]),
+            "shard": list(session.shard),
             "application": {"id": str(world.application_id), "flags": self.server.application_flags},
             "private_channels": [],
             "relationships": [],
@@ -173,7 +196,7 @@ class GatewayHub:
         session.ready = True
         self.sessions.append(session)
         if intents & INTENT_GUILDS:
-            for guild in world.guilds.values():
+            for guild in guilds:
                 members = list(guild.members.values()) if intents & INTENT_GUILD_MEMBERS else [
                     m for m in guild.members.values() if m.user is world.bot_user]
                 await session.dispatch("GUILD_CREATE", guild.payload(members=members, bot_user=world.bot_user))
@@ -211,8 +234,9 @@ class GatewayHub:
 
     # ------------------------------------------------------------------------------------------ events
     async def _broadcast(self, event: str, data: dict, intent: int | None) -> None:
+        guild_id = data.get("guild_id")
         for session in list(self.sessions):
-            if intent is None or session.intents & intent:
+            if (intent is None or session.intents & intent) and session.hears(guild_id):
                 await session.dispatch(event, data)
 
     def _message_intent(self, channel: Channel) -> int:
@@ -225,14 +249,15 @@ class GatewayHub:
         world = self.world
         exempt = (message.author is world.bot_user or message.channel.type == DM
                   or world.bot_user in message.mentions)
+        guild = message.channel.guild
         for session in list(self.sessions):
-            if not session.intents & intent:
+            if not session.intents & intent or not session.hears(guild.id if guild is not None else None):
                 continue
             visible = exempt or bool(session.intents & INTENT_MESSAGE_CONTENT)
             data = message.payload(content_visible=visible)
             if message.channel.guild is not None:
                 data["guild_id"] = str(message.channel.guild.id)
-                member = world.member(message.author)
+                member = world.member(message.author, message.channel.guild)
                 if member is not None and message.webhook_id is None:
                     data["member"] = member.payload(with_user=False)
             await session.dispatch(event, data)
@@ -262,6 +287,14 @@ class GatewayHub:
         if bot.id in thread.thread_members:
             data["member"] = self._thread_member(thread, bot.id)
         await self._broadcast("THREAD_CREATE", data, INTENT_GUILDS)
+
+    async def guild_create(self, guild) -> None:
+        bot = self.world.bot_user
+        for session in list(self.sessions):
+            if session.intents & INTENT_GUILDS and session.hears(guild.id):
+                members = list(guild.members.values()) if session.intents & INTENT_GUILD_MEMBERS else [
+                    m for m in guild.members.values() if m.user is bot]
+                await session.dispatch("GUILD_CREATE", guild.payload(members=members, bot_user=bot))
 
     async def member_add(self, member) -> None:
         data = {**member.payload(), "guild_id": str(member.guild.id)}
@@ -300,7 +333,7 @@ class GatewayHub:
             "member_count": len(thread.thread_members),
             "added_members": [
                 {**self._thread_member(thread, uid),
-                 **({"member": world.member(world.users[uid]).payload()} if world.member(world.users[uid]) else {})}
+                 **({"member": member.payload()} if (member := world.member(world.users[uid], thread.guild)) else {})}
                 for uid in added
             ],
         }

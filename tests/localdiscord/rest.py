@@ -115,7 +115,7 @@ class Rest:
 
     @route("GET", "/gateway/bot")
     async def get_gateway_bot(self, call: Call):
-        return 200, {"url": self.server.gateway_url, "shards": 1,
+        return 200, {"url": self.server.gateway_url, "shards": self.server.shard_count,
                      "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14_400_000,
                                              "max_concurrency": 1}}
 
@@ -406,7 +406,7 @@ class Rest:
     async def add_thread_member(self, call: Call):
         thread = self._thread(call)
         user = self.world.users.get(int(call.params["user_id"]))
-        if user is None or self.world.member(user) is None:
+        if user is None or self.world.member(user, thread.guild) is None:
             raise errors.unknown_member()
         if thread.archived:
             raise errors.thread_archived()

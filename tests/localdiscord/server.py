@@ -92,7 +92,8 @@ class LocalDiscord:
     """The fake Discord: world state + REST + gateway, served on 127.0.0.1 (a free port)."""
 
     def __init__(self, *, clock: Clock | None = None, spec: Spec | None = None, validate_responses: bool = True,
-                 privileged_intents: dict[str, bool] | None = None, record_requests: bool = True) -> None:
+                 privileged_intents: dict[str, bool] | None = None, record_requests: bool = True,
+                 shard_count: int = 1) -> None:
         self.clock = clock or Clock()
         self.world = World(self.clock)
         self.spec = spec or load_spec()
@@ -101,6 +102,8 @@ class LocalDiscord:
         self.hub = GatewayHub(self)
         self.rest = Rest(self)
         self.privileged_intents = dict(privileged_intents or {})
+        #: the shards ``GET /gateway/bot`` recommends
+        self.shard_count = shard_count
         self.application_flags = 0
         self.interaction_timeout = 3.0
         self.token_lifetime = 15 * 60.0

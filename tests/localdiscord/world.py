@@ -70,19 +70,31 @@ class World:
         self.token = f"{secrets.token_urlsafe(18)}.{secrets.token_urlsafe(5)}.{secrets.token_urlsafe(27)}"
         self.application_owner = self._new_user("app-owner")
 
-        owner = self._new_user("owner")
-        self.guild = Guild(id=self.ids.next(), name=guild_name, owner=owner, created_at=clock.time())
-        self.guilds = {self.guild.id: self.guild}
-        everyone = Role(id=self.guild.id, name="@everyone", permissions=DEFAULT_EVERYONE_PERMISSIONS, position=0)
-        self.guild.roles.append(everyone)
-        self.add_role("Admin", ADMINISTRATOR, position=1)
-        bot_role = self.add_role(bot_name, DEFAULT_BOT_PERMISSIONS, position=2)
+        self.guilds: dict[int, Guild] = {}
+        #: the first server: the one every helper means unless told another
+        self.guild = self.add_guild(guild_name, owner=self._new_user("owner"))
+        self.bot_role = self.guild.role(bot_name)
+
+    def add_guild(self, name: str, *, owner: User, shard: tuple[int, int] | None = None) -> Guild:
+        """A server with its roles, its owner and the bot as members and a #general; ``shard``: (shard id, shard
+        count) its events go to (Discord's ``(guild_id >> 22) % count``)."""
+        guild_id = self.ids.next()
+        if shard is not None:
+            shard_id, count = shard
+            stamp = guild_id >> 22
+            guild_id = ((stamp + (shard_id - stamp) % count) << 22) | (guild_id & 0x3FFFFF)
+            self.ids.last = max(self.ids.last, guild_id)
+        guild = Guild(id=guild_id, name=name, owner=owner, created_at=self.clock.time())
+        self.guilds[guild.id] = guild
+        guild.roles.append(Role(id=guild.id, name="@everyone", permissions=DEFAULT_EVERYONE_PERMISSIONS, position=0))
+        self.add_role("Admin", ADMINISTRATOR, position=1, guild=guild)
+        bot_role = self.add_role(self.bot_user.name, DEFAULT_BOT_PERMISSIONS, position=2, guild=guild)
         bot_role.managed = True
         bot_role.bot_id = self.bot_user.id
-        self.bot_role = bot_role
-        self.add_member(owner)
-        self.add_member(self.bot_user, roles=[bot_role])
-        self.add_channel("general")
+        self.add_member(owner, guild=guild)
+        self.add_member(self.bot_user, roles=[bot_role], guild=guild)
+        self.add_channel("general", guild=guild)
+        return guild
 
     # ------------------------------------------------------------------------------------------ notify
     def changed(self) -> None:
@@ -98,41 +110,47 @@ class World:
         self.users_by_name[name] = user
         return user
 
-    def add_role(self, name: str, permissions: int, *, position: int | None = None) -> Role:
+    def add_role(self, name: str, permissions: int, *, position: int | None = None,
+                 guild: Guild | None = None) -> Role:
+        guild = guild or self.guild
         role = Role(id=self.ids.next(), name=name, permissions=permissions,
-                    position=len(self.guild.roles) if position is None else position)
-        self.guild.roles.append(role)
+                    position=len(guild.roles) if position is None else position)
+        guild.roles.append(role)
         return role
 
-    def add_member(self, user: User, *, roles: list[Role] | None = None, nick: str | None = None) -> Member:
-        member = Member(user=user, guild=self.guild, roles=list(roles or []), joined_at=self.clock.time(), nick=nick)
-        self.guild.members[user.id] = member
+    def add_member(self, user: User, *, roles: list[Role] | None = None, nick: str | None = None,
+                   guild: Guild | None = None) -> Member:
+        guild = guild or self.guild
+        member = Member(user=user, guild=guild, roles=list(roles or []), joined_at=self.clock.time(), nick=nick)
+        guild.members[user.id] = member
         return member
 
-    def member(self, user: User) -> Member | None:
-        return self.guild.members.get(user.id)
+    def member(self, user: User, guild: Guild | None = None) -> Member | None:
+        return (guild or self.guild).members.get(user.id)
 
     # ----------------------------------------------------------------------------------------- channels
     def add_channel(self, name: str, *, type: int = GUILD_TEXT, topic: str | None = None,
-                    overwrites: list[Overwrite] | None = None) -> Channel:
-        channel = Channel(id=self.ids.next(), type=type, name=name, guild=self.guild,
-                          position=sum(1 for c in self.guild.channels if not c.is_thread), topic=topic,
+                    overwrites: list[Overwrite] | None = None, guild: Guild | None = None) -> Channel:
+        guild = guild or self.guild
+        channel = Channel(id=self.ids.next(), type=type, name=name, guild=guild,
+                          position=sum(1 for c in guild.channels if not c.is_thread), topic=topic,
                           overwrites=list(overwrites or []), created_at=self.clock.time())
-        self.guild.channels.append(channel)
+        guild.channels.append(channel)
         self.channels[channel.id] = channel
         return channel
 
     def delete_channel(self, channel: Channel) -> None:
         """Remove a guild channel or thread (and the threads of a deleted channel); messages stay readable."""
-        doomed = [channel] + [t for t in self.guild.channels if t.parent is channel]
+        guild = channel.guild or self.guild
+        doomed = [channel] + [t for t in guild.channels if t.parent is channel]
         for gone in doomed:
-            if gone in self.guild.channels:
-                self.guild.channels.remove(gone)
+            if gone in guild.channels:
+                guild.channels.remove(gone)
             self.channels.pop(gone.id, None)
             gone.deleted = True
 
-    def channel_named(self, name: str) -> Channel | None:
-        return next((c for c in self.guild.channels if c.name == name), None)
+    def channel_named(self, name: str, guild: Guild | None = None) -> Channel | None:
+        return next((c for c in (guild or self.guild).channels if c.name == name), None)
 
     def dm_channel(self, user: User) -> Channel:
         channel = self.dms.get(user.id)
@@ -146,10 +164,10 @@ class World:
     def add_thread(self, parent: Channel, name: str, *, owner: User, private: bool = False,
                    thread_id: int | None = None, auto_archive_duration: int = 1440, invitable: bool = True) -> Channel:
         thread = Channel(id=thread_id or self.ids.next(), type=PRIVATE_THREAD if private else PUBLIC_THREAD,
-                         name=name, guild=self.guild, parent=parent, owner=owner, created_at=self.clock.time(),
+                         name=name, guild=parent.guild, parent=parent, owner=owner, created_at=self.clock.time(),
                          auto_archive_duration=auto_archive_duration, invitable=invitable)
         thread.thread_members[owner.id] = self.clock.time()
-        self.guild.channels.append(thread)
+        parent.guild.channels.append(thread)
         self.channels[thread.id] = thread
         return thread
 
@@ -162,14 +180,14 @@ class World:
     def can_see(self, user: User, channel: Channel) -> bool:
         if channel.type == DM:
             return channel.recipient is user or user is self.bot_user
-        member = self.member(user)
-        return member is not None and bool(self.guild.permissions_in(member, channel))
+        member = self.member(user, channel.guild)
+        return member is not None and bool(channel.guild.permissions_in(member, channel))
 
     def permissions(self, user: User, channel: Channel) -> int:
         if channel.type == DM:
             return 0
-        member = self.member(user)
-        return self.guild.permissions_in(member, channel) if member else 0
+        member = self.member(user, channel.guild)
+        return channel.guild.permissions_in(member, channel) if member else 0
 
     # ----------------------------------------------------------------------------------------- messages
     def get_message(self, channel: Channel, message_id: str | int) -> Message:
@@ -247,7 +265,7 @@ class World:
             message.mentions = [self.users[int(m)] for m in MENTION_RE.findall(message.content)
                                 if int(m) in self.users]
             role_ids = {int(r) for r in ROLE_MENTION_RE.findall(message.content)}
-            message.mention_roles = [r for r in self.guild.roles if r.id in role_ids]
+            message.mention_roles = [r for r in (message.channel.guild or self.guild).roles if r.id in role_ids]
         if uploads or "attachments" in data or creating:
             message.attachments = self._attachments(message, data, uploads, creating=creating)
         # ``attachment://<filename>`` names any attachment the message has after the body: one uploaded with it, or
@@ -395,12 +413,13 @@ class World:
 
     # ------------------------------------------------------------------------------------------- helpers
     def member_payload_for(self, user: User, channel: Channel | None = None) -> dict | None:
-        member = self.member(user)
+        guild = channel.guild if channel is not None and channel.guild is not None else self.guild
+        member = self.member(user, guild)
         if member is None:
             return None
         data = member.payload()
         if channel is not None:
-            data["permissions"] = str(self.guild.permissions_in(member, channel))
+            data["permissions"] = str(guild.permissions_in(member, channel))
         return data
 
 
