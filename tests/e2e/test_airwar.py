@@ -462,12 +462,14 @@ def flips_shown_at(env: Env, where, number: int) -> dict[int, float]:
 
 
 def assert_no_order_leaked(env: Env, thread, orders: dict[int, list[list[str]]], players: Sequence[User], *,
-                           scope: Sequence[Any] | None = None, rules: dict[str, Any] | None = None) -> int:
+                           scope: Sequence[Any] | None = None, rules: dict[str, Any] | None = None,
+                           seed: int = SEED, drawn: Sequence[tuple[int, int]] = ()) -> int:
     """No version of any message anyone but the player could see named the player's not yet flipped cards in
     their locked order (two or more of them), before those flips were shown (on a board in ``thread``: a channel,
     or a list of them). ``scope``: only the public messages in these channels and the players' private ones (other
-    matches deal the same card names). Returns how many versions were checked."""
-    _, events = reference(orders, rules)
+    matches deal the same card names); ``drawn``: (engagement, seat) of stacks played as drawn at a deadline (no
+    secret: everyone saw the stack). Returns how many versions were checked."""
+    _, events = reference(orders, rules, seed)
     versions = every_version(env)
     if scope is not None:
         names = {player.name for player in players}
@@ -478,6 +480,8 @@ def assert_no_order_leaked(env: Env, thread, orders: dict[int, list[list[str]]],
         shown_at = flips_shown_at(env, thread, number)
         assert shown_at or not flips, f"engagement {number}: no board showed its flips"
         for seat, player in enumerate(players):
+            if (number, seat) in drawn:
+                continue
             order = seat_orders[seat] or []  # (none: a seat out of the game)
             for version in versions:
                 if version.audience == player.name:
