@@ -80,6 +80,8 @@ class PostgresServer:
     root: Path
     port: int
     as_postgres: bool
+    #: fsync and full-page writes on (a benchmark's server, on disk); off for the tests, where a crash loses nothing
+    durable: bool = False
 
     @property
     def data(self) -> Path:
@@ -95,8 +97,11 @@ class PostgresServer:
     def start(self) -> None:
         self._run(str(self.programs / "initdb"), "-D", str(self.data), "-U", SUPERUSER, "--auth=trust",
                   "--encoding=UTF8", "--locale=C", "--no-sync")
+        # synchronous_commit=off either way: like the bot's SQLite (WAL, synchronous=NORMAL), a commit does not wait
+        # for its fsync, and a crash of the machine may lose the last ones but never leaves the database broken
+        durability = "" if self.durable else "-c fsync=off -c full_page_writes=off "
         options = (f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.root} "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+                   f"{durability}-c synchronous_commit=off -c max_connections=200")
         self._run(str(self.programs / "pg_ctl"), "-D", str(self.data), "-o", options, "-l",
                   str(self.root / "server.log"), "-w", "-t", "60", "start")
 
@@ -107,19 +112,21 @@ class PostgresServer:
 
 
 @contextlib.contextmanager
-def postgres_server() -> Iterator[PostgresServer]:
-    """A fresh PostgreSQL server for the block (raises PostgresUnavailable without the programs)."""
+def postgres_server(*, durable: bool = False, directory: str | None = None) -> Iterator[PostgresServer]:
+    """A fresh PostgreSQL server for the block (raises PostgresUnavailable without the programs), its data in a new
+    directory in ``directory`` (default: the system's temporary directory); ``durable``: see
+    :attr:`PostgresServer.durable`."""
     programs = server_programs()
     as_postgres = os.geteuid() == 0
     if as_postgres:
         _ensure_postgres_user()
         if "pgserver" in programs.parts:
             programs = _readable_by_postgres(programs)
-    root = Path(tempfile.mkdtemp(prefix="airwar-pg-"))
+    root = Path(tempfile.mkdtemp(prefix="airwar-pg-", dir=directory))
     if as_postgres:
         shutil.chown(root, "postgres", "postgres")
         root.chmod(0o700)
-    server = PostgresServer(programs, root, _free_port(), as_postgres)
+    server = PostgresServer(programs, root, _free_port(), as_postgres, durable)
     try:
         server.start()
         yield server

@@ -461,10 +461,14 @@ class PostgresDatabase:
         self._check_open()
         if self._listener is None:
             self._listener = await asyncpg.connect(self.url)
-            self._listener.add_termination_listener(
-                lambda _: log.warning("the database closed the connection that listens for announcements"))
+            self._listener.add_termination_listener(self._listener_lost)
         await self._listener.add_listener(ANNOUNCEMENTS, lambda _conn, _pid, _channel, payload: receive(payload))
         return True
+
+    def _listener_lost(self, _connection: asyncpg.Connection) -> None:
+        if not self._closed:
+            log.warning("the database closed the connection that listens for announcements: other processes' "
+                        "changes reach this one only through its own clicks and the next start")
 
     async def close(self) -> None:
         if self._closed:

@@ -2,6 +2,9 @@
 
     python -m tests.bench.airwar_bot_process API GATEWAY TOKEN DATABASE GUILD OWNER SEED PACE_MS
 
+(On PostgreSQL: ``AIRWAR_BENCH_DATABASE_URL``; one process of a cluster: ``AIRWAR_BENCH_CLUSTER=INDEX/COUNT``, one
+shard per process, and ``AIRWAR_BENCH_GUILDS``, the servers whose pace it sets.)
+
 It connects to the benchmark's local Discord (127.0.0.1 only: the same loopback guard as the tests), sets the
 server's flip pace through the match service, prints ``{"ready": true}`` and then answers one JSON line per
 request line on stdin, so the benchmark never touches the bot's objects:
@@ -20,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import random
 import sys
 from pathlib import Path
@@ -30,7 +34,8 @@ import discord.http
 import yarl
 
 from bot import memory
-from bot.client import CardGameBot
+from bot.client import create_bot
+from bot.cluster import Cluster
 from bot.config import Settings
 from tests.bench.loop_lag import GcPauses, LoopLag
 from tests.localdiscord.driver import ErrorLogGuard
@@ -50,10 +55,18 @@ async def serve(argv: list[str]) -> None:
     async def no_pace(seconds: float) -> None:
         await asyncio.sleep(0)
 
-    settings = Settings(token=token, database_path=Path(database), dev_guild_id=int(guild),
-                        owner_ids=frozenset({int(owner)}), log_level="WARNING")
-    bot = CardGameBot(settings, seed_source=lambda: seeds.getrandbits(63), guild_ready_timeout=0.05,
-                    pace_sleep=asyncio.sleep if int(pace_ms) else no_pace)
+    url = os.environ.get("AIRWAR_BENCH_DATABASE_URL") or None
+    cluster = Cluster()
+    if os.environ.get("AIRWAR_BENCH_CLUSTER"):
+        index, count = map(int, os.environ["AIRWAR_BENCH_CLUSTER"].split("/"))
+        cluster = Cluster.member(index, count)
+        seeds = random.Random(int(seed) + 1 + 1000 * index)
+    guilds = [int(g) for g in os.environ.get("AIRWAR_BENCH_GUILDS", guild).split(",")]
+    settings = Settings(token=token, database_path=Path(database), log_level="WARNING", database_url=url,
+                        dev_guild_id=None if cluster.sharded else int(guild), owner_ids=frozenset({int(owner)}),
+                        cluster=cluster)
+    bot = create_bot(settings, seed_source=lambda: seeds.getrandbits(63), guild_ready_timeout=0.05,
+                     pace_sleep=asyncio.sleep if int(pace_ms) else no_pace)
     running = asyncio.create_task(bot.start(token))
     while not bot.is_ready():
         if running.done():
@@ -61,7 +74,8 @@ async def serve(argv: list[str]) -> None:
         await asyncio.sleep(0.01)
     memory.settle()  # as python -m bot does once the bot is ready
     if int(pace_ms):
-        await bot.matches.set_settings(int(guild), flip_pace_ms=int(pace_ms))
+        for guild_id in guilds:
+            await bot.matches.set_settings(guild_id, flip_pace_ms=int(pace_ms))
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)

@@ -2,6 +2,7 @@
 
     python -m tests.bench.airwar_matches [--matches N] [--seed S] [--pace-ms MS] [--think-ms MS] [--channels K]
                                          [--ramp-s S] [--bot-process] [--db-dir DIR] [--json]
+                                         [--postgresql [--processes N]]
 
 The real bot (``bot.client.CardGameBot``, real cogs, a real SQLite file in a temporary directory, or in ``--db-dir``)
 runs against the local Discord (``tests/localdiscord``) on 127.0.0.1: by default both in this process and event
@@ -16,6 +17,9 @@ plays each match in a thread of its own. Two scripted players per match: the cha
 edited) showing each engagement and clicks it (engagement 1 also goes through ``undo``, ``drawn``, ``random`` and
 ``reset``; then a card per tap in the order of ``tests.e2e.test_airwar.POLICIES``, then ``confirm``) until the
 result is in the match's thread.
+``--postgresql`` puts the bot's database on a PostgreSQL server the benchmark starts (data in ``--db-dir`` or the
+temporary directory, fsync on); ``--processes N`` runs the bot as N processes of a cluster (:mod:`bot.cluster`),
+one shard each, with one server per shard (channel i in server i mod N): the DM clicks all reach shard 0's process.
 ``--ramp-s`` spreads the challenges evenly over that many seconds (match i's challenger waits i/N of it; default 0:
 every challenge at once, a burst no server sees). ``--think-ms`` is each player's mean pause before a click
 (uniform in 0..2x; 0: click as soon as the previous answer is in; a person takes 300 ms or more).
@@ -42,7 +46,8 @@ Prints one JSON line:
   run's latency figures are not comparable (the line says ``"tracemalloc": true``);
 * ``seconds`` (first challenge to the last result in a thread), ``settled_seconds`` (until every queued event is
   shown, the channels' backlog included), ``cpu_s`` (CPU seconds of the run: the bot's processes and this one, or
-  both together in one process), ``bot_process``, ``channels``, ``pace_ms`` and ``pace`` (how flips are paced: the
+  both together in one process), ``bot_cpu_ms_per_interaction`` (the bot processes' CPU over the interactions),
+  ``bot_process``, ``channels``, ``pace_ms`` and ``pace`` (how flips are paced: the
   server setting through ``MatchKernel.set_settings`` with real sleeps, or ``"no-op pace_sleep"`` for
   ``--pace-ms 0``), ``think_ms``, ``db_dir`` (a tmpfs such as ``/dev/shm`` makes every commit's fsync free),
   ``load_avg_1m_at_start`` (the machine's load when the run began: other work skews the figures);
@@ -70,7 +75,7 @@ import tempfile
 import time
 import tracemalloc
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -163,12 +168,20 @@ class ChildProcessBot:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def start(cls, env: Env, database: Path, args: argparse.Namespace) -> ChildProcessBot:
-        profile = ["-m", "cProfile", "-o", args.profile_bot] if args.profile_bot else []
+    async def start(cls, env: Env, database: Path, args: argparse.Namespace, *, url: str | None = None,
+                    member: tuple[int, int] | None = None, guilds: Sequence[int] = ()) -> ChildProcessBot:
+        """``url``: the bot on that PostgreSQL database; ``member``: (index, count) of a cluster, with ``guilds``
+        the servers of its shard."""
+        profile = ["-m", "cProfile", "-o", f"{args.profile_bot}{'' if member is None else f'.{member[0]}'}"] \
+            if args.profile_bot else []
+        extra = {"AIRWAR_BENCH_DATABASE_URL": url or ""}
+        if member is not None:
+            extra |= {"AIRWAR_BENCH_CLUSTER": f"{member[0]}/{member[1]}",
+                      "AIRWAR_BENCH_GUILDS": ",".join(map(str, guilds))}
         process = await asyncio.create_subprocess_exec(
             sys.executable, *profile, "-m", "tests.bench.airwar_bot_process", env.discord.api_base,
             env.discord.gateway_url, env.token, str(database), str(env.guild.id), str(env.guild.owner.id),
-            str(args.seed), str(args.pace_ms),
+            str(args.seed), str(args.pace_ms), env={**os.environ, **extra},
             cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
         bot = cls(process)
         assert process.stdout is not None
@@ -208,6 +221,33 @@ class ChildProcessBot:
                 await self.process.wait()
 
 
+class BotProcesses:
+    """The bot as several processes on one PostgreSQL database (a cluster, one shard each), asked as one."""
+
+    def __init__(self, bots: list[ChildProcessBot]) -> None:
+        self.bots = bots
+        self.pid = bots[0].pid
+        self.pids = [bot.pid for bot in bots]
+
+    async def stored(self, match_id: int) -> bool:
+        return await self.bots[0].stored(match_id)  # (any process reads every match)
+
+    async def unshown(self) -> int:
+        return sum([await bot.unshown() for bot in self.bots])  # (each counts its servers')
+
+    async def report(self, match_ids: list[int]) -> dict[str, Any]:
+        reports = [await bot.report(match_ids) for bot in self.bots]
+        return {**reports[0], "errors": [e for r in reports for e in r["errors"]],
+                "loop_lag_ms": [r["loop_lag_ms"] for r in reports], "gc": [r["gc"] for r in reports]}
+
+    async def measure_lag(self) -> None:
+        for bot in self.bots:
+            await bot.measure_lag()
+
+    async def close(self) -> None:
+        await asyncio.gather(*(bot.close() for bot in self.bots))
+
+
 def process_tree(pid: int) -> list[int]:
     """The process and its descendants (the bot's picture process)."""
     found = [pid]
@@ -234,7 +274,7 @@ class Bench:
     args: argparse.Namespace
     rng: random.Random
     wait: float
-    bot: InProcessBot | ChildProcessBot
+    bot: InProcessBot | ChildProcessBot | BotProcesses
     channels: list[Channel]
     done: list[int] = field(default_factory=list)
     match_ids: list[int] = field(default_factory=list)
@@ -315,7 +355,7 @@ class Bench:
             number += 1
 
 
-async def settle(bot: InProcessBot | ChildProcessBot, seconds: float) -> None:
+async def settle(bot: InProcessBot | ChildProcessBot | BotProcesses, seconds: float) -> None:
     """Until every queued event has been shown (the presenters are done, the channel's backlog included)."""
     deadline = time.monotonic() + seconds
     while await bot.unshown():
@@ -371,24 +411,48 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(0)
 
     pace_sleep = no_pace if args.pace_ms == 0 else asyncio.sleep
-    with tempfile.TemporaryDirectory(prefix="airwar-bench-", dir=args.db_dir) as directory:
+    with tempfile.TemporaryDirectory(prefix="airwar-bench-", dir=args.db_dir) as directory, \
+            contextlib.ExitStack() as servers:
         database = Path(directory) / "airwar.db"
+        url = None
+        if args.postgresql:
+            from tests.postgres import Databases, postgres_server
+
+            url = await Databases(servers.enter_context(postgres_server(durable=True, directory=args.db_dir))
+                                  ).url_for("bench")
         factory = None if args.bot_process else airwar_bot_factory(
-            database, seed_source=lambda: seeds.getrandbits(63), pace_sleep=pace_sleep)
-        env = await Env.start(factory, record_requests=False)
-        bot: InProcessBot | ChildProcessBot | None = None
+            database, seed_source=lambda: seeds.getrandbits(63), pace_sleep=pace_sleep, database_url=url)
+        count = args.processes
+        env = await Env.start(factory, record_requests=False, shard_count=count)
+        # one server per process (on its shard); a single process plays in the fake's own server
+        guilds = [env.add_guild(f"Server {i + 1}", shard=(i, count)) for i in range(count)] if count > 1 \
+            else [env.guild]
+        bot: InProcessBot | ChildProcessBot | BotProcesses | None = None
         report: dict[str, Any] = {"finished": 0, "arrange_timeouts": 0, "errors": []}
         cpu_before = {"fake": time.process_time(), "bot": 0.0}
+        bot_pids: list[int] = []
         try:
-            if args.bot_process:
-                bot = await ChildProcessBot.start(env, database, args)
+            if count > 1:
+                bot = BotProcesses([await ChildProcessBot.start(env, database, args, url=url, member=(i, count),
+                                                                guilds=[guilds[i].id]) for i in range(count)])
+                bot_pids = bot.pids
+                await env.wait_for(lambda: "airwar" in {c["name"] for c in env.global_commands}, timeout=30,
+                                   message="no commands synced")
+            elif args.bot_process:
+                bot = await ChildProcessBot.start(env, database, args, url=url)
+                bot_pids = [bot.pid]
                 await env.wait_for(lambda: "airwar" in env.commands, timeout=30, message="no commands synced")
             else:
                 bot = InProcessBot(env)
                 if args.pace_ms:
                     await env.bot.matches.set_settings(env.guild.id, flip_pace_ms=args.pace_ms)
-            players = [env.user(f"pilot{i}") for i in range(2 * args.matches)]
-            channels = [env.channel("general" if i == 0 else f"arena-{i + 1}") for i in range(args.channels)]
+            # channel i is in server i mod the servers; match i in channel i mod the channels
+            channels = [env.channel("general" if i < len(guilds) else f"arena-{i + 1}", guild=guilds[i % len(guilds)])
+                        for i in range(args.channels)]
+            players = [env.user(f"pilot{i}", member=count == 1) for i in range(2 * args.matches)]
+            if count > 1:
+                for i, player in enumerate(players):
+                    env.join(player, channels[(i // 2) % len(channels)].guild)
             for player in players:
                 env.dm(player)
             await env._flush()
@@ -397,19 +461,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 tracemalloc.start(16)
             # (the bot's picture process is the bot's memory: counted with the bot's process)
             pids = {"rss": (os.getpid(), not args.bot_process),
-                    **({"bot_rss": (bot.pid, True)} if args.bot_process else {})}
+                    **{f"bot_rss{i}": (pid, True) for i, pid in enumerate(bot_pids)}}
             peak = {name: rss_kb(pid, tree=tree) for name, (pid, tree) in pids.items()} | {"bot": 0.0}
             base = dict(peak)
             base_bot = bot_traced_kb() if args.tracemalloc else 0.0
             stop = asyncio.Event()
             sampler = asyncio.create_task(sample_memory(peak, pids, stop, args.tracemalloc))
             bench = Bench(env, args, rng, wait=10.0, bot=bot, channels=channels)
-            cpu_before = {"fake": time.process_time(),
-                          "bot": process_cpu_seconds(bot.pid) if args.bot_process else 0.0}
+            cpu_before = {"fake": time.process_time(), "bot": sum(map(process_cpu_seconds, bot_pids))}
             fake_lag = LoopLag().start()
             fake_gc = GcPauses().start()
             keeper = asyncio.create_task(freeze_kept(stop))
-            if isinstance(bot, ChildProcessBot):
+            if isinstance(bot, ChildProcessBot | BotProcesses):
                 await bot.measure_lag()
             started = time.perf_counter()
             outcomes = await asyncio.wait_for(asyncio.gather(
@@ -422,7 +485,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await settle(bot, args.timeout)
             settled = time.perf_counter() - started
             cpu = {"fake": time.process_time() - cpu_before["fake"],
-                   "bot": process_cpu_seconds(bot.pid) - cpu_before["bot"] if args.bot_process else 0.0}
+                   "bot": sum(map(process_cpu_seconds, bot_pids)) - cpu_before["bot"]}
             stop.set()
             await sampler
             fake_lag.stop()
@@ -473,7 +536,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     out["gc"] = ({"bot": report.get("gc"), "fake_and_players": fake_gc.summary()}
                  if args.bot_process else {"bot_fake_and_players": fake_gc.summary()})
     if args.bot_process:
-        out["kb_per_match"] = round((peak["bot_rss"] - base["bot_rss"]) / args.matches, 1)
+        out["kb_per_match"] = round(sum(peak[f"bot_rss{i}"] - base[f"bot_rss{i}"] for i in range(len(bot_pids)))
+                                    / args.matches, 1)
         out["memory"] = "bot process rss_peak_delta"
         out["fake_kb_per_match"] = round((peak["rss"] - base["rss"]) / args.matches, 1)
     else:
@@ -484,7 +548,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "settled_seconds": round(settled, 1),
         "cpu_s": {"bot": round(cpu["bot"], 1), "fake_and_players": round(cpu["fake"], 1)} if args.bot_process
         else {"bot_fake_and_players": round(cpu["fake"], 1)},
+        "bot_cpu_ms_per_interaction": round(cpu["bot"] * 1000 / max(1, len(interactions)), 2)
+        if args.bot_process else None,
         "bot_process": args.bot_process,
+        "processes": args.processes,
+        "database": "postgresql" if args.postgresql else "sqlite",
         "channels": args.channels,
         "pace_ms": args.pace_ms,
         "pace": "server setting (set_settings), real sleeps" if args.pace_ms else "no-op pace_sleep",
@@ -521,10 +589,19 @@ def main() -> None:
                         "directory; /dev/shm takes the disk's fsync out of every commit)")
     parser.add_argument("--profile-bot", metavar="FILE",
                         help="with --bot-process: cProfile the bot's process into FILE")
+    parser.add_argument("--postgresql", action="store_true",
+                        help="the bot on a PostgreSQL server the benchmark starts (its data in --db-dir; fsync on, "
+                        "commits not waiting for it, like the SQLite file's WAL)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="with --postgresql: the bot as this many processes, one shard and one server each "
+                        "(implies --bot-process)")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds for the whole run")
     parser.add_argument("--tracemalloc", action="store_true", help="also trace the bot's memory (slows the run)")
     parser.add_argument("--json", action="store_true", help="accepted; the output is always one JSON line")
     args = parser.parse_args()
+    if args.processes > 1 and not args.postgresql:
+        parser.error("--processes needs --postgresql: the processes share one database")
+    args.bot_process = args.bot_process or args.processes > 1
     if args.pace_ms and not low <= args.pace_ms <= high:
         parser.error(f"--pace-ms is 0 or {low}..{high} (the server setting's range)")
     print(json.dumps(asyncio.run(run(args))))
