@@ -24,7 +24,7 @@ from discord.ext import commands
 import cogs
 from bot.config import Settings
 from bot.games import registry
-from bot.match.kernel import MatchKernel, default_seed, read_announcement
+from bot.match.kernel import Announcement, MatchKernel, default_seed, read_announcement
 from bot.match.timers import Timers
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
@@ -120,6 +120,8 @@ class CardGameBot(commands.Bot):
         self.displays: dict[str, MatchDisplay] = {}
         self._resume_task: asyncio.Task[None] | None = None
         self._catching_up: set[asyncio.Task[None]] = set()
+        #: announcements heard before the start's resume was over, caught up with after it
+        self._announced_early: list[Announcement] = []
         #: set once the start's resume (:meth:`resume_matches`) is over: from then on only new updates show matches
         self.resumed = asyncio.Event()
         self.tree.on_error = self.on_app_command_error
@@ -182,14 +184,23 @@ class CardGameBot(commands.Bot):
             log.exception("resuming the matches after the start failed")
         finally:
             self.resumed.set()
+            early, self._announced_early = self._announced_early, []
+            for announcement in early:  # (what changed while the resume read the matches)
+                self._catch_up_soon(announcement)
 
     def announced(self, payload: str) -> None:
         """A process changed a match (:meth:`Storage.listen`): if it was another one, and the match's server is this
         process's, arm the match's timer, show its events and let the bot's seat play, as if the change were this
         process's own."""
         announcement = read_announcement(payload)
-        if announcement is None or not self.cluster.owns(announcement.guild_id) or not self.resumed.is_set():
-            return  # (before the resume is over, the resume catches every match up)
+        if announcement is None or not self.cluster.owns(announcement.guild_id):
+            return
+        if not self.resumed.is_set():
+            self._announced_early.append(announcement)
+            return
+        self._catch_up_soon(announcement)
+
+    def _catch_up_soon(self, announcement: Announcement) -> None:
         service = self.game_services.get(announcement.game)
         display = self.displays.get(announcement.game)
         if service is None or display is None or announcement.by == service.owner:

@@ -1,6 +1,7 @@
 """The gateway: a websocket speaking Discord's gateway protocol (v10, JSON, optional zlib-stream).
 
-HELLO -> IDENTIFY -> READY (+ GUILD_CREATE per guild) -> dispatches with sequence numbers; heartbeats are
+Compression: ``zlib-stream`` or ``zstd-stream`` (what discord.py asks for when ``zstandard`` is installed), else
+plain text. HELLO -> IDENTIFY -> READY (+ GUILD_CREATE per guild) -> dispatches with sequence numbers; heartbeats are
 ACKed; RESUME replays nothing and answers RESUMED. Sharding as Discord does it: IDENTIFY's ``shard`` [id, count]
 (4010 when it makes no sense), a session hears the guilds of ``(guild_id >> 22) % count == id`` and shard 0 every
 event without a guild (DMs, DM interactions); an event whose shard nobody runs is lost.
@@ -37,11 +38,38 @@ PRIVILEGED = {"members": INTENT_GUILD_MEMBERS, "presences": INTENT_GUILD_PRESENC
 HEARTBEAT_INTERVAL_MS = 41250
 
 
+class _Zstd:
+    """``compress=zstd-stream``: one zstd stream for the connection, each message flushed to a block end (a whole
+    message per websocket frame)."""
+
+    def __init__(self) -> None:
+        import zstandard
+
+        self._flush = zstandard.COMPRESSOBJ_FLUSH_BLOCK
+        self._stream = zstandard.ZstdCompressor().compressobj()
+
+    def compress(self, data: bytes) -> bytes:
+        return self._stream.compress(data) + self._stream.flush(self._flush)
+
+
+class _Zlib:
+    """``compress=zlib-stream``: one zlib stream, each message ending in a sync flush."""
+
+    def __init__(self) -> None:
+        self._stream = zlib.compressobj()
+
+    def compress(self, data: bytes) -> bytes:
+        return self._stream.compress(data) + self._stream.flush(zlib.Z_SYNC_FLUSH)
+
+
+COMPRESSIONS = {"zlib-stream": _Zlib, "zstd-stream": _Zstd}
+
+
 class Session:
-    def __init__(self, hub: GatewayHub, ws: web.WebSocketResponse, compress: bool) -> None:
+    def __init__(self, hub: GatewayHub, ws: web.WebSocketResponse, compress: str | None) -> None:
         self.hub = hub
         self.ws = ws
-        self.compress = zlib.compressobj() if compress else None
+        self.compress = COMPRESSIONS[compress]() if compress in COMPRESSIONS else None
         self.seq = 0
         self.intents = 0
         self.session_id = secrets.token_hex(16)
@@ -61,8 +89,7 @@ class Session:
                 return
             try:
                 if self.compress is not None:
-                    data = self.compress.compress(text.encode()) + self.compress.flush(zlib.Z_SYNC_FLUSH)
-                    await self.ws.send_bytes(data)
+                    await self.ws.send_bytes(self.compress.compress(text.encode()))
                 else:
                     await self.ws.send_str(text)
             except (ConnectionResetError, RuntimeError):  # the client went away mid-send
@@ -97,7 +124,7 @@ class GatewayHub:
     async def handle(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
-        compress = request.query.get("compress") == "zlib-stream"
+        compress = request.query.get("compress")
         if request.query.get("encoding", "json") != "json":
             await ws.close(code=4002, message=b"Error while decoding payload.")
             return ws
