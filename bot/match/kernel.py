@@ -262,16 +262,19 @@ class _Work:
     event_seq: int | None = None
     #: the match's version as this transaction wrote it so far: each update is held to it and moves it on
     version: int = field(init=False)
+    pipelined: bool = field(init=False)
 
     def __post_init__(self) -> None:
         self.version = self.match.version
+        #: the connection sends writes without waiting (asked once: a protocol's isinstance is slow)
+        self.pipelined = isinstance(self.conn, PipelinedConnection)
 
     async def queue(self, events: list[Event]) -> None:
         """Queue events: sent without waiting (:meth:`PipelinedConnection.send`) when the match's last event number
         is known."""
         if not events:
             return
-        if self.event_seq is None or not isinstance(self.conn, PipelinedConnection):
+        if self.event_seq is None or not self.pipelined:
             queued = await self.store.append_events(self.conn, self.match.id, events, self.now)
         else:
             queued = self.store.numbered_events(self.match.id, events, after_seq=self.event_seq)
@@ -295,7 +298,7 @@ class _Work:
     def write(self, write: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> None:
         """``write(connection, *args, **kwargs)`` -- one statement of the storage layer -- without waiting for it
         (:meth:`PipelinedConnection.send`)."""
-        assert isinstance(self.conn, PipelinedConnection)
+        assert self.pipelined
         self.conn.send(lambda connection: write(connection, *args, **kwargs))
 
     def _note_state(self, fields: dict[str, Any]) -> None:
@@ -308,20 +311,20 @@ class _Work:
         assert match is not None
         self.match = match
         self.version = match.version
-        if isinstance(self.conn, PipelinedConnection):
-            self.conn.wrote = False
+        if self.pipelined:
+            self.conn.wrote = False  # type: ignore[attr-defined]
         return match
 
     def mirrored(self, match: MatchRecord) -> None:
         """The caller wrote exactly this change of the match and made the record that shows it: no reload. (Its
         version is the one written, whatever the record it was made from said.)"""
         self.match = match if match.version == self.version else dataclasses.replace(match, version=self.version)
-        if isinstance(self.conn, PipelinedConnection):
-            self.conn.wrote = False
+        if self.pipelined:
+            self.conn.wrote = False  # type: ignore[attr-defined]
 
     async def result(self, panel: Any = None) -> MatchUpdate:
         match = self.match
-        if not isinstance(self.conn, PipelinedConnection) or self.conn.wrote:
+        if not self.pipelined or self.conn.wrote:  # type: ignore[attr-defined]
             match = await self.reload()
         return MatchUpdate(match, tuple(self.events), frozenset(self.changes), panel, self.timed_out, self.forfeited)
 
@@ -417,7 +420,7 @@ class MatchKernel:
         """Keep what ``work`` committed in memory (or forget the match: writes not read back, or it is over)."""
         match_id = work.match.id
         conn = work.conn
-        if (isinstance(conn, PipelinedConnection) and conn.wrote) or not work.match.is_open or not self._remembers:
+        if (work.pipelined and conn.wrote) or not work.match.is_open or not self._remembers:  # type: ignore[attr-defined]
             self._cache.pop(match_id, None)
             return
         if work.new_state is not None:

@@ -258,7 +258,9 @@ def card_rows_png(rows: Sequence[CardRow], *, card_width: int = CARD_WIDTH, max_
     return _cached_png(key, card_width, max_width, min_cards, width_cards)
 
 
-@lru_cache(maxsize=256)
+# (200 matches at once keep about 2,000 pictures in use: a board's stacks while its players lock in, each seat's
+# panel while it is edited; fewer, and a picture is drawn again before its match needs it the next time)
+@lru_cache(maxsize=2048)
 def _cached_png(rows: tuple[tuple[tuple[str | None, ...], str, tuple[str | None, ...], tuple[str, ...]], ...],
                 card_width: int, max_width: int, min_cards: int, width_cards: int) -> bytes:
     image = card_rows_image([CardRow(*row) for row in rows], card_width=card_width, max_width=max_width,

@@ -32,6 +32,7 @@ Events (JSON-ready dicts, only what a spectator may see):
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections import Counter
@@ -550,8 +551,9 @@ class AirWar(Game):
         }
 
     # --- what players see ---------------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` sees (``None``: a spectator).
+    def view(self, seat: int | None, *, history: bool = True) -> dict[str, Any]:
+        """What ``seat`` sees (``None``: a spectator); ``history=False`` leaves out ``played`` (a panel has no use
+        for it, and it grows with every engagement).
 
         Keys: ``game``, ``seat``, ``rules``, ``engagement``, ``phase`` (``"ordering"`` or ``"over"``),
         ``stacks`` (both, as drawn: public), ``locked`` (per seat), ``waiting_for``, ``my_order`` (own
@@ -563,7 +565,7 @@ class AirWar(Game):
         if seat is not None:
             self._check_seat(seat)
         ordering = not self.is_over
-        many = {"played": self._played_json()} if self.n == 2 else {
+        many = ({"played": self._played_json()} if history else {}) if self.n == 2 else {
             "players": self.n, "in_game": list(self.in_game), "out_order": list(self.out_order)}
         return many | {
             "game": self.name,
@@ -693,7 +695,7 @@ class AirWar(Game):
         if not isinstance(pile, list) or not all(isinstance(card, str) for card in pile):
             raise InvalidState(f"a saved {what} is not a list of cards")
         for card in pile:
-            if parse_card(card, tarot=self.tarot) != card:
+            if not _in_notation(card, self.tarot):
                 raise InvalidState(f"a saved {what} holds {card!r}, which is not written in card notation")
         return list(pile)
 
@@ -749,6 +751,15 @@ class AirWar(Game):
             order = self.orders[seat]
             if order is not None and sorted(order) != sorted(self.stacks[seat]):
                 raise InvalidState(f"seat {seat}'s saved order is not an order of its stack")
+
+
+@functools.lru_cache(maxsize=512)
+def _in_notation(card: str, tarot: bool) -> bool:
+    """``card`` is a card written in card notation (a saved game holds thousands: each is checked once)."""
+    try:
+        return parse_card(card, tarot=tarot) == card
+    except InvalidCard:
+        return False
 
 
 def _per_seat(value: Any, what: str, seats: int) -> list[Any]:

@@ -130,8 +130,7 @@ class AirWarFlow(Flow):
         return game.pending_seats()
 
     def still_in(self, game: Game) -> list[int]:
-        in_game = game.view(None).get("in_game")
-        return list(range(game.num_players)) if in_game is None else [s for s, flag in enumerate(in_game) if flag]
+        return [seat for seat, flag in enumerate(game.in_game) if flag]  # type: ignore[attr-defined]
 
     def extra_seconds(self, events: Sequence[Event], flip_pace_ms: int) -> float:
         flips = sum(1 for event in events if event.get("type") == "flip")
@@ -146,7 +145,7 @@ class AirWarFlow(Flow):
             locked = opponent_locked = False
             draft: list[str] = []
         else:
-            view = game.view(seat)
+            view = game.view(seat, history=False)  # type: ignore[call-arg]
             stack = list(view["stacks"][seat])
             locked = bool(view["locked"][seat])
             opponent_locked = all(view["locked"][other] for other in self.still_in(game) if other != seat)
