@@ -90,6 +90,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+import orjson
+
 from bot.errors import InvalidRules
 from bot.games import game_class, registry
 from bot.games.base import Event, Game
@@ -239,7 +241,7 @@ class _Cached:
 
     def read_game(self) -> Game | None:
         if self.game is None and self.state is not None:
-            self.game = game_class(self.match.game).from_json(json.loads(self.state))
+            self.game = game_class(self.match.game).from_json(orjson.loads(self.state))
         return self.game
 
 
@@ -424,7 +426,8 @@ class MatchKernel:
             self._cache.pop(match_id, None)
             return
         if work.new_state is not None:
-            self._cache[match_id] = _Cached(work.match, json.dumps(work.new_state), event_seq=work.event_seq)
+            self._cache[match_id] = _Cached(work.match, orjson.dumps(work.new_state).decode(),
+                                            event_seq=work.event_seq)
         elif work.cached is not None and work.cached.state == work.state:
             work.cached.match = work.match
             work.cached.event_seq = work.event_seq
@@ -488,7 +491,7 @@ class MatchKernel:
         """The game as committed, the transaction's own to change."""
         if work.state is None:
             raise self.flow.not_active(work.match.status)
-        return game_class(work.match.game).from_json(json.loads(work.state))
+        return game_class(work.match.game).from_json(orjson.loads(work.state))
 
     def _read_game(self, work: _Work) -> Game:
         """The game as committed, to read only (views, panels): shared, never changed."""
@@ -975,7 +978,7 @@ class MatchKernel:
         if state_text is None or match.seed is None:
             raise errors.MatchNotActive(match.status)
         if current:
-            return self._panel(match, game_class(match.game).from_json(json.loads(state_text)), seat)
+            return self._panel(match, game_class(match.game).from_json(orjson.loads(state_text)), seat)
         if not 1 <= step <= match.step:
             raise self.flow.stale(step, match.step)
         return self.flow.ended_panel(match, seat, user_id, step, log)

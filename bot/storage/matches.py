@@ -32,12 +32,12 @@ A single process needs no claims: its match locks and timers do the same in memo
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import aiosqlite
+import orjson
 
 from bot.storage.errors import StorageConflict, VersionConflict
 from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent, SeatRecord, Status
@@ -53,7 +53,8 @@ _DEADLINE_COLUMNS = {"deadline_at", "deadline_kind", "step"}
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    """Compact JSON with sorted keys (orjson: a match's state is written at every step)."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
 
 
 async def _all(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
@@ -126,24 +127,24 @@ async def load_match_and_state(conn: aiosqlite.Connection, match_id: int) -> tup
     row = await _one(conn, _LOAD_MATCH, (match_id,))
     if row is None:
         return None, None
-    seats = sorted((dict(zip(_SEAT_FIELDS, seat, strict=True)) for seat in json.loads(row["seats_json"])),
+    seats = sorted((dict(zip(_SEAT_FIELDS, seat, strict=True)) for seat in orjson.loads(row["seats_json"])),
                    key=lambda seat: seat["seat"])
-    return _match(row, seats, json.loads(row["messages_json"])), row["state"]
+    return _match(row, seats, orjson.loads(row["messages_json"])), row["state"]
 
 
 def _match(row: aiosqlite.Row, seats: Iterable[aiosqlite.Row], messages: dict[str, int]) -> MatchRecord:
     return MatchRecord(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
-        challenge_message_id=row["challenge_message_id"], game=row["game"], rules=json.loads(row["rules"]),
-        options=json.loads(row["options"]),
+        challenge_message_id=row["challenge_message_id"], game=row["game"], rules=orjson.loads(row["rules"]),
+        options=orjson.loads(row["options"]),
         arrange_seconds=row["arrange_seconds"], seed=row["seed"], status=Status(row["status"]), reason=row["reason"],
         step=row["step"], deadline_at=row["deadline_at"], deadline_kind=row["deadline_kind"],
-        result=None if row["result"] is None else json.loads(row["result"]), created_at=row["created_at"],
+        result=None if row["result"] is None else orjson.loads(row["result"]), created_at=row["created_at"],
         updated_at=row["updated_at"], started_at=row["started_at"], finished_at=row["finished_at"],
         seats=tuple(
             SeatRecord(
                 seat=seat["seat"], user_id=seat["user_id"], dm_channel_id=seat["dm_channel_id"],
-                dm_message_id=seat["dm_message_id"], draft=tuple(json.loads(seat["draft"])), misses=seat["misses"],
+                dm_message_id=seat["dm_message_id"], draft=tuple(orjson.loads(seat["draft"])), misses=seat["misses"],
             )
             for seat in seats
         ),
@@ -165,7 +166,7 @@ async def load_state(conn: aiosqlite.Connection, match_id: int) -> dict[str, Any
     row = await _one(conn, "SELECT state FROM matches WHERE id = ?", (match_id,))
     if row is None or row["state"] is None:
         return None
-    return json.loads(row["state"])
+    return orjson.loads(row["state"])
 
 
 async def update_match(
@@ -368,7 +369,7 @@ async def actions(conn: aiosqlite.Connection, match_id: int) -> list[ActionRecor
     rows = await _all(conn, "SELECT * FROM match_actions WHERE match_id = ? ORDER BY seq", (match_id,))
     return [
         ActionRecord(row["match_id"], row["seq"], row["seat"], row["step"], row["kind"],
-                     json.loads(row["action"]), row["created_at"])
+                     orjson.loads(row["action"]), row["created_at"])
         for row in rows
     ]
 
@@ -424,7 +425,7 @@ async def events(
         params.append(step)
     rows = await _all(conn, sql + " ORDER BY seq", params)
     return [
-        QueuedEvent(row["match_id"], row["seq"], row["step"], row["type"], json.loads(row["event"]),
+        QueuedEvent(row["match_id"], row["seq"], row["step"], row["type"], orjson.loads(row["event"]),
                     bool(row["shown"]))
         for row in rows
     ]
