@@ -209,9 +209,17 @@ class AirWarPresenter(Presenter):
         if board is None:
             return
         locked = board.locked
-        surface = await rendered(render.board, board.view, show.names,
-                                 deadline=None if closed else board.deadline_at, image_names=show.image_names,
-                                 ended=closed is not None)
+        board_id = match.board_message_id(number)
+        stacks = render.stacks_picture_name(number)
+        # The stacks picture is the same for the whole engagement: a board that shows it already is edited with
+        # its text and buttons only (written here, nothing drawn), and keeps its picture.
+        keeps_picture = board_id is not None and self._pictures.holds(board_id, stacks)
+        options = {"deadline": None if closed else board.deadline_at, "image_names": show.image_names,
+                   "ended": closed is not None}
+        if keeps_picture:
+            surface = render.board(board.view, show.names, **options, picture=False)
+        else:
+            surface = await rendered(render.board, board.view, show.names, **options)
         notes = []
         for seat in self._dms_closed(match):
             if not locked[seat] and not closed:
@@ -220,12 +228,16 @@ class AirWarPresenter(Presenter):
         if closed:
             notes.append(closed)
         buttons = self.buttons.board_view(match.id, number) if not closed and not all(locked) else None
-        board_id = match.board_message_id(number)
         colour = self.finished_colour if closed else COLOUR
         if board_id is not None:
             kwargs = edit_kwargs(surface, extra="\n".join(notes), view=buttons, colour=colour)
+            if keeps_picture:
+                del kwargs["attachments"]  # (Discord keeps the message's attachments)
+                kwargs["embed"].set_image(url=f"attachment://{stacks}")
             if await self._play_edit_if_there(show, board_id, **kwargs):
                 return
+            if keeps_picture:  # (the message is gone: the new one needs the picture)
+                surface = await rendered(render.board, board.view, show.names, **options)
         ping = [match.seats[seat].user_id for seat in self._panel_pings(match, number)]
         kwargs = message_kwargs(surface, extra="\n".join(notes), view=buttons, colour=colour)
         kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(u) for u in ping])

@@ -113,10 +113,17 @@ class Answer:
         self._lock = asyncio.Lock()
         self._public_thinking = False
         delay = DEFER_AFTER if defer_after is None else defer_after
-        self._watch = asyncio.get_running_loop().create_task(self._defer_later(delay, thinking, ephemeral))
+        # a timer, not a task: nearly every answer is ready long before it (a task per click costs more)
+        self._watch: asyncio.TimerHandle | asyncio.Task[None] = asyncio.get_running_loop().call_later(
+            delay, self._start_deferring, thinking, ephemeral)
+        if delay <= 0:  # defer every answer: before the work begins
+            self._watch.cancel()
+            self._start_deferring(thinking, ephemeral)
 
-    async def _defer_later(self, delay: float, thinking: bool, ephemeral: bool) -> None:
-        await asyncio.sleep(delay)
+    def _start_deferring(self, thinking: bool, ephemeral: bool) -> None:
+        self._watch = asyncio.get_running_loop().create_task(self._defer(thinking, ephemeral))
+
+    async def _defer(self, thinking: bool, ephemeral: bool) -> None:
         async with self._lock:
             if not self.interaction.response.is_done():
                 log.info("interaction %s: deferred, the answer takes longer", self.interaction.id)

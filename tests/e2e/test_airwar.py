@@ -623,6 +623,13 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
             assert len(shown) == 1 and len(next(iter(shown))) == 1, (number, player.name, shown)
             uploads += shown
         assert len(set(uploads)) == played.engagements
+    # each board showed its engagement's stacks picture, uploaded once, through both lock-ins until the flips
+    for number in range(1, played.engagements + 1):
+        history = versions(board(env, thread, number))
+        before_flips = [version for version in history if not flip_lines(_text(version.content, version.embeds,
+                                                                                 version.components))]
+        held = {tuple((a.id, a.filename) for a in version.attachments) for version in before_flips}
+        assert len(held) == 1 and [name for _, name in next(iter(held))] == [f"airwar-e{number}-stacks.png"], held
 
 
 def counts_of(env: Env, thread, number: int) -> int:

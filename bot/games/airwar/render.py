@@ -166,8 +166,13 @@ def _stacks_picture(view: View, names: Sequence[str], image_names: Sequence[str]
         rows.append(CardRow(list(view["stacks"][seat]), label))
     alt = (f"Engagement {number}, both stacks as drawn, face up. "
            f"{plain[0]}: {words_line(view['stacks'][0])}. {plain[1]}: {words_line(view['stacks'][1])}.")
-    return Picture(card_rows_png(rows, min_cards=view["stack_size"]), f"airwar-e{number}-stacks.png",
+    return Picture(card_rows_png(rows, min_cards=view["stack_size"]), stacks_picture_name(number),
                    clamp_line(alt, ALT_TEXT_LIMIT))
+
+
+def stacks_picture_name(number: int) -> str:
+    """The file name of engagement ``number``'s stacks picture (:func:`board`): one picture for the engagement."""
+    return f"airwar-e{number}-stacks.png"
 
 
 # --- flip by flip ------------------------------------------------------------------------------------
