@@ -64,8 +64,10 @@ Several processes. When the database is shared (:attr:`~bot.storage.port.Storage
 from it too), the kernel keeps no match in memory (every step loads it), holds every write of a match to the
 version it read (the storage refuses a write after another process's: MatchChanged, nothing changed), claims a due
 deadline before it runs it (:meth:`MatchKernel.deadline_due`: one process runs each) and lets a presenter claim a
-match's events before it shows them (:meth:`MatchKernel.claim_events`). On its own file, one process does all of it
-with its locks and memory, and claims cost nothing.
+match's events before it shows them (:meth:`MatchKernel.claim_events`), and announces every change it commits (the
+game, the match, its server: :meth:`Storage.announce`), so that the process looking after the match's server
+(:mod:`bot.cluster`) arms its timer and shows its events. On its own file, one process does all of it with its
+locks and memory, and claims cost nothing.
 
 One open match per player per family: a player in a challenge, a lobby or an active match of a game or any of
 its variants (in any server) can neither challenge nor be challenged to any of them; a unique index in the database
