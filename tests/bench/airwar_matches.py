@@ -46,7 +46,8 @@ Prints one JSON line:
   run's latency figures are not comparable (the line says ``"tracemalloc": true``);
 * ``seconds`` (first challenge to the last result in a thread), ``settled_seconds`` (until every queued event is
   shown, the channels' backlog included), ``cpu_s`` (CPU seconds of the run: the bot's processes and this one, or
-  both together in one process), ``bot_cpu_ms_per_interaction`` (the bot processes' CPU over the interactions),
+  both together in one process; ``database_server``: the PostgreSQL server's), ``bot_cpu_ms_per_interaction`` (the
+  bot processes' CPU over the interactions) and ``database_cpu_ms_per_interaction``,
   ``bot_process``, ``channels``, ``pace_ms`` and ``pace`` (how flips are paced: the
   server setting through ``MatchKernel.set_settings`` with real sleeps, or ``"no-op pace_sleep"`` for
   ``--pace-ms 0``), ``think_ms``, ``db_dir`` (a tmpfs such as ``/dev/shm`` makes every commit's fsync free),
@@ -415,11 +416,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             contextlib.ExitStack() as servers:
         database = Path(directory) / "airwar.db"
         url = None
+        server_pid: int | None = None
         if args.postgresql:
             from tests.postgres import Databases, postgres_server
 
-            url = await Databases(servers.enter_context(postgres_server(durable=True, directory=args.db_dir))
-                                  ).url_for("bench")
+            server = servers.enter_context(postgres_server(durable=True, directory=args.db_dir))
+            url = await Databases(server).url_for("bench")
+            server_pid = int((server.data / "postmaster.pid").read_text().split()[0])
         factory = None if args.bot_process else airwar_bot_factory(
             database, seed_source=lambda: seeds.getrandbits(63), pace_sleep=pace_sleep, database_url=url)
         count = args.processes
@@ -468,7 +471,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             stop = asyncio.Event()
             sampler = asyncio.create_task(sample_memory(peak, pids, stop, args.tracemalloc))
             bench = Bench(env, args, rng, wait=10.0, bot=bot, channels=channels)
-            cpu_before = {"fake": time.process_time(), "bot": sum(map(process_cpu_seconds, bot_pids))}
+            cpu_before = {"fake": time.process_time(), "bot": sum(map(process_cpu_seconds, bot_pids)),
+                          "database": process_cpu_seconds(server_pid) if server_pid else 0.0}
             fake_lag = LoopLag().start()
             fake_gc = GcPauses().start()
             keeper = asyncio.create_task(freeze_kept(stop))
@@ -485,7 +489,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await settle(bot, args.timeout)
             settled = time.perf_counter() - started
             cpu = {"fake": time.process_time() - cpu_before["fake"],
-                   "bot": sum(map(process_cpu_seconds, bot_pids)) - cpu_before["bot"]}
+                   "bot": sum(map(process_cpu_seconds, bot_pids)) - cpu_before["bot"],
+                   "database": process_cpu_seconds(server_pid) - cpu_before["database"] if server_pid else 0.0}
             stop.set()
             await sampler
             fake_lag.stop()
@@ -546,10 +551,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     out.update({
         "seconds": round(played, 1),
         "settled_seconds": round(settled, 1),
-        "cpu_s": {"bot": round(cpu["bot"], 1), "fake_and_players": round(cpu["fake"], 1)} if args.bot_process
+        "cpu_s": {"bot": round(cpu["bot"], 1), "fake_and_players": round(cpu["fake"], 1),
+                  **({"database_server": round(cpu["database"], 1)} if server_pid else {})} if args.bot_process
         else {"bot_fake_and_players": round(cpu["fake"], 1)},
         "bot_cpu_ms_per_interaction": round(cpu["bot"] * 1000 / max(1, len(interactions)), 2)
         if args.bot_process else None,
+        "database_cpu_ms_per_interaction": round(cpu["database"] * 1000 / max(1, len(interactions)), 2)
+        if server_pid else None,
         "bot_process": args.bot_process,
         "processes": args.processes,
         "database": "postgresql" if args.postgresql else "sqlite",
