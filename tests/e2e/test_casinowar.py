@@ -160,34 +160,19 @@ async def test_a_table_over_a_reshuffle_a_surrender_and_a_war_survives_a_kill_be
 def main(argv: list[str]) -> None:
     """``python -m tests.e2e.test_casinowar API GATEWAY TOKEN DATABASE GUILD OWNER``: the real bot against a local
     Discord started by a test, dealing from :data:`SEED`; prints ``ready`` once connected; logs to stderr."""
-    import logging
-
-    import discord.gateway
-    import discord.http
-    import yarl
-
     from bot.client import CardGameBot
     from bot.config import Settings
+    from tests.localdiscord.airwar import run_bot_process
 
     api, gateway, token, database, guild, owner = argv
-    discord.http.Route.BASE = api
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
 
-    async def run() -> None:
+    def make_bot() -> CardGameBot:
         settings = Settings(token=token, database_path=Path(database), dev_guild_id=int(guild),
                             owner_ids=frozenset({int(owner)}), log_level="INFO",
                             database_url=os.environ.get("AIRWAR_TEST_DATABASE_URL") or None)
-        bot = CardGameBot(settings, seed_source=lambda: SEED, guild_ready_timeout=0.05)
+        return CardGameBot(settings, seed_source=lambda: SEED, guild_ready_timeout=0.05)
 
-        async def on_ready() -> None:
-            print("ready", flush=True)
-
-        bot.add_listener(on_ready)
-        async with bot:
-            await bot.start(token)
-
-    asyncio.run(run())
+    run_bot_process(api, gateway, token, make_bot)
 
 
 if __name__ == "__main__":

@@ -255,21 +255,13 @@ async def test_two_processes_four_shards_a_kill_and_one_action_per_click(make_en
 def main(argv: list[str]) -> None:
     """``python -m tests.e2e.test_cluster API GATEWAY TOKEN URL SHARD_IDS CLOCK_FILE SEED NO_LOCK``: one process of the
     cluster against a local Discord started by a test; prints ``resumed`` once connected and caught up."""
-    import logging
-
-    import discord.gateway
-    import discord.http
-    import yarl
-
-    from bot.client import create_bot
+    from bot.client import CardGameBot, create_bot
     from bot.cluster import Cluster
     from bot.config import Settings
     from bot.storage.postgres import PostgresDatabase
+    from tests.localdiscord.airwar import run_bot_process
 
     api, gateway, token, url, shard_ids, clock_file, seed, no_lock = argv
-    discord.http.Route.BASE = api
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     if no_lock:
         async def no_match_lock(self, connection, match_id: int) -> None:
             return None
@@ -293,21 +285,13 @@ def main(argv: list[str]) -> None:
     async def timer_sleep(seconds: float) -> None:
         await asyncio.sleep(min(seconds, 0.05))
 
-    async def run() -> None:
+    def make_bot() -> CardGameBot:
         settings = Settings(token=token, database_path=Path("unused.db"), log_level="INFO", database_url=url,
                             cluster=Cluster(SHARDS, tuple(int(n) for n in shard_ids.split(","))))
-        bot = create_bot(settings, clock=clock, seed_source=lambda: int(seed), pace_sleep=pace_sleep,
-                         timer_sleep=timer_sleep, guild_ready_timeout=0.05)
+        return create_bot(settings, clock=clock, seed_source=lambda: int(seed), pace_sleep=pace_sleep,
+                          timer_sleep=timer_sleep, guild_ready_timeout=0.05)
 
-        async def on_ready() -> None:
-            await bot.resumed.wait()
-            print("resumed", flush=True)
-
-        bot.add_listener(on_ready)
-        async with bot:
-            await bot.start(token)
-
-    asyncio.run(run())
+    run_bot_process(api, gateway, token, make_bot, line="resumed", after_resume=True)
 
 
 if __name__ == "__main__":

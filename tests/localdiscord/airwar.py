@@ -33,3 +33,35 @@ def airwar_bot_factory(database_path: Path, database_url: str | None = None,
         return CardGameBot(settings, **{"guild_ready_timeout": 0.05, **client_options})
 
     return factory
+
+
+def run_bot_process(api: str, gateway: str, token: str, make_bot: Callable[[], Any], *, line: str = "ready",
+                    after_resume: bool = False) -> None:
+    """The body of a test's bot process (``python -m tests.e2e.<module> ...``): point discord.py at the test's local
+    Discord, log to stderr, build the bot with ``make_bot()`` (inside the event loop) and run it, printing ``line``
+    once it is connected (``after_resume``: once it has also caught up with its matches, ``bot.resumed``)."""
+    import asyncio
+    import logging
+    import sys
+
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    discord.http.Route.BASE = api
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+
+    async def run() -> None:
+        bot = make_bot()
+
+        async def on_ready() -> None:
+            if after_resume:
+                await bot.resumed.wait()
+            print(line, flush=True)
+
+        bot.add_listener(on_ready)
+        async with bot:
+            await bot.start(token)
+
+    asyncio.run(run())
