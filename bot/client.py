@@ -14,7 +14,7 @@ import asyncio
 import logging
 import pkgutil
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
 import discord
@@ -192,6 +192,10 @@ class CardGameBot(commands.Bot):
         """A process changed a match (:meth:`Storage.listen`): if it was another one, and the match's server is this
         process's, arm the match's timer, show its events and let the bot's seat play, as if the change were this
         process's own."""
+        if payload == "":  # some may have been missed: catch up with every match of this process's
+            if self.resumed.is_set():
+                self._catching_up_with(self._catch_up_everything(), "airwar-catch-up")
+            return
         announcement = read_announcement(payload)
         if announcement is None or not self.cluster.owns(announcement.guild_id):
             return
@@ -205,10 +209,26 @@ class CardGameBot(commands.Bot):
         display = self.displays.get(announcement.game)
         if service is None or display is None or announcement.by == service.owner:
             return
-        task = asyncio.get_running_loop().create_task(self._catch_up(service, display, announcement.match_id),
-                                                      name=f"airwar-announced-{announcement.match_id}")
+        self._catching_up_with(self._catch_up(service, display, announcement.match_id),
+                               f"airwar-announced-{announcement.match_id}")
+
+    def _catching_up_with(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.get_running_loop().create_task(work, name=name)
         self._catching_up.add(task)
         task.add_done_callback(self._catching_up.discard)
+
+    async def _catch_up_everything(self) -> None:
+        """Every open match of this process's servers, and every one with events to show, as if another process had
+        just changed it."""
+        for game, display in list(self.displays.items()):
+            try:
+                service = self.service_for(game)
+                for match in await service.open_matches():
+                    display.changed_elsewhere(match)
+                for match_id in await service.matches_with_unshown_events():
+                    display.changed_elsewhere(await service.get_match(match_id))
+            except Exception:
+                log.exception("catching up with the %s matches failed", game)
 
     async def _catch_up(self, service: MatchKernel, display: MatchDisplay, match_id: int) -> None:
         try:

@@ -360,7 +360,8 @@ class Storage(Protocol[Conn]):
         ...
 
     async def listen(self, receive: Callable[[str], None]) -> bool:
-        """From now on call ``receive(payload)`` for every announcement committed (this process's too);
+        """From now on call ``receive(payload)`` for every announcement committed (this process's too), and
+        ``receive("")`` when some may have been missed (the backend lost its way of hearing them for a while);
         ``False``: the backend cannot (SQLite: one process is the whole bot)."""
         ...
 

@@ -44,6 +44,8 @@ ID_TABLES = frozenset({"matches", "tournaments", "chip_ledger"})
 LOCK_MATCH, LOCK_TOURNAMENT = 1, 2
 #: the channel of the announcements that wake the other processes (see :meth:`PostgresDatabase.announce`)
 ANNOUNCEMENTS = "airwar_changes"
+#: what a listener receives when announcements may have been missed (its connection was made again)
+MISSED = ""
 
 
 class ConstraintBroken(sqlite3.IntegrityError):
@@ -336,6 +338,8 @@ class PostgresDatabase:
         self._shared = shared
         self._closed = False
         self._listener: asyncpg.Connection | None = None
+        self._receivers: list[Callable[[str], None]] = []
+        self._relistening: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str, migrations: list[Migration] | None = None, *, shared: bool = False,
@@ -457,23 +461,55 @@ class PostgresDatabase:
         await connection.execute("SELECT pg_notify(?, ?)", (ANNOUNCEMENTS, payload))
 
     async def listen(self, receive: Callable[[str], None]) -> bool:
-        """A connection of its own that listens (a pooled one would stop hearing when it goes back)."""
+        """A connection of its own that listens (a pooled one would stop hearing when it goes back). If the database
+        drops it, it is made again (retried with a growing pause) and ``receive("")`` says announcements may have
+        been missed meanwhile."""
         self._check_open()
+        self._receivers.append(receive)
         if self._listener is None:
-            self._listener = await asyncpg.connect(self.url)
-            self._listener.add_termination_listener(self._listener_lost)
-        await self._listener.add_listener(ANNOUNCEMENTS, lambda _conn, _pid, _channel, payload: receive(payload))
+            await self._connect_listener()
+        else:
+            await self._listener.add_listener(ANNOUNCEMENTS, self._hear(receive))
         return True
 
-    def _listener_lost(self, _connection: asyncpg.Connection) -> None:
-        if not self._closed:
-            log.warning("the database closed the connection that listens for announcements: other processes' "
-                        "changes reach this one only through its own clicks and the next start")
+    @staticmethod
+    def _hear(receive: Callable[[str], None]) -> Callable[..., None]:
+        return lambda _conn, _pid, _channel, payload: receive(payload)
+
+    async def _connect_listener(self) -> None:
+        listener = await asyncpg.connect(self.url)
+        listener.add_termination_listener(self._listener_lost)
+        for receive in self._receivers:
+            await listener.add_listener(ANNOUNCEMENTS, self._hear(receive))
+        self._listener = listener
+
+    def _listener_lost(self, connection: asyncpg.Connection) -> None:
+        if self._closed or connection is not self._listener:
+            return
+        log.warning("the database closed the connection that listens for announcements; listening again")
+        self._listener = None
+        self._relistening = asyncio.get_running_loop().create_task(self._listen_again(), name="airwar-relisten")
+
+    async def _listen_again(self) -> None:
+        pause = 0.25
+        while not self._closed:
+            try:
+                await self._connect_listener()
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                log.warning("listening for announcements again failed (%s); retrying in %.1f s", error, pause)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 30.0)
+                continue
+            for receive in self._receivers:
+                receive(MISSED)
+            return
 
     async def close(self) -> None:
         if self._closed:
             return
         self._closed = True
+        if self._relistening is not None:
+            self._relistening.cancel()
         if self._listener is not None:
             await self._listener.close()
             self._listener = None

@@ -66,3 +66,52 @@ async def test_an_empty_database_gets_the_baseline_and_a_newer_one_is_refused(po
             await reopened.migrate([Migration(1, "0001_old", "SELECT 1")])
     finally:
         await reopened.close()
+
+
+async def test_announcements_reach_every_listener_on_commit_only_and_a_dropped_listener_listens_again(postgres):
+    import asyncio
+
+    import asyncpg
+
+    url = await postgres.url_for("announcements")
+    speaker, hearer = await PostgresDatabase.open(url, shared=True), await PostgresDatabase.open(url, shared=True)
+    heard: list[str] = []
+    try:
+        assert await hearer.listen(heard.append)
+
+        async def heard_soon(count: int) -> None:
+            for _ in range(200):
+                if len(heard) >= count:
+                    return
+                await asyncio.sleep(0.01)
+            raise AssertionError(f"heard {heard}")
+
+        async with speaker.transaction() as conn:
+            await speaker.announce(conn, "one")
+        await heard_soon(1)
+        with pytest.raises(RuntimeError):
+            async with speaker.transaction() as conn:
+                await speaker.announce(conn, "rolled back")
+                raise RuntimeError
+        async with speaker.transaction() as conn:
+            await speaker.announce(conn, "two")
+        await heard_soon(2)
+        assert heard == ["one", "two"]
+
+        # the database drops the listening connection: it is made again, and says some may have been missed
+        admin = await asyncpg.connect(url)
+        try:
+            ended = await admin.fetchval("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                         "WHERE datname = current_database() AND query LIKE 'LISTEN%'")
+        finally:
+            await admin.close()
+        assert ended == 1
+        await heard_soon(3)
+        assert heard[2] == ""
+        async with speaker.transaction() as conn:
+            await speaker.announce(conn, "three")
+        await heard_soon(4)
+        assert heard[3] == "three"
+    finally:
+        await speaker.close()
+        await hearer.close()
