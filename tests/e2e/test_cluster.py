@@ -4,9 +4,11 @@ four shards: process 0 runs shards 0 and 1 (and so every DM click), process 1 ru
 North is on shard 1 (process 0's), South on shard 3 (process 1's). South's DM clicks land on process 0, which acts
 on the match through the database; process 1, told by a notification, shows its events and runs its deadlines. In
 South, carol (DMs closed) locks in from the board's panel (process 1) while dave locks in from his DMs (process 0),
-at the same moment, every engagement. Process 1 is killed with SIGKILL in the middle of South's flips and started
-again; North goes on meanwhile. Both matches must end as the engine plays them with the same seed and orders, with
-every flip shown once, the missed deadline noted once and every result recorded once.
+at the same moment, every engagement but one; in that one dave confirms twice at once, on his DM panel (process 0)
+and on the panel he opened from the board (process 1): one lock-in, the other refused. Process 1 is killed with
+SIGKILL in the middle of South's flips and started again; North goes on meanwhile. Both matches must end as the
+engine plays them with the same seed and orders, with every flip shown once, the missed deadline noted once and
+every result recorded once.
 
 ``AIRWAR_CLUSTER_NO_LOCK=1`` runs the same test with the database's match lock switched off in both processes (to
 see that it is what keeps the concurrent confirms apart).
@@ -146,6 +148,34 @@ async def concurrent_lock_ins(env: Env, carol, dave, thread, number: int, played
     played.engagements = number
 
 
+async def double_confirm(env: Env, carol, dave, thread, number: int, played: Played) -> None:
+    """dave places his cards on his DM panel (process 0), opens his panel from the board too (process 1), and
+    confirms on both at the same moment: one lock-in, the other confirm refused; then carol locks in from the
+    board."""
+    first = await env.wait_for(lambda: board(env, thread, number), timeout=20,
+                               message=f"no board for engagement {number}")
+    await env.wait_for(lambda: first.buttons, message="no Arrange button on the board")
+    in_dm = await env.wait_for(lambda: dm_panel(env, dave, number), timeout=20)
+    dave_order = weave(stack_of(in_dm))
+    for card in dave_order:
+        await click(env, dave, in_dm, f"card:{card}")
+    await click(env, dave, first, label="Arrange")
+    in_thread = panel_in(env.ephemerals(dave), number)
+    assert in_thread is not None and in_thread.ephemeral_to is dave
+    confirms = await asyncio.gather(env.click(dave, in_dm, custom_id=button_id(in_dm, "confirm")),
+                                    env.click(dave, in_thread, custom_id=button_id(in_thread, "confirm")))
+    for ix in confirms:
+        await ix.wait_response()
+    refused = [ix.message.content for ix in confirms if ix.response.ephemeral and ix.response.type == 4]
+    assert refused == [f"Already done: your battle order for engagement {number} is locked in."], refused
+    await click(env, carol, first, label="Arrange")  # (after: the engagement stays open for the second confirm)
+    carol_panel = panel_in(env.ephemerals(carol), number)
+    carol_order = reverse(stack_of(carol_panel))
+    await lock_in(env, carol, carol_panel, carol_order)
+    played.orders[number] = [carol_order, dave_order]
+    played.engagements = number
+
+
 async def assert_ended_like_the_engine(env: Env, reader: MatchKernel, match_id: int, played: Played, seed: int,
                                        guild, thread, channel, players, *, drawn=()) -> None:
     match = await reader.get_match(match_id)
@@ -201,8 +231,8 @@ async def test_two_processes_four_shards_a_kill_and_one_action_per_click(make_en
 
         # South: two engagements of concurrent confirms from both processes; North: two through process 0
         south_played, north_played = Played(), await play(env, (alice, bob), north_thread, until=2)
-        for number in (1, 2):
-            await concurrent_lock_ins(env, carol, dave, south_thread, number, south_played)
+        await concurrent_lock_ins(env, carol, dave, south_thread, 1, south_played)
+        await double_confirm(env, carol, dave, south_thread, 2, south_played)
 
         # the kill: process 1 dies in the middle of South's flips of engagement 3
         await concurrent_lock_ins(env, carol, dave, south_thread, 3, south_played)
