@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from bot.games.casinowar.engine import CasinoWar
-from bot.storage import Database
+from bot.storage.port import Storage
 from tests.e2e.test_airwar import lift_rate_limits
 from tests.e2e.test_airwar_restart import BotProcess, creates, restart_in_process
 from tests.localdiscord import Env, Message, User
+from tests.localdiscord.airwar import open_test_database
 
 pytestmark = pytest.mark.e2e
 
@@ -77,7 +78,7 @@ async def play_step(env: Env, users: tuple[User, User], match_id: int, engine: C
     return events
 
 
-async def balances(env: Env, database: Database, users: tuple[User, User]) -> list[int]:
+async def balances(env: Env, database: Storage, users: tuple[User, User]) -> list[int]:
     async with database.read() as conn:
         found = await database.chips.balances(conn, env.guild.id, [user.id for user in users])
     return [found[user.id] for user in users]
@@ -124,7 +125,7 @@ async def test_a_table_over_a_reshuffle_a_surrender_and_a_war_survives_a_kill_be
     finally:
         await first.ensure_dead()
 
-    database = await Database.open(database_path)
+    database = await open_test_database(database_path)
     try:
         assert await balances(env, database, users) == engine.stacks  # the hand's payout is in: stored before shown
     finally:

@@ -50,8 +50,7 @@ async def test_a_match_against_the_bot_on_postgresql_survives_a_restart(make_env
 
 # The core of the e2e suite again, with the bot on PostgreSQL (AIRWAR_TEST_DATABASE_URL makes every bot the tests
 # build use a fresh database of the run's server): a whole match of each game played against each other, a lobby
-# and a tournament with the bot in a seat, a tournament, a restart and a kill. (Casino War's e2e test reads its
-# SQLite file directly; its table runs on PostgreSQL in the service tests.)
+# and a tournament with the bot in a seat, a tournament, a restart and a kill.
 CORE = [
     ("test_airwar", "test_a_full_match_from_challenge_to_result", {}),
     ("test_airwar_restart", "test_a_deadline_that_passed_while_the_bot_was_away_is_moved_not_missed", {}),
@@ -60,6 +59,8 @@ CORE = [
     ("test_war", "test_two_player_challenge_to_the_end", {"pace": "auto"}),
     ("test_war", "test_four_player_lobby_to_the_end", {"pace": "instant"}),
     ("test_army", "test_an_army_match_from_challenge_to_result", {}),
+    ("test_casinowar", "test_a_table_over_a_reshuffle_a_surrender_and_a_war_survives_a_kill_between_payout_and_showing",
+     {}),
     ("test_bundlewar", "test_a_game_with_a_steal_and_a_war_to_the_end", {}),
     ("test_speedwar", "test_a_game_with_a_wrong_press_and_a_simultaneous_press", {"monkeypatch": None}),
     ("test_tournament", "test_eight_player_single_elimination_with_a_no_show", {}),

@@ -35,6 +35,19 @@ def airwar_bot_factory(database_path: Path, database_url: str | None = None,
     return factory
 
 
+async def open_test_database(database_path: Path) -> Any:
+    """The database the bots of :func:`airwar_bot_factory` use: the ``AIRWAR_TEST_DATABASE_URL`` PostgreSQL database
+    when it is set, else the SQLite file (for a test that reads what a bot process stored)."""
+    url = os.environ.get("AIRWAR_TEST_DATABASE_URL")
+    if url:
+        from bot.storage.postgres import PostgresDatabase
+
+        return await PostgresDatabase.open(url)
+    from bot.storage import Database
+
+    return await Database.open(database_path)
+
+
 def run_bot_process(api: str, gateway: str, token: str, make_bot: Callable[[], Any], *, line: str = "ready",
                     after_resume: bool = False) -> None:
     """The body of a test's bot process (``python -m tests.e2e.<module> ...``): point discord.py at the test's local
