@@ -12,7 +12,7 @@ import aiosqlite
 
 async def dump_tables(conn: aiosqlite.Connection) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table: in rowid order on SQLite; on PostgreSQL (which has no rowid) sorted by value."""
-    postgres = hasattr(conn, "raw")
+    postgres = getattr(conn, "dialect", "sqlite") == "postgresql"
     tables = [row["name"] for row in await conn.execute_fetchall(
         "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'"
         " AND table_name != 'schema_version' ORDER BY table_name" if postgres else

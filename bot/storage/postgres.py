@@ -233,6 +233,9 @@ class PgConnection:
     """One pooled asyncpg connection, with the methods the stores call. One statement at a time: asyncpg runs
     nothing side by side on a connection, so statements of one block queue on its lock."""
 
+    #: which SQL it speaks (the few whole-database checks that differ ask: :mod:`bot.storage.diagnostics`)
+    dialect = "postgresql"
+
     def __init__(self, raw: asyncpg.Connection) -> None:
         self.raw = raw
         self._lock = asyncio.Lock()
