@@ -213,7 +213,7 @@ class AirWarPresenter(Presenter):
         stacks = render.stacks_picture_name(number)
         # The stacks picture is the same for the whole engagement: a board that shows it already is edited with
         # its text and buttons only (written here, nothing drawn), and keeps its picture.
-        keeps_picture = board_id is not None and self._pictures.holds(board_id, stacks)
+        keeps_picture = board_id is not None and self.shows_picture(board_id, stacks)
         options = {"deadline": None if closed else board.deadline_at, "image_names": show.image_names,
                    "ended": closed is not None}
         if keeps_picture:
@@ -230,10 +230,8 @@ class AirWarPresenter(Presenter):
         buttons = self.buttons.board_view(match.id, number) if not closed and not all(locked) else None
         colour = self.finished_colour if closed else COLOUR
         if board_id is not None:
-            kwargs = edit_kwargs(surface, extra="\n".join(notes), view=buttons, colour=colour)
-            if keeps_picture:
-                del kwargs["attachments"]  # (Discord keeps the message's attachments)
-                kwargs["embed"].set_image(url=f"attachment://{stacks}")
+            kwargs = edit_kwargs(surface, extra="\n".join(notes), view=buttons, colour=colour,
+                                 kept_picture=stacks if keeps_picture else None)
             if await self._play_edit_if_there(show, board_id, **kwargs):
                 return
             if keeps_picture:  # (the message is gone: the new one needs the picture)

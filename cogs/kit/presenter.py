@@ -392,6 +392,11 @@ class Presenter(ShowLoop):
         self._pictures.remember(message.id, kwargs.get("files", ()))
         return message
 
+    def shows_picture(self, message_id: int, filename: str) -> bool:
+        """The message shows one picture, named ``filename``, as this process sent it: a game whose picture is the
+        same as long as its name is may edit the message without drawing it again (``edit_kwargs(kept_picture=)``)."""
+        return self._pictures.holds(message_id, filename)
+
     async def _edit(self, channel_id: int, message_id: int, *, dm: bool = False, **kwargs: Any) -> discord.Message:
         """Edit a message (its picture uploaded only when it changed); returns the message as edited."""
         kwargs = self._pictures.unchanged(message_id, kwargs)
