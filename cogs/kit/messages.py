@@ -79,8 +79,8 @@ def edit_kwargs(surface: Surface, *, extra: str = "", view: discord.ui.View | No
     """``embed``, ``attachments`` (the picture replaces the old one; none: the old ones go) and ``view``
     (``None`` removes the buttons) for an edit. ``kept_picture``: the message keeps the picture it has under that
     file name (``surface`` was rendered without it, nothing is uploaded)."""
-    kwargs: dict[str, Any] = {"embed": embed_of(surface, extra=extra, colour=colour), "attachments": files_of(surface),
-              "view": view, "allowed_mentions": NO_MENTIONS}
+    kwargs: dict[str, Any] = {"embed": embed_of(surface, extra=extra, colour=colour),
+                              "attachments": files_of(surface), "view": view, "allowed_mentions": NO_MENTIONS}
     if kept_picture is not None:
         del kwargs["attachments"]  # (Discord keeps the message's attachments)
         kwargs["embed"].set_image(url=f"attachment://{kept_picture}")

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from bot.cards import label_of_text
 from bot.games import game_class
+from bot.games.airwar.engine import AirWar
 from bot.games.base import Action, Event, Game
 from bot.match import errors
 from bot.match.flow import Flow, SeatPanel
@@ -130,7 +131,7 @@ class AirWarFlow(Flow):
         return game.pending_seats()
 
     def still_in(self, game: Game) -> list[int]:
-        return [seat for seat, flag in enumerate(game.in_game) if flag]  # type: ignore[attr-defined]
+        return [seat for seat, flag in enumerate(cast(AirWar, game).in_game) if flag]
 
     def extra_seconds(self, events: Sequence[Event], flip_pace_ms: int) -> float:
         flips = sum(1 for event in events if event.get("type") == "flip")
@@ -145,7 +146,7 @@ class AirWarFlow(Flow):
             locked = opponent_locked = False
             draft: list[str] = []
         else:
-            view = game.view(seat, history=False)  # type: ignore[call-arg]
+            view = cast(AirWar, game).view(seat, history=False)
             stack = list(view["stacks"][seat])
             locked = bool(view["locked"][seat])
             opponent_locked = all(view["locked"][other] for other in self.still_in(game) if other != seat)
