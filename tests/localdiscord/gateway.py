@@ -224,9 +224,7 @@ class GatewayHub:
         self.sessions.append(session)
         if intents & INTENT_GUILDS:
             for guild in guilds:
-                members = list(guild.members.values()) if intents & INTENT_GUILD_MEMBERS else [
-                    m for m in guild.members.values() if m.user is world.bot_user]
-                await session.dispatch("GUILD_CREATE", guild.payload(members=members, bot_user=world.bot_user))
+                await session.dispatch("GUILD_CREATE", self._guild_payload(session, guild))
         self.ready_event.set()
         world.changed()
 
@@ -316,12 +314,16 @@ class GatewayHub:
         await self._broadcast("THREAD_CREATE", data, INTENT_GUILDS)
 
     async def guild_create(self, guild) -> None:
-        bot = self.world.bot_user
         for session in list(self.sessions):
             if session.intents & INTENT_GUILDS and session.hears(guild.id):
-                members = list(guild.members.values()) if session.intents & INTENT_GUILD_MEMBERS else [
-                    m for m in guild.members.values() if m.user is bot]
-                await session.dispatch("GUILD_CREATE", guild.payload(members=members, bot_user=bot))
+                await session.dispatch("GUILD_CREATE", self._guild_payload(session, guild))
+
+    def _guild_payload(self, session: Session, guild) -> dict:
+        """GUILD_CREATE's data: every member with the members intent, else the bot alone."""
+        bot = self.world.bot_user
+        members = list(guild.members.values()) if session.intents & INTENT_GUILD_MEMBERS else [
+            m for m in guild.members.values() if m.user is bot]
+        return guild.payload(members=members, bot_user=bot)
 
     async def member_add(self, member) -> None:
         data = {**member.payload(), "guild_id": str(member.guild.id)}
