@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.cards import is_joker, is_red, rank_of, suit_of
 from bot.render.fonts import CARD_STACK, draw_text, fit, forget_on_recording, text_length
@@ -263,51 +263,124 @@ def card_rows_png(rows: Sequence[CardRow], *, card_width: int = CARD_WIDTH, max_
 @lru_cache(maxsize=2048)
 def _cached_png(rows: tuple[tuple[tuple[str | None, ...], str, tuple[str | None, ...], tuple[str, ...]], ...],
                 card_width: int, max_width: int, min_cards: int, width_cards: int) -> bytes:
-    image = card_rows_image([CardRow(*row) for row in rows], card_width=card_width, max_width=max_width,
-                            min_cards=min_cards, width_cards=width_cards)
-    return _png(image)
+    card_rows = [CardRow(*row) for row in rows]
+    layout = _Layout.of(card_rows, card_width, max_width, min_cards, width_cards)
+    if layout.overlapping:
+        image = Image.new("RGB", layout.size, TABLE)
+        _paint(card_rows, layout, _Canvas(image))
+        return _png(image)
+    # cards side by side: every piece (card, label, caption) lies on the bare table, so the picture is put
+    # together from pieces kept already in the palette, as the whole picture would be mapped to it
+    paletted = Image.new("P", layout.size, _table_index())
+    paletted.putpalette(_palette().getpalette())
+    _paint(card_rows, layout, _PalettedCanvas(paletted))
+    return _encoded(paletted)
 
 
 forget_on_recording(_cached_png.cache_clear)
 
 
-def card_rows_image(rows: Sequence[CardRow], *, card_width: int = CARD_WIDTH, max_width: int = MAX_WIDTH,
-                    min_cards: int = 0, width_cards: int = 0) -> Image.Image:
-    """The picture :func:`card_rows_png` encodes, as a Pillow image."""
-    if not rows:
-        raise ValueError("a card picture needs at least one row")
-    for row in rows:
-        if row.marks and len(row.marks) != len(row.cards):
-            raise ValueError("a row needs one mark (or None) per card")
-        if row.captions and len(row.captions) != len(row.cards):
-            raise ValueError("a row needs one caption (or '') per card")
-    count = max([len(row.cards) for row in rows] + [min_cards, width_cards, 1])
-    if width_cards:
-        max_width = min(max_width, 2 * MARGIN + width_cards * (card_width + 2 * PAD))
-    width, step = _layout(count, card_width, max_width)
-    tile_w, tile_h = width + 2 * PAD, round(width * 1.4) + 2 * PAD
-    image_w = max(max_width if width_cards else 2 * MARGIN + tile_w + step * (count - 1), 320)
-    # a picture of fixed width keeps its height too: cards shrunk to fit stay centred in a full-height slot
-    slot_h = round(card_width * 1.4) + 2 * PAD if width_cards else tile_h
-    label_h = LABEL_SIZE + 10
-    caption_h = CAPTION_SIZE + 8
-    heights = []
-    for row in rows:
-        heights.append((label_h if row.label else 0) + slot_h + (caption_h if row.captions else 0))
-    image_h = 2 * MARGIN + sum(heights) + ROW_GAP * (len(rows) - 1)
-    image = Image.new("RGB", (image_w, image_h), TABLE)
-    draw = ImageDraw.Draw(image)
+@dataclass(frozen=True)
+class _Layout:
+    """Where a picture's rows go: card width, step between cards, sizes."""
+
+    width: int
+    step: int
+    card_width: int
+    width_cards: int
+    image_w: int
+    heights: tuple[int, ...]
+
+    @classmethod
+    def of(cls, rows: Sequence[CardRow], card_width: int, max_width: int, min_cards: int,
+           width_cards: int) -> _Layout:
+        if not rows:
+            raise ValueError("a card picture needs at least one row")
+        for row in rows:
+            if row.marks and len(row.marks) != len(row.cards):
+                raise ValueError("a row needs one mark (or None) per card")
+            if row.captions and len(row.captions) != len(row.cards):
+                raise ValueError("a row needs one caption (or '') per card")
+        count = max([len(row.cards) for row in rows] + [min_cards, width_cards, 1])
+        if width_cards:
+            max_width = min(max_width, 2 * MARGIN + width_cards * (card_width + 2 * PAD))
+        width, step = _layout(count, card_width, max_width)
+        tile_w = width + 2 * PAD
+        image_w = max(max_width if width_cards else 2 * MARGIN + tile_w + step * (count - 1), 320)
+        layout = cls(width, step, card_width, width_cards, image_w, ())
+        heights = tuple((LABEL_H if row.label else 0) + layout.slot_h + (CAPTION_H if row.captions else 0)
+                        for row in rows)
+        return cls(width, step, card_width, width_cards, image_w, heights)
+
+    @property
+    def tile_w(self) -> int:
+        return self.width + 2 * PAD
+
+    @property
+    def tile_h(self) -> int:
+        return round(self.width * 1.4) + 2 * PAD
+
+    @property
+    def slot_h(self) -> int:
+        # a picture of fixed width keeps its height too: cards shrunk to fit stay centred in a full-height slot
+        return round(self.card_width * 1.4) + 2 * PAD if self.width_cards else self.tile_h
+
+    @property
+    def overlapping(self) -> bool:
+        return self.step < self.tile_w
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.image_w, 2 * MARGIN + sum(self.heights) + ROW_GAP * (len(self.heights) - 1)
+
+
+LABEL_H = LABEL_SIZE + 10
+CAPTION_H = CAPTION_SIZE + 8
+
+
+class _Canvas:
+    """Draws a picture's pieces on an RGB image."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+
+    def text(self, xy: tuple[float, float], text: str, size: int, ink: tuple[int, int, int], anchor: str) -> None:
+        draw_text(self.draw, xy, text, size=size, fill=ink, anchor=anchor)
+
+    def card(self, xy: tuple[int, int], card: str | None, width: int, mark: str | None, compact: bool) -> None:
+        tile = card_tile(card, width, mark, compact)
+        self.image.paste(tile, xy, tile)
+
+
+class _PalettedCanvas(_Canvas):
+    """Puts a picture together on a palette image from pieces drawn once on the table and mapped to the palette:
+    the same pixels as drawing on RGB and mapping the whole picture, for pieces that do not overlap."""
+
+    def text(self, xy: tuple[float, float], text: str, size: int, ink: tuple[int, int, int], anchor: str) -> None:
+        x, y = math.floor(xy[0]), math.floor(xy[1])
+        piece = _text_piece(text, size, ink, anchor, xy[0] - x, xy[1] - y)
+        if piece is not None:
+            image, dx, dy = piece
+            self.image.paste(image, (x + dx, y + dy))
+
+    def card(self, xy: tuple[int, int], card: str | None, width: int, mark: str | None, compact: bool) -> None:
+        self.image.paste(_paletted_tile(card, width, mark, compact), xy)
+
+
+def _paint(rows: Sequence[CardRow], layout: _Layout, canvas: _Canvas) -> None:
+    width, step, tile_w, tile_h, slot_h = layout.width, layout.step, layout.tile_w, layout.tile_h, layout.slot_h
+    image_w = layout.image_w
     y = MARGIN
-    for row, row_h in zip(rows, heights, strict=True):
+    for row, row_h in zip(rows, layout.heights, strict=True):
         top = y
         if row.label:
             text = fit(_clean(row.label, "?"), LABEL_SIZE, image_w - 2 * MARGIN - PAD)
-            draw_text(draw, (MARGIN + PAD, y + 2), text, size=LABEL_SIZE, fill=LABEL_INK)
-            y += label_h
+            canvas.text((MARGIN + PAD, y + 2), text, LABEL_SIZE, LABEL_INK, "la")
+            y += LABEL_H
         for i, card in enumerate(row.cards):
             mark = row.marks[i] if row.marks else None
-            tile = card_tile(card, width, mark, step < tile_w)
-            image.paste(tile, (MARGIN + i * step, y + (slot_h - tile_h) // 2), tile)
+            canvas.card((MARGIN + i * step, y + (slot_h - tile_h) // 2), card, width, mark, layout.overlapping)
         y += slot_h
         if row.captions:
             last_right = -1.0  # crowded captions (overlapping cards) are skipped rather than drawn over each other
@@ -322,11 +395,50 @@ def card_rows_image(rows: Sequence[CardRow], *, card_width: int = CARD_WIDTH, ma
                 half = text_length(text, CAPTION_SIZE) / 2
                 if centre - half < last_right + 6:
                     continue
-                draw_text(draw, (centre, y + 2), text, size=CAPTION_SIZE, fill=CAPTION_INK, anchor="mt")
+                canvas.text((centre, y + 2), text, CAPTION_SIZE, CAPTION_INK, "mt")
                 last_right = centre + half
-            y += caption_h
         y = top + row_h + ROW_GAP
+
+
+def card_rows_image(rows: Sequence[CardRow], *, card_width: int = CARD_WIDTH, max_width: int = MAX_WIDTH,
+                    min_cards: int = 0, width_cards: int = 0) -> Image.Image:
+    """The picture :func:`card_rows_png` encodes, as an RGB Pillow image (drawn whole, before its colours are
+    mapped to the palette)."""
+    layout = _Layout.of(rows, card_width, max_width, min_cards, width_cards)
+    image = Image.new("RGB", layout.size, TABLE)
+    _paint(rows, layout, _Canvas(image))
     return image
+
+
+@lru_cache(maxsize=1024)
+def _paletted_tile(card: str | None, width: int, mark: str | None, compact: bool) -> Image.Image:
+    tile = card_tile(card, width, mark, compact)
+    on_table = Image.new("RGB", tile.size, TABLE)
+    on_table.paste(tile, (0, 0), tile)
+    return _in_palette(on_table)
+
+
+@lru_cache(maxsize=4096)
+def _text_piece(text: str, size: int, ink: tuple[int, int, int], anchor: str, x_fraction: float,
+                y_fraction: float) -> tuple[Image.Image, int, int] | None:
+    """``text`` drawn on the table and mapped to the palette, cut to its ink: (piece, where its corner goes from the
+    whole-pixel part of the point the text is drawn at); ``None`` when it draws nothing. Drawn at the same
+    fraction of a pixel as in the picture, so it has the very pixels drawing there would give."""
+    margin = 3 * size
+    length = math.ceil(text_length(text, size))
+    room = (length + 2 * margin, 2 * margin + size)
+    # a whole number of pixels from the picture's point, so the text falls on the same fractions of pixels
+    shift = (margin + {"l": 0, "m": (length + 1) // 2, "r": length}[anchor[0]], margin)
+    strip = Image.new("RGB", room, TABLE)
+    draw_text(ImageDraw.Draw(strip), (shift[0] + x_fraction, shift[1] + y_fraction), text, size=size, fill=ink,
+              anchor=anchor)
+    inked = ImageChops.difference(strip, Image.new("RGB", room, TABLE)).getbbox()
+    if inked is None:
+        return None
+    return _in_palette(strip.crop(inked)), inked[0] - shift[0], inked[1] - shift[1]
+
+
+forget_on_recording(_text_piece.cache_clear)
 
 
 def card_row_png(cards: Sequence[str | None], *, label: str = "", marks: Sequence[str | None] = (),
@@ -359,9 +471,22 @@ def _palette() -> Image.Image:
     return palette
 
 
+def _in_palette(image: Image.Image) -> Image.Image:
+    """An RGB image mapped to the fixed 256-colour :func:`_palette` (no dithering: each pixel to its nearest)."""
+    return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=1)
+def _table_index() -> int:
+    return _in_palette(Image.new("RGB", (1, 1), TABLE)).getpixel((0, 0))  # type: ignore[return-value]
+
+
 def _png(image: Image.Image) -> bytes:
-    """PNG bytes in the fixed 256-colour :func:`_palette` (no dithering, so the same every time)."""
-    small = image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+    """PNG bytes of an RGB image in the fixed 256-colour :func:`_palette` (so the same every time)."""
+    return _encoded(_in_palette(image))
+
+
+def _encoded(paletted: Image.Image) -> bytes:
     out = io.BytesIO()
-    small.save(out, format="PNG", compress_level=3)
+    paletted.save(out, format="PNG", compress_level=3)
     return out.getvalue()

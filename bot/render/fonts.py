@@ -221,6 +221,11 @@ def note_drawn(text: str, pieces: tuple[Run, ...]) -> None:
 
 def text_length(text: str, size: int, stack: Sequence[StackFont] = STACK) -> float:
     """How wide ``text`` is drawn at ``size`` pixels, in pixels."""
+    return _text_length(text, size, tuple(stack))
+
+
+@lru_cache(maxsize=8192)
+def _text_length(text: str, size: int, stack: tuple[StackFont, ...]) -> float:
     return sum(run.font.face(size).getlength(run.text) for run in runs(text, stack))
 
 

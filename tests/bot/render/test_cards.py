@@ -49,9 +49,26 @@ def test_same_rows_give_the_same_bytes_even_with_cold_caches():
     first = card_rows_png(rows)
     card_tile.cache_clear()
     pictures._cached_png.cache_clear()
+    pictures._paletted_tile.cache_clear()
+    pictures._text_piece.cache_clear()
     fonts._face.cache_clear()
     fonts._runs.cache_clear()
+    fonts._text_length.cache_clear()
     assert card_rows_png(rows) == first
+
+
+@pytest.mark.parametrize("rows", [
+    [CardRow(["AS", "KH", "10D", None, None], "Alice", ["win", "lose", "tie", None, None], ["1", "2", "3 tie", "", ""]),
+     CardRow(["2S", "QH", "10C", None, None], "Bob", ["lose", "win", "tie", None, None])],
+    [CardRow(["AS", None, EMPTY, "RJ"], "Zoë 中文 😀 Ωμέγα", ["win", "lose", None, "tie"], ["1", "2", "", "4 tie"])],
+    [CardRow(["21T", "0T", "PH", "NC"], "x" * 300, captions=["ß", "12 deck tie", "Ж", "👍"])],
+    [CardRow(standard_pack()[:20], "overlapping", captions=[str(i) for i in range(20)])],
+])
+@pytest.mark.parametrize("size", [{}, {"width_cards": 7}, {"min_cards": 5}])
+def test_a_picture_put_together_from_pieces_is_the_picture_drawn_whole(rows, size):
+    """Cards side by side are pasted from pieces already in the palette; the bytes are those of drawing the whole
+    picture and mapping it to the palette (and overlapping cards are drawn whole)."""
+    assert card_rows_png(rows, **size) == pictures._png(pictures.card_rows_image(rows, **size))
 
 
 def test_red_cards_have_red_ink_and_black_cards_none():
