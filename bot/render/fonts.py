@@ -221,12 +221,15 @@ def note_drawn(text: str, pieces: tuple[Run, ...]) -> None:
 
 def text_length(text: str, size: int, stack: Sequence[StackFont] = STACK) -> float:
     """How wide ``text`` is drawn at ``size`` pixels, in pixels."""
-    return _text_length(text, size, tuple(stack))
+    stack = tuple(stack)
+    if stack == STACK:
+        return _text_length(text, size)
+    return sum(run.font.face(size).getlength(run.text) for run in runs(text, stack))
 
 
 @lru_cache(maxsize=8192)
-def _text_length(text: str, size: int, stack: tuple[StackFont, ...]) -> float:
-    return sum(run.font.face(size).getlength(run.text) for run in runs(text, stack))
+def _text_length(text: str, size: int) -> float:  # (text and size only: a key the garbage collector can ignore)
+    return sum(run.font.face(size).getlength(run.text) for run in runs(text, STACK))
 
 
 def fit(text: str, size: int, width: float, stack: Sequence[StackFont] = STACK) -> str:

@@ -18,6 +18,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from bot.render.common import is_quick_to_draw
+
 log = logging.getLogger("cogs.kit")
 
 T = TypeVar("T")
@@ -113,12 +115,17 @@ async def _render(first: bool, function: Callable[[], T]) -> T:
 
 async def rendered(render: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     """``render(*args, **kwargs)`` (a :mod:`bot.render` function that may draw a picture) off the event loop,
-    after the pictures asked for before it (and after those of :func:`rendered_first`)."""
+    after the pictures asked for before it (and after those of :func:`rendered_first`); at once, on the loop,
+    when the function is :func:`~bot.render.common.quick_to_draw`."""
+    if is_quick_to_draw(render):
+        return render(*args, **kwargs)
     return await _render(False, functools.partial(render, *args, **kwargs))
 
 
 async def rendered_first(render: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     """:func:`rendered` for a picture an interaction's answer waits for: drawn before the background ones."""
+    if is_quick_to_draw(render):
+        return render(*args, **kwargs)
     return await _render(True, functools.partial(render, *args, **kwargs))
 
 

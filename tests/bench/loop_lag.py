@@ -56,9 +56,13 @@ class GcPauses:
         self.oldest_ms: list[float] = []  # collections of the oldest generation
         self.by_generation: dict[int, list[float]] = {0: [], 1: [], 2: []}
         self._started: float | None = None
+        self.oldest_objects: list[int] = []  # tracked objects as each collection of the oldest generation began
+        self.oldest_collected: list[int] = []
 
     def _callback(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
+            if info.get("generation") == 2:
+                self.oldest_objects.append(len(gc.get_objects()))
             self._started = time.perf_counter()
         elif self._started is not None:
             pause = (time.perf_counter() - self._started) * 1000
@@ -66,6 +70,7 @@ class GcPauses:
             self.by_generation.setdefault(info.get("generation", -1), []).append(pause)
             if info.get("generation") == 2:
                 self.oldest_ms.append(pause)
+                self.oldest_collected.append(info.get("collected", 0))
             self._started = None
 
     def start(self) -> GcPauses:
@@ -80,6 +85,8 @@ class GcPauses:
         return {"count": len(self.pauses_ms), "total_ms": round(sum(self.pauses_ms), 1),
                 "max_ms": round(max(self.pauses_ms, default=0.0), 1), "oldest_generation": len(self.oldest_ms),
                 "oldest_max_ms": round(max(self.oldest_ms, default=0.0), 1),
+                "oldest_tracked_objects_max": max(self.oldest_objects, default=0),
+                "oldest_collected_max": max(self.oldest_collected, default=0),
                 "by_generation": {generation: {"count": len(pauses), "total_ms": round(sum(pauses), 1),
                                                "p50_ms": round(percentile(pauses, 50), 2),
                                                "max_ms": round(max(pauses, default=0.0), 1)}

@@ -51,6 +51,7 @@ from bot.render.common import (
     name,
     plain_names,
     possessive,
+    quick_to_draw,
     ratings_line,
     timestamp,
     two_names,
@@ -119,6 +120,7 @@ def _deadline_line(deadline: When | None, prefix: str) -> str:
 # --- the public board -------------------------------------------------------------------------------
 
 
+@quick_to_draw
 def board(view: View, names: Sequence[str], *, deadline: When | None = None,
           image_names: Sequence[str] | None = None, picture: bool = True, ended: bool = False) -> Surface:
     """The public engagement message while the players arrange their stacks.
@@ -250,6 +252,7 @@ def _flip_line(flip: Event, fight: Event | None, shown: list[str]) -> str:
     return line
 
 
+@quick_to_draw
 def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = None, *,
           engagement: int | None = None, image_names: Sequence[str] | None = None,
           picture: bool = True) -> Surface:
@@ -468,6 +471,7 @@ def reason_text(outcome: Mapping[str, Any], names: Sequence[str], *, stack_size:
     return f"{names[1 - winner]} forfeited{why}."
 
 
+@quick_to_draw
 def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | None = None,
            ratings: Sequence[Mapping[str, float] | None] | None = None) -> Surface:
     """The result message of a finished game, from any view of it (``game.view(None)``).
@@ -517,6 +521,7 @@ def _order_line(order: Sequence[str], size: int) -> str:
     return " · ".join(slots)
 
 
+@quick_to_draw
 def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), deadline: When | None = None,
              image_names: Sequence[str] | None = None, picture: bool = True,
              closed: str | None = None) -> ButtonSurface:
