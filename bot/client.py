@@ -11,6 +11,7 @@ in old messages work from the first interaction on: they are dynamic items regis
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import pkgutil
 import time
@@ -26,6 +27,7 @@ from bot.config import Settings
 from bot.games import registry
 from bot.match.kernel import Announcement, MatchKernel, default_seed, read_announcement
 from bot.match.timers import Timers
+from bot.render import cards as card_pictures
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
 from bot.storage import Database
@@ -119,6 +121,7 @@ class CardGameBot(commands.Bot):
         #: each game's cog, by game name, while it is loaded: shows its matches and arms their timers
         self.displays: dict[str, MatchDisplay] = {}
         self._resume_task: asyncio.Task[None] | None = None
+        self._warm_up_task: asyncio.Task[None] | None = None
         self._catching_up: set[asyncio.Task[None]] = set()
         #: announcements heard before the start's resume was over, caught up with after it
         self._announced_early: list[Announcement] = []
@@ -172,6 +175,9 @@ class CardGameBot(commands.Bot):
         for extension in cog_extensions():
             await self.load_extension(extension)
         await self.sync_commands()
+        _freeze_what_lasts()
+        # (in a thread while the bot logs in: the first pictures of a busy start then cost the event loop little)
+        self._warm_up_task = asyncio.create_task(asyncio.to_thread(card_pictures.warm_up), name="airwar-warm-up")
         self._resume_task = asyncio.create_task(self._resume_when_ready(), name="airwar-resume")
 
     async def _resume_when_ready(self) -> None:
@@ -318,3 +324,19 @@ def create_bot(settings: Settings, **options: Any) -> CardGameBot:
         return ShardedCardGameBot(settings, shard_count=cluster.shard_count, shard_ids=list(cluster.shard_ids),
                                   **options)
     return CardGameBot(settings, **options)
+
+
+_frozen = False
+
+
+def _freeze_what_lasts() -> None:
+    """Once per process, when the first bot has started: the objects alive then (modules, classes, functions,
+    caches, the bot's cogs) live as long as the process, so full garbage collections stop walking them
+    (``gc.freeze``). A full collection pauses the event loop for as long as it walks; this keeps it short."""
+    global _frozen
+    if _frozen:
+        return
+    _frozen = True
+    gc.collect()
+    gc.freeze()
+

@@ -25,7 +25,7 @@ from functools import lru_cache
 from isal import isal_zlib
 from PIL import Image, ImageChops, ImageDraw
 
-from bot.cards import is_joker, is_red, rank_of, suit_of
+from bot.cards import is_joker, is_red, rank_of, standard_pack, suit_of
 from bot.render.fonts import CARD_STACK, draw_text, fit, forget_on_recording, text_length
 
 EMPTY = ""  #: an empty slot in a row (a position not filled yet)
@@ -494,6 +494,16 @@ def _in_palette(image: Image.Image) -> Image.Image:
 @lru_cache(maxsize=1)
 def _table_index() -> int:
     return _in_palette(Image.new("RGB", (1, 1), TABLE)).getpixel((0, 0))  # type: ignore[return-value]
+
+
+def warm_up() -> None:
+    """Make what card pictures need before the first is asked for on the event loop: the palette (drawn from a
+    sample of cards) and every standard card, face down and empty, with each mark (together about half a second;
+    one card drawn at the first need takes a couple of ms of the loop)."""
+    _table_index()
+    for card in [*standard_pack(jokers=2), None, EMPTY]:
+        for mark in (None, *MARKS):
+            _paletted_tile(card, CARD_WIDTH, mark, False)
 
 
 def _png(image: Image.Image) -> bytes:

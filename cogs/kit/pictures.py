@@ -1,6 +1,7 @@
-"""Pictures drawn off the event loop, one at a time, for every game's presenter and cog: :func:`rendered` (in the
-background) and :func:`rendered_first` (a picture an interaction's answer waits for goes before the background
-ones); and :class:`SentPictures`, which keeps an edit from uploading again the picture its message has."""
+"""Pictures drawn one at a time, for every game's presenter and cog: :func:`rendered` (in the background) and
+:func:`rendered_first` (a picture an interaction's answer waits for goes before the background ones), off the
+event loop, or on it for a render function that is :func:`~bot.render.common.quick_to_draw`; and
+:class:`SentPictures`, which keeps an edit from uploading again the picture its message has."""
 
 from __future__ import annotations
 
@@ -98,15 +99,26 @@ class _Turns:
         self.busy = False
 
 
-_turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Turns] = weakref.WeakKeyDictionary()
+#: per event loop, the turns of the pictures drawn on it and of those drawn off it (a quick picture does not wait
+#: for a chart being drawn in the picture process)
+_turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[bool, _Turns]] = weakref.WeakKeyDictionary()
 
 
-async def _render(first: bool, function: Callable[[], T]) -> T:
+async def _render(first: bool, function: Callable[[], T], *, here: bool) -> T:
     loop = asyncio.get_running_loop()
-    turns = _turns.get(loop)
-    if turns is None:
-        turns = _turns[loop] = _Turns()
+    lanes = _turns.get(loop)
+    if lanes is None:
+        lanes = _turns[loop] = {True: _Turns(), False: _Turns()}
+    turns = lanes[here]
     await turns.take(first)
+    if here:
+        # Drawn here, the next picture's turn comes in a later pass of the loop: in a burst of pictures (200
+        # matches starting at once) the loop reads what came meanwhile between two of them instead of drawing
+        # them all in one pass.
+        try:
+            return function()
+        finally:
+            loop.call_soon(turns.give)
     try:
         return await _draw(loop, function)
     finally:
@@ -114,19 +126,15 @@ async def _render(first: bool, function: Callable[[], T]) -> T:
 
 
 async def rendered(render: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-    """``render(*args, **kwargs)`` (a :mod:`bot.render` function that may draw a picture) off the event loop,
-    after the pictures asked for before it (and after those of :func:`rendered_first`); at once, on the loop,
-    when the function is :func:`~bot.render.common.quick_to_draw`."""
-    if is_quick_to_draw(render):
-        return render(*args, **kwargs)
-    return await _render(False, functools.partial(render, *args, **kwargs))
+    """``render(*args, **kwargs)`` (a :mod:`bot.render` function that may draw a picture), after the pictures
+    asked for before it (and after those of :func:`rendered_first`): off the event loop, or on it when the
+    function is :func:`~bot.render.common.quick_to_draw`."""
+    return await _render(False, functools.partial(render, *args, **kwargs), here=is_quick_to_draw(render))
 
 
 async def rendered_first(render: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     """:func:`rendered` for a picture an interaction's answer waits for: drawn before the background ones."""
-    if is_quick_to_draw(render):
-        return render(*args, **kwargs)
-    return await _render(True, functools.partial(render, *args, **kwargs))
+    return await _render(True, functools.partial(render, *args, **kwargs), here=is_quick_to_draw(render))
 
 
 class SentPictures:
