@@ -53,6 +53,8 @@ PAD = 5  # room around each card for its frame; two pads are the gap between car
 LABEL_SIZE = 20
 CAPTION_SIZE = 19
 ROW_GAP = 8
+LABEL_H = LABEL_SIZE + 10  # a row's label and the room under it
+CAPTION_H = CAPTION_SIZE + 8
 MIN_STEP = 0.46  # overlapping cards still show this much of their width: the whole corner index
 
 FACE_WORDS = {"J": "JACK", "Q": "QUEEN", "K": "KING", "P": "PAGE", "N": "KNIGHT"}
@@ -291,7 +293,7 @@ class _Layout:
     card_width: int
     width_cards: int
     image_w: int
-    heights: tuple[int, ...]
+    shapes: tuple[tuple[bool, bool], ...]  # per row: has a label, has captions
 
     @classmethod
     def of(cls, rows: Sequence[CardRow], card_width: int, max_width: int, min_cards: int,
@@ -309,10 +311,13 @@ class _Layout:
         width, step = _layout(count, card_width, max_width)
         tile_w = width + 2 * PAD
         image_w = max(max_width if width_cards else 2 * MARGIN + tile_w + step * (count - 1), 320)
-        layout = cls(width, step, card_width, width_cards, image_w, ())
-        heights = tuple((LABEL_H if row.label else 0) + layout.slot_h + (CAPTION_H if row.captions else 0)
-                        for row in rows)
-        return cls(width, step, card_width, width_cards, image_w, heights)
+        shapes = tuple((bool(row.label), bool(row.captions)) for row in rows)
+        return cls(width, step, card_width, width_cards, image_w, shapes)
+
+    @property
+    def heights(self) -> list[int]:
+        return [(LABEL_H if label else 0) + self.slot_h + (CAPTION_H if captions else 0)
+                for label, captions in self.shapes]
 
     @property
     def tile_w(self) -> int:
@@ -334,10 +339,6 @@ class _Layout:
     @property
     def size(self) -> tuple[int, int]:
         return self.image_w, 2 * MARGIN + sum(self.heights) + ROW_GAP * (len(self.heights) - 1)
-
-
-LABEL_H = LABEL_SIZE + 10
-CAPTION_H = CAPTION_SIZE + 8
 
 
 class _Canvas:
