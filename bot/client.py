@@ -121,7 +121,6 @@ class CardGameBot(commands.Bot):
         #: each game's cog, by game name, while it is loaded: shows its matches and arms their timers
         self.displays: dict[str, MatchDisplay] = {}
         self._resume_task: asyncio.Task[None] | None = None
-        self._warm_up_task: asyncio.Task[None] | None = None
         self._catching_up: set[asyncio.Task[None]] = set()
         #: announcements heard before the start's resume was over, caught up with after it
         self._announced_early: list[Announcement] = []
@@ -175,9 +174,10 @@ class CardGameBot(commands.Bot):
         for extension in cog_extensions():
             await self.load_extension(extension)
         await self.sync_commands()
+        # before logging in (about half a second, once per process): drawn while the first interactions come, it
+        # would hold the interpreter's lock the event loop needs
+        await asyncio.to_thread(card_pictures.warm_up)
         _freeze_what_lasts()
-        # (in a thread while the bot logs in: the first pictures of a busy start then cost the event loop little)
-        self._warm_up_task = asyncio.create_task(asyncio.to_thread(card_pictures.warm_up), name="airwar-warm-up")
         self._resume_task = asyncio.create_task(self._resume_when_ready(), name="airwar-resume")
 
     async def _resume_when_ready(self) -> None:

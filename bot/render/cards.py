@@ -499,8 +499,8 @@ def _table_index() -> int:
 
 def warm_up() -> None:
     """Make what card pictures need before the first is asked for on the event loop: the palette (drawn from a
-    sample of cards) and every standard card, face down and empty, with each mark (together about half a second;
-    one card drawn at the first need takes a couple of ms of the loop)."""
+    sample of cards) and every standard card, face down and empty, with each mark (together about half a second
+    the first time; one card drawn at the first need takes a couple of ms of the loop)."""
     _table_index()
     for card in [*standard_pack(jokers=2), None, EMPTY]:
         for mark in (None, *MARKS):
