@@ -11,7 +11,6 @@ in old messages work from the first interaction on: they are dynamic items regis
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import pkgutil
 import time
@@ -177,7 +176,6 @@ class CardGameBot(commands.Bot):
         # before logging in (about half a second, once per process): drawn while the first interactions come, it
         # would hold the interpreter's lock the event loop needs
         await asyncio.to_thread(card_pictures.warm_up)
-        _freeze_what_lasts()
         self._resume_task = asyncio.create_task(self._resume_when_ready(), name="airwar-resume")
 
     async def _resume_when_ready(self) -> None:
@@ -324,19 +322,3 @@ def create_bot(settings: Settings, **options: Any) -> CardGameBot:
         return ShardedCardGameBot(settings, shard_count=cluster.shard_count, shard_ids=list(cluster.shard_ids),
                                   **options)
     return CardGameBot(settings, **options)
-
-
-_frozen = False
-
-
-def _freeze_what_lasts() -> None:
-    """Once per process, when the first bot has started: the objects alive then (modules, classes, functions,
-    caches, the bot's cogs) live as long as the process, so full garbage collections stop walking them
-    (``gc.freeze``). A full collection pauses the event loop for as long as it walks; this keeps it short."""
-    global _frozen
-    if _frozen:
-        return
-    _frozen = True
-    gc.collect()
-    gc.freeze()
-
