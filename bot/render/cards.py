@@ -356,9 +356,12 @@ class _Canvas:
         self.image.paste(tile, xy, tile)
 
 
-class _PalettedCanvas(_Canvas):
+class _PalettedCanvas:
     """Puts a picture together on a palette image from pieces drawn once on the table and mapped to the palette:
     the same pixels as drawing on RGB and mapping the whole picture, for pieces that do not overlap."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
 
     def text(self, xy: tuple[float, float], text: str, size: int, ink: tuple[int, int, int], anchor: str) -> None:
         x, y = math.floor(xy[0]), math.floor(xy[1])
@@ -370,7 +373,7 @@ class _PalettedCanvas(_Canvas):
         _paste(self.image, _paletted_tile(card, width, mark, compact), *xy)
 
 
-def _paint(rows: Sequence[CardRow], layout: _Layout, canvas: _Canvas) -> None:
+def _paint(rows: Sequence[CardRow], layout: _Layout, canvas: _Canvas | _PalettedCanvas) -> None:
     width, step, tile_w, tile_h, slot_h = layout.width, layout.step, layout.tile_w, layout.tile_h, layout.slot_h
     image_w = layout.image_w
     y = MARGIN
