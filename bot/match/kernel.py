@@ -674,7 +674,9 @@ class MatchKernel:
                 }])
                 work.changes |= {Change.CHALLENGED, Change.DEADLINE}
                 work.mirrored(match)  # (players and events are not part of the record)
-                return await work.result()
+                update = await work.result()
+        self._committed(work)  # (the accept and the challenge message's id start from it, not from a read)
+        return update
 
     async def accept(self, match_id: int, user_id: int) -> MatchUpdate:
         """The opponent accepts: the game is dealt from a fresh seed, its first step begins (or it plays itself).

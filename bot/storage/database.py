@@ -31,7 +31,7 @@ from typing import Any
 import aiosqlite
 
 from bot.storage import chips, matches, port, preferences, results, seasons, settings, stats, tournaments
-from bot.storage.pipeline import STATEMENT_METHODS, Pipelined, pipelined
+from bot.storage.pipeline import STATEMENT_METHODS, Pipelined, Transaction, pipelined
 
 log = logging.getLogger(__name__)
 
@@ -90,8 +90,13 @@ class Database:
     preferences: port.PreferenceStore[aiosqlite.Connection] = preferences
     chips: port.ChipStore[aiosqlite.Connection] = chips
 
-    def __init__(self, connection: aiosqlite.Connection, path: Path, *, shared: bool = False) -> None:
+    def __init__(self, connection: aiosqlite.Connection, path: Path, *, shared: bool = False,
+                 raw: sqlite3.Connection | None = None) -> None:
         self.connection = connection
+        #: the sqlite3 connection under aiosqlite's, used only on aiosqlite's thread (:class:`Transaction`)
+        self._raw = raw
+        #: the transaction open now (its task is ``_owner``)
+        self._current: Transaction | None = None
         self.path = path
         self._with_other_processes = shared
         self._lock = asyncio.Lock()
@@ -110,14 +115,20 @@ class Database:
         """The database file at ``path``, migrated; ``shared``: other processes use the same file (see
         :attr:`shared`)."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(path, isolation_level=None)
+        made: list[sqlite3.Connection] = []
+
+        def connect() -> sqlite3.Connection:  # (on aiosqlite's thread, as aiosqlite.connect does it)
+            made.append(sqlite3.connect(path, isolation_level=None))
+            return made[0]
+
+        connection = await aiosqlite.Connection(connect, 64)
         try:
             await connection.execute("PRAGMA journal_mode = WAL")
             await connection.execute("PRAGMA synchronous = NORMAL")
             await connection.execute("PRAGMA foreign_keys = ON")
             await connection.execute("PRAGMA busy_timeout = 5000")
             connection.row_factory = aiosqlite.Row
-            database = cls(connection, path, shared=shared)
+            database = cls(connection, path, shared=shared, raw=made[0])
             await database.migrate(load_migrations() if migrations is None else migrations)
         except BaseException:
             await connection.close()
@@ -187,22 +198,29 @@ class Database:
         ``BEGIN IMMEDIATE``, commits when the block ends and rolls back when it raises (any exception, cancellation
         included). Transactions do not nest: opening one inside another (or
         inside a read or statement block) in the same task raises RuntimeError.
+
+        The connection is a :class:`~bot.storage.pipeline.Transaction`: ``BEGIN`` goes to the database with the
+        first statement, and a block that runs none commits nothing.
         """
         task = asyncio.current_task()
         if self._inside(task):
             raise RuntimeError("transactions do not nest: this task is already inside one (or a statement block)")
         async with self._alone():
-            # (set in the same step that hands BEGIN over: a statement block's statement is handed over before it,
-            # and runs before it, or waits until the transaction is over)
+            # (set before BEGIN is handed over: a statement block's statement is handed over before it, and runs
+            # before it, or waits until the transaction is over)
             self._transaction_over.clear()
+            assert self._raw is not None
+            current = self._current = Transaction(self.connection, self._raw)
             try:
-                await self.connection.execute("BEGIN IMMEDIATE")
-                yield self.connection
-                await self.connection.execute("COMMIT")
+                yield current  # type: ignore[misc]
+                await current.commit()
             except BaseException:
-                await self._rollback()
+                current.abandon()
+                if current.began:
+                    await self._rollback()
                 raise
             finally:
+                self._current = None
                 self._transaction_over.set()
 
     @asynccontextmanager
@@ -249,7 +267,7 @@ class Database:
         Inside a transaction or read of the same task, it is part of that one."""
         task = asyncio.current_task()
         if self._inside(task):
-            yield self.connection
+            yield self._own(task)
             return
         self._check_open()
         assert task is not None
@@ -260,7 +278,7 @@ class Database:
     async def _shared(self) -> AsyncIterator[aiosqlite.Connection]:
         task = asyncio.current_task()
         if self._inside(task):
-            yield self.connection
+            yield self._own(task)
             return
         if self._lock.locked():  # a transaction holds the connection, or waits for it: after it
             async with self._lock:
@@ -275,6 +293,12 @@ class Database:
         """The connection of a transaction (or statement block) sending writes without waiting for each
         (:class:`~bot.storage.pipeline.Pipelined`): they are done when the block ends, or never run if it fails."""
         return pipelined(connection)
+
+    def _own(self, task: asyncio.Task | None) -> aiosqlite.Connection:
+        """The connection of the block ``task`` is inside already: its transaction's, if it is in one."""
+        if self._current is not None and self._owner is task:
+            return self._current  # type: ignore[return-value]
+        return self.connection
 
     def _inside(self, task: asyncio.Task | None) -> bool:
         """The task is inside a transaction, read or statement block of this database already."""

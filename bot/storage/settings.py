@@ -33,9 +33,10 @@ class GuildSettings:
 
 
 async def get_settings(conn: aiosqlite.Connection, guild_id: int) -> GuildSettings:
-    """The server's settings; the defaults when it has never set any (one statement: it is read inside match
-    transactions, which hold the connection for every round trip)."""
-    row = await (await conn.execute(_GET_SETTINGS, {"guild": guild_id})).fetchone()
+    """The server's settings; the defaults when it has never set any (one statement and one round trip: it is read
+    inside match transactions, which hold the connection for every round trip)."""
+    rows = await conn.execute_fetchall(_GET_SETTINGS, {"guild": guild_id})
+    row = next(iter(rows), None)
     assert row is not None
     rules = dict(sorted(json.loads(row["rules"])))
     channels = tuple(sorted(json.loads(row["channels"])))

@@ -392,3 +392,97 @@ async def test_a_transaction_inside_a_statement_block_is_refused(database):
         with pytest.raises(RuntimeError, match="do not nest"):
             async with database.transaction():
                 pass
+
+
+class Trips:
+    """Counts what a database hands to aiosqlite's thread (each hand-over is a round trip through the loop)."""
+
+    def __init__(self, database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        handed = database.connection._execute
+
+        async def counted(function, *args, **kwargs):
+            self.count += 1
+            return await handed(function, *args, **kwargs)
+
+        monkeypatch.setattr(database.connection, "_execute", counted)
+
+
+async def logged(database: Database) -> list[tuple]:
+    async with database.read() as conn:
+        return [tuple(row) for row in await conn.execute_fetchall("SELECT writer, step FROM log ORDER BY rowid")]
+
+
+async def test_a_transaction_that_only_sends_writes_is_one_round_trip(database, monkeypatch):
+    trips = Trips(database, monkeypatch)
+    async with database.transaction() as conn, database.pipelined(conn) as watched:
+        for step in range(3):
+            watched.send(lambda connection, step=step: connection.execute("INSERT INTO log VALUES ('w', ?)", (step,)))
+    assert trips.count == 1  # BEGIN, the three writes and COMMIT
+    async with database.transaction() as conn:
+        pass
+    assert trips.count == 1  # nothing ran: nothing handed over
+    assert await logged(database) == [("w", 0), ("w", 1), ("w", 2)]
+
+
+async def test_begin_and_the_writes_sent_go_with_the_statement_awaited_after_them(database, monkeypatch):
+    trips = Trips(database, monkeypatch)
+    async with database.transaction() as conn, database.pipelined(conn) as watched:
+        watched.send(lambda connection: connection.execute("INSERT INTO log VALUES ('a', 1)"))
+        rows = await conn.execute_fetchall("SELECT COUNT(*) FROM log")
+        assert trips.count == 1 and rows[0][0] == 1  # BEGIN + the write + the read, which sees it
+        cursor = await conn.execute("INSERT INTO log VALUES ('b', 2)")
+        assert cursor.rowcount == 1 and trips.count == 2  # the transaction's own statement, on its own
+        async with database.statement() as inner:  # inside the transaction: part of it, in order
+            watched.send(lambda connection: connection.execute("INSERT INTO log VALUES ('c', 3)"))
+            assert (await inner.execute_fetchall("SELECT COUNT(*) FROM log"))[0][0] == 3
+    assert await logged(database) == [("a", 1), ("b", 2), ("c", 3)]
+
+
+async def test_nothing_runs_after_a_begin_that_failed(tmp_path):
+    """Another process holds the file's write lock: BEGIN IMMEDIATE fails, and the write handed over with it must
+    not run on its own (outside any transaction it would commit by itself)."""
+    database = await Database.open(tmp_path / "airwar.db")
+    try:
+        async with database.transaction() as conn:
+            await conn.execute("CREATE TABLE log (writer TEXT, step INTEGER)")
+        await database.connection.execute("PRAGMA busy_timeout = 50")
+        other = sqlite3.connect(tmp_path / "airwar.db", isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        for how in ("statement", "sent"):
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                async with database.transaction() as conn, database.pipelined(conn) as watched:
+                    if how == "statement":
+                        await conn.execute("INSERT INTO log VALUES ('lost', 1)")
+                    else:
+                        watched.send(lambda connection: connection.execute("INSERT INTO log VALUES ('lost', 2)"))
+        other.execute("ROLLBACK")
+        other.close()
+        async with database.transaction() as conn:
+            await conn.execute("INSERT INTO log VALUES ('kept', 1)")
+        assert await logged(database) == [("kept", 1)]
+    finally:
+        await database.close()
+
+
+async def test_a_write_sent_that_fails_stops_the_ones_after_it_and_the_commit(database):
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        async with database.transaction() as conn, database.pipelined(conn) as watched:
+            watched.send(lambda connection: connection.execute("INSERT INTO log VALUES ('first', 1)"))
+            watched.send(lambda connection: connection.execute("INSERT INTO nowhere VALUES (1)"))
+            watched.send(lambda connection: connection.execute("INSERT INTO log VALUES ('third', 3)"))
+    assert await logged(database) == []
+    async with database.transaction() as conn:  # the connection is clean: no transaction left open
+        await conn.execute("INSERT INTO log VALUES ('next', 1)")
+    assert await logged(database) == [("next", 1)]
+
+
+async def test_a_write_sent_that_waits_for_something_else_is_refused(database):
+    async def waits(connection) -> None:
+        await asyncio.sleep(0)
+        await connection.execute("INSERT INTO log VALUES ('late', 1)")
+
+    with pytest.raises(RuntimeError, match="waited for something other"):
+        async with database.transaction() as conn, database.pipelined(conn) as watched:
+            watched.send(waits)
+    assert await logged(database) == []
