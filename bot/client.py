@@ -24,6 +24,8 @@ from discord.ext import commands
 import cogs
 from bot.config import Settings
 from bot.games import registry
+from bot.i18n import N_, texts
+from bot.i18n.commands import CommandTranslator
 from bot.match.kernel import Announcement, MatchKernel, default_seed, read_announcement
 from bot.match.timers import Timers
 from bot.render import cards as card_pictures
@@ -36,7 +38,7 @@ from bot.thinking import Thinking
 
 log = logging.getLogger(__name__)
 
-SORRY = "Something went wrong on our side; nothing was changed. Please try again in a moment."
+SORRY = N_("Something went wrong on our side; nothing was changed. Please try again in a moment.")
 
 
 def cog_extensions() -> list[str]:
@@ -172,6 +174,7 @@ class CardGameBot(commands.Bot):
             await self.database.listen(self.announced)
         for extension in cog_extensions():
             await self.load_extension(extension)
+        await self.tree.set_translator(CommandTranslator())
         await self.sync_commands()
         # before logging in (about half a second, once per process): drawn while the first interactions come, it
         # would hold the interpreter's lock the event loop needs
@@ -286,7 +289,7 @@ class CardGameBot(commands.Bot):
         else:
             log.error("command %r failed", interaction.command and interaction.command.qualified_name,
                       exc_info=error)
-            message = SORRY
+            message = texts(interaction.locale)(SORRY)
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(message, ephemeral=True)

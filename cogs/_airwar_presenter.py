@@ -101,10 +101,10 @@ class AirWarPresenter(Presenter):
         return public_board(*await self.service.step_record(match_id, number), up_to)
 
     # --- words -------------------------------------------------------------------------------------------
-    def opening_message(self, match: MatchRecord) -> dict[str, Any]:
+    def opening_message(self, match: MatchRecord, language: str = "en") -> dict[str, Any]:
         """The challenge message, or a lobby's (3 or 4 players) as it stands."""
         if not match.options.get("lobby"):
-            return super().opening_message(match)
+            return super().opening_message(match, language)
         surface = render_many.lobby(mentions(match), match.rules, expires_at=match.deadline_at)
         return {"embed": embed_of(surface, colour=self.colour),
                 "view": self.buttons.lobby_view(match.id, surface.buttons), "allowed_mentions": NO_MENTIONS}

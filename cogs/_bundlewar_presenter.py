@@ -25,12 +25,12 @@ class BundleWarPresenter(Presenter):
     prefix = "bundlewar"
     colour = COLOUR
 
-    def opening_message(self, match: MatchRecord) -> dict[str, Any]:
+    def opening_message(self, match: MatchRecord, language: str = "en") -> dict[str, Any]:
         if match.options.get("lobby"):
             surface = render.lobby(mentions(match), match.rules, expires_at=match.deadline_at)
             return {"embed": embed_of(surface, colour=self.colour),
                     "view": self.buttons.lobby_view(match.id, surface.buttons), "allowed_mentions": NO_MENTIONS}
-        return super().opening_message(match)
+        return super().opening_message(match, language)
 
     def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int) -> str:
         return render.link_line(mentions(match), match.rules, thread_id)

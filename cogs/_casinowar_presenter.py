@@ -37,7 +37,7 @@ class CasinoWarPresenter(Presenter):
     match_word = "table"
 
     # --- the table's message -----------------------------------------------------------------------------------
-    def opening_message(self, match: MatchRecord) -> dict[str, Any]:
+    def opening_message(self, match: MatchRecord, language: str = "en") -> dict[str, Any]:
         surface = render.lobby(mentions(match), match.rules, expires_at=match.deadline_at)
         return {"embed": embed_of(surface, colour=self.colour),
                 "view": self.buttons.lobby_view(match.id, surface.buttons), "allowed_mentions": NO_MENTIONS}

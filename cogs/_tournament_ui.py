@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 
 from bot.render.tournament import CallButton
-from cogs.kit.messages import SORRY
+from cogs.kit.messages import SORRY, private_words
 from cogs.kit.messages import tell_privately as tell
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ class _Item:
             await getattr(cog, handler)(interaction, self.tournament_id, *args)
         except Exception:
             log.exception("a click on tournament %s (%s) failed", self.tournament_id, handler)
-            await tell(interaction, SORRY)
+            await tell(interaction, private_words(interaction)(SORRY))
 
 
 class SignupButton(_Item, discord.ui.DynamicItem[discord.ui.Button],

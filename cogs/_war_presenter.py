@@ -29,6 +29,7 @@ import discord
 
 from bot.games.war import render
 from bot.games.war.flow import DEFAULT_PACE, NEXT_WAR, TURN, card_history
+from bot.i18n import texts
 from bot.match.kernel import MatchKernel
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._war_ui import BUTTONS, COLOUR, TABLE_STEP
@@ -90,7 +91,7 @@ class WarPresenter(Presenter):
         return self._on_table_event
 
     # --- words -----------------------------------------------------------------------------------------------
-    def opening_message(self, match: MatchRecord) -> dict[str, Any]:
+    def opening_message(self, match: MatchRecord, language: str = "en") -> dict[str, Any]:
         """The challenge (the opponent pinged) or lobby message as the match stands."""
         names = mentions(match)
         pace = match.options.get("pace", DEFAULT_PACE)
@@ -99,7 +100,7 @@ class WarPresenter(Presenter):
             return {"embed": embed_of(surface, colour=self.colour),
                     "view": self.buttons.lobby_view(match.id, surface.buttons), "allowed_mentions": NO_MENTIONS}
         surface = render.challenge(names[0], names[1], match.game, match.rules, pace,
-                                   expires_at=match.deadline_at or 0)
+                                   expires_at=match.deadline_at or 0, say=texts(language))
         return {"content": names[1], "embed": embed_of(surface, colour=self.colour),
                 "view": self.buttons.challenge_view(match.id, surface.buttons),
                 "allowed_mentions": discord.AllowedMentions(users=[discord.Object(match.opponent_id)])}

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import game_names
+from bot.i18n import LANGUAGES, N_
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
 from bot.render import stats as render
 from bot.services import USER_ERRORS
@@ -25,8 +26,9 @@ from bot.services.settings import InvalidSetting
 from bot.storage.settings import WAR_PACES, GuildSettings
 from cogs._stats_ui import NO_MENTIONS, game_choices, settings_service, stats_service, tell
 from cogs.kit.choices import set_choices
+from cogs.kit.messages import private_words
 
-NEEDS_MANAGE = "Changing the server's settings needs the Manage Server permission."
+NEEDS_MANAGE = N_("Changing the server's settings needs the Manage Server permission.")
 SEASON_NEEDS_MANAGE = "Starting a new season needs the Manage Server permission."
 PACE_CHOICES = [
     app_commands.Choice(name="flip: every player presses Flip for each round", value="flip"),
@@ -37,6 +39,9 @@ assert [c.value for c in PACE_CHOICES] == list(WAR_PACES)
 CHANNEL_ACTIONS = [app_commands.Choice(name=name, value=name) for name in ("add", "remove", "clear")]
 PACE_SECONDS = (FLIP_PACE_MS_RANGE[0] / 1000, FLIP_PACE_MS_RANGE[1] / 1000)
 DEFAULTS = GuildSettings(0)
+#: each language by its own name (never translated: a reader finds their language by the name they know)
+LANGUAGE_CHOICES = [app_commands.Choice(name=app_commands.locale_str(native, verbatim=True), value=code)
+                    for code, native in LANGUAGES.items()]
 
 
 MANAGE_SERVER = discord.Permissions(manage_guild=True)
@@ -66,7 +71,7 @@ class Settings(commands.Cog):
         """Run a setter for a member who may manage the server; answer the settings after it, or the refusal."""
         assert interaction.guild_id is not None
         if not may_manage(interaction):
-            await tell(interaction, NEEDS_MANAGE)
+            await tell(interaction, private_words(interaction)(NEEDS_MANAGE))
             return
         try:
             current = await change(interaction.guild_id)
@@ -128,12 +133,31 @@ class Settings(commands.Cog):
             return
         if channel is None:
             if not may_manage(interaction):
-                await tell(interaction, NEEDS_MANAGE)
+                await tell(interaction, private_words(interaction)(NEEDS_MANAGE))
             else:
                 await tell(interaction, f"Name the channel to {action.value}. Nothing was changed.")
             return
         setter = self.service.add_start_channel if action.value == "add" else self.service.remove_start_channel
         await self._change(interaction, lambda guild: setter(guild, channel.id))
+
+    @settings.command(name="language", description="The language of this server's public messages")
+    @app_commands.describe(language="Challenges, boards and results in this language; private replies follow each "
+                                    "member's own")
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(self, interaction: discord.Interaction, language: app_commands.Choice[str]) -> None:
+        assert interaction.guild_id is not None
+        _ = private_words(interaction)
+        if not may_manage(interaction):
+            await tell(interaction, _(NEEDS_MANAGE))
+            return
+        try:
+            await self.service.set_language(interaction.guild_id, language.value)
+        except USER_ERRORS as error:
+            await tell(interaction, f"{error} Nothing was changed.")
+            return
+        await tell(interaction, _("Saved: this server's public messages are in {language} from now on. Private "
+                                  "replies follow each member's own Discord language.",
+                                  language=LANGUAGES[language.value]))
 
     # --- seasons ----------------------------------------------------------------------------------------
     @settings.command(name="newseason", description="End this season (its boards are kept) and start fresh boards")

@@ -7,7 +7,10 @@ unchanged; catch :data:`USER_ERRORS` to show either kind. A call that raises cha
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.errors import GameError
+from bot.i18n import N_, Texts
 
 
 def a_match(game_title: str) -> str:
@@ -16,16 +19,26 @@ def a_match(game_title: str) -> str:
 
 
 class ServiceError(Exception):
-    """Base of the match service's refusals; ``str(error)`` is the message for the user."""
+    """Base of the match service's refusals; ``str(error)`` is the message for the user, in English, and
+    :meth:`said` the same in the user's language where the error has a ``template`` (marked with
+    :func:`~bot.i18n.N_`; its ``{game}`` is a game's title, translated too)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, template: str | None = None, **params: Any) -> None:
         super().__init__(message)
         self.message = message
+        self.template = template
+        self.params = params
+
+    def said(self, say: Texts) -> str:
+        """The message in ``say``'s language (in English where it has no translation)."""
+        if self.template is None or not say.has(self.template):
+            return self.message
+        return say(self.template, **{key: say(value) if key == "game" else value for key, value in self.params.items()})
 
 
 class MatchNotFound(ServiceError):
     def __init__(self, match_id: int) -> None:
-        super().__init__("That match doesn't exist.")
+        super().__init__("That match doesn't exist.", template=N_("That match doesn't exist."))
         self.match_id = match_id
 
 
@@ -33,7 +46,7 @@ class NotYourMatch(ServiceError):
     """The user has no seat in the match (a button pressed by someone else)."""
 
     def __init__(self) -> None:
-        super().__init__("This isn't your match.")
+        super().__init__("This isn't your match.", template=N_("This isn't your match."))
 
 
 class WrongPlayer(ServiceError):
@@ -46,7 +59,7 @@ class WrongPlayer(ServiceError):
 
 class CannotChallengeSelf(ServiceError):
     def __init__(self) -> None:
-        super().__init__("You can't challenge yourself.")
+        super().__init__("You can't challenge yourself.", template=N_("You can't challenge yourself."))
 
 
 class AlreadyInMatch(ServiceError):
@@ -55,9 +68,11 @@ class AlreadyInMatch(ServiceError):
     def __init__(self, user_id: int, game_title: str, *, you: bool = False, match_id: int | None = None) -> None:
         if you:
             message = f"You're already in {a_match(game_title)}; finish it (or withdraw your challenge) first."
+            template = N_("You're already in a match of {game}; finish it (or withdraw your challenge) first.")
         else:
             message = f"<@{user_id}> is already in {a_match(game_title)}."
-        super().__init__(message)
+            template = N_("{player} is already in a match of {game}.")
+        super().__init__(message, template=template, game=game_title, player=f"<@{user_id}>")
         self.user_id = user_id
         self.match_id = match_id
 
@@ -72,7 +87,14 @@ class ChallengeClosed(ServiceError):
             "withdrawn": "it was withdrawn",
             "expired": "it has expired",
         }.get(reason or "", "it has ended")
-        super().__init__(f"This challenge is no longer open: {why}.")
+        templates = {
+            "accepted": N_("This challenge is no longer open: it was already accepted."),
+            "declined": N_("This challenge is no longer open: it was declined."),
+            "withdrawn": N_("This challenge is no longer open: it was withdrawn."),
+            "expired": N_("This challenge is no longer open: it has expired."),
+        }
+        super().__init__(f"This challenge is no longer open: {why}.",
+                         template=templates.get(reason or "", N_("This challenge is no longer open: it has ended.")))
         self.reason = reason
 
 

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from bot.cards import card_label, describe
+from bot.i18n import Texts, texts
 from bot.match.ratings import displayed, is_provisional
 
 MESSAGE_LIMIT = 2000  #: message content
@@ -180,18 +181,26 @@ def clamp_line(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+#: English, the words a surface is made with unless it is given others
+ENGLISH = texts("en")
+
+
 def challenge_surface(game_title: str, challenger: str, opponent: str, rules_line: str, *,
-                      expires_at: When) -> ButtonSurface:
-    """A two-player challenge: who challenges whom, ``Rules: <rules_line>`` and the expiry (``<t:UNIX:R>``).
-    Buttons: ``accept``, ``decline`` (the opponent), ``withdraw`` (the challenger)."""
+                      expires_at: When, say: Texts = ENGLISH) -> ButtonSurface:
+    """A two-player challenge: who challenges whom, ``Rules: <rules_line>`` and the expiry (``<t:UNIX:R>``), in
+    ``words``' language (``game_title`` and ``rules_line`` in it already). Buttons: ``accept``, ``decline`` (the
+    opponent), ``withdraw`` (the challenger)."""
+    _ = say
     who, them = name(challenger), name(opponent)
-    lines = [f"⚔️ **{who}** challenges **{them}** to {game_title}!",
-             f"Rules: {rules_line}",
-             f"{them}, accept or decline: the challenge expires {timestamp(expires_at)}."]
-    buttons = [Button("accept", "Accept", True, "success"), Button("decline", "Decline", True, "danger"),
-               Button("withdraw", "Withdraw", True, "secondary")]
-    return ButtonSurface(clamp_line(f"{game_title} challenge", EMBED_TITLE_LIMIT), clamp("\n".join(lines)), None,
-                         buttons)
+    lines = [_("⚔️ **{challenger}** challenges **{opponent}** to {game}!", challenger=who, opponent=them,
+               game=game_title),
+             _("Rules: {rules}", rules=rules_line),
+             _("{opponent}, accept or decline: the challenge expires {when}.", opponent=them,
+               when=timestamp(expires_at))]
+    buttons = [Button("accept", _("Accept"), True, "success"), Button("decline", _("Decline"), True, "danger"),
+               Button("withdraw", _("Withdraw"), True, "secondary")]
+    return ButtonSurface(clamp_line(_("{game} challenge", game=game_title), EMBED_TITLE_LIMIT),
+                         clamp("\n".join(lines)), None, buttons)
 
 
 def ratings_line(ratings: Sequence[Mapping[str, float] | None] | None, shown: Sequence[str]) -> str | None:
@@ -217,8 +226,9 @@ class ChallengeWords:
         self.title, self.emoji, self.rules_line = title, emoji, rules_line
 
     def challenge(self, challenger: str, opponent: str, rules: Mapping[str, Any], *,
-                  expires_at: When) -> ButtonSurface:
-        return challenge_surface(self.title, challenger, opponent, self.rules_line(rules), expires_at=expires_at)
+                  expires_at: When, say: Texts = ENGLISH) -> ButtonSurface:
+        return challenge_surface(say(self.title), challenger, opponent, self.rules_line(rules), expires_at=expires_at,
+                                 say=say)
 
     def declined(self, challenger: str, opponent: str) -> str:
         return f"❌ **{name(opponent)}** declined {possessive(f'**{name(challenger)}**')} {self.title} challenge."

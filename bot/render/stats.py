@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games import game_class
+from bot.i18n import LANGUAGES
 from bot.match.ratings import DISPLAY_START, displayed
 from bot.render.common import ALT_TEXT_LIMIT, Picture, Surface, clamp, clamp_line, timestamp
 from bot.render.plots import line_chart
@@ -241,6 +242,7 @@ def settings(current: Any, games: Sequence[str]) -> str:
         f"War's default pace: {current.war_pace}",
         f"Thread per match: {'on' if current.thread_per_match else 'off (matches play in the channel)'}",
         f"Matches may start in: {channels}",
+        f"Public messages in: {LANGUAGES.get(current.language, current.language)}",
         "Default rules:",
     ]
     rules: Mapping[str, Mapping[str, Any]] = current.default_rules

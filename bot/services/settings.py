@@ -8,7 +8,9 @@
 * default rules per game (``default_rules``): rule keys checked by the game's own options (the same parsing as
   ``python -m bot sim --rule key=value``); a challenge's own rules override them (:meth:`SettingsService.rules_for`);
 * the channels where matches may start (``start_channels``; none: anywhere), checked by
-  :meth:`SettingsService.check_start`.
+  :meth:`SettingsService.check_start`;
+* the language of the server's public messages (``language``, a code of :data:`bot.i18n.LANGUAGES`; English until
+  set), read through :meth:`SettingsService.language`, which keeps it in memory.
 
 Every setter validates first and raises :class:`InvalidSetting` (its text is the user's message) without changing
 anything; a setter returns the settings after the change.
@@ -23,6 +25,7 @@ from typing import Any
 
 from bot.errors import GameError
 from bot.games import game_class, game_names
+from bot.i18n import LANGUAGES
 from bot.match.errors import ServiceError
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
 from bot.storage.port import Storage
@@ -31,6 +34,8 @@ from bot.storage.settings import WAR_PACES, GuildSettings
 __all__ = ["WAR_PACES", "GuildSettings", "InvalidSetting", "SettingsService", "StartChannelRefused"]
 
 RESET_WORDS = ("reset", "default", "defaults", "none", "clear")
+#: how long a server's language is kept in memory when other processes may change it (one process: until it does)
+LANGUAGE_KEPT_SECONDS = 30.0
 
 
 class InvalidSetting(ServiceError):
@@ -88,10 +93,31 @@ class SettingsService:
     def __init__(self, database: Storage, *, clock: Callable[[], float] = time.time) -> None:
         self.db = database
         self.clock = clock
+        #: each server's language as last read, and when (``time.monotonic``)
+        self._languages: dict[int, tuple[str, float]] = {}
 
     async def get(self, guild_id: int) -> GuildSettings:
         async with self.db.statement() as conn:  # one SELECT
-            return await self.db.settings.get_settings(conn, guild_id)
+            return self._read(await self.db.settings.get_settings(conn, guild_id))
+
+    def _read(self, settings: GuildSettings) -> GuildSettings:
+        self._languages[settings.guild_id] = (settings.language, time.monotonic())
+        return settings
+
+    async def language(self, guild_id: int | None) -> str:
+        """The language of the server's public messages (English outside a server); read once, then kept (for
+        :data:`LANGUAGE_KEPT_SECONDS` when other processes share the database)."""
+        if guild_id is None:
+            return "en"
+        kept = self._languages.get(guild_id)
+        if kept is not None and (not self.db.shared or time.monotonic() - kept[1] < LANGUAGE_KEPT_SECONDS):
+            return kept[0]
+        return (await self.get(guild_id)).language
+
+    async def set_language(self, guild_id: int, language: str) -> GuildSettings:
+        if language not in LANGUAGES:
+            raise InvalidSetting(f"The languages are {', '.join(LANGUAGES)}, not {language!r}.")
+        return await self._update(guild_id, language=language)
 
     async def check_start(self, guild_id: int, channel_id: int, parent_id: int | None = None) -> None:
         """Raise :class:`StartChannelRefused` when matches may not start in the channel (``parent_id``: the
@@ -130,7 +156,8 @@ class SettingsService:
     async def _update(self, guild_id: int, **values: Any) -> GuildSettings:
         async with self.db.transaction() as conn:
             await self.db.settings.update_settings(conn, guild_id, self.clock(), **values)
-            return await self.db.settings.get_settings(conn, guild_id)
+            settings = await self.db.settings.get_settings(conn, guild_id)
+        return self._read(settings)
 
     async def set_arrange_seconds(self, guild_id: int, seconds: int) -> GuildSettings:
         self._whole("arrangement timer", seconds, ARRANGE_SECONDS_RANGE, "seconds")

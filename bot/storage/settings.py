@@ -30,6 +30,8 @@ class GuildSettings:
     thread_per_match: bool = True
     default_rules: dict[str, dict[str, Any]] = field(default_factory=dict)
     start_channels: tuple[int, ...] = ()
+    #: the language of the server's public messages (a code of :data:`bot.i18n.LANGUAGES`)
+    language: str = "en"
 
 
 async def get_settings(conn: aiosqlite.Connection, guild_id: int) -> GuildSettings:
@@ -43,11 +45,11 @@ async def get_settings(conn: aiosqlite.Connection, guild_id: int) -> GuildSettin
     if row["arrange_seconds"] is None:
         return GuildSettings(guild_id, default_rules=rules, start_channels=channels)
     return GuildSettings(guild_id, row["arrange_seconds"], row["flip_pace_ms"], row["war_pace"],
-                         bool(row["thread_per_match"]), rules, channels)
+                         bool(row["thread_per_match"]), rules, channels, row["language"] or "en")
 
 
 _GET_SETTINGS = """
-SELECT s.arrange_seconds, s.flip_pace_ms, s.war_pace, s.thread_per_match,
+SELECT s.arrange_seconds, s.flip_pace_ms, s.war_pace, s.thread_per_match, s.language,
        (SELECT json_group_array(json_array(game, json(rules))) FROM guild_default_rules
          WHERE guild_id = :guild) AS rules,
        (SELECT json_group_array(channel_id) FROM guild_start_channels WHERE guild_id = :guild) AS channels
@@ -66,12 +68,12 @@ async def put_settings(conn: aiosqlite.Connection, settings: GuildSettings, now:
     )
 
 
-_COLUMNS = ("arrange_seconds", "flip_pace_ms", "war_pace", "thread_per_match")
+_COLUMNS = ("arrange_seconds", "flip_pace_ms", "war_pace", "thread_per_match", "language")
 
 
 async def update_settings(conn: aiosqlite.Connection, guild_id: int, now: float, **values: Any) -> None:
-    """Set some of the row's settings (``arrange_seconds``, ``flip_pace_ms``, ``war_pace``, ``thread_per_match``);
-    the others keep their stored (or default) values."""
+    """Set some of the row's settings (``arrange_seconds``, ``flip_pace_ms``, ``war_pace``, ``thread_per_match``,
+    ``language``); the others keep their stored (or default) values."""
     unknown = sorted(set(values) - set(_COLUMNS))
     if unknown:
         raise ValueError(f"no setting {unknown[0]!r}")

@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 import discord
 
 from bot.render.common import Button, ButtonSurface
-from cogs.kit.messages import SORRY, STYLES, tell_privately
+from cogs.kit.messages import SORRY, STYLES, private_words, tell_privately
 
 log = logging.getLogger("cogs.kit")
 
@@ -66,7 +66,7 @@ class GameItem:
             return await cog.check_player(interaction, self.match_id)
         except Exception:
             log.exception("checking a click on %s match %s failed", self.title, self.match_id)
-            await tell_privately(interaction, SORRY)
+            await tell_privately(interaction, private_words(interaction)(SORRY))
             return False
 
     async def _run(self, interaction: discord.Interaction, handler_name: str, *args: Any) -> None:
@@ -79,7 +79,7 @@ class GameItem:
             await getattr(cog, handler_name)(interaction, self.match_id, *args)
         except Exception:
             log.exception("a click on %s match %s (%s %s) failed", self.title, self.match_id, handler_name, args)
-            await tell_privately(interaction, SORRY)
+            await tell_privately(interaction, private_words(interaction)(SORRY))
 
 
 class MatchButtons:

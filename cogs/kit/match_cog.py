@@ -50,7 +50,7 @@ from bot.storage.settings import GuildSettings
 from cogs._match_common import message_link, missing_permissions
 from cogs._stats_ui import settings_service
 from cogs.kit.items import MatchButtons
-from cogs.kit.messages import DEFER_AFTER, NO_MENTIONS, Answer
+from cogs.kit.messages import DEFER_AFTER, NO_MENTIONS, Answer, private_words, said
 from cogs.kit.presenter import Presenter, dm_name
 
 log = logging.getLogger("cogs.kit")
@@ -270,10 +270,10 @@ class MatchCog(commands.Cog):
             try:
                 match = await self.service.get_match(match_id)
             except service_errors.MatchNotFound as error:
-                await self.tell(interaction, str(error))
+                await self.tell(interaction, said(error, interaction))
                 return False
             if match.game not in self.service.games:
-                await self.tell(interaction, str(service_errors.MatchNotFound(match_id)))
+                await self.tell(interaction, said(service_errors.MatchNotFound(match_id), interaction))
                 return False
             players = match.user_ids
             if not (match.status == "challenge" and match.options.get("lobby")):
@@ -281,7 +281,7 @@ class MatchCog(commands.Cog):
                 while len(self._players) > PLAYERS_CACHED:
                     self._players.popitem(last=False)
         if interaction.user.id not in players:
-            await self.tell(interaction, str(service_errors.NotYourMatch()))
+            await self.tell(interaction, said(service_errors.NotYourMatch(), interaction))
             return False
         self.presenter.remember_name(interaction.guild_id, interaction.user)
         return True
@@ -295,7 +295,7 @@ class MatchCog(commands.Cog):
             try:
                 update = await call()
             except USER_ERRORS as error:
-                await answer.tell(str(error))
+                await answer.tell(said(error, interaction))
                 return
             try:
                 if reply is not None:
@@ -346,7 +346,7 @@ class MatchCog(commands.Cog):
                             # a choice may have played the step: its panel as it ended (nothing of the next one)
                             panel = await self.service.panel_for(match_id, user_id, step)
                     except USER_ERRORS as error:
-                        await answer.tell(str(error))
+                        await answer.tell(said(error, interaction))
                         return
                     await answer.edit(**await self.presenter.panel_answer(update.match, panel, interaction.message))
                     if method_name in CHOICES:
@@ -370,7 +370,7 @@ class MatchCog(commands.Cog):
                 panel = await self.service.open_panel(match_id, interaction.user.id, step)
                 match = await self.service.get_match(match_id)
             except USER_ERRORS as error:
-                await answer.tell(str(error))
+                await answer.tell(said(error, interaction))
                 return
             await answer.send(ephemeral=True, **await self.presenter.panel_message(match, panel))
 
@@ -384,7 +384,7 @@ class MatchCog(commands.Cog):
                     return
                 update = await self.service.forfeit(match_id, interaction.user.id)
             except USER_ERRORS as error:
-                await answer.edit(content=str(error), view=None, allowed_mentions=NO_MENTIONS)
+                await answer.edit(content=said(error, interaction), view=None, allowed_mentions=NO_MENTIONS)
                 return
             try:
                 await answer.edit(content=self.forfeited_text(update.match, interaction.user.id), view=None,
@@ -458,7 +458,7 @@ class MatchCog(commands.Cog):
         parent_id = channel.parent_id if isinstance(channel, discord.Thread) else None
         refusal = SettingsService.start_refusal(server, interaction.channel_id, parent_id) or checked
         if isinstance(refusal, USER_ERRORS):
-            await self.tell(interaction, str(refusal))
+            await self.tell(interaction, said(refusal, interaction))
             return None
         if isinstance(refusal, BaseException):
             raise refusal
@@ -477,7 +477,7 @@ class MatchCog(commands.Cog):
                     interaction.guild_id, interaction.channel_id, user.id, opponent.id, game=game, rules=dict(rules),
                     challenger_name=user.display_name, opponent_name=opponent.display_name, **options)
             except USER_ERRORS as error:  # (made in between: a public "thinking" is removed, the note is private)
-                await answer.tell(str(error))
+                await answer.tell(said(error, interaction))
                 return None
             self.presenter.remember_name(interaction.guild_id, user)
             self.presenter.remember_name(interaction.guild_id, opponent)
@@ -488,11 +488,15 @@ class MatchCog(commands.Cog):
                               title: str) -> bool:
         """Refuse (privately) a challenge to oneself, a bot or someone outside the server; ``True``: refused."""
         if opponent.id == interaction.user.id:
-            refusal = str(service_errors.CannotChallengeSelf())
+            refusal = said(service_errors.CannotChallengeSelf(), interaction)
         elif opponent.bot:
-            refusal = f"{opponent.mention} is a bot; bots can't play {title}. Challenge a person instead."
+            _ = private_words(interaction)
+            refusal = _("{player} is a bot; bots can't play {game}. Challenge a person instead.",
+                        player=opponent.mention, game=_(title))
         elif not isinstance(opponent, discord.Member):
-            refusal = f"{opponent.mention} isn't a member of this server; you can only challenge someone here."
+            _ = private_words(interaction)
+            refusal = _("{player} isn't a member of this server; you can only challenge someone here.",
+                        player=opponent.mention)
         else:
             return False
         await self.tell(interaction, refusal)
@@ -512,7 +516,7 @@ class MatchCog(commands.Cog):
         stored, the events it shows marked shown."""
         match = update.match
         try:
-            opening = self.presenter.opening_message(match)
+            opening = self.presenter.opening_message(match, await self.presenter.language(match))
             if invited:
                 opening["content"] = "Rematch: " + " ".join(f"<@{user_id}>" for user_id in invited) + ", join in!"
                 opening["allowed_mentions"] = discord.AllowedMentions(
@@ -602,7 +606,7 @@ class MatchCog(commands.Cog):
                                                        rules=dict(rules), pace=pace, host_name=user.display_name,
                                                        bot=bot)
             except USER_ERRORS as error:
-                await answer.tell(str(error))
+                await answer.tell(said(error, interaction))
                 return None
             self.presenter.remember_name(interaction.guild_id, user)
             await self.post_opening(interaction, answer, update, invited)
@@ -634,7 +638,7 @@ class MatchCog(commands.Cog):
                 assert seat is not None
                 question = await self.forfeit_question(match, seat)
             except USER_ERRORS as error:
-                await answer.tell(str(error))
+                await answer.tell(said(error, interaction))
                 return
             await answer.send(question, view=self.buttons.forfeit_view(match.id), ephemeral=True)
 
@@ -676,7 +680,7 @@ class MatchCog(commands.Cog):
             try:
                 status = await self.service.status(interaction.user.id, self.game)
             except USER_ERRORS as error:
-                await answer.tell(str(error))
+                await answer.tell(said(error, interaction))
                 return
             if status.view is None or status.panel is None:
                 await answer.tell(self.waiting_text(status))

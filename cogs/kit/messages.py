@@ -12,13 +12,14 @@ from typing import Any
 
 import discord
 
+from bot.i18n import N_, Texts, texts
 from bot.render.common import Picture, Surface
 from bot.storage.records import MatchRecord
 
 log = logging.getLogger("cogs.kit")
 
 NO_MENTIONS = discord.AllowedMentions.none()
-SORRY = "Something went wrong on our side; nothing was changed. Please try again in a moment."
+SORRY = N_("Something went wrong on our side; nothing was changed. Please try again in a moment.")
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -186,6 +187,19 @@ class Answer:
                 await self.interaction.response.defer()
 
 
+
+
+def said(error: Exception, interaction: discord.Interaction) -> str:
+    """A refusal's message for the user who met it: in their client's language where the error can say it
+    (:meth:`bot.match.errors.ServiceError.said`), else as it is. For private answers only: a user's language is
+    never shown to others."""
+    say = getattr(error, "said", None)
+    return say(texts(interaction.locale)) if callable(say) else str(error)
+
+
+def private_words(interaction: discord.Interaction) -> Texts:
+    """The words of the user's own language (their client's): for what only they see."""
+    return texts(interaction.locale)
 
 
 async def tell_privately(interaction: discord.Interaction, text: str) -> None:

@@ -57,6 +57,7 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.i18n import texts
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel
 from bot.render.common import Surface, name
 from bot.services import USER_ERRORS
@@ -514,12 +515,18 @@ class Presenter(ShowLoop):
             log.info("%s: could not remove the Rematch button of message %s: %s", self.title, message_id, error)
 
     # --- the challenge ---------------------------------------------------------------------------------------
-    def opening_message(self, match: MatchRecord) -> dict[str, Any]:
-        """``send`` keyword arguments of the match's challenge message as the match stands (the opponent pinged); a
-        game with lobbies words its lobby message here too."""
+    async def language(self, match: MatchRecord) -> str:
+        """The language of the public messages in the match's server (``/settings language``)."""
+        service = getattr(self.bot, "guild_settings", None)
+        return "en" if service is None else await service.language(match.guild_id)
+
+    def opening_message(self, match: MatchRecord, language: str = "en") -> dict[str, Any]:
+        """``send`` keyword arguments of the match's challenge message as the match stands (the opponent pinged), in
+        the server's ``language``; a game with lobbies words its lobby message here too."""
         names = mentions(match)
         assert match.deadline_at is not None
-        surface = self.render.challenge(names[0], names[1], match.rules, expires_at=match.deadline_at)
+        surface = self.render.challenge(names[0], names[1], match.rules, expires_at=match.deadline_at,
+                                        say=texts(language))
         return {"content": names[1], "embed": embed_of(surface, colour=self.colour),
                 "view": self.buttons.challenge_view(match.id, surface.buttons),
                 "allowed_mentions": discord.AllowedMentions(users=[discord.Object(match.opponent_id)])}
@@ -531,7 +538,8 @@ class Presenter(ShowLoop):
         channel = self._channel(match.channel_id)
         message_id = await self._find_challenge(match, channel)
         if message_id is None:
-            message = await self._send(match, channel, "challenge", **self.opening_message(match))
+            message = await self._send(match, channel, "challenge",
+                                       **self.opening_message(match, await self.language(match)))
             message_id = message.id
         show.match = await self.service.set_challenge_message(match.id, message_id)
 
@@ -543,7 +551,8 @@ class Presenter(ShowLoop):
         if match.challenge_message_id is None or match.status != "challenge":
             return
         try:
-            await self._edit(match.channel_id, match.challenge_message_id, **self.opening_message(match))
+            await self._edit(match.channel_id, match.challenge_message_id,
+                             **self.opening_message(match, await self.language(match)))
         except (discord.Forbidden, discord.NotFound) as error:
             log.info("%s match %s: could not update its lobby message: %s", self.title, match.id, error)
 

@@ -42,6 +42,7 @@ from typing import Any, Self
 from bot.cards import parse_card, standard_pack, strength_table, tarot_pack
 from bot.errors import IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
 from bot.games.base import Action, Event, Game, GameStats, Option, Outcome
+from bot.i18n import N_
 
 SEATS = (0, 1)
 JSON_VERSION = 1
@@ -68,7 +69,7 @@ class AirWar(Game):
     """Air War for two players (see the module docstring for the state, events and views)."""
 
     name = "airwar"
-    title = "Air War"
+    title = N_("Air War")
     min_players = 2
     max_players = 4
     options = (

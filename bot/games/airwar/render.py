@@ -34,10 +34,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.cards import card_label
+from bot.i18n import N_, Texts
 from bot.render.cards import CardRow, card_rows_png
 from bot.render.common import (
     ALT_TEXT_LIMIT,
     EMBED_TITLE_LIMIT,
+    ENGLISH,
     MESSAGE_LIMIT,
     Button,
     ButtonSurface,
@@ -62,9 +64,10 @@ from bot.render.common import (
 if TYPE_CHECKING:
     from bot.render.common import Event, View, When
 
-TITLE = "Air War"
-DECK_WORDS = {"standard": "standard decks (52 cards)", "jokers": "decks with jokers (54 cards)",
-              "tarot": "tarot decks (78 cards)"}
+TITLE = N_("Air War")
+DECK_WORDS = {"standard": N_("standard decks (52 cards)"), "jokers": N_("decks with jokers (54 cards)"),
+              "tarot": N_("tarot decks (78 cards)")}
+ACES_WORDS = {"high": N_("aces high"), "low": N_("aces low")}
 LOCKED = "✅ locked in"
 ARRANGING = "⏳ arranging"
 NOT_LOCKED = "not locked in"
@@ -75,12 +78,16 @@ PANEL_BUTTON = "Arrange"
 # --- small pieces -----------------------------------------------------------------------------------
 
 
-def rules_text(rules: Mapping[str, Any]) -> str:
+def rules_text(rules: Mapping[str, Any], say: Texts = ENGLISH) -> str:
     """The options in words: ``stacks of 5 · aces high · standard decks (52 cards)``."""
-    stack = rules.get("stack", 5)
+    _ = say
+    stack = int(rules.get("stack", 5))
     aces = rules.get("aces", "high")
-    deck = DECK_WORDS.get(rules.get("deck", "standard"), f"{rules.get('deck')} decks")
-    return f"stacks of {stack} · aces {aces} · {deck}"
+    aces_words = _(ACES_WORDS[aces]) if aces in ACES_WORDS else f"aces {aces}"
+    deck = rules.get("deck", "standard")
+    deck_words = _(DECK_WORDS[deck]) if deck in DECK_WORDS else f"{deck} decks"
+    stacks = _.ngettext("stacks of {count}", "stacks of {count}", stack)
+    return f"{stacks} · {aces_words} · {deck_words}"
 
 
 def _names(names: Sequence[str]) -> list[str]:
@@ -701,17 +708,21 @@ def status(view: View, names: Sequence[str], *, deadline: When | None = None, dr
 # --- challenge and other notices ---------------------------------------------------------------------
 
 
-def challenge(challenger: str, opponent: str | None, rules: Mapping[str, Any], *, expires_at: When) -> ButtonSurface:
+def challenge(challenger: str, opponent: str | None, rules: Mapping[str, Any], *, expires_at: When,
+              say: Texts = ENGLISH) -> ButtonSurface:
     """The challenge message: who challenged whom (``opponent`` ``None``: anyone may accept), the options and
-    the expiry (``<t:UNIX:R>``). Buttons: ``accept``, ``decline`` (the opponent), ``withdraw`` (the
-    challenger)."""
+    the expiry (``<t:UNIX:R>``), in ``say``'s language. Buttons: ``accept``, ``decline`` (the opponent),
+    ``withdraw`` (the challenger)."""
+    _ = say
     if opponent is not None:
-        return challenge_surface(TITLE, challenger, opponent, rules_text(rules), expires_at=expires_at)
-    lines = [f"⚔️ **{name(challenger)}** is looking for an opponent for {TITLE}!",
-             f"Rules: {rules_text(rules)}",
-             f"Anyone may accept; the challenge expires {timestamp(expires_at)}."]
-    buttons = [Button("accept", "Accept", True, "success"), Button("withdraw", "Withdraw", True, "secondary")]
-    return ButtonSurface(_title(f"{TITLE} challenge"), clamp("\n".join(lines)), None, buttons)
+        return challenge_surface(_(TITLE), challenger, opponent, rules_text(rules, _), expires_at=expires_at,
+                                 say=_)
+    lines = [_("⚔️ **{challenger}** is looking for an opponent for {game}!", challenger=name(challenger),
+               game=_(TITLE)),
+             _("Rules: {rules}", rules=rules_text(rules, _)),
+             _("Anyone may accept; the challenge expires {when}.", when=timestamp(expires_at))]
+    buttons = [Button("accept", _("Accept"), True, "success"), Button("withdraw", _("Withdraw"), True, "secondary")]
+    return ButtonSurface(_title(_("{game} challenge", game=_(TITLE))), clamp("\n".join(lines)), None, buttons)
 
 
 def declined(challenger: str, opponent: str) -> str:

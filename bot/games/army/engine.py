@@ -69,6 +69,7 @@ from typing import Any, ClassVar, Self
 from bot.cards import is_red, parse_card, rank_of, standard_pack
 from bot.errors import IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
 from bot.games.base import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
+from bot.i18n import N_
 
 STAMINA = {"A": 4, "K": 3, "Q": 2, "J": 1}
 HAND_SIZE = 5
@@ -93,7 +94,7 @@ class Army(Game):
     """Army for two players; see the module docstring for the rules, moves and events."""
 
     name: ClassVar[str] = "army"
-    title: ClassVar[str] = "Army"
+    title: ClassVar[str] = N_("Army")
     options: ClassVar[tuple[Option, ...]] = (
         Option(
             "max_rounds",

@@ -11,7 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.cards import card_label, is_red, rank_of
+from bot.i18n import N_, Texts
 from bot.render.common import (
+    ENGLISH,
     Button,
     ButtonSurface,
     Surface,
@@ -29,7 +31,7 @@ from bot.render.common import (
 if TYPE_CHECKING:
     from bot.render.common import Event, When
 
-TITLE = "Army"
+TITLE = N_("Army")
 STAMINA = {"A": 4, "K": 3, "Q": 2, "J": 1}
 ARRANGE_STEP = 1
 CHOSEN = "✅ chosen"
@@ -76,9 +78,10 @@ def step_title(step: int) -> str:
 # --- the challenge ------------------------------------------------------------------------------------------
 
 
-def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expires_at: When) -> ButtonSurface:
+def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expires_at: When,
+              say: Texts = ENGLISH) -> ButtonSurface:
     """The challenge message; buttons ``accept``, ``decline`` (the opponent), ``withdraw`` (the challenger)."""
-    return challenge_surface(TITLE, challenger, opponent, rules_text(rules), expires_at=expires_at)
+    return challenge_surface(say(TITLE), challenger, opponent, rules_text(rules), expires_at=expires_at, say=say)
 
 
 def declined(challenger: str, opponent: str) -> str:

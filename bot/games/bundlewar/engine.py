@@ -36,6 +36,7 @@ from typing import Any, ClassVar, Self
 from bot.cards import JOKERS, parse_card, rank_of, standard_pack, strength_table
 from bot.errors import IllegalAction, InvalidState, NotYourTurn
 from bot.games.base import Action, Event, Game, GameStats, Option, Outcome
+from bot.i18n import N_
 
 STATE_VERSION = 1
 WAR_DOWN = 3
@@ -51,7 +52,7 @@ def same_rank(first: str, second: str) -> bool:
 
 class BundleWar(Game):
     name: ClassVar[str] = "bundlewar"
-    title: ClassVar[str] = "Bundle War"
+    title: ClassVar[str] = N_("Bundle War")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     options: ClassVar[tuple[Option, ...]] = (

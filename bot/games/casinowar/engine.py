@@ -37,6 +37,7 @@ from typing import Any, Self
 from bot.cards import standard_pack, strength_table
 from bot.errors import IllegalAction, InvalidRules, InvalidState, NotYourTurn
 from bot.games.base import Action, Event, Game, Option, Outcome, rng_from_json
+from bot.i18n import N_
 
 RANKS = strength_table(aces_high=True)
 PAYOUT_TIE_BET = 10  #: the tie bet pays 10 to 1
@@ -60,7 +61,7 @@ def bet_ladder(minimum: int, maximum: int) -> list[int]:
 
 class CasinoWar(Game):
     name = "casinowar"
-    title = "Casino War"
+    title = N_("Casino War")
     min_players = 1
     max_players = 4
     options = (

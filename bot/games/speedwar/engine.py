@@ -38,6 +38,7 @@ from typing import Any, ClassVar, Self
 from bot.cards import parse_card, standard_pack, strength_table
 from bot.errors import IllegalAction, InvalidState, NotYourTurn
 from bot.games.base import Action, Event, Game, GameStats, Option, Outcome
+from bot.i18n import N_
 
 STATE_VERSION = 1
 CHOICES = ("0", "1", "tie")
@@ -46,7 +47,7 @@ _STRENGTH = strength_table(aces_high=True)
 
 class SpeedWar(Game):
     name: ClassVar[str] = "speedwar"
-    title: ClassVar[str] = "Speed War"
+    title: ClassVar[str] = N_("Speed War")
     #: action keys the bot measures rather than offers (any whole number of ms is legal)
     measured: ClassVar[tuple[str, ...]] = ("ms",)
     options: ClassVar[tuple[Option, ...]] = (

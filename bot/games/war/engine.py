@@ -66,6 +66,7 @@ from typing import Any, ClassVar, Self
 from bot.cards import JOKERS, STANDARD_RANKS, SUITS, is_red, parse_card, standard_pack, strength_table
 from bot.errors import GameError, IllegalAction, InvalidRules, InvalidState, NotYourTurn
 from bot.games.base import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
+from bot.i18n import N_
 
 STATE_VERSION = 1
 
@@ -181,7 +182,7 @@ class War(Game):
     resolves when the last one flips. ``play_round`` / ``play_out`` flip for everyone."""
 
     name: ClassVar[str] = "war"
-    title: ClassVar[str] = "War"
+    title: ClassVar[str] = N_("War")
     options: ClassVar[tuple[Option, ...]] = WAR_OPTIONS
     automatic: ClassVar[bool] = True
     min_players: ClassVar[int] = 2
@@ -1136,7 +1137,7 @@ class Drunkard(War):
     war (the house choice "next face-up card" is ``face_down: 0``); a player with no cards is out."""
 
     name: ClassVar[str] = "drunkard"
-    title: ClassVar[str] = "Drunkard"
+    title: ClassVar[str] = N_("Drunkard")
     options: ClassVar[tuple[Option, ...]] = _with_defaults(
         WAR_OPTIONS,
         pack={"default": 36},
@@ -1149,7 +1150,7 @@ class TodUndLeben(War):
     shuffles their own; otherwise War with one face-down card per war."""
 
     name: ClassVar[str] = "todundleben"
-    title: ClassVar[str] = "Tod und Leben"
+    title: ClassVar[str] = N_("Tod und Leben")
     max_players: ClassVar[int] = 2
     options: ClassVar[tuple[Option, ...]] = _with_defaults(
         WAR_OPTIONS,
@@ -1174,5 +1175,5 @@ class DoubleWar(War):
     leaves it standing; at the end it goes to the player it belongs to."""
 
     name: ClassVar[str] = "doublewar"
-    title: ClassVar[str] = "Double War"
+    title: ClassVar[str] = N_("Double War")
     options: ClassVar[tuple[Option, ...]] = _with_defaults(WAR_OPTIONS, double={"default": True})

@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from bot.cards import card_label
 from bot.games import game_class
+from bot.i18n import Texts
 from bot.render.common import (
     ALT_TEXT_LIMIT,
     EMBED_TITLE_LIMIT,
+    ENGLISH,
     Button,
     ButtonSurface,
     Picture,
@@ -90,10 +92,10 @@ def _shown(names: Sequence[str]) -> list[str]:
 
 
 def challenge(challenger: str, opponent: str, game: str, rules: Mapping[str, Any], pace: str, *,
-              expires_at: When) -> ButtonSurface:
+              expires_at: When, say: Texts = ENGLISH) -> ButtonSurface:
     """The two-player challenge. Buttons: ``accept``, ``decline`` (the opponent), ``withdraw`` (the challenger)."""
-    return challenge_surface(title_of(game), challenger, opponent,
-                             f"{rules_text(game, rules)} · pace: {PACE_WORDS[pace]}", expires_at=expires_at)
+    return challenge_surface(say(title_of(game)), challenger, opponent,
+                             f"{rules_text(game, rules)} · pace: {PACE_WORDS[pace]}", expires_at=expires_at, say=say)
 
 
 def lobby(players: Sequence[str], game: str, rules: Mapping[str, Any], pace: str, *, expires_at: When | None,

@@ -78,12 +78,13 @@ def test_history_and_head_to_head_show_deleted_players_and_links():
 
 
 def test_settings_and_seasons():
-    current = GuildSettings(1, 90, 2000, "auto", False, {"war": {"pack": 36, "capture_pile": True}}, (5, 6))
+    current = GuildSettings(1, 90, 2000, "auto", False, {"war": {"pack": 36, "capture_pile": True}}, (5, 6), "pl")
     text = render.settings(current, ("airwar", "war"))
     assert text.splitlines() == [
         "**Server settings**", "Air War arrangement timer: 90 s", "Air War flip pace: 2 s between flips",
         "War's default pace: auto", "Thread per match: off (matches play in the channel)",
-        "Matches may start in: <#5>, <#6>", "Default rules:", "• Air War: the game’s defaults",
+        "Matches may start in: <#5>, <#6>", "Public messages in: Polski", "Default rules:",
+        "• Air War: the game’s defaults",
         "• War: capture_pile=true pack=36"]
     seasons = render.seasons([Season(1, "Season 1", None, 1_700_000_000.0), Season(2, "Spring", 1_700_000_000.0,
                                                                                     None)])

@@ -1,0 +1,160 @@
+"""The bot's languages: one gettext catalogue per language (``bot/i18n/locales/<language>.po``, English is the
+source), read with Babel.
+
+Text is written in English and marked where it is made: ``_ = texts(language)`` then ``_("You won {count}.",
+count=3)`` (placeholders in ``str.format`` style, filled after the lookup), ``_.ngettext(singular, plural, n)`` for
+counts, ``_.pgettext(context, text)`` where one English word means two things. Text made before anyone's language is
+known (an error's message, a button's label in a table) is marked with :func:`N_` and looked up when shown:
+``_(ERROR_TEXT)``. ``python -m bot.i18n extract`` gathers every marked string, and the slash commands' names and
+descriptions, into ``locales/airwar.pot`` and adds the new ones to each catalogue; a string a catalogue lacks
+shows in English.
+
+Whose language: a private answer speaks the user's (Discord's ``interaction.locale``, never shown to anyone else);
+a public message the server's (``/settings language``; English until it is set, since Discord's server locale is
+rarely what its members speak).
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import string
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+
+LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+DOMAIN = "airwar"
+DEFAULT_LANGUAGE = "en"
+
+#: every language the bot speaks, by its catalogue's code, with its own name for itself
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+    "pt_BR": "Português (Brasil)",
+    "ru": "Русский",
+    "ro": "Română",
+    "pl": "Polski",
+}
+
+#: Discord's locales (``discord.Locale`` values) that differ from the language's code
+_DISCORD_LOCALES = {"en-US": "en", "en-GB": "en", "es-ES": "es", "es-419": "es", "pt-BR": "pt_BR"}
+
+#: the msgctxt of a slash command's, group's or option's name (lower case, one word, at most 32 characters)
+COMMAND_NAME = "command name"
+
+
+def language_of(locale: object) -> str:
+    """The bot's language for a Discord locale (``discord.Locale`` or its value), a language code, or ``None``:
+    English for what it does not speak."""
+    value = str(getattr(locale, "value", locale or ""))
+    value = _DISCORD_LOCALES.get(value, value.replace("-", "_"))
+    if value in LANGUAGES:
+        return value
+    return value.split("_")[0] if value.split("_")[0] in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def discord_locales(language: str) -> list[str]:
+    """The Discord locales a language serves (``pt_BR`` -> ``["pt-BR"]``, ``es`` -> ``["es-ES", "es-419"]``)."""
+    found = [locale for locale, code in _DISCORD_LOCALES.items() if code == language]
+    return found or [language.replace("_", "-")]
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogues; it is looked up where it is shown (``texts(language)(message)``)."""
+    return message
+
+
+def placeholders(message: str) -> frozenset[str]:
+    """The ``{name}`` fields of a message (what a translation must keep, no more and no fewer)."""
+    return frozenset(name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(message)
+                     if name is not None)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """One language's translations: ``(context, message)`` -> text; plurals ``(context, singular)`` -> forms."""
+
+    language: str
+    singular: Mapping[tuple[str | None, str], str] = field(default_factory=dict)
+    plural: Mapping[tuple[str | None, str], tuple[str, ...]] = field(default_factory=dict)
+    plural_index: Callable[[int], int] = field(default=lambda n: int(n != 1))
+
+
+def catalogue_path(language: str) -> Path:
+    return LOCALES_DIR / f"{language}.po"
+
+
+@functools.cache
+def catalogue(language: str) -> Catalogue:
+    """The language's catalogue as stored (English and a missing file: empty). Fuzzy and empty entries are left
+    out: they show in English."""
+    path = catalogue_path(language)
+    if language == DEFAULT_LANGUAGE or not path.exists():
+        return Catalogue(language)
+    with path.open("rb") as file:
+        po = read_po(file, locale=language, domain=DOMAIN)
+    singular: dict[tuple[str | None, str], str] = {}
+    plural: dict[tuple[str | None, str], tuple[str, ...]] = {}
+    for message in po:
+        if not message.id or message.fuzzy:
+            continue
+        if isinstance(message.id, tuple | list):
+            forms = tuple(message.string or ())
+            if forms and all(forms):
+                plural[(message.context, message.id[0])] = forms
+        elif message.string:
+            singular[(message.context, message.id)] = message.string
+    return Catalogue(language, singular, plural, gettext.c2py(po.plural_expr))
+
+
+class Texts:
+    """The bot's words in one language (see the module's docstring): ``_(message, **params)``."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self._catalogue = catalogue(language)
+
+    def __call__(self, message: str, /, **params: Any) -> str:
+        text = self._catalogue.singular.get((None, message), message)
+        return text.format(**params) if params else text
+
+    def pgettext(self, context: str, message: str, /, **params: Any) -> str:
+        text = self._catalogue.singular.get((context, message), message)
+        return text.format(**params) if params else text
+
+    def ngettext(self, singular: str, plural: str, count: int, /, **params: Any) -> str:
+        """The form for ``count`` (also given to the text as ``{count}``, written in the language's way)."""
+        forms = self._catalogue.plural.get((None, singular))
+        if forms is None:
+            text = singular if count == 1 else plural
+        else:
+            text = forms[min(self._catalogue.plural_index(count), len(forms) - 1)]
+        return text.format(**{"count": self.number(count), **params})
+
+    def number(self, value: float, *, digits: int | None = None) -> str:
+        """A number in the language's form (``1,500.5`` in English, ``1.500,5`` in German)."""
+        if digits is not None:
+            return format_decimal(value, format=f"#,##0.{'0' * digits}" if digits else "#,##0",
+                                  locale=self.language)
+        return format_decimal(value, locale=self.language)
+
+    def has(self, message: str, context: str | None = None) -> bool:
+        """The catalogue translates ``message`` (English always does)."""
+        return self.language == DEFAULT_LANGUAGE or (context, message) in self._catalogue.singular
+
+
+@functools.cache
+def texts(locale: object) -> Texts:
+    """The words of the language for ``locale`` (see :func:`language_of`)."""
+    return Texts(language_of(locale))
+
+
+def every_language() -> Iterable[Texts]:
+    return (texts(language) for language in LANGUAGES)

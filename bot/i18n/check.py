@@ -1,0 +1,94 @@
+"""What a catalogue must hold: every string of the template, translated (not fuzzy, not empty), with the same
+``{placeholders}``; a command's name as Discord takes it (lower case, one word, at most 32 characters); a
+description or choice at most 100 characters. ``python -m bot.i18n.check [LANGUAGE ...]`` prints what is wrong."""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+from collections.abc import Iterable
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import read_po
+
+from bot.i18n import COMMAND_NAME, DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, catalogue_path, placeholders
+
+NAME_LIMIT = 32
+TEXT_LIMIT = 100
+
+
+def read(path_language: str | None = None) -> Catalog:
+    """The language's catalogue as stored (``None``: the template)."""
+    from bot.i18n.extract import TEMPLATE
+
+    path = TEMPLATE if path_language is None else catalogue_path(path_language)
+    with path.open("rb") as file:
+        return read_po(file, locale=path_language, domain=DOMAIN)
+
+
+def is_command_name(text: str) -> bool:
+    """A chat-input command's or option's name as Discord accepts it."""
+    return (1 <= len(text) <= NAME_LIMIT and text == text.lower()
+            and all(char in "-_'" or char.isalnum() or unicodedata.name(char, "").startswith(("DEVANAGARI ", "THAI "))
+                    for char in text))
+
+
+def _forms(message: Message) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the English forms, the translated forms) of a message."""
+    ids = (message.id,) if isinstance(message.id, str) else tuple(message.id)
+    strings = (message.string,) if isinstance(message.string, str) else tuple(message.string or ())
+    return ids, strings
+
+
+def problems(language: str) -> list[str]:
+    """Everything wrong with the language's catalogue against the template (empty: nothing)."""
+    template = read(None)
+    catalog = read(language)
+    found = []
+    for source in template:
+        if not source.id:
+            continue
+        key = source.id if isinstance(source.id, str) else source.id[0]
+        message = catalog.get(source.id, context=source.context)
+        where = f"{language}: {key!r}" + (f" ({source.context})" if source.context else "")
+        if message is None:
+            found.append(f"{where}: missing (run python -m bot.i18n extract)")
+            continue
+        ids, strings = _forms(message)
+        if message.fuzzy or not strings or not all(strings):
+            found.append(f"{where}: not translated")
+            continue
+        wanted = placeholders(ids[0]) | (placeholders(ids[1]) - {"count"} if len(ids) > 1 else frozenset())
+        for text in strings:
+            have = placeholders(text) - ({"count"} if len(ids) > 1 else frozenset())
+            if have != wanted - ({"count"} if len(ids) > 1 else frozenset()):
+                found.append(f"{where}: placeholders {sorted(have)} instead of {sorted(wanted)} in {text!r}")
+            if source.context == COMMAND_NAME and not is_command_name(text):
+                found.append(f"{where}: {text!r} is not a command name (lower case, one word, at most 32)")
+            elif _is_command_text(source) and len(text) > TEXT_LIMIT:
+                found.append(f"{where}: {len(text)} characters, more than Discord's {TEXT_LIMIT}: {text!r}")
+        if len(ids) > 1 and len(strings) != catalog.num_plurals:
+            found.append(f"{where}: {len(strings)} plural forms, the language has {catalog.num_plurals}")
+    known = {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in template if m.id}
+    found += [f"{language}: {message.id!r} is not in the template (run python -m bot.i18n extract)"
+              for message in catalog if message.id and ((message.id if isinstance(message.id, str)
+                                                         else message.id[0]), message.context) not in known]
+    return found
+
+
+def _is_command_text(message: Message) -> bool:
+    return any(path.startswith("/") for path, _ in message.locations)
+
+
+def every_problem(languages: Iterable[str] = LANGUAGES) -> list[str]:
+    return [problem for language in languages if language != DEFAULT_LANGUAGE for problem in problems(language)]
+
+
+def main() -> None:
+    found = every_problem(sys.argv[1:] or LANGUAGES)
+    print("\n".join(found) or "every catalogue is complete")
+    sys.exit(1 if found else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""Every server in its own language, end to end: the slash commands carry their names and descriptions in each
+language the bot speaks (Discord shows a member the ones of their client's language); a private reply speaks the
+member's language (``interaction.locale``); a public message speaks the server's (``/settings language``), English
+until it is set, whoever's command made it, and the next public message follows a change."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import texts
+from tests.e2e.test_airwar import TITLE, match_id_of, slash, start, stored, title
+from tests.localdiscord import Env, Message
+
+pytestmark = pytest.mark.e2e
+
+GERMAN, FRENCH, ENGLISH = texts("de"), texts("fr"), texts("en")
+
+
+def command(env: Env, name: str) -> dict:
+    return next(c for c in env.guild_commands if c["name"] == name)
+
+
+def option(node: dict, name: str) -> dict:
+    return next(o for o in node["options"] if o["name"] == name)
+
+
+def button_labels(message: Message) -> list[str]:
+    return [button["label"] for button in message.buttons]
+
+
+def challenge_title(words) -> str:
+    return words("{game} challenge", game=words(TITLE))
+
+
+async def test_a_german_member_sees_german_commands_and_replies_while_the_server_speaks_its_language(make_env,
+                                                                                                     tmp_path):
+    env = await start(make_env, tmp_path)
+    anna = env.user("anna", locale="de")
+    ben = env.user("ben", locale="en-US")
+    chloe = env.user("chloe", locale="fr")
+
+    # the commands as Discord has them: German names and descriptions beside the English ones
+    airwar = command(env, "airwar")
+    challenge = option(airwar, "challenge")
+    assert airwar["description_localizations"]["de"] == GERMAN("Air War: a card battle for 2-4 pilots")
+    assert challenge["name_localizations"]["de"] == GERMAN.pgettext("command name", "challenge") != "challenge"
+    assert option(challenge, "opponent")["name_localizations"]["fr"] == FRENCH.pgettext("command name", "opponent")
+    language = option(command(env, "settings"), "language")
+    assert language["description_localizations"]["de"] == GERMAN("The language of this server's public messages")
+    # a language's own name is never translated
+    assert [c["name"] for c in option(language, "language")["choices"]][:2] == ["English", "Deutsch"]
+    assert not any(c.get("name_localizations") for c in option(language, "language")["choices"])
+
+    # a private refusal: in the member's own language
+    ix = await slash(env, anna, "airwar challenge", opponent=anna)
+    assert ix.response.ephemeral and ix.message.content == GERMAN("You can't challenge yourself.")
+    assert ix.message.content != "You can't challenge yourself."
+    ix = await slash(env, ben, "airwar challenge", opponent=ben)
+    assert ix.response.ephemeral and ix.message.content == "You can't challenge yourself."
+
+    # the public challenge: the server's language (English: not set), not the challenger's
+    ix = await slash(env, anna, "airwar challenge", opponent=ben)
+    assert not ix.response.ephemeral
+    public = ix.message
+    assert title(public) == "Air War challenge"
+    assert button_labels(public) == ["Accept", "Decline", "Withdraw"]
+    assert "challenges" in public.embeds[0]["description"]
+    match_id = match_id_of(public)
+    await stored(env, match_id)
+
+    # the server's language changes (privately confirmed, in the admin's own language) ...
+    env.owner.locale = "de"
+    ix = await slash(env, env.owner, "settings language", language="fr")
+    assert ix.response.ephemeral
+    assert ix.message.content == GERMAN("Saved: this server's public messages are in {language} from now on. "
+                                        "Private replies follow each member's own Discord language.",
+                                        language="Français")
+    # ... a member without Manage Server (the server let everyone reach /settings) is refused in their language,
+    # and nothing changes
+    env.commands["settings"]["default_member_permissions"] = None
+    ix = await slash(env, anna, "settings language", language="ru")
+    assert ix.response.ephemeral
+    assert ix.message.content == GERMAN("Changing the server's settings needs the Manage Server permission.")
+    assert await env.bot.guild_settings.language(env.guild.id) == "fr"
+
+    # ... and the next public message speaks it, even when a German member makes it, while private replies stay in
+    # each member's language
+    emil = env.user("emil", locale="de")
+    ix = await slash(env, emil, "airwar challenge", opponent=env.user("dora"))
+    assert not ix.response.ephemeral
+    french = ix.message
+    assert title(french) == challenge_title(FRENCH) != "Air War challenge"
+    assert button_labels(french) == [FRENCH("Accept"), FRENCH("Decline"), FRENCH("Withdraw")]
+    assert FRENCH("Rules: {rules}", rules="").split(":")[0] in french.embeds[0]["description"]
+    ix = await slash(env, anna, "airwar challenge", opponent=chloe)
+    assert ix.response.ephemeral
+    assert ix.message.content == GERMAN("You're already in a match of {game}; finish it (or withdraw your "
+                                        "challenge) first.", game=GERMAN(TITLE))
+
+    # the challenge posted before the change keeps its words; no public message is in a member's own language
+    assert title(public) == "Air War challenge"
+    german_words = {GERMAN("Accept"), GERMAN("Decline"), challenge_title(GERMAN)} - {"Accept", "Decline"}
+    for message in env.messages():
+        if message.ephemeral_to is None:
+            shown = {title(message), *button_labels(message)}
+            assert not shown & german_words, shown
+    ix = await slash(env, chloe, "airwar challenge", opponent=anna)
+    assert ix.response.ephemeral
+    assert ix.message.content == FRENCH("{player} is already in a match of {game}.", player=f"<@{anna.id}>",
+                                        game=FRENCH(TITLE))
