@@ -46,8 +46,9 @@ import discord
 
 from bot.games.airwar import render, render_many
 from bot.games.airwar.flow import Panel, PublicBoard, public_board
+from bot.i18n import texts
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel
-from bot.render.common import Button, ButtonSurface
+from bot.render.common import Button, ButtonSurface, accepted_line
 from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
 from cogs._airwar_ui import BUTTONS, COLOUR, HINT_KEY
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
@@ -109,23 +110,29 @@ class AirWarPresenter(Presenter):
         return {"embed": embed_of(surface, colour=self.colour),
                 "view": self.buttons.lobby_view(match.id, surface.buttons), "allowed_mentions": NO_MENTIONS}
 
-    def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str]) -> str:
+    def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str],
+                              language: str = "en") -> str:
         if match.options.get("lobby"):
             how = {"withdrawn": "was cancelled by its host", "expired": "expired: nobody joined or left in time"}
             return (f"{CLOSED_MARKS[event_type]}**{names[0]}**'s {render.TITLE} lobby "
                     f"{how.get(event_type, 'closed')}.")
-        return CLOSED_MARKS[event_type] + super().closed_challenge_text(match, event_type, names)
+        return CLOSED_MARKS[event_type] + super().closed_challenge_text(match, event_type, names, language)
 
-    def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None) -> str:
+    def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None,
+                      language: str = "en") -> str:
         if len(names) != 2:
             return render_many.started(names, None if thread_id is None else f"<#{thread_id}>")
         challenger, opponent = names
-        where = f"the match is on in <#{thread_id}>" if thread_id is not None else "the match is on right here"
-        return f"⚔️ **{opponent}** accepted **{challenger}**'s {render.TITLE} challenge: {where}."
+        return "⚔️ " + accepted_line(render.TITLE, challenger, opponent, thread_id, texts(language))
 
-    def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int) -> str:
-        return (f"⚔️ **{render.TITLE}:** {' vs '.join(names)} · {render.rules_text(match.rules)} — "
-                f"follow the match in <#{thread_id}>.")
+    def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int, language: str = "en") -> str:
+        _ = texts(language)
+        if len(names) != 2:
+            return (f"⚔️ **{render.TITLE}:** {' vs '.join(names)} · {render.rules_text(match.rules)} — "
+                    f"follow the match in <#{thread_id}>.")
+        return "⚔️ " + _("**{game}:** {players} · {rules} — follow the match in {thread}.", game=_(render.TITLE),
+                         players=" vs ".join(names), rules=render.rules_text(match.rules, say=_),
+                         thread=f"<#{thread_id}>")
 
     def thread_lost_text(self, names: Sequence[str]) -> str:
         return render.thread_lost(names)

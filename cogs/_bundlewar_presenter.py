@@ -32,7 +32,7 @@ class BundleWarPresenter(Presenter):
                     "view": self.buttons.lobby_view(match.id, surface.buttons), "allowed_mentions": NO_MENTIONS}
         return super().opening_message(match, language)
 
-    def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int) -> str:
+    def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int, language: str = "en") -> str:
         return render.link_line(mentions(match), match.rules, thread_id)
 
     async def _close_board(self, show: Show, step: int) -> None:

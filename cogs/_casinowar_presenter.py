@@ -42,13 +42,15 @@ class CasinoWarPresenter(Presenter):
         return {"embed": embed_of(surface, colour=self.colour),
                 "view": self.buttons.lobby_view(match.id, surface.buttons), "allowed_mentions": NO_MENTIONS}
 
-    def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str]) -> str:
+    def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str],
+                              language: str = "en") -> str:
         return render.closed(mentions(match)[0], event_type)
 
-    def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None) -> str:
+    def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None,
+                      language: str = "en") -> str:
         return render.started(mentions(match), None if thread_id is None else f"<#{thread_id}>")
 
-    def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int) -> str:
+    def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int, language: str = "en") -> str:
         return render.link_line(mentions(match), match.rules, thread_id)
 
     # --- steps ---------------------------------------------------------------------------------------------------

@@ -108,17 +108,19 @@ class WarPresenter(Presenter):
     def match_title(self, match: MatchRecord) -> str:
         return render.title_of(match.game)
 
-    def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str]) -> str:
+    def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str],
+                              language: str = "en") -> str:
         names = mentions(match)
         if event_type == "declined":
             return render.declined(match.game, names[0], names[1])
         closed = render.withdrawn if event_type == "withdrawn" else render.expired
         return closed(match.game, names[0], lobby=bool(match.options.get("lobby")))
 
-    def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None) -> str:
+    def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None,
+                      language: str = "en") -> str:
         return render.started(match.game, mentions(match), f"<#{thread_id}>" if thread_id is not None else None)
 
-    def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int) -> str:
+    def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int, language: str = "en") -> str:
         return (f"⚔️ **{render.title_of(match.game)}:** {', '.join(mentions(match))} · "
                 f"{render.rules_text(match.game, match.rules)} — follow the game in <#{thread_id}>.")
 

@@ -9,11 +9,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import game_names, registry
+from bot.i18n import language_of, texts
 from bot.match.ratings import DISPLAY_SCALE, DISPLAY_START, MIN_GAMES, Ratings
 from bot.rules_text import rules_text
 from cogs.kit.choices import set_choices
+from cogs.kit.messages import private_words
 
 RULES_COLOUR = discord.Colour.dark_teal()
+#: Discord's limit on an embed's description (all of a message's embeds together: 6,000 characters)
+DESCRIPTION_LIMIT = 4096
 
 
 def games_help() -> str:
@@ -38,27 +42,42 @@ def ratings_help() -> str:
             "estimate that also rises as σ shrinks, so the first games move it most.\n")
 
 
-def rules_embed(game: str) -> discord.Embed:
-    text = rules_text(game)
-    embed = discord.Embed(title=text.title, description=text.body, colour=RULES_COLOUR)
-    embed.set_footer(text="Use the buttons to read another game's rules.")
-    return embed
+def rules_embeds(game: str, language: str = "en") -> list[discord.Embed]:
+    """A game's rules in ``language`` (the reader's: the answer is theirs alone): one embed, or more where the text
+    is longer than an embed's description (a translation may be), cut between paragraphs."""
+    _ = texts(language)
+    text = rules_text(game, language)
+    embeds = [discord.Embed(title=text.title if not embeds_so_far else None, description=part, colour=RULES_COLOUR)
+              for embeds_so_far, part in enumerate(description_parts(text.body))]
+    embeds[-1].set_footer(text=_("Use the buttons to read another game's rules."))
+    return embeds
 
 
-def rules_view(current: str) -> discord.ui.View:
+def description_parts(body: str, limit: int = DESCRIPTION_LIMIT) -> list[str]:
+    """``body`` in as few parts of at most ``limit`` characters as its paragraphs allow."""
+    parts: list[str] = []
+    for paragraph in body.split("\n\n"):
+        if parts and len(parts[-1]) + 2 + len(paragraph) <= limit:
+            parts[-1] += "\n\n" + paragraph
+        else:
+            parts.append(paragraph[:limit])
+    return parts
+
+
+def rules_view(current: str, language: str = "en") -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for game in game_names():
-        view.add_item(RulesButton(game, current=game == current))
+        view.add_item(RulesButton(game, current=game == current, language=language))
     return view
 
 
 class RulesButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rules:(?P<game>[a-z]+)"):
     """Shows one game's rules in place of the message's current text; works after restarts."""
 
-    def __init__(self, game: str, *, current: bool = False) -> None:
+    def __init__(self, game: str, *, current: bool = False, language: str = "en") -> None:
         super().__init__(
             discord.ui.Button(
-                label=rules_text(game).title,
+                label=rules_text(game, language).title,
                 custom_id=f"rules:{game}",
                 style=discord.ButtonStyle.primary if current else discord.ButtonStyle.secondary,
                 disabled=current,
@@ -75,11 +94,14 @@ class RulesButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rules:(?
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if self.game in game_names():
             return True
-        await interaction.response.send_message("Those rules are no longer available.", ephemeral=True)
+        _ = private_words(interaction)
+        await interaction.response.send_message(_("Those rules are no longer available."), ephemeral=True)
         return False
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.edit_message(embed=rules_embed(self.game), view=rules_view(self.game))
+        language = language_of(interaction.locale)
+        await interaction.response.edit_message(embeds=rules_embeds(self.game, language),
+                                                view=rules_view(self.game, language))
 
 
 class Rules(commands.Cog):
@@ -92,8 +114,9 @@ class Rules(commands.Cog):
     @app_commands.command(name="rules", description="Read the rules of a game")
     @app_commands.describe(game="The game whose rules to show")
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        language = language_of(interaction.locale)
         await interaction.response.send_message(
-            embed=rules_embed(game.value), view=rules_view(game.value), ephemeral=True
+            embeds=rules_embeds(game.value, language), view=rules_view(game.value, language), ephemeral=True
         )
 
     @app_commands.command(name="help", description="What this bot does and how to start")
@@ -112,7 +135,8 @@ class Rules(commands.Cog):
                 "`/tournament resume`, `/tournament disqualify`, `/tournament cancel`.\n"
                 "**Server settings** (Manage Server): `/settings show`, `/settings timer`, `/settings pace`, "
                 "`/settings warpace`, `/settings threads`, `/settings rules`, `/settings channels`, "
-                "`/settings newseason`. Past seasons: `/season list`.\n"
+                "`/settings language` (the language of the server's public messages), `/settings newseason`. "
+                "Past seasons: `/season list`.\n"
                 "**Your data:** `/privacy delete` removes your stats and history from this server.\n"
                 "**Your panels:** the board in a match's thread opens your private panel; `/preferences panels` "
                 "picks `dm` (also one DM per match, edited each step; the default) or `here` (no DMs).\n"

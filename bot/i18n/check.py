@@ -1,6 +1,7 @@
 """What a catalogue must hold: every string of the template, translated (not fuzzy, not empty), with the same
 ``{placeholders}``; a command's name as Discord takes it (lower case, one word, at most 32 characters); a
-description or choice at most 100 characters. ``python -m bot.i18n.check [LANGUAGE ...]`` prints what is wrong."""
+description or choice at most 100 characters. And every game's rules text translated (``<name>.<language>.md``).
+``python -m bot.i18n.check [LANGUAGE ...]`` prints what is wrong."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from bot.i18n import COMMAND_NAME, DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, catalogu
 
 NAME_LIMIT = 32
 TEXT_LIMIT = 100
+#: a rules text is shown in one message's embeds: 6,000 characters in all, with room for the footer
+RULES_LIMIT = 5800
 
 
 def read(path_language: str | None = None) -> Catalog:
@@ -76,12 +79,30 @@ def problems(language: str) -> list[str]:
     return found
 
 
+def rules_problems(language: str) -> list[str]:
+    """Every game's rules text must have its translation into ``language``, starting with its ``# Title``."""
+    from bot.games import game_names, registry
+    from bot.rules_text import translated_path
+
+    found = []
+    for game in game_names():
+        path = translated_path(registry().entry(game).rules_path, language)
+        if not path.exists():
+            found.append(f"{language}: no rules text for {game} ({path.name})")
+        elif not path.read_text(encoding="utf-8").startswith("# "):
+            found.append(f"{language}: {path.name} must start with a '# Title' line")
+        elif len(path.read_text(encoding="utf-8")) > RULES_LIMIT:
+            found.append(f"{language}: {path.name} is longer than a message's embeds may be ({RULES_LIMIT})")
+    return found
+
+
 def _is_command_text(message: Message) -> bool:
     return any(path.startswith("/") for path, _ in message.locations)
 
 
 def every_problem(languages: Iterable[str] = LANGUAGES) -> list[str]:
-    return [problem for language in languages if language != DEFAULT_LANGUAGE for problem in problems(language)]
+    return [problem for language in languages if language != DEFAULT_LANGUAGE
+            for problem in [*problems(language), *rules_problems(language)]]
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.errors import GameError
-from bot.i18n import N_, Texts
+from bot.i18n import DEFAULT_LANGUAGE, N_, Texts
 
 
 def a_match(game_title: str) -> str:
@@ -31,7 +31,7 @@ class ServiceError(Exception):
 
     def said(self, say: Texts) -> str:
         """The message in ``say``'s language (in English where it has no translation)."""
-        if self.template is None or not say.has(self.template):
+        if self.template is None or say.language == DEFAULT_LANGUAGE or not say.has(self.template):
             return self.message
         return say(self.template, **{key: say(value) if key == "game" else value for key, value in self.params.items()})
 

@@ -230,18 +230,52 @@ class ChallengeWords:
         return challenge_surface(say(self.title), challenger, opponent, self.rules_line(rules), expires_at=expires_at,
                                  say=say)
 
-    def declined(self, challenger: str, opponent: str) -> str:
-        return f"❌ **{name(opponent)}** declined {possessive(f'**{name(challenger)}**')} {self.title} challenge."
+    def declined(self, challenger: str, opponent: str, say: Texts = ENGLISH) -> str:
+        return "❌ " + declined_line(self.title, challenger, opponent, say)
 
-    def withdrawn(self, challenger: str, opponent: str) -> str:
-        return f"↩️ **{name(challenger)}** withdrew the {self.title} challenge to **{name(opponent)}**."
+    def withdrawn(self, challenger: str, opponent: str, say: Texts = ENGLISH) -> str:
+        return "↩️ " + withdrawn_line(self.title, challenger, opponent, say)
 
-    def expired(self, challenger: str, opponent: str) -> str:
-        return f"⌛ {possessive(f'**{name(challenger)}**')} {self.title} challenge expired: nobody accepted in time."
+    def expired(self, challenger: str, opponent: str, say: Texts = ENGLISH) -> str:
+        return "⌛ " + expired_line(self.title, challenger, opponent, say)
 
-    def accepted(self, challenger: str, opponent: str, thread_id: int | None) -> str:
-        where = f"play in <#{thread_id}>" if thread_id is not None else "play here"
-        return f"{self.emoji} **{name(opponent)}** accepted the {self.title} challenge: {where}."
+    def accepted(self, challenger: str, opponent: str, thread_id: int | None, say: Texts = ENGLISH) -> str:
+        return f"{self.emoji} " + accepted_line(self.title, challenger, opponent, thread_id, say)
 
-    def link_line(self, names: Sequence[str], rules: Mapping[str, Any], thread_id: int) -> str:
-        return f"{self.emoji} **{self.title}:** {', '.join(names)} — follow the game in <#{thread_id}>."
+    def link_line(self, names: Sequence[str], rules: Mapping[str, Any], thread_id: int, say: Texts = ENGLISH) -> str:
+        _ = say
+        return f"{self.emoji} " + _("**{game}:** {players} — follow the game in {thread}.", game=_(self.title),
+                                    players=", ".join(names), thread=f"<#{thread_id}>")
+
+
+def declined_line(title: str, challenger: str, opponent: str | None, say: Texts = ENGLISH) -> str:
+    """A declined challenge, in ``say``'s language (``title``: the game's, in English)."""
+    _ = say
+    return _("**{opponent}** declined the {game} challenge from **{challenger}**.", opponent=name(opponent or ""),
+             challenger=name(challenger), game=_(title))
+
+
+def withdrawn_line(title: str, challenger: str, opponent: str | None, say: Texts = ENGLISH) -> str:
+    _ = say
+    if opponent is None:
+        return _("**{challenger}** withdrew the {game} challenge.", challenger=name(challenger), game=_(title))
+    return _("**{challenger}** withdrew the {game} challenge to **{opponent}**.", challenger=name(challenger),
+             opponent=name(opponent), game=_(title))
+
+
+def expired_line(title: str, challenger: str, opponent: str | None, say: Texts = ENGLISH) -> str:
+    _ = say
+    if opponent is None:
+        return _("The {game} challenge from **{challenger}** expired: nobody accepted in time.",
+                 challenger=name(challenger), game=_(title))
+    return _("The {game} challenge from **{challenger}** to **{opponent}** expired: nobody accepted in time.",
+             challenger=name(challenger), opponent=name(opponent), game=_(title))
+
+
+def accepted_line(title: str, challenger: str, opponent: str, thread_id: int | None, say: Texts = ENGLISH) -> str:
+    _ = say
+    if thread_id is None:
+        return _("**{opponent}** accepted the {game} challenge from **{challenger}**: the match is on right here.",
+                 opponent=name(opponent), challenger=name(challenger), game=_(title))
+    return _("**{opponent}** accepted the {game} challenge from **{challenger}**: the match is on in {thread}.",
+             opponent=name(opponent), challenger=name(challenger), game=_(title), thread=f"<#{thread_id}>")

@@ -62,7 +62,9 @@ def rules_words(game: str, rules: Mapping[str, Any]) -> str:
     module = _game_render(game)
     describe = getattr(module, "rules_text", None)
     if callable(describe):
-        takes_game = len(inspect.signature(describe).parameters) >= 2
+        positional = [p for p in inspect.signature(describe).parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        takes_game = len(positional) >= 2
         return str(describe(game, rules) if takes_game else describe(rules))
     changed = [f"{option.key}: {_value(rules[option.key])}" for option in game_class(game).options
                if option.key != "players" and option.key in rules and rules[option.key] != option.default]

@@ -579,18 +579,21 @@ class Presenter(ShowLoop):
         """The name of the match's game (a variant's own)."""
         return self.title
 
-    def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str]) -> str:
-        """What the challenge message says once it is ``declined``, ``withdrawn`` or ``expired`` (the event)."""
-        return str(getattr(self.render, event_type)(*names))
+    def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str],
+                              language: str = "en") -> str:
+        """What the challenge message says once it is ``declined``, ``withdrawn`` or ``expired`` (the event), in
+        the server's ``language``."""
+        return str(getattr(self.render, event_type)(*names, say=texts(language)))
 
-    def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None) -> str:
+    def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None,
+                      language: str = "en") -> str:
         """What the challenge message says once accepted and played in the channel (``thread_id`` ``None``)."""
-        return str(self.render.accepted(*names, thread_id))
+        return str(self.render.accepted(*names, thread_id, say=texts(language)))
 
-    def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int) -> str:
+    def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int, language: str = "en") -> str:
         """What the match's message in its channel says while the match is played in its thread: who plays, and
         the link to the thread."""
-        return str(self.render.link_line(names, match.rules, thread_id))
+        return str(self.render.link_line(names, match.rules, thread_id, say=texts(language)))
 
     async def _close_challenge(self, match: MatchRecord, text: str) -> None:
         """The challenge message says ``text`` and loses its buttons."""
@@ -603,17 +606,20 @@ class Presenter(ShowLoop):
             log.info("%s match %s: could not close its challenge message: %s", self.title, match.id, error)
 
     async def _on_declined(self, show: Show, event: QueuedEvent) -> None:
-        await self._close_challenge(show.match, self.closed_challenge_text(show.match, event.type, show.names))
+        language = await self.language(show.match)
+        await self._close_challenge(show.match,
+                                    self.closed_challenge_text(show.match, event.type, show.names, language))
 
     _on_withdrawn = _on_expired = _on_declined
 
     async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
         """The thread is made, and the match's message in the channel says who plays and where (no buttons)."""
         thread_id = await self._ensure_thread(show)
+        language = await self.language(show.match)
         if thread_id is None:
-            live = self.accepted_text(show.match, show.names, thread_id)
+            live = self.accepted_text(show.match, show.names, thread_id, language)
         else:
-            live = self.link_text(show.match, show.names, thread_id)
+            live = self.link_text(show.match, show.names, thread_id, language)
         await self._show_card(show, content=live)
 
     async def _ensure_thread(self, show: Show) -> int | None:

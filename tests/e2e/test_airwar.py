@@ -730,8 +730,8 @@ async def test_a_challenge_expires_after_five_minutes_and_says_so(make_env, tmp_
     assert message.buttons
     env.clock.advance(2)
     await env.wait_for(lambda: "expired" in message.content)
-    assert message.content == (f"⌛ **<@{alice.id}>**'s Air War challenge to **<@{bob.id}>** expired: nobody "
-                               "accepted in time.")
+    assert message.content == (f"⌛ The Air War challenge from **<@{alice.id}>** to **<@{bob.id}>** expired: "
+                               "nobody accepted in time.")
     assert not message.buttons
     # both are free again
     again = await challenge(env, bob, alice)

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from bot.games import game_names
+from bot.games.airwar import render as airwar_render
 from bot.i18n import texts
-from tests.e2e.test_airwar import TITLE, match_id_of, slash, start, stored, title
+from bot.rules_text import rules_text
+from tests.e2e.test_airwar import TITLE, click, match_id_of, slash, start, stored, title
 from tests.localdiscord import Env, Message
 
 pytestmark = pytest.mark.e2e
@@ -108,3 +111,49 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
     assert ix.response.ephemeral
     assert ix.message.content == FRENCH("{player} is already in a match of {game}.", player=f"<@{anna.id}>",
                                         game=FRENCH(TITLE))
+
+    # the challenge's life in the channel follows the server's language too: withdrawn, accepted and linked
+    await click(env, anna, public, "withdraw")
+    await env.wait_for(lambda: not public.buttons, message="the withdrawn challenge kept its buttons")
+    assert public.content == "↩️ " + FRENCH("**{challenger}** withdrew the {game} challenge to **{opponent}**.",
+                                            challenger=f"<@{anna.id}>", opponent=f"<@{ben.id}>",
+                                            game=FRENCH(TITLE))
+    dora = env.user("dora")
+    french_id = match_id_of(french)
+    await stored(env, french_id)
+    await click(env, dora, french, "accept")
+    thread = await env.wait_for(lambda: french.thread, message="no thread for the match")
+    match = await env.bot.matches.get_match(french_id)
+    await env.wait_for(lambda: f"<#{thread.id}>" in (french.content or ""), message="no link to the thread")
+    assert french.content == "⚔️ " + FRENCH("**{game}:** {players} · {rules} — follow the match in {thread}.",
+                                            game=FRENCH(TITLE), players=f"<@{emil.id}> vs <@{dora.id}>",
+                                            rules=airwar_render.rules_text(match.rules, say=FRENCH),
+                                            thread=f"<#{thread.id}>")
+
+
+async def test_rules_are_read_in_the_readers_language(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    anna = env.user("anna", locale="de")
+    ix = await env.slash(anna, "rules", game="airwar")
+    await ix.wait_response()
+    message = ix.message
+    german = rules_text("airwar", "de")
+    assert message.ephemeral_to is anna
+    assert message.embed["title"] == german.title != rules_text("airwar").title
+    # longer than one embed's 4,096 characters: cut between paragraphs over two embeds of one message
+    assert len(german.body) > 4096 and len(message.embeds) == 2
+    assert "\n\n".join(embed["description"] for embed in message.embeds) == german.body
+    assert message.embeds[-1]["footer"]["text"] == GERMAN("Use the buttons to read another game's rules.")
+    assert [b["label"] for b in message.buttons] == [rules_text(game, "de").title for game in game_names()]
+
+    click = await env.click(anna, message, rules_text("army", "de").title)
+    await click.wait_response()
+    assert message.embed["title"] == rules_text("army", "de").title
+    assert len(message.embeds) == 1 and message.embed["description"] == rules_text("army", "de").body
+
+    # an English reader of the same game: the English text, whatever the server's language
+    await env.bot.guild_settings.set_language(env.guild.id, "ru")
+    ix = await env.slash(env.user("ben", locale="en-GB"), "rules", game="airwar")
+    await ix.wait_response()
+    assert ix.message.embed["title"] == rules_text("airwar").title
+    assert ix.message.embed["description"] == rules_text("airwar").body

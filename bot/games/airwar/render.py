@@ -50,6 +50,8 @@ from bot.render.common import (
     clamp,
     clamp_line,
     count,
+    declined_line,
+    expired_line,
     name,
     plain_names,
     possessive,
@@ -57,6 +59,7 @@ from bot.render.common import (
     ratings_line,
     timestamp,
     two_names,
+    withdrawn_line,
     words,
     words_line,
 )
@@ -78,7 +81,7 @@ PANEL_BUTTON = "Arrange"
 # --- small pieces -----------------------------------------------------------------------------------
 
 
-def rules_text(rules: Mapping[str, Any], say: Texts = ENGLISH) -> str:
+def rules_text(rules: Mapping[str, Any], *, say: Texts = ENGLISH) -> str:
     """The options in words: ``stacks of 5 · aces high · standard decks (52 cards)``."""
     _ = say
     stack = int(rules.get("stack", 5))
@@ -715,28 +718,26 @@ def challenge(challenger: str, opponent: str | None, rules: Mapping[str, Any], *
     ``withdraw`` (the challenger)."""
     _ = say
     if opponent is not None:
-        return challenge_surface(_(TITLE), challenger, opponent, rules_text(rules, _), expires_at=expires_at,
+        return challenge_surface(_(TITLE), challenger, opponent, rules_text(rules, say=_), expires_at=expires_at,
                                  say=_)
     lines = [_("⚔️ **{challenger}** is looking for an opponent for {game}!", challenger=name(challenger),
                game=_(TITLE)),
-             _("Rules: {rules}", rules=rules_text(rules, _)),
+             _("Rules: {rules}", rules=rules_text(rules, say=_)),
              _("Anyone may accept; the challenge expires {when}.", when=timestamp(expires_at))]
     buttons = [Button("accept", _("Accept"), True, "success"), Button("withdraw", _("Withdraw"), True, "secondary")]
     return ButtonSurface(_title(_("{game} challenge", game=_(TITLE))), clamp("\n".join(lines)), None, buttons)
 
 
-def declined(challenger: str, opponent: str) -> str:
-    return f"**{name(opponent)}** declined {possessive(f'**{name(challenger)}**')} {TITLE} challenge."
+def declined(challenger: str, opponent: str, say: Texts = ENGLISH) -> str:
+    return declined_line(TITLE, challenger, opponent, say)
 
 
-def withdrawn(challenger: str, opponent: str | None) -> str:
-    to = f" to **{name(opponent)}**" if opponent is not None else ""
-    return f"**{name(challenger)}** withdrew the {TITLE} challenge{to}."
+def withdrawn(challenger: str, opponent: str | None, say: Texts = ENGLISH) -> str:
+    return withdrawn_line(TITLE, challenger, opponent, say)
 
 
-def expired(challenger: str, opponent: str | None) -> str:
-    to = f" to **{name(opponent)}**" if opponent is not None else ""
-    return f"{possessive(f'**{name(challenger)}**')} {TITLE} challenge{to} expired: nobody accepted in time."
+def expired(challenger: str, opponent: str | None, say: Texts = ENGLISH) -> str:
+    return expired_line(TITLE, challenger, opponent, say)
 
 
 def afk(names: Sequence[str], seats: Sequence[int], engagement: int, *, forfeit: Sequence[int] = ()) -> str:

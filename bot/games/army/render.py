@@ -17,15 +17,18 @@ from bot.render.common import (
     Button,
     ButtonSurface,
     Surface,
+    accepted_line,
     challenge_surface,
     clamp,
     clamp_line,
     count,
-    name,
+    declined_line,
+    expired_line,
     possessive,
     ratings_line,
     timestamp,
     two_names,
+    withdrawn_line,
 )
 
 if TYPE_CHECKING:
@@ -84,27 +87,27 @@ def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expir
     return challenge_surface(say(TITLE), challenger, opponent, rules_text(rules), expires_at=expires_at, say=say)
 
 
-def declined(challenger: str, opponent: str) -> str:
-    return f"❌ **{name(opponent)}** declined {possessive(f'**{name(challenger)}**')} {TITLE} challenge."
+def declined(challenger: str, opponent: str, say: Texts = ENGLISH) -> str:
+    return "❌ " + declined_line(TITLE, challenger, opponent, say)
 
 
-def withdrawn(challenger: str, opponent: str) -> str:
-    return f"↩️ **{name(challenger)}** withdrew the {TITLE} challenge to **{name(opponent)}**."
+def withdrawn(challenger: str, opponent: str, say: Texts = ENGLISH) -> str:
+    return "↩️ " + withdrawn_line(TITLE, challenger, opponent, say)
 
 
-def expired(challenger: str, opponent: str) -> str:
-    return (f"⌛ {possessive(f'**{name(challenger)}**')} {TITLE} challenge to **{name(opponent)}** expired: "
-            "nobody accepted in time.")
+def expired(challenger: str, opponent: str, say: Texts = ENGLISH) -> str:
+    return "⌛ " + expired_line(TITLE, challenger, opponent, say)
 
 
-def accepted(challenger: str, opponent: str, thread_id: int | None) -> str:
-    where = f"the match is on in <#{thread_id}>" if thread_id is not None else "the match is on right here"
-    return f"⚔️ **{name(opponent)}** accepted {possessive(f'**{name(challenger)}**')} {TITLE} challenge: {where}."
+def accepted(challenger: str, opponent: str, thread_id: int | None, say: Texts = ENGLISH) -> str:
+    return "⚔️ " + accepted_line(TITLE, challenger, opponent, thread_id, say)
 
 
-def link_line(names: Sequence[str], rules: Mapping[str, Any], thread_id: int) -> str:
+def link_line(names: Sequence[str], rules: Mapping[str, Any], thread_id: int, say: Texts = ENGLISH) -> str:
+    _ = say
     first, second = _names(names)
-    return f"⚔️ **{TITLE}:** {first} vs {second} · {rules_text(rules)} — follow the match in <#{thread_id}>."
+    return "⚔️ " + _("**{game}:** {players} · {rules} — follow the match in {thread}.", game=_(TITLE),
+                     players=f"{first} vs {second}", rules=rules_text(rules), thread=f"<#{thread_id}>")
 
 
 # --- the public round message -------------------------------------------------------------------------------

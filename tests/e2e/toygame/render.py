@@ -10,7 +10,8 @@ from bot.render.common import Button, ButtonSurface, Surface, name, timestamp
 TITLE = "High Card"
 
 
-def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expires_at: float) -> ButtonSurface:
+def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expires_at: float,
+              say: Any = None) -> ButtonSurface:
     text = (f"🃏 **{name(challenger)}** challenges **{name(opponent)}** to {TITLE}! "
             f"The challenge expires {timestamp(expires_at)}.")
     return ButtonSurface(f"{TITLE} challenge", text, None, [
@@ -18,24 +19,24 @@ def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expir
         Button("withdraw", "Withdraw", True, "secondary")])
 
 
-def declined(challenger: str, opponent: str) -> str:
+def declined(challenger: str, opponent: str, say: Any = None) -> str:
     return f"❌ **{name(opponent)}** declined the {TITLE} challenge."
 
 
-def withdrawn(challenger: str, opponent: str) -> str:
+def withdrawn(challenger: str, opponent: str, say: Any = None) -> str:
     return f"↩️ **{name(challenger)}** withdrew the {TITLE} challenge."
 
 
-def expired(challenger: str, opponent: str) -> str:
+def expired(challenger: str, opponent: str, say: Any = None) -> str:
     return f"⌛ The {TITLE} challenge expired."
 
 
-def accepted(challenger: str, opponent: str, thread_id: int | None) -> str:
+def accepted(challenger: str, opponent: str, thread_id: int | None, say: Any = None) -> str:
     where = f"play in <#{thread_id}>" if thread_id is not None else "play here"
     return f"🃏 **{name(opponent)}** accepted the {TITLE} challenge: {where}."
 
 
-def link_line(names: Sequence[str], rules: Mapping[str, Any], thread_id: int) -> str:
+def link_line(names: Sequence[str], rules: Mapping[str, Any], thread_id: int, say: Any = None) -> str:
     return f"🃏 **{TITLE}:** {names[0]} vs {names[1]} — follow the match in <#{thread_id}>."
 
 

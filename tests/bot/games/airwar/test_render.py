@@ -382,9 +382,9 @@ def test_challenge_and_its_answers():
     assert [b.key for b in panel.buttons] == ["accept", "decline", "withdraw"]
     open_challenge = render.challenge("Alice", None, {}, expires_at=DEADLINE)
     assert "Anyone may accept" in open_challenge.text and "decline" not in [b.key for b in open_challenge.buttons]
-    assert render.declined("Alice", "Bob") == "**Bob** declined **Alice**'s Air War challenge."
+    assert render.declined("Alice", "Bob") == "**Bob** declined the Air War challenge from **Alice**."
     assert render.withdrawn("Alice", "Bob") == "**Alice** withdrew the Air War challenge to **Bob**."
-    assert render.expired("Alice", "Bob") == ("**Alice**'s Air War challenge to **Bob** expired: "
+    assert render.expired("Alice", "Bob") == ("The Air War challenge from **Alice** to **Bob** expired: "
                                               "nobody accepted in time.")
     assert render.afk(NAMES, [1], 4) == ("⏰ Time's up in engagement 4: **Bob** did not lock in an order, "
                                          "so Bob's stack plays as drawn.\n"
