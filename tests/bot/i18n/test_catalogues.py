@@ -10,10 +10,13 @@ import discord
 import pytest
 from babel.messages.pofile import write_po
 
+from bot.games import game_names
 from bot.i18n import COMMAND_NAME, DEFAULT_LANGUAGE, LANGUAGES, N_, placeholders, texts
 from bot.i18n.check import every_problem, is_command_name, read
 from bot.i18n.commands import SPOKEN_LOCALES, CommandTranslator
 from bot.i18n.extract import bot_command_strings, bot_command_tree, marked_strings
+from bot.render.fonts import BOLD_STACK, STACK, runs
+from bot.rules_text import rules_text
 from tests.localdiscord import command_characters
 from tests.localdiscord.command_limits import MAX_COMMAND_CHARACTERS, check_command_tree
 
@@ -125,3 +128,18 @@ def test_a_command_name_is_one_lower_case_word():
     assert is_command_name("herausfordern") and is_command_name("вызов") and is_command_name("wyzwij")
     assert not is_command_name("Herausfordern") and not is_command_name("two words") and not is_command_name("x" * 33)
     assert COMMAND_NAME == "command name"
+
+
+@pytest.mark.parametrize("language", [language for language in LANGUAGES if language != DEFAULT_LANGUAGE])
+def test_every_translated_string_is_drawn_by_the_picture_fonts_with_no_missing_glyph(language):
+    """A label of a picture in any language must not come out as boxes: every character of every translation
+    (and of the rules texts' titles) has a font in the regular and the bold stacks."""
+    strings = []
+    for message in read(language):
+        if message.id:
+            strings += [message.string] if isinstance(message.string, str) else list(message.string)
+    strings += [rules_text(game, language).title for game in game_names()]
+    characters = "".join(sorted(set("".join(strings))))
+    for stack in (STACK, BOLD_STACK):
+        drawn = "".join(run.text for run in runs(characters, stack))
+        assert "\ufffd" not in drawn, [char for char in characters if not any(font.has(char) for font in stack)]
