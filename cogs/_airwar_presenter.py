@@ -46,7 +46,7 @@ import discord
 
 from bot.games.airwar import render, render_many
 from bot.games.airwar.flow import Panel, PublicBoard, public_board
-from bot.i18n import texts
+from bot.i18n import N_, texts
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel
 from bot.render.common import Button, ButtonSurface, accepted_line
 from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
@@ -58,6 +58,10 @@ from cogs.kit.presenter import Presenter, Show, mentions, without_empty_files
 Sleep = Callable[[float], Awaitable[Any]]
 #: the mark before the challenge message's closing words, by the event that closed it
 CLOSED_MARKS = {"declined": "❌ ", "withdrawn": "↩️ ", "expired": "⌛ "}
+#: what a lobby's message says once it closes without a game, by the event that closed it
+LOBBY_CLOSED = {"withdrawn": N_("The {game} lobby of **{host}** was cancelled by its host."),
+                "expired": N_("The {game} lobby of **{host}** expired: nobody joined or left in time."),
+                "": N_("The {game} lobby of **{host}** closed.")}
 
 
 @dataclass
@@ -106,30 +110,27 @@ class AirWarPresenter(Presenter):
         """The challenge message, or a lobby's (3 or 4 players) as it stands."""
         if not match.options.get("lobby"):
             return super().opening_message(match, language)
-        surface = render_many.lobby(mentions(match), match.rules, expires_at=match.deadline_at)
+        surface = render_many.lobby(mentions(match), match.rules, expires_at=match.deadline_at, say=texts(language))
         return {"embed": embed_of(surface, colour=self.colour),
                 "view": self.buttons.lobby_view(match.id, surface.buttons), "allowed_mentions": NO_MENTIONS}
 
     def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str],
                               language: str = "en") -> str:
         if match.options.get("lobby"):
-            how = {"withdrawn": "was cancelled by its host", "expired": "expired: nobody joined or left in time"}
-            return (f"{CLOSED_MARKS[event_type]}**{names[0]}**'s {render.TITLE} lobby "
-                    f"{how.get(event_type, 'closed')}.")
+            _ = texts(language)
+            closed = LOBBY_CLOSED.get(event_type, LOBBY_CLOSED[""])
+            return CLOSED_MARKS[event_type] + _(closed, game=_(render.TITLE), host=names[0])
         return CLOSED_MARKS[event_type] + super().closed_challenge_text(match, event_type, names, language)
 
     def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None,
                       language: str = "en") -> str:
         if len(names) != 2:
-            return render_many.started(names, None if thread_id is None else f"<#{thread_id}>")
+            return render_many.started(names, None if thread_id is None else f"<#{thread_id}>", texts(language))
         challenger, opponent = names
         return "⚔️ " + accepted_line(render.TITLE, challenger, opponent, thread_id, texts(language))
 
     def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int, language: str = "en") -> str:
         _ = texts(language)
-        if len(names) != 2:
-            return (f"⚔️ **{render.TITLE}:** {' vs '.join(names)} · {render.rules_text(match.rules)} — "
-                    f"follow the match in <#{thread_id}>.")
         return "⚔️ " + _("**{game}:** {players} · {rules} — follow the match in {thread}.", game=_(render.TITLE),
                          players=" vs ".join(names), rules=render.rules_text(match.rules, say=_),
                          thread=f"<#{thread_id}>")

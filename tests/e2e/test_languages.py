@@ -157,3 +157,25 @@ async def test_rules_are_read_in_the_readers_language(make_env, tmp_path):
     await ix.wait_response()
     assert ix.message.embed["title"] == rules_text("airwar").title
     assert ix.message.embed["description"] == rules_text("airwar").body
+
+
+async def test_a_lobby_speaks_the_servers_language_through_its_life(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    await env.bot.guild_settings.set_language(env.guild.id, "pl")
+    polish = texts("pl")
+    alice, bob = env.user("alice", locale="de"), env.user("bob")
+
+    ix = await slash(env, alice, "airwar lobby")
+    assert not ix.response.ephemeral
+    lobby = ix.message
+    assert title(lobby) == polish("{game} lobby", game=polish(TITLE))
+    assert button_labels(lobby) == [polish("Join"), polish("Leave"), polish("Start"), polish("Cancel")]
+    assert polish("{player} (host)", player=f"**<@{alice.id}>**") in lobby.embeds[0]["description"]
+    await click(env, bob, lobby, "join")
+    await env.wait_for(lambda: "(2/4)" in lobby.embeds[0]["description"], message="bob never appeared")
+    assert button_labels(lobby) == [polish("Join"), polish("Leave"), polish("Start"), polish("Cancel")]
+
+    await click(env, alice, lobby, "cancel")
+    await env.wait_for(lambda: not lobby.buttons, message="the cancelled lobby kept its buttons")
+    assert lobby.content == "↩️ " + polish("The {game} lobby of **{host}** was cancelled by its host.",
+                                          game=polish(TITLE), host=f"<@{alice.id}>")

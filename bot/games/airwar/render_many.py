@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from bot.cards import card_label
 from bot.games.airwar import render as base
+from bot.i18n import Texts
 from bot.render.cards import CardRow, card_rows_png
 from bot.render.common import (
     ALT_TEXT_LIMIT,
+    ENGLISH,
     Button,
     ButtonSurface,
     Picture,
@@ -344,21 +346,30 @@ def afk(names: Sequence[str], seats: Sequence[int], engagement: int, *, forfeit:
     return "\n".join(lines) + "\n-# A second missed deadline in a row puts a player out."
 
 
-def lobby(players: Sequence[str], rules: Mapping[str, Any], *, expires_at: When | None) -> ButtonSurface:
-    """The lobby: the host (first) and who has joined. Buttons: ``join``, ``leave``, ``start`` (the host, with
-    three or four players), ``cancel`` (the host)."""
+def lobby(players: Sequence[str], rules: Mapping[str, Any], *, expires_at: When | None,
+          say: Texts = ENGLISH) -> ButtonSurface:
+    """The lobby: the host (first) and who has joined, in ``say``'s language. Buttons: ``join``, ``leave``,
+    ``start`` (the host, with three or four players), ``cancel`` (the host)."""
+    _ = say
     shown = names_of(players)
-    lines = [f"✈️ **{shown[0]}** is opening a game of {TITLE} for 3–4 players, a deck each!",
-             f"Rules: {base.rules_text(rules)}",
-             f"Players ({len(shown)}/4): " + ", ".join(
-                 f"**{who}**" + (" (host)" if seat == 0 else "") for seat, who in enumerate(shown))]
+    host = _("{player} (host)", player=f"**{shown[0]}**")
+    lines = [_("✈️ **{host}** is opening a game of {game} for 3–4 players, a deck each!", host=shown[0],
+               game=_(TITLE)),
+             _("Rules: {rules}", rules=base.rules_text(rules, say=_)),
+             _("Players ({count}/4): {players}", count=len(shown),
+               players=", ".join([host, *(f"**{who}**" for who in shown[1:])]))]
     if expires_at is not None:
-        lines.append(f"Press **Join** to play; the host starts the game. The lobby closes {timestamp(expires_at)} "
-                     "if nobody joins or leaves before then.")
-    buttons = [Button("join", "Join", len(shown) < 4, "success"), Button("leave", "Leave", True, "secondary"),
-               Button("start", "Start", len(shown) >= 3, "primary"), Button("cancel", "Cancel", True, "danger")]
-    return ButtonSurface(base._title(f"{TITLE} lobby"), clamp("\n".join(lines)), None, buttons)
+        lines.append(_("Press **Join** to play; the host starts the game. The lobby closes {when} if nobody joins "
+                       "or leaves before then.", when=timestamp(expires_at)))
+    buttons = [Button("join", _("Join"), len(shown) < 4, "success"), Button("leave", _("Leave"), True, "secondary"),
+               Button("start", _("Start"), len(shown) >= 3, "primary"),
+               Button("cancel", _("Cancel"), True, "danger")]
+    return ButtonSurface(base._title(_("{game} lobby", game=_(TITLE))), clamp("\n".join(lines)), None, buttons)
 
 
-def started(players: Sequence[str], where: str | None) -> str:
-    return f"⚔️ {TITLE}: {', '.join(players)}" + (f" — the match is on in {where}." if where else " — it's on.")
+def started(players: Sequence[str], where: str | None, say: Texts = ENGLISH) -> str:
+    _ = say
+    if where:
+        return "⚔️ " + _("{game}: {players} — the match is on in {thread}.", game=_(TITLE), players=", ".join(players),
+                         thread=where)
+    return "⚔️ " + _("{game}: {players} — it's on.", game=_(TITLE), players=", ".join(players))
