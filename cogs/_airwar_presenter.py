@@ -99,7 +99,8 @@ class AirWarPresenter(Presenter):
         self.pace_sleep: Sleep = getattr(bot, "pace_sleep", asyncio.sleep)
 
     async def _new_show(self, match: MatchRecord, queued: list[QueuedEvent]) -> AirWarShow:
-        return AirWarShow(match, mentions(match), queued, image_names=await self.display_names(match))
+        return AirWarShow(match, mentions(match), queued, language=await self.language(match),
+                          image_names=await self.display_names(match))
 
     async def _public_board(self, match_id: int, number: int, up_to: int | None) -> PublicBoard | None:
         """Engagement ``number`` as the public may see it at event ``up_to``."""
@@ -222,8 +223,9 @@ class AirWarPresenter(Presenter):
         # The stacks picture is the same for the whole engagement: a board that shows it already is edited with
         # its text and buttons only (written here, nothing drawn), and keeps its picture.
         keeps_picture = board_id is not None and self.shows_picture(board_id, stacks)
+        say = texts(show.language)
         options = {"deadline": None if closed else board.deadline_at, "image_names": show.image_names,
-                   "ended": closed is not None}
+                   "ended": closed is not None, "say": say}
         if keeps_picture:
             surface = render.board(board.view, show.names, **options, picture=False)
         else:
@@ -231,11 +233,13 @@ class AirWarPresenter(Presenter):
         notes = []
         for seat in self._dms_closed(match):
             if not locked[seat] and not closed:
-                notes.append(f"📪 {show.names[seat]}'s DMs are closed: {show.names[seat]}, use "
-                             f"**{render.PANEL_BUTTON}** below to arrange your stack.")
+                _ = say
+                notes.append("📪 " + _("{player}'s DMs are closed: {player}, use **{button}** below to arrange your "
+                                       "stack.", player=show.names[seat], button=_(render.PANEL_BUTTON)))
         if closed:
             notes.append(closed)
-        buttons = self.buttons.board_view(match.id, number) if not closed and not all(locked) else None
+        buttons = (self.buttons.board_view(match.id, number, say(render.PANEL_BUTTON))
+                   if not closed and not all(locked) else None)
         colour = self.finished_colour if closed else COLOUR
         if board_id is not None:
             kwargs = edit_kwargs(surface, extra="\n".join(notes), view=buttons, colour=colour,

@@ -73,7 +73,7 @@ class WarPresenter(Presenter):
         return self._table_rounds.get(match_id)
 
     async def _new_show(self, match: MatchRecord, queued: list[QueuedEvent]) -> Show:
-        return WarShow(match, mentions(match), queued)
+        return WarShow(match, mentions(match), queued, language=await self.language(match))
 
     def _own_handler(self, show: Show, event: QueuedEvent) -> Callable[[Show, QueuedEvent], Awaitable[None]] | None:
         """The event's own ``_on_<type>`` (a switch to the next war has none: the table shows the rounds it plays)."""

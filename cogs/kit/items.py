@@ -282,10 +282,11 @@ class MatchButtons:
         view.add_item(self.RematchButton(match_id))
         return view
 
-    def board_view(self, match_id: int, step: int) -> discord.ui.View:
+    def board_view(self, match_id: int, step: int, label: str | None = None) -> discord.ui.View:
         """The button on the step's public board that opens each player's panel in the thread (the game's
-        ``board_label``); anyone else who presses it is told privately that it isn't their match."""
-        return self.open_panel_view(match_id, step, self.board_label)
+        ``board_label``, or ``label``: those words in the server's language); anyone else who presses it is told
+        privately that it isn't their match."""
+        return self.open_panel_view(match_id, step, label or self.board_label)
 
     def forfeit_view(self, match_id: int) -> discord.ui.View:
         view = discord.ui.View(timeout=None)

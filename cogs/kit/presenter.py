@@ -131,6 +131,8 @@ class Show:
     names: list[str]
     queued: list[QueuedEvent]
     at: int = 0
+    #: the language of the server's public messages, read once a run (a change shows from the next one)
+    language: str = "en"
 
     @property
     def batch(self) -> list[QueuedEvent]:
@@ -286,7 +288,7 @@ class Presenter(ShowLoop):
     # --- the loop --------------------------------------------------------------------------------------------
     async def _new_show(self, match: MatchRecord, queued: list[QueuedEvent]) -> Show:
         """A run's :class:`Show` (a game's presenter may keep more in its own)."""
-        return Show(match, mentions(match), queued)
+        return Show(match, mentions(match), queued, language=await self.language(match))
 
     async def _claim(self, match_id: int) -> bool:
         return await self.service.claim_events(match_id)

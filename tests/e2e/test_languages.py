@@ -130,6 +130,18 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
                                             rules=airwar_render.rules_text(match.rules, say=FRENCH),
                                             thread=f"<#{thread.id}>")
 
+    # the match's first board in its thread: French words, picture labels and button
+    board_title = FRENCH("{game} — engagement {number}", game=FRENCH(TITLE), number=1)
+    board = await env.wait_for(lambda: next((m for m in env.messages(thread) if title(m) == board_title), None),
+                               message="no French board")
+    assert board_title != f"{TITLE} — engagement 1"
+    assert button_labels(board) == [FRENCH("Arrange")] != ["Arrange"]
+    assert FRENCH("⏳ arranging") in board.embeds[0]["description"]
+    alt = board.attachments[0].description
+    template = FRENCH("Engagement {number}, both stacks as drawn, face up. {first}: {first_cards}. "
+                      "{second}: {second_cards}.")  # (no values: the translation as written)
+    assert alt.startswith(template.split("{first}")[0].replace("{number}", "1")) and "Engagement" not in alt
+
 
 async def test_rules_are_read_in_the_readers_language(make_env, tmp_path):
     env = await start(make_env, tmp_path)

@@ -71,11 +71,11 @@ TITLE = N_("Air War")
 DECK_WORDS = {"standard": N_("standard decks (52 cards)"), "jokers": N_("decks with jokers (54 cards)"),
               "tarot": N_("tarot decks (78 cards)")}
 ACES_WORDS = {"high": N_("aces high"), "low": N_("aces low")}
-LOCKED = "✅ locked in"
-ARRANGING = "⏳ arranging"
-NOT_LOCKED = "not locked in"
+LOCKED = N_("✅ locked in")
+ARRANGING = N_("⏳ arranging")
+NOT_LOCKED = N_("not locked in")
 #: the board's button that opens a player's battle-order panel in the match's thread
-PANEL_BUTTON = "Arrange"
+PANEL_BUTTON = N_("Arrange")
 
 
 # --- small pieces -----------------------------------------------------------------------------------
@@ -132,7 +132,8 @@ def _deadline_line(deadline: When | None, prefix: str) -> str:
 
 @quick_to_draw
 def board(view: View, names: Sequence[str], *, deadline: When | None = None,
-          image_names: Sequence[str] | None = None, picture: bool = True, ended: bool = False) -> Surface:
+          image_names: Sequence[str] | None = None, picture: bool = True, ended: bool = False,
+          say: Texts = ENGLISH) -> Surface:
     """The public engagement message while the players arrange their stacks.
 
     ``view`` is the spectator view (``game.view(None)``); a seat's view works too, its ``my_order`` is never
@@ -140,44 +141,54 @@ def board(view: View, names: Sequence[str], *, deadline: When | None = None,
     (``<t:UNIX:R>``); ``ended``: the game ended before the engagement was played, so nobody is arranging any more
     (a seat that had not locked in is shown as such, without the instructions). The picture shows both stacks as
     drawn; it does not change when someone locks in, so the cog may keep the first upload. A finished game gives
-    its :func:`result` instead.
+    its :func:`result` instead. In ``say``'s language (the server's), the picture's labels too.
     """
     if _many(names):
         return _render_many().board(view, names, deadline=deadline, image_names=image_names, picture=picture,
                                     ended=ended)
     if view["phase"] == "over":
         return result(view, names, image_names=image_names)
+    _ = say
     shown = _names(names)
     number = view["engagement"]
     stacks = [list(stack) for stack in view["stacks"]]
-    lines = [f"**{shown[0]}** vs **{shown[1]}** · {rules_text(view['rules'])}"]
+    lines = [f"**{shown[0]}** vs **{shown[1]}** · {rules_text(view['rules'], say=_)}"]
     waiting = [shown[seat] for seat in (0, 1) if not view["locked"][seat]]
     if waiting and not ended:
-        due = f" {timestamp(deadline)}" if deadline is not None else ""
-        lines.append(f"Each player arranges a battle order with **{PANEL_BUTTON}** below or in their DMs; orders "
-                     f"lock in{due}. A stack not locked in by then plays as drawn.")
+        if deadline is not None:
+            lines.append(_("Each player arranges a battle order with **{button}** below or in their DMs; orders lock "
+                           "in {when}. A stack not locked in by then plays as drawn.", button=_(PANEL_BUTTON),
+                           when=timestamp(deadline)))
+        else:
+            lines.append(_("Each player arranges a battle order with **{button}** below or in their DMs; orders lock "
+                           "in. A stack not locked in by then plays as drawn.", button=_(PANEL_BUTTON)))
     for seat in (0, 1):
         state = LOCKED if view["locked"][seat] else NOT_LOCKED if ended else ARRANGING
+        cards = _.ngettext("{count} card", "{count} cards", view["deck_counts"][seat])
         lines += [
             "",
-            f"**{shown[seat]}** — {state}",
-            f"Stack as drawn: {cards_line(stacks[seat])}",
-            f"Deck {count(view['deck_counts'][seat], 'card')} · discards {len(view['discards'][seat])}",
+            f"**{shown[seat]}** — {_(state)}",
+            _("Stack as drawn: {cards}", cards=cards_line(stacks[seat])),
+            _("Deck {cards} · discards {discards}", cards=cards, discards=len(view["discards"][seat])),
         ]
-    surface_picture = _stacks_picture(view, names, image_names) if picture else None
-    return Surface(_title(f"{TITLE} — engagement {number}"), clamp("\n".join(lines)), surface_picture)
+    surface_picture = _stacks_picture(view, names, image_names, _) if picture else None
+    return Surface(_title(_("{game} — engagement {number}", game=_(TITLE), number=number)), clamp("\n".join(lines)),
+                   surface_picture)
 
 
-def _stacks_picture(view: View, names: Sequence[str], image_names: Sequence[str] | None) -> Picture:
+def _stacks_picture(view: View, names: Sequence[str], image_names: Sequence[str] | None,
+                    say: Texts = ENGLISH) -> Picture:
+    _ = say
     plain = plain_names(names, image_names)
     number = view["engagement"]
     rows = []
     for seat in (0, 1):
-        label = (f"{plain[seat]} - stack as drawn (deck {view['deck_counts'][seat]}, "
-                 f"discards {len(view['discards'][seat])})")
+        label = _("{player} - stack as drawn (deck {deck}, discards {discards})", player=plain[seat],
+                  deck=view["deck_counts"][seat], discards=len(view["discards"][seat]))
         rows.append(CardRow(list(view["stacks"][seat]), label))
-    alt = (f"Engagement {number}, both stacks as drawn, face up. "
-           f"{plain[0]}: {words_line(view['stacks'][0])}. {plain[1]}: {words_line(view['stacks'][1])}.")
+    alt = _("Engagement {number}, both stacks as drawn, face up. {first}: {first_cards}. {second}: {second_cards}.",
+            number=number, first=plain[0], first_cards=words_line(view["stacks"][0]), second=plain[1],
+            second_cards=words_line(view["stacks"][1]))
     return Picture(card_rows_png(rows, min_cards=view["stack_size"]), stacks_picture_name(number),
                    clamp_line(alt, ALT_TEXT_LIMIT))
 
