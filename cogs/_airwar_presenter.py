@@ -271,7 +271,7 @@ class AirWarPresenter(Presenter):
                 show.flip_pace_ms = (await self.service.get_settings(match.guild_id)).flip_pace_ms
             await self.pace_sleep(show.flip_pace_ms / 1000)
         surface = await rendered(render.flips, list(board.events), show.names, flip, engagement=number,
-                                 image_names=show.image_names)
+                                 image_names=show.image_names, say=texts(show.language))
         board_id = match.board_message_id(number)
         if board_id is not None and await self._play_edit_if_there(show, board_id,
                                                                    **edit_kwargs(surface, colour=COLOUR)):

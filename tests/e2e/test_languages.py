@@ -11,7 +11,7 @@ from bot.games import game_names
 from bot.games.airwar import render as airwar_render
 from bot.i18n import texts
 from bot.rules_text import rules_text
-from tests.e2e.test_airwar import TITLE, click, match_id_of, slash, start, stored, title
+from tests.e2e.test_airwar import TITLE, click, dm_panel, lock_in, match_id_of, slash, stack_of, start, stored, title
 from tests.localdiscord import Env, Message
 
 pytestmark = pytest.mark.e2e
@@ -141,6 +141,16 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
     template = FRENCH("Engagement {number}, both stacks as drawn, face up. {first}: {first_cards}. "
                       "{second}: {second_cards}.")  # (no values: the translation as written)
     assert alt.startswith(template.split("{first}")[0].replace("{number}", "1")) and "Engagement" not in alt
+
+    # once both lock in, the same message shows the flips, in French
+    for user in (emil, dora):
+        panel = await env.wait_for(lambda u=user: dm_panel(env, u, 1), message="no DM panel")
+        await lock_in(env, user, panel, stack_of(panel))
+    flips_title = FRENCH("{game} — engagement {number}: flips", game=FRENCH(TITLE), number=1)
+    await env.wait_for(lambda: title(board) == flips_title, message="no French flips")
+    header = FRENCH("**{first}** vs **{second}** — both orders are locked in; flipping side by side.")
+    assert header.split("{second}**")[1] in board.embeds[0]["description"]
+    assert "both orders are locked in" not in board.embeds[0]["description"]
 
 
 async def test_rules_are_read_in_the_readers_language(make_env, tmp_path):

@@ -258,26 +258,28 @@ def _visible(found: _Engagement, shown: int) -> list[Event]:
     return visible
 
 
-def _flip_line(flip: Event, fight: Event | None, shown: list[str]) -> str:
+def _flip_line(flip: Event, fight: Event | None, shown: list[str], say: Texts = ENGLISH) -> str:
+    _ = say
     a, b = (card_label(card) for card in flip["cards"])
-    source = " (tie-breakers from the decks)" if "deck" in flip["sources"] else ""
+    source = " " + _("(tie-breakers from the decks)") if "deck" in flip["sources"] else ""
     line = f"{flip['flip']}. {a} vs {b}{source}: "
     if flip["winner"] is None:
-        return line + "tie"
+        return line + _("tie")
     winner = flip["winner"]
-    line += f"**{shown[winner]}** wins"
+    line += _("**{player}** wins", player=shown[winner])
     if fight is not None:
         loser = fight["loser"]
-        line += (f" → keeps {cards_line(fight['kept'])}; {shown[loser]} discards "
-                 f"{cards_line(fight['discarded'])}")
+        line += " → " + _("keeps {kept}; {loser} discards {discarded}", kept=cards_line(fight["kept"]),
+                          loser=shown[loser], discarded=cards_line(fight["discarded"]))
     return line
 
 
 @quick_to_draw
 def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = None, *,
           engagement: int | None = None, image_names: Sequence[str] | None = None,
-          picture: bool = True) -> Surface:
-    """The public engagement message with the first ``shown`` flips (all of them when ``None``).
+          picture: bool = True, say: Texts = ENGLISH) -> Surface:
+    """The public engagement message with the first ``shown`` flips (all of them when ``None``), in ``say``'s
+    language (the server's; the engagement's summary and the game's end are still English).
 
     ``events`` are the engagement's events, in order: its ``engagement`` event (the stacks as drawn; from the
     call that drew them) and the events of the call that played it (other engagements' events are ignored;
@@ -298,42 +300,47 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
     flipped = [event for event in visible if event["type"] == "flip"]
     text_names = _names(names)
     plain = plain_names(names, image_names)
+    _ = say
 
-    header = [f"**{text_names[0]}** vs **{text_names[1]}** — both orders are locked in; flipping side by side."]
+    header = [_("**{first}** vs **{second}** — both orders are locked in; flipping side by side.",
+                first=text_names[0], second=text_names[1])]
     flip_lines = []
     for i, event in enumerate(visible):
         if event["type"] == "flip":
             following = visible[i + 1] if i + 1 < len(visible) else None
             fight = following if following is not None and following["type"] == "fight" else None
-            flip_lines.append(_flip_line(event, fight, text_names))
+            flip_lines.append(_flip_line(event, fight, text_names, _))
     if not flipped:
-        flip_lines.append("Nothing flipped yet.")
+        flip_lines.append(_("Nothing flipped yet."))
 
     tail = []
     remaining = _remaining(found, flipped)
     if remaining is not None and any(remaining) and not complete:
-        tail.append(f"Not flipped yet — {text_names[0]}: {cards_line(remaining[0])} · "
-                    f"{text_names[1]}: {cards_line(remaining[1])}")
+        tail.append(_("Not flipped yet — {first}: {first_cards} · {second}: {second_cards}", first=text_names[0],
+                      first_cards=cards_line(remaining[0]), second=text_names[1],
+                      second_cards=cards_line(remaining[1])))
     if complete:
         tail += ["", _summary(found, text_names)]
         if found.over is not None:
             size = found.start["stack_size"] if found.start else None
-            tail.append(f"🏁 **Game over.** {_result_headline(found.over, text_names)} "
+            game_over = _("**Game over.**")
+            tail.append(f"🏁 {game_over} {_result_headline(found.over, text_names)} "
                         f"{reason_text(found.over, text_names, stack_size=size)}")
 
-    title = _title(f"{TITLE} — engagement {found.number}: flips")
-    text = _fit_flips(header, flip_lines, tail)
-    surface_picture = _flips_picture(found, flipped, plain) if picture else None
+    title = _title(_("{game} — engagement {number}: flips", game=_(TITLE), number=found.number))
+    text = _fit_flips(header, flip_lines, tail, _)
+    surface_picture = _flips_picture(found, flipped, plain, _) if picture else None
     return Surface(title, text, surface_picture)
 
 
-def _fit_flips(header: list[str], flip_lines: list[str], tail: list[str]) -> str:
+def _fit_flips(header: list[str], flip_lines: list[str], tail: list[str], say: Texts = ENGLISH) -> str:
     """Header, flip lines and tail within the message limit: the oldest flip lines fold into one if need be."""
+    _ = say
     text = "\n".join(header + flip_lines + tail)
     folded = 0
     while len(text) > MESSAGE_LIMIT and folded < len(flip_lines):
         folded += 1
-        note = f"Flips 1 to {folded}: see the picture."
+        note = _("Flips 1 to {count}: see the picture.", count=folded)
         text = "\n".join([*header, note, *flip_lines[folded:], *tail])
     return clamp(text)
 
@@ -350,7 +357,8 @@ def _remaining(found: _Engagement, flipped: list[Event]) -> list[list[str]] | No
     return left
 
 
-def _flips_picture(found: _Engagement, flipped: list[Event], plain: list[str]) -> Picture:
+def _flips_picture(found: _Engagement, flipped: list[Event], plain: list[str], say: Texts = ENGLISH) -> Picture:
+    _ = say
     size = found.start["stack_size"] if found.start else max(len(flipped), 1)
     from_stack = sum(1 for flip in flipped if flip["sources"][0] == "stack")
     face_down = max(0, size - from_stack)
@@ -364,8 +372,8 @@ def _flips_picture(found: _Engagement, flipped: list[Event], plain: list[str]) -
                 marks[seat].append("tie")
             else:
                 marks[seat].append("win" if flip["winner"] == seat else "lose")
-        captions.append(f"{flip['flip']}" + (" deck" if "deck" in flip["sources"] else "")
-                        + (" tie" if flip["winner"] is None else ""))
+        captions.append(f"{flip['flip']}" + (" " + _("deck") if "deck" in flip["sources"] else "")
+                        + (" " + _("tie") if flip["winner"] is None else ""))
     for seat in (0, 1):
         rows[seat] += [None] * face_down
         marks[seat] += [None] * face_down
@@ -375,18 +383,21 @@ def _flips_picture(found: _Engagement, flipped: list[Event], plain: list[str]) -
         [CardRow(rows[0], plain[0], marks[0], captions), CardRow(rows[1], plain[1], marks[1])],
         width_cards=size,
     )
-    alt = _flips_alt(found.number, flipped, face_down, plain)
+    alt = _flips_alt(found.number, flipped, face_down, plain, _)
     return Picture(png, f"airwar-e{found.number}-flip{len(flipped)}.png", alt)
 
 
-def _flips_alt(number: int, flipped: list[Event], face_down: int, plain: list[str]) -> str:
-    intro = f"Engagement {number} flips: top row {plain[0]}, bottom row {plain[1]}."
-    rest = f" {count(face_down, 'stack card')} each still face down." if face_down else ""
+def _flips_alt(number: int, flipped: list[Event], face_down: int, plain: list[str], say: Texts = ENGLISH) -> str:
+    _ = say
+    intro = _("Engagement {number} flips: top row {first}, bottom row {second}.", number=number, first=plain[0],
+              second=plain[1])
+    rest = " " + _.ngettext("{count} stack card each still face down.", "{count} stack cards each still face down.",
+                            face_down) if face_down else ""
 
     def describe_flip(flip: Event, spoken: bool) -> str:
         a, b = flip["cards"]
-        pair = f"{words(a)} against {words(b)}" if spoken else f"{a} against {b}"
-        outcome = "tie" if flip["winner"] is None else f"{plain[flip['winner']]} wins"
+        pair = _("{a} against {b}", a=words(a), b=words(b)) if spoken else _("{a} against {b}", a=a, b=b)
+        outcome = _("tie") if flip["winner"] is None else _("{player} wins", player=plain[flip["winner"]])
         return f" {flip['flip']}: {pair}, {outcome}."
 
     for spoken in (True, False):
@@ -396,7 +407,7 @@ def _flips_alt(number: int, flipped: list[Event], face_down: int, plain: list[st
     # too many flips: describe the latest ones and point to the text for the others
     parts = [describe_flip(flip, False) for flip in flipped]
     while parts:
-        note = f" Flips 1 to {len(flipped) - len(parts) + 1} are listed in the message."
+        note = " " + _("Flips 1 to {count} are listed in the message.", count=len(flipped) - len(parts) + 1)
         parts.pop(0)
         text = intro + note + "".join(parts) + rest
         if len(text) <= ALT_TEXT_LIMIT:
