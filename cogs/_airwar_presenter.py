@@ -311,16 +311,17 @@ class AirWarPresenter(Presenter):
         if board is None or board.played:
             return
         if match.board_message_id(number) is not None:
-            why = render.reason_text(event.event, show.names)
-            await self._show_board(show, number, up_to=event.seq,
-                                   closed=f"🏁 **Game over before this engagement was played.** {why}")
+            _ = texts(show.language)
+            why = render.reason_text(event.event, show.names, say=_)
+            over = _("**Game over before this engagement was played.**")
+            await self._show_board(show, number, up_to=event.seq, closed=f"🏁 {over} {why}")
         await self._edit_panels(show, number, [seat for seat in range(len(match.seats))
                                                if seat not in board.timed_out])
 
     async def _on_result(self, show: AirWarShow, event: QueuedEvent) -> None:
         view = await self.service.view(show.match.id)
         surface = await rendered(render.result, view, show.names, image_names=show.image_names,
-                                 ratings=event.event.get("ratings"))
+                                 ratings=event.event.get("ratings"), say=texts(show.language))
         await self._post_result(show, surface)
 
 

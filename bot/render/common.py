@@ -203,18 +203,20 @@ def challenge_surface(game_title: str, challenger: str, opponent: str, rules_lin
                          clamp("\n".join(lines)), None, buttons)
 
 
-def ratings_line(ratings: Sequence[Mapping[str, float] | None] | None, shown: Sequence[str]) -> str | None:
+def ratings_line(ratings: Sequence[Mapping[str, float] | None] | None, shown: Sequence[str], *,
+                 say: Texts = ENGLISH) -> str | None:
     """``Ratings: A 1500 → 1583 (+83, provisional) · …`` for the seats whose change is known (stored ordinals,
     shown on the displayed scale of :func:`bot.match.ratings.displayed`; provisional while the seat's ``games`` on
     the rating are fewer than the minimum); ``None`` when no change is known."""
+    _ = say
     parts = []
     for seat, change in enumerate(ratings or ()):
         if change and change.get("before") is not None and change.get("after") is not None:
             before, after = displayed(float(change["before"])), displayed(float(change["after"]))
             games = change.get("games")
-            note = ", provisional" if games is not None and is_provisional(int(games)) else ""
+            note = ", " + _("provisional") if games is not None and is_provisional(int(games)) else ""
             parts.append(f"{shown[seat]} {before} → {after} ({after - before:+d}{note})")
-    return "Ratings: " + " · ".join(parts) if parts else None
+    return _("Ratings: {changes}", changes=" · ".join(parts)) if parts else None
 
 
 class ChallengeWords:

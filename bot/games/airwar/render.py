@@ -279,7 +279,7 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
           engagement: int | None = None, image_names: Sequence[str] | None = None,
           picture: bool = True, say: Texts = ENGLISH) -> Surface:
     """The public engagement message with the first ``shown`` flips (all of them when ``None``), in ``say``'s
-    language (the server's; the engagement's summary and the game's end are still English).
+    language (the server's).
 
     ``events`` are the engagement's events, in order: its ``engagement`` event (the stacks as drawn; from the
     call that drew them) and the events of the call that played it (other engagements' events are ignored;
@@ -320,12 +320,12 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
                       first_cards=cards_line(remaining[0]), second=text_names[1],
                       second_cards=cards_line(remaining[1])))
     if complete:
-        tail += ["", _summary(found, text_names)]
+        tail += ["", _summary(found, text_names, _)]
         if found.over is not None:
             size = found.start["stack_size"] if found.start else None
             game_over = _("**Game over.**")
-            tail.append(f"🏁 {game_over} {_result_headline(found.over, text_names)} "
-                        f"{reason_text(found.over, text_names, stack_size=size)}")
+            tail.append(f"🏁 {game_over} {_result_headline(found.over, text_names, _)} "
+                        f"{reason_text(found.over, text_names, stack_size=size, say=_)}")
 
     title = _title(_("{game} — engagement {number}: flips", game=_(TITLE), number=found.number))
     text = _fit_flips(header, flip_lines, tail, _)
@@ -426,7 +426,8 @@ def engagement_summary(events: Sequence[Event], names: Sequence[str], *, engagem
     return clamp(_summary(_collect(events, engagement), _names(names)))
 
 
-def _summary(found: _Engagement, shown: list[str]) -> str:
+def _summary(found: _Engagement, shown: list[str], say: Texts = ENGLISH) -> str:
+    _ = say
     kept: list[list[str]] = [[], []]
     lost: list[list[str]] = [[], []]
     fights = ties = 0
@@ -447,65 +448,90 @@ def _summary(found: _Engagement, shown: list[str]) -> str:
     if found.end is not None:
         counts = found.end
     ended_early = found.end is None and found.over is not None
-    head = (f"**Engagement {found.number} {'cut short' if ended_early else 'over'}:** "
-            f"{count(fights, 'fight')}, {count(ties, 'tie')}.")
+    fights_words = _.ngettext("{count} fight", "{count} fights", fights)
+    ties_words = _.ngettext("{count} tie", "{count} ties", ties)
+    if ended_early:
+        head = _("**Engagement {number} cut short:** {fights}, {ties}.", number=found.number, fights=fights_words,
+                 ties=ties_words)
+    else:
+        head = _("**Engagement {number} over:** {fights}, {ties}.", number=found.number, fights=fights_words,
+                 ties=ties_words)
     lines = [head]
     for seat in (0, 1):
-        lines.append(f"**{shown[seat]}** kept {cards_line(kept[seat])} (back under the deck) · "
-                     f"lost {cards_line(lost[seat])} (discarded)")
+        lines.append(_("**{player}** kept {kept} (back under the deck) · lost {lost} (discarded)",
+                       player=shown[seat], kept=cards_line(kept[seat]), lost=cards_line(lost[seat])))
     if ended_early and any(table):
-        lines.append(f"Left on the table, a tie nobody could break: {shown[0]} {cards_line(table[0])} · "
-                     f"{shown[1]} {cards_line(table[1])}")
+        lines.append(_table_line(table, shown, _))
     if found.over is not None and "deck_counts" in found.over:
         counts = {**(counts or {}), "deck_counts": found.over["deck_counts"]}
     if counts is not None and "deck_counts" in counts:
-        decks = counts["deck_counts"]
-        line = f"Decks: {shown[0]} {decks[0]} · {shown[1]} {decks[1]}"
-        if "discard_counts" in counts:
-            discards = counts["discard_counts"]
-            line += f" — discards: {shown[0]} {discards[0]} · {shown[1]} {discards[1]}"
-        lines.append(line)
+        lines.append(_decks_line(counts["deck_counts"], counts.get("discard_counts"), shown, _))
     return "\n".join(lines)
 
 
-def _result_headline(outcome: Mapping[str, Any], shown: list[str]) -> str:
+def _table_line(table: Sequence[Sequence[str]], shown: Sequence[str], say: Texts = ENGLISH) -> str:
+    _ = say
+    return _("Left on the table, a tie nobody could break: {first} {first_cards} · {second} {second_cards}",
+             first=shown[0], first_cards=cards_line(table[0]), second=shown[1], second_cards=cards_line(table[1]))
+
+
+def _decks_line(decks: Sequence[int], discards: Sequence[int] | None, shown: Sequence[str],
+                say: Texts = ENGLISH) -> str:
+    _ = say
+    if discards is None:
+        return _("Decks: {first} {first_deck} · {second} {second_deck}", first=shown[0], first_deck=decks[0],
+                 second=shown[1], second_deck=decks[1])
+    return _("Decks: {first} {first_deck} · {second} {second_deck} — discards: {first} {first_discards} · "
+             "{second} {second_discards}", first=shown[0], first_deck=decks[0], second=shown[1],
+             second_deck=decks[1], first_discards=discards[0], second_discards=discards[1])
+
+
+def _result_headline(outcome: Mapping[str, Any], shown: list[str], say: Texts = ENGLISH) -> str:
+    _ = say
     winner = outcome.get("winner")
-    return "It's a draw." if winner is None else f"**{shown[winner]}** wins!"
+    return _("It's a draw.") if winner is None else _("**{player}** wins!", player=shown[winner])
 
 
-def reason_text(outcome: Mapping[str, Any], names: Sequence[str], *, stack_size: int | None = None) -> str:
-    """Why the game ended, in words, from an outcome (``view["outcome"]``) or a ``game_over`` event.
+def reason_text(outcome: Mapping[str, Any], names: Sequence[str], *, stack_size: int | None = None,
+                say: Texts = ENGLISH) -> str:
+    """Why the game ended, in words (``say``'s language), from an outcome (``view["outcome"]``) or a
+    ``game_over`` event.
 
     ``names`` are used as given (already escaped when they come from :func:`name`)."""
     if _many(names):
         return str(_render_many().reason_text(outcome, names, stack_size=stack_size))
+    _ = say
     winner, reason = outcome.get("winner"), outcome.get("reason", "")
     decks = outcome.get("deck_counts")
-    stack = f"a full stack of {stack_size}" if stack_size else "a full stack"
+    stack = _("a full stack of {size}", size=stack_size) if stack_size else _("a full stack")
     if reason == "short_stack":
         if winner is None:
-            held = f" ({names[0]} has {decks[0]}, {names[1]} has {decks[1]})" if decks else ""
-            return f"Neither player can draw {stack}{held}."
+            held = " " + _("({first} has {first_deck}, {second} has {second_deck})", first=names[0],
+                           first_deck=decks[0], second=names[1], second_deck=decks[1]) if decks else ""
+            return _("Neither player can draw {stack}{held}.", stack=stack, held=held)
         loser = 1 - winner
-        left = f" (only {count(decks[loser], 'card')} left)" if decks else ""
-        return f"{names[loser]} cannot draw {stack}{left}."
+        left = " " + _("(only {cards} left)", cards=_.ngettext("{count} card", "{count} cards",
+                                                               decks[loser])) if decks else ""
+        return _("{player} cannot draw {stack}{left}.", player=names[loser], stack=stack, left=left)
     if reason == "out_of_cards":
         if winner is None:
-            return "Both players had to add a tie-breaker card and neither had one left."
-        return f"{names[1 - winner]} had to add a tie-breaker card and had none left."
+            return _("Both players had to add a tie-breaker card and neither had one left.")
+        return _("{player} had to add a tie-breaker card and had none left.", player=names[1 - winner])
     if reason == "timeout" and winner is not None:
-        return f"{names[1 - winner]} missed two deadlines in a row and forfeited."
+        return _("{player} missed two deadlines in a row and forfeited.", player=names[1 - winner])
     if reason == "double_timeout":
-        return "Both players missed two deadlines in a row."
+        return _("Both players missed two deadlines in a row.")
     if winner is None:
-        return f"The game ended in a draw ({reason.replace('_', ' ')})." if reason else "The game ended in a draw."
+        if reason:
+            return _("The game ended in a draw ({reason}).", reason=reason.replace("_", " "))
+        return _("The game ended in a draw.")
     why = "" if reason in ("forfeit", "") else f" ({reason.replace('_', ' ')})"
-    return f"{names[1 - winner]} forfeited{why}."
+    return _("{player} forfeited{why}.", player=names[1 - winner], why=why)
 
 
 @quick_to_draw
 def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | None = None,
-           ratings: Sequence[Mapping[str, float] | None] | None = None) -> Surface:
+           ratings: Sequence[Mapping[str, float] | None] | None = None, say: Texts = ENGLISH) -> Surface:
     """The result message of a finished game, from any view of it (``game.view(None)``).
 
     ``ratings``: per seat ``{"before": x, "after": y}`` (the service's ``result`` event), shown as changes."""
@@ -514,27 +540,31 @@ def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | Non
     outcome = view.get("outcome")
     if outcome is None:
         raise ValueError("this game is not over yet")
+    _ = say
     shown = _names(names)
     decks = view["deck_counts"]
     discards = [len(pile) for pile in view["discards"]]
     stats = view.get("stats", {})
     full = {**outcome, "deck_counts": decks}
+    reason = reason_text(full, shown, stack_size=view.get("stack_size"), say=_)
     lines = [
-        f"🏁 {_result_headline(outcome, shown)} {reason_text(full, shown, stack_size=view.get('stack_size'))}",
-        f"**{shown[0]}** vs **{shown[1]}** · {rules_text(view['rules'])}",
-        f"Engagements: {view['engagement']} · ties fought: {stats.get('wars', 0)}",
-        f"Decks: {shown[0]} {decks[0]} · {shown[1]} {decks[1]} — "
-        f"discards: {shown[0]} {discards[0]} · {shown[1]} {discards[1]}",
+        f"🏁 {_result_headline(outcome, shown, _)} {reason}",
+        f"**{shown[0]}** vs **{shown[1]}** · {rules_text(view['rules'], say=_)}",
+        _("Engagements: {engagements} · ties fought: {ties}", engagements=view["engagement"],
+          ties=stats.get("wars", 0)),
+        _decks_line(decks, discards, shown, _),
     ]
     table = view.get("table") or [[], []]
     if any(table):
-        lines.append(f"Left on the table, a tie nobody could break: {shown[0]} {cards_line(table[0])} · "
-                     f"{shown[1]} {cards_line(table[1])}")
-    rated = ratings_line(ratings, shown)
+        lines.append(_table_line(table, shown, _))
+    rated = ratings_line(ratings, shown, say=_)
     if rated:
         lines.append(rated)
     winner = outcome.get("winner")
-    title = f"{TITLE} — draw" if winner is None else f"{TITLE} — {plain_names(names, image_names)[winner]} wins"
+    if winner is None:
+        title = _("{game} — draw", game=_(TITLE))
+    else:
+        title = _("{game} — {player} wins", game=_(TITLE), player=plain_names(names, image_names)[winner])
     return Surface(_title(title), clamp("\n".join(lines)))
 
 

@@ -12,6 +12,7 @@ from PIL import Image
 from bot.cards import card_label, tarot_pack
 from bot.games.airwar import render
 from bot.games.airwar.engine import AirWar
+from bot.i18n import texts
 from bot.render.common import (
     ALT_TEXT_LIMIT,
     BUTTON_LABEL_LIMIT,
@@ -470,3 +471,25 @@ def test_limits_of_the_dm_panel_with_a_deck_fully_known():
     game.apply(1, order(game.view(1)["stacks"][1]))
     for seat in (0, 1):
         check_surface(render.dm_panel(game.view(seat), LONG_NAMES, deadline=DEADLINE))
+
+
+@pytest.mark.parametrize("language", ["de", "ru"])
+def test_a_result_in_the_servers_language(language):
+    """The same result in another language: every line translated, nothing of the English left but names, cards
+    and numbers; the reasons from the same catalogue."""
+    say = texts(language)
+    game = AirWar.new(seed=1)
+    game.forfeit(1)
+    rated = render.result(game.view(None), NAMES, say=say,
+                          ratings=[{"before": 10.0, "after": 12.25, "games": 4}, {"before": 9, "after": 7, "games": 2}])
+    assert rated.title == say("{game} — {player} wins", game=say(render.TITLE), player="Alice")
+    first = rated.text.split("\n")[0]
+    assert first == "🏁 " + say("**{player}** wins!", player="Alice") + " " + say("{player} forfeited{why}.",
+                                                                                   player="Bob", why="")
+    assert say("Ratings: {changes}", changes="").rstrip() in rated.text and "Ratings:" not in rated.text
+    for english in ("wins", "Engagements", "discards", "forfeited", "provisional", "stacks of"):
+        assert english not in rated.text, english
+    outcome = {"winner": 0, "reason": "short_stack", "deck_counts": [30, 3]}
+    assert render.reason_text(outcome, NAMES, stack_size=5, say=say) == say(
+        "{player} cannot draw {stack}{left}.", player="Bob", stack=say("a full stack of {size}", size=5),
+        left=" " + say("(only {cards} left)", cards=say.ngettext("{count} card", "{count} cards", 3)))
