@@ -140,14 +140,20 @@ class Texts:
 
     def number(self, value: float, *, digits: int | None = None) -> str:
         """A number in the language's form (``1,500.5`` in English, ``1.500,5`` in German)."""
-        if digits is not None:
-            return format_decimal(value, format=f"#,##0.{'0' * digits}" if digits else "#,##0",
-                                  locale=self.language)
-        return format_decimal(value, locale=self.language)
+        if digits is None and type(value) is int and 0 <= value < 1000:
+            return str(value)  # (every language here writes these with the same digits, no separator)
+        return _formatted(value, digits, self.language)
 
     def has(self, message: str, context: str | None = None) -> bool:
         """The catalogue translates ``message`` (English always does)."""
         return self.language == DEFAULT_LANGUAGE or (context, message) in self._catalogue.singular
+
+
+@functools.lru_cache(maxsize=4096)
+def _formatted(value: float, digits: int | None, language: str) -> str:
+    if digits is not None:
+        return format_decimal(value, format=f"#,##0.{'0' * digits}" if digits else "#,##0", locale=language)
+    return format_decimal(value, locale=language)
 
 
 @functools.cache

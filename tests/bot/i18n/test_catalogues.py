@@ -143,3 +143,12 @@ def test_every_translated_string_is_drawn_by_the_picture_fonts_with_no_missing_g
     for stack in (STACK, BOLD_STACK):
         drawn = "".join(run.text for run in runs(characters, stack))
         assert "\ufffd" not in drawn, [char for char in characters if not any(font.has(char) for font in stack)]
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_small_counts_are_written_as_babel_writes_them(language):
+    from babel.numbers import format_decimal
+
+    words = texts(language)
+    for value in (0, 1, 7, 42, 999, 1000, 12345):
+        assert words.number(value) == format_decimal(value, locale=language), (language, value)
