@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import gettext
 import string
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -161,6 +161,3 @@ def texts(locale: object) -> Texts:
     """The words of the language for ``locale`` (see :func:`language_of`)."""
     return Texts(language_of(locale))
 
-
-def every_language() -> Iterable[Texts]:
-    return (texts(language) for language in LANGUAGES)

@@ -20,13 +20,13 @@ TEXT_LIMIT = 100
 RULES_LIMIT = 5800
 
 
-def read(path_language: str | None = None) -> Catalog:
+def read(language: str | None = None) -> Catalog:
     """The language's catalogue as stored (``None``: the template)."""
     from bot.i18n.extract import TEMPLATE
 
-    path = TEMPLATE if path_language is None else catalogue_path(path_language)
+    path = TEMPLATE if language is None else catalogue_path(language)
     with path.open("rb") as file:
-        return read_po(file, locale=path_language, domain=DOMAIN)
+        return read_po(file, locale=language, domain=DOMAIN)
 
 
 def is_command_name(text: str) -> bool:

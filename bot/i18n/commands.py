@@ -4,7 +4,6 @@ catalogues (names under the ``command name`` context), and the list of every str
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,10 +69,6 @@ def _described(message: str, context: app_commands.TranslationContext[Any, Any])
 async def command_strings(tree: app_commands.CommandTree[Any]) -> list[CommandString]:
     """Every name, description and choice the tree's commands show, in the order discord.py asks for them."""
     recorder = _Recorder()
-    for command in _commands(tree):
+    for command in tree.get_commands(guild=None):
         await command.get_translated_payload(tree, recorder)
     return recorder.found
-
-
-def _commands(tree: app_commands.CommandTree[Any]) -> Iterable[Any]:
-    return tree.get_commands(guild=None)
