@@ -188,7 +188,7 @@ ENGLISH = texts("en")
 def challenge_surface(game_title: str, challenger: str, opponent: str, rules_line: str, *,
                       expires_at: When, say: Texts = ENGLISH) -> ButtonSurface:
     """A two-player challenge: who challenges whom, ``Rules: <rules_line>`` and the expiry (``<t:UNIX:R>``), in
-    ``words``' language (``game_title`` and ``rules_line`` in it already). Buttons: ``accept``, ``decline`` (the
+    ``say``'s language (``game_title`` and ``rules_line`` in it already). Buttons: ``accept``, ``decline`` (the
     opponent), ``withdraw`` (the challenger)."""
     _ = say
     who, them = name(challenger), name(opponent)

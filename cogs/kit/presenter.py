@@ -64,6 +64,7 @@ from bot.services import USER_ERRORS
 from bot.services.preferences import DEFAULT_PANELS, PreferencesService
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._match_common import ensure_thread, fetch_name, mentions, message_link
+from cogs._stats_ui import settings_service
 from cogs.kit.items import MatchButtons
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs, nonce
 from cogs.kit.pictures import SentPictures
@@ -519,8 +520,7 @@ class Presenter(ShowLoop):
     # --- the challenge ---------------------------------------------------------------------------------------
     async def language(self, match: MatchRecord) -> str:
         """The language of the public messages in the match's server (``/settings language``)."""
-        service = getattr(self.bot, "guild_settings", None)
-        return "en" if service is None else await service.language(match.guild_id)
+        return await settings_service(self.bot).language(match.guild_id)
 
     def opening_message(self, match: MatchRecord, language: str = "en") -> dict[str, Any]:
         """``send`` keyword arguments of the match's challenge message as the match stands (the opponent pinged), in
