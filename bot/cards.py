@@ -15,10 +15,12 @@ trump beats every suit card, trumps rank by number, and the Fool is trump 0 (the
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 from bot.errors import InvalidCard
+from bot.i18n import DEFAULT_LANGUAGE, Texts, texts
 
 SUITS = ("C", "D", "H", "S")
 RED_SUITS = frozenset({"D", "H"})
@@ -155,15 +157,31 @@ def label_of_text(text: str) -> str:
         return text
 
 
-def describe(card: str) -> str:
-    """A card in words, for screen readers and rules text: ``10H`` -> ``10 of hearts``."""
-    if card == "RJ":
-        return "red joker"
-    if card == "BJ":
-        return "black joker"
+def describe(card: str, say: Texts | None = None) -> str:
+    """A card in words, for screen readers and rules text, in ``say``'s language (English if none): ``10H`` ->
+    ``10 of hearts`` (``Herz-10``, ``10 de cœur``, ``десятка червей``...): each language names the cards its own
+    way, while the notation of texts and buttons (:func:`card_label`) is the same everywhere."""
+    say = say or texts(DEFAULT_LANGUAGE)
+    words = _card_words(say)
+    if card in ("RJ", "BJ"):
+        return words[card]
     rank, suit = rank_of(card), suit_of(card)
     if suit == "T":
-        return "the Fool" if rank == "0" else f"trump {rank}"
-    names = {"J": "jack", "Q": "queen", "K": "king", "A": "ace", "P": "page", "N": "knight"}
-    suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-    return f"{names.get(rank, rank)} of {suits[suit]}"
+        return words["fool"] if rank == "0" else say.pgettext("card", "trump {number}", number=rank)
+    if rank in words:
+        return say.pgettext("card", "{rank} of {suit}", rank=words[rank], suit=words[suit])
+    return say.pgettext("card", "{number} of {suit}", number=rank, suit=words[suit])
+
+
+@functools.cache
+def _card_words(say: Texts) -> Mapping[str, str]:
+    """The words of ``say``'s language for the card ranks and suits (the form a card's name takes)."""
+    return MappingProxyType({
+        "J": say.pgettext("card rank", "jack"), "Q": say.pgettext("card rank", "queen"),
+        "K": say.pgettext("card rank", "king"), "A": say.pgettext("card rank", "ace"),
+        "P": say.pgettext("card rank", "page"), "N": say.pgettext("card rank", "knight"),
+        "C": say.pgettext("card suit", "clubs"), "D": say.pgettext("card suit", "diamonds"),
+        "H": say.pgettext("card suit", "hearts"), "S": say.pgettext("card suit", "spades"),
+        "RJ": say.pgettext("card", "red joker"), "BJ": say.pgettext("card", "black joker"),
+        "fool": say.pgettext("card", "the Fool"),
+    })

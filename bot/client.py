@@ -24,11 +24,12 @@ from discord.ext import commands
 import cogs
 from bot.config import Settings
 from bot.games import registry
-from bot.i18n import N_, texts
+from bot.i18n import N_, language_of, texts
 from bot.i18n.commands import CommandTranslator
 from bot.match.kernel import Announcement, MatchKernel, default_seed, read_announcement
 from bot.match.timers import Timers
 from bot.render import cards as card_pictures
+from bot.services.preferences import PlayerLanguages
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
 from bot.storage import Database
@@ -73,7 +74,8 @@ INTENTS = discord.Intents.none()
 INTENTS.guilds = True
 
 #: the names discord.py gives the tasks that run a slash command or a button's callback
-HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-")
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-",
+                 "discord.py: on_interaction")
 #: how long closing waits for them (a Procfile host sends SIGTERM and kills 30 s later)
 HANDLERS_GRACE = 5.0
 
@@ -114,6 +116,7 @@ class CardGameBot(commands.Bot):
         self.game_services: dict[str, MatchKernel] = {}
         self.stats_service: StatsService | None = None
         self.guild_settings: SettingsService | None = None
+        self.player_languages: PlayerLanguages | None = None
         self.timers = Timers(clock=clock, sleep=timer_sleep)
         #: the process the bot's own players think in (off the event loop), started at the first need
         self.thinking = Thinking()
@@ -161,6 +164,7 @@ class CardGameBot(commands.Bot):
                 kernel.owner = f"{self.cluster.name}: {kernel.game}"
         self.stats_service = StatsService(database, clock=self.clock)
         self.guild_settings = SettingsService(database, clock=self.clock)
+        self.player_languages = PlayerLanguages(database, clock=self.clock)
 
     async def setup_hook(self) -> None:
         if self.settings.database_url:
@@ -277,6 +281,17 @@ class CardGameBot(commands.Bot):
         if running:
             log.info("closing: waiting for %d commands and clicks in flight", len(running))
             await asyncio.wait(running, timeout=HANDLERS_GRACE)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Remembers the language of the user's client: what the bot sends them outside an interaction (a DM
+        panel) speaks it. Runs beside the interaction's own handler, which it never delays."""
+        languages = self.player_languages
+        if languages is None or self.database is None:
+            return
+        try:
+            await languages.note(interaction.user.id, language_of(interaction.locale))
+        except Exception:
+            log.warning("could not store the language of user %s", interaction.user.id, exc_info=True)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))

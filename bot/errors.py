@@ -1,8 +1,34 @@
-"""Typed errors of the rules engines. Every message is written to be shown to a player as it is."""
+"""Typed errors of the rules engines. Every message is written to be shown to a player as it is (``str(error)``,
+English) or in the player's language (:meth:`GameError.said`)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class _Words(Protocol):
+    language: str
+
+    def __call__(self, message: str, /, **params: Any) -> str: ...
 
 
 class GameError(Exception):
-    """Base of every error an engine raises on bad input; the game is left unchanged."""
+    """Base of every error an engine raises on bad input; the game is left unchanged.
+
+    Raised as ``IllegalAction(N_("{card} is not in your stack."), card=label)``: the message is a template marked
+    for the catalogues, filled with ``params`` (``str(error)`` in English; :meth:`said` in a player's language). A
+    param that has a ``said`` of its own (a :class:`bot.i18n.Phrase`) is put in the same language."""
+
+    def __init__(self, message: str = "", /, **params: Any) -> None:
+        super().__init__(message.format(**{key: str(value) for key, value in params.items()}) if params
+                         else message)
+        self.template = message
+        self.params = params
+
+    def said(self, say: _Words) -> str:
+        """The message in ``say``'s language (English where the catalogue lacks it)."""
+        params = {key: value.said(say) if hasattr(value, "said") else value for key, value in self.params.items()}
+        return say(self.template, **params) if params else say(self.template)
 
 
 class InvalidCard(GameError):

@@ -46,9 +46,9 @@ import discord
 
 from bot.games.airwar import render, render_many
 from bot.games.airwar.flow import Panel, PublicBoard, public_board
-from bot.i18n import N_, texts
+from bot.i18n import N_, Texts, texts
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel
-from bot.render.common import Button, ButtonSurface, accepted_line
+from bot.render.common import ENGLISH, Button, ButtonSurface, accepted_line
 from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
 from cogs._airwar_ui import BUTTONS, COLOUR, HINT_KEY
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
@@ -75,14 +75,15 @@ class AirWarShow(Show):
     flips_of: PublicBoard | None = None
 
 
-def with_hint(match: MatchRecord, surface: ButtonSurface) -> ButtonSurface:
+def with_hint(match: MatchRecord, surface: ButtonSurface, say: Texts = ENGLISH) -> ButtonSurface:
     """A panel with its buttons gets **Hint** in a match against the bot (practice: the equilibrium may help), not
     in a tournament's game against it."""
     if not match.options.get(OPPONENT_OPTION) or match.options.get("tournament") or len(match.seats) != 2 \
             or not surface.buttons:
         return surface
     row = max(button.row for button in surface.buttons) + 1
-    return dataclasses.replace(surface, buttons=[*surface.buttons, Button(HINT_KEY, "💡 Hint", True, "secondary", row)])
+    hint = Button(HINT_KEY, "💡 " + say("Hint"), True, "secondary", row)
+    return dataclasses.replace(surface, buttons=[*surface.buttons, hint])
 
 
 class AirWarPresenter(Presenter):
@@ -141,24 +142,27 @@ class AirWarPresenter(Presenter):
 
     # --- panels ------------------------------------------------------------------------------------------
     @staticmethod
-    def _panel_lines(match: MatchRecord, panel: Panel, note: str) -> str:
+    def _panel_lines(match: MatchRecord, panel: Panel, note: str, say: Texts = ENGLISH) -> str:
         """The lines under a panel: ``note``, and which engagement of which match it is."""
-        where = f"-# Engagement {panel.engagement} of your match in <#{match.play_channel_id}>."
+        where = "-# " + say("Engagement {number} of your match in {channel}.", number=panel.engagement,
+                            channel=f"<#{match.play_channel_id}>")
         return f"{note}\n{where}" if note else where
 
     @staticmethod
-    def _played_note(match: MatchRecord, panel: Panel) -> str:
-        return f"Both orders are in: watch the flips in <#{match.play_channel_id}>." if panel.ended == "played" else ""
+    def _played_note(match: MatchRecord, panel: Panel, say: Texts = ENGLISH) -> str:
+        if panel.ended != "played":
+            return ""
+        return say("Both orders are in: watch the flips in {channel}.", channel=f"<#{match.play_channel_id}>")
 
-    async def panel_surface(self, match: MatchRecord, panel: Panel, note: str = "", *,
-                            answering: bool = False) -> tuple[ButtonSurface, str]:
+    async def panel_surface(self, match: MatchRecord, panel: Panel, note: str = "", *, answering: bool = False,
+                            say: Texts = ENGLISH) -> tuple[ButtonSurface, str]:
         """A panel's surface (as its engagement ended, if it did: ``panel.ended``) and the lines under it.
         ``answering``: an interaction's answer waits for it (its picture is drawn before the background ones)."""
         assert panel.view is not None
         surface = await (rendered_first if answering else rendered)(
             render.dm_panel, panel.view, mentions(match), draft=panel.draft, deadline=panel.deadline_at,
-            image_names=await self.display_names(match), closed=render.panel_closed(panel.ended))
-        return with_hint(match, surface), self._panel_lines(match, panel, note)
+            image_names=await self.display_names(match), closed=render.panel_closed(panel.ended, say), say=say)
+        return with_hint(match, surface, say), self._panel_lines(match, panel, note, say)
 
     @staticmethod
     def panel_step(panel: Panel) -> int:
@@ -167,32 +171,36 @@ class AirWarPresenter(Presenter):
     def panel_due(self, panel: Panel, step: int) -> bool:
         return super().panel_due(panel, step) and panel.view is not None and bool(panel.stack)  # (none: out)
 
-    async def panel_message(self, match: MatchRecord, panel: Panel, *, answering: bool = True) -> dict[str, Any]:
+    async def panel_message(self, match: MatchRecord, panel: Panel, *, answering: bool = True,
+                            say: Texts = ENGLISH) -> dict[str, Any]:
         """``send`` keyword arguments of a new message showing ``panel`` (a DM panel, or its ephemeral copy)."""
-        surface, extra = await self.panel_surface(match, panel, answering=answering)
+        surface, extra = await self.panel_surface(match, panel, answering=answering, say=say)
         return without_empty_files(message_kwargs(
             surface, extra=extra, view=self.buttons.panel_view(match.id, panel.engagement, surface), colour=COLOUR))
 
-    async def panel_edit(self, match: MatchRecord, panel: Panel, *, answering: bool = False) -> dict[str, Any]:
+    async def panel_edit(self, match: MatchRecord, panel: Panel, *, answering: bool = False,
+                         say: Texts = ENGLISH) -> dict[str, Any]:
         """``edit`` keyword arguments that make a panel message show ``panel`` (no buttons once it ended)."""
-        surface, extra = await self.panel_surface(match, panel, self._played_note(match, panel), answering=answering)
+        surface, extra = await self.panel_surface(match, panel, self._played_note(match, panel, say),
+                                                  answering=answering, say=say)
         return edit_kwargs(surface, extra=extra, view=self.buttons.panel_view(match.id, panel.engagement, surface),
                            colour=COLOUR)
 
-    async def panel_answer(self, match: MatchRecord, panel: Panel, shown: discord.Message | None) -> dict[str, Any]:
+    async def panel_answer(self, match: MatchRecord, panel: Panel, shown: discord.Message | None, *,
+                           say: Texts = ENGLISH) -> dict[str, Any]:
         """``edit`` keyword arguments for a click's answer: the panel's text and buttons as they stand, and the
         picture ``shown`` (the panel message clicked) already has: a panel's picture is the same for its whole
         engagement (:func:`bot.games.airwar.render.dm_panel`), so a click is answered without drawing, in the time a
         database transaction takes. A message without a picture gets one (drawn first)."""
         image = next((e.image.url for e in (shown.embeds if shown is not None else ()) if e.image.url), None)
         if image is None:
-            return await self.panel_edit(match, panel, answering=True)
+            return await self.panel_edit(match, panel, answering=True, say=say)
         assert panel.view is not None
         surface = render.dm_panel(panel.view, mentions(match), draft=panel.draft, deadline=panel.deadline_at,
                                   image_names=await self.display_names(match), picture=False,
-                                  closed=render.panel_closed(panel.ended))
-        surface = with_hint(match, surface)
-        embed = embed_of(surface, extra=self._panel_lines(match, panel, self._played_note(match, panel)),
+                                  closed=render.panel_closed(panel.ended, say), say=say)
+        surface = with_hint(match, surface, say)
+        embed = embed_of(surface, extra=self._panel_lines(match, panel, self._played_note(match, panel, say), say),
                          colour=COLOUR)
         embed.set_image(url=image)
         return {"embed": embed, "view": self.buttons.panel_view(match.id, panel.engagement, surface),

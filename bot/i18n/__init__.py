@@ -71,6 +71,34 @@ def N_(message: str) -> str:
     return message
 
 
+class Phrase:
+    """A message marked with :func:`N_` and its params, said later in a language not known where it is made (an
+    error's message, an event's line): ``Phrase(N_("{player} timed out."), player=mention).said(texts("de"))``. A
+    param that is a :class:`Phrase` itself is said in the same language; ``str()`` is the English."""
+
+    __slots__ = ("params", "template")
+
+    def __init__(self, template: str, /, **params: Any) -> None:
+        self.template = template
+        self.params = params
+
+    def said(self, say: Texts) -> str:
+        params = {key: value.said(say) if isinstance(value, Phrase) else value for key, value in self.params.items()}
+        return say(self.template, **params) if params else say(self.template)
+
+    def __str__(self) -> str:
+        return self.said(texts(DEFAULT_LANGUAGE))
+
+    def __repr__(self) -> str:
+        return f"Phrase({self.template!r}, **{self.params!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Phrase) and (self.template, self.params) == (other.template, other.params)
+
+    def __hash__(self) -> int:
+        return hash(self.template)
+
+
 def placeholders(message: str) -> frozenset[str]:
     """The ``{name}`` fields of a message (what a translation must keep, no more and no fewer)."""
     return frozenset(name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(message)

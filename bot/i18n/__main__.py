@@ -1,19 +1,30 @@
 """``python -m bot.i18n extract``: gather the strings to translate into ``bot/i18n/locales/airwar.pot`` and add the
-new ones to each language's catalogue (``bot/i18n/locales/<language>.po``); prints how many each still lacks."""
+new ones to each language's catalogue (``bot/i18n/locales/<language>.po``); prints how many each still lacks.
+``python -m bot.i18n fill FILE.json``: put the translations of a JSON file (``{"English": {"de": "Deutsch", ...}}``,
+``"context\u0004English"`` for a string with a context, a list of forms for a plural) into the catalogues."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
+from pathlib import Path
 
-from bot.i18n.extract import TEMPLATE, extract
+from bot.i18n.extract import TEMPLATE, extract, fill
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bot.i18n", description=__doc__)
-    parser.add_argument("command", choices=["extract"])
-    parser.parse_args()
+    parser.add_argument("command", choices=["extract", "fill"])
+    parser.add_argument("file", nargs="?", type=Path, help="fill: the JSON file of translations")
+    arguments = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
+    if arguments.command == "fill":
+        if arguments.file is None:
+            parser.error("fill takes the JSON file of translations")
+        counts = fill(json.loads(arguments.file.read_text(encoding="utf-8")))
+        print(", ".join(f"{language}: {count}" for language, count in counts.items()))
+        return
     missing = extract()
     print(f"wrote {TEMPLATE}")
     for language, count in missing.items():

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,7 +19,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 
-from bot.i18n import DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, LOCALES_DIR, catalogue_path
+from bot.i18n import DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, LOCALES_DIR, catalogue_path, placeholders
 from bot.i18n.commands import CommandString, command_strings
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -148,3 +148,57 @@ def extract() -> dict[str, int]:
         write(catalog, catalogue_path(language))
         missing[language] = sum(1 for _ in untranslated(catalog))
     return missing
+
+
+def fill(translations: Mapping[str, Mapping[str, str | Sequence[str]]]) -> dict[str, int]:
+    """Put translations into the catalogues: ``{key: {language: text}}``, where a key is the English message (of a
+    plural: its singular), ``context`` + ``\\x04`` + message for one with a context, and a plural's text is the list
+    of its forms. A key the template lacks is refused (run :func:`extract` first), and so is a text whose
+    placeholders differ from the English. Returns how many entries each language got."""
+    template = {(message.context, message.id if isinstance(message.id, str) else message.id[0]): message
+                for message in read_template() if message.id}
+    wanted: dict[tuple[str | None, str], Mapping[str, str | Sequence[str]]] = {}
+    for key, texts_by_language in translations.items():
+        context, _, message = key.rpartition("\x04")
+        found = template.get((context or None, message))
+        if found is None:
+            raise ValueError(f"{key!r} is not in the template: mark it and run python -m bot.i18n extract first")
+        for language, text in texts_by_language.items():
+            if language not in LANGUAGES or language == DEFAULT_LANGUAGE:
+                raise ValueError(f"{key!r}: no catalogue {language!r}")
+            english = (found.id,) if isinstance(found.id, str) else tuple(found.id)
+            given = (text,) if isinstance(text, str) else tuple(text)
+            for form in given:
+                if placeholders(form) != placeholders(english[0]) and placeholders(form) != placeholders(english[-1]):
+                    raise ValueError(f"{key!r} in {language}: placeholders {sorted(placeholders(form))} differ")
+        wanted[(context or None, message)] = texts_by_language
+    counts = {}
+    for language in LANGUAGES:
+        if language == DEFAULT_LANGUAGE:
+            continue
+        path = catalogue_path(language)
+        with path.open("rb") as file:
+            catalog = read_po(file, locale=language, domain=DOMAIN)
+        counts[language] = 0
+        for (context, message), texts_by_language in wanted.items():
+            if language not in texts_by_language:
+                continue
+            entry = template[(context, message)]
+            text = texts_by_language[language]
+            entry_id = entry.id
+            existing = catalog.get(entry_id, context=context)
+            string: str | tuple[str, ...] = text if isinstance(text, str) else tuple(text)
+            if existing is None:
+                catalog.add(entry_id, string, context=context, locations=entry.locations,
+                            auto_comments=entry.auto_comments)
+            else:
+                existing.string = string
+                existing.flags.discard("fuzzy")
+            counts[language] += 1
+        write(catalog, path)
+    return counts
+
+
+def read_template() -> Catalog:
+    with TEMPLATE.open("rb") as file:
+        return read_po(file, domain=DOMAIN)

@@ -25,6 +25,9 @@ FIELD_VALUE_LIMIT = 1024
 BUTTON_LABEL_LIMIT = 80
 ALT_TEXT_LIMIT = 1024  #: an attachment's description (alt text)
 
+#: English, the words a surface is made with unless it is given others
+ENGLISH = texts("en")
+
 View = Mapping[str, Any]  #: an engine's view of a game
 Event = Mapping[str, Any]  #: an engine's or a service's event
 When = int | float | datetime  #: a moment: a datetime or unix seconds
@@ -115,59 +118,77 @@ def possessive(text: str) -> str:
     return f"{text}'" if text.endswith(("s", "S")) and not text.endswith(">") else f"{text}'s"
 
 
-def plain_names(names: Sequence[str], image_names: Sequence[str] | None = None) -> list[str]:
+def plain_names(names: Sequence[str], image_names: Sequence[str] | None = None,
+                say: Texts | None = None) -> list[str]:
     """Names for pictures and alt text: ``image_names`` if given, else ``names`` with mentions replaced by
-    "Player 1", "Player 2"."""
+    "Player 1", "Player 2" (in ``say``'s language)."""
+    _ = say or ENGLISH
     source = image_names if image_names is not None else names
     plain = []
     for seat, text in enumerate(source):
         text = " ".join(str(text).split())
-        plain.append(f"Player {seat + 1}" if not text or MENTION.search(text) else text)
+        plain.append(_("Player {number}", number=seat + 1) if not text or MENTION.search(text) else text)
     return plain
 
 
-def words(card: str) -> str:
-    """A card in words: ``queen of spades``."""
-    return describe(card)
+def words(card: str, say: Texts | None = None) -> str:
+    """A card in words, in ``say``'s language: ``queen of spades``."""
+    return describe(card, say)
 
 
-def cards_line(cards: Iterable[str], empty: str = "none") -> str:
-    """Cards as texts show them (:func:`~bot.cards.card_label`), space separated: ``Q♠ 10♠ A♠``."""
+def cards_line(cards: Iterable[str], empty: str | None = None, say: Texts | None = None) -> str:
+    """Cards as texts show them (:func:`~bot.cards.card_label`, the same in every language), space separated:
+    ``Q♠ 10♠ A♠``; ``empty`` (else "none" in ``say``'s language) for no cards."""
     cards = list(cards)
-    return " ".join(card_label(card) for card in cards) if cards else empty
+    if cards:
+        return " ".join(card_label(card) for card in cards)
+    return empty if empty is not None else (say or ENGLISH).pgettext("no cards", "none")
 
 
-def words_line(cards: Iterable[str], empty: str = "none") -> str:
-    """Cards in words, comma separated: ``queen of spades, 10 of spades``."""
+def words_line(cards: Iterable[str], empty: str | None = None, say: Texts | None = None) -> str:
+    """Cards in words, in ``say``'s language, comma separated: ``queen of spades, 10 of spades``."""
     cards = list(cards)
-    return ", ".join(describe(card) for card in cards) if cards else empty
+    if cards:
+        return ", ".join(describe(card, say) for card in cards)
+    return empty if empty is not None else (say or ENGLISH).pgettext("no cards", "none")
 
 
 def count(number: int, singular: str, plural: str | None = None) -> str:
+    """English only (logs, tools): a player's text counts with ``say.ngettext``."""
     return f"{number} {singular if number == 1 else plural or singular + 's'}"
 
 
-def ordinal(number: int) -> str:
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+def ordinal(number: int, say: Texts | None = None) -> str:
+    """``1st``, ``2nd`` in ``say``'s language's own form (``1.``, ``1er``, ``1-й``, ``1º``...)."""
+    language = (say or ENGLISH).language
+    if language == "en":
+        suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+        return f"{number}{suffix}"
+    return _ORDINALS.get(language, "{n}.").format(n=number, er="er" if number == 1 else "e")
 
 
-def join_words(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
+#: each language's ordinal numbers in figures (French: 1er, 2e; German, Polish, Romanian: 1.)
+_ORDINALS = {"fr": "{n}{er}", "es": "{n}.º", "pt_BR": "{n}º", "ru": "{n}-й"}
+
+
+def join_words(items: Sequence[str], say: Texts | None = None) -> str:
+    """``a``, ``a and b``, ``a, b and c``, in ``say``'s language."""
+    _ = say or ENGLISH
     items = list(items)
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return _("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
 
 
-def clamp(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """``text`` within ``limit`` characters: whole lines dropped from the end, with a note, if it is longer.
+def clamp(text: str, limit: int = MESSAGE_LIMIT, say: Texts | None = None) -> str:
+    """``text`` within ``limit`` characters: whole lines dropped from the end, with a note (in ``say``'s language),
+    if it is longer.
 
     Renderers keep their texts short enough themselves; this is the last safety net.
     """
     if len(text) <= limit:
         return text
-    note = "\n… (cut to fit Discord's limit)"
+    note = "\n" + (say or ENGLISH)("… (cut to fit Discord's limit)")
     lines = text.split("\n")
     while lines and len("\n".join(lines)) + len(note) > limit:
         lines.pop()
@@ -179,10 +200,6 @@ def clamp(text: str, limit: int = MESSAGE_LIMIT) -> str:
 def clamp_line(text: str, limit: int) -> str:
     """One line cut with an ellipsis to ``limit`` characters."""
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-#: English, the words a surface is made with unless it is given others
-ENGLISH = texts("en")
 
 
 def challenge_surface(game_title: str, challenger: str, opponent: str, rules_line: str, *,

@@ -180,10 +180,13 @@ class ChipStore(Protocol[Conn_contra]):
 
 
 class PreferenceStore(Protocol[Conn_contra]):
-    """Players' own preferences (the same on every server): where their private panels open."""
+    """Players' own preferences (the same on every server): where their private panels open, and the language
+    their client last showed."""
 
     async def panel_places(self, conn: Conn_contra, user_ids: Iterable[int]) -> dict[int, str]: ...
     async def set_panel_place(self, conn: Conn_contra, user_id: int, place: str, now: float) -> None: ...
+    async def languages(self, conn: Conn_contra, user_ids: Iterable[int]) -> dict[int, str]: ...
+    async def set_language(self, conn: Conn_contra, user_id: int, language: str, now: float) -> None: ...
 
 
 class StatsStore(Protocol[Conn_contra]):

@@ -1,5 +1,6 @@
 """Players' own preferences (``player_preferences``: one row per player, for every server): where their private
-panels open, ``dm`` (the default) or ``here``. A player without a row has the defaults. Values are checked by the
+panels open, ``dm`` (the default) or ``here``, and the language their Discord client last showed (for what the bot
+sends them outside an interaction). A player without a row has the defaults. Values are checked by the
 preferences service before they get here; the table's CHECK is the backstop."""
 
 from __future__ import annotations
@@ -31,4 +32,25 @@ async def set_panel_place(conn: aiosqlite.Connection, user_id: int, place: str, 
         "INSERT INTO player_preferences (user_id, panels, updated_at) VALUES (?, ?, ?)"
         " ON CONFLICT (user_id) DO UPDATE SET panels = excluded.panels, updated_at = excluded.updated_at",
         (user_id, place, now),
+    )
+
+
+async def languages(conn: aiosqlite.Connection, user_ids: Iterable[int]) -> dict[int, str]:
+    """The language each player's client last showed, for those it is known of; one statement."""
+    wanted = sorted(set(user_ids))
+    if not wanted:
+        return {}
+    marks = ", ".join("?" for _ in wanted)
+    rows = await conn.execute_fetchall(
+        f"SELECT user_id, language FROM player_preferences WHERE language IS NOT NULL AND user_id IN ({marks})",
+        wanted)
+    return {int(row["user_id"]): str(row["language"]) for row in rows}
+
+
+async def set_language(conn: aiosqlite.Connection, user_id: int, language: str, now: float) -> None:
+    """The player's client shows ``language`` (a catalogue's code)."""
+    await conn.execute(
+        "INSERT INTO player_preferences (user_id, language, updated_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
+        (user_id, language, now),
     )

@@ -348,7 +348,8 @@ class MatchCog(commands.Cog):
                     except USER_ERRORS as error:
                         await answer.tell(said(error, interaction))
                         return
-                    await answer.edit(**await self.presenter.panel_answer(update.match, panel, interaction.message))
+                    await answer.edit(**await self.presenter.panel_answer(update.match, panel, interaction.message,
+                                                                              say=private_words(interaction)))
                     if method_name in CHOICES:
                         await self._close_other_panel(update.match, user_id, step, interaction.message)
             finally:
@@ -372,7 +373,8 @@ class MatchCog(commands.Cog):
             except USER_ERRORS as error:
                 await answer.tell(said(error, interaction))
                 return
-            await answer.send(ephemeral=True, **await self.presenter.panel_message(match, panel))
+            await answer.send(ephemeral=True, **await self.presenter.panel_message(match, panel,
+                                                                                   say=private_words(interaction)))
 
     async def on_forfeit_button(self, interaction: discord.Interaction, match_id: int, answer_: str) -> None:
         """The "really forfeit?" question: Forfeit forfeits, the other button changes nothing."""

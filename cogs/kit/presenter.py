@@ -57,9 +57,9 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.i18n import texts
+from bot.i18n import Texts, texts
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel
-from bot.render.common import Surface, name
+from bot.render.common import ENGLISH, Surface, name
 from bot.services import USER_ERRORS
 from bot.services.preferences import DEFAULT_PANELS, PreferencesService
 from bot.storage.records import MatchRecord, QueuedEvent
@@ -522,6 +522,14 @@ class Presenter(ShowLoop):
         """The language of the public messages in the match's server (``/settings language``)."""
         return await settings_service(self.bot).language(match.guild_id)
 
+    async def player_words(self, match: MatchRecord, seat: int) -> Texts:
+        """The words of what the bot sends a seat outside an interaction (its DM panel): its player's Discord
+        language as their client last showed it, else the server's."""
+        user_id = match.seats[seat].user_id
+        languages = getattr(self.bot, "player_languages", None)
+        known = {} if languages is None else await languages.of([user_id])
+        return texts(known.get(user_id) or await self.language(match))
+
     def opening_message(self, match: MatchRecord, language: str = "en") -> dict[str, Any]:
         """``send`` keyword arguments of the match's challenge message as the match stands (the opponent pinged), in
         the server's ``language``; a game with lobbies words its lobby message here too."""
@@ -654,15 +662,18 @@ class Presenter(ShowLoop):
         return [seat for seat in self._panels_here(match, step)
                 if match.messages.get(dm_name(step - 1, seat)) != 0 and seat not in program_seats(match)]
 
-    def panel_footer(self, match: MatchRecord) -> str:
-        return f"-# Your {self.title} match in <#{match.play_channel_id}>."
+    def panel_footer(self, match: MatchRecord, say: Texts = ENGLISH) -> str:
+        return "-# " + say("Your {game} match in {channel}.", game=say(self.title),
+                           channel=f"<#{match.play_channel_id}>")
 
-    async def panel_message(self, match: MatchRecord, panel: Any, *, answering: bool = True) -> dict[str, Any]:
-        """``send`` keyword arguments of a new message showing ``panel`` (``answering``: an interaction's answer
-        waits for it, rather than a DM)."""
-        surface = self.render.panel(panel, mentions(match))
+    async def panel_message(self, match: MatchRecord, panel: Any, *, answering: bool = True,
+                            say: Texts = ENGLISH) -> dict[str, Any]:
+        """``send`` keyword arguments of a new message showing ``panel`` in ``say``'s language (the player's:
+        ``private_words(interaction)`` when ``answering``, an interaction's answer waiting for it, else
+        :meth:`player_words` for a DM)."""
+        surface = self.render.panel(panel, mentions(match), say=say)
         return without_empty_files(message_kwargs(
-            surface, extra=self.panel_footer(match), colour=self.colour,
+            surface, extra=self.panel_footer(match, say), colour=self.colour,
             view=self.buttons.panel_view(match.id, self.panel_step(panel), surface)))
 
     @staticmethod
@@ -674,14 +685,17 @@ class Presenter(ShowLoop):
         """Whether ``panel`` (a seat's current one) is to be sent as the seat's panel of ``step``."""
         return self.panel_step(panel) == step and not panel.finished
 
-    async def panel_answer(self, match: MatchRecord, panel: Any, shown: discord.Message | None) -> dict[str, Any]:
+    async def panel_answer(self, match: MatchRecord, panel: Any, shown: discord.Message | None, *,
+                           say: Texts = ENGLISH) -> dict[str, Any]:
         """``edit`` keyword arguments of a click's answer: the panel message (``shown``) as ``panel`` shows it."""
-        return await self.panel_edit(match, panel, answering=True)
+        return await self.panel_edit(match, panel, answering=True, say=say)
 
-    async def panel_edit(self, match: MatchRecord, panel: Any, *, answering: bool = False) -> dict[str, Any]:
-        """``edit`` keyword arguments that make a panel message show ``panel`` (no buttons once chosen or over)."""
-        surface = self.render.panel(panel, mentions(match))
-        return edit_kwargs(surface, extra=self.panel_footer(match),
+    async def panel_edit(self, match: MatchRecord, panel: Any, *, answering: bool = False,
+                         say: Texts = ENGLISH) -> dict[str, Any]:
+        """``edit`` keyword arguments that make a panel message show ``panel`` (no buttons once chosen or over), in
+        ``say``'s language."""
+        surface = self.render.panel(panel, mentions(match), say=say)
+        return edit_kwargs(surface, extra=self.panel_footer(match, say),
                            view=self.buttons.panel_view(match.id, self.panel_step(panel), surface),
                            colour=self.finished_colour if panel.ended else self.colour)
 
@@ -731,7 +745,7 @@ class Presenter(ShowLoop):
         if record.dm_message_id and record.dm_channel_id is not None:
             try:
                 await self._edit(record.dm_channel_id, record.dm_message_id, dm=True,
-                                 **await self.panel_edit(match, panel))
+                                 **await self.panel_edit(match, panel, say=await self.player_words(match, seat)))
                 return record.dm_message_id
             except discord.NotFound as error:
                 if error.code != UNKNOWN_MESSAGE:
@@ -739,7 +753,8 @@ class Presenter(ShowLoop):
                 log.info("%s match %s: seat %s's DM panel is gone; sending it again", self.title, match.id, seat)
         channel = await self._dm(match, seat)
         message = await self._send(match, channel, dm_name(step, seat),
-                                   **await self.panel_message(match, panel, answering=False))
+                                   **await self.panel_message(match, panel, answering=False,
+                                                              say=await self.player_words(match, seat)))
         show.match = await self.service.set_dm(match.id, record.user_id, channel.id, message.id)
         return message.id
 
@@ -769,7 +784,8 @@ class Presenter(ShowLoop):
             return
         try:
             panel = await self.service.panel_for(match.id, match.seats[seat].user_id, step)
-            await self._edit(channel_id, message_id, dm=True, **await self.panel_edit(match, panel))
+            await self._edit(channel_id, message_id, dm=True,
+                             **await self.panel_edit(match, panel, say=await self.player_words(match, seat)))
         except (discord.HTTPException, *USER_ERRORS) as error:
             log.info("%s match %s: could not update seat %s's panel %s: %s", self.title, match.id, seat, step,
                      error)

@@ -586,7 +586,7 @@ def _order_line(order: Sequence[str], size: int) -> str:
 @quick_to_draw
 def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), deadline: When | None = None,
              image_names: Sequence[str] | None = None, picture: bool = True,
-             closed: str | None = None) -> ButtonSurface:
+             closed: str | None = None, say: Texts = ENGLISH) -> ButtonSurface:
     """A player's panel for the current engagement (in a DM, or ephemeral in the match's thread), from their own
     view (``game.view(seat)``); short enough to read on a phone.
 
@@ -601,7 +601,7 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
     """
     if _many(names):
         return _render_many().dm_panel(view, names, draft=draft, deadline=deadline, image_names=image_names,
-                                       picture=picture, closed=closed)
+                                       picture=picture, closed=closed, say=say)
     seat = view.get("seat")
     if seat not in (0, 1):
         raise ValueError("the DM panel needs a seat's own view, game.view(seat)")
@@ -818,17 +818,18 @@ def afk(names: Sequence[str], seats: Sequence[int], engagement: int, *, forfeit:
 
 
 PANEL_CLOSED = {
-    "as_drawn": "⏰ **Time's up:** you did not lock in an order, so your stack was played as drawn.",
-    "timeout": "⏰ **Time's up:** a second missed deadline in a row: you forfeited the game.",
-    "over": "🏁 **Game over** before this engagement was played.",
+    "as_drawn": N_("⏰ **Time's up:** you did not lock in an order, so your stack was played as drawn."),
+    "timeout": N_("⏰ **Time's up:** a second missed deadline in a row: you forfeited the game."),
+    "over": N_("🏁 **Game over** before this engagement was played."),
 }
 
 
-def panel_closed(ended: str | None) -> str | None:
+def panel_closed(ended: str | None, say: Texts = ENGLISH) -> str | None:
     """The line a DM panel shows instead of its instructions once its engagement ended without it (the service's
     ``Panel.ended``): ``as_drawn``, ``timeout``, ``over``; ``None`` (still open, or ``played``: the panel shows
     the order that was locked in)."""
-    return PANEL_CLOSED.get(ended or "")
+    line = PANEL_CLOSED.get(ended or "")
+    return None if line is None else say(line)
 
 
 def deadline_moved(names: Sequence[str], engagement: int, deadline: When, *, waiting: Sequence[int] = (0, 1)) -> str:

@@ -264,7 +264,7 @@ def _known_lines(view: View, shown: list[str], seat: int | None) -> list[str]:
 
 def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), deadline: When | None = None,
              image_names: Sequence[str] | None = None, picture: bool = True,
-             closed: str | None = None) -> ButtonSurface:
+             closed: str | None = None, say: Texts = ENGLISH) -> ButtonSurface:
     seat = view.get("seat")
     if not isinstance(seat, int) or not 0 <= seat < len(names):
         raise ValueError("the DM panel needs a seat's own view, game.view(seat)")

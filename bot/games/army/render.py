@@ -221,7 +221,7 @@ def _order_line(order: Sequence[str]) -> str:
     return " · ".join(slots)
 
 
-def panel(data: Any, names: Sequence[str]) -> ButtonSurface:
+def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurface:
     """A seat's panel (``data``: the service's ``ArmyPanel``) with its buttons: ``army:<CARD>``, ``undo``,
     ``reset``, ``dealt``, ``confirm`` while the armies are set; ``play:<CARD>`` while a round is fought; none once
     the seat's choice is in or the step ended (``data.ended``)."""

@@ -7,7 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.cards import card_label
+from bot.i18n import Texts
 from bot.render.common import (
+    ENGLISH,
     Button,
     ButtonSurface,
     ChallengeWords,
@@ -60,7 +62,7 @@ def board(event: Mapping[str, Any], names: Sequence[str], *, deadline: float | N
     return Surface(f"{TITLE} — round {event['round']}, step {event['step']}", clamp("\n".join(lines)))
 
 
-def panel(data: Any, names: Sequence[str]) -> ButtonSurface:
+def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurface:
     """A seat's private panel: the card it looks at and its choices (none: waiting)."""
     view = data.view or {}
     title = f"{TITLE} — step {data.step}"

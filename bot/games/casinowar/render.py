@@ -8,7 +8,8 @@ from typing import Any
 
 from bot.cards import card_label
 from bot.games.casinowar.odds import main_bet_edge, tie_bet_edge
-from bot.render.common import Button, ButtonSurface, Surface, clamp, name, timestamp
+from bot.i18n import Texts
+from bot.render.common import ENGLISH, Button, ButtonSurface, Surface, clamp, name, timestamp
 
 TITLE = "Casino War"
 PANEL_BUTTON = "Bet"
@@ -69,7 +70,7 @@ def closed(host: str, event_type: str) -> str:
             "expired": "⌛ Nobody dealt at this table: it closed."}.get(event_type, "The table closed.")
 
 
-def panel(data: Any, names: Sequence[str]) -> ButtonSurface:
+def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurface:
     """A seat's panel: its chips and, while it has one to make, its choice's buttons."""
     head = f"{TITLE} — hand {data.hand}" if data.hand else TITLE
     if data.ended is not None:

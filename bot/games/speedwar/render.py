@@ -6,7 +6,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.cards import card_label
+from bot.i18n import Texts
 from bot.render.common import (
+    ENGLISH,
     Button,
     ButtonSurface,
     ChallengeWords,
@@ -29,7 +31,8 @@ challenge, declined, withdrawn, expired = WORDS.challenge, WORDS.declined, WORDS
 accepted, link_line = WORDS.accepted, WORDS.link_line
 
 
-def panel(data: Any, names: Sequence[str]) -> ButtonSurface:  # (no private panel: the buttons are on the round)
+def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurface:
+    """No private panel: the buttons are on the round."""
     return ButtonSurface(TITLE, "Press the buttons of the round in the game's thread.", None, [])
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.render.common import Button, ButtonSurface, Surface, name, timestamp
+from bot.i18n import Texts
+from bot.render.common import ENGLISH, Button, ButtonSurface, Surface, name, timestamp
 
 TITLE = "High Card"
 
@@ -40,12 +41,15 @@ def link_line(names: Sequence[str], rules: Mapping[str, Any], thread_id: int, sa
     return f"🃏 **{TITLE}:** {names[0]} vs {names[1]} — follow the match in <#{thread_id}>."
 
 
-def panel(data: Any, names: Sequence[str]) -> ButtonSurface:
+def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurface:
+    """A seat's panel, in ``say``'s language (the player's: the kit passes it)."""
+    _ = say
+    title = _("{game} — round {number}", game=TITLE, number=data.step)
     if data.ended is not None or data.locked:
-        text = f"You picked {data.chosen}." if data.chosen else "This round is over."
-        return ButtonSurface(f"{TITLE} — round {data.step}", text, None, [])
-    deadline = f" Pick by {timestamp(data.deadline_at)}." if data.deadline_at else ""
-    return ButtonSurface(f"{TITLE} — round {data.step}", f"Pick a card.{deadline}", None,
+        text = _("You picked {card}.", card=data.chosen) if data.chosen else _("This round is over.")
+        return ButtonSurface(title, text, None, [])
+    deadline = " " + _("Pick by {when}.", when=timestamp(data.deadline_at)) if data.deadline_at else ""
+    return ButtonSurface(title, _("Pick a card.") + deadline, None,
                          [Button(f"pick:{card}", card, True, "primary") for card in data.hand])
 
 
