@@ -300,7 +300,8 @@ class CardGameBot(commands.Bot):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         if isinstance(error, app_commands.CheckFailure):
-            message = str(error) or "You can't use this command here."
+            _ = texts(interaction.locale)
+            message = (error.said(_) if hasattr(error, "said") else str(error)) or _("You can't use this command here.")
         else:
             log.error("command %r failed", interaction.command and interaction.command.qualified_name,
                       exc_info=error)

@@ -19,7 +19,9 @@ class GameError(Exception):
     for the catalogues, filled with ``params`` (``str(error)`` in English; :meth:`said` in a player's language). A
     param that has a ``said`` of its own (a :class:`bot.i18n.Phrase`) is put in the same language."""
 
-    def __init__(self, message: str = "", /, **params: Any) -> None:
+    def __init__(self, message: Any = "", /, **params: Any) -> None:
+        if hasattr(message, "template") and hasattr(message, "params"):  # a Phrase
+            message, params = message.template, {**message.params, **params}
         super().__init__(message.format(**{key: str(value) for key, value in params.items()}) if params
                          else message)
         self.template = message

@@ -12,7 +12,8 @@ from typing import Any
 
 import discord
 
-from bot.render.common import clamp_line
+from bot.i18n import Texts
+from bot.render.common import ENGLISH, clamp_line
 from bot.storage.records import MatchRecord
 from cogs._stats_ui import settings_service
 from cogs.kit.items import GameItem
@@ -90,12 +91,13 @@ async def ensure_thread(bot: discord.Client, service: Any, match: MatchRecord,
     return await service.set_thread(match.id, thread_id), thread_id
 
 
-def missing_permissions(interaction: discord.Interaction) -> str:
-    """The permissions a match needs in the command's channel that the bot lacks, in words ("" when none)."""
+def missing_permissions(interaction: discord.Interaction, say: Texts = ENGLISH) -> str:
+    """The permissions a match needs in the command's channel that the bot lacks, in words ("" when none), as
+    Discord names them in ``say``'s language."""
     perms = interaction.app_permissions
     in_thread = isinstance(interaction.channel, discord.Thread)
-    needed = [("Send Messages", perms.send_messages_in_threads if in_thread else perms.send_messages),
-              ("Embed Links", perms.embed_links), ("Attach Files", perms.attach_files)]
+    needed = [(say("Send Messages"), perms.send_messages_in_threads if in_thread else perms.send_messages),
+              (say("Embed Links"), perms.embed_links), (say("Attach Files"), perms.attach_files)]
     return ", ".join(name for name, ok in needed if not ok)
 
 

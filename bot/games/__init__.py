@@ -27,6 +27,7 @@ from typing import Any
 
 from bot.errors import InvalidRules
 from bot.games.base import Game
+from bot.i18n import N_
 
 #: The environment variable naming extra game packages (comma-separated module names).
 GAME_PACKAGES_VARIABLE = "GAME_PACKAGES"
@@ -136,7 +137,8 @@ class Registry:
         try:
             return self._entries[name]
         except (KeyError, TypeError):
-            raise InvalidRules(f"there is no game {name!r}; the games are: {', '.join(self.names)}") from None
+            raise InvalidRules(N_("there is no game {name}; the games are: {games}"), name=repr(name),
+                               games=", ".join(self.names)) from None
 
     def family(self, name: str) -> tuple[str, ...]:
         """Every name of the game ``name`` belongs to (the game and its variants)."""

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from bot.errors import GameError, GameOver, IllegalAction, InvalidRules, InvalidState
+from bot.i18n import N_
 
 Event = dict[str, Any]
 Action = dict[str, Any]
@@ -49,20 +50,25 @@ class Option:
             if isinstance(value, str) and str(value).lower() in {str(c).lower() for c in self.choices}:
                 return next(c for c in self.choices if str(c).lower() == value.lower())
             allowed = ", ".join(_show(c) for c in self.choices)
-            raise InvalidRules(f"rule {self.key!r} takes one of {allowed}, not {_show(value)}")
+            raise InvalidRules(N_("rule {key} takes one of {allowed}, not {value}"), key=repr(self.key),
+                               allowed=allowed, value=_show(value))
         if kind is bool:
             if isinstance(value, bool):
                 return value
-            raise InvalidRules(f"rule {self.key!r} takes true or false, not {_show(value)}")
+            raise InvalidRules(N_("rule {key} takes true or false, not {value}"), key=repr(self.key),
+                               value=_show(value))
         if kind is int or (self.default is None and (self.minimum is not None or self.maximum is not None)):
             if isinstance(value, bool) or not isinstance(value, int):
                 if value is None and self.default is None:
                     return None
-                raise InvalidRules(f"rule {self.key!r} takes a whole number, not {_show(value)}")
+                raise InvalidRules(N_("rule {key} takes a whole number, not {value}"), key=repr(self.key),
+                                   value=_show(value))
             if self.minimum is not None and value < self.minimum:
-                raise InvalidRules(f"rule {self.key!r} must be at least {self.minimum}, not {value}")
+                raise InvalidRules(N_("rule {key} must be at least {low}, not {value}"), key=repr(self.key),
+                                   low=self.minimum, value=value)
             if self.maximum is not None and value > self.maximum:
-                raise InvalidRules(f"rule {self.key!r} must be at most {self.maximum}, not {value}")
+                raise InvalidRules(N_("rule {key} must be at most {high}, not {value}"), key=repr(self.key),
+                                   high=self.maximum, value=value)
             return value
         return value
 
@@ -95,9 +101,8 @@ def resolve_rules(options: Sequence[Option], given: Mapping[str, Any] | None) ->
     known = {option.key: option for option in options}
     unknown = sorted(set(given) - set(known))
     if unknown:
-        raise InvalidRules(
-            f"unknown rule {unknown[0]!r}; this game's rules are: {', '.join(sorted(known))}"
-        )
+        raise InvalidRules(N_("unknown rule {key}; this game's rules are: {keys}"), key=repr(unknown[0]),
+                           keys=", ".join(sorted(known)))
     return {key: option.parse(given[key]) if key in given else option.default for key, option in known.items()}
 
 
@@ -195,7 +200,7 @@ class Game(ABC):
     def _check_seed(seed: Any) -> None:
         """Refuse a seed that is not a whole number (``new`` takes it from a command or a file)."""
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidRules(f"the seed must be a whole number, not {seed!r}")
+            raise InvalidRules(N_("the seed must be a whole number, not {seed}"), seed=repr(seed))
 
     # --- play ---------------------------------------------------------------------------------------
     @property
@@ -324,11 +329,11 @@ class Game(ABC):
     # --- helpers for subclasses ---------------------------------------------------------------------
     def _check_not_over(self) -> None:
         if self.outcome is not None:
-            raise GameOver("the game is over")
+            raise GameOver(N_("the game is over"))
 
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.num_players:
-            raise IllegalAction(f"there is no seat {seat!r} in this game")
+            raise IllegalAction(N_("there is no seat {seat} in this game"), seat=repr(seat))
 
 
 GameFactory = Callable[..., Game]

@@ -112,7 +112,16 @@ class Catalogue:
     language: str
     singular: Mapping[tuple[str | None, str], str] = field(default_factory=dict)
     plural: Mapping[tuple[str | None, str], tuple[str, ...]] = field(default_factory=dict)
-    plural_index: Callable[[int], int] = field(default=lambda n: int(n != 1))
+    #: which plural form a count takes, as the catalogue's header writes it (C syntax)
+    plural_expr: str = "(n != 1)"
+
+    def plural_index(self, count: int) -> int:
+        return _plural_function(self.plural_expr)(count)
+
+
+@functools.cache
+def _plural_function(expression: str) -> Callable[[int], int]:
+    return gettext.c2py(expression)
 
 
 def catalogue_path(language: str) -> Path:
@@ -139,15 +148,26 @@ def catalogue(language: str) -> Catalogue:
                 plural[(message.context, message.id[0])] = forms
         elif message.string:
             singular[(message.context, message.id)] = message.string
-    return Catalogue(language, singular, plural, gettext.c2py(po.plural_expr))
+    return Catalogue(language, singular, plural, po.plural_expr)
+
+
+#: the catalogues as stored (what a language's words are unless a test swaps :func:`catalogue`)
+_ON_DISK = catalogue
 
 
 class Texts:
     """The bot's words in one language (see the module's docstring): ``_(message, **params)``."""
 
-    def __init__(self, language: str) -> None:
+    def __init__(self, language: str, words: Catalogue | None = None) -> None:
         self.language = language
-        self._catalogue = catalogue(language)
+        self._catalogue = catalogue(language) if words is None else words
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pictures are drawn in a process of their own: a language's words travel there as the language's code
+        (the process reads the catalogue itself, once), or whole when they are not the catalogue on disk."""
+        if self._catalogue is _ON_DISK(self.language):
+            return (texts, (self.language,))
+        return (Texts, (self.language, self._catalogue))
 
     def __call__(self, message: str, /, **params: Any) -> str:
         text = self._catalogue.singular.get((None, message), message)

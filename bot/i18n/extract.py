@@ -26,7 +26,8 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIRS = ("bot", "cogs")
 TEMPLATE = LOCALES_DIR / f"{DOMAIN}.pot"
 #: the marking functions and where their strings are (Babel's keyword spec)
-KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+#: (``say`` is what the code calls a language's words when it passes them on: ``say("...")`` marks as ``_`` does)
+KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "say": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 #: catalogues are written with their lines as they are (no folding), so a change is one line of a diff
 PO_WIDTH = 0
 #: the dates in the catalogues' headers stay put: a new extraction changes only the strings
@@ -168,6 +169,8 @@ def fill(translations: Mapping[str, Mapping[str, str | Sequence[str]]]) -> dict[
                 raise ValueError(f"{key!r}: no catalogue {language!r}")
             english = (found.id,) if isinstance(found.id, str) else tuple(found.id)
             given = (text,) if isinstance(text, str) else tuple(text)
+            if isinstance(found.id, str) != isinstance(text, str) or not all(isinstance(f, str) for f in given):
+                raise ValueError(f"{key!r} in {language}: a plural takes a list of forms, any other string one text")
             for form in given:
                 if placeholders(form) != placeholders(english[0]) and placeholders(form) != placeholders(english[-1]):
                     raise ValueError(f"{key!r} in {language}: placeholders {sorted(placeholders(form))} differ")

@@ -10,20 +10,22 @@ from __future__ import annotations
 from typing import Any
 
 from bot.errors import GameError
-from bot.i18n import DEFAULT_LANGUAGE, N_, Texts
-
-
-def a_match(game_title: str) -> str:
-    """``an Air War match``, ``a War match``."""
-    return f"{'an' if game_title[:1].lower() in 'aeiou' else 'a'} {game_title} match"
+from bot.i18n import DEFAULT_LANGUAGE, N_, Phrase, Texts
 
 
 class ServiceError(Exception):
-    """Base of the match service's refusals; ``str(error)`` is the message for the user, in English, and
-    :meth:`said` the same in the user's language where the error has a ``template`` (marked with
-    :func:`~bot.i18n.N_`; its ``{game}`` is a game's title, translated too)."""
+    """Base of the match service's refusals. Raised as ``LobbyError(N_("Only the host, {host}, can do that."),
+    host=mention)``: the message is a template marked for the catalogues, filled with ``params``; ``str(error)`` is
+    the English, :meth:`said` the same in the user's language. A ``game`` param is a game's title (translated too),
+    a :class:`~bot.i18n.Phrase` param is said in the same language. (``template=`` gives the template apart from an
+    English message written otherwise.)"""
 
-    def __init__(self, message: str, *, template: str | None = None, **params: Any) -> None:
+    def __init__(self, message: str | Phrase = "", /, *, template: str | None = None, **params: Any) -> None:
+        if isinstance(message, Phrase):
+            message, params = message.template, {**message.params, **params}
+        if template is None and params:
+            template = message
+            message = message.format(**{key: str(value) for key, value in params.items()})
         super().__init__(message)
         self.message = message
         self.template = template
@@ -31,9 +33,15 @@ class ServiceError(Exception):
 
     def said(self, say: Texts) -> str:
         """The message in ``say``'s language (in English where it has no translation)."""
-        if self.template is None or say.language == DEFAULT_LANGUAGE or not say.has(self.template):
+        if say.language == DEFAULT_LANGUAGE:
             return self.message
-        return say(self.template, **{key: say(value) if key == "game" else value for key, value in self.params.items()})
+        if self.template is None:
+            return say(self.message)
+        if not say.has(self.template):
+            return self.message
+        params = {key: value.said(say) if isinstance(value, Phrase) else say(value) if key == "game" else value
+                  for key, value in self.params.items()}
+        return say(self.template, **params)
 
 
 class MatchNotFound(ServiceError):
@@ -52,8 +60,8 @@ class NotYourMatch(ServiceError):
 class WrongPlayer(ServiceError):
     """The user is in the match but this button is the other player's (accept/decline vs withdraw)."""
 
-    def __init__(self, message: str, allowed_user_id: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, allowed_user_id: int, /, **params: Any) -> None:
+        super().__init__(message, **params)
         self.allowed_user_id = allowed_user_id
 
 
@@ -67,10 +75,10 @@ class AlreadyInMatch(ServiceError):
 
     def __init__(self, user_id: int, game_title: str, *, you: bool = False, match_id: int | None = None) -> None:
         if you:
-            message = f"You're already in {a_match(game_title)}; finish it (or withdraw your challenge) first."
+            message = f"You're already in {_a_match(game_title)}; finish it (or withdraw your challenge) first."
             template = N_("You're already in a match of {game}; finish it (or withdraw your challenge) first.")
         else:
-            message = f"<@{user_id}> is already in {a_match(game_title)}."
+            message = f"<@{user_id}> is already in {_a_match(game_title)}."
             template = N_("{player} is already in a match of {game}.")
         super().__init__(message, template=template, game=game_title, player=f"<@{user_id}>")
         self.user_id = user_id
@@ -102,14 +110,14 @@ class MatchChanged(ServiceError):
     """Another bot process changed the match at the same moment (a database shared by several): nothing changed."""
 
     def __init__(self) -> None:
-        super().__init__("This match changed at the same moment; nothing changed. Try again.")
+        super().__init__(N_("This match changed at the same moment; nothing changed. Try again."))
 
 
 class MatchNotActive(ServiceError):
     """A play button or command on a match that is not being played (still a challenge, or over)."""
 
     def __init__(self, status: str) -> None:
-        super().__init__("This match hasn't started yet." if status == "challenge" else "This match is over.")
+        super().__init__(N_("This match hasn't started yet.") if status == "challenge" else N_("This match is over."))
         self.status = status
 
 
@@ -117,17 +125,16 @@ class NotInMatch(ServiceError):
     """``/airwar forfeit`` or ``/airwar status`` by a user without a match."""
 
     def __init__(self, game_title: str) -> None:
-        super().__init__(f"You're not in {a_match(game_title)}.")
+        super().__init__(f"You're not in {_a_match(game_title)}.", template=N_("You're not in a match of {game}."),
+                         game=game_title)
 
 
 class StalePanel(ServiceError):
     """A button of an earlier engagement's panel."""
 
     def __init__(self, panel_engagement: int, current_engagement: int) -> None:
-        super().__init__(
-            f"This panel is for engagement {panel_engagement}, which is over; "
-            f"use the panel for engagement {current_engagement}."
-        )
+        super().__init__(N_("This panel is for engagement {number}, which is over; use the panel for engagement "
+                            "{current}."), number=panel_engagement, current=current_engagement)
         self.panel_engagement = panel_engagement
         self.current_engagement = current_engagement
 
@@ -137,8 +144,8 @@ class StillShowing(ServiceError):
     what follows them (the next stacks, what the flips taught about the decks) may be shown to anyone."""
 
     def __init__(self, engagement: int, channel_id: int) -> None:
-        super().__init__(f"The flips of engagement {engagement} are being shown in <#{channel_id}> right now; "
-                         "ask again in a moment.")
+        super().__init__(N_("The flips of engagement {number} are being shown in {channel} right now; ask again in a "
+                            "moment."), number=engagement, channel=f"<#{channel_id}>")
         self.engagement = engagement
         self.channel_id = channel_id
 
@@ -152,9 +159,13 @@ class ChallengeNotStarted(NotStartedYet):
     """A forfeit while the user's match is still a challenge: withdraw or decline it instead."""
 
     def __init__(self, game_title: str, other_id: int, *, challenger: bool) -> None:
-        what = "withdraw it" if challenger else "decline it"
-        super().__init__(f"Your {game_title} challenge with <@{other_id}> hasn't started yet: {what} with the button "
-                         "on the challenge message instead.")
+        if challenger:
+            template = N_("Your {game} challenge with {player} hasn't started yet: withdraw it with the button on the "
+                          "challenge message instead.")
+        else:
+            template = N_("Your {game} challenge with {player} hasn't started yet: decline it with the button on the "
+                          "challenge message instead.")
+        super().__init__(template, game=game_title, player=f"<@{other_id}>")
         self.other_id = other_id
         self.challenger = challenger
 
@@ -163,21 +174,22 @@ class AlreadyOut(ServiceError):
     """A forfeit, a choice or a vote by a player who is out of the game already (no cards left, gave up, missed
     two deadlines in a row): the others play on without them."""
 
-    def __init__(self, what: str) -> None:
-        super().__init__(f"You're out of this game already, so {what}; the others play on without you.")
+    def __init__(self, what: str | Phrase) -> None:
+        super().__init__(N_("You're out of this game already, so {what}; the others play on without you."), what=what)
 
 
 class AlreadyLocked(ServiceError):
     """The seat's order for this engagement is locked in already (a second confirm, a tap after confirming)."""
 
     def __init__(self, engagement: int) -> None:
-        super().__init__(f"Already done: your battle order for engagement {engagement} is locked in.")
+        super().__init__(N_("Already done: your battle order for engagement {number} is locked in."), number=engagement)
         self.engagement = engagement
 
 
 class OrderIncomplete(ServiceError):
     def __init__(self, placed: int, size: int) -> None:
-        super().__init__(f"Place all {size} cards before you confirm ({placed} placed so far).")
+        super().__init__(N_("Place all {size} cards before you confirm ({placed} placed so far)."), size=size,
+                         placed=placed)
         self.placed = placed
         self.size = size
 
@@ -192,7 +204,8 @@ class InvalidSetting(ServiceError):
 
 class UnsupportedGame(ServiceError):
     def __init__(self, game: str, supported: tuple[str, ...]) -> None:
-        super().__init__(f"Matches of {game!r} can't be played here yet; try {', '.join(supported)}.")
+        super().__init__(N_("Matches of {game} can't be played here yet; try {games}."), game=repr(game),
+                         games=", ".join(supported))
         self.game = game
 
 
@@ -210,8 +223,8 @@ class StaleRound(ServiceError):
     """A Flip button of a round that is over."""
 
     def __init__(self, button_round: int, current_round: int) -> None:
-        super().__init__(f"That Flip was for round {button_round}; round {current_round} is being played now: use "
-                         "the Flip button on the game's message.")
+        super().__init__(N_("That Flip was for round {number}; round {current} is being played now: use the Flip "
+                            "button on the game's message."), number=button_round, current=current_round)
         self.button_round = button_round
         self.current_round = current_round
 
@@ -222,3 +235,8 @@ class VoteError(ServiceError):
 
 #: What a cog shows the user as an ephemeral message (the service's refusals and the engines' errors).
 USER_ERRORS: tuple[type[Exception], ...] = (ServiceError, GameError)
+
+
+def _a_match(game_title: str) -> str:
+    """``an Air War match``, ``a War match`` (the English of the refusals)."""
+    return f"{'an' if game_title[:1].lower() in 'aeiou' else 'a'} {game_title} match"

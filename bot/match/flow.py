@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from bot.games.base import Action, Event, Game
+from bot.i18n import N_, Phrase
 from bot.match import errors
 from bot.storage.records import ActionRecord, MatchRecord
 
@@ -189,7 +190,7 @@ class Flow:
 
     def pick(self, panel: Any, item: str) -> tuple[Action, str]:
         """The action of picking ``item`` at once (no draft), and its log kind; refuse what can't be picked."""
-        raise self.draft_error("This step is chosen by building an order and confirming it.")
+        raise self.draft_error(N_("This step is chosen by building an order and confirming it."))
 
     def default(self, game: Game, seat: int) -> tuple[Action, str]:
         """The action a seat that missed the deadline plays, and its log kind."""
@@ -260,6 +261,8 @@ class Flow:
         raise NotImplementedError
 
     def draft_error(self, message: str) -> Exception:
+        """The refusal of a draft's change (``message``: a template marked with ``N_``, or a
+        :class:`~bot.i18n.Phrase`)."""
         raise NotImplementedError
 
     def not_active(self, status: str) -> Exception:
@@ -270,9 +273,13 @@ class Flow:
         """``forfeit`` or ``status`` by a user without an open match of the game."""
         return errors.NotInMatch(title)
 
-    def not_yours(self, item: str) -> str:
+    def not_yours(self, item: str) -> str | Phrase:
         """The words for a tap on an item the seat does not have (``item`` as :meth:`item_label` shows it)."""
-        return f"{item} is not yours to place."
+        return Phrase(N_("{item} is not yours to place."), item=item)
+
+    def pace_words(self, pace: str) -> str | Phrase:
+        """A pace as a player's text names it (a game with paces words its own)."""
+        return pace
 
     def item_label(self, item: str) -> str:
         """A draft's item as the panel's buttons show it (a card game: ``A♦``)."""

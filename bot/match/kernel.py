@@ -97,6 +97,7 @@ import orjson
 from bot.errors import InvalidRules
 from bot.games import game_class, registry
 from bot.games.base import Event, Game
+from bot.i18n import N_, Phrase
 from bot.match import errors
 from bot.match.flow import CHALLENGE_DEADLINE, Flow
 from bot.match.ratings import Ratings
@@ -125,6 +126,7 @@ DEFAULT_ARRANGE_SECONDS = 120
 ARRANGE_SECONDS_RANGE = (30, 600)
 #: Discord allows 5 edits per 5 s per channel: a board's flips (one edit each) must not go faster than 1 per second.
 FLIP_PACE_MS_RANGE = (1000, 5000)
+NOTHING_TO_GIVE_UP = N_("there's nothing to give up")
 MISSES_TO_FORFEIT = 2
 SECONDS_PER_DAY = 86_400
 
@@ -485,7 +487,7 @@ class MatchKernel:
         if step != current:
             raise self.flow.stale(step, current)
 
-    def _check_still_in(self, game: Game, seat: int, what: str) -> None:
+    def _check_still_in(self, game: Game, seat: int, what: str | Phrase) -> None:
         if seat not in self.flow.still_in(game):
             raise errors.AlreadyOut(what)
 
@@ -509,7 +511,9 @@ class MatchKernel:
     def _validate_range(name: str, value: Any, bounds: tuple[int, int], unit: str) -> int:
         low, high = bounds
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise errors.InvalidSetting(f"The {name} must be a whole number from {low} to {high} {unit}, not {value}.")
+            raise errors.InvalidSetting(N_("The {name} must be a whole number from {low} to {high} {unit}, not "
+                                           "{value}."), name=Phrase(name), low=low, high=high, unit=Phrase(unit),
+                                        value=value)
         return value
 
     def _panel(self, match: MatchRecord, game: Game | None, seat: int) -> Any:
@@ -533,9 +537,9 @@ class MatchKernel:
         """Change the server's arrangement timer (30-600 s) and/or flip pace (1000-5000 ms); returns the settings.
         A running match keeps the timer it started with; the flip pace applies from the next engagement on."""
         if arrange_seconds is not None:
-            self._validate_range("arrangement timer", arrange_seconds, ARRANGE_SECONDS_RANGE, "seconds")
+            self._validate_range(N_("arrangement timer"), arrange_seconds, ARRANGE_SECONDS_RANGE, N_("seconds"))
         if flip_pace_ms is not None:
-            self._validate_range("flip pace", flip_pace_ms, FLIP_PACE_MS_RANGE, "milliseconds")
+            self._validate_range(N_("flip pace"), flip_pace_ms, FLIP_PACE_MS_RANGE, N_("milliseconds"))
         async with self.db.transaction() as conn:
             current = await self._settings(conn, guild_id)
             new = GuildSettings(
@@ -563,7 +567,8 @@ class MatchKernel:
         if cls.max_players > cls.min_players:
             given["players"] = players
         if not cls.min_players <= players <= cls.max_players:
-            raise InvalidRules(f"{cls.title} is for {cls.min_players} to {cls.max_players} players, not {players}")
+            raise InvalidRules(N_("{game} is for {low} to {high} players, not {players}"), game=Phrase(cls.title),
+                               low=cls.min_players, high=cls.max_players, players=players)
         resolved = cls.resolve_rules(given)
         cls.new(resolved, seed=0)  # the rule checks that need a deal (jokers shared out, a target)
         return resolved
@@ -591,13 +596,14 @@ class MatchKernel:
         """A new match's options for its pace (none for a game without paces)."""
         if not self.paces:
             if pace is not None:
-                raise errors.InvalidSetting(f"{self._title(self.game)} has no paces to choose from.")
+                raise errors.InvalidSetting(N_("{game} has no paces to choose from."), game=self._title(self.game))
             return {}
         return {"pace": self._check_pace(pace or self.default_pace or self.paces[0]), "votes": {}}
 
     def _check_pace(self, pace: str) -> str:
         if pace not in self.paces:
-            raise errors.InvalidSetting(f"The pace must be one of {', '.join(self.paces)}, not {pace!r}.")
+            raise errors.InvalidSetting(N_("The pace must be one of {paces}, not {pace}."), paces=", ".join(self.paces),
+                                        pace=repr(pace))
         return pace
 
     def faster(self, pace: str, than: str) -> bool:
@@ -649,7 +655,7 @@ class MatchKernel:
         options = {**dict(options or {}), **self._pace_options(pace)} or None
         program = bool(options and options.get(OPPONENT_OPTION))
         if arrange_seconds is not None:
-            self._validate_range("arrangement timer", arrange_seconds, ARRANGE_SECONDS_RANGE, "seconds")
+            self._validate_range(N_("arrangement timer"), arrange_seconds, ARRANGE_SECONDS_RANGE, N_("seconds"))
         async with self.db.transaction() as conn:
             now = self.clock()
             await self._refuse_busy(conn, challenger_id, opponent_id, game, program=program)
@@ -688,13 +694,12 @@ class MatchKernel:
             match = work.match
             seat = self._seat(match, user_id)
             if match.options.get("lobby"):
-                raise errors.LobbyError("This is a lobby: its host starts the game.")
+                raise errors.LobbyError(N_("This is a lobby: its host starts the game."))
             if match.status != Status.CHALLENGE:
                 raise errors.ChallengeClosed("accepted" if match.status != Status.CANCELLED else match.reason)
             if seat != 1:
-                raise errors.WrongPlayer(
-                    f"Only <@{match.opponent_id}> can accept this challenge.", match.opponent_id
-                )
+                raise errors.WrongPlayer(N_("Only {player} can accept this challenge."), match.opponent_id,
+                                         player=f"<@{match.opponent_id}>")
             if match.deadline_at is not None and work.now >= match.deadline_at:
                 raise errors.ChallengeClosed("expired")
             return await self._deal(work, settings)
@@ -767,20 +772,21 @@ class MatchKernel:
     @staticmethod
     def _check_lobby_open(match: MatchRecord, now: float) -> None:
         if not match.options.get("lobby"):
-            raise errors.LobbyError("This isn't a lobby.")
+            raise errors.LobbyError(N_("This isn't a lobby."))
         if match.status != Status.CHALLENGE:
-            raise errors.LobbyError("This lobby is closed: the game has started." if match.status != Status.CANCELLED
-                                    else "This lobby is closed.")
+            raise errors.LobbyError(N_("This lobby is closed: the game has started.")
+                                    if match.status != Status.CANCELLED else N_("This lobby is closed."))
         if match.deadline_at is not None and now >= match.deadline_at:
-            raise errors.LobbyError("This lobby has expired.")
+            raise errors.LobbyError(N_("This lobby has expired."))
 
-    def _check_host(self, work: _Work, user_id: int, what: str) -> None:
-        """Refuse ``what`` (a host's: start, cancel) unless the lobby is open and ``user_id`` is its host."""
+    def _check_host(self, work: _Work, user_id: int, refusal: str) -> None:
+        """Refuse a host's action (start, cancel: ``refusal`` says who can, with ``{host}``) unless the lobby is open
+        and ``user_id`` is its host."""
         match = work.match
         seat = self._seat(match, user_id)
         self._check_lobby_open(match, work.now)
         if seat != 0:
-            raise errors.LobbyError(f"Only the host, <@{match.challenger_id}>, can {what}.")
+            raise errors.LobbyError(refusal, host=f"<@{match.challenger_id}>")
 
     async def join(self, match_id: int, user_id: int, name: str | None = None) -> MatchUpdate:
         """Take a seat in the lobby. Refuses: a closed or full lobby, a player in it already or busy elsewhere."""
@@ -788,14 +794,15 @@ class MatchKernel:
             match = work.match
             self._check_lobby_open(match, work.now)
             if match.seat_of(user_id) is not None:
-                raise errors.LobbyError("You're in this lobby already.")
+                raise errors.LobbyError(N_("You're in this lobby already."))
             cls = game_class(match.game)
             if len(match.seats) >= cls.max_players:
-                raise errors.LobbyError(f"This lobby is full: {cls.title} is for at most {cls.max_players} players.")
+                raise errors.LobbyError(N_("This lobby is full: {game} is for at most {count} players."),
+                                        game=cls.title, count=cls.max_players)
             counts = self.playable_counts(match.game, match.rules)
             if counts and max(counts) <= len(match.seats):
-                raise errors.LobbyError(f"This lobby is full: its rules can be played by at most {max(counts)} "
-                                        "players.")
+                raise errors.LobbyError(N_("This lobby is full: its rules can be played by at most {count} players."),
+                                        count=max(counts))
             busy = await self._busy(work.conn, user_id)
             if busy is not None:
                 raise errors.AlreadyInMatch(user_id, cls.title, you=True, match_id=busy)
@@ -810,7 +817,7 @@ class MatchKernel:
             seat = self._seat(match, user_id)
             self._check_lobby_open(match, work.now)
             if seat == 0:
-                raise errors.LobbyError("You're the host: use Cancel to close the lobby.")
+                raise errors.LobbyError(N_("You're the host: use Cancel to close the lobby."))
             await self.store.remove_seat(work.conn, match_id, user_id)
             return await self._lobby_changed(work, {"type": "left", "user_id": user_id}, Change.LEFT)
 
@@ -825,7 +832,7 @@ class MatchKernel:
     async def cancel_lobby(self, match_id: int, user_id: int) -> MatchUpdate:
         """The host closes the lobby (cancelled, reason ``withdrawn``)."""
         async with self._work(match_id) as work:
-            self._check_host(work, user_id, "cancel this lobby")
+            self._check_host(work, user_id, N_("Only the host, {host}, can cancel this lobby."))
             return await self._cancel(work, Reason.WITHDRAWN, {"by": user_id})
 
     async def start(self, match_id: int, user_id: int) -> MatchUpdate:
@@ -834,20 +841,23 @@ class MatchKernel:
         ``accepted``, then what the game starts with."""
         async with self._work(match_id) as work:
             match = work.match
-            self._check_host(work, user_id, "start this game")
+            self._check_host(work, user_id, N_("Only the host, {host}, can start this game."))
             if len(match.seats) < game_class(match.game).min_players:
-                raise errors.LobbyError("At least one more player has to join before the game can start.")
+                raise errors.LobbyError(N_("At least one more player has to join before the game can start."))
             counts = self.playable_counts(match.game, match.rules)
             if len(match.seats) not in counts:
+                why: Any = Phrase(N_("they can't"))
                 try:
                     self.resolve_rules(match.game, match.rules, len(match.seats))
                 except InvalidRules as error:
-                    why = str(error)
-                else:  # pragma: no cover - playable_counts tried the same call
-                    why = "they can't"
+                    why = Phrase(error.template, **error.params)
                 raise errors.LobbyError(
-                    f"This lobby's rules can't be played by {len(match.seats)} players ({why}). They can be played "
-                    f"by {' or '.join(map(str, counts))} players: wait for someone to join or ask someone to leave.")
+                    N_("This lobby's rules can't be played by {players} players ({why}). They can be played by "
+                       "{counts} players: wait for someone to join or ask someone to leave."),
+                    players=len(match.seats), why=why, counts=Phrase(N_("{items} or {last}"),
+                                                                     items=", ".join(map(str, counts[:-1])),
+                                                                     last=counts[-1])
+                    if len(counts) > 1 else str(counts[0]) if counts else "?")
             await work.update(rules=self.resolve_rules(match.game, match.rules, len(match.seats)))
             await work.reload()
             return await self._deal(work, None)
@@ -869,8 +879,9 @@ class MatchKernel:
                 raise errors.ChallengeClosed("accepted" if match.status != Status.CANCELLED else match.reason)
             if seat != seat_allowed:
                 allowed = match.seats[seat_allowed].user_id
-                what = "decline" if reason == Reason.DECLINED else "withdraw"
-                raise errors.WrongPlayer(f"Only <@{allowed}> can {what} this challenge.", allowed)
+                refusal = (N_("Only {player} can decline this challenge.") if reason == Reason.DECLINED
+                           else N_("Only {player} can withdraw this challenge."))
+                raise errors.WrongPlayer(refusal, allowed, player=f"<@{allowed}>")
             return await self._cancel(work, reason, {"by": user_id})
 
     async def expire(self, match_id: int) -> MatchUpdate | None:
@@ -1049,7 +1060,8 @@ class MatchKernel:
                 remaining.remove(placed)
             if item not in remaining:
                 if item in items:
-                    raise self.flow.draft_error(f"{self.flow.item_label(item)} is already placed.")
+                    raise self.flow.draft_error(Phrase(N_("{item} is already placed."),  # type: ignore[arg-type]
+                                                       item=self.flow.item_label(item)))
                 raise self.flow.draft_error(self.flow.not_yours(self.flow.item_label(item)))
             return [*draft, item]
 
@@ -1216,10 +1228,11 @@ class MatchKernel:
             self._check_active(match)
             current = match.options.get("pace", self.default_pace)
             if not self.faster(pace, current):
-                raise errors.VoteError(f"The game is at the {current} pace already; vote for a faster one.")
+                raise errors.VoteError(N_("The game is at the {pace} pace already; vote for a faster one."),
+                                       pace=self.flow.pace_words(current))
             game = await self._game(work)
             voters_in = self.flow.still_in(game)
-            self._check_still_in(game, seat, "only the players still in vote on the pace")
+            self._check_still_in(game, seat, Phrase(N_("only the players still in vote on the pace")))
             options = dict(match.options)
             votes = {key: list(value) for key, value in options.get("votes", {}).items()}
             mine = votes.setdefault(pace, [])
@@ -1265,7 +1278,7 @@ class MatchKernel:
             seat = self._seat(match, user_id)
             self._check_active(match)
             game = await self._game(work)
-            self._check_still_in(game, seat, "there's nothing to give up")
+            self._check_still_in(game, seat, Phrase(NOTHING_TO_GIVE_UP))
             events = game.forfeit(seat, reason=Reason.FORFEIT)
             await self.store.append_action(
                 work.conn, match.id, seat=seat, step=match.step, kind=Reason.FORFEIT,
@@ -1284,7 +1297,7 @@ class MatchKernel:
             state = await self.store.load_state(conn, match_id)
         if state is None:
             raise self.flow.not_active(match.status)
-        self._check_still_in(game_class(match.game).from_json(state), seat, "there's nothing to give up")
+        self._check_still_in(game_class(match.game).from_json(state), seat, Phrase(NOTHING_TO_GIVE_UP))
 
     async def forfeit_mine(self, user_id: int, game: str | None = None) -> MatchUpdate:
         """Forfeit the user's active match of the family at once (the flow's not-in-match refusal when none is
@@ -1305,10 +1318,11 @@ class MatchKernel:
         title = self._title(match.game)
         if match.status == Status.CHALLENGE:
             if match.options.get("lobby"):
-                what = ("Cancel it with the button on the lobby message" if seat == 0
-                        else "Leave it with the button on the lobby message")
-                raise errors.NotStartedYet(f"Your {title} lobby hasn't started yet, so there's nothing to give up: "
-                                           f"{what}.")
+                raise errors.NotStartedYet(
+                    N_("Your {game} lobby hasn't started yet, so there's nothing to give up: Cancel it with the button "
+                       "on the lobby message.") if seat == 0 else
+                    N_("Your {game} lobby hasn't started yet, so there's nothing to give up: Leave it with the button "
+                       "on the lobby message."), game=title)
             raise errors.ChallengeNotStarted(title, match.user_ids[1 - seat], challenger=seat == 0)
         await self.check_forfeit(match.id, user_id)
         return match
@@ -1639,7 +1653,7 @@ class MatchKernel:
         if match.seed is None:
             raise errors.MatchNotActive(match.status)
         if match.status != Status.FINISHED and not allow_open:
-            raise errors.ServiceError("The match file is available once the match is over.")
+            raise errors.ServiceError(N_("The match file is available once the match is over."))
         seats = len(match.seats)
         choices: dict[int, list[dict[str, Any] | None]] = {}
         moves: list[dict[str, Any]] = []

@@ -30,13 +30,15 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.render.common import Button, ButtonSurface
+from bot.i18n import N_, Texts
+from bot.render.common import ENGLISH, Button, ButtonSurface
 from cogs.kit.messages import SORRY, STYLES, private_words, tell_privately
 
 log = logging.getLogger("cogs.kit")
 
 CHALLENGE_ACTIONS = ("accept", "decline", "withdraw")
 LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
+REMATCH_LABEL = N_("Rematch")
 
 
 class GameItem:
@@ -53,7 +55,8 @@ class GameItem:
         return interaction.client.get_cog(self.cog_name)  # type: ignore[attr-defined]
 
     async def _gone(self, interaction: discord.Interaction) -> None:
-        await tell_privately(interaction, f"{self.title} is restarting; please try again in a moment.")
+        _ = private_words(interaction)
+        await tell_privately(interaction, _("{game} is restarting; please try again in a moment.", game=_(self.title)))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         cog = self._cog(interaction)
@@ -94,12 +97,13 @@ class MatchButtons:
     on the match's public table (``None``: it has none)."""
 
     def __init__(self, prefix: str, *, cog_name: str, title: str, panel_key: str | None = None,
-                 open_label: str = "Open my panel", board_label: str = "Choose",
-                 forfeit_labels: tuple[str, str] = ("Forfeit", "Keep playing"), lobby: bool = False,
+                 open_label: str = N_("Open my panel"), board_label: str = N_("Choose"),
+                 forfeit_labels: tuple[str, str] = (N_("Forfeit"), N_("Keep playing")), lobby: bool = False,
                  table_key: str | None = None) -> None:
         self.prefix = prefix
         self.open_label = open_label
         self.board_label = board_label
+        self.forfeit_labels = forfeit_labels
 
         class Item(GameItem):
             pass
@@ -177,10 +181,10 @@ class MatchButtons:
 
         class ForfeitButton(Item, discord.ui.DynamicItem[discord.ui.Button],
                             template=rf"{prefix}:ff:(?P<match>[0-9]{{1,19}}):(?P<answer>yes|no)"):
-            def __init__(self, match_id: int, answer: str) -> None:
+            def __init__(self, match_id: int, answer: str, label: str | None = None) -> None:
                 yes = answer == "yes"
                 super().__init__(discord.ui.Button(
-                    label=forfeit_labels[0] if yes else forfeit_labels[1],
+                    label=label or (forfeit_labels[0] if yes else forfeit_labels[1]),
                     style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
                     custom_id=f"{prefix}:ff:{match_id}:{answer}",
                 ))
@@ -190,22 +194,23 @@ class MatchButtons:
             @classmethod
             async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                                      match: re.Match[str]) -> Any:
-                return cls(int(match["match"]), match["answer"])
+                return cls(int(match["match"]), match["answer"], item.label)
 
             async def callback(self, interaction: discord.Interaction) -> None:
                 await self._run(interaction, "on_forfeit_button", self.answer)
 
         class RematchButton(Item, discord.ui.DynamicItem[discord.ui.Button],
                             template=rf"{prefix}:rm:(?P<match>[0-9]{{1,19}})"):
-            def __init__(self, match_id: int) -> None:
-                super().__init__(discord.ui.Button(label="Rematch", emoji="🔁", style=discord.ButtonStyle.primary,
+            def __init__(self, match_id: int, label: str | None = None) -> None:
+                super().__init__(discord.ui.Button(label=label or REMATCH_LABEL, emoji="🔁",
+                                                   style=discord.ButtonStyle.primary,
                                                    custom_id=f"{prefix}:rm:{match_id}"))
                 self.match_id = match_id
 
             @classmethod
             async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                                      match: re.Match[str]) -> Any:
-                return cls(int(match["match"]))
+                return cls(int(match["match"]), item.label)
 
             async def callback(self, interaction: discord.Interaction) -> None:
                 await self._run(interaction, "on_rematch_button")
@@ -270,26 +275,29 @@ class MatchButtons:
                                 style=STYLES.get(button.style, discord.ButtonStyle.secondary),
                                 disabled=not button.enabled, row=button.row) for button in buttons])
 
-    def open_panel_view(self, match_id: int, step: int, label: str | None = None) -> discord.ui.View:
-        """The button that opens the presser's panel of ``step`` (``label``: its words, "Open my panel" by
-        default)."""
+    def open_panel_view(self, match_id: int, step: int, label: str | None = None, *,
+                        say: Texts = ENGLISH) -> discord.ui.View:
+        """The button that opens the presser's panel of ``step`` (``label``: its words, else the game's
+        ``open_label`` in ``say``'s language)."""
         view = discord.ui.View(timeout=None)
-        view.add_item(self.OpenPanelButton(match_id, step, label))
+        view.add_item(self.OpenPanelButton(match_id, step, label or say(self.open_label)))
         return view
 
-    def rematch_view(self, match_id: int) -> discord.ui.View:
+    def rematch_view(self, match_id: int, *, say: Texts = ENGLISH) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
-        view.add_item(self.RematchButton(match_id))
+        view.add_item(self.RematchButton(match_id, say(REMATCH_LABEL)))
         return view
 
-    def board_view(self, match_id: int, step: int, label: str | None = None) -> discord.ui.View:
-        """The button on the step's public board that opens each player's panel in the thread (the game's
-        ``board_label``, or ``label``: those words in the server's language); anyone else who presses it is told
-        privately that it isn't their match."""
-        return self.open_panel_view(match_id, step, label or self.board_label)
+    def board_view(self, match_id: int, step: int, label: str | None = None, *,
+                   say: Texts = ENGLISH) -> discord.ui.View:
+        """The button on the step's public board that opens each player's panel in the thread (``label``, else the
+        game's ``board_label`` in ``say``'s language: the server's); anyone else who presses it is told privately
+        that it isn't their match."""
+        return self.open_panel_view(match_id, step, label or say(self.board_label))
 
-    def forfeit_view(self, match_id: int) -> discord.ui.View:
+    def forfeit_view(self, match_id: int, *, say: Texts = ENGLISH) -> discord.ui.View:
+        """The forfeit question's two buttons, in ``say``'s language (the player's)."""
         view = discord.ui.View(timeout=None)
-        view.add_item(self.ForfeitButton(match_id, "yes"))
-        view.add_item(self.ForfeitButton(match_id, "no"))
+        view.add_item(self.ForfeitButton(match_id, "yes", say(self.forfeit_labels[0])))
+        view.add_item(self.ForfeitButton(match_id, "no", say(self.forfeit_labels[1])))
         return view

@@ -40,9 +40,10 @@ from discord.ext import commands
 
 from bot.errors import GameError
 from bot.games import GamePlugin, registry
+from bot.i18n import N_, Texts, texts
 from bot.match import errors as service_errors
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, OPPONENT_OPTION, MatchKernel, MatchStatus, MatchUpdate
-from bot.render.common import clamp, timestamp
+from bot.render.common import ENGLISH, clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
@@ -381,28 +382,38 @@ class MatchCog(commands.Cog):
         async with self.answer(interaction) as answer:
             try:
                 if answer_ == "no":
-                    await answer.edit(content=await self.kept_playing_text(match_id, interaction.user.id), view=None,
-                                      allowed_mentions=NO_MENTIONS)
+                    await answer.edit(content=await self.kept_playing_text(match_id, interaction.user.id,
+                                                                           say=private_words(interaction)),
+                                      view=None, allowed_mentions=NO_MENTIONS)
                     return
                 update = await self.service.forfeit(match_id, interaction.user.id)
             except USER_ERRORS as error:
                 await answer.edit(content=said(error, interaction), view=None, allowed_mentions=NO_MENTIONS)
                 return
             try:
-                await answer.edit(content=self.forfeited_text(update.match, interaction.user.id), view=None,
-                                  allowed_mentions=NO_MENTIONS)
+                await answer.edit(content=self.forfeited_text(update.match, interaction.user.id,
+                                                              say=private_words(interaction)),
+                                  view=None, allowed_mentions=NO_MENTIONS)
             finally:
                 self.after(update)
 
-    async def kept_playing_text(self, match_id: int, user_id: int) -> str:
-        """The forfeit question's answer to "keep playing" (a refusal -- ``USER_ERRORS`` -- answers instead)."""
-        return f"Good: the {self.presenter.match_word} goes on."
+    def worded(self, say: Texts, templates: Mapping[str, str], **params: Any) -> str:
+        """One of ``templates`` (by what the game's words call a match: ``match``, ``game``, ``table``), in ``say``'s
+        language: each language words them apart."""
+        return say(templates.get(self.presenter.match_word, templates["match"]), **params)
 
-    def forfeited_text(self, match: MatchRecord, user_id: int) -> str:
+    async def kept_playing_text(self, match_id: int, user_id: int, *, say: Texts = ENGLISH) -> str:
+        """The forfeit question's answer to "keep playing" (a refusal -- ``USER_ERRORS`` -- answers instead), in
+        ``say``'s language (the player's)."""
+        return self.worded(say, {"match": N_("Good: the match goes on."), "game": N_("Good: the game goes on."),
+                                 "table": N_("Good: the table goes on.")})
+
+    def forfeited_text(self, match: MatchRecord, user_id: int, *, say: Texts = ENGLISH) -> str:
         """The forfeit question's answer once the user forfeited ``match`` (as it stands after it)."""
         seat = match.seat_of(user_id)
         assert seat is not None
-        return f"🏳️ You forfeited your {self.title} match: <@{match.user_ids[1 - seat]}> wins."
+        return "🏳️ " + say("You forfeited your {game} match: {player} wins.", game=say(self.title),
+                          player=f"<@{match.user_ids[1 - seat]}>")
 
     # --- what the commands share -------------------------------------------------------------------------
     async def start_challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User, *,
@@ -416,8 +427,9 @@ class MatchCog(commands.Cog):
             await self.start_practice(interaction, rules=rules, timer=timer, level=level or self.plugin.level)
             return
         if level is not None:
-            await self.tell(interaction, f"`level` is for a match against me; {opponent.mention} picks their own "
-                                         "moves. Challenge me to practise at a level.")
+            await self.tell(interaction, private_words(interaction)(
+                "`level` is for a match against me; {player} picks their own moves. Challenge me to practise at a "
+                "level.", player=opponent.mention))
             return
         if await self.refuse_opponent(interaction, opponent, self.title) or await self.refuse_channel(interaction):
             return
@@ -432,7 +444,9 @@ class MatchCog(commands.Cog):
                              timer: int | None, level: str) -> None:
         """A match against the bot at ``level``: challenged and accepted at once, unrated."""
         if level not in self.plugin.levels:
-            await self.tell(interaction, f"I play {self.title} at these levels: {', '.join(self.plugin.levels)}.")
+            _ = private_words(interaction)
+            await self.tell(interaction, _("I play {game} at these levels: {levels}.", game=_(self.title),
+                                           levels=", ".join(self.plugin.levels)))
             return
         if await self.refuse_channel(interaction):
             return
@@ -506,10 +520,14 @@ class MatchCog(commands.Cog):
 
     async def refuse_channel(self, interaction: discord.Interaction) -> bool:
         """Refuse (privately) a channel where the bot lacks the permissions a match needs; ``True``: refused."""
-        missing = missing_permissions(interaction)
+        _ = private_words(interaction)
+        missing = missing_permissions(interaction, _)
         if missing:
-            await self.tell(interaction, f"I can't run a {self.presenter.match_word} in this channel: I need {missing} "
-                                         "here.")
+            await self.tell(interaction, self.worded(
+                _, {"match": N_("I can't run a match in this channel: I need {permissions} here."),
+                    "game": N_("I can't run a game in this channel: I need {permissions} here."),
+                    "table": N_("I can't run a table in this channel: I need {permissions} here.")},
+                permissions=missing))
         return bool(missing)
 
     async def post_opening(self, interaction: discord.Interaction, answer: Answer, update: MatchUpdate,
@@ -520,7 +538,9 @@ class MatchCog(commands.Cog):
         try:
             opening = self.presenter.opening_message(match, await self.presenter.language(match))
             if invited:
-                opening["content"] = "Rematch: " + " ".join(f"<@{user_id}>" for user_id in invited) + ", join in!"
+                _ = texts(await self.presenter.language(match))
+                opening["content"] = _("Rematch: {players}, join in!",
+                                       players=" ".join(f"<@{user_id}>" for user_id in invited))
                 opening["allowed_mentions"] = discord.AllowedMentions(
                     users=[discord.Object(user_id) for user_id in invited])
             message_id = await answer.send(**opening)
@@ -537,18 +557,25 @@ class MatchCog(commands.Cog):
         player (a game of more players: a new lobby hosted by the clicker, the others invited), with the match's
         game, rules, timer and pace, refused (privately) as the command would be. Once it is made the Rematch is
         spent: the result loses the button, and a click that comes late is told so."""
+        _ = private_words(interaction)
         if match_id in self._rematching:
-            await self.tell(interaction, f"A rematch of this {self.presenter.match_word} is being made right now.")
+            await self.tell(interaction, self.worded(
+                _, {"match": N_("A rematch of this match is being made right now."),
+                    "game": N_("A rematch of this game is being made right now."),
+                    "table": N_("A rematch of this table is being made right now.")}))
             return
         self._rematching.add(match_id)
         try:
             match = await self.service.get_match(match_id)
             if "rematch" in match.messages:
-                await self.tell(interaction, self.rematch_spent_text(match))
+                await self.tell(interaction, self.rematch_spent_text(match, say=_))
                 return
             if (match.status != "finished" or match.seat_of(interaction.user.id) is None
                     or not self.presenter.can_rematch(match)):
-                await self.tell(interaction, f"This {self.presenter.match_word} can't be played again from here.")
+                await self.tell(interaction, self.worded(
+                    _, {"match": N_("This match can't be played again from here."),
+                        "game": N_("This game can't be played again from here."),
+                        "table": N_("This table can't be played again from here.")}))
                 return
             update = await (self._rematch_lobby(interaction, match) if len(match.seats) != 2
                             else self._rematch_challenge(interaction, match))
@@ -614,11 +641,13 @@ class MatchCog(commands.Cog):
             await self.post_opening(interaction, answer, update, invited)
         return update
 
-    def rematch_spent_text(self, match: MatchRecord) -> str:
+    def rematch_spent_text(self, match: MatchRecord, *, say: Texts = ENGLISH) -> str:
         """The answer to a click on a Rematch that was used already."""
         message_id = match.messages.get("rematch")
-        where = f": {message_link(match.guild_id, match.channel_id, message_id)}" if message_id else "."
-        return f"The rematch of this {self.presenter.match_word} was asked for already{where}"
+        text = self.worded(say, {"match": N_("The rematch of this match was asked for already."),
+                                 "game": N_("The rematch of this game was asked for already."),
+                                 "table": N_("The rematch of this table was asked for already.")})
+        return f"{text} {message_link(match.guild_id, match.channel_id, message_id)}" if message_id else text
 
     @staticmethod
     async def _member(interaction: discord.Interaction, user_id: int) -> discord.Member | None:
@@ -638,43 +667,55 @@ class MatchCog(commands.Cog):
                 match = await self.service.forfeit_target(interaction.user.id, self.game)
                 seat = match.seat_of(interaction.user.id)
                 assert seat is not None
-                question = await self.forfeit_question(match, seat)
+                question = await self.forfeit_question(match, seat, say=private_words(interaction))
             except USER_ERRORS as error:
                 await answer.tell(said(error, interaction))
                 return
-            await answer.send(question, view=self.buttons.forfeit_view(match.id), ephemeral=True)
+            await answer.send(question, view=self.buttons.forfeit_view(match.id, say=private_words(interaction)),
+                              ephemeral=True)
 
-    async def forfeit_question(self, match: MatchRecord, seat: int) -> str:
-        """The forfeit command's question to the player in ``seat``."""
-        other = match.user_ids[1 - seat]
-        return f"Forfeit your {self.title} match against <@{other}>? <@{other}> wins and the result is recorded."
+    async def forfeit_question(self, match: MatchRecord, seat: int, *, say: Texts = ENGLISH) -> str:
+        """The forfeit command's question to the player in ``seat``, in ``say``'s language (the player's)."""
+        other = f"<@{match.user_ids[1 - seat]}>"
+        return say("Forfeit your {game} match against {player}? {player} wins and the result is recorded.",
+                   game=say(self.title), player=other)
 
-    def status_text(self, status: MatchStatus) -> str:
-        """The status command's words for a match being played (the seat's own view and panel)."""
+    def status_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
+        """The status command's words for a match being played (the seat's own view and panel), in ``say``'s
+        language (the player's)."""
         raise NotImplementedError
 
-    def status_reply(self, status: MatchStatus) -> tuple[str, discord.ui.View | None]:
+    def status_reply(self, status: MatchStatus, *, say: Texts = ENGLISH) -> tuple[str, discord.ui.View | None]:
         """The status command's answer for a match being played: its words, and the "Open my panel" button while
         the seat has a choice to make."""
         match, panel = status.match, status.panel
-        text = clamp(f"{self.status_text(status)}\nThe match: <#{match.play_channel_id}>")
+        where = say("The match: {channel}", channel=f"<#{match.play_channel_id}>")
+        text = clamp(f"{self.status_text(status, say=say)}\n{where}", say=say)
         if not panel.locked and not panel.finished:
-            return text, self.buttons.open_panel_view(match.id, self.presenter.panel_step(panel))
+            return text, self.buttons.open_panel_view(match.id, self.presenter.panel_step(panel), say=say)
         return text, None
 
-    def waiting_text(self, status: MatchStatus) -> str:
-        """The status command's words for a match not started yet."""
+    def waiting_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
+        """The status command's words for a match not started yet, in ``say``'s language (the player's)."""
         match, seat = status.match, status.seat
-        other = match.user_ids[1 - seat]
+        other = f"<@{match.user_ids[1 - seat]}>"
         link = ""
         if match.challenge_message_id is not None:
             link = f" ({message_link(match.guild_id, match.channel_id, match.challenge_message_id)})"
-        expires = f"; it expires {timestamp(match.deadline_at)}" if match.deadline_at else ""
+        game = say(self.title)
         if seat == 0:
-            return (f"Your {self.title} challenge to <@{other}> is waiting for an answer{expires}. "
-                    f"You can withdraw it on the challenge message{link}.")
-        return (f"<@{other}> challenged you to {self.title}{expires}. Accept or decline it on the "
-                f"challenge message{link}.")
+            if match.deadline_at:
+                text = say("Your {game} challenge to {player} is waiting for an answer; it expires {when}.",
+                           game=game, player=other, when=timestamp(match.deadline_at))
+            else:
+                text = say("Your {game} challenge to {player} is waiting for an answer.", game=game, player=other)
+            return text + " " + say("You can withdraw it on the challenge message{link}.", link=link)
+        if match.deadline_at:
+            text = say("{player} challenged you to {game}; it expires {when}.", game=game, player=other,
+                       when=timestamp(match.deadline_at))
+        else:
+            text = say("{player} challenged you to {game}.", game=game, player=other)
+        return text + " " + say("Accept or decline it on the challenge message{link}.", link=link)
 
     async def show_status(self, interaction: discord.Interaction) -> None:
         """The status command: the user's open match, privately; a panel not yet chosen gets its button."""
@@ -685,9 +726,9 @@ class MatchCog(commands.Cog):
                 await answer.tell(said(error, interaction))
                 return
             if status.view is None or status.panel is None:
-                await answer.tell(self.waiting_text(status))
+                await answer.tell(self.waiting_text(status, say=private_words(interaction)))
                 return
-            text, view = self.status_reply(status)
+            text, view = self.status_reply(status, say=private_words(interaction))
             if view is not None:
                 await answer.send(text, view=view, ephemeral=True)
             else:

@@ -352,11 +352,11 @@ class Presenter(ShowLoop):
                 await asyncio.sleep(0.5 * 2 ** attempt)
         return False
 
-    def thread_lost_text(self, names: Sequence[str]) -> str:
-        """The channel's note when the match's thread is lost."""
-        players = " vs ".join(f"**{name(player)}**" for player in names)
-        return (f"⚠️ The thread of the {self.title} {self.match_word} {players} is gone, so the {self.match_word} goes "
-                "on here.")
+    def thread_lost_text(self, names: Sequence[str], say: Texts = ENGLISH) -> str:
+        """The channel's note when the match's thread is lost, in ``say``'s language (the server's)."""
+        players = ", ".join(f"**{name(player)}**" for player in names)
+        return "⚠️ " + say("The thread of the {game} match of {players} is gone, so the match goes on here.",
+                          game=say(self.title), players=players)
 
     async def _move_to_channel(self, show: Show, error: discord.HTTPException) -> bool:
         """The thread is lost: say so in the channel and go on there (``False``: the channel can't be used
@@ -366,7 +366,8 @@ class Presenter(ShowLoop):
                     match.thread_id, error, match.channel_id)
         try:
             message = await self._send(match, self._channel(match.channel_id), "moved",
-                                       content=self.thread_lost_text(show.names), allowed_mentions=NO_MENTIONS)
+                                       content=self.thread_lost_text(show.names, texts(show.language)),
+                                       allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as failure:
             log.warning("%s match %s: its channel %s can't be used either: %s", self.title, match.id,
                         match.channel_id, failure)
@@ -504,11 +505,12 @@ class Presenter(ShowLoop):
         two players (a challenge) or a game with lobbies (a new lobby)."""
         return (len(match.seats) == 2 or self.buttons.LobbyButton is not None) and self.has_channel_card(match)
 
-    def rematch_view(self, match: MatchRecord) -> discord.ui.View | None:
-        """The Rematch button of a finished match's result, while its rematch was not made yet."""
+    def rematch_view(self, match: MatchRecord, say: Texts = ENGLISH) -> discord.ui.View | None:
+        """The Rematch button of a finished match's result, while its rematch was not made yet (in ``say``'s
+        language: the server's)."""
         if "rematch" in match.messages or not self.can_rematch(match):
             return None
-        return self.buttons.rematch_view(match.id)
+        return self.buttons.rematch_view(match.id, say=say)
 
     async def remove_rematch(self, channel_id: int, message_id: int) -> None:
         """The rematch was made: the result message loses its Rematch button (a failure is only logged)."""
@@ -639,7 +641,9 @@ class Presenter(ShowLoop):
         name = ""
         if show.match.thread_id is None and "in_channel" not in show.match.messages:
             plain = await self.display_names(show.match)
-            name = f"{self.match_title(show.match)}: " + (" vs ".join(plain) if len(plain) == 2 else ", ".join(plain))
+            _ = texts(show.language)
+            players = _("{first} vs {second}", first=plain[0], second=plain[1]) if len(plain) == 2 else ", ".join(plain)
+            name = _("{game}: {players}", game=_(self.match_title(show.match)), players=players)
         show.match, thread_id = await ensure_thread(self.bot, self.service, show.match, name)
         return thread_id
 
@@ -797,16 +801,18 @@ class Presenter(ShowLoop):
         (message ``result``), its picture shown from that upload. A match played in its channel: the result is
         posted there, after the play, and the match's first message links to it."""
         match = show.match
+        say = texts(show.language)
         if match.thread_id is None:
             await self._post(show, "result", **without_empty_files(
-                message_kwargs(surface, colour=self.colour, view=self.rematch_view(match))))
+                message_kwargs(surface, colour=self.colour, view=self.rematch_view(match, say))))
             link = message_link(match.guild_id, match.channel_id, show.match.messages["result"])
-            await self._show_card(show, content=f"🏁 **{surface.title}** · [the result]({link})")
+            await self._show_card(show, content=f"🏁 **{surface.title}** · " + say("[the result]({link})", link=link))
             return
         if "result" in match.messages:  # (the channel's message became the result before it was posted)
             return
-        card = await self._show_card(show, surface=surface, extra=f"The {self.match_word}: <#{match.thread_id}>",
-                                     view=self.rematch_view(match))
+        card = await self._show_card(show, surface=surface, extra=say("The match: {channel}",
+                                                                      channel=f"<#{match.thread_id}>"),
+                                     view=self.rematch_view(match, say))
         image_url = None if card is None or surface.picture is None else uploaded_url(card, surface.picture.filename)
         await self._post(show, "result", **without_empty_files(
             message_kwargs(surface, colour=self.colour, image_url=image_url)))

@@ -11,8 +11,8 @@ from bot.games import game_names
 from bot.games.airwar import render as airwar_render
 from bot.i18n import texts
 from bot.rules_text import rules_text
-from tests.e2e.test_airwar import TITLE, click, dm_panel, lock_in, match_id_of, slash, stack_of, start, stored, title
-from tests.localdiscord import Env, Message
+from tests.e2e.test_airwar import TITLE, click, match_id_of, slash, start, stored, title
+from tests.localdiscord import Env, Message, User
 
 pytestmark = pytest.mark.e2e
 
@@ -29,6 +29,14 @@ def option(node: dict, name: str) -> dict:
 
 def button_labels(message: Message) -> list[str]:
     return [button["label"] for button in message.buttons]
+
+
+def panel_of(env: Env, user: User, match_id: int, step: int) -> Message | None:
+    """The player's DM panel while it has the buttons of ``step`` (found by its buttons, whatever its words)."""
+    for message in reversed(env.messages(user)):
+        if any(button["custom_id"].split(":")[2:4] == [str(match_id), str(step)] for button in message.buttons):
+            return message
+    return None
 
 
 def challenge_title(words) -> str:
@@ -144,8 +152,9 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
 
     # once both lock in, the same message shows the flips, in French
     for user in (emil, dora):
-        panel = await env.wait_for(lambda u=user: dm_panel(env, u, 1), message="no DM panel")
-        await lock_in(env, user, panel, stack_of(panel))
+        panel = await env.wait_for(lambda u=user: panel_of(env, u, french_id, 1), message="no DM panel")
+        for key in ("drawn", "confirm"):
+            await click(env, user, panel, key)
     flips_title = FRENCH("{game} — engagement {number}: flips", game=FRENCH(TITLE), number=1)
     await env.wait_for(lambda: title(board) == flips_title, message="no French flips")
     header = FRENCH("**{first}** vs **{second}** — both orders are locked in; flipping side by side.")
@@ -201,3 +210,43 @@ async def test_a_lobby_speaks_the_servers_language_through_its_life(make_env, tm
     await env.wait_for(lambda: not lobby.buttons, message="the cancelled lobby kept its buttons")
     assert lobby.content == "↩️ " + polish("The {game} lobby of **{host}** was cancelled by its host.",
                                           game=polish(TITLE), host=f"<@{alice.id}>")
+
+
+async def test_a_dm_panel_speaks_its_players_own_language_whatever_the_servers(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    await env.bot.guild_settings.set_language(env.guild.id, "fr")
+    anna, ben = env.user("anna", locale="de"), env.user("ben", locale="pl")
+    polish, russian = texts("pl"), texts("ru")
+
+    ix = await slash(env, anna, "airwar challenge", opponent=ben, stack=3)
+    match_id = match_id_of(ix.message)
+    await stored(env, match_id)
+    await click(env, ben, ix.message, "accept")
+    thread = await env.wait_for(lambda: ix.message.thread, message="no thread for the match")
+
+    # each DM panel in its player's client language (as their last interaction showed it), the board the server's
+    panels = await env.wait_for(lambda: all(found := [panel_of(env, user, match_id, 1) for user in (anna, ben)])
+                                and found, message="no DM panels")
+    for panel, words in zip(panels, (GERMAN, polish), strict=True):
+        line = words("Engagement {number} of your match in {channel}.", number=1, channel=f"<#{thread.id}>")
+        assert line != "Engagement 1 of your match in " + f"<#{thread.id}>."
+        assert panel.embeds[0]["description"].endswith("-# " + line)
+    board = await env.wait_for(lambda: next((m for m in env.messages(thread) if m.buttons), None),
+                               message="no board")
+    assert button_labels(board) == [FRENCH("Arrange")]
+    # the same panel opened from the board's button: ephemeral, in the presser's language
+    await click(env, anna, board)
+    mine = env.ephemerals(anna)[-1]
+    assert mine.embeds[0]["description"].endswith("-# " + GERMAN("Engagement {number} of your match in {channel}.",
+                                                                 number=1, channel=f"<#{thread.id}>"))
+
+    # anna's client now speaks Russian: a click on her DM panel is answered in Russian, and is remembered
+    anna.locale = "ru"
+    await click(env, anna, panels[0], "drawn")
+    assert panels[0].embeds[0]["description"].endswith("-# " + russian(
+        "Engagement {number} of your match in {channel}.", number=1, channel=f"<#{thread.id}>"))
+    assert (await env.bot.player_languages.of([anna.id, ben.id])) == {anna.id: "ru", ben.id: "pl"}
+    # nothing public in a member's own language
+    for message in env.messages(thread) + env.messages():
+        for text in (message.content, *(embed.get("description") or "" for embed in message.embeds)):
+            assert "Gefecht" not in text and "starcie" not in text.lower()
