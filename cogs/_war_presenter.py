@@ -108,7 +108,8 @@ class WarPresenter(Presenter):
                 "allowed_mentions": discord.AllowedMentions(users=[discord.Object(match.opponent_id)])}
 
     def match_title(self, match: MatchRecord) -> str:
-        return render.title_of(match.game)
+        """The game's title for its thread's name, in the server's language (set by :meth:`_on_accepted`)."""
+        return WORDS.get()(render.title_of(match.game))
 
     def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str],
                               language: str = "en") -> str:
@@ -137,6 +138,7 @@ class WarPresenter(Presenter):
 
     # --- the table -------------------------------------------------------------------------------------------
     async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
+        WORDS.set(texts(show.language))  # the thread's name
         await super()._on_accepted(show, event)
         await self._show_table(show, ping=True)
 

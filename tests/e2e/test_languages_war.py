@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.bot.i18n.pseudo import PSEUDO, english_in_messages, pseudo_language
+from tests.bot.i18n.pseudo import PSEUDO, english_in_messages, english_left, pseudo_language
 from tests.e2e.test_airwar import settled
 from tests.e2e.test_war import click, flip_id, match_id_of, service, slash, start, stored
 from tests.localdiscord import Env, Message, User
@@ -172,6 +172,9 @@ async def test_war_shows_no_english_in_the_pseudo_language(make_env, tmp_path):
         await settled(env, match_id)
 
         names = [f"<@{user.id}>" for user in (anna, ben, cleo)] + ["anna", "ben", "cleo", "Anna", "Ben", "Cleo"]
+        threads = [channel for channel in env.world.channels.values() if channel.is_thread]
+        assert threads and all(english_left(thread.name.replace(" vs ", " "), names) == []  # (" vs ": the kit's)
+                               for thread in threads), [thread.name for thread in threads]
         names += NOT_WARS
         found = english_in_messages(every_message(env), names)
         assert found == [], "\n".join(found)
