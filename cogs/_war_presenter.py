@@ -31,8 +31,9 @@ from bot.games.war import render
 from bot.games.war.flow import DEFAULT_PACE, NEXT_WAR, TURN, card_history
 from bot.i18n import texts
 from bot.match.kernel import MatchKernel
+from bot.render.common import Surface, plain_names
 from bot.storage.records import MatchRecord, QueuedEvent
-from cogs._war_ui import BUTTONS, COLOUR, TABLE_STEP
+from cogs._war_ui import BUTTONS, COLOUR, TABLE_STEP, WORDS
 from cogs.kit.messages import NO_MENTIONS, embed_of
 from cogs.kit.pictures import rendered
 from cogs.kit.presenter import Presenter, Show, mentions
@@ -96,7 +97,8 @@ class WarPresenter(Presenter):
         names = mentions(match)
         pace = match.options.get("pace", DEFAULT_PACE)
         if match.options.get("lobby"):
-            surface = render.lobby(names, match.game, match.rules, pace, expires_at=match.deadline_at)
+            surface = render.lobby(names, match.game, match.rules, pace, expires_at=match.deadline_at,
+                                   say=texts(language))
             return {"embed": embed_of(surface, colour=self.colour),
                     "view": self.buttons.lobby_view(match.id, surface.buttons), "allowed_mentions": NO_MENTIONS}
         surface = render.challenge(names[0], names[1], match.game, match.rules, pace,
@@ -106,29 +108,37 @@ class WarPresenter(Presenter):
                 "allowed_mentions": discord.AllowedMentions(users=[discord.Object(match.opponent_id)])}
 
     def match_title(self, match: MatchRecord) -> str:
-        return render.title_of(match.game)
+        """The game's title for its thread's name, in the server's language (set by :meth:`_on_accepted`)."""
+        return WORDS.get()(render.title_of(match.game))
 
     def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str],
                               language: str = "en") -> str:
         names = mentions(match)
+        say = texts(language)
         if event_type == "declined":
-            return render.declined(match.game, names[0], names[1])
+            return render.declined(match.game, names[0], names[1], say)
         closed = render.withdrawn if event_type == "withdrawn" else render.expired
-        return closed(match.game, names[0], lobby=bool(match.options.get("lobby")))
+        return closed(match.game, names[0], lobby=bool(match.options.get("lobby")), say=say)
 
     def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None,
                       language: str = "en") -> str:
-        return render.started(match.game, mentions(match), f"<#{thread_id}>" if thread_id is not None else None)
+        return render.started(match.game, mentions(match), f"<#{thread_id}>" if thread_id is not None else None,
+                              texts(language))
 
     def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int, language: str = "en") -> str:
-        return (f"⚔️ **{render.title_of(match.game)}:** {', '.join(mentions(match))} · "
-                f"{render.rules_text(match.game, match.rules)} — follow the game in <#{thread_id}>.")
+        return render.link_line(match.game, mentions(match), match.rules, thread_id, texts(language))
 
-    def thread_lost_text(self, names: Sequence[str]) -> str:
-        return render.thread_lost(names)
+    def thread_lost_text(self, names: Sequence[str], language: str | None = None) -> str:
+        """(The kit asks without a language: the game's run has it, :meth:`_move_to_channel`.)"""
+        return render.thread_lost(names, texts(language) if language is not None else WORDS.get())
+
+    async def _move_to_channel(self, show: Show, error: discord.HTTPException) -> bool:
+        WORDS.set(texts(show.language))  # the channel's note, in the server's language
+        return await super()._move_to_channel(show, error)
 
     # --- the table -------------------------------------------------------------------------------------------
     async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
+        WORDS.set(texts(show.language))  # the thread's name
         await super()._on_accepted(show, event)
         await self._show_table(show, ping=True)
 
@@ -148,7 +158,8 @@ class WarPresenter(Presenter):
         names = mentions(match)
         deadline = match.deadline_at if match.deadline_kind == TURN else None
         surface = render.table(view, names, match.game, match.options.get("pace", DEFAULT_PACE),
-                               votes=match.options.get("votes", {}), deadline=deadline, run=run)
+                               votes=match.options.get("votes", {}), deadline=deadline, run=run,
+                               say=texts(show.language))
         over = view.get("outcome") is not None or match.status != "active"
         buttons = None if over else self.buttons.table_view(match.id, TABLE_STEP, surface.buttons)
         table = embed_of(surface, colour=self.finished_colour if over else self.colour)
@@ -179,22 +190,32 @@ class WarPresenter(Presenter):
     async def _on_turn_timeout(self, show: Show, event: QueuedEvent) -> None:
         data = event.event
         ping = [show.match.seats[seat].user_id for seat in data.get("auto_flipped", [])]
-        await self._note(show, f"afk:{data['round']}", render.turn_timeout(mentions(show.match), data), ping)
+        await self._note(show, f"afk:{data['round']}",
+                         render.turn_timeout(mentions(show.match), data, texts(show.language)), ping)
 
     async def _on_pace(self, show: Show, event: QueuedEvent) -> None:
         data = event.event
-        await self._note(show, f"pace:{event.seq}", render.pace_changed(data["pace"], data["previous"]))
+        await self._note(show, f"pace:{event.seq}",
+                         render.pace_changed(data["pace"], data["previous"], texts(show.language)))
 
     async def _on_deadline_moved(self, show: Show, event: QueuedEvent) -> None:
         data = event.event
-        await self._note(show, f"deadline:{event.seq}", render.deadline_moved(data["round"], data["deadline_at"]))
+        await self._note(show, f"deadline:{event.seq}",
+                         render.deadline_moved(data["round"], data["deadline_at"], texts(show.language)))
 
     # --- the result ------------------------------------------------------------------------------------------
     async def _on_result(self, show: Show, event: QueuedEvent) -> None:
         match = show.match
         view = await self.service.view(match.id)
         points, _, rounds = card_history(match)
-        surface = await rendered(render.result, view, mentions(match), match.game,
-                                 image_names=await self.display_names(match), points=points, rounds=rounds,
-                                 ratings=event.event.get("ratings"))
+        say = texts(show.language)
+        image_names = await self.display_names(match)
+        surface = render.result(view, mentions(match), match.game, image_names=image_names, points=points,
+                                rounds=rounds, ratings=event.event.get("ratings"), say=say, drawn=False)
+        if points:  # (the words made here, in the server's language; the picture drawn off the event loop)
+            plain = plain_names(mentions(match), image_names, say)
+            picture = await rendered(render.draw_chart, points, rounds, plain,
+                                     **render.chart_words(match.game, points, rounds, plain, say))
+            surface = Surface(surface.title, surface.text, picture)
+        WORDS.set(texts(show.language))  # the Rematch button's label
         await self._post_result(show, surface)

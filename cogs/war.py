@@ -26,7 +26,9 @@ from discord.ext import commands
 from bot.games import game_class, registry
 from bot.games.war import render
 from bot.games.war.flow import DEFAULT_PACE, FLIP, NEXT_WAR
+from bot.i18n import N_, Texts
 from bot.match.kernel import MatchStatus, MatchUpdate
+from bot.render.common import ENGLISH
 from bot.render.stats import rules_text as settings_rules_text
 from bot.services import USER_ERRORS
 from bot.services.rules_input import read_rules, suggestions
@@ -34,15 +36,22 @@ from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
 from cogs._match_common import mentions, message_link
 from cogs._war_presenter import WarPresenter
-from cogs._war_ui import BUTTONS, COG_NAME
+from cogs._war_ui import BUTTONS, COG_NAME, WORDS
 from cogs.kit.choices import set_choices
 from cogs.kit.match_cog import MatchCog
+from cogs.kit.messages import private_words, said
 
 #: what the variant choices add to a game's title
 VARIANT_NOTES = {"war": "default", "drunkard": "36 cards, a 6 beats an ace",
                  "todundleben": "black against red, 2 players", "doublewar": "a standing prize in the centre"}
 #: values the rules option offers for the rules that take any number
 RULE_EXAMPLES = {"max_rounds": (100, 300, 1000), "target": (30, 40)}
+#: a vote's private answer, by the pace voted for
+AGREED = {"auto": N_("Everyone agreed: the game is now at the auto pace."),
+          "instant": N_("Everyone agreed: the game is now at the instant pace.")}
+VOTES_IN = {"auto": N_("Your vote for the auto pace is in."), "instant": N_("Your vote for the instant pace is in.")}
+VOTES_BACK = {"auto": N_("Your vote for the auto pace is taken back."),
+              "instant": N_("Your vote for the instant pace is taken back.")}
 
 
 def variant_choices() -> list[app_commands.Choice[str]]:
@@ -97,7 +106,7 @@ class WarCog(MatchCog, name=COG_NAME):
                 await self._round_meant(match_id)
             return await self.service.vote(match_id, user_id, wanted)
 
-        await self.act(interaction, vote, functools.partial(self.vote_note, wanted))
+        await self.act(interaction, vote, functools.partial(self.vote_note, wanted, say=private_words(interaction)))
 
     async def _round_meant(self, match_id: int) -> int:
         """The round a Flip on the table is for: the one being played, unless the table still showed an earlier one
@@ -110,17 +119,20 @@ class WarCog(MatchCog, name=COG_NAME):
         return playing
 
     @staticmethod
-    def vote_note(wanted: str, update: MatchUpdate) -> str:
+    def vote_note(wanted: str, update: MatchUpdate, *, say: Texts = ENGLISH) -> str:
+        """The voter's private answer (in their language)."""
+        _ = say
         if any(q.type == "pace" for q in update.events):
             if wanted == NEXT_WAR:
-                return "Everyone agreed: the rounds up to the next war are played; see the table."
-            return f"Everyone agreed: the game is now at the {wanted} pace."
+                return _("Everyone agreed: the rounds up to the next war are played; see the table.")
+            return _(AGREED.get(wanted, AGREED["auto"]))
         event = next((q.event for q in update.events if q.type == "vote"), None)
         on = bool(event and event.get("on"))
         if wanted == NEXT_WAR:
-            return ("Your vote to go to the next war is in: it goes once everyone still in presses it." if on
-                    else "Your vote to go to the next war is taken back.")
-        return f"Your vote for the {wanted} pace is {'in' if on else 'taken back'}."
+            return (_("Your vote to go to the next war is in: it goes once everyone still in presses it.") if on
+                    else _("Your vote to go to the next war is taken back."))
+        votes = VOTES_IN if on else VOTES_BACK
+        return _(votes.get(wanted, votes["auto"]))
 
     async def rules_choices(self, interaction: discord.Interaction, current: str) -> list[Choice]:
         """The ``rules`` option as it is typed: the variant's rules, completed (the players are set by who plays)."""
@@ -154,11 +166,12 @@ class WarCog(MatchCog, name=COG_NAME):
             else:
                 self.service.resolve_rules(game, rules, players)
         except USER_ERRORS as error:
-            text = f"Those rules can't be played: {error}"
+            _ = private_words(interaction)
+            text = _("Those rules can't be played: {reason}", reason=said(error, interaction))
             if defaults_used:
-                text += (f"\nThis server's default rules for {game_class(game).title} were added: "
-                         f"{settings_rules_text(defaults_used)} "
-                         "(give a rule yourself to override one).")
+                text += "\n" + _("This server's default rules for {game} were added: {rules} (give a rule yourself "
+                                 "to override one).", game=_(game_class(game).title),
+                                 rules=settings_rules_text(defaults_used))
             await self.tell(interaction, text)
             return True
         return False
@@ -169,7 +182,8 @@ class WarCog(MatchCog, name=COG_NAME):
         try:
             return read_rules(game, text, left_out=("players",))
         except USER_ERRORS as error:
-            await self.tell(interaction, f"Those rules can't be played: {error}")
+            _ = private_words(interaction)
+            await self.tell(interaction, _("Those rules can't be played: {reason}", reason=said(error, interaction)))
             return None
 
     @war_group.command(name="challenge", description="Challenge someone in this server to a game of War")
@@ -230,25 +244,29 @@ class WarCog(MatchCog, name=COG_NAME):
         return f"<#{match.play_channel_id}>{link}"
 
     # --- forfeit and status --------------------------------------------------------------------------------------
+    # The kit asks these texts without the interaction: the answer's words are the asking user's, set in
+    # :data:`~cogs._war_ui.WORDS` by the command or the click before (each runs in a task of its own).
     async def kept_playing_text(self, match_id: int, user_id: int) -> str:
         await self.service.check_forfeit(match_id, user_id)  # a game that ended (or left) meanwhile says so
-        return "Nothing changed: you're still in the game."
+        _ = WORDS.get()
+        return _("Nothing changed: you're still in the game.")
 
     def forfeited_text(self, match: MatchRecord, user_id: int) -> str:
         over = match.status == "finished"
         winner = match.result.get("winner") if over and match.result else None
-        return render.forfeited(match.game, mentions(match), winner, over, f"<#{match.play_channel_id}>")
+        return render.forfeited(match.game, mentions(match), winner, over, f"<#{match.play_channel_id}>",
+                                WORDS.get())
 
     async def forfeit_question(self, match: MatchRecord, seat: int) -> str:
         view = await self.service.view(match.id)
         return render.forfeit_question(match.game, mentions(match), seat, view["in_game"],
-                                       f"<#{match.play_channel_id}>")
+                                       f"<#{match.play_channel_id}>", WORDS.get())
 
     def waiting_text(self, status: MatchStatus) -> str:
         match = status.match
         return render.waiting_status(mentions(match), match.game, match.rules, match.options.get("pace", DEFAULT_PACE),
                                      seat=status.seat, lobby=bool(match.options.get("lobby")),
-                                     expires_at=match.deadline_at, where=self.where(match))
+                                     expires_at=match.deadline_at, where=self.where(match), say=WORDS.get())
 
     def status_reply(self, status: MatchStatus) -> tuple[str, discord.ui.View | None]:
         match = status.match
@@ -256,14 +274,20 @@ class WarCog(MatchCog, name=COG_NAME):
         deadline = match.deadline_at if match.deadline_kind == "turn" else None
         return render.status(status.view, mentions(match), match.game, match.options.get("pace", DEFAULT_PACE),
                              seat=status.seat, votes=match.options.get("votes", {}), deadline=deadline,
-                             where=self.where(match)), None
+                             where=self.where(match), say=WORDS.get()), None
+
+    async def on_forfeit_button(self, interaction: discord.Interaction, match_id: int, answer_: str) -> None:
+        WORDS.set(private_words(interaction))
+        await super().on_forfeit_button(interaction, match_id, answer_)
 
     @war_group.command(name="forfeit", description="Give up your War game (asks first; the others play on, or win)")
     async def forfeit(self, interaction: discord.Interaction) -> None:
+        WORDS.set(private_words(interaction))
         await self.ask_forfeit(interaction)
 
     @war_group.command(name="status", description="Your War game: the round, everyone's cards, the flips and votes")
     async def status(self, interaction: discord.Interaction) -> None:
+        WORDS.set(private_words(interaction))
         await self.show_status(interaction)
 
 

@@ -64,7 +64,7 @@ async def test_a_player_out_of_a_three_player_game(make_env, tmp_path):
     players = alice, bob, carol = [env.user(name) for name in ("alice", "bob", "carol")]
     match_id, thread = await lobby(env, players, pace="flip", rules="max_rounds=50")
     question = (await slash(env, carol, "war forfeit")).message
-    assert f"you're out and **<@{alice.id}>** and **<@{bob.id}>** play on" in question.content
+    assert f"You're out and **<@{alice.id}>** and **<@{bob.id}>** play on" in question.content
     await click(env, carol, question, f"war:ff:{match_id}:yes")
     assert question.content == f"🏳️ You gave up your War game (<#{thread.id}>): the others play on."
     await settled(env, match_id)

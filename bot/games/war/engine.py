@@ -229,8 +229,9 @@ class War(Game):
             most = max(len(pile) for pile in dealt)
             if not most < target <= total:
                 raise InvalidRules(
-                    f"rule 'target' must be more than the {most} cards a player starts with and "
-                    f"at most the {total} cards in play, not {target}"
+                    N_("rule 'target' must be more than the {most} cards a player starts with and at most the "
+                       "{total} cards in play, not {target}"),
+                    most=most, total=total, target=target,
                 )
         game._piles = [deque(pile) for pile in dealt]
         game._caps = [[] for _ in dealt]
@@ -253,16 +254,16 @@ class War(Game):
         """Refuse rule combinations that cannot be played, with a message for players."""
         if rules["joker_each"]:
             if rules["jokers"] != 2:
-                raise InvalidRules("rule 'joker_each' needs jokers: 2")
+                raise InvalidRules(N_("rule 'joker_each' needs jokers: 2"))
             jokers = 2 * rules["decks"]
             if jokers % rules["players"]:
                 raise InvalidRules(
-                    f"rule 'joker_each' shares the jokers out evenly, and {jokers} jokers cannot "
-                    f"go evenly to {rules['players']} players: play with 2 players "
-                    "(or 4 players and 2 decks), or turn joker_each off"
+                    N_("rule 'joker_each' shares the jokers out evenly, and {jokers} jokers cannot go evenly to "
+                       "{players} players: play with 2 players (or 4 players and 2 decks), or turn joker_each off"),
+                    jokers=jokers, players=rules["players"],
                 )
         if rules["six_beats_ace"] and rules["pack"] == 32:
-            raise InvalidRules("rule 'six_beats_ace' needs sixes: use the 52- or 36-card pack")
+            raise InvalidRules(N_("rule 'six_beats_ace' needs sixes: use the 52- or 36-card pack"))
 
     @classmethod
     def _check_pack(cls, rules: dict[str, Any], cards: list[str], error: type[GameError]) -> None:

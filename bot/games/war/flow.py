@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games.base import Action, Event, Game
+from bot.i18n import N_
 from bot.match import errors
 from bot.match.flow import Flow, NextDeadline
 from bot.storage.records import ActionRecord, MatchRecord
@@ -74,16 +75,18 @@ class NotInWarGame(errors.NotInMatch):
     """``/war forfeit`` or ``/war status`` by a user without an open game of the War family."""
 
     def __init__(self) -> None:
-        errors.ServiceError.__init__(self, "You're not in a game of War, Drunkard or Tod und Leben. Start one with "
-                                           "`/war challenge` or `/war lobby`.")
+        text = N_("You're not in a game of War, Drunkard or Tod und Leben. Start one with `/war challenge` or "
+                  "`/war lobby`.")
+        errors.ServiceError.__init__(self, text, template=text)
 
 
 class WarGameNotActive(errors.MatchNotActive):
     """A play button, a vote or a forfeit on a game that is not being played (not started yet, or over)."""
 
     def __init__(self, status: str) -> None:
-        errors.ServiceError.__init__(self, "This game hasn't started yet; nothing changed." if status == "challenge"
-                                     else "This game is over already; nothing changed.")
+        text = (N_("This game hasn't started yet; nothing changed.") if status == "challenge"
+                else N_("This game is over already; nothing changed."))
+        errors.ServiceError.__init__(self, text, template=text)
         self.status = status
 
 
@@ -92,10 +95,30 @@ class RoundOver(errors.StaleRound):
     round ``meant`` while round ``current`` was being played."""
 
     def __init__(self, meant: int, current: int) -> None:
-        errors.ServiceError.__init__(self, f"Round {meant} was over before your click arrived; nothing changed. "
-                                           f"Round {current} is on now: press the button again to play it.")
+        template = N_("Round {meant} was over before your click arrived; nothing changed. Round {current} is on now: "
+                      "press the button again to play it.")
+        errors.ServiceError.__init__(self, template.format(meant=meant, current=current), template=template,
+                                     meant=meant, current=current)
         self.button_round = meant
         self.current_round = current
+
+
+class OutOfGame(errors.AlreadyOut):
+    """A Flip by a player who is out of the game already."""
+
+    def __init__(self) -> None:
+        text = N_("You're out of this game already, so there's nothing to flip; the others play on without you.")
+        errors.ServiceError.__init__(self, text, template=text)
+
+
+#: a Flip at a pace where nobody flips, by the pace
+NO_FLIPS = {"auto": N_("This game is played at the auto pace now: the bot flips for everyone."),
+            "instant": N_("This game is played at the instant pace now: the bot flips for everyone.")}
+
+
+def refusal(template: str, **params: Any) -> errors.NotYourTurn:
+    """A Flip that can't count, its message marked for the catalogues."""
+    return errors.NotYourTurn(template.format(**params) if params else template, template=template, **params)
 
 
 @dataclass(frozen=True)
@@ -260,7 +283,7 @@ class WarFlow(Flow):
     def check_choosing(self, match: MatchRecord) -> None:
         pace = match.options.get("pace")
         if pace != "flip":
-            raise errors.NotYourTurn(f"This game is played at the {pace} pace now: the bot flips for everyone.")
+            raise refusal(NO_FLIPS.get(str(pace), NO_FLIPS["auto"]))
 
     def panel(self, match: MatchRecord, game: Game | None, seat: int) -> Turn:
         if game is None:
@@ -270,11 +293,11 @@ class WarFlow(Flow):
 
     def check_phase(self, panel: Turn, *, picking: bool) -> None:
         if not panel.in_game:
-            raise errors.AlreadyOut("there's nothing to flip")
+            raise OutOfGame()
 
     def pick(self, panel: Turn, item: str) -> tuple[Action, str]:
         if item != FLIP:
-            raise errors.NotYourTurn("The only thing to do in a round of War is to flip.")
+            raise refusal(N_("The only thing to do in a round of War is to flip."))
         return {"type": "flip"}, "flip"
 
     def default(self, game: Game, seat: int) -> tuple[Action, str]:
@@ -315,13 +338,13 @@ class WarFlow(Flow):
         return RoundOver(step, current)
 
     def already_chosen(self, step: int) -> Exception:
-        return errors.NotYourTurn(f"You've flipped already in round {step}; waiting for the others.")
+        return refusal(N_("You've flipped already in round {round}; waiting for the others."), round=step)
 
     def draft_error(self, message: str) -> Exception:
         return errors.NotYourTurn(message)
 
     def draft_items(self, panel: Turn) -> tuple[list[str], list[str]]:
-        raise errors.NotYourTurn("A round of War is played by pressing Flip.")
+        raise refusal(N_("A round of War is played by pressing Flip."))
 
     def not_active(self, status: str) -> Exception:
         return WarGameNotActive(status)

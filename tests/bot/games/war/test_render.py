@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
+from bot.errors import GameError
 from bot.games.war import render
 from bot.games.war.engine import War
+from bot.games.war.flow import RoundOver
+from bot.i18n import texts
+from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language
 
 NAMES = ["<@1>", "<@2>"]
 
@@ -95,7 +101,7 @@ def test_a_repeated_position_is_explained():
 def test_challenge_lobby_and_notes():
     challenge = render.challenge("<@1>", "<@2>", "drunkard", {"pack": 36, "six_beats_ace": True, "max_rounds": 50},
                                  "instant", expires_at=100)
-    assert "Drunkard" in challenge.title and "max_rounds: 50" in challenge.text and "pack" not in challenge.text
+    assert "Drunkard" in challenge.title and "at most 50 rounds" in challenge.text and "pack" not in challenge.text
     assert [b.key for b in challenge.buttons] == ["accept", "decline", "withdraw"]
     lobby = render.lobby(["<@1>", "<@2>"], "war", {}, "auto", expires_at=100)
     assert "Players (2/4)" in lobby.text and "<t:100:R>" in lobby.text and "(host)" in lobby.text
@@ -140,7 +146,119 @@ def test_waiting_status_forfeit_question_and_answer():
     two = render.forfeit_question("war", ["<@1>", "<@2>"], 1, [True, True], "<#9>")
     assert two.startswith("Give up your War game (<#9>)? **<@1>** wins, and it counts as a loss for you.")
     three = render.forfeit_question("war", ["<@1>", "<@2>", "<@3>", "<@4>"], 0, [True, True, False, True])
-    assert "you're out and **<@2>** and **<@4>** play on" in three
+    assert "You're out and **<@2>** and **<@4>** play on" in three
     assert render.forfeited("war", ["<@1>", "<@2>"], 0, True, "<#9>") == ("🏳️ You gave up your War game (<#9>): "
                                                                          "**<@1>** wins.")
     assert render.forfeited("war", ["<@1>", "<@2>", "<@3>"], None, False).endswith(": the others play on.")
+
+
+# --- languages ----------------------------------------------------------------------------------------------
+
+GERMAN, RUSSIAN = texts("de"), texts("ru")
+#: every rule set to a value other than its default (the words of each)
+EVERY_RULE = {"face_down": 3, "short": "lose", "war_joins": "all", "return_order": "played", "capture_pile": True,
+              "jokers": 2, "joker_each": True, "aces": "low", "decks": 2, "pack": 36, "six_beats_ace": True,
+              "target": 40, "max_rounds": 300, "double": True}
+
+
+def test_the_table_and_the_notes_speak_german():
+    game, _ = played({}, rounds=5)
+    view = game.view(None)
+    surface = render.table(view, NAMES, "war", "flip", votes={"instant": [1]}, deadline=1_700_000_000, say=GERMAN)
+    assert surface.title == "Krieg — Runde 5"
+    assert [b.label for b in surface.buttons] == ["Aufdecken", "⏭️ Nächster Krieg (0/2)", "⏩ Auto (0/2)",
+                                                  "⚡ Sofort (1/2)"]
+    assert f"Karten: <@1> **{view['card_counts'][0]}** · <@2> **{view['card_counts'][1]}**" in surface.text
+    assert "**Runde 5**" in surface.text and " gegen " in surface.text
+    assert "Schneller spielen? Alle, die noch dabei sind, müssen zustimmen. Stimmen: Sofort 1/2" in surface.text
+    assert render.pace_changed("auto", "flip", GERMAN) == ("🗳️ Alle, die noch dabei sind, sind einverstanden: die "
+                                                           "Partie wechselt vom Tempo Aufdecken zu **Auto**.")
+    note = render.turn_timeout(NAMES, {"round": 4, "seats": [1], "auto_flipped": [1], "forfeit": []}, GERMAN)
+    assert note == ("⏰ Runde 4: die Zeit ist um — für <@2> wurde aufgedeckt. Verpasst du auch die nächste Runde, "
+                    "hast du aufgegeben.")
+
+
+def test_the_challenge_lobby_and_result_speak_russian():
+    challenge = render.challenge("<@1>", "<@2>", "drunkard", {"pack": 36, "six_beats_ace": True, "max_rounds": 50},
+                                 "instant", expires_at=100, say=RUSSIAN)
+    assert challenge.title == RUSSIAN("{game} challenge", game="Пьяница")
+    assert "Правила: не больше 50 раундов · темп: мгновенно (вся игра разыгрывается сразу)" in challenge.text
+    lobby = render.lobby(["<@1>", "<@2>"], "war", {"face_down": 3}, "auto", expires_at=100, say=RUSSIAN)
+    assert [b.label for b in lobby.buttons] == ["Присоединиться", "Выйти", "Начать", "Отменить"]
+    assert "Игроки (2/4): **<@1>** (хост), **<@2>**" in lobby.text
+    assert "3 закрытые карты на войне" in lobby.text
+    game, points = played({"max_rounds": 40}, seed=5)
+    surface = render.result(game.view(None), NAMES, "war", image_names=["Alice", "Bob"], points=points,
+                            rounds=list(range(len(points))), say=RUSSIAN)
+    winner = ["Alice", "Bob"][game.outcome.winner]
+    assert surface.title == RUSSIAN("{game} — {player} wins", game="Война", player=winner)
+    assert "Игра дошла до предела в 40 раундов (max_rounds): побеждает тот, у кого больше карт." in surface.text
+    assert surface.picture is not None
+    assert surface.picture.alt.startswith("Линейный график числа карт каждого игрока по раундам. Alice: в начале 26")
+
+
+def test_the_refusals_speak_the_players_language():
+    assert RoundOver(3, 4).said(GERMAN) == ("Runde 3 war vorbei, bevor dein Klick ankam; nichts hat sich geändert. "
+                                            "Jetzt läuft Runde 4: drück den Knopf noch einmal, um sie zu spielen.")
+    assert str(RoundOver(3, 4)).startswith("Round 3 was over before your click arrived")
+    with pytest.raises(GameError) as refused:
+        War.new(War.resolve_rules({"pack": 32, "six_beats_ace": True}))
+    assert refused.value.said(RUSSIAN) == "правилу 'six_beats_ace' нужны шестёрки: возьми колоду из 52 или 36 карт"
+
+
+def test_every_surface_is_in_the_catalogues():
+    """In the pseudo-language every word comes from a catalogue: no plain English is left (names and mentions
+    apart)."""
+    allowed = [*NAMES, "<@3>", "Alice", "Bob", "Cleo"]
+    with pseudo_language():
+        say = texts(PSEUDO)
+        game, points = played({"max_rounds": 200}, seed=5)
+        view = game.view(None)
+        rounds = list(range(len(points)))
+        result = render.result(view, NAMES, "war", image_names=["Alice", "Bob"], points=points, rounds=rounds,
+                               ratings=[{"before": 0, "after": 1.5}, None], say=say)
+        texts_shown = [result.title, result.text, result.picture.alt, render.rules_text("war", EVERY_RULE, say=say),
+                       render.rules_text("war", {}, say=say)]
+        assert result.picture is not None
+        for pace in ("flip", "auto", "instant"):
+            surface = render.table(view | {"outcome": None}, NAMES, "war", pace, votes={"auto": [1], "instant": [2]},
+                                   deadline=1_700_000_000, say=say)
+            texts_shown += [surface.title, surface.text, *(b.label for b in surface.buttons)]
+            texts_shown.append(render.status(view | {"outcome": None}, NAMES, "war", pace, seat=0,
+                                             votes={"auto": [1]}, deadline=1_700_000_000, where="<#9>", say=say))
+        for lobby, seat in ((True, 0), (True, 1), (False, 0), (False, 1)):
+            texts_shown.append(render.waiting_status(NAMES, "drunkard", {"pack": 52}, "flip", seat=seat, lobby=lobby,
+                                                     expires_at=100, where="<#9>", say=say))
+        lobby = render.lobby([*NAMES, "<@3>"], "war", EVERY_RULE, "flip", expires_at=100, say=say)
+        challenge = render.challenge(*NAMES, "doublewar", {"max_rounds": 100}, "auto", expires_at=100, say=say)
+        texts_shown += [lobby.title, lobby.text, *(b.label for b in lobby.buttons), challenge.title, challenge.text]
+        texts_shown += [render.declined("war", *NAMES, say), render.withdrawn("war", NAMES[0], lobby=True, say=say),
+                        render.withdrawn("war", NAMES[0], lobby=False, say=say),
+                        render.expired("war", NAMES[0], lobby=True, say=say),
+                        render.expired("war", NAMES[0], lobby=False, say=say),
+                        render.started("war", NAMES, "<#9>", say), render.started("war", NAMES, None, say),
+                        render.link_line("war", NAMES, {"pack": 32}, 9, say),
+                        render.turn_timeout(NAMES, {"round": 4, "seats": [0, 1], "auto_flipped": [1], "forfeit": [0]},
+                                            say),
+                        render.turn_timeout(NAMES, {"round": 5, "seats": [0, 1], "auto_flipped": [], "forfeit": [0, 1]},
+                                            say),
+                        render.pace_changed("instant", "next_war", say), render.deadline_moved(3, 100, say),
+                        render.thread_lost(NAMES, say),
+                        render.forfeit_question("war", [*NAMES, "<@3>"], 0, [True, True, True], "<#9>", say),
+                        render.forfeit_question("war", NAMES, 0, [True, True], "<#9>", say),
+                        render.forfeited("war", NAMES, 1, True, "<#9>", say),
+                        render.forfeited("war", NAMES, None, True, "", say),
+                        render.forfeited("war", NAMES, None, False, "", say)]
+        for reason in ("capped", "cycle", "all_out", "double_timeout", "timeout", "forfeit", "all_cards",
+                       "last_standing", "short_war", "target"):
+            texts_shown.append(render.reason_text({"winner": 0, "reason": reason}, NAMES, 100, say))
+        events = [{"type": "battle", "cards": ["KH", "KS"], "winner": None, "tied": [0, 1]},
+                  {"type": "war", "war": 1, "seats": [0, 1], "face_down": [3, 3], "cards": ["2H", "3S"],
+                   "winner": 1},
+                  {"type": "take", "seat": 1, "cards": 10, "face_down": 6, "prize_taken": "AH", "prize": "QS"},
+                  {"type": "pot_aside", "cards": 4}, {"type": "reshuffle", "seat": 0, "cards": 12},
+                  *({"type": "out", "seat": 0, "reason": reason}
+                    for reason in ("no_cards", "short_war", "timeout", "forfeit", "other"))]
+        texts_shown += render.round_lines(events, NAMES, say)
+        found = [(text, english_left(text, allowed)) for text in texts_shown if english_left(text, allowed)]
+        assert found == []
