@@ -18,6 +18,8 @@ What each event becomes:
 * ``game_over`` -- the step's round message and the panels still open are closed;
 * ``result`` -- the match's message in the channel becomes the result (with its Rematch button), and the match
   gets it too (``result``).
+
+Everything public speaks the server's language (``show.language``, read once a run); the panels their players'.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import discord
 
 from bot.games.army import render
 from bot.games.army.flow import ARRANGE_STEP
-from bot.render.common import clamp_line
+from bot.i18n import texts
 from bot.storage.records import QueuedEvent
 from cogs._army_ui import BUTTONS, COLOUR
 from cogs.kit.messages import edit_kwargs, message_kwargs
@@ -66,7 +68,7 @@ class ArmyPresenter(Presenter):
         previous = [] if step == ARRANGE_STEP else [
             q.event for q in await self.service.events(show.match.id, step=step - 1)]
         return render.round_board(turn, previous, show.names, chosen=chosen, closed=closed,
-                                  dms_closed=self._dms_closed(show.match)), chosen
+                                  dms_closed=self._dms_closed(show.match), say=texts(show.language)), chosen
 
     async def _show_round(self, show: Show, step: int, up_to: int, closed: str | None = None) -> None:
         """Step ``step``'s round message as it stood at event ``up_to`` (posted the first time, edited after)."""
@@ -75,7 +77,8 @@ class ArmyPresenter(Presenter):
             return
         surface, chosen = built
         match = show.match
-        view = self.buttons.board_view(match.id, step) if closed is None and not all(chosen) else None
+        view = (self.buttons.board_view(match.id, step, texts(show.language)(render.PANEL_BUTTON))
+                if closed is None and not all(chosen) else None)
         colour = self.finished_colour if closed else self.colour
         message_id = match.messages.get(round_name(step))
         if message_id is not None:
@@ -90,7 +93,7 @@ class ArmyPresenter(Presenter):
     async def _on_turn(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         if step > ARRANGE_STEP and round_name(step - 1) in show.match.messages:
-            await self._show_round(show, step - 1, event.seq, closed="-# Both choices are in: see the next message.")
+            await self._show_round(show, step - 1, event.seq, closed=render.round_closed(texts(show.language)))
         await self._send_panels(show, step)
         await self._show_round(show, step, event.seq)
 
@@ -102,7 +105,7 @@ class ArmyPresenter(Presenter):
 
     async def _on_turn_timeout(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
-        await self._post(show, f"afk:{step}", content=render.afk(show.names, event.event),
+        await self._post(show, f"afk:{step}", content=render.afk(show.names, event.event, texts(show.language)),
                          allowed_mentions=discord.AllowedMentions(users=[discord.Object(u)
                                                                          for u in event.event["user_ids"]]))
         await self._edit_panels(show, step, event.event["seats"])
@@ -110,7 +113,8 @@ class ArmyPresenter(Presenter):
     async def _on_deadline_moved(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         await self._post(show, f"deadline:{event.seq}",
-                         content=render.deadline_moved(show.names, step, event.event["deadline_at"]))
+                         content=render.deadline_moved(show.names, step, event.event["deadline_at"],
+                                                       texts(show.language)))
         await self._show_round(show, step, event.seq)
         chosen = {q.event["seat"] for q in await self.service.events(show.match.id, step=step)
                   if q.type == "chosen" and q.seq <= event.seq}
@@ -119,7 +123,7 @@ class ArmyPresenter(Presenter):
     async def _on_game_over(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         if round_name(step) in show.match.messages:
-            await self._show_round(show, step, event.seq, closed="🏁 **The match is over:** see the result below.")
+            await self._show_round(show, step, event.seq, closed=render.match_over(texts(show.language)))
         events = await self.service.events(show.match.id, step=step)
         chosen = {q.event["seat"] for q in events if q.type == "chosen" and q.seq < event.seq}
         timed_out = {seat for q in events if q.type == "turn_timeout" for seat in q.event["seats"]}
@@ -134,9 +138,8 @@ class ArmyPresenter(Presenter):
         final = [q.event for q in events if q.step == game_over.step and q.seq < game_over.seq]
         plain = await self.display_names(match)
         reveals = [q for q in events if q.type == "reveal"]
+        say = texts(show.language)
         surface = render.result(game_over.event, final, show.names, ratings=event.event.get("ratings"),
-                                rounds=len(reveals))
-        title = surface.title
-        if game_over.event.get("winner") is not None:
-            title = clamp_line(f"{render.TITLE} — {plain[game_over.event['winner']]} wins", 256)
+                                rounds=len(reveals), say=say)
+        title = render.result_title(game_over.event, plain, say)  # (a title shows no mention: the plain names)
         await self._post_result(show, type(surface)(title, surface.text))

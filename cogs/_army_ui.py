@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.games.army.render import PANEL_BUTTON
+from bot.games.army.render import OPEN_PANEL, PANEL_BUTTON
 from cogs.kit.items import MatchButtons
 
 COG_NAME = "Army"
@@ -24,4 +24,4 @@ PANEL_KEY = r"(?:army:[0-9AJQK]{1,2}[CDHS]|play:[0-9]{1,2}[CDHS]|undo|reset|deal
 
 
 BUTTONS = MatchButtons("army", cog_name=COG_NAME, title="Army", panel_key=PANEL_KEY,
-                       open_label="Open my Army panel", board_label=PANEL_BUTTON)
+                       open_label=OPEN_PANEL, board_label=PANEL_BUTTON)  # (English: each message says its own)

@@ -66,7 +66,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Self
 
-from bot.cards import is_red, parse_card, rank_of, standard_pack
+from bot.cards import card_label, is_red, parse_card, rank_of, standard_pack
 from bot.errors import IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
 from bot.games.base import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
 from bot.i18n import N_
@@ -201,27 +201,28 @@ class Army(Game):
             raise IllegalAction(f'there is no action {kind!r} in Army; the actions are "arrange" and "play"')
         if kind != self.phase:
             if self.phase == "arrange":
-                raise IllegalAction("set the order of your armies first; the fighting starts when both have")
-            raise IllegalAction("the armies are already set; now play a fighting card")
+                raise IllegalAction(N_("Set the order of your armies first; the fighting starts when both have."))
+            raise IllegalAction(N_("The armies are already set; now play a fighting card."))
         if kind == "arrange":
             if self.arranged[seat]:
-                raise NotYourTurn("you have already set your armies; waiting for the other player")
+                raise NotYourTurn(N_("You have already set your armies; waiting for the other player."))
             return self._check_order(seat, action.get("armies"))
         if self.played[seat] is not None:
-            raise NotYourTurn("you have already chosen your card this round; waiting for the other player")
+            raise NotYourTurn(N_("You have already chosen your card this round; waiting for the other player."))
         if "card" not in action:
             raise IllegalAction('say which card to play: {"type": "play", "card": "7H"}')
         card = parse_card(action["card"])
         if card not in self.hands[seat]:
-            raise IllegalAction(f"{card} is not in your hand")
+            raise IllegalAction(N_("{card} is not in your hand."), card=card_label(card))
         return card
 
     def _check_order(self, seat: int, order: Any) -> list[str]:
         if not isinstance(order, list | tuple) or len(order) != ARMIES_EACH:
-            raise IllegalAction(f"list your {ARMIES_EACH} army cards in the order they fight, the first first")
+            raise IllegalAction(N_("List your 3 army cards in the order they fight, the first first."))
         cards = [parse_card(card) for card in order]
         if sorted(cards) != sorted(self.armies[seat]):
-            raise IllegalAction(f"your armies are {', '.join(self.armies[seat])}: list each of them once")
+            raise IllegalAction(N_("Your armies are {armies}: list each of them once."),
+                                armies=", ".join(card_label(army) for army in self.armies[seat]))
         return cards
 
     # --- resolution ---------------------------------------------------------------------------------

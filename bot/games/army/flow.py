@@ -26,6 +26,7 @@ default), ``forfeit``, ``timeout`` (forfeited by a second miss).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,12 +34,13 @@ from typing import Any
 from bot.cards import label_of_text
 from bot.games.army.engine import fighting_value
 from bot.games.base import Action, Event, Game
+from bot.i18n import N_, Phrase, Texts
 from bot.match import errors
 from bot.match.flow import Flow, SeatPanel
 from bot.storage.records import ActionRecord, MatchRecord
 
 GAME = "army"
-TITLE = "Army"
+TITLE = N_("Army")
 TURN = "turn"  # the deadline kind of every Army step
 ARRANGE_STEP = 1
 #: the action log kinds of a seat's choice: the player's and the deadline's defaults
@@ -65,32 +67,72 @@ def lowest_card(hand: list[str]) -> str:
 # --- refusals with Army's words ------------------------------------------------------------------------------
 
 
-class StaleStep(errors.ServiceError):
+class ArmyRefusal(errors.ServiceError):
+    """A refusal in Army's words: ``str()`` in English, :meth:`said` in the player's language (the message marked
+    with ``N_`` and its params; a param that is a :class:`~bot.i18n.Phrase` is said in the same language)."""
+
+    def __init__(self, template: str, /, **params: Any) -> None:
+        english = Phrase(template, **params)
+        super().__init__(str(english), template=template, **params)
+
+    def said(self, say: Texts) -> str:
+        assert self.template is not None
+        return Phrase(self.template, **self.params).said(say)
+
+
+class StaleStep(ArmyRefusal):
     """A button of a step that is over (an old panel)."""
 
     def __init__(self, step: int, current: int) -> None:
-        super().__init__(f"This panel is for {step_name(step)}, which is over; use the panel for "
-                         f"{step_name(current)}.")
+        if current == ARRANGE_STEP:
+            super().__init__(N_("This panel is for round {round}, which is not being fought; use the panel for the "
+                                "army order."), round=round_of(step))
+        elif step == ARRANGE_STEP:
+            super().__init__(N_("This panel is for the army order, which is over; use the panel for round "
+                                "{current}."), current=round_of(current))
+        else:
+            super().__init__(N_("This panel is for round {round}, which is over; use the panel for round "
+                                "{current}."), round=round_of(step), current=round_of(current))
         self.step = step
         self.current = current
 
 
-class AlreadyChosen(errors.ServiceError):
+class AlreadyChosen(ArmyRefusal):
     def __init__(self, step: int) -> None:
-        what = "your army order is" if step == ARRANGE_STEP else f"your card for {step_name(step)} is"
-        super().__init__(f"Already done: {what} locked in.")
+        if step == ARRANGE_STEP:
+            super().__init__(N_("Already done: your army order is locked in."))
+        else:
+            super().__init__(N_("Already done: your card for round {round} is locked in."), round=round_of(step))
         self.step = step
 
 
-class ArmyDraftError(errors.ServiceError):
+class ArmyDraftError(ArmyRefusal):
     """A tap on an army that is not yours or is placed already, a confirm before all three are placed."""
 
 
-class WrongPhase(errors.ServiceError):
+class WrongPhase(ArmyRefusal):
     """A button of the other phase (an army tap while cards are played, a card while armies are set)."""
 
 
+class _Refusal(str):
+    """A refusal's English words (what the match kernel hands on to :meth:`ArmyFlow.draft_error`) that remember
+    their template and params, so the refusal can be said in the player's language."""
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, /, **params: Any) -> _Refusal:
+        made = super().__new__(cls, str(Phrase(template, **params)))
+        made.template, made.params = template, params
+        return made
+
+
+#: the match kernel's own words for a tap on an army placed already (it says them in English)
+_ALREADY_PLACED = re.compile(r"(?P<army>.+) is already placed\.")
+
+
 def step_name(step: int) -> str:
+    """The step in English words (logs)."""
     return "the army order" if step == ARRANGE_STEP else f"round {round_of(step)}"
 
 
@@ -196,20 +238,20 @@ class ArmyFlow(Flow):
 
     def check_phase(self, panel: ArmyPanel, *, picking: bool) -> None:
         if picking and panel.phase != "play":
-            raise WrongPhase("Set the order of your armies first; the fighting starts when both have.")
+            raise WrongPhase(N_("Set the order of your armies first; the fighting starts when both have."))
         if not picking and panel.phase != "arrange":
-            raise WrongPhase("The armies are set; now pick a fighting card.")
+            raise WrongPhase(N_("The armies are set; now pick a fighting card."))
 
     # --- choices -------------------------------------------------------------------------------------------
     def lock_draft(self, panel: ArmyPanel) -> tuple[Action, str]:
         if len(panel.draft) != len(panel.dealt):
-            raise ArmyDraftError(f"Place all {len(panel.dealt)} armies before you confirm "
-                                 f"({len(panel.draft)} placed so far).")
+            raise ArmyDraftError(N_("Place all 3 armies before you confirm ({placed} placed so far)."),
+                                 placed=len(panel.draft))
         return {"type": "arrange", "armies": list(panel.draft)}, "arrange"
 
     def pick(self, panel: ArmyPanel, item: str) -> tuple[Action, str]:
         if item not in panel.hand:
-            raise ArmyDraftError(f"{item} is not in your hand.")
+            raise ArmyDraftError(N_("{card} is not in your hand."), card=label_of_text(item))
         return {"type": "play", "card": item}, "play"
 
     def default(self, game: Game, seat: int) -> tuple[Action, str]:
@@ -251,10 +293,15 @@ class ArmyFlow(Flow):
         return AlreadyChosen(step)
 
     def draft_error(self, message: str) -> Exception:
+        if isinstance(message, _Refusal):
+            return ArmyDraftError(message.template, **message.params)
+        placed = _ALREADY_PLACED.fullmatch(message)
+        if placed is not None:
+            return ArmyDraftError(N_("{army} is already placed."), army=placed["army"])
         return ArmyDraftError(message)
 
     def item_label(self, item: str) -> str:
         return label_of_text(item)
 
     def not_yours(self, item: str) -> str:
-        return f"{item} is not one of your armies."
+        return _Refusal(N_("{army} is not one of your armies."), army=item)

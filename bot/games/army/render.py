@@ -3,6 +3,9 @@
 Pure functions of public data: the round messages and notes take only the service's queued events (spectator-safe,
 see :mod:`bot.games.army.flow`) and the players' names; a panel takes one seat's own panel (its hand, its armies, its
 chosen card) and is sent to that seat alone. Names come in as they should appear (mentions or display names).
+
+Every text is built with ``say`` (:class:`~bot.i18n.Texts`, English by default): a public message in the server's
+language, a panel or ``/army status`` in its player's.
 """
 
 from __future__ import annotations
@@ -18,13 +21,12 @@ from bot.render.common import (
     ButtonSurface,
     Surface,
     accepted_line,
+    cards_line,
     challenge_surface,
     clamp,
     clamp_line,
-    count,
     declined_line,
     expired_line,
-    possessive,
     ratings_line,
     timestamp,
     two_names,
@@ -37,10 +39,12 @@ if TYPE_CHECKING:
 TITLE = N_("Army")
 STAMINA = {"A": 4, "K": 3, "Q": 2, "J": 1}
 ARRANGE_STEP = 1
-CHOSEN = "✅ chosen"
-CHOOSING = "⏳ choosing"
+CHOSEN = N_("✅ chosen")
+CHOOSING = N_("⏳ choosing")
 #: the round message's button that opens a player's panel in the match's thread
-PANEL_BUTTON = "Choose"
+PANEL_BUTTON = N_("Choose")
+#: the button of ``/army status`` that opens the player's panel
+OPEN_PANEL = N_("Open my Army panel")
 
 
 # --- small pieces -------------------------------------------------------------------------------------------
@@ -55,27 +59,53 @@ def full_stamina(army: str) -> int:
     return STAMINA[rank_of(army)]
 
 
-def army_line(army: str, stamina: int | None = None) -> str:
+def army_line(army: str, stamina: int | None = None, say: Texts = ENGLISH) -> str:
     """``K♣ (3 SP)``, or ``K♣ 2/3 SP`` with the stamina left."""
+    _ = say
     if stamina is None:
-        return f"{card(army)} ({full_stamina(army)} SP)"
-    return f"{card(army)} {stamina}/{full_stamina(army)} SP"
+        return _("{army} ({stamina} SP)", army=card(army), stamina=full_stamina(army))
+    return _("{army} {left}/{full} SP", army=card(army), left=stamina, full=full_stamina(army))
 
 
-def kind(text: str) -> str:
-    return "attack" if is_red(text) else "defence"
+def kind(text: str, say: Texts = ENGLISH) -> str:
+    """What a fighting card does: a red one attacks, a black one defends."""
+    return say.pgettext("fighting card", "attack") if is_red(text) else say.pgettext("fighting card", "defence")
 
 
-def rules_text(rules: Mapping[str, Any]) -> str:
-    return f"3 armies each · round limit {rules.get('max_rounds', 300)}"
+def rules_text(rules: Mapping[str, Any], *, say: Texts = ENGLISH) -> str:
+    _ = say
+    return _("3 armies each · round limit {limit}", limit=_.number(rules.get("max_rounds", 300)))
 
 
 def _names(names: Sequence[str]) -> list[str]:
     return two_names(names, TITLE)
 
 
-def step_title(step: int) -> str:
-    return "setting the armies" if step == ARRANGE_STEP else f"round {step - 1}"
+def step_title(step: int, say: Texts = ENGLISH) -> str:
+    _ = say
+    if step == ARRANGE_STEP:
+        return _("setting the armies")
+    return _("round {number}", number=_.number(step - 1))
+
+
+def titled(text: str, say: Texts = ENGLISH) -> str:
+    """A title: the game's name, then ``text`` (``Army — round 3``)."""
+    _ = say
+    return _("{game} — {what}", game=_(TITLE), what=text)
+
+
+def versus(first: str, second: str, say: Texts = ENGLISH) -> str:
+    _ = say
+    return _("{first} vs {second}", first=first, second=second)
+
+
+def armies_left(number: int, say: Texts = ENGLISH) -> str:
+    return say.ngettext("{count} army left", "{count} armies left", number)
+
+
+def choosing(chosen: bool, say: Texts = ENGLISH) -> str:
+    _ = say
+    return _(CHOSEN) if chosen else _(CHOOSING)
 
 
 # --- the challenge ------------------------------------------------------------------------------------------
@@ -84,7 +114,9 @@ def step_title(step: int) -> str:
 def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expires_at: When,
               say: Texts = ENGLISH) -> ButtonSurface:
     """The challenge message; buttons ``accept``, ``decline`` (the opponent), ``withdraw`` (the challenger)."""
-    return challenge_surface(say(TITLE), challenger, opponent, rules_text(rules), expires_at=expires_at, say=say)
+    _ = say
+    return challenge_surface(_(TITLE), challenger, opponent, rules_text(rules, say=say), expires_at=expires_at,
+                             say=say)
 
 
 def declined(challenger: str, opponent: str, say: Texts = ENGLISH) -> str:
@@ -107,89 +139,108 @@ def link_line(names: Sequence[str], rules: Mapping[str, Any], thread_id: int, sa
     _ = say
     first, second = _names(names)
     return "⚔️ " + _("**{game}:** {players} · {rules} — follow the match in {thread}.", game=_(TITLE),
-                     players=f"{first} vs {second}", rules=rules_text(rules), thread=f"<#{thread_id}>")
+                     players=versus(first, second, _), rules=rules_text(rules, say=_), thread=f"<#{thread_id}>")
 
 
 # --- the public round message -------------------------------------------------------------------------------
 
 
-def reveal_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
+def reveal_lines(events: Sequence[Event], names: Sequence[str], say: Texts = ENGLISH) -> list[str]:
     """What a step's public events say happened: the armies set, the round's two cards and the damage, armies
     fallen, a reshuffle."""
+    _ = say
     shown = _names(names)
     lines = []
     for event in events:
         kind_ = event.get("type")
         if kind_ == "armies_set":
-            fronts = " · ".join(f"{shown[a['seat']]} leads with {army_line(a['army'])}" for a in event["armies"])
-            lines.append(f"🛡️ **The armies are set:** {fronts}.")
+            fronts = " · ".join(_("{player} leads with {army}", player=shown[a["seat"]],
+                                  army=army_line(a["army"], say=_)) for a in event["armies"])
+            lines.append("🛡️ " + _("**The armies are set:** {fronts}.", fronts=fronts))
         elif kind_ == "reveal":
             cards = event["cards"]
-            head = (f"**Round {event['round']}:** {shown[0]} {card(cards[0])} ({kind(cards[0])}) vs "
-                    f"{shown[1]} {card(cards[1])} ({kind(cards[1])})")
+            head = _("**Round {round}:** {first} {first_card} ({first_kind}) vs {second} {second_card} "
+                     "({second_kind})", round=_.number(event["round"]), first=shown[0], first_card=card(cards[0]),
+                     first_kind=kind(cards[0], _), second=shown[1], second_card=card(cards[1]),
+                     second_kind=kind(cards[1], _))
             if event["result"] == "tie":
-                tail = "a tie: no damage."
+                tail = _("a tie: no damage.")
             elif event["result"] == "defence":
-                tail = f"{possessive(shown[event['winner']])} {card(cards[event['winner']])} is higher: a black " \
-                       "card wins, no damage."
+                tail = _("{player}'s {card} is higher: a black card wins, no damage.", player=shown[event["winner"]],
+                         card=card(cards[event["winner"]]))
             else:
-                target = event["damaged_seat"]
-                tail = (f"{possessive(shown[event['winner']])} attack hits: {possessive(shown[target])} "
-                        f"{army_line(event['army'], event['stamina'])}.")
+                tail = _("{attacker}'s attack hits: {target}'s {army}.", attacker=shown[event["winner"]],
+                         target=shown[event["damaged_seat"]], army=army_line(event["army"], event["stamina"], _))
             lines.append(f"⚔️ {head} → {tail}")
         elif kind_ == "army_fallen":
             who = shown[event["seat"]]
             if event["next"] is None:
-                lines.append(f"💀 {possessive(who)} {card(event['army'])} has fallen: no armies left.")
+                lines.append("💀 " + _("{player}'s {army} has fallen: no armies left.", player=who,
+                                       army=card(event["army"])))
             else:
-                left = count(event["armies_left"], "army", "armies")
-                lines.append(f"💀 {possessive(who)} {card(event['army'])} has fallen; "
-                             f"{army_line(event['next'])} comes face up ({left} left).")
+                left, fallen, following = event["armies_left"], card(event["army"]), army_line(event["next"], say=_)
+                lines.append("💀 " + _.ngettext("{player}'s {army} has fallen; {next} comes face up ({count} army "
+                                                "left).", "{player}'s {army} has fallen; {next} comes face up "
+                                                "({count} armies left).", left, player=who, army=fallen,
+                                                next=following))
         elif kind_ == "reshuffle":
-            lines.append(f"🔀 The fighting graveyard was shuffled into a new pile ({count(event['cards'], 'card')}).")
+            lines.append("🔀 " + _.ngettext("The fighting graveyard was shuffled into a new pile ({count} card).",
+                                            "The fighting graveyard was shuffled into a new pile ({count} cards).",
+                                            event["cards"]))
     return lines
 
 
 def round_board(turn: Event, previous: Sequence[Event], names: Sequence[str], *,
                 chosen: Sequence[bool] = (False, False), closed: str | None = None,
-                dms_closed: Sequence[int] = ()) -> Surface:
+                dms_closed: Sequence[int] = (), say: Texts = ENGLISH) -> Surface:
     """A step's public message: what the previous step revealed (``previous``: its events), then the two sides
     (face-up army and its stamina, armies left), who has chosen (``chosen``) and the deadline. ``closed``: the
     step is over (a line saying how; no deadline); ``dms_closed``: seats whose DMs turned out closed (a note tells
     them to use the button)."""
+    _ = say
     shown = _names(names)
     step = turn["engagement"]
-    lines = reveal_lines(previous, names)
+    lines = reveal_lines(previous, names, _)
     if step == ARRANGE_STEP:
-        lines.append(f"**{shown[0]}** vs **{shown[1]}**: each sets the order of their 3 armies in secret. "
-                     "Only each first army is shown, once both are set.")
+        lines.append(_("**{first}** vs **{second}**: each sets the order of their 3 armies in secret. Only each "
+                       "first army is shown, once both are set.", first=shown[0], second=shown[1]))
     else:
         for player in turn["players"]:
             front = player["front"]
-            where = army_line(front["army"], front["stamina"]) if front else "no army"
-            lines.append(f"**{shown[player['seat']]}** — {where} · {count(player['armies_left'], 'army', 'armies')}"
-                         " left")
+            where = army_line(front["army"], front["stamina"], _) if front else _("no army")
+            lines.append(f"**{shown[player['seat']]}** — {where} · {armies_left(player['armies_left'], _)}")
         graveyard = turn.get("fighting_graveyard") or []
-        top = f" · graveyard top {card(graveyard[0])}" if graveyard else ""
-        lines.append(f"-# Fighting pile {count(turn['fighting_pile'], 'card')}{top}")
-    what = "armies" if step == ARRANGE_STEP else "card"
+        if graveyard:
+            lines.append("-# " + _.ngettext("Fighting pile {count} card · graveyard top {card}",
+                                            "Fighting pile {count} cards · graveyard top {card}",
+                                            turn["fighting_pile"], card=card(graveyard[0])))
+        else:
+            lines.append("-# " + _.ngettext("Fighting pile {count} card", "Fighting pile {count} cards",
+                                            turn["fighting_pile"]))
     if closed is None:
         lines.append("")
         for seat in (0, 1):
-            lines.append(f"{shown[seat]}: {CHOSEN if chosen[seat] else CHOOSING}")
-        due = "Orders due" if step == ARRANGE_STEP else "Cards due"
-        lines.append(f"{due} {timestamp(turn['deadline_at'])}: pick your {what} with **{PANEL_BUTTON}** below or in "
-                     "your DMs.")
+            lines.append(_("{player}: {state}", player=shown[seat], state=choosing(chosen[seat], _)))
+        button = _(PANEL_BUTTON)
+        when = timestamp(turn["deadline_at"])
+        if step == ARRANGE_STEP:
+            lines.append(_("Orders due {when}: pick your armies with **{button}** below or in your DMs.", when=when,
+                           button=button))
+        else:
+            lines.append(_("Cards due {when}: pick your card with **{button}** below or in your DMs.", when=when,
+                           button=button))
         for seat in dms_closed:
             if not chosen[seat]:
-                lines.append(f"📪 {shown[seat]}'s DMs are closed: {shown[seat]}, use **{PANEL_BUTTON}** below.")
+                lines.append("📪 " + _("{player}'s DMs are closed: {player}, use **{button}** below.",
+                                       player=shown[seat], button=button))
     else:
         lines.append(closed)
-    return Surface(f"{TITLE} — {step_title(step)}", clamp("\n".join(lines)))
+    return Surface(clamp_line(titled(step_title(step, _), _), 256), clamp("\n".join(lines), say=_))
 
 
-def afk(names: Sequence[str], event: Event) -> str:
+def afk(names: Sequence[str], event: Event, say: Texts = ENGLISH) -> str:
     """The ``turn_timeout`` note: who missed the deadline, what was played for them, who forfeited."""
+    _ = say
     shown = _names(names)
     step = event["engagement"]
     arrange = event.get("phase") == "arrange"
@@ -198,19 +249,41 @@ def afk(names: Sequence[str], event: Event) -> str:
     for seat in event["seats"]:
         if seat in forfeit:
             continue
-        default = "their armies fight in the order they were dealt" if arrange else "their lowest card is played"
-        lines.append(f"⌛ {shown[seat]} missed the deadline of {step_title(step)}: {default}. "
-                     "Two misses in a row forfeit the match.")
+        if arrange:
+            lines.append("⌛ " + _("{player} missed the deadline of setting the armies: their armies fight in the "
+                                   "order they were dealt. Two misses in a row forfeit the match.",
+                                   player=shown[seat]))
+        else:
+            lines.append("⌛ " + _("{player} missed the deadline of round {round}: their lowest card is played. Two "
+                                   "misses in a row forfeit the match.", player=shown[seat],
+                                   round=_.number(step - 1)))
     if len(forfeit) == 2:
-        lines.append("⌛ Both players missed two deadlines in a row: the match ends in a draw.")
+        lines.append("⌛ " + _("Both players missed two deadlines in a row: the match ends in a draw."))
     elif forfeit:
-        lines.append(f"⌛ {shown[forfeit[0]]} missed two deadlines in a row and forfeits the match.")
+        lines.append("⌛ " + _("{player} missed two deadlines in a row and forfeits the match.",
+                               player=shown[forfeit[0]]))
     return "\n".join(lines)
 
 
-def deadline_moved(names: Sequence[str], step: int, deadline: When) -> str:
-    return (f"⏰ I was away for a while, so nobody could choose: the deadline of {step_title(step)} is now "
-            f"{timestamp(deadline)}.")
+def deadline_moved(names: Sequence[str], step: int, deadline: When, say: Texts = ENGLISH) -> str:
+    _ = say
+    if step == ARRANGE_STEP:
+        return "⏰ " + _("I was away for a while, so nobody could choose: the deadline of setting the armies is now "
+                        "{when}.", when=timestamp(deadline))
+    return "⏰ " + _("I was away for a while, so nobody could choose: the deadline of round {round} is now {when}.",
+                    round=_.number(step - 1), when=timestamp(deadline))
+
+
+def round_closed(say: Texts = ENGLISH) -> str:
+    """The closed round message's last line once both choices are in."""
+    _ = say
+    return "-# " + _("Both choices are in: see the next message.")
+
+
+def match_over(say: Texts = ENGLISH) -> str:
+    """The last round message's last line once the game ended."""
+    _ = say
+    return "🏁 " + _("**The match is over:** see the result below.")
 
 
 # --- the DM panel -------------------------------------------------------------------------------------------
@@ -221,157 +294,191 @@ def _order_line(order: Sequence[str]) -> str:
     return " · ".join(slots)
 
 
+def _panel_title(data: Any, say: Texts) -> str:
+    _ = say
+    if data.phase == "arrange":
+        return titled(_("your armies"), say)
+    return titled(_("round {round}: your card", round=_.number(data.round)), say)
+
+
 def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurface:
     """A seat's panel (``data``: the service's ``ArmyPanel``) with its buttons: ``army:<CARD>``, ``undo``,
     ``reset``, ``dealt``, ``confirm`` while the armies are set; ``play:<CARD>`` while a round is fought; none once
-    the seat's choice is in or the step ended (``data.ended``)."""
+    the seat's choice is in or the step ended (``data.ended``). In ``say``'s language: the player's own."""
+    _ = say
     shown = _names(names)
     other = shown[1 - data.seat]
     if data.ended is not None:
-        return _ended_panel(data, other)
+        return _ended_panel(data, _)
     view = data.view or {}
     lines: list[str] = []
     buttons: list[Button] = []
+    title = _panel_title(data, _)
     if data.phase == "arrange":
-        title = f"{TITLE} — your armies"
-        lines.append("Your armies as dealt: " + " · ".join(army_line(a) for a in data.dealt))
+        lines.append(_("Your armies as dealt: {armies}", armies=" · ".join(army_line(a, say=_) for a in data.dealt)))
         if data.locked:
-            lines.append(f"🔒 **Your army order is locked in:** {_order_line(data.draft)}.")
-            lines.append("Both are set: the fighting begins." if data.opponent_locked
-                         else f"Waiting for **{other}** to set theirs.")
+            lines.append("🔒 " + _("**Your army order is locked in:** {order}.", order=_order_line(data.draft)))
+            lines.append(_("Both are set: the fighting begins.") if data.opponent_locked
+                         else _("Waiting for **{player}** to set theirs.", player=other))
         else:
-            placed = _order_line(data.draft) if data.draft else "nothing placed yet"
-            lines.append(f"Fighting order: {placed}")
-            lines.append("Tap your armies in the order they fight, the first first, then **Confirm**. Your opponent "
-                         "sees only your first army, once both are set.")
+            placed = _order_line(data.draft) if data.draft else _("nothing placed yet")
+            lines.append(_("Fighting order: {order}", order=placed))
+            confirm = _("Confirm")
+            lines.append(_("Tap your armies in the order they fight, the first first, then **{button}**. Your "
+                           "opponent sees only your first army, once both are set.", button=confirm))
             for army in data.dealt:
-                buttons.append(Button(f"army:{army}", f"{card(army)} · {full_stamina(army)} SP", army not in data.draft,
-                                      "primary", 0))
+                buttons.append(Button(f"army:{army}", _("{army} · {stamina} SP", army=card(army),
+                                                        stamina=full_stamina(army)),
+                                      army not in data.draft, "primary", 0))
             complete = len(data.draft) == len(data.dealt)
-            buttons += [Button("undo", "Undo", bool(data.draft), "secondary", 1),
-                        Button("reset", "Reset", bool(data.draft), "secondary", 1),
-                        Button("dealt", "As dealt", True, "secondary", 1),
-                        Button("confirm", "Confirm", complete, "success", 1)]
-        lines.append("Your fighting cards: " + " ".join(card(c) for c in data.hand))
+            buttons += [Button("undo", _("Undo"), bool(data.draft), "secondary", 1),
+                        Button("reset", _("Reset"), bool(data.draft), "secondary", 1),
+                        Button("dealt", _("As dealt"), True, "secondary", 1),
+                        Button("confirm", confirm, complete, "success", 1)]
+        lines.append(_("Your fighting cards: {cards}", cards=cards_line(data.hand, say=_)))
         if not data.locked and data.deadline_at is not None:
-            lines.append(f"Deadline: {timestamp(data.deadline_at)} (miss it and your armies fight as dealt).")
+            lines.append(_("Deadline: {when} (miss it and your armies fight as dealt).",
+                           when=timestamp(data.deadline_at)))
     else:
-        title = f"{TITLE} — round {data.round}: your card"
         you = view.get("you", {})
         line = you.get("armies") or []
         if line:
-            waiting = ", ".join(army_line(a["army"]) for a in line[1:]) or "none"
-            lines.append(f"Your front army: {army_line(line[0]['army'], line[0]['stamina'])} · behind it: {waiting}")
+            waiting = ", ".join(army_line(a["army"], say=_) for a in line[1:]) or _.pgettext("no armies", "none")
+            lines.append(_("Your front army: {army} · behind it: {waiting}",
+                           army=army_line(line[0]["army"], line[0]["stamina"], _), waiting=waiting))
         them = (view.get("players") or [{}, {}])[1 - data.seat]
         front = them.get("front")
         if front:
-            lines.append(f"**{other}**: {army_line(front['army'], front['stamina'])} · "
-                         f"{count(them['armies_left'], 'army', 'armies')} left")
+            lines.append(f"**{other}**: {army_line(front['army'], front['stamina'], _)} · "
+                         f"{armies_left(them['armies_left'], _)}")
         if data.locked:
             assert data.chosen is not None
-            lines.append(f"🔒 **Locked in:** {card(data.chosen)} for round {data.round}.")
-            lines.append("Both cards are in: see the reveal in the match." if data.opponent_locked
-                         else f"Waiting for **{other}** to pick.")
+            lines.append("🔒 " + _("**Locked in:** {card} for round {round}.", card=card(data.chosen),
+                                   round=_.number(data.round)))
+            lines.append(_("Both cards are in: see the reveal in the match.") if data.opponent_locked
+                         else _("Waiting for **{player}** to pick.", player=other))
             if data.hand:
-                lines.append("Left in your hand: " + " ".join(card(c) for c in data.hand))
+                lines.append(_("Left in your hand: {cards}", cards=cards_line(data.hand, say=_)))
         else:
-            lines.append("Pick your card: red cards attack, black cards defend; the higher number wins the round.")
+            lines.append(_("Pick your card: red cards attack, black cards defend; the higher number wins the round."))
             for index, fighting in enumerate(data.hand):
-                buttons.append(Button(f"play:{fighting}", f"{card(fighting)} {kind(fighting)}", True,
+                buttons.append(Button(f"play:{fighting}", f"{card(fighting)} {kind(fighting, _)}", True,
                                       "danger" if is_red(fighting) else "secondary", index // 5))
             if data.deadline_at is not None:
-                lines.append(f"Deadline: {timestamp(data.deadline_at)} (miss it and your lowest card is played).")
-    return ButtonSurface(clamp_line(title, 256), clamp("\n".join(lines)), None, buttons)
+                lines.append(_("Deadline: {when} (miss it and your lowest card is played).",
+                               when=timestamp(data.deadline_at)))
+    return ButtonSurface(clamp_line(title, 256), clamp("\n".join(lines), say=_), None, buttons)
 
 
-def _ended_panel(data: Any, other: str) -> ButtonSurface:
+def _ended_panel(data: Any, say: Texts) -> ButtonSurface:
+    _ = say
     arrange = data.phase == "arrange"
-    title = f"{TITLE} — your armies" if arrange else f"{TITLE} — round {data.round}: your card"
     if data.ended == "timeout":
-        text = "⌛ You missed a second deadline in a row and forfeited the match."
+        text = "⌛ " + _("You missed a second deadline in a row and forfeited the match.")
     elif data.ended == "over":
-        text = "🏁 The match ended before this was played."
+        text = "🏁 " + _("The match ended before this was played.")
     elif data.ended == "default":
-        text = ("⌛ You missed the deadline: your armies fight as dealt: " + _order_line(data.draft) + "."
-                if arrange else f"⌛ You missed the deadline: your lowest card, {card(data.chosen)}, was played.")
+        if arrange:
+            text = "⌛ " + _("You missed the deadline: your armies fight as dealt: {order}.",
+                            order=_order_line(data.draft))
+        else:
+            text = "⌛ " + _("You missed the deadline: your lowest card, {card}, was played.", card=card(data.chosen))
     elif arrange:
-        text = f"🔒 Your army order: {_order_line(data.draft)}. Both are set: the fighting begins."
+        text = "🔒 " + _("Your army order: {order}. Both are set: the fighting begins.", order=_order_line(data.draft))
     else:
-        text = f"🔒 Round {data.round}: you played {card(data.chosen)}. Both cards are in: see the reveal."
-    return ButtonSurface(title, text, None, [])
+        text = "🔒 " + _("Round {round}: you played {card}. Both cards are in: see the reveal.",
+                        round=_.number(data.round), card=card(data.chosen))
+    return ButtonSurface(clamp_line(_panel_title(data, _), 256), text, None, [])
 
 
 # --- the end ------------------------------------------------------------------------------------------------
 
 
-def reason_text(game_over: Event, names: Sequence[str]) -> str:
+def reason_text(game_over: Event, names: Sequence[str], say: Texts = ENGLISH) -> str:
+    _ = say
     shown = _names(names)
     reason = game_over.get("reason")
     winner = game_over.get("winner")
     loser = None if winner is None else shown[1 - winner]
     if reason == "no_armies":
-        return f"{loser} has no armies left."
+        return _("{player} has no armies left.", player=loser)
     if reason == "forfeit":
-        return f"{loser} gave up."
+        return _("{player} gave up.", player=loser)
     if reason == "timeout":
-        return f"{loser} missed two deadlines in a row."
+        return _("{player} missed two deadlines in a row.", player=loser)
     if reason == "double_timeout":
-        return "Both players missed two deadlines in a row."
+        return _("Both players missed two deadlines in a row.")
     if reason == "capped":
         stamina = game_over.get("stamina") or [0, 0]
-        lines = [f"The round limit was reached: stamina left {shown[0]} {stamina[0]} · {shown[1]} {stamina[1]}."]
+        lines = [_("The round limit was reached: stamina left {first} {first_stamina} · {second} {second_stamina}.",
+                   first=shown[0], first_stamina=stamina[0], second=shown[1], second_stamina=stamina[1])]
         for seat, line in enumerate(game_over.get("armies") or []):
-            armies = " · ".join(army_line(a["army"], a["stamina"]) for a in line) or "none"
-            lines.append(f"{possessive(shown[seat])} armies: {armies}")
+            armies = " · ".join(army_line(a["army"], a["stamina"], _) for a in line) or _.pgettext("no armies",
+                                                                                                  "none")
+            lines.append(_("{player}'s armies: {armies}", player=shown[seat], armies=armies))
         return "\n".join(lines)
     return str(game_over.get("detail") or reason)
 
 
+def result_title(game_over: Event, names: Sequence[str], say: Texts = ENGLISH) -> str:
+    """The result's title: who won (``names``: plain names, a title shows no mention), or the draw."""
+    _ = say
+    winner = game_over.get("winner")
+    if winner is None:
+        return clamp_line(_("{game} — draw", game=_(TITLE)), 256)
+    return clamp_line(_("{game} — {player} wins", game=_(TITLE), player=clamp_line(names[winner], 60)), 256)
+
+
 def result(game_over: Event, final: Sequence[Event], names: Sequence[str], *,
-           ratings: Sequence[Mapping[str, float]] | None = None, rounds: int | None = None) -> Surface:
+           ratings: Sequence[Mapping[str, float]] | None = None, rounds: int | None = None,
+           say: Texts = ENGLISH) -> Surface:
     """The result: the last step's events (``final``: the last round's reveal), the winner and why, the ratings."""
+    _ = say
     shown = _names(names)
     winner = game_over.get("winner")
-    lines = reveal_lines(final, names)
+    lines = reveal_lines(final, names, _)
     if winner is None:
-        headline, title = "🤝 **It's a draw.**", f"{TITLE} — draw"
+        headline = "🤝 " + _("**It's a draw.**")
     else:
-        headline, title = f"🏆 **{shown[winner]}** wins!", f"{TITLE} — {clamp_line(names[winner], 60)} wins"
-    lines.append(f"{headline} {reason_text(game_over, names)}")
+        headline = "🏆 " + _("**{player}** wins!", player=shown[winner])
+    lines.append(f"{headline} {reason_text(game_over, names, _)}")
     if rounds is not None:
-        lines.append(f"-# {count(rounds, 'round')} fought.")
-    rated = ratings_line(ratings, shown)
+        lines.append("-# " + _.ngettext("{count} round fought.", "{count} rounds fought.", rounds))
+    rated = ratings_line(ratings, shown, say=_)
     if rated:
         lines.append(rated)
-    return Surface(clamp_line(title, 256), clamp("\n".join(lines)))
+    return Surface(result_title(game_over, names, _), clamp("\n".join(lines), say=_))
 
 
 # --- /army status -------------------------------------------------------------------------------------------
 
 
 def status(view: Mapping[str, Any], names: Sequence[str], *, deadline: When | None, draft: Sequence[str] = (),
-           step: int = ARRANGE_STEP) -> str:
-    """``/army status`` for one seat (ephemeral): the step, both sides' face-up armies and stamina, the seat's own
-    armies in order, its hand and its choice."""
+           step: int = ARRANGE_STEP, say: Texts = ENGLISH) -> str:
+    """``/army status`` for one seat (ephemeral, in the player's language): the step, both sides' face-up armies
+    and stamina, the seat's own armies in order, its hand and its choice."""
+    _ = say
     shown = _names(names)
     you = view["you"]
-    lines = [f"**{TITLE}: {shown[0]} vs {shown[1]}** — {step_title(step)}"]
+    lines = [_("**{game}: {first} vs {second}** — {step}", game=_(TITLE), first=shown[0], second=shown[1],
+               step=step_title(step, _))]
     for player in view["players"]:
         front = player["front"]
-        where = army_line(front["army"], front["stamina"]) if front else "armies not shown yet"
-        lines.append(f"{shown[player['seat']]}: {where} · {count(player['armies_left'], 'army', 'armies')} left · "
-                     f"{CHOSEN if player['chosen'] else CHOOSING}")
-    armies = " · ".join(army_line(a["army"], a["stamina"] if i == 0 and view["phase"] != "arrange" else None)
+        where = army_line(front["army"], front["stamina"], _) if front else _("armies not shown yet")
+        lines.append(f"{shown[player['seat']]}: {where} · {armies_left(player['armies_left'], _)} · "
+                     f"{choosing(player['chosen'], _)}")
+    armies = " · ".join(army_line(a["army"], a["stamina"] if i == 0 and view["phase"] != "arrange" else None, _)
                         for i, a in enumerate(you["armies"]))
     if view["phase"] == "arrange" and not you["arranged"]:
-        lines.append(f"Your armies as dealt: {armies}")
+        lines.append(_("Your armies as dealt: {armies}", armies=armies))
         if draft:
-            lines.append(f"Your draft: {_order_line(draft)}")
+            lines.append(_("Your draft: {order}", order=_order_line(draft)))
     else:
-        lines.append(f"Your armies in fighting order: {armies}")
-    lines.append("Your hand: " + (" ".join(card(c) for c in you["hand"]) or "empty"))
+        lines.append(_("Your armies in fighting order: {armies}", armies=armies))
+    empty = _.pgettext("hand", "empty")
+    lines.append(_("Your hand: {cards}", cards=cards_line(you["hand"], empty=empty, say=_)))
     if you.get("chosen"):
-        lines.append(f"Your card this round: {card(you['chosen'])} (locked in)")
+        lines.append(_("Your card this round: {card} (locked in)", card=card(you["chosen"])))
     if deadline is not None:
-        lines.append(f"Deadline: {timestamp(deadline)}")
-    return clamp("\n".join(lines))
+        lines.append(_("Deadline: {when}", when=timestamp(deadline)))
+    return clamp("\n".join(lines), say=_)

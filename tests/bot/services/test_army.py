@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from bot.cards import card_label
 from bot.games.army.engine import Army, fighting_value
 from bot.games.army.flow import (
     ARRANGE_STEP,
@@ -17,10 +18,12 @@ from bot.games.army.flow import (
     WrongPhase,
     lowest_card,
 )
+from bot.i18n import texts
 from bot.match import errors
 from bot.match.kernel import MatchKernel
 from bot.replay import replay
 from bot.storage.diagnostics import check_consistency
+from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language
 from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, SEED, open_database
 
 TIMER = 60
@@ -302,3 +305,31 @@ async def test_forfeit_and_status(army):
     assert result.finished and result.match.result["winner_id"] == BOB and result.match.reason == "forfeit"
     game_over = next(q.event for q in result.events if q.type == "game_over")
     assert game_over["front"] == [None, None]  # nothing hidden was shown
+
+
+async def test_every_refusal_of_a_panel_is_said_in_the_players_language(army):
+    """The draft's refusals (the kernel's own "already placed" among them), a stale panel, a choice made already,
+    the other phase's button: each in the player's language, the catalogue's words with the cards filled in."""
+    de, ru = texts("de"), texts("ru")
+    match = await start(army)
+    dealt = list((await army.panel(match.id, ALICE)).dealt)
+    other = (await army.panel(match.id, BOB)).dealt[0]
+    await army.tap(match.id, ALICE, 1, dealt[0])
+    refusals = []
+    for call in (lambda: army.tap(match.id, ALICE, 1, dealt[0]), lambda: army.tap(match.id, ALICE, 1, other),
+                 lambda: army.confirm(match.id, ALICE, 1), lambda: army.pick(match.id, ALICE, 1, "5H"),
+                 lambda: army.as_drawn(match.id, ALICE, 2)):
+        with pytest.raises(errors.ServiceError) as raised:
+            await call()
+        refusals.append(raised.value)
+    placed, not_yours, incomplete, phase, stale = refusals
+    assert placed.said(de) == de("{army} is already placed.", army=card_label(dealt[0]))
+    assert not_yours.said(ru) == ru("{army} is not one of your armies.", army=card_label(other))
+    assert incomplete.said(de) == de("Place all 3 armies before you confirm ({placed} placed so far).", placed=1)
+    assert phase.said(ru) == ru("Set the order of your armies first; the fighting starts when both have.")
+    assert stale.said(de).startswith("Dieses Panel gehört zu Runde 1")
+    for refusal in refusals:
+        assert refusal.said(de) != str(refusal) and refusal.said(ru) != str(refusal)
+    with pseudo_language():
+        for refusal in refusals:
+            assert english_left(refusal.said(texts(PSEUDO)), [card_label(dealt[0]), card_label(other)]) == []

@@ -6,7 +6,9 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from bot.games.army import render
-from bot.games.army.engine import Army
+from bot.games.army.engine import Army, fighting_value
+from bot.i18n import texts
+from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language
 
 NAMES = ["<@1>", "<@2>"]
 
@@ -112,3 +114,95 @@ def test_notes_and_results():
     assert "40 rounds fought" in result.text
     draw = render.result({"winner": None, "reason": "double_timeout"}, [], NAMES)
     assert draw.title == "Army — draw" and "Both players missed two deadlines" in draw.text
+
+
+# --- in the players' languages -------------------------------------------------------------------------------
+
+
+def surfaces_of_a_game(say) -> list[str]:
+    """Every text Army shows in one language, from a seeded game: the challenge, the round messages (the armies set,
+    a reveal, the damage), the notes, both panels and the ended ones, /army status and both kinds of result."""
+    game = Army.new({"max_rounds": 3}, seed=7)
+    orders = [[a["army"] for a in game.view(s)["you"]["armies"]] for s in (0, 1)]
+    arrange = [render.panel(panel_of(game, 0, 1, draft=orders[0][:1]), NAMES, say=say),
+               render.panel(panel_of(game, 1, 1, draft=tuple(orders[1]), locked=True), NAMES, say=say),
+               render.round_board(turn_of(game, 1), [], NAMES, chosen=[True, False], dms_closed=[1], say=say)]
+    status = render.status(game.view(0), NAMES, deadline=1_700_000_000, draft=orders[0][:2], say=say)
+    events = game.apply_move({"armies": orders})
+    texts_ = [render.challenge("<@1>", "<@2>", {"max_rounds": 3}, expires_at=1_700_000_000, say=say).text,
+              render.link_line(NAMES, {"max_rounds": 3}, 5, say=say), status]
+    for step in (2, 3, 4):
+        hands = [game.view(s)["you"]["hand"] for s in (0, 1)]
+        texts_.append(render.panel(panel_of(game, 0, step), NAMES, say=say).text)
+        texts_ += [b.label for b in render.panel(panel_of(game, 0, step), NAMES, say=say).buttons]
+        board = render.round_board(turn_of(game, step), events, NAMES, chosen=[False, True], say=say)
+        texts_ += [board.title, board.text]
+        events = game.apply_move({"plays": [max(hands[0], key=fighting_value), min(hands[1], key=fighting_value)]})
+    game_over = next(e for e in events if e["type"] == "game_over")
+    result = render.result(game_over, events, NAMES, ratings=[{"before": 0, "after": 1.5}, None], rounds=3, say=say)
+    texts_ += [result.title, result.text, render.result_title({"winner": None}, NAMES, say),
+               render.reason_text({"winner": 0, "reason": "forfeit"}, NAMES, say),
+               render.afk(NAMES, {"engagement": 1, "phase": "arrange", "seats": [0], "forfeit": []}, say),
+               render.afk(NAMES, {"engagement": 3, "phase": "play", "seats": [0, 1], "forfeit": [1]}, say),
+               render.deadline_moved(NAMES, 1, 1_700_000_000, say), render.deadline_moved(NAMES, 4, 1_700_000_000, say),
+               render.round_closed(say), render.match_over(say),
+               render.reveal_lines([{"type": "army_fallen", "seat": 0, "army": "JH", "next": "KC", "stamina": 3,
+                                     "armies_left": 2}, {"type": "reshuffle", "cards": 30},
+                                    {"type": "army_fallen", "seat": 1, "army": "QS", "next": None, "stamina": None,
+                                     "armies_left": 0}], NAMES, say)[0]]
+    for surface in arrange:
+        texts_ += [surface.title, surface.text, *(b.label for b in getattr(surface, "buttons", ()))]
+    for ended in ("played", "default", "timeout", "over"):
+        for phase, step in (("arrange", 1), ("play", 3)):
+            data = SimpleNamespace(seat=0, step=step, round=step - 1, phase=phase, ended=ended, chosen="3C",
+                                   draft=tuple(orders[0]))
+            surface = render.panel(data, NAMES, say=say)
+            texts_ += [surface.title, surface.text]
+    return texts_
+
+
+def test_every_army_text_has_a_translation_in_the_pseudo_language():
+    """Said in the pseudo-language (every catalogue string's letters swapped), no plain English word is left: every
+    string went through a catalogue."""
+    with pseudo_language():
+        for text in surfaces_of_a_game(texts(PSEUDO)):
+            assert english_left(text, NAMES) == [], text
+
+
+def test_the_round_message_and_the_panels_in_german_and_russian():
+    de, ru = texts("de"), texts("ru")
+    game = Army.new({}, seed=3)
+    orders = [[a["army"] for a in game.view(s)["you"]["armies"]] for s in (0, 1)]
+    events = game.apply_move({"armies": orders})
+    board = render.round_board(turn_of(game, 2), events, NAMES, chosen=[True, False], say=de)
+    assert board.title == "Armee — Runde 1"
+    assert f"🛡️ **Die Armeen stehen:** <@1> führt mit {render.army_line(orders[0][0], say=de)} an" in board.text
+    assert "<@1>: ✅ gewählt" in board.text and "<@2>: ⏳ wählt" in board.text
+    assert de("Cards due {when}: pick your card with **{button}** below or in your DMs.", when="<t:1700000000:R>",
+              button="Wählen") in board.text
+    assert "round" not in board.text.lower() and "armies" not in board.text
+    panel = render.panel(panel_of(game, 1, 2), NAMES, say=ru)
+    assert panel.title == "Армия — раунд 1: твоя карта"
+    assert {b.label.split(" ")[1] for b in panel.buttons} <= {"атака", "защита"}
+    assert ru("Pick your card: red cards attack, black cards defend; the higher number wins the round.") in panel.text
+    them = game.view(1)["players"][0]
+    assert f"{ru.ngettext('{count} army left', '{count} armies left', them['armies_left'])}" in panel.text
+    assert "осталось 3 армии" in panel.text  # (Russian's form for 2-4)
+    arrange = render.panel(panel_of(Army.new({}, seed=3), 0, 1), NAMES, say=de)
+    assert [b.label for b in arrange.buttons][3:] == ["Rückgängig", "Zurücksetzen", "Wie ausgeteilt", "Bestätigen"]
+    assert render.army_line("AD", 2, texts("fr")) == "A♦ 2/4 PE"
+
+
+def test_the_result_and_the_notes_in_french_and_polish():
+    fr, pl = texts("fr"), texts("pl")
+    capped = {"type": "game_over", "winner": 1, "reason": "capped", "stamina": [3, 5],
+              "armies": [[{"army": "KC", "stamina": 3}], [{"army": "AD", "stamina": 4}, {"army": "JH", "stamina": 1}]]}
+    result = render.result(capped, [], NAMES, rounds=40, say=fr)
+    assert result.title == "Armée — <@2> gagne"
+    assert result.text.startswith("🏆 **<@2>** gagne ! La limite de manches est atteinte")
+    assert "Armées de <@2> : A♦ 4/4 PE · J♥ 1/1 PE" in result.text and "-# 40 manches disputées." in result.text
+    note = render.afk(NAMES, {"engagement": 3, "phase": "play", "seats": [0], "forfeit": []}, pl)
+    assert note == "⌛ " + pl("{player} missed the deadline of round {round}: their lowest card is played. Two misses "
+                             "in a row forfeit the match.", player="<@1>", round=2)
+    assert "rundzie 2" in note
+    assert render.rules_text({"max_rounds": 1000}, say=texts("de")) == "je 3 Armeen · Rundenlimit 1.000"
