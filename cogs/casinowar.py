@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.games.casinowar import render
 from bot.games.casinowar.flow import GAME
 from bot.i18n import N_, Texts
-from bot.match.kernel import MatchStatus
+from bot.match.kernel import MatchStatus, MatchUpdate
 from bot.render.common import ENGLISH, clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.services.settings import SettingsService
@@ -178,6 +178,11 @@ class CasinoWarCog(MatchCog, name=COG_NAME):
                 await answer.edit(content=say(LEFT), view=None, allowed_mentions=NO_MENTIONS)
             finally:
                 self.after(update)
+
+    async def _rematch_challenge(self, interaction: discord.Interaction, match: MatchRecord) -> MatchUpdate | None:
+        """Casino War has tables, never challenges: the rematch of a table of two is a new table too (hosted by the
+        clicker, the other player invited)."""
+        return await self._rematch_lobby(interaction, match)
 
     async def forfeit_question(self, match: MatchRecord, seat: int) -> str:
         return LEAVE_QUESTION
