@@ -101,8 +101,8 @@ def test_the_table_and_its_panel_in_german():
                                             "(Schnittkarte 78 vor dem Ende)")
     shown = render.panel(panel(), NAMES, de)
     assert shown.title == "Casinokrieg — Runde 3"
-    assert shown.text == ("Du hast 1.500 Chips. Setze, oder setze diese Runde aus. Wähle <t:1800000000:R>.")
-    assert [b.label for b in shown.buttons] == ["Setze 10", "Setze 20", "Setze 50", "Setze 100",
+    assert shown.text == "Du hast 1.500 Chips. Mach deinen Einsatz oder setz diese Runde aus. Wähle <t:1800000000:R>."
+    assert [b.label for b in shown.buttons] == ["10 setzen", "20 setzen", "50 setzen", "100 setzen",
                                                 "10 + Unentschieden 10", "20 + Unentschieden 10", "Aussetzen"]
     assert render.house_edge_line(RULES, de) == ("Hausvorteil: 2,33% des Einsatzes, wenn du bei jedem Gleichstand in "
                                                  "den Krieg ziehst (3,70%, wenn du jedes Mal aufgibst); "
