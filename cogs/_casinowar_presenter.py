@@ -1,5 +1,6 @@
 """Casino War's presenter: the table's events on the kit's presenter (:mod:`cogs.kit.presenter`: the lobby, the
-thread, the panels, the result).
+thread, the panels, the result). Every public message speaks the server's language (``show.language``); the
+panels their player's (the kit's ``say``).
 
 * ``lobby`` / ``joined`` / ``left`` -- the table's message in the channel (who is seated, Join / Leave / Deal /
   Cancel); ``accepted`` -- the thread is made and the message links it;
@@ -19,6 +20,8 @@ from typing import Any
 import discord
 
 from bot.games.casinowar import render
+from bot.i18n import Texts, texts
+from bot.render.common import ENGLISH
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._casinowar_ui import BUTTONS, COLOUR
 from cogs.kit.messages import NO_MENTIONS, embed_of
@@ -38,20 +41,24 @@ class CasinoWarPresenter(Presenter):
 
     # --- the table's message -----------------------------------------------------------------------------------
     def opening_message(self, match: MatchRecord, language: str = "en") -> dict[str, Any]:
-        surface = render.lobby(mentions(match), match.rules, expires_at=match.deadline_at)
+        surface = render.lobby(mentions(match), match.rules, expires_at=match.deadline_at, say=texts(language))
         return {"embed": embed_of(surface, colour=self.colour),
                 "view": self.buttons.lobby_view(match.id, surface.buttons), "allowed_mentions": NO_MENTIONS}
 
     def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str],
                               language: str = "en") -> str:
-        return render.closed(mentions(match)[0], event_type)
+        return render.closed(mentions(match)[0], event_type, say=texts(language))
 
     def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None,
                       language: str = "en") -> str:
-        return render.started(mentions(match), None if thread_id is None else f"<#{thread_id}>")
+        return render.started(mentions(match), None if thread_id is None else f"<#{thread_id}>", say=texts(language))
 
     def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int, language: str = "en") -> str:
-        return render.link_line(mentions(match), match.rules, thread_id)
+        return render.link_line(mentions(match), match.rules, thread_id, say=texts(language))
+
+    def panel_footer(self, match: MatchRecord, say: Texts = ENGLISH) -> str:
+        _ = say
+        return "-# " + _("Your {game} table in {channel}.", game=_(render.TITLE), channel=f"<#{match.play_channel_id}>")
 
     # --- steps ---------------------------------------------------------------------------------------------------
     async def _close_turn(self, show: Show, step: int) -> None:
@@ -61,7 +68,7 @@ class CasinoWarPresenter(Presenter):
 
     async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
         await super()._on_accepted(show, event)
-        await self._post(show, "opening", content=render.house_edge_line(show.match.rules))
+        await self._post(show, "opening", content=render.house_edge_line(show.match.rules, say=texts(show.language)))
 
     async def _on_turn(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
@@ -69,35 +76,42 @@ class CasinoWarPresenter(Presenter):
         await self._send_panels(show, step)
         match = show.match
         ping = [match.seats[seat].user_id for seat in self._panel_pings(match, step) if seat in event.event["seats"]]
-        text = render.turn(event.event, show.names)
+        say = texts(show.language)
+        text = render.turn(event.event, show.names, say=say)
         if ping:
             text = " ".join(f"<@{user_id}>" for user_id in ping) + " " + text
-        await self._post(show, turn_name(step), content=text, view=self.buttons.board_view(match.id, step),
+        await self._post(show, turn_name(step), content=text,
+                         view=self.buttons.board_view(match.id, step, say(render.PANEL_BUTTON)),
                          allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in ping]))
 
     async def _on_dealt(self, show: Show, event: QueuedEvent) -> None:
         await self._close_turn(show, event.event["engagement"])
-        await self._post(show, f"dealt:{event.event['hand']}", content=render.dealt(event.event, show.names))
+        text = render.dealt(event.event, show.names, say=texts(show.language))
+        await self._post(show, f"dealt:{event.event['hand']}", content=text)
 
     async def _on_war(self, show: Show, event: QueuedEvent) -> None:
         await self._close_turn(show, event.event["engagement"])
-        await self._post(show, f"war:{event.event['hand']}", content=render.war(event.event, show.names))
+        text = render.war(event.event, show.names, say=texts(show.language))
+        await self._post(show, f"war:{event.event['hand']}", content=text)
 
     async def _on_hand_over(self, show: Show, event: QueuedEvent) -> None:
         hand = event.event["hand"]
         moves = [q.event for q in await self.service.events(show.match.id)
                  if q.type == "chips" and q.event["hand"] == hand]
-        await self._post(show, f"hand:{hand}", content=render.hand_over(event.event, show.names, moves))
+        text = render.hand_over(event.event, show.names, moves, say=texts(show.language))
+        await self._post(show, f"hand:{hand}", content=text)
 
     async def _on_reshuffle(self, show: Show, event: QueuedEvent) -> None:
-        await self._post(show, f"reshuffle:{event.event['hand']}", content=render.reshuffle(event.event))
+        text = render.reshuffle(event.event, say=texts(show.language))
+        await self._post(show, f"reshuffle:{event.event['hand']}", content=text)
 
     async def _on_stood_up(self, show: Show, event: QueuedEvent) -> None:
-        await self._post(show, f"stood_up:{event.seq}", content=render.stood_up(event.event, show.names))
+        text = render.stood_up(event.event, show.names, say=texts(show.language))
+        await self._post(show, f"stood_up:{event.seq}", content=text)
 
     async def _on_turn_timeout(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
-        await self._post(show, f"afk:{step}", content=render.afk(event.event, show.names))
+        await self._post(show, f"afk:{step}", content=render.afk(event.event, show.names, say=texts(show.language)))
         await self._edit_panels(show, step, event.event["seats"])
 
     async def _on_game_over(self, show: Show, event: QueuedEvent) -> None:
@@ -109,4 +123,5 @@ class CasinoWarPresenter(Presenter):
         events = await self.service.events(show.match.id)
         game_over = next((q for q in reversed(events) if q.type == "game_over" and q.seq < event.seq), None)
         if game_over is not None:
-            await self._post_result(show, render.result(game_over.event, show.names))
+            await self._post_result(show, render.result(game_over.event, show.names, texts(show.language),
+                                                        hands=show.match.rules.get("hands")))

@@ -15,16 +15,24 @@ from discord.ext import commands
 
 from bot.games.casinowar import render
 from bot.games.casinowar.flow import GAME
-from bot.match.kernel import MatchStatus
+from bot.i18n import N_, Texts
+from bot.match.kernel import MatchStatus, MatchUpdate
+from bot.render.common import ENGLISH, clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
 from cogs._casinowar_presenter import CasinoWarPresenter
-from cogs._casinowar_ui import BUTTONS, COG_NAME
+from cogs._casinowar_ui import BUTTONS, COG_NAME, FORFEIT_LABELS, OPEN_LABEL
+from cogs._match_common import message_link
 from cogs.kit.match_cog import MatchCog
+from cogs.kit.messages import NO_MENTIONS, private_words, said
 
 #: what only the server sets (``/settings rules``), never a table's command
 SERVER_RULES = ("stake", "daily_topup", "stacks")
+LEAVE_QUESTION = N_("Leave your Casino War table? A bet not dealt yet is not played; a tie not decided yet "
+                    "surrenders.")
+LEFT = N_("🚪 You left the Casino War table.")
+STAYED = N_("Good: you stay at the table.")
 
 
 class CasinoWarCog(MatchCog, name=COG_NAME):
@@ -60,7 +68,8 @@ class CasinoWarCog(MatchCog, name=COG_NAME):
         try:
             self.service.resolve_lobby_rules(GAME, rules)
         except USER_ERRORS as error:
-            await self.tell(interaction, f"That table can't be opened: {error}")
+            _ = private_words(interaction)
+            await self.tell(interaction, _("That table can't be opened: {error}", error=said(error, interaction)))
             return
         await self.issue_lobby(interaction, game=GAME, rules=rules, pace=None)
 
@@ -78,25 +87,111 @@ class CasinoWarCog(MatchCog, name=COG_NAME):
         async with self.service.db.statement() as conn:
             balances = await self.service.db.chips.balances(conn, interaction.guild_id, [interaction.user.id])
         balance = balances.get(interaction.user.id)
+        _ = private_words(interaction)
         if balance is None:
-            text = "You have no chips here yet: you get the starting stake when you first sit at a table."
+            text = _("You have no chips here yet: you get the starting stake when you first sit at a table.")
         else:
-            text = f"You have **{balance}** chips on this server."
+            text = _.ngettext("You have **{count}** chip on this server.", "You have **{count}** chips on this server.",
+                              balance)
         await self.tell(interaction, text)
 
-    # --- words -------------------------------------------------------------------------------------------------
-    def status_text(self, status: MatchStatus) -> str:
+    # --- words (a private answer: in the user's language) ----------------------------------------------------------
+    def status_text(self, status: MatchStatus, say: Texts = ENGLISH) -> str:
         assert status.view is not None
-        return render.status(status.view, status.seat)
+        return render.status(status.view, status.seat, say)
+
+    def status_reply(self, status: MatchStatus, say: Texts = ENGLISH) -> tuple[str, discord.ui.View | None]:
+        _ = say
+        match, panel = status.match, status.panel
+        where = _("The table: {thread}", thread=f"<#{match.play_channel_id}>")
+        text = clamp(self.status_text(status, say) + "\n" + where, say=say)
+        if not panel.locked and not panel.finished:
+            return text, self.buttons.open_panel_view(match.id, self.presenter.panel_step(panel), _(OPEN_LABEL))
+        return text, None
+
+    def waiting_text(self, status: MatchStatus, say: Texts = ENGLISH) -> str:
+        """A table not dealt yet: the host deals it (or cancels it) on its message, the others wait."""
+        match = status.match
+        _ = say
+        game = _(render.TITLE)
+        text = (_("Your {game} table hasn't been dealt yet: deal it or cancel it on its message.", game=game)
+                if status.seat == 0 else _("Your {game} table hasn't been dealt yet: its host deals it.", game=game))
+        if match.deadline_at:
+            text += " " + _("It closes {time} if nobody joins or leaves before then.",
+                            time=timestamp(match.deadline_at))
+        if match.challenge_message_id is not None:
+            text += "\n" + _("The table: {thread}", thread=message_link(match.guild_id, match.channel_id,
+                                                                       match.challenge_message_id))
+        return text
+
+    async def show_status(self, interaction: discord.Interaction) -> None:
+        """``/casinowar status``: the user's table, privately and in their language; a choice still to make gets
+        the button that opens the panel."""
+        say = private_words(interaction)
+        async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
+            try:
+                status = await self.service.status(interaction.user.id, self.game)
+            except USER_ERRORS as error:
+                await answer.tell(said(error, interaction))
+                return
+            if status.view is None or status.panel is None:
+                await answer.tell(self.waiting_text(status, say))
+                return
+            text, view = self.status_reply(status, say)
+            if view is not None:
+                await answer.send(text, view=view, ephemeral=True)
+            else:
+                await answer.tell(text)
+
+    async def ask_forfeit(self, interaction: discord.Interaction) -> None:
+        """``/casinowar leave``: asks first (privately, in the user's language), with Leave the table / Stay."""
+        say = private_words(interaction)
+        async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
+            try:
+                match = await self.service.forfeit_target(interaction.user.id, self.game)
+            except USER_ERRORS as error:
+                await answer.tell(said(error, interaction))
+                return
+            await answer.send(say(LEAVE_QUESTION), view=self.forfeit_view(match.id, say), ephemeral=True)
+
+    def forfeit_view(self, match_id: int, say: Texts = ENGLISH) -> discord.ui.View:
+        """The question's two buttons, in ``say``'s language."""
+        view = self.buttons.forfeit_view(match_id)
+        for item, label in zip(view.children, FORFEIT_LABELS, strict=True):
+            item.item.label = say(label)  # type: ignore[attr-defined]
+        return view
+
+    async def on_forfeit_button(self, interaction: discord.Interaction, match_id: int, answer_: str) -> None:
+        """The "really leave the table?" question: Leave the table leaves it, Stay changes nothing; answered in the
+        user's language."""
+        say = private_words(interaction)
+        async with self.answer(interaction) as answer:
+            try:
+                if answer_ == "no":
+                    await answer.edit(content=say(STAYED), view=None, allowed_mentions=NO_MENTIONS)
+                    return
+                update = await self.service.forfeit(match_id, interaction.user.id)
+            except USER_ERRORS as error:
+                await answer.edit(content=said(error, interaction), view=None, allowed_mentions=NO_MENTIONS)
+                return
+            try:
+                await answer.edit(content=say(LEFT), view=None, allowed_mentions=NO_MENTIONS)
+            finally:
+                self.after(update)
+
+    async def _rematch_challenge(self, interaction: discord.Interaction, match: MatchRecord) -> MatchUpdate | None:
+        """Casino War has tables, never challenges: the rematch of a table of two is a new table too (hosted by the
+        clicker, the other player invited)."""
+        return await self._rematch_lobby(interaction, match)
 
     async def forfeit_question(self, match: MatchRecord, seat: int) -> str:
-        return "Leave your Casino War table? A bet not dealt yet is not played; a tie not decided yet surrenders."
+        return LEAVE_QUESTION
 
     def forfeited_text(self, match: MatchRecord, user_id: int) -> str:
-        return "🚪 You left the Casino War table."
+        return LEFT
 
     async def kept_playing_text(self, match_id: int, user_id: int) -> str:
-        return "Good: you stay at the table."
+        return STAYED
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -108,20 +108,20 @@ class CasinoWar(Game):
     def resolve_rules(cls, rules: Mapping[str, Any] | None) -> dict[str, Any]:
         resolved = super().resolve_rules(rules)
         if resolved["min_bet"] > resolved["max_bet"]:
-            raise InvalidRules(f"the smallest bet ({resolved['min_bet']}) is more than the largest "
-                               f"({resolved['max_bet']})")
+            raise InvalidRules(N_("the smallest bet ({low}) is more than the largest ({high})"),
+                               low=resolved["min_bet"], high=resolved["max_bet"])
         if resolved["stake"] < resolved["min_bet"]:
-            raise InvalidRules(f"the starting stake ({resolved['stake']}) must cover the smallest bet "
-                               f"({resolved['min_bet']})")
+            raise InvalidRules(N_("the starting stake ({stake}) must cover the smallest bet ({low})"),
+                               stake=resolved["stake"], low=resolved["min_bet"])
         if resolved["cut_card"] > resolved["decks"] * 52 - MOST_CARDS_PER_HAND:
-            raise InvalidRules(f"a cut card {resolved['cut_card']} cards from the end leaves too few cards to play "
-                               f"in a shoe of {resolved['decks']} decks")
+            raise InvalidRules(N_("a cut card {cut} cards from the end leaves too few cards to play in a shoe of "
+                                  "{decks} decks"), cut=resolved["cut_card"], decks=resolved["decks"])
         stacks = resolved["stacks"]
         if isinstance(stacks, list) and len(stacks) != resolved["players"]:
             resolved["stacks"] = stacks = None  # another table's (a rematch): the deal sets them again
         if stacks is not None and (not isinstance(stacks, list) or any(
                 isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in stacks)):
-            raise InvalidRules("'stacks' is a list of each seat's chips (whole numbers, 0 or more)")
+            raise InvalidRules(N_("'stacks' is a list of each seat's chips (whole numbers, 0 or more)"))
         return resolved
 
     @classmethod
@@ -132,7 +132,7 @@ class CasinoWar(Game):
         game = cls(resolved, seed, random.Random(seed))
         if piles is not None:
             if len(piles) != 1:
-                raise InvalidRules("Casino War takes one pile: the shoe, top card first")
+                raise InvalidRules(N_("Casino War takes one pile: the shoe, top card first"))
             game.shoe = list(piles[0])
         else:
             game.shoe = standard_pack(decks=resolved["decks"])
@@ -179,12 +179,13 @@ class CasinoWar(Game):
         self._check_not_over()
         self._check_seat(seat)
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            raise IllegalAction(f"an action is an object with a type, not {action!r}")
+            raise IllegalAction(N_("an action is an object with a type, not {action}"), action=repr(action))
         if seat not in self.waiting():
-            raise NotYourTurn(f"seat {seat} has nothing to choose now")
+            raise NotYourTurn(N_("seat {seat} has nothing to choose now"), seat=seat)
         legal = self.legal_actions(seat)
         if dict(action) not in legal:
-            raise IllegalAction(f"{dict(action)!r} is not one of seat {seat}'s choices now")
+            raise IllegalAction(N_("{action} is not one of the choices of seat {seat} now"), action=repr(dict(action)),
+                                seat=seat)
         events: list[Event] = [{"type": "chosen", "hand": self.hand, "seat": seat}]
         if self.phase == BET:
             self.choices[seat] = dict(action)
@@ -194,7 +195,7 @@ class CasinoWar(Game):
 
     def apply_move(self, move: Mapping[str, Any]) -> list[Event]:
         if not isinstance(move, Mapping) or set(move) != {"seat", "action"}:
-            raise IllegalAction("a Casino War move is {\"seat\": seat, \"action\": {...}}")
+            raise IllegalAction(N_("a Casino War move is {move}"), move='{"seat": seat, "action": {...}}')
         return self.apply(move["seat"], move["action"])
 
     def forfeit(self, seat: int, reason: str = "forfeit") -> list[Event]:
@@ -203,7 +204,7 @@ class CasinoWar(Game):
         self._check_not_over()
         self._check_seat(seat)
         if not self.seated[seat]:
-            raise IllegalAction(f"seat {seat} has left the table already")
+            raise IllegalAction(N_("seat {seat} has left the table already"), seat=seat)
         self.seated[seat] = False
         events: list[Event] = [{"type": "stood_up", "hand": self.hand, "seat": seat, "reason": reason}]
         if self.phase == BET:
@@ -217,7 +218,7 @@ class CasinoWar(Game):
         :meth:`forfeit`."""
         self._check_not_over()
         if not isinstance(reason, str) or not reason:
-            raise IllegalAction("closing the table needs a reason")
+            raise IllegalAction(N_("closing the table needs a reason"))
         events: list[Event] = []
         for seat in range(self.num_players):
             if self.seated[seat] and not self.is_over:
@@ -432,7 +433,7 @@ class CasinoWar(Game):
     @classmethod
     def _from_json(cls, data: Mapping[str, Any]) -> Self:
         if data.get("game") != cls.name or data.get("version") != 1:
-            raise InvalidState(f"not a saved {cls.title} game")
+            raise InvalidState(N_("not a saved Casino War game"))
         rules = cls.resolve_rules(data["rules"])
         game = cls(rules, data["seed"], rng_from_json(data["rng"]))
         game.shoe = list(data["shoe"])

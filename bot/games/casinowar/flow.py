@@ -25,6 +25,7 @@ from typing import Any
 
 from bot.games.base import Action, Event, Game
 from bot.games.casinowar.engine import BET, DECIDE
+from bot.i18n import COMMAND_NAME, DEFAULT_LANGUAGE, N_, Texts, texts
 from bot.match import errors
 from bot.match.flow import ChipMove, ChipTerms, Flow, SeatPanel
 from bot.storage.records import ActionRecord, MatchRecord
@@ -35,26 +36,61 @@ CHOICE_KINDS = ("bet", "sit_out", "war", "surrender", "sit_out_default", "surren
 #: what a panel's buttons pick: ``bet:<amount>``, ``tie:<amount>`` (the bet with the tie bet), ``sit``, ``war``,
 #: ``surrender``
 SIT, WAR, SURRENDER = "sit", "war", "surrender"
+STALE = N_("That choice was for a part of the hand that is over; nothing changed. Use the newest panel.")
+NOT_AT_TABLE = N_("You're not at a Casino War table. Open one with {command}.")
+
+
+class Refusal(errors.NotYourTurn):
+    """A choice the table refuses (a button of another phase, a bet or a war the chips don't cover): its message a
+    template (:func:`~bot.i18n.N_`) whose whole-number params are chip amounts, written in the user's language's
+    way."""
+
+    def __init__(self, template: str, /, **params: Any) -> None:
+        super().__init__(self._filled(texts(DEFAULT_LANGUAGE), template, params), template=template, **params)
+
+    @staticmethod
+    def _filled(say: Texts, template: str, params: Mapping[str, Any]) -> str:
+        return say(template, **{key: say.number(value) if isinstance(value, int) else value
+                                for key, value in params.items()})
+
+    def said(self, say: Texts) -> str:
+        assert self.template is not None
+        return self._filled(say, self.template, self.params)
 
 
 class StaleStep(errors.StaleRound):
     def __init__(self, step: int, current: int) -> None:
-        errors.ServiceError.__init__(self, "That choice was for a part of the hand that is over; nothing changed. "
-                                           "Use the newest panel.")
+        errors.ServiceError.__init__(self, STALE, template=STALE)
         self.button_round = step
         self.current_round = current
 
 
 class NotAtTable(errors.NotInMatch):
+    """``/casinowar status`` or ``leave`` without a table: the command to open one is named as the user's Discord
+    shows it (its name in their language)."""
+
     def __init__(self) -> None:
-        errors.ServiceError.__init__(self, "You're not at a Casino War table. Open one with `/casinowar table`.")
+        command = "`/casinowar table`"
+        errors.ServiceError.__init__(self, NOT_AT_TABLE.format(command=command), template=NOT_AT_TABLE,
+                                     command=command)
+
+    def said(self, say: Texts) -> str:
+        command = "/" + " ".join(say.pgettext(COMMAND_NAME, part) for part in ("casinowar", "table"))
+        return say(NOT_AT_TABLE, command=f"`{command}`")
 
 
 class TableNotActive(errors.MatchNotActive):
     def __init__(self, status: str) -> None:
-        errors.ServiceError.__init__(self, "The table hasn't opened yet; nothing changed." if status == "challenge"
-                                     else "This table is closed; nothing changed.")
+        template = N_("The table hasn't opened yet; nothing changed.") if status == "challenge" else \
+            N_("This table is closed; nothing changed.")
+        errors.ServiceError.__init__(self, template, template=template)
         self.status = status
+
+
+class LeftTable(errors.AlreadyOut):
+    def __init__(self) -> None:
+        template = N_("You have left this table; the others play on without you.")
+        errors.ServiceError.__init__(self, template, template=template)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -161,29 +197,30 @@ class CasinoWarFlow(Flow):
 
     def check_phase(self, panel: CasinoPanel, *, picking: bool) -> None:
         if not panel.seated:
-            raise errors.AlreadyOut("you have left this table")
+            raise LeftTable()
 
     def draft_items(self, panel: CasinoPanel) -> tuple[list[str], list[str]]:
-        raise errors.NotYourTurn("Casino War is played with the panel's buttons.")
+        raise Refusal(N_("Casino War is played with the panel's buttons."))
 
     # --- choices -------------------------------------------------------------------------------------------
     def pick(self, panel: CasinoPanel, item: str) -> tuple[Action, str]:
         try:
             action = action_of(item)
         except ValueError:
-            raise errors.NotYourTurn("That button means nothing at this table.") from None
+            raise Refusal(N_("That button means nothing at this table.")) from None
         if panel.phase == DECIDE and action["type"] not in (WAR, SURRENDER):
-            raise errors.NotYourTurn("The bets are down: a tied hand goes to war or surrenders.")
+            raise Refusal(N_("The bets are down: a tied hand goes to war or surrenders."))
         if panel.phase == BET and action["type"] in (WAR, SURRENDER):
-            raise errors.NotYourTurn("There is no tie to settle: place a bet or sit this hand out.")
+            raise Refusal(N_("There is no tie to settle: place a bet or sit this hand out."))
         if action.get("tie") == -1:
             action["tie"] = panel.tie_bet
         if action["type"] == "bet" and action["amount"] not in (panel.tie_amounts if action["tie"] else
                                                                 panel.amounts):
-            raise errors.NotYourTurn(f"You can't bet {action['amount']} now: you have {panel.stack} chips.")
+            raise Refusal(N_("You can't bet {amount} now: you have {chips} in chips."), amount=action["amount"],
+                          chips=panel.stack)
         if action["type"] == WAR and not panel.can_war:
-            raise errors.NotYourTurn(f"Going to war raises {panel.bet} chips and you have {panel.stack}: you can "
-                                     "only surrender.")
+            raise Refusal(N_("Going to war raises {bet} more and you have {chips} in chips: you can only surrender."),
+                          bet=panel.bet, chips=panel.stack)
         return action, str(action["type"])
 
     def default(self, game: Game, seat: int) -> tuple[Action, str]:
@@ -229,7 +266,7 @@ class CasinoWarFlow(Flow):
         return StaleStep(step, current)
 
     def already_chosen(self, step: int) -> Exception:
-        return errors.NotYourTurn("Your choice is in (or you have none to make now); waiting for the others.")
+        return Refusal(N_("Your choice is in (or you have none to make now); waiting for the others."))
 
     def draft_error(self, message: str) -> Exception:
         return errors.NotYourTurn(message)
