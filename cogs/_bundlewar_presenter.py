@@ -1,5 +1,6 @@
 """Bundle War's presenter on the kit's: each step's board in the thread (with **Choose**, pinging who plays here),
-the private panels (one DM per match, or the board's ephemeral one), one line per thing that happened, the result."""
+the private panels (one DM per match, or the board's ephemeral one), one line per thing that happened, the result.
+The public messages speak the server's language; the panels their player's (the kit passes their words)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ from typing import Any
 import discord
 
 from bot.games.bundlewar import render
+from bot.i18n import texts
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._bundlewar_ui import BUTTONS, COLOUR
 from cogs.kit.messages import NO_MENTIONS, embed_of
 from cogs.kit.presenter import Presenter, Show, mentions
+
+#: the mark before the challenge message's closing words, by the event that closed it
+CLOSED_MARKS = {"declined": "❌ ", "withdrawn": "↩️ ", "expired": "⌛ "}
 
 
 def board_name(step: int) -> str:
@@ -27,13 +32,27 @@ class BundleWarPresenter(Presenter):
 
     def opening_message(self, match: MatchRecord, language: str = "en") -> dict[str, Any]:
         if match.options.get("lobby"):
-            surface = render.lobby(mentions(match), match.rules, expires_at=match.deadline_at)
+            surface = render.lobby(mentions(match), match.rules, expires_at=match.deadline_at, say=texts(language))
             return {"embed": embed_of(surface, colour=self.colour),
                     "view": self.buttons.lobby_view(match.id, surface.buttons), "allowed_mentions": NO_MENTIONS}
         return super().opening_message(match, language)
 
+    def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str],
+                              language: str = "en") -> str:
+        if match.options.get("lobby"):
+            return CLOSED_MARKS.get(event_type, "") + render.lobby_closed(event_type, names[0], texts(language))
+        return super().closed_challenge_text(match, event_type, names, language)
+
+    def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None,
+                      language: str = "en") -> str:
+        if match.options.get("lobby") or len(names) != 2:
+            if thread_id is not None:
+                return self.link_text(match, names, thread_id, language)
+            return render.started(names, texts(language))
+        return super().accepted_text(match, names, thread_id, language)
+
     def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int, language: str = "en") -> str:
-        return render.link_line(mentions(match), match.rules, thread_id)
+        return render.link_line(mentions(match), match.rules, thread_id, say=texts(language))
 
     async def _close_board(self, show: Show, step: int) -> None:
         message_id = show.match.messages.get(board_name(step))
@@ -46,11 +65,12 @@ class BundleWarPresenter(Presenter):
         await self._send_panels(show, step)
         match = show.match
         current = match.step == step
+        say = texts(show.language)
         ping = [match.seats[seat].user_id for seat in self._panel_pings(match, step) if seat in event.event["seats"]]
-        surface = render.board(event.event, show.names, deadline=match.deadline_at if current else None)
+        surface = render.board(event.event, show.names, deadline=match.deadline_at if current else None, say=say)
         content = " ".join(f"<@{user_id}>" for user_id in ping) or None
-        await self._post(show, board_name(step), content=content, embed=embed_of(surface, colour=COLOUR),
-                         view=self.buttons.board_view(match.id, step) if current else None,
+        view = self.buttons.board_view(match.id, step, say(self.buttons.board_label)) if current else None
+        await self._post(show, board_name(step), content=content, embed=embed_of(surface, colour=COLOUR), view=view,
                          allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in ping]))
 
     async def _line(self, show: Show, event: QueuedEvent, text: str) -> None:
@@ -58,27 +78,22 @@ class BundleWarPresenter(Presenter):
             await self._post(show, f"line:{event.seq}", content=text, allowed_mentions=NO_MENTIONS)
 
     async def _on_step_played(self, show: Show, event: QueuedEvent) -> None:
-        await self._line(show, event, "\n".join(render.step_lines(event.event, show.names)))
+        await self._line(show, event, "\n".join(render.step_lines(event.event, show.names, texts(show.language))))
 
     async def _on_battle(self, show: Show, event: QueuedEvent) -> None:
-        await self._line(show, event, render.battle_line(event.event, show.names))
+        await self._line(show, event, render.battle_line(event.event, show.names, texts(show.language)))
 
     async def _on_war(self, show: Show, event: QueuedEvent) -> None:
-        seats = event.event["seats"]
-        await self._line(show, event, "🂠 " + ", ".join(show.names[seat] for seat in seats)
-                         + " lay three cards face down and look at the next." if seats else "")
+        await self._line(show, event, render.war_line(event.event["seats"], show.names, texts(show.language)))
 
     async def _on_take(self, show: Show, event: QueuedEvent) -> None:
-        await self._line(show, event, render.take_line(event.event, show.names))
+        await self._line(show, event, render.take_line(event.event, show.names, texts(show.language)))
 
     async def _on_out(self, show: Show, event: QueuedEvent) -> None:
-        why = {"short_war": "could not fight the war", "no_cards": "has no cards left"}.get(event.event["reason"],
-                                                                                           "gave up")
-        await self._line(show, event, f"🚫 {show.names[event.event['seat']]} is out: {why}.")
+        await self._line(show, event, render.out_line(event.event, show.names, texts(show.language)))
 
     async def _on_turn_timeout(self, show: Show, event: QueuedEvent) -> None:
-        late = ", ".join(show.names[seat] for seat in event.event["seats"])
-        await self._line(show, event, f"⌛ {late} missed the deadline: the default was played.")
+        await self._line(show, event, render.timeout_line(event.event, show.names, texts(show.language)))
 
     async def _on_game_over(self, show: Show, event: QueuedEvent) -> None:
         await self._close_board(show, show.match.step)
@@ -89,5 +104,5 @@ class BundleWarPresenter(Presenter):
         if game_over is None:
             return
         surface = render.result(game_over, show.names, await self.display_names(show.match),
-                                ratings=event.event.get("ratings"))
+                                ratings=event.event.get("ratings"), say=texts(show.language))
         await self._post_result(show, surface)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import N_
 from cogs.kit.items import MatchButtons
 
 COG_NAME = "SpeedWar"
 COLOUR = discord.Colour.from_rgb(230, 170, 30)
 BUTTONS = MatchButtons("sw", cog_name=COG_NAME, title="Speed War", table_key=r"0|1|tie",
-                       forfeit_labels=("Yes, give up", "No, keep playing"))
+                       forfeit_labels=(N_("Yes, give up"), N_("No, keep playing")))

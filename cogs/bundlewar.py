@@ -1,8 +1,10 @@
 """`/bundlewar challenge|lobby|forfeit|status`: Bundle War on the kit's match cog (the buttons, the panels, timers,
-restarts, lobbies and the result are every game's); this module holds its commands and words."""
+restarts, lobbies and the result are every game's); this module holds its commands and words (the status command's
+in the user's language)."""
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from types import MappingProxyType
 
 import discord
@@ -11,12 +13,18 @@ from discord.ext import commands
 
 from bot.games.bundlewar import render
 from bot.games.bundlewar.flow import GAME
+from bot.i18n import Texts
 from bot.match.kernel import MatchStatus
+from bot.render.common import ENGLISH
 from bot.services.settings import SettingsService
 from cogs._bundlewar_presenter import BundleWarPresenter
 from cogs._bundlewar_ui import BUTTONS, COG_NAME
 from cogs._match_common import mentions
 from cogs.kit.match_cog import MatchCog
+from cogs.kit.messages import private_words
+
+#: the words of the status command's user while it is answered (its task's own: the kit's status_text takes none)
+STATUS_WORDS: ContextVar[Texts] = ContextVar("bundlewar_status_words", default=ENGLISH)
 
 
 class BundleWarCog(MatchCog, name=COG_NAME):
@@ -56,8 +64,15 @@ class BundleWarCog(MatchCog, name=COG_NAME):
     async def status(self, interaction: discord.Interaction) -> None:
         await self.show_status(interaction)
 
-    def status_text(self, status: MatchStatus) -> str:
-        return render.status(status.view, mentions(status.match))
+    async def show_status(self, interaction: discord.Interaction) -> None:
+        token = STATUS_WORDS.set(private_words(interaction))
+        try:
+            await super().show_status(interaction)
+        finally:
+            STATUS_WORDS.reset(token)
+
+    def status_text(self, status: MatchStatus, say: Texts | None = None) -> str:
+        return render.status(status.view, mentions(status.match), say=say or STATUS_WORDS.get())
 
 
 async def setup(bot: commands.Bot) -> None:

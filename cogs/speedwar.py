@@ -1,8 +1,12 @@
 """`/speedwar challenge|forfeit|status`: Speed War on the kit's match cog. A press on a round's button is timed by
 Discord's clock (the round message's id to the interaction's id: both snowflakes) and sent to the match kernel as
-the seat's press; the reply is private and says the press's time."""
+the seat's press; the reply is private and says the press's time, in the presser's language (and so does the status
+command's answer)."""
 
 from __future__ import annotations
+
+import dataclasses
+from contextvars import ContextVar
 
 import discord
 from discord import app_commands
@@ -10,13 +14,18 @@ from discord.ext import commands
 
 from bot.games.speedwar import render
 from bot.games.speedwar.flow import GAME
+from bot.i18n import Texts
 from bot.match.kernel import MatchStatus, MatchUpdate
+from bot.render.common import ENGLISH
 from cogs._match_common import mentions
 from cogs._speedwar_presenter import SpeedWarPresenter
 from cogs._speedwar_ui import BUTTONS, COG_NAME
 from cogs.kit.match_cog import MatchCog
+from cogs.kit.messages import private_words
 
 ROUNDS_RANGE = (1, 10_000)
+#: the words of the status command's user while it is answered (its task's own: the kit's status_text takes none)
+STATUS_WORDS: ContextVar[Texts] = ContextVar("speedwar_status_words", default=ENGLISH)
 
 
 def reaction_ms(interaction: discord.Interaction) -> int:
@@ -50,8 +59,22 @@ class SpeedWarCog(MatchCog, name=COG_NAME):
     async def status(self, interaction: discord.Interaction) -> None:
         await self.show_status(interaction)
 
-    def status_text(self, status: MatchStatus) -> str:
-        return render.status(status.view, mentions(status.match))
+    async def show_status(self, interaction: discord.Interaction) -> None:
+        token = STATUS_WORDS.set(private_words(interaction))
+        try:
+            await super().show_status(interaction)
+        finally:
+            STATUS_WORDS.reset(token)
+
+    def status_text(self, status: MatchStatus, say: Texts | None = None) -> str:
+        return render.status(status.view, mentions(status.match), say=say or STATUS_WORDS.get())
+
+    def status_reply(self, status: MatchStatus) -> tuple[str, discord.ui.View | None]:
+        """The status without a panel to open: Speed War is played with the round's buttons (and its buttons have
+        no "open my panel" one)."""
+        if status.panel is not None and not status.panel.locked:
+            status = dataclasses.replace(status, panel=dataclasses.replace(status.panel, locked=True))
+        return super().status_reply(status)
 
     async def on_table_button(self, interaction: discord.Interaction, match_id: int, step: int, key: str) -> None:
         ms = reaction_ms(interaction)
@@ -61,9 +84,14 @@ class SpeedWarCog(MatchCog, name=COG_NAME):
             return await self.service.choose(match_id, interaction.user.id, step, action)
 
         def note(update: MatchUpdate) -> str:
-            label = "=" if key == "tie" else "your card" if update.match.user_ids.index(interaction.user.id) == \
-                int(key) else "their card"
-            return f"⚡ You pressed {label} in **{ms} ms**."
+            _ = private_words(interaction)
+            if key == "tie":
+                label = "="
+            elif update.match.user_ids.index(interaction.user.id) == int(key):
+                label = _("your card")
+            else:
+                label = _("their card")
+            return "⚡ " + _("You pressed {button} in **{time}**.", button=label, time=render.ms_text(ms, _))
 
         await self.act(interaction, press, note)
 

@@ -140,11 +140,11 @@ class BundleWar(Game):
         self._check_not_over()
         self._check_seat(seat)
         if seat not in self.deciders:
-            raise NotYourTurn(f"seat {seat} has nothing to choose now")
+            raise NotYourTurn(N_("You have nothing to choose now."))
         if seat in self.choices:
-            raise NotYourTurn(f"seat {seat} has chosen already in this step")
+            raise NotYourTurn(N_("You have chosen already in this step."))
         if not isinstance(action, Mapping) or action not in self.legal_actions(seat):
-            raise IllegalAction(f"not a legal choice now: {action!r}")
+            raise IllegalAction(N_("That is not a choice you can make now: {action}."), action=repr(action))
         self.choices[seat] = dict(action)
         events: list[Event] = [{"type": "chosen", "step": self.step, "seat": seat}]
         if not self.pending_seats():
@@ -345,7 +345,7 @@ class BundleWar(Game):
         self._check_not_over()
         self._check_seat(seat)
         if not self.playing[seat]:
-            raise NotYourTurn(f"seat {seat} is out already")
+            raise NotYourTurn(N_("You are out of this game already."))
         self.playing[seat] = False
         events: list[Event] = [{"type": "out", "round": self.round, "seat": seat, "reason": reason}]
         alive = [other for other in range(self.num_players) if self.playing[other]]

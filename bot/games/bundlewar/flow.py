@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.cards import card_label
 from bot.games.base import Action, Game
+from bot.i18n import N_
 from bot.match import errors
 from bot.match.flow import Flow, SeatPanel
 from bot.storage.records import ActionRecord, MatchRecord
@@ -22,18 +23,29 @@ GAME = "bundlewar"
 TURN = "turn"
 
 
+STALE = N_("Step {step} is over (step {current} is on): use your newest panel.")
+ALREADY = N_("You have chosen already in step {step}.")
+BUTTONS_ONLY = N_("Pick one of your panel's buttons.")
+NOT_OPEN = N_("That choice is not open to you now.")
+
+
 class StaleStep(errors.ServiceError):
     def __init__(self, step: int, current: int) -> None:
-        super().__init__(f"Step {step} is over (step {current} is on): use your newest panel.")
+        super().__init__(STALE.format(step=step, current=current), template=STALE, step=step, current=current)
 
 
 class AlreadyChosen(errors.ServiceError):
     def __init__(self, step: int) -> None:
-        super().__init__(f"You have chosen already in step {step}.")
+        super().__init__(ALREADY.format(step=step), template=ALREADY, step=step)
 
 
 class ChoiceError(errors.ServiceError):
     pass
+
+
+def choice_error(template: str) -> ChoiceError:
+    """A refusal of the flow's own (``template`` marked with :func:`~bot.i18n.N_`)."""
+    return ChoiceError(template, template=template)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,14 +107,14 @@ class BundleWarFlow(Flow):
         return not panel.choices
 
     def draft_items(self, panel: Any) -> tuple[list[str], list[str]]:
-        raise ChoiceError("Pick one of your panel's buttons.")
+        raise choice_error(BUTTONS_ONLY)
 
     def lock_draft(self, panel: Any) -> tuple[Action, str]:
-        raise ChoiceError("Pick one of your panel's buttons.")
+        raise choice_error(BUTTONS_ONLY)
 
     def pick(self, panel: Any, item: str) -> tuple[Action, str]:
         if item not in panel.choices:
-            raise ChoiceError("That choice is not open to you now.")
+            raise choice_error(NOT_OPEN)
         return action_of(item), "choice"
 
     def default(self, game: Game, seat: int) -> tuple[Action, str]:

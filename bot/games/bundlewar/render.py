@@ -1,5 +1,7 @@
 """Bundle War's words: the challenge and lobby, each step's public board, the private panel, the round's lines and
-the result. Only public facts outside the panel: a card a player looks at is named in their own panel alone."""
+the result, each in the language of the ``say`` it is given (the server's for the public messages, the player's for
+a panel or a private answer). Only public facts outside the panel: a card a player looks at is named in their own
+panel alone."""
 
 from __future__ import annotations
 
@@ -7,133 +9,213 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.cards import card_label
-from bot.i18n import Texts
+from bot.i18n import N_, Texts
 from bot.render.common import (
     ENGLISH,
     Button,
     ButtonSurface,
     ChallengeWords,
     Surface,
+    challenge_surface,
     clamp,
     clamp_line,
-    count,
     ratings_line,
     timestamp,
 )
 
-TITLE = "Bundle War"
+TITLE = N_("Bundle War")
+
+#: how the game ended, by the game over's reason
+REASONS = {"last_standing": N_("The last player with cards."), "all_out": N_("Nobody has cards left."),
+           "capped": N_("The round limit: the most cards wins."), "forfeit": N_("A forfeit."),
+           "timeout": N_("Two missed deadlines in a row.")}
+#: why a player is out, by the ``out`` event's reason
+OUT = {"short_war": N_("🚫 {player} is out: could not fight the war."),
+       "no_cards": N_("🚫 {player} is out: has no cards left."),
+       "": N_("🚫 {player} is out: gave up.")}
+#: what a lobby's message says once it closes without a game, by the event that closed it
+LOBBY_CLOSED = {"withdrawn": N_("The {game} lobby of **{host}** was cancelled by its host."),
+                "expired": N_("The {game} lobby of **{host}** expired: nobody joined or left in time."),
+                "": N_("The {game} lobby of **{host}** closed.")}
 
 
-def rules_line(rules: Mapping[str, Any]) -> str:
-    return f"{rules['pack']} cards and two jokers, up to {rules['max_rounds']} rounds"
+def rules_line(rules: Mapping[str, Any], say: Texts = ENGLISH) -> str:
+    return say.ngettext("{pack} cards and two jokers, up to {count} round",
+                        "{pack} cards and two jokers, up to {count} rounds", rules["max_rounds"], pack=rules["pack"])
 
 
 WORDS = ChallengeWords(TITLE, "🎴", rules_line)
-challenge, declined, withdrawn, expired = WORDS.challenge, WORDS.declined, WORDS.withdrawn, WORDS.expired
+declined, withdrawn, expired = WORDS.declined, WORDS.withdrawn, WORDS.expired
 accepted, link_line = WORDS.accepted, WORDS.link_line
 
 
-def lobby(names: Sequence[str], rules: Mapping[str, Any], *, expires_at: float | None) -> ButtonSurface:
-    lines = [f"🎴 A game of **{TITLE}** for 2-4 players: {rules_line(rules)}.",
-             f"Players ({len(names)}/4): " + ", ".join(names)]
+def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expires_at: float,
+              say: Texts = ENGLISH) -> ButtonSurface:
+    """The challenge, its rules in ``say``'s language too."""
+    return challenge_surface(say(TITLE), challenger, opponent, rules_line(rules, say), expires_at=expires_at, say=say)
+
+
+def lobby(names: Sequence[str], rules: Mapping[str, Any], *, expires_at: float | None,
+          say: Texts = ENGLISH) -> ButtonSurface:
+    _ = say
+    lines = ["🎴 " + _("A game of **{game}** for 2-4 players: {rules}.", game=_(TITLE), rules=rules_line(rules, say)),
+             _("Players ({count}/4): {players}", count=len(names), players=", ".join(names))]
     if expires_at is not None:
-        lines.append(f"It closes {timestamp(expires_at)} if it doesn't start.")
-    return ButtonSurface(f"{TITLE} lobby", "\n".join(lines), None, [
-        Button("join", "Join", True, "success"), Button("leave", "Leave", True, "secondary"),
-        Button("start", "Start", True, "primary"), Button("cancel", "Cancel", True, "danger")])
+        lines.append(_("It closes {when} if it doesn't start.", when=timestamp(expires_at)))
+    return ButtonSurface(clamp_line(_("{game} lobby", game=_(TITLE)), 256), clamp("\n".join(lines), say=say), None, [
+        Button("join", _("Join"), True, "success"), Button("leave", _("Leave"), True, "secondary"),
+        Button("start", _("Start"), True, "primary"), Button("cancel", _("Cancel"), True, "danger")])
 
 
-def piles_line(tops: Sequence[str | None], counts: Sequence[int], names: Sequence[str]) -> str:
-    parts = [f"{names[seat]} **{counts[seat]}** (pile top {card_label(top) if top else '—'})"
-             for seat, top in enumerate(tops)]
-    return "Cards: " + " · ".join(parts)
+def lobby_closed(event_type: str, host: str, say: Texts = ENGLISH) -> str:
+    """What a lobby's message says once it closed without a game (``withdrawn``: its host cancelled it)."""
+    return say(LOBBY_CLOSED.get(event_type, LOBBY_CLOSED[""]), game=say(TITLE), host=host)
 
 
-def board(event: Mapping[str, Any], names: Sequence[str], *, deadline: float | None) -> Surface:
+def started(names: Sequence[str], say: Texts = ENGLISH) -> str:
+    """A lobby's game begun in its channel (no thread)."""
+    _ = say
+    return "🎴 " + _("{game}: {players} — it's on.", game=say(TITLE), players=", ".join(names))
+
+
+def piles_line(tops: Sequence[str | None], counts: Sequence[int], names: Sequence[str],
+               say: Texts = ENGLISH) -> str:
+    _ = say
+    parts = [_("{player} **{count}** (pile top {card})", player=names[seat], count=say.number(counts[seat]),
+               card=card_label(top) if top else "—") for seat, top in enumerate(tops)]
+    return _("Cards: {piles}", piles=" · ".join(parts))
+
+
+def board(event: Mapping[str, Any], names: Sequence[str], *, deadline: float | None,
+          say: Texts = ENGLISH) -> Surface:
     """A step's public message: who chooses, the piles' tops, the deadline."""
+    _ = say
     who = ", ".join(names[seat] for seat in event["seats"])
     if event["phase"] == "top":
-        doing = f"{who} won the round and picks the card for the top of their pile."
+        doing = _("{player} won the round and picks the card for the top of their pile.", player=who)
     else:
-        doing = f"{who}: look at your card, then play it or steal a pile whose top matches it."
-    lines = [doing, piles_line(event["tops"], event["counts"], names)]
+        doing = _("{players}: look at your card, then play it or steal a pile whose top matches it.", players=who)
+    lines = [doing, piles_line(event["tops"], event["counts"], names, say)]
     if deadline is not None:
-        lines.append(f"-# Choose {timestamp(deadline)}; then your card is played (or the highest goes on top).")
-    return Surface(f"{TITLE} — round {event['round']}, step {event['step']}", clamp("\n".join(lines)))
+        lines.append("-# " + _("Choose {when}; then your card is played (or the highest goes on top).",
+                               when=timestamp(deadline)))
+    title = _("{game} — round {round}, step {step}", game=_(TITLE), round=say.number(event["round"]),
+              step=say.number(event["step"]))
+    return Surface(clamp_line(title, 256), clamp("\n".join(lines), say=say))
+
+
+def panel_title(step: int, say: Texts = ENGLISH) -> str:
+    _ = say
+    return clamp_line(_("{game} — step {step}", game=say(TITLE), step=say.number(step)), 256)
 
 
 def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurface:
     """A seat's private panel: the card it looks at and its choices (none: waiting)."""
+    _ = say
     view = data.view or {}
-    title = f"{TITLE} — step {data.step}"
+    title = panel_title(data.step, say)
     if data.finished or data.ended:
-        return ButtonSurface(title, "This step is over.", None, [])
+        return ButtonSurface(title, _("This step is over."), None, [])
     if not data.choices:
-        return ButtonSurface(title, "Waiting for the others' choices.", None, [])
+        return ButtonSurface(title, _("Waiting for the others' choices."), None, [])
     buttons = []
     if view.get("phase") == "top":
-        text = "You won the round: which card goes on top of your pile?"
+        text = _("You won the round: which card goes on top of your pile?")
         for item in data.choices:
             card = item.removeprefix("top:")
-            buttons.append(Button(item, f"{card_label(card)} on top", True, "primary"))
+            buttons.append(Button(item, clamp_line(_("{card} on top", card=card_label(card)), 80), True, "primary"))
     else:
         card = view["looking"]
-        text = f"You look at **{card_label(card)}**."
-        buttons.append(Button("play", f"Play {card_label(card)}", True, "primary"))
+        text = _("You look at **{card}**.", card=card_label(card))
+        buttons.append(Button("play", clamp_line(_("Play {card}", card=card_label(card)), 80), True, "primary"))
         for item in data.choices:
             if item.startswith("steal:"):
                 victim = int(item.removeprefix("steal:"))
                 top = view["tops"][victim]
-                buttons.append(Button(item, clamp_line(f"Steal {names[victim]}'s pile ({card_label(top)} on top)", 80),
-                                      True, "danger"))
-    deadline = f"\n-# Choose {timestamp(data.deadline_at)}." if data.deadline_at else ""
+                label = _("Steal {player}'s pile ({card} on top)", player=names[victim], card=card_label(top))
+                buttons.append(Button(item, clamp_line(label, 80), True, "danger"))
+    deadline = "\n-# " + _("Choose {when}.", when=timestamp(data.deadline_at)) if data.deadline_at else ""
     return ButtonSurface(title, text + deadline, None, buttons)
 
 
-def step_lines(event: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+def step_lines(event: Mapping[str, Any], names: Sequence[str], say: Texts = ENGLISH) -> list[str]:
+    _ = say
     lines = []
     for played in event["played"]:
-        lines.append(f"{names[played['seat']]} plays **{card_label(played['card'])}**.")
+        lines.append(_("{player} plays **{card}**.", player=names[played["seat"]], card=card_label(played["card"])))
     for steal in event["steals"]:
-        lines.append(f"🫳 {names[steal['seat']]} steals {names[steal['victim']]}'s pile with "
-                     f"**{card_label(steal['card'])}** ({count(steal['cards'], 'card')}).")
+        lines.append("🫳 " + _.ngettext("{player} steals {victim}'s pile with **{card}** ({count} card).",
+                                        "{player} steals {victim}'s pile with **{card}** ({count} cards).",
+                                        steal["cards"], player=names[steal["seat"]], victim=names[steal["victim"]],
+                                        card=card_label(steal["card"])))
     for seat in event["protected"]:
-        lines.append(f"🛡️ {names[seat]}'s pile was protected: they played a card matching its top.")
+        lines.append("🛡️ " + _("{player}'s pile was protected: they played a card matching its top.",
+                               player=names[seat]))
     for seat in event["failed"]:
-        lines.append(f"{names[seat]}'s steal failed: they choose again.")
+        lines.append(_("{player}'s steal failed: they choose again.", player=names[seat]))
     return lines
 
 
-def battle_line(event: Mapping[str, Any], names: Sequence[str]) -> str:
+def battle_line(event: Mapping[str, Any], names: Sequence[str], say: Texts = ENGLISH) -> str:
+    _ = say
     shown = " · ".join(f"{names[seat]} {card_label(card)}" for seat, card in enumerate(event["cards"]) if card)
     if event["winner"] is not None:
-        return f"⚔️ {shown}: **{names[event['winner']]}** wins the round."
-    return f"⚔️ {shown}: a tie! War between " + ", ".join(names[seat] for seat in event["tied"]) + "."
+        return "⚔️ " + _("{cards}: **{player}** wins the round.", cards=shown, player=names[event["winner"]])
+    return "⚔️ " + _("{cards}: a tie! War between {players}.", cards=shown,
+                     players=", ".join(names[seat] for seat in event["tied"]))
 
 
-def take_line(event: Mapping[str, Any], names: Sequence[str]) -> str:
-    top = f", **{card_label(event['top'])}** on top" if event.get("top") else ""
-    return f"{names[event['seat']]} takes {count(event['cards'], 'card')} to their pile{top}."
+def war_line(seats: Sequence[int], names: Sequence[str], say: Texts = ENGLISH) -> str:
+    """The tied players' war: three cards face down each, and one to look at."""
+    if not seats:
+        return ""
+    _ = say
+    return "🂠 " + _("{players} lay three cards face down and look at the next.",
+                       players=", ".join(names[seat] for seat in seats))
 
 
-def status(view: Mapping[str, Any], names: Sequence[str]) -> str:
-    line = f"**{TITLE}**, round {view['round']}. " + piles_line(view["tops"], view["counts"], names)
+def take_line(event: Mapping[str, Any], names: Sequence[str], say: Texts = ENGLISH) -> str:
+    _ = say
+    if event.get("top"):
+        return _.ngettext("{player} takes {count} card to their pile, **{card}** on top.",
+                          "{player} takes {count} cards to their pile, **{card}** on top.", event["cards"],
+                          player=names[event["seat"]], card=card_label(event["top"]))
+    return _.ngettext("{player} takes {count} card to their pile.", "{player} takes {count} cards to their pile.",
+                      event["cards"], player=names[event["seat"]])
+
+
+def out_line(event: Mapping[str, Any], names: Sequence[str], say: Texts = ENGLISH) -> str:
+    return say(OUT.get(event["reason"], OUT[""]), player=names[event["seat"]])
+
+
+def timeout_line(event: Mapping[str, Any], names: Sequence[str], say: Texts = ENGLISH) -> str:
+    _ = say
+    late = ", ".join(names[seat] for seat in event["seats"])
+    return "⌛ " + _("{players} missed the deadline: the default was played.", players=late)
+
+
+def status(view: Mapping[str, Any], names: Sequence[str], say: Texts = ENGLISH) -> str:
+    _ = say
+    line = _("**{game}**, round {round}. {piles}", game=_(TITLE), round=say.number(view["round"]),
+             piles=piles_line(view["tops"], view["counts"], names, say))
     if view.get("looking"):
-        line += f"\nYou look at {card_label(view['looking'])}."
+        line += "\n" + _("You look at {card}.", card=card_label(view["looking"]))
     return line
 
 
 def result(game_over: Mapping[str, Any], names: Sequence[str], plain: Sequence[str], *,
-           ratings: Sequence[Mapping[str, float]] | None) -> Surface:
+           ratings: Sequence[Mapping[str, float]] | None, say: Texts = ENGLISH) -> Surface:
+    _ = say
     winner = game_over.get("winner")
-    why = {"last_standing": "The last player with cards.", "capped": "The round limit: the most cards wins.",
-           "forfeit": "A forfeit.", "timeout": "Two missed deadlines in a row."}.get(game_over.get("reason"), "")
+    reason = REASONS.get(game_over.get("reason"))  # type: ignore[arg-type]
+    why = _(reason) if reason else ""
     if winner is None:
-        head, title = "🤝 **It's a draw.**", f"{TITLE} — draw"
+        head, title = "🤝 **" + _("It's a draw.") + "**", _("{game} — draw", game=_(TITLE))
     else:
-        head, title = f"🏆 **{names[winner]}** wins!", clamp_line(f"{TITLE} — {plain[winner]} wins", 256)
-    lines = [f"{head} {why}"]
-    rated = ratings_line(ratings, names)
+        head = "🏆 " + _("**{player}** wins!", player=names[winner])
+        title = _("{game} — {player} wins", game=_(TITLE), player=plain[winner])
+    lines = [f"{head} {why}".rstrip()]
+    rated = ratings_line(ratings, names, say=say)
     if rated:
         lines.append(rated)
-    return Surface(title, "\n".join(lines))
+    return Surface(clamp_line(title, 256), "\n".join(lines))

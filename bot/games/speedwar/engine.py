@@ -112,7 +112,7 @@ class SpeedWar(Game):
         self._check_seat(seat)
         press = self._checked(action)
         if self.presses[seat] is not None:
-            raise NotYourTurn(f"seat {seat} has pressed already this round")
+            raise NotYourTurn(N_("You have pressed already this round."))
         self.presses[seat] = press
         events: list[Event] = [{"type": "pressed", "round": self.round, "seat": seat}]
         if all(p is not None for p in self.presses):
@@ -125,11 +125,11 @@ class SpeedWar(Game):
             raise IllegalAction('a Speed War action is {"type": "press", "choice": "0" | "1" | "tie", "ms": N}')
         choice, ms = action.get("choice"), action.get("ms")
         if choice is not None and choice not in CHOICES:
-            raise IllegalAction(f"the choice is 0, 1 or tie, not {choice!r}")
+            raise IllegalAction(N_("The choice is 0, 1 or tie, not {choice}."), choice=repr(choice))
         if ms is not None and (isinstance(ms, bool) or not isinstance(ms, int) or ms < 0):
-            raise IllegalAction(f"the reaction time is a whole number of milliseconds, not {ms!r}")
+            raise IllegalAction(N_("The reaction time is a whole number of milliseconds, not {ms}."), ms=repr(ms))
         if (choice is None) != (ms is None):
-            raise IllegalAction("a press has both a choice and a reaction time (or neither: no press)")
+            raise IllegalAction(N_("A press has both a choice and a reaction time (or neither: no press)."))
         return {"type": "press", "choice": choice, "ms": ms}
 
     def settle_round(self) -> list[Event]:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.games.base import Action, Event, Game
+from bot.i18n import N_
 from bot.match import errors
 from bot.match.flow import Flow, NextDeadline, SeatPanel
 from bot.storage.records import ActionRecord, MatchRecord
@@ -27,18 +28,27 @@ ROUND_SECONDS = 20.0
 WINDOW_SECONDS = 0.6
 
 
+STALE = N_("Round {step} is over (round {current} is on): press the buttons of the newest round.")
+ALREADY = N_("You pressed already in round {step}: one press a round.")
+BUTTONS_ONLY = N_("Speed War is played with the round's buttons.")
+
+
 class StaleRound(errors.ServiceError):
     def __init__(self, step: int, current: int) -> None:
-        super().__init__(f"Round {step} is over (round {current} is on): press the buttons of the newest round.")
+        super().__init__(STALE.format(step=step, current=current), template=STALE, step=step, current=current)
 
 
 class AlreadyPressed(errors.ServiceError):
     def __init__(self, step: int) -> None:
-        super().__init__(f"You pressed already in round {step}: one press a round.")
+        super().__init__(ALREADY.format(step=step), template=ALREADY, step=step)
 
 
 class PressError(errors.ServiceError):
     pass
+
+
+def buttons_only() -> PressError:
+    return PressError(BUTTONS_ONLY, template=BUTTONS_ONLY)
 
 
 class SpeedWarFlow(Flow):
@@ -80,10 +90,10 @@ class SpeedWarFlow(Flow):
                          deadline_at=None, finished=match.status == "finished", ended="over")
 
     def draft_items(self, panel: Any) -> tuple[list[str], list[str]]:
-        raise PressError("Speed War is played with the round's buttons.")
+        raise buttons_only()
 
     def lock_draft(self, panel: Any) -> tuple[Action, str]:
-        raise PressError("Speed War is played with the round's buttons.")
+        raise buttons_only()
 
     def default(self, game: Game, seat: int) -> tuple[Action, str]:
         return {"type": "press", "choice": None, "ms": None}, "absent"

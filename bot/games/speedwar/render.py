@@ -1,4 +1,5 @@
-"""Speed War's words: the challenge, each round's message and its settling, the status and the result."""
+"""Speed War's words: the challenge, each round's message and its settling, the status and the result, each in the
+language of the ``say`` it is given (the server's for the public messages, the player's for a private answer)."""
 
 from __future__ import annotations
 
@@ -6,108 +7,163 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.cards import card_label
-from bot.i18n import Texts
+from bot.i18n import N_, Texts
 from bot.render.common import (
     ENGLISH,
     Button,
     ButtonSurface,
     ChallengeWords,
     Surface,
+    challenge_surface,
     clamp_line,
+    join_words,
     ratings_line,
     timestamp,
 )
 
-TITLE = "Speed War"
+TITLE = N_("Speed War")
 TIE = "tie"
 
+#: why the cards went back to their owners, by how the round was settled
+BACK = {"simultaneous": N_("Simultaneous presses: each takes their own card back."),
+        "absent": N_("Nobody pressed: each takes their own card back."),
+        "": N_("Nobody won it: each takes their own card back.")}
+#: why the taker took both cards, by how the round was settled (``{player}``: whose wrong press)
+TAKEN = {"right": N_("**{taker}** takes both (the fastest right press)."),
+         "wrong": N_("**{taker}** takes both ({player}'s wrong press gives them away)."),
+         "simultaneous": N_("**{taker}** takes both (the one right press of two at once)."),
+         "absent": N_("**{taker}** takes both (nobody pressed: the higher card).")}
+#: how the game ended, by the game over's reason
+REASONS = {"all_cards": N_("All the cards won."), "capped": N_("The round limit: the most cards wins."),
+           "forfeit": N_("A forfeit."), "timeout": N_("Two rounds missed in a row."),
+           "double_timeout": N_("Both missed two rounds in a row.")}
 
-def rules_line(rules: Mapping[str, Any]) -> str:
-    return f"{rules['pack']} cards, up to {rules['max_rounds']} rounds; the fastest right press takes the cards"
+
+def rules_line(rules: Mapping[str, Any], say: Texts = ENGLISH) -> str:
+    return say.ngettext("{pack} cards, up to {count} round; the fastest right press takes the cards",
+                        "{pack} cards, up to {count} rounds; the fastest right press takes the cards",
+                        rules["max_rounds"], pack=rules["pack"])
 
 
 WORDS = ChallengeWords(TITLE, "⚡", rules_line)
-challenge, declined, withdrawn, expired = WORDS.challenge, WORDS.declined, WORDS.withdrawn, WORDS.expired
+declined, withdrawn, expired = WORDS.declined, WORDS.withdrawn, WORDS.expired
 accepted, link_line = WORDS.accepted, WORDS.link_line
+
+
+def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expires_at: float,
+              say: Texts = ENGLISH) -> ButtonSurface:
+    """The challenge, its rules in ``say``'s language too."""
+    return challenge_surface(say(TITLE), challenger, opponent, rules_line(rules, say), expires_at=expires_at, say=say)
+
+
+def ms_text(ms: int, say: Texts = ENGLISH) -> str:
+    """A reaction time: ``350 ms``, ``1,250 ms`` (the number in the language's form)."""
+    _ = say
+    return _("{ms} ms", ms=say.number(ms))
+
+
+def round_title(number: int, say: Texts = ENGLISH) -> str:
+    _ = say
+    return clamp_line(_("{game} — round {number}", game=say(TITLE), number=say.number(number)), 256)
 
 
 def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurface:
     """No private panel: the buttons are on the round."""
-    return ButtonSurface(TITLE, "Press the buttons of the round in the game's thread.", None, [])
+    _ = say
+    return ButtonSurface(say(TITLE), _("Press the buttons of the round in the game's thread."), None, [])
 
 
-def choice_label(choice: str | None, cards: Sequence[str]) -> str:
+def choice_label(choice: str | None, cards: Sequence[str], say: Texts = ENGLISH) -> str:
     if choice is None:
-        return "nothing"
+        return say.pgettext("no press", "nothing")
     return "=" if choice == TIE else card_label(cards[int(choice)])
 
 
-def round_surface(event: Mapping[str, Any], names: Sequence[str], *, deadline: float | None) -> ButtonSurface:
+def _cards(names: Sequence[str], cards: Sequence[str]) -> str:
+    return f"{names[0]} **{card_label(cards[0])}** · {names[1]} **{card_label(cards[1])}**"
+
+
+def round_surface(event: Mapping[str, Any], names: Sequence[str], *, deadline: float | None,
+                  say: Texts = ENGLISH) -> ButtonSurface:
     """A round's message: both cards, whose is whose, and the three buttons."""
+    _ = say
     cards = event["cards"]
-    lines = [f"{names[0]} **{card_label(cards[0])}** · {names[1]} **{card_label(cards[1])}**",
-             "Press the higher card, or **=** if the ranks are equal: first right press takes both!"]
+    lines = [_cards(names, cards),
+             _("Press the higher card, or **=** if the ranks are equal: first right press takes both!")]
     if deadline is not None:
-        lines.append(f"-# Nobody pressed? The higher card takes them {timestamp(deadline)}.")
+        lines.append("-# " + _("Nobody pressed? The higher card takes them {when}.", when=timestamp(deadline)))
     buttons = [Button("0", card_label(cards[0]), True, "primary"), Button("1", card_label(cards[1]), True, "primary"),
                Button(TIE, "=", True, "secondary")]
-    return ButtonSurface(f"{TITLE} — round {event['round']}", "\n".join(lines), None, buttons)
+    return ButtonSurface(round_title(event["round"], say), "\n".join(lines), None, buttons)
 
 
-def settled_surface(event: Mapping[str, Any], names: Sequence[str]) -> Surface:
+def settled_surface(event: Mapping[str, Any], names: Sequence[str], say: Texts = ENGLISH) -> Surface:
     """A round once settled: who pressed what how fast, who took the cards, and why."""
+    _ = say
     cards, right = event["cards"], event["right"]
-    lines = [f"{names[0]} **{card_label(cards[0])}** · {names[1]} **{card_label(cards[1])}** — right: "
-             f"**{choice_label(right, cards)}**"]
+    lines = [_("{cards} — right: **{choice}**", cards=_cards(names, cards), choice=choice_label(right, cards, say))]
     for seat, press in enumerate(event["presses"]):
         if press is None:
-            lines.append(f"{names[seat]}: no press")
+            lines.append(_("{player}: no press", player=names[seat]))
         else:
-            mark = "✅" if press["choice"] == right else "❌"
-            lines.append(f"{names[seat]}: {mark} {choice_label(press['choice'], cards)} in **{press['ms']} ms**")
+            lines.append(_("{player}: {mark} {choice} in **{time}**", player=names[seat],
+                           mark="✅" if press["choice"] == right else "❌",
+                           choice=choice_label(press["choice"], cards, say), time=ms_text(press["ms"], say)))
     taker, by = event["taker"], event["by"]
     if taker is None:
-        why = {"simultaneous": "Simultaneous presses", "absent": "Nobody pressed"}.get(by, "Nobody won it")
-        lines.append(f"{why}: each takes their own card back.")
+        lines.append(_(BACK.get(by, BACK[""])))
     else:
-        why = {"right": "the fastest right press", "wrong": f"{names[1 - taker]}'s wrong press gives them away",
-               "simultaneous": "the one right press of two at once", "absent": "nobody pressed: the higher card"}[by]
-        lines.append(f"**{names[taker]}** takes both ({why}).")
-    lines.append(f"Cards: {names[0]} **{event['counts'][0]}** · {names[1]} **{event['counts'][1]}**")
-    return Surface(f"{TITLE} — round {event['round']}", "\n".join(lines))
+        lines.append(_(TAKEN[by], taker=names[taker], player=names[1 - taker]))
+    counts = event["counts"]
+    lines.append(_("Cards: {first} **{first_count}** · {second} **{second_count}**", first=names[0],
+                   first_count=say.number(counts[0]), second=names[1], second_count=say.number(counts[1])))
+    return Surface(round_title(event["round"], say), "\n".join(lines))
 
 
-def status(view: Mapping[str, Any], names: Sequence[str]) -> str:
+def status(view: Mapping[str, Any], names: Sequence[str], say: Texts = ENGLISH) -> str:
+    _ = say
     counts = view["counts"]
-    line = f"**{TITLE}**, round {view['round']}: {names[0]} {counts[0]} cards · {names[1]} {counts[1]} cards."
+    held = " · ".join(f"{names[seat]} " + _.ngettext("{count} card", "{count} cards", counts[seat])
+                      for seat in (0, 1))
+    line = _("**{game}**, round {number}: {cards}.", game=_(TITLE), number=say.number(view["round"]), cards=held)
     if view.get("cards"):
-        line += f" On the table: {card_label(view['cards'][0])} and {card_label(view['cards'][1])}."
+        line += " " + _("On the table: {first} and {second}.", first=card_label(view["cards"][0]),
+                        second=card_label(view["cards"][1]))
     return line
 
 
-def reason_text(game_over: Mapping[str, Any]) -> str:
-    return {"all_cards": "All the cards won.", "capped": "The round limit: the most cards wins.",
-            "forfeit": "A forfeit.", "timeout": "Two rounds missed in a row.",
-            "double_timeout": "Both missed two rounds in a row."}.get(game_over.get("reason"), "")
+def reason_text(game_over: Mapping[str, Any], say: Texts = ENGLISH) -> str:
+    reason = REASONS.get(game_over.get("reason"))  # type: ignore[arg-type]
+    return say(reason) if reason else ""
 
 
 def result(game_over: Mapping[str, Any], names: Sequence[str], plain: Sequence[str], *,
-           ratings: Sequence[Mapping[str, float]] | None, reactions: Sequence[str]) -> Surface:
+           ratings: Sequence[Mapping[str, float]] | None, reactions: Sequence[str], say: Texts = ENGLISH) -> Surface:
+    _ = say
     winner = game_over.get("winner")
     if winner is None:
-        head, title = "🤝 **It's a draw.**", f"{TITLE} — draw"
+        head, title = "🤝 **" + _("It's a draw.") + "**", _("{game} — draw", game=_(TITLE))
     else:
-        head, title = f"🏆 **{names[winner]}** wins!", clamp_line(f"{TITLE} — {plain[winner]} wins", 256)
-    lines = [f"{head} {reason_text(game_over)}", *reactions]
-    rated = ratings_line(ratings, names)
+        head = "🏆 " + _("**{player}** wins!", player=names[winner])
+        title = _("{game} — {player} wins", game=_(TITLE), player=plain[winner])
+    lines = [f"{head} {reason_text(game_over, say)}".rstrip(), *reactions]
+    rated = ratings_line(ratings, names, say=say)
     if rated:
         lines.append(rated)
-    return Surface(title, "\n".join(lines))
+    return Surface(clamp_line(title, 256), "\n".join(lines))
 
 
-def reaction_line(name_: str, times: Sequence[int]) -> str:
+def reaction_line(name_: str, times: Sequence[int], say: Texts = ENGLISH) -> str:
+    _ = say
     if not times:
-        return f"{name_}: no press."
+        return _("{player}: no press.", player=name_)
     ordered = sorted(times)
-    return (f"{name_}: median reaction **{ordered[len(ordered) // 2]} ms**, best {ordered[0]} ms over "
-            f"{len(times)} presses.")
+    return _.ngettext("{player}: median reaction **{median}**, best {best} over {count} press.",
+                      "{player}: median reaction **{median}**, best {best} over {count} presses.", len(times),
+                      player=name_, median=ms_text(ordered[len(ordered) // 2], say), best=ms_text(ordered[0], say))
+
+
+def timed_out(players: Sequence[str], say: Texts = ENGLISH) -> str:
+    """Players who missed two rounds in a row (and so forfeited)."""
+    return "⌛ " + say.ngettext("{players} missed two rounds in a row.", "{players} missed two rounds in a row.",
+                                len(players), players=join_words(list(players), say))
