@@ -78,11 +78,12 @@ class AirWarShow(Show):
 def with_hint(match: MatchRecord, surface: ButtonSurface, say: Texts = ENGLISH) -> ButtonSurface:
     """A panel with its buttons gets **Hint** in a match against the bot (practice: the equilibrium may help), not
     in a tournament's game against it."""
+    _ = say
     if not match.options.get(OPPONENT_OPTION) or match.options.get("tournament") or len(match.seats) != 2 \
             or not surface.buttons:
         return surface
     row = max(button.row for button in surface.buttons) + 1
-    hint = Button(HINT_KEY, "💡 " + say("Hint"), True, "secondary", row)
+    hint = Button(HINT_KEY, "💡 " + _("Hint"), True, "secondary", row)
     return dataclasses.replace(surface, buttons=[*surface.buttons, hint])
 
 
@@ -144,15 +145,17 @@ class AirWarPresenter(Presenter):
     @staticmethod
     def _panel_lines(match: MatchRecord, panel: Panel, note: str, say: Texts = ENGLISH) -> str:
         """The lines under a panel: ``note``, and which engagement of which match it is."""
-        where = "-# " + say("Engagement {number} of your match in {channel}.", number=panel.engagement,
+        _ = say
+        where = "-# " + _("Engagement {number} of your match in {channel}.", number=panel.engagement,
                             channel=f"<#{match.play_channel_id}>")
         return f"{note}\n{where}" if note else where
 
     @staticmethod
     def _played_note(match: MatchRecord, panel: Panel, say: Texts = ENGLISH) -> str:
+        _ = say
         if panel.ended != "played":
             return ""
-        return say("Both orders are in: watch the flips in {channel}.", channel=f"<#{match.play_channel_id}>")
+        return _("Both orders are in: watch the flips in {channel}.", channel=f"<#{match.play_channel_id}>")
 
     async def panel_surface(self, match: MatchRecord, panel: Panel, note: str = "", *, answering: bool = False,
                             say: Texts = ENGLISH) -> tuple[ButtonSurface, str]:

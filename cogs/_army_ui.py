@@ -24,4 +24,4 @@ PANEL_KEY = r"(?:army:[0-9AJQK]{1,2}[CDHS]|play:[0-9]{1,2}[CDHS]|undo|reset|deal
 
 
 BUTTONS = MatchButtons("army", cog_name=COG_NAME, title="Army", panel_key=PANEL_KEY,
-                       open_label=OPEN_PANEL, board_label=PANEL_BUTTON)  # (English: each message says its own)
+                       open_label=OPEN_PANEL, board_label=PANEL_BUTTON)  # (N_ marked: each message says them)

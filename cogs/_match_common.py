@@ -94,10 +94,11 @@ async def ensure_thread(bot: discord.Client, service: Any, match: MatchRecord,
 def missing_permissions(interaction: discord.Interaction, say: Texts = ENGLISH) -> str:
     """The permissions a match needs in the command's channel that the bot lacks, in words ("" when none), as
     Discord names them in ``say``'s language."""
+    _ = say
     perms = interaction.app_permissions
     in_thread = isinstance(interaction.channel, discord.Thread)
-    needed = [(say("Send Messages"), perms.send_messages_in_threads if in_thread else perms.send_messages),
-              (say("Embed Links"), perms.embed_links), (say("Attach Files"), perms.attach_files)]
+    needed = [(_("Send Messages"), perms.send_messages_in_threads if in_thread else perms.send_messages),
+              (_("Embed Links"), perms.embed_links), (_("Attach Files"), perms.attach_files)]
     return ", ".join(name for name, ok in needed if not ok)
 
 

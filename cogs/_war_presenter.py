@@ -29,11 +29,11 @@ import discord
 
 from bot.games.war import render
 from bot.games.war.flow import DEFAULT_PACE, NEXT_WAR, TURN, card_history
-from bot.i18n import texts
+from bot.i18n import Texts, texts
 from bot.match.kernel import MatchKernel
-from bot.render.common import Surface, plain_names
+from bot.render.common import ENGLISH, Surface, plain_names
 from bot.storage.records import MatchRecord, QueuedEvent
-from cogs._war_ui import BUTTONS, COLOUR, TABLE_STEP, WORDS
+from cogs._war_ui import BUTTONS, COLOUR, TABLE_STEP
 from cogs.kit.messages import NO_MENTIONS, embed_of
 from cogs.kit.pictures import rendered
 from cogs.kit.presenter import Presenter, Show, mentions
@@ -108,8 +108,8 @@ class WarPresenter(Presenter):
                 "allowed_mentions": discord.AllowedMentions(users=[discord.Object(match.opponent_id)])}
 
     def match_title(self, match: MatchRecord) -> str:
-        """The game's title for its thread's name, in the server's language (set by :meth:`_on_accepted`)."""
-        return WORDS.get()(render.title_of(match.game))
+        """The variant's title (the kit translates it for the thread's name)."""
+        return str(render.title_of(match.game))
 
     def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str],
                               language: str = "en") -> str:
@@ -128,17 +128,11 @@ class WarPresenter(Presenter):
     def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int, language: str = "en") -> str:
         return render.link_line(match.game, mentions(match), match.rules, thread_id, texts(language))
 
-    def thread_lost_text(self, names: Sequence[str], language: str | None = None) -> str:
-        """(The kit asks without a language: the game's run has it, :meth:`_move_to_channel`.)"""
-        return render.thread_lost(names, texts(language) if language is not None else WORDS.get())
-
-    async def _move_to_channel(self, show: Show, error: discord.HTTPException) -> bool:
-        WORDS.set(texts(show.language))  # the channel's note, in the server's language
-        return await super()._move_to_channel(show, error)
+    def thread_lost_text(self, names: Sequence[str], say: Texts = ENGLISH) -> str:
+        return render.thread_lost(names, say)
 
     # --- the table -------------------------------------------------------------------------------------------
     async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
-        WORDS.set(texts(show.language))  # the thread's name
         await super()._on_accepted(show, event)
         await self._show_table(show, ping=True)
 
@@ -217,5 +211,4 @@ class WarPresenter(Presenter):
             picture = await rendered(render.draw_chart, points, rounds, plain,
                                      **render.chart_words(match.game, points, rounds, plain, say))
             surface = Surface(surface.title, surface.text, picture)
-        WORDS.set(texts(show.language))  # the Rematch button's label
         await self._post_result(show, surface)

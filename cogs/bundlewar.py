@@ -4,7 +4,6 @@ in the user's language)."""
 
 from __future__ import annotations
 
-from contextvars import ContextVar
 from types import MappingProxyType
 
 import discord
@@ -21,10 +20,6 @@ from cogs._bundlewar_presenter import BundleWarPresenter
 from cogs._bundlewar_ui import BUTTONS, COG_NAME
 from cogs._match_common import mentions
 from cogs.kit.match_cog import MatchCog
-from cogs.kit.messages import private_words
-
-#: the words of the status command's user while it is answered (its task's own: the kit's status_text takes none)
-STATUS_WORDS: ContextVar[Texts] = ContextVar("bundlewar_status_words", default=ENGLISH)
 
 
 class BundleWarCog(MatchCog, name=COG_NAME):
@@ -64,15 +59,8 @@ class BundleWarCog(MatchCog, name=COG_NAME):
     async def status(self, interaction: discord.Interaction) -> None:
         await self.show_status(interaction)
 
-    async def show_status(self, interaction: discord.Interaction) -> None:
-        token = STATUS_WORDS.set(private_words(interaction))
-        try:
-            await super().show_status(interaction)
-        finally:
-            STATUS_WORDS.reset(token)
-
-    def status_text(self, status: MatchStatus, say: Texts | None = None) -> str:
-        return render.status(status.view, mentions(status.match), say=say or STATUS_WORDS.get())
+    def status_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
+        return render.status(status.view, mentions(status.match), say=say)
 
 
 async def setup(bot: commands.Bot) -> None:

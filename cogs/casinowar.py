@@ -22,10 +22,10 @@ from bot.services import USER_ERRORS
 from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
 from cogs._casinowar_presenter import CasinoWarPresenter
-from cogs._casinowar_ui import BUTTONS, COG_NAME, FORFEIT_LABELS, OPEN_LABEL
+from cogs._casinowar_ui import BUTTONS, COG_NAME
 from cogs._match_common import message_link
 from cogs.kit.match_cog import MatchCog
-from cogs.kit.messages import NO_MENTIONS, private_words, said
+from cogs.kit.messages import private_words, said
 
 #: what only the server sets (``/settings rules``), never a table's command
 SERVER_RULES = ("stake", "daily_topup", "stacks")
@@ -96,20 +96,20 @@ class CasinoWarCog(MatchCog, name=COG_NAME):
         await self.tell(interaction, text)
 
     # --- words (a private answer: in the user's language) ----------------------------------------------------------
-    def status_text(self, status: MatchStatus, say: Texts = ENGLISH) -> str:
+    def status_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
         assert status.view is not None
         return render.status(status.view, status.seat, say)
 
-    def status_reply(self, status: MatchStatus, say: Texts = ENGLISH) -> tuple[str, discord.ui.View | None]:
+    def status_reply(self, status: MatchStatus, *, say: Texts = ENGLISH) -> tuple[str, discord.ui.View | None]:
         _ = say
         match, panel = status.match, status.panel
         where = _("The table: {thread}", thread=f"<#{match.play_channel_id}>")
-        text = clamp(self.status_text(status, say) + "\n" + where, say=say)
+        text = clamp(self.status_text(status, say=say) + "\n" + where, say=say)
         if not panel.locked and not panel.finished:
-            return text, self.buttons.open_panel_view(match.id, self.presenter.panel_step(panel), _(OPEN_LABEL))
+            return text, self.buttons.open_panel_view(match.id, self.presenter.panel_step(panel), say=say)
         return text, None
 
-    def waiting_text(self, status: MatchStatus, say: Texts = ENGLISH) -> str:
+    def waiting_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
         """A table not dealt yet: the host deals it (or cancels it) on its message, the others wait."""
         match = status.match
         _ = say
@@ -124,74 +124,19 @@ class CasinoWarCog(MatchCog, name=COG_NAME):
                                                                        match.challenge_message_id))
         return text
 
-    async def show_status(self, interaction: discord.Interaction) -> None:
-        """``/casinowar status``: the user's table, privately and in their language; a choice still to make gets
-        the button that opens the panel."""
-        say = private_words(interaction)
-        async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
-            try:
-                status = await self.service.status(interaction.user.id, self.game)
-            except USER_ERRORS as error:
-                await answer.tell(said(error, interaction))
-                return
-            if status.view is None or status.panel is None:
-                await answer.tell(self.waiting_text(status, say))
-                return
-            text, view = self.status_reply(status, say)
-            if view is not None:
-                await answer.send(text, view=view, ephemeral=True)
-            else:
-                await answer.tell(text)
-
-    async def ask_forfeit(self, interaction: discord.Interaction) -> None:
-        """``/casinowar leave``: asks first (privately, in the user's language), with Leave the table / Stay."""
-        say = private_words(interaction)
-        async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
-            try:
-                match = await self.service.forfeit_target(interaction.user.id, self.game)
-            except USER_ERRORS as error:
-                await answer.tell(said(error, interaction))
-                return
-            await answer.send(say(LEAVE_QUESTION), view=self.forfeit_view(match.id, say), ephemeral=True)
-
-    def forfeit_view(self, match_id: int, say: Texts = ENGLISH) -> discord.ui.View:
-        """The question's two buttons, in ``say``'s language."""
-        view = self.buttons.forfeit_view(match_id)
-        for item, label in zip(view.children, FORFEIT_LABELS, strict=True):
-            item.item.label = say(label)  # type: ignore[attr-defined]
-        return view
-
-    async def on_forfeit_button(self, interaction: discord.Interaction, match_id: int, answer_: str) -> None:
-        """The "really leave the table?" question: Leave the table leaves it, Stay changes nothing; answered in the
-        user's language."""
-        say = private_words(interaction)
-        async with self.answer(interaction) as answer:
-            try:
-                if answer_ == "no":
-                    await answer.edit(content=say(STAYED), view=None, allowed_mentions=NO_MENTIONS)
-                    return
-                update = await self.service.forfeit(match_id, interaction.user.id)
-            except USER_ERRORS as error:
-                await answer.edit(content=said(error, interaction), view=None, allowed_mentions=NO_MENTIONS)
-                return
-            try:
-                await answer.edit(content=say(LEFT), view=None, allowed_mentions=NO_MENTIONS)
-            finally:
-                self.after(update)
-
     async def _rematch_challenge(self, interaction: discord.Interaction, match: MatchRecord) -> MatchUpdate | None:
         """Casino War has tables, never challenges: the rematch of a table of two is a new table too (hosted by the
         clicker, the other player invited)."""
         return await self._rematch_lobby(interaction, match)
 
-    async def forfeit_question(self, match: MatchRecord, seat: int) -> str:
-        return LEAVE_QUESTION
+    async def forfeit_question(self, match: MatchRecord, seat: int, *, say: Texts = ENGLISH) -> str:
+        return say(LEAVE_QUESTION)
 
-    def forfeited_text(self, match: MatchRecord, user_id: int) -> str:
-        return LEFT
+    def forfeited_text(self, match: MatchRecord, user_id: int, *, say: Texts = ENGLISH) -> str:
+        return say(LEFT)
 
-    async def kept_playing_text(self, match_id: int, user_id: int) -> str:
-        return STAYED
+    async def kept_playing_text(self, match_id: int, user_id: int, *, say: Texts = ENGLISH) -> str:
+        return say(STAYED)
 
 
 async def setup(bot: commands.Bot) -> None:

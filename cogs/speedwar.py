@@ -6,7 +6,6 @@ command's answer)."""
 from __future__ import annotations
 
 import dataclasses
-from contextvars import ContextVar
 
 import discord
 from discord import app_commands
@@ -24,8 +23,6 @@ from cogs.kit.match_cog import MatchCog
 from cogs.kit.messages import private_words
 
 ROUNDS_RANGE = (1, 10_000)
-#: the words of the status command's user while it is answered (its task's own: the kit's status_text takes none)
-STATUS_WORDS: ContextVar[Texts] = ContextVar("speedwar_status_words", default=ENGLISH)
 
 
 def reaction_ms(interaction: discord.Interaction) -> int:
@@ -59,22 +56,15 @@ class SpeedWarCog(MatchCog, name=COG_NAME):
     async def status(self, interaction: discord.Interaction) -> None:
         await self.show_status(interaction)
 
-    async def show_status(self, interaction: discord.Interaction) -> None:
-        token = STATUS_WORDS.set(private_words(interaction))
-        try:
-            await super().show_status(interaction)
-        finally:
-            STATUS_WORDS.reset(token)
+    def status_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
+        return render.status(status.view, mentions(status.match), say=say)
 
-    def status_text(self, status: MatchStatus, say: Texts | None = None) -> str:
-        return render.status(status.view, mentions(status.match), say=say or STATUS_WORDS.get())
-
-    def status_reply(self, status: MatchStatus) -> tuple[str, discord.ui.View | None]:
+    def status_reply(self, status: MatchStatus, *, say: Texts = ENGLISH) -> tuple[str, discord.ui.View | None]:
         """The status without a panel to open: Speed War is played with the round's buttons (and its buttons have
         no "open my panel" one)."""
         if status.panel is not None and not status.panel.locked:
             status = dataclasses.replace(status, panel=dataclasses.replace(status.panel, locked=True))
-        return super().status_reply(status)
+        return super().status_reply(status, say=say)
 
     async def on_table_button(self, interaction: discord.Interaction, match_id: int, step: int, key: str) -> None:
         ms = reaction_ms(interaction)

@@ -36,7 +36,7 @@ from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
 from cogs._match_common import mentions, message_link
 from cogs._war_presenter import WarPresenter
-from cogs._war_ui import BUTTONS, COG_NAME, WORDS
+from cogs._war_ui import BUTTONS, COG_NAME
 from cogs.kit.choices import set_choices
 from cogs.kit.match_cog import MatchCog
 from cogs.kit.messages import private_words, said
@@ -243,51 +243,42 @@ class WarCog(MatchCog, name=COG_NAME):
         link = f" · {message_link(match.guild_id, match.play_channel_id, table)}" if table is not None else ""
         return f"<#{match.play_channel_id}>{link}"
 
-    # --- forfeit and status --------------------------------------------------------------------------------------
-    # The kit asks these texts without the interaction: the answer's words are the asking user's, set in
-    # :data:`~cogs._war_ui.WORDS` by the command or the click before (each runs in a task of its own).
-    async def kept_playing_text(self, match_id: int, user_id: int) -> str:
+    # --- forfeit and status (in the asking player's words, ``say``) ------------------------------------------
+    async def kept_playing_text(self, match_id: int, user_id: int, *, say: Texts = ENGLISH) -> str:
         await self.service.check_forfeit(match_id, user_id)  # a game that ended (or left) meanwhile says so
-        _ = WORDS.get()
+        _ = say
         return _("Nothing changed: you're still in the game.")
 
-    def forfeited_text(self, match: MatchRecord, user_id: int) -> str:
+    def forfeited_text(self, match: MatchRecord, user_id: int, *, say: Texts = ENGLISH) -> str:
         over = match.status == "finished"
         winner = match.result.get("winner") if over and match.result else None
-        return render.forfeited(match.game, mentions(match), winner, over, f"<#{match.play_channel_id}>",
-                                WORDS.get())
+        return render.forfeited(match.game, mentions(match), winner, over, f"<#{match.play_channel_id}>", say)
 
-    async def forfeit_question(self, match: MatchRecord, seat: int) -> str:
+    async def forfeit_question(self, match: MatchRecord, seat: int, *, say: Texts = ENGLISH) -> str:
         view = await self.service.view(match.id)
         return render.forfeit_question(match.game, mentions(match), seat, view["in_game"],
-                                       f"<#{match.play_channel_id}>", WORDS.get())
+                                       f"<#{match.play_channel_id}>", say)
 
-    def waiting_text(self, status: MatchStatus) -> str:
+    def waiting_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
         match = status.match
         return render.waiting_status(mentions(match), match.game, match.rules, match.options.get("pace", DEFAULT_PACE),
                                      seat=status.seat, lobby=bool(match.options.get("lobby")),
-                                     expires_at=match.deadline_at, where=self.where(match), say=WORDS.get())
+                                     expires_at=match.deadline_at, where=self.where(match), say=say)
 
-    def status_reply(self, status: MatchStatus) -> tuple[str, discord.ui.View | None]:
+    def status_reply(self, status: MatchStatus, *, say: Texts = ENGLISH) -> tuple[str, discord.ui.View | None]:
         match = status.match
         assert status.view is not None
         deadline = match.deadline_at if match.deadline_kind == "turn" else None
         return render.status(status.view, mentions(match), match.game, match.options.get("pace", DEFAULT_PACE),
                              seat=status.seat, votes=match.options.get("votes", {}), deadline=deadline,
-                             where=self.where(match), say=WORDS.get()), None
-
-    async def on_forfeit_button(self, interaction: discord.Interaction, match_id: int, answer_: str) -> None:
-        WORDS.set(private_words(interaction))
-        await super().on_forfeit_button(interaction, match_id, answer_)
+                             where=self.where(match), say=say), None
 
     @war_group.command(name="forfeit", description="Give up your War game (asks first; the others play on, or win)")
     async def forfeit(self, interaction: discord.Interaction) -> None:
-        WORDS.set(private_words(interaction))
         await self.ask_forfeit(interaction)
 
     @war_group.command(name="status", description="Your War game: the round, everyone's cards, the flips and votes")
     async def status(self, interaction: discord.Interaction) -> None:
-        WORDS.set(private_words(interaction))
         await self.show_status(interaction)
 
 

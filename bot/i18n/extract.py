@@ -26,8 +26,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIRS = ("bot", "cogs")
 TEMPLATE = LOCALES_DIR / f"{DOMAIN}.pot"
 #: the marking functions and where their strings are (Babel's keyword spec)
-#: (``say`` is what the code calls a language's words when it passes them on: ``say("...")`` marks as ``_`` does)
-KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "say": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 #: catalogues are written with their lines as they are (no folding), so a change is one line of a diff
 PO_WIDTH = 0
 #: the dates in the catalogues' headers stay put: a new extraction changes only the strings

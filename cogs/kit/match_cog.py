@@ -410,9 +410,10 @@ class MatchCog(commands.Cog):
 
     def forfeited_text(self, match: MatchRecord, user_id: int, *, say: Texts = ENGLISH) -> str:
         """The forfeit question's answer once the user forfeited ``match`` (as it stands after it)."""
+        _ = say
         seat = match.seat_of(user_id)
         assert seat is not None
-        return "🏳️ " + say("You forfeited your {game} match: {player} wins.", game=say(self.title),
+        return "🏳️ " + _("You forfeited your {game} match: {player} wins.", game=_(self.title),
                           player=f"<@{match.user_ids[1 - seat]}>")
 
     # --- what the commands share -------------------------------------------------------------------------
@@ -676,8 +677,9 @@ class MatchCog(commands.Cog):
 
     async def forfeit_question(self, match: MatchRecord, seat: int, *, say: Texts = ENGLISH) -> str:
         """The forfeit command's question to the player in ``seat``, in ``say``'s language (the player's)."""
+        _ = say
         other = f"<@{match.user_ids[1 - seat]}>"
-        return say("Forfeit your {game} match against {player}? {player} wins and the result is recorded.",
+        return _("Forfeit your {game} match against {player}? {player} wins and the result is recorded.",
                    game=say(self.title), player=other)
 
     def status_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
@@ -688,8 +690,9 @@ class MatchCog(commands.Cog):
     def status_reply(self, status: MatchStatus, *, say: Texts = ENGLISH) -> tuple[str, discord.ui.View | None]:
         """The status command's answer for a match being played: its words, and the "Open my panel" button while
         the seat has a choice to make."""
+        _ = say
         match, panel = status.match, status.panel
-        where = say("The match: {channel}", channel=f"<#{match.play_channel_id}>")
+        where = _("The match: {channel}", channel=f"<#{match.play_channel_id}>")
         text = clamp(f"{self.status_text(status, say=say)}\n{where}", say=say)
         if not panel.locked and not panel.finished:
             return text, self.buttons.open_panel_view(match.id, self.presenter.panel_step(panel), say=say)
@@ -697,6 +700,7 @@ class MatchCog(commands.Cog):
 
     def waiting_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
         """The status command's words for a match not started yet, in ``say``'s language (the player's)."""
+        _ = say
         match, seat = status.match, status.seat
         other = f"<@{match.user_ids[1 - seat]}>"
         link = ""
@@ -705,17 +709,17 @@ class MatchCog(commands.Cog):
         game = say(self.title)
         if seat == 0:
             if match.deadline_at:
-                text = say("Your {game} challenge to {player} is waiting for an answer; it expires {when}.",
+                text = _("Your {game} challenge to {player} is waiting for an answer; it expires {when}.",
                            game=game, player=other, when=timestamp(match.deadline_at))
             else:
-                text = say("Your {game} challenge to {player} is waiting for an answer.", game=game, player=other)
-            return text + " " + say("You can withdraw it on the challenge message{link}.", link=link)
+                text = _("Your {game} challenge to {player} is waiting for an answer.", game=game, player=other)
+            return text + " " + _("You can withdraw it on the challenge message{link}.", link=link)
         if match.deadline_at:
-            text = say("{player} challenged you to {game}; it expires {when}.", game=game, player=other,
+            text = _("{player} challenged you to {game}; it expires {when}.", game=game, player=other,
                        when=timestamp(match.deadline_at))
         else:
-            text = say("{player} challenged you to {game}.", game=game, player=other)
-        return text + " " + say("Accept or decline it on the challenge message{link}.", link=link)
+            text = _("{player} challenged you to {game}.", game=game, player=other)
+        return text + " " + _("Accept or decline it on the challenge message{link}.", link=link)
 
     async def show_status(self, interaction: discord.Interaction) -> None:
         """The status command: the user's open match, privately; a panel not yet chosen gets its button."""

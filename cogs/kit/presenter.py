@@ -354,8 +354,9 @@ class Presenter(ShowLoop):
 
     def thread_lost_text(self, names: Sequence[str], say: Texts = ENGLISH) -> str:
         """The channel's note when the match's thread is lost, in ``say``'s language (the server's)."""
+        _ = say
         players = ", ".join(f"**{name(player)}**" for player in names)
-        return "⚠️ " + say("The thread of the {game} match of {players} is gone, so the match goes on here.",
+        return "⚠️ " + _("The thread of the {game} match of {players} is gone, so the match goes on here.",
                           game=say(self.title), players=players)
 
     async def _move_to_channel(self, show: Show, error: discord.HTTPException) -> bool:
@@ -667,7 +668,8 @@ class Presenter(ShowLoop):
                 if match.messages.get(dm_name(step - 1, seat)) != 0 and seat not in program_seats(match)]
 
     def panel_footer(self, match: MatchRecord, say: Texts = ENGLISH) -> str:
-        return "-# " + say("Your {game} match in {channel}.", game=say(self.title),
+        _ = say
+        return "-# " + _("Your {game} match in {channel}.", game=_(self.title),
                            channel=f"<#{match.play_channel_id}>")
 
     async def panel_message(self, match: MatchRecord, panel: Any, *, answering: bool = True,
@@ -801,16 +803,16 @@ class Presenter(ShowLoop):
         (message ``result``), its picture shown from that upload. A match played in its channel: the result is
         posted there, after the play, and the match's first message links to it."""
         match = show.match
-        say = texts(show.language)
+        say = _ = texts(show.language)
         if match.thread_id is None:
             await self._post(show, "result", **without_empty_files(
                 message_kwargs(surface, colour=self.colour, view=self.rematch_view(match, say))))
             link = message_link(match.guild_id, match.channel_id, show.match.messages["result"])
-            await self._show_card(show, content=f"🏁 **{surface.title}** · " + say("[the result]({link})", link=link))
+            await self._show_card(show, content=f"🏁 **{surface.title}** · " + _("[the result]({link})", link=link))
             return
         if "result" in match.messages:  # (the channel's message became the result before it was posted)
             return
-        card = await self._show_card(show, surface=surface, extra=say("The match: {channel}",
+        card = await self._show_card(show, surface=surface, extra=_("The match: {channel}",
                                                                       channel=f"<#{match.thread_id}>"),
                                      view=self.rematch_view(match, say))
         image_url = None if card is None or surface.picture is None else uploaded_url(card, surface.picture.filename)
