@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from bot.games import registry
+from bot.i18n import texts
 from tests.bot.i18n.pseudo import PSEUDO, english_in_messages, pseudo_language
 from tests.e2e.test_stats import Matches, slash
 from tests.localdiscord import Env, Message, User
@@ -137,3 +138,34 @@ async def test_the_stats_area_shows_no_english_in_the_pseudo_language(make_env, 
         # mark for the catalogues: not this area's, so left out here until they do
         games_help = [plugin.help for plugin in registry().plugins]
         assert english_in_messages(shown, [*names, *replays, *TYPED, "Pseudo", *games_help]) == []
+
+
+async def test_a_private_answer_speaks_the_members_language_and_a_shared_one_the_servers(make_env, tmp_path):
+    with pseudo_language():
+        env = await make_env(airwar_bot_factory(tmp_path / "airwar.db"))
+        await env.bot.guild_settings.set_language(env.guild.id, "de")
+        anna, ben = env.user("anna", locale=PSEUDO), env.user("ben", locale=PSEUDO)
+        matches = Matches(env)
+        for _ in range(6):
+            await matches.forfeit(anna, ben)
+        de = texts("de")
+
+        private = (await slash(env, anna, "stats")).message
+        shared = (await slash(env, anna, "stats", share=True)).message
+        assert private.embeds[0]["title"] == texts(PSEUDO)("Stats — {game}", game=texts(PSEUDO)("All games"))
+        assert shared.embeds[0]["title"] == de("Stats — {game}", game=de("All games")) == "Statistik — Alle Spiele"
+        assert shared.attachments[0].description.startswith("Verlauf der Wertung: ")
+
+        for share, words in ((False, texts(PSEUDO)), (True, de)):
+            history = (await slash(env, ben, "history", share=share)).message
+            await press(env, anna if share else ben, history, button(history, "hist:", 1))  # ▶: the same words
+            assert history.embeds[0]["title"] == words("Match history")
+            assert words("Page {page} of {pages}", page=2, pages=2) in history.embeds[0]["description"]
+            assert [b["label"] for b in history.buttons][2:] == [words("Export {number}", number=6)]
+
+        board = (await slash(env, anna, "leaderboard")).message  # public: the server's
+        assert board.embeds[0]["title"] == "Rangliste: Luftkrieg" and not board.ephemeral
+        hint = (await slash(env, anna, "leaderboard", game="war")).message  # only hers: her own
+        assert hint.ephemeral and hint.content == texts(PSEUDO)("No ranked players yet: play {games} to be ranked.",
+                                                                 games=texts(PSEUDO).ngettext("{count} game",
+                                                                                              "{count} games", 3))
