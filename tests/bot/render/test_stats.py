@@ -208,7 +208,7 @@ def test_the_area_in_german_is_the_catalogues_words():
         "Krieg von 1500 auf 1476 in 1 Partie")
     assert render.board_footer("airwar", 3, page=2, pages=4, unranked=2, say=de).splitlines() == [
         "Seite 2 von 4", "2 vorläufige Spieler (weniger als 3 Spiele) noch nicht in der Rangliste.",
-        "In der Rangliste ab 3 Spiele; eine neue Wertung beginnt bei 1500. /hilfe erklärt die Wertungen."]
+        "Mindestens 3 Spiele für die Rangliste; eine neue Wertung beginnt bei 1500. /hilfe erklärt die Wertungen."]
     chips = render.chips_board([ChipBoardRow(1, ALICE, None, 1500, -20, 1)], render.chips_title("casinowar", de), de)
     assert chips.title == "Casinokrieg — Chips"
     assert chips.text == f"**1.** <@{ALICE}> — **1.500** Chips · netto -20 an 1 Tisch"
