@@ -1,7 +1,8 @@
 """`/leaderboard [game] [season]`: the server's ranked players of a game, or of every game together (the combined
 board), this season or a past one, with ◀ / ▶ buttons to page through them.
 
-The board answers publicly (it is something players share); an empty board is an ephemeral hint instead. The
+The board answers publicly (it is something players share), in the server's language; an empty board is an
+ephemeral hint instead, in the member's. The
 numbers come from :meth:`~bot.services.stats.StatsService.leaderboard` (openskill ratings written when a match
 finishes; the combined rating is explained in :mod:`bot.services.stats`); the embed, one short line per ranked
 player that reads on a phone, from :func:`bot.render.stats.board`. Players still provisional (fewer games than the
@@ -28,6 +29,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import game_names, registry
+from bot.i18n import N_, Texts
+from bot.render.common import ENGLISH
 from bot.render.stats import (
     COMBINED,
     board,
@@ -36,13 +39,18 @@ from bot.render.stats import (
     bot_board,
     bot_board_footer,
     chips_board,
-    game_title,
+    chips_footer,
+    chips_title,
+    empty_board,
+    no_bot_games,
+    season_name,
 )
 from bot.services import USER_ERRORS
 from bot.services.stats import Board, BotBoard
 from bot.storage.records import LeaderboardPage
-from cogs._stats_ui import board_choices, stats_service, tell
+from cogs._stats_ui import board_choices, message_words, server_words, stats_service, tell
 from cogs.kit.choices import set_choices
+from cogs.kit.messages import private_words, said
 
 LEADERBOARD_COLOUR = discord.Colour.gold()
 DEFAULT_GAME = "airwar"
@@ -50,23 +58,21 @@ PER_PAGE = 10
 PREVIOUS, NEXT = "◀", "▶"
 
 
-def empty_text(board: LeaderboardPage, season: str | None = None) -> str:
-    games = "game" if board.min_games == 1 else "games"
-    if season is not None:
-        return f"Nobody was ranked on this board in {season}."
-    text = f"No ranked players yet: play {board.min_games} {games} to be ranked."
-    if board.unranked:
-        who = "1 player has" if board.unranked == 1 else f"{board.unranked} players have"
-        text += f"\n{who} played fewer than {board.min_games} {games} so far."
-    return text
+def empty_text(board: LeaderboardPage, season: str | None = None, say: Texts = ENGLISH) -> str:
+    return empty_board(board.min_games, board.unranked, season, say)
 
 
-def board_embed(shown: Board) -> discord.Embed:
+def past_season(shown: Board | BotBoard, say: Texts) -> str | None:
+    """The shown season's name when it is a past one (``None``: the current season)."""
+    return None if shown.current else season_name(shown.season, say)
+
+
+def board_embed(shown: Board, say: Texts = ENGLISH) -> discord.Embed:
     page = shown.page
-    surface = board(page, board_title(page.game, shown.season.name, shown.current))
+    surface = board(page, board_title(page.game, season_name(shown.season, say), shown.current, say), say)
     embed = discord.Embed(title=surface.title, description=surface.text, colour=LEADERBOARD_COLOUR)
     embed.set_footer(text=board_footer(page.game, page.min_games, page=page.page, pages=page.pages,
-                                       unranked=page.unranked, current=shown.current))
+                                       unranked=page.unranked, current=shown.current, say=say))
     return embed
 
 
@@ -84,10 +90,10 @@ def board_view(shown: Board) -> discord.ui.View | None:
     return view
 
 
-def bot_board_embed(shown: BotBoard) -> discord.Embed:
-    surface = bot_board(shown)
+def bot_board_embed(shown: BotBoard, say: Texts = ENGLISH) -> discord.Embed:
+    surface = bot_board(shown, say)
     embed = discord.Embed(title=surface.title, description=surface.text, colour=LEADERBOARD_COLOUR)
-    embed.set_footer(text=bot_board_footer(shown.page, shown.pages))
+    embed.set_footer(text=bot_board_footer(shown.page, shown.pages, say))
     return embed
 
 
@@ -103,9 +109,8 @@ def bot_board_view(shown: BotBoard, guild_id: int) -> discord.ui.View | None:
     return view
 
 
-def no_bot_games_text(game: str, season: str | None) -> str:
-    when = "this season" if season is None else f"in {season}"
-    return f"Nobody has played me at {game_title(game)} {when}: challenge me with `/{game} challenge`."
+def no_bot_games_text(game: str, season: str | None, say: Texts = ENGLISH) -> str:
+    return no_bot_games(game, season, say)
 
 
 def is_chips_board(game: str) -> bool:
@@ -113,8 +118,8 @@ def is_chips_board(game: str) -> bool:
     return game in game_names() and not registry().entry(game).plugin.flow.rated
 
 
-async def chips_page(interaction: discord.Interaction, guild_id: int, game: str,
-                     page: int) -> tuple[discord.Embed, discord.ui.View | None] | None:
+async def chips_page(interaction: discord.Interaction, guild_id: int, game: str, page: int,
+                     say: Texts = ENGLISH) -> tuple[discord.Embed, discord.ui.View | None] | None:
     """The chips board's page as an embed and its ◀ / ▶ (``None``: nobody has chips here yet)."""
     database = stats_service(interaction.client).db
     async with database.read() as conn:
@@ -124,10 +129,9 @@ async def chips_page(interaction: discord.Interaction, guild_id: int, game: str,
         rows = await database.chips.board_rows(conn, guild_id, limit=PER_PAGE, offset=(page - 1) * PER_PAGE)
     if not rows:
         return None
-    surface = chips_board(rows, f"{game_title(game)} — chips")
+    surface = chips_board(rows, chips_title(game, say), say)
     embed = discord.Embed(title=surface.title, description=surface.text, colour=LEADERBOARD_COLOUR)
-    footer = (f"Page {page} of {pages} · " if pages > 1 else "") + "Play money of this server: not rated."
-    embed.set_footer(text=footer)
+    embed.set_footer(text=chips_footer(page, pages, say))
     view = None
     if pages > 1:
         view = discord.ui.View(timeout=None)
@@ -136,7 +140,7 @@ async def chips_page(interaction: discord.Interaction, guild_id: int, game: str,
     return embed, view
 
 
-NO_CHIPS = "Nobody has chips here yet: they come with a first seat at a table."
+NO_CHIPS = N_("Nobody has chips here yet: they come with a first seat at a table.")
 
 
 async def load_board(interaction: discord.Interaction, guild_id: int, game: str, page: int,
@@ -178,46 +182,48 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLA
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None or interaction.guild_id != self.guild_id:
-            await interaction.response.send_message("This leaderboard belongs to another server.", ephemeral=True)
+            _ = private_words(interaction)
+            await interaction.response.send_message(_("This leaderboard belongs to another server."), ephemeral=True)
             return False
         if self.game not in (*game_names(), COMBINED):
-            await interaction.response.send_message("That leaderboard is no longer available.", ephemeral=True)
+            _ = private_words(interaction)
+            await interaction.response.send_message(_("That leaderboard is no longer available."), ephemeral=True)
             return False
         return True
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        say = await message_words(interaction)
         if self.bot:
             try:
                 against = await stats_service(interaction.client).bot_board(
                     self.guild_id, self.game, page=self.page, per_page=PER_PAGE, season=self.season)
             except USER_ERRORS as error:
-                await tell(interaction, str(error))
+                await tell(interaction, said(error, interaction))
                 return
             if not against.rows:
-                season = None if against.current else against.season.name
-                await interaction.response.edit_message(content=no_bot_games_text(self.game, season), embed=None,
-                                                        view=None)
+                await interaction.response.edit_message(
+                    content=no_bot_games_text(self.game, past_season(against, say), say), embed=None, view=None)
                 return
-            await interaction.response.edit_message(embed=bot_board_embed(against),
+            await interaction.response.edit_message(embed=bot_board_embed(against, say),
                                                     view=bot_board_view(against, self.guild_id))
             return
         if is_chips_board(self.game):
-            shown = await chips_page(interaction, self.guild_id, self.game, self.page)
+            shown = await chips_page(interaction, self.guild_id, self.game, self.page, say)
             if shown is None:
-                await interaction.response.edit_message(content=NO_CHIPS, embed=None, view=None)
+                await interaction.response.edit_message(content=say(NO_CHIPS), embed=None, view=None)
             else:
                 await interaction.response.edit_message(embed=shown[0], view=shown[1])
             return
         try:
             shown = await load_board(interaction, self.guild_id, self.game, self.page, self.season)
         except USER_ERRORS as error:
-            await tell(interaction, str(error))
+            await tell(interaction, said(error, interaction))
             return
         if not shown.page.rows:  # the board was emptied meanwhile (a new season, deleted players): say so
-            season = None if shown.current else shown.season.name
-            await interaction.response.edit_message(content=empty_text(shown.page, season), embed=None, view=None)
+            await interaction.response.edit_message(content=empty_text(shown.page, past_season(shown, say), say),
+                                                    embed=None, view=None)
             return
-        await interaction.response.edit_message(embed=board_embed(shown), view=board_view(shown))
+        await interaction.response.edit_message(embed=board_embed(shown, say), view=board_view(shown))
 
 
 class Leaderboard(commands.Cog):
@@ -241,10 +247,11 @@ class Leaderboard(commands.Cog):
         if vs_bot:
             await self.show_bot_board(interaction, interaction.guild_id, chosen, season)
             return
+        public = await server_words(self.bot, interaction.guild_id)
         if is_chips_board(chosen) and season is None:
-            chips = await chips_page(interaction, interaction.guild_id, chosen, 1)
+            chips = await chips_page(interaction, interaction.guild_id, chosen, 1, public)
             if chips is None:
-                await interaction.response.send_message(NO_CHIPS, ephemeral=True)
+                await interaction.response.send_message(private_words(interaction)(NO_CHIPS), ephemeral=True)
             elif chips[1] is None:
                 await interaction.response.send_message(embed=chips[0])
             else:
@@ -253,17 +260,17 @@ class Leaderboard(commands.Cog):
         try:
             shown = await load_board(interaction, interaction.guild_id, chosen, 1, season)
         except USER_ERRORS as error:
-            await tell(interaction, str(error))
+            await tell(interaction, said(error, interaction))
             return
         if not shown.page.rows:
-            past = None if shown.current else shown.season.name
-            await interaction.response.send_message(empty_text(shown.page, past), ephemeral=True)
+            _ = private_words(interaction)
+            await interaction.response.send_message(empty_text(shown.page, past_season(shown, _), _), ephemeral=True)
             return
         view = board_view(shown)
         if view is None:
-            await interaction.response.send_message(embed=board_embed(shown))
+            await interaction.response.send_message(embed=board_embed(shown, public))
         else:
-            await interaction.response.send_message(embed=board_embed(shown), view=view)
+            await interaction.response.send_message(embed=board_embed(shown, public), view=view)
 
 
     async def show_bot_board(self, interaction: discord.Interaction, guild_id: int, game: str,
@@ -272,17 +279,18 @@ class Leaderboard(commands.Cog):
             shown = await stats_service(interaction.client).bot_board(guild_id, game, page=1, per_page=PER_PAGE,
                                                                       season=season)
         except USER_ERRORS as error:
-            await tell(interaction, str(error))
+            await tell(interaction, said(error, interaction))
             return
         if not shown.rows:
-            past = None if shown.current else shown.season.name
-            await interaction.response.send_message(no_bot_games_text(game, past), ephemeral=True)
+            _ = private_words(interaction)
+            await interaction.response.send_message(no_bot_games_text(game, past_season(shown, _), _), ephemeral=True)
             return
+        public = await server_words(self.bot, guild_id)
         view = bot_board_view(shown, guild_id)
         if view is None:
-            await interaction.response.send_message(embed=bot_board_embed(shown))
+            await interaction.response.send_message(embed=bot_board_embed(shown, public))
         else:
-            await interaction.response.send_message(embed=bot_board_embed(shown), view=view)
+            await interaction.response.send_message(embed=bot_board_embed(shown, public), view=view)
 
 
 async def setup(bot: commands.Bot) -> None:

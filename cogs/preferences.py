@@ -4,7 +4,8 @@
   thread opens the same panel there;
 * ``here``: no DM at all; the board's button opens the panel as an ephemeral message in the match's thread.
 
-Answered privately; without ``where`` it says what is set. A match under way follows a change from its next step.
+Answered privately, in the member's language; without ``where`` it says what is set. A match under way follows a change
+from its next step.
 """
 
 from __future__ import annotations
@@ -13,17 +14,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import N_
+from bot.render.stats import command as slash_command
 from bot.services import USER_ERRORS
 from bot.services.preferences import PreferencesService
 from cogs._stats_ui import tell
+from cogs.kit.messages import private_words, said
 
-PLACES = [app_commands.Choice(name="dm: one DM per match, edited for each step (default)", value="dm"),
-          app_commands.Choice(name="here: in the match's thread, from the board's button; no DMs", value="here")]
+PLACES = [app_commands.Choice(name=N_("dm: one DM per match, edited for each step (default)"), value="dm"),
+          app_commands.Choice(name=N_("here: in the match's thread, from the board's button; no DMs"), value="here")]
 SAID = {
-    "dm": ("Your panels come by DM: one message per match, edited for each step. The board in the match's thread "
-           "opens the same panel there too."),
-    "here": ("Your panels open here: press the board's button in the match's thread (only you see the panel). "
-             "No DMs."),
+    "dm": N_("Your panels come by DM: one message per match, edited for each step. The board in the match's thread "
+             "opens the same panel there too."),
+    "here": N_("Your panels open here: press the board's button in the match's thread (only you see the panel). "
+               "No DMs."),
 }
 
 
@@ -38,16 +42,19 @@ class Preferences(commands.Cog):
     @app_commands.describe(where="dm: one DM per match (default) · here: in the match's thread; leave out to see")
     @app_commands.choices(where=PLACES)
     async def panels(self, interaction: discord.Interaction, where: app_commands.Choice[str] | None = None) -> None:
+        _ = private_words(interaction)
         try:
             if where is None:
                 place = await self.service.panel_place(interaction.user.id)
-                await tell(interaction, SAID[place] + " Change it with `/preferences panels where:`.")
+                command = f"`{slash_command(_, 'preferences panels where')}:`"
+                await tell(interaction, _("{place} Change it with {command}.", place=_(SAID[place]), command=command))
                 return
             place = await self.service.set_panel_place(interaction.user.id, where.value)
         except USER_ERRORS as error:
-            await tell(interaction, str(error))
+            await tell(interaction, said(error, interaction))
             return
-        await tell(interaction, f"Saved. {SAID[place]} A match under way follows it from its next step.")
+        await tell(interaction, _("Saved. {place} A match under way follows it from its next step.",
+                                  place=_(SAID[place])))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,13 +1,12 @@
 """`/settings ...` (the server's settings for every game, and `/settings newseason`) and `/season list`.
 
-Discord sets who sees a command per top-level command, not per subcommand: `/settings` is for members with the
-Manage Server permission (``default_member_permissions``, so Discord hides it from the others), `/season list` is
-for everyone (players pick a past season's board by its number). Starting a season is a change, so it is
-`/settings newseason`. The permission is still checked here, as a server may let others reach the command in its
-Integrations settings: they get an ephemeral refusal and nothing changes. Every answer is ephemeral except a new
-season, which the server should see. Values are checked by :class:`~bot.services.settings.SettingsService`; a bad
-one gets its message and changes nothing.
-"""
+Discord sets who sees a command per top-level command, not per subcommand: `/settings` is for members with the Manage
+Server permission (``default_member_permissions``, so Discord hides it from the others), `/season list` is for everyone
+(players pick a past season's board by its number). Starting a season is a change, so it is `/settings newseason`. The
+permission is still checked here, as a server may let others reach the command in its Integrations settings: they get an
+ephemeral refusal and nothing changes. Every answer is ephemeral except a new season, which the server should see (in
+the server's language; the others in the member's). Values are checked by
+:class:`~bot.services.settings.SettingsService`; a bad one gets its message and changes nothing."""
 
 from __future__ import annotations
 
@@ -24,16 +23,16 @@ from bot.render import stats as render
 from bot.services import USER_ERRORS
 from bot.services.settings import InvalidSetting
 from bot.storage.settings import WAR_PACES, GuildSettings
-from cogs._stats_ui import NO_MENTIONS, game_choices, settings_service, stats_service, tell
+from cogs._stats_ui import NO_MENTIONS, game_choices, server_words, settings_service, stats_service, tell
 from cogs.kit.choices import set_choices
-from cogs.kit.messages import private_words
+from cogs.kit.messages import private_words, said
 
 NEEDS_MANAGE = N_("Changing the server's settings needs the Manage Server permission.")
-SEASON_NEEDS_MANAGE = "Starting a new season needs the Manage Server permission."
+SEASON_NEEDS_MANAGE = N_("Starting a new season needs the Manage Server permission.")
 PACE_CHOICES = [
-    app_commands.Choice(name="flip: every player presses Flip for each round", value="flip"),
-    app_commands.Choice(name="auto: the bot plays the rounds by itself", value="auto"),
-    app_commands.Choice(name="instant: played out at once, the result shown", value="instant"),
+    app_commands.Choice(name=N_("flip: every player presses Flip for each round"), value="flip"),
+    app_commands.Choice(name=N_("auto: the bot plays the rounds by itself"), value="auto"),
+    app_commands.Choice(name=N_("instant: played out at once, the result shown"), value="instant"),
 ]
 assert [c.value for c in PACE_CHOICES] == list(WAR_PACES)
 CHANNEL_ACTIONS = [app_commands.Choice(name=name, value=name) for name in ("add", "remove", "clear")]
@@ -70,20 +69,22 @@ class Settings(commands.Cog):
     async def _change(self, interaction: discord.Interaction, change) -> None:
         """Run a setter for a member who may manage the server; answer the settings after it, or the refusal."""
         assert interaction.guild_id is not None
+        _ = private_words(interaction)
         if not may_manage(interaction):
-            await tell(interaction, private_words(interaction)(NEEDS_MANAGE))
+            await tell(interaction, _(NEEDS_MANAGE))
             return
         try:
             current = await change(interaction.guild_id)
         except USER_ERRORS as error:
-            await tell(interaction, f"{error} Nothing was changed.")
+            await tell(interaction, _("{refusal} Nothing was changed.", refusal=said(error, interaction)))
             return
-        await tell(interaction, "Saved.\n" + render.settings(current, game_names()))
+        await tell(interaction, _("Saved.") + "\n" + render.settings(current, game_names(), _))
 
     @settings.command(name="show", description="Show this server's settings")
     async def show(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
-        await tell(interaction, render.settings(await self.service.get(interaction.guild_id), game_names()))
+        await tell(interaction, render.settings(await self.service.get(interaction.guild_id), game_names(),
+                                                private_words(interaction)))
 
     @settings.command(name="timer", description="Air War: seconds each player has to arrange a stack")
     @app_commands.describe(seconds=f"{ARRANGE_SECONDS_RANGE[0]} to {ARRANGE_SECONDS_RANGE[1]} seconds "
@@ -101,7 +102,11 @@ class Settings(commands.Cog):
             # Discord keeps to the option's range; a client that does not is refused in the option's own unit
             low, high = PACE_SECONDS
             if not (math.isfinite(seconds) and low <= seconds <= high):
-                raise InvalidSetting(f"The flip pace must be from {low:g} to {high:g} seconds, not {seconds:g}.")
+                _ = private_words(interaction)
+                raise InvalidSetting(f"The flip pace must be from {low:g} to {high:g} seconds, not {seconds:g}.",
+                                     template=N_("The flip pace must be from {low} to {high} seconds, not "
+                                                 "{seconds}."), low=_.number(low), high=_.number(high),
+                                     seconds=_.number(seconds))
             return await self.service.set_flip_pace_ms(guild, round(seconds * 1000))  # to the millisecond
 
         await self._change(interaction, change)
@@ -132,10 +137,13 @@ class Settings(commands.Cog):
             await self._change(interaction, self.service.clear_start_channels)
             return
         if channel is None:
+            _ = private_words(interaction)
             if not may_manage(interaction):
-                await tell(interaction, private_words(interaction)(NEEDS_MANAGE))
+                await tell(interaction, _(NEEDS_MANAGE))
+            elif action.value == "add":
+                await tell(interaction, _("Name the channel to add. Nothing was changed."))
             else:
-                await tell(interaction, f"Name the channel to {action.value}. Nothing was changed.")
+                await tell(interaction, _("Name the channel to remove. Nothing was changed."))
             return
         setter = self.service.add_start_channel if action.value == "add" else self.service.remove_start_channel
         await self._change(interaction, lambda guild: setter(guild, channel.id))
@@ -153,7 +161,7 @@ class Settings(commands.Cog):
         try:
             await self.service.set_language(interaction.guild_id, language.value)
         except USER_ERRORS as error:
-            await tell(interaction, f"{error} Nothing was changed.")
+            await tell(interaction, _("{refusal} Nothing was changed.", refusal=said(error, interaction)))
             return
         await tell(interaction, _("Saved: this server's public messages are in {language} from now on. Private "
                                   "replies follow each member's own Discord language.",
@@ -165,21 +173,25 @@ class Settings(commands.Cog):
     async def new_season(self, interaction: discord.Interaction, name: str | None = None) -> None:
         assert interaction.guild_id is not None
         if not may_manage(interaction):
-            await tell(interaction, SEASON_NEEDS_MANAGE)
+            await tell(interaction, private_words(interaction)(SEASON_NEEDS_MANAGE))
             return
         try:
             closed, new = await stats_service(self.bot).start_season(interaction.guild_id, name)
         except USER_ERRORS as error:
-            await tell(interaction, str(error))
+            await tell(interaction, said(error, interaction))
             return
+        _ = await server_words(self.bot, interaction.guild_id)  # the channel sees it
+        board = f"`{render.command(_, 'leaderboard season')}:{closed.number}`"
         await interaction.response.send_message(
-            f"🏁 **{closed.name}** is over: its leaderboards are kept (`/leaderboard season:{closed.number}`). "
-            f"**{new.name}** starts now, with fresh leaderboards for every game.", allowed_mentions=NO_MENTIONS)
+            _("🏁 **{closed}** is over: its leaderboards are kept ({board}). **{new}** starts now, with fresh "
+              "leaderboards for every game.", closed=render.season_name(closed, _), board=board,
+              new=render.season_name(new, _)), allowed_mentions=NO_MENTIONS)
 
     @season.command(name="list", description="This server's seasons")
     async def season_list(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
-        await tell(interaction, render.seasons(await stats_service(self.bot).seasons(interaction.guild_id)))
+        await tell(interaction, render.seasons(await stats_service(self.bot).seasons(interaction.guild_id),
+                                               private_words(interaction)))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,6 +1,7 @@
 """`/stats [player] [game]`, `/history [player]` and `/h2h player [opponent] [game]`: a server's records.
 
-Each answers only the member who asks (ephemeral) unless they set ``share``, which posts it for the channel.
+Each answers only the member who asks (ephemeral, in their language) unless they set ``share``, which posts it for
+the channel (in the server's language).
 `/stats` answers with the numbers and a chart of the rating history; `/history` lists finished matches, newest
 first, five to a page, each linking the thread (or channel) it was played in, with ◀ / ▶ and an Export button per
 match that sends its match file (the match's complete record, which ``python -m bot replay`` plays to the same
@@ -19,11 +20,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import N_, Texts
 from bot.render import stats as render
+from bot.render.common import ENGLISH
 from bot.services import USER_ERRORS
 from bot.services.stats import HistoryPage
-from cogs._stats_ui import NO_MENTIONS, game_choices, stats_service, tell
+from cogs._stats_ui import NO_MENTIONS, game_choices, message_words, stats_service, tell, words_for
 from cogs.kit.choices import set_choices
+from cogs.kit.messages import private_words, said
 
 STATS_COLOUR = discord.Colour.blurple()
 HISTORY_PER_PAGE = 5
@@ -40,8 +44,9 @@ async def answer(interaction: discord.Interaction, share: bool, **message) -> No
     await interaction.response.send_message(ephemeral=not share, allowed_mentions=NO_MENTIONS, **message)
 
 
-def history_message(page: HistoryPage) -> tuple[discord.Embed, discord.ui.View | None]:
-    surface = render.history(page, render.player(page.user_id))
+def history_message(page: HistoryPage, say: Texts = ENGLISH) -> tuple[discord.Embed, discord.ui.View | None]:
+    _ = say
+    surface = render.history(page, render.player(page.user_id, say), say)
     embed = discord.Embed(title=surface.title, description=surface.text, colour=STATS_COLOUR)
     if not page.matches:
         return embed, None
@@ -53,16 +58,18 @@ def history_message(page: HistoryPage) -> tuple[discord.Embed, discord.ui.View |
                                         disabled=page.page >= page.pages))
     first = (page.page - 1) * page.per_page + 1
     for index, match in enumerate(page.matches, first):
-        view.add_item(ExportButton(page.guild_id, match.match_id, label=f"Export {index}"))
+        view.add_item(ExportButton(page.guild_id, match.match_id, label=_("Export {number}", number=index)))
     return embed, view
 
 
-def export_text(match_id: int, game: str) -> str:
+def export_text(match_id: int, game: str, say: Texts = ENGLISH) -> str:
     """What the match file is, in a player's words, and one line for those who run the bot."""
-    return (f"💾 The complete record of match {match_id} ({render.game_title(game)}): its rules, the seed that "
-            "dealt the cards and every move in order. Keep it to replay the match move by move, or to check its "
-            "result: anyone with the file gets the same game again.\n"
-            f"-# Running the bot? `python -m bot replay match-{match_id}.json` plays it.")
+    _ = say
+    replay = f"`python -m bot replay match-{match_id}.json`"
+    return (_("💾 The complete record of match {match} ({game}): its rules, the seed that dealt the cards and every "
+              "move in order. Keep it to replay the match move by move, or to check its result: anyone with the file "
+              "gets the same game again.", match=match_id, game=render.game_title(game, say)) + "\n"
+            + _("-# Running the bot? {command} plays it.", command=replay))
 
 
 class HistoryPageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hist:(?P<guild>\d+):(?P<user>\d+):"
@@ -79,21 +86,21 @@ class HistoryPageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hi
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id != self.guild_id:
-            await tell(interaction, "This history belongs to another server.")
+            await tell(interaction, private_words(interaction)("This history belongs to another server."))
             return False
         return True
 
     async def callback(self, interaction: discord.Interaction) -> None:
         page = await stats_service(interaction.client).history(self.guild_id, self.user_id, self.page,
                                                                HISTORY_PER_PAGE)
-        embed, view = history_message(page)
+        embed, view = history_message(page, await message_words(interaction))
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
 
 
 class ExportButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:(?P<guild>\d+):(?P<match>\d+)"):
     """Sends the match file of a finished match of this server, privately."""
 
-    def __init__(self, guild_id: int, match_id: int, *, label: str = "Export") -> None:
+    def __init__(self, guild_id: int, match_id: int, *, label: str = N_("Export")) -> None:
         super().__init__(discord.ui.Button(label=label, custom_id=f"hx:{guild_id}:{match_id}",
                                            style=discord.ButtonStyle.primary, emoji="💾", row=1))
         self.guild_id, self.match_id = guild_id, match_id
@@ -105,7 +112,7 @@ class ExportButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:(?P<
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id != self.guild_id:
-            await tell(interaction, "This match belongs to another server.")
+            await tell(interaction, private_words(interaction)("This match belongs to another server."))
             return False
         return True
 
@@ -115,11 +122,12 @@ class ExportButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:(?P<
             game = await stats_service(bot).exportable(self.guild_id, self.match_id)
             data = await bot.service_for(game).export(self.match_id)
         except USER_ERRORS as error:
-            await tell(interaction, str(error))
+            await tell(interaction, said(error, interaction))
             return
         text = json.dumps(data, indent=1) + "\n"
         file = discord.File(io.BytesIO(text.encode()), filename=f"match-{self.match_id}.json")
-        await interaction.response.send_message(export_text(self.match_id, game), file=file, ephemeral=True)
+        await interaction.response.send_message(export_text(self.match_id, game, private_words(interaction)),
+                                                file=file, ephemeral=True)
 
 
 class Stats(commands.Cog):
@@ -145,11 +153,12 @@ class Stats(commands.Cog):
         try:
             data = await self.service.player_stats(interaction.guild_id, who.id, game and game.value)
         except USER_ERRORS as error:
-            await tell(interaction, str(error))
+            await tell(interaction, said(error, interaction))
             return
-        surface = render.stats(data, who.mention)
+        say = await words_for(interaction, share)
+        surface = render.stats(data, who.mention, say)
         embed = discord.Embed(title=surface.title, description=surface.text, colour=STATS_COLOUR)
-        picture = render.rating_chart(data, _plain_name(who)) if data.games else None
+        picture = render.rating_chart(data, _plain_name(who), say) if data.games else None
         if picture is None:
             await answer(interaction, share, embed=embed)
             return
@@ -165,10 +174,11 @@ class Stats(commands.Cog):
         assert interaction.guild_id is not None
         who = player or interaction.user
         page = await self.service.history(interaction.guild_id, who.id, 1, HISTORY_PER_PAGE)
+        say = await words_for(interaction, share)
         if not page.total:
-            await answer(interaction, share, content=render.history(page, who.mention).text)
+            await answer(interaction, share, content=render.history(page, who.mention, say).text)
             return
-        embed, view = history_message(page)
+        embed, view = history_message(page, say)
         await answer(interaction, share, embed=embed, **({} if view is None else {"view": view}))
 
     @app_commands.command(name="h2h", description="Two players' matches against each other on this server")
@@ -183,9 +193,9 @@ class Stats(commands.Cog):
         try:
             data = await self.service.head_to_head(interaction.guild_id, player.id, other.id, game and game.value)
         except USER_ERRORS as error:
-            await tell(interaction, str(error))
+            await tell(interaction, said(error, interaction))
             return
-        surface = render.head_to_head(data)
+        surface = render.head_to_head(data, await words_for(interaction, share))
         embed = discord.Embed(title=surface.title, description=surface.text, colour=STATS_COLOUR)
         await answer(interaction, share, embed=embed)
 

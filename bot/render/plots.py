@@ -23,6 +23,7 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.offsetbox import AnchoredOffsetbox, DrawingArea, HPacker, TextArea, VPacker
 from matplotlib.patches import Rectangle
 
+from bot.i18n import Texts, texts
 from bot.render.fonts import StackFont, fit, note_drawn, runs, text_length
 
 BACKGROUND = (250, 250, 247)
@@ -69,10 +70,14 @@ def nice_ticks(low: float, high: float, count: int = 5, *, whole: bool = False) 
     return ticks
 
 
-def _label(value: float) -> str:
+def _label(value: float, say: Texts | None = None) -> str:
+    """A tick's number in ``say``'s language (English by default): ``1,500``, ``2.5`` (``1.500``, ``2,5`` in
+    German)."""
+    say = say or texts("en")
     if abs(value - round(value)) < 1e-9:
-        return f"{round(value):,}"
-    return f"{value:,.2f}".rstrip("0").rstrip(".")
+        return say.number(round(value), digits=0)
+    digits = 1 if abs(value * 10 - round(value * 10)) < 1e-9 else 2
+    return say.number(value, digits=digits)
 
 
 def _colour(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
@@ -122,11 +127,15 @@ def _tick_font(text: str) -> FontProperties:
 
 
 def line_chart(series: Sequence[tuple[str, Sequence[float]]], *, title: str, x_label: str, y_label: str,
-               width: int = 800, height: int = 400, x_start: float = 0, x_step: float = 1) -> bytes:
+               width: int = 800, height: int = 400, x_start: float = 0, x_step: float = 1,
+               say: Texts | None = None) -> bytes:
     """A PNG line chart: one line per ``(name, values)`` (value ``i`` at x = ``x_start + i * x_step``), a legend
     with the names, ``title`` above, ``x_label`` under the x axis and ``y_label`` over the y axis. Series may
     differ in length; an empty series draws nothing; a single value is drawn as a dot. ``width`` and ``height``
-    are clamped to 200x150 .. 4000x4000 pixels. Raises ``ValueError`` for a non-finite value."""
+    are clamped to 200x150 .. 4000x4000 pixels. Raises ``ValueError`` for a non-finite value. The ticks' numbers
+    (and the words put in for a missing title or name) are in ``say``'s language (English by default); the texts
+    given are drawn as they are."""
+    _ = say = say or texts("en")
     width = min(max(int(width), MIN_WIDTH), MAX_SIDE)
     height = min(max(int(height), MIN_HEIGHT), MAX_SIDE)
     for _, values in series:
@@ -145,10 +154,10 @@ def line_chart(series: Sequence[tuple[str, Sequence[float]]], *, title: str, x_l
     x_ticks = [t for t in nice_ticks(x_start, x_high, 6, whole=whole)
                if x_start - 1e-9 <= t <= x_high + 1e-9] or [x_start]
 
-    left = 18 + max(text_length(_label(t), TICK_SIZE) for t in y_ticks) + 10
+    left = 18 + max(text_length(_label(t, say), TICK_SIZE) for t in y_ticks) + 10
     right = width - 20
-    names = [fit(" ".join(name.split()) or f"Series {index + 1}", LABEL_SIZE, right - left - SWATCH - SWATCH_GAP)
-             for index, (name, _) in enumerate(series)]
+    names = [fit(" ".join(name.split()) or _("Series {number}", number=index + 1), LABEL_SIZE,
+                 right - left - SWATCH - SWATCH_GAP) for index, (name, _values) in enumerate(series)]
     legend_rows = _legend_rows(names, right - left)
     top = 14 + TITLE_SIZE + 10 + LABEL_SIZE + 8  # from the figure's top
     bottom = 8 + TICK_SIZE + 8 + LABEL_SIZE + 10 + len(legend_rows) * (LABEL_SIZE + 8)  # from its bottom
@@ -170,9 +179,9 @@ def line_chart(series: Sequence[tuple[str, Sequence[float]]], *, title: str, x_l
     axes.set_ylim(y_ticks[0], y_ticks[-1])
     for ticks, setter, labels in ((x_ticks, axes.set_xticks, axes.get_xticklabels),
                                   (y_ticks, axes.set_yticks, axes.get_yticklabels)):
-        texts = [_label(t) for t in ticks]
-        setter(ticks, texts)
-        for label, text in zip(labels(), texts, strict=True):
+        shown = [_label(t, say) for t in ticks]
+        setter(ticks, shown)
+        for label, text in zip(labels(), shown, strict=True):
             label.set_fontproperties(_tick_font(text))
 
     for index, (_, values) in enumerate(series):
@@ -184,7 +193,7 @@ def line_chart(series: Sequence[tuple[str, Sequence[float]]], *, title: str, x_l
             axes.plot(xs, list(values), color=colour, linewidth=3, solid_joinstyle="round",
                       solid_capstyle="round", clip_on=False)
 
-    _place(figure, _text_box(fit(" ".join(title.split()) or "Chart", TITLE_SIZE, width - 24), TITLE_SIZE, INK),
+    _place(figure, _text_box(fit(" ".join(title.split()) or _("Chart"), TITLE_SIZE, width - 24), TITLE_SIZE, INK),
            "upper center", width / 2, height - 12)
     if y_label:
         _place(figure, _text_box(y_label, LABEL_SIZE, AXIS), "upper left", left, height - (14 + TITLE_SIZE + 10))

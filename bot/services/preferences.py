@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 
+from bot.i18n import N_
 from bot.match.errors import ServiceError
 from bot.storage.port import Storage
 from bot.storage.preferences import DEFAULT_PANELS, PANEL_PLACES
@@ -45,7 +46,8 @@ class PreferencesService:
     async def set_panel_place(self, user_id: int, place: str) -> str:
         """Where the player's panels open from now on; returns it."""
         if place not in PANEL_PLACES:
-            raise InvalidPreference(f"Panels open in `dm` or `here`, not {place!r}.")
+            raise InvalidPreference(f"Panels open in `dm` or `here`, not {place!r}.",
+                                    template=N_("Panels open in `dm` or `here`, not {place}."), place=repr(place))
         async with self.db.statement() as conn:  # one write
             await self.db.preferences.set_panel_place(conn, user_id, place, self.clock())
         return place

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.games import game_class
 from bot.games.base import Option
+from bot.i18n import N_, Texts, texts
 from bot.services.settings import InvalidSetting, parse_rules_text
 
 #: Discord's most choices an autocomplete answers with, and the longest choice name and value
@@ -31,7 +32,8 @@ def read_rules(game: str, text: str | None, *, left_out: Sequence[str] = ()) -> 
     rules = parse_rules_text(game, text)
     refused = [key for key in rules if key in left_out]
     if refused:
-        raise InvalidSetting(f"The rule {refused[0]!r} can't be given here: the game sets it itself.")
+        template = N_("The rule {key} can't be given here: the game sets it itself.")
+        raise InvalidSetting(template.format(key=repr(refused[0])), template=template, key=repr(refused[0]))
     return rules
 
 
@@ -52,12 +54,15 @@ def _one_line(text: str) -> str:
 
 
 def suggestions(game: str, text: str, *, left_out: Sequence[str] = (),
-                examples: Mapping[str, Sequence[Any]] | None = None) -> list[tuple[str, str]]:
+                examples: Mapping[str, Sequence[Any]] | None = None, say: Texts | None = None,
+                ) -> list[tuple[str, str]]:
     """What to offer while ``text`` is typed into a rules option: ``(name, value)`` pairs, the value the whole text
     with one rule completed, the name saying what it does. First the text as typed, marked as playable or with
     what is wrong with it; then the rules not given yet (``left_out`` never) with the values that change them, matching
     what is being typed (a rule's default too once its name is typed whole). ``examples``: values to offer for a
-    rule that takes any number."""
+    rule that takes any number. The names are in ``say``'s language (the member's who types; English by
+    default), the rules themselves as they are typed."""
+    _ = say = say or texts("en")
     cls = game_class(game)
     options = {option.key: option for option in cls.options if option.key not in left_out}
     tokens = text.split()
@@ -71,7 +76,7 @@ def suggestions(game: str, text: str, *, left_out: Sequence[str] = (),
             read_rules(game, whole, left_out=left_out)
             offered.append((_one_line(f"✅ {whole}"), whole))
         except InvalidSetting as error:
-            offered.append((_one_line(f"⚠️ {error}"), whole))
+            offered.append((_one_line(f"⚠️ {error.said(say)}"), whole))
     key_typed, equals, value_typed = typing.partition("=")
     for key, option in options.items():
         if key in given or not key.startswith(key_typed) or (equals and key != key_typed):
@@ -83,6 +88,7 @@ def suggestions(game: str, text: str, *, left_out: Sequence[str] = (),
                 continue
             whole = " ".join([*done, f"{key}={show(value)}"])
             if len(whole) <= MAX_CHOICE_LENGTH:
-                offered.append((_one_line(f"{whole}{' (default)' if default else ''} — {option.help}"), whole))
+                shown = _("{rules} (default)", rules=whole) if default else whole
+                offered.append((_one_line(f"{shown} — {_(option.help)}"), whole))
     unique = list(dict.fromkeys(offered))
     return unique[:MAX_SUGGESTIONS]

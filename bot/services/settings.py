@@ -25,7 +25,7 @@ from typing import Any
 
 from bot.errors import GameError
 from bot.games import game_class, game_names
-from bot.i18n import LANGUAGES
+from bot.i18n import LANGUAGES, N_, Texts
 from bot.match.errors import ServiceError
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
 from bot.storage.port import Storage
@@ -39,7 +39,23 @@ LANGUAGE_KEPT_SECONDS = 30.0
 
 
 class InvalidSetting(ServiceError):
-    """A setting's value was refused; nothing was changed."""
+    """A setting's value was refused; nothing was changed. Raised as ``InvalidSetting(english, template=N_(...),
+    **params)``: a param with a ``said`` of its own (an engine's error) is said in the same language, ``game`` is a
+    game's title."""
+
+    def said(self, say: Texts) -> str:
+        if self.template is None:
+            return self.message
+        _ = say
+        params = {key: value.said(say) if hasattr(value, "said") else _(value) if key == "game" else value
+                  for key, value in self.params.items()}
+        return _(self.template, **params)
+
+
+def _refused(template: str, **params: Any) -> InvalidSetting:
+    """An :class:`InvalidSetting` whose English is its template filled in (a game's title as it is)."""
+    return InvalidSetting(template.format(**{key: str(value) for key, value in params.items()}), template=template,
+                          **params)
 
 
 class StartChannelRefused(ServiceError):
@@ -47,7 +63,9 @@ class StartChannelRefused(ServiceError):
 
     def __init__(self, channel_id: int, allowed: tuple[int, ...]) -> None:
         where = ", ".join(f"<#{channel}>" for channel in allowed)
-        super().__init__(f"Matches can't be started in <#{channel_id}> on this server; start one in {where}.")
+        super().__init__(f"Matches can't be started in <#{channel_id}> on this server; start one in {where}.",
+                         template=N_("Matches can't be started in {channel} on this server; start one in "
+                                     "{channels}."), channel=f"<#{channel_id}>", channels=where)
         self.channel_id = channel_id
         self.allowed = allowed
 
@@ -57,36 +75,41 @@ def parse_rules_text(game: str, text: str) -> dict[str, Any]:
     :class:`InvalidSetting` naming what is wrong: not key=value, a key given twice, an unknown game or key, a value
     the rule does not take (the engine's own message)."""
     if game not in game_names():
-        raise InvalidSetting(f"There is no game {game!r}; the games are: {', '.join(game_names())}.")
+        raise _no_game(game)
     try:
         tokens = shlex.split(text)
     except ValueError as error:
-        raise InvalidSetting(f"Couldn't read the rules: {error}.") from None
+        raise _refused(N_("Couldn't read the rules: {error}."), error=error) from None
     if not tokens:
-        raise InvalidSetting("Give the rules as key=value pairs, e.g. `aces=low`.")
+        raise _refused(N_("Give the rules as key=value pairs, e.g. `aces=low`."))
     given: dict[str, str] = {}
     for token in tokens:
         key, sep, value = token.partition("=")
         key = key.strip()
         if not sep or not key or not value.strip():
-            raise InvalidSetting(f"Rules are key=value pairs separated by spaces; {token!r} isn't one.")
+            raise _refused(N_("Rules are key=value pairs separated by spaces; {token} isn't one."), token=repr(token))
         if key in given:
-            raise InvalidSetting(f"The rule {key!r} is given twice.")
+            raise _refused(N_("The rule {key} is given twice."), key=repr(key))
         given[key] = value
     return check_rules(game, given)
+
+
+def _no_game(game: str) -> InvalidSetting:
+    return _refused(N_("There is no game {name}; the games are: {games}."), name=repr(game),
+                    games=", ".join(game_names()))
 
 
 def check_rules(game: str, given: Mapping[str, Any]) -> dict[str, Any]:
     """The given rule keys checked against the game's options and typed (text values as on a command line)."""
     if game not in game_names():
-        raise InvalidSetting(f"There is no game {game!r}; the games are: {', '.join(game_names())}.")
+        raise _no_game(game)
     cls = game_class(game)
     try:
         cls.resolve_rules(given)  # unknown keys, and every value against the game's options
         options = {option.key: option for option in cls.options}
         return {key: options[key].parse(value) for key, value in given.items()}
     except GameError as error:
-        raise InvalidSetting(f"Bad rules for {cls.title}: {error}.") from None
+        raise _refused(N_("Bad rules for {game}: {error}."), game=cls.title, error=error) from None
 
 
 class SettingsService:
@@ -116,7 +139,8 @@ class SettingsService:
 
     async def set_language(self, guild_id: int, language: str) -> GuildSettings:
         if language not in LANGUAGES:
-            raise InvalidSetting(f"The languages are {', '.join(LANGUAGES)}, not {language!r}.")
+            raise _refused(N_("The languages are {languages}, not {language}."), languages=", ".join(LANGUAGES),
+                           language=repr(language))
         return await self._update(guild_id, language=language)
 
     async def check_start(self, guild_id: int, channel_id: int, parent_id: int | None = None) -> None:
@@ -147,10 +171,12 @@ class SettingsService:
 
     # --- setters ------------------------------------------------------------------------------------------
     @staticmethod
-    def _whole(name: str, value: Any, bounds: tuple[int, int], unit: str) -> int:
+    def _whole(template: str, value: Any, bounds: tuple[int, int]) -> int:
+        """``value`` if it is a whole number within ``bounds``, else refused with ``template`` (its ``{low}``,
+        ``{high}`` and ``{value}``)."""
         low, high = bounds
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InvalidSetting(f"The {name} must be a whole number from {low} to {high} {unit}, not {value}.")
+            raise _refused(template, low=low, high=high, value=value)
         return value
 
     async def _update(self, guild_id: int, **values: Any) -> GuildSettings:
@@ -160,28 +186,31 @@ class SettingsService:
         return self._read(settings)
 
     async def set_arrange_seconds(self, guild_id: int, seconds: int) -> GuildSettings:
-        self._whole("arrangement timer", seconds, ARRANGE_SECONDS_RANGE, "seconds")
+        self._whole(N_("The arrangement timer must be a whole number from {low} to {high} seconds, not {value}."),
+                    seconds, ARRANGE_SECONDS_RANGE)
         return await self._update(guild_id, arrange_seconds=seconds)
 
     async def set_flip_pace_ms(self, guild_id: int, milliseconds: int) -> GuildSettings:
-        self._whole("flip pace", milliseconds, FLIP_PACE_MS_RANGE, "milliseconds")
+        self._whole(N_("The flip pace must be a whole number from {low} to {high} milliseconds, not {value}."),
+                    milliseconds, FLIP_PACE_MS_RANGE)
         return await self._update(guild_id, flip_pace_ms=milliseconds)
 
     async def set_war_pace(self, guild_id: int, pace: str) -> GuildSettings:
         if not isinstance(pace, str) or pace.strip().lower() not in WAR_PACES:
-            raise InvalidSetting(f"War's pace is one of {', '.join(WAR_PACES)}, not {pace!r}.")
+            raise _refused(N_("War's pace is one of {paces}, not {pace}."), paces=", ".join(WAR_PACES),
+                           pace=repr(pace))
         return await self._update(guild_id, war_pace=pace.strip().lower())
 
     async def set_thread_per_match(self, guild_id: int, enabled: bool) -> GuildSettings:
         if not isinstance(enabled, bool):
-            raise InvalidSetting(f"Thread per match is on or off, not {enabled!r}.")
+            raise _refused(N_("Thread per match is on or off, not {value}."), value=repr(enabled))
         return await self._update(guild_id, thread_per_match=enabled)
 
     async def set_default_rules(self, guild_id: int, game: str, rules: str | Mapping[str, Any]) -> GuildSettings:
         """The game's default rules: text (``"aces=low stack=3"``; one of :data:`RESET_WORDS` alone clears them)
         or a mapping (an empty one clears them). Replaces the game's previous defaults as a whole."""
         if game not in game_names():
-            raise InvalidSetting(f"There is no game {game!r}; the games are: {', '.join(game_names())}.")
+            raise _no_game(game)
         if isinstance(rules, str):
             parsed = {} if rules.strip().lower() in RESET_WORDS else parse_rules_text(game, rules)
         else:
@@ -193,13 +222,15 @@ class SettingsService:
     async def add_start_channel(self, guild_id: int, channel_id: int) -> GuildSettings:
         async with self.db.transaction() as conn:
             if not await self.db.settings.add_start_channel(conn, guild_id, channel_id, self.clock()):
-                raise InvalidSetting(f"<#{channel_id}> is already one of the channels where matches may start.")
+                raise _refused(N_("{channel} is already one of the channels where matches may start."),
+                               channel=f"<#{channel_id}>")
             return await self.db.settings.get_settings(conn, guild_id)
 
     async def remove_start_channel(self, guild_id: int, channel_id: int) -> GuildSettings:
         async with self.db.transaction() as conn:
             if not await self.db.settings.remove_start_channel(conn, guild_id, channel_id):
-                raise InvalidSetting(f"<#{channel_id}> isn't one of the channels where matches may start.")
+                raise _refused(N_("{channel} isn't one of the channels where matches may start."),
+                               channel=f"<#{channel_id}>")
             return await self.db.settings.get_settings(conn, guild_id)
 
     async def clear_start_channels(self, guild_id: int) -> GuildSettings:

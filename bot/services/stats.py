@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from bot.games import game_class, game_names, registry
+from bot.i18n import COMMAND_NAME, DEFAULT_LANGUAGE, N_, Texts, texts
 from bot.match.errors import ServiceError
 from bot.match.ratings import MIN_GAMES, Ratings, is_provisional
 from bot.storage import Connection
@@ -45,21 +46,40 @@ SEASON_NAME_LIMIT = 50
 
 class UnknownBoard(ServiceError):
     def __init__(self, game: str) -> None:
-        super().__init__(f"There is no board {game!r}; the boards are: {', '.join((*game_names(), COMBINED))}.")
+        boards = ", ".join((*game_names(), COMBINED))
+        super().__init__(f"There is no board {game!r}; the boards are: {boards}.",
+                         template=N_("There is no board {board}; the boards are: {boards}."), board=repr(game),
+                         boards=boards)
 
 
 class NoBotBoard(ServiceError):
+    """``game``: the game's title (``None``: the combined board); ``games``: the titles of the games the bot
+    plays."""
+
     def __init__(self, game: str | None, games: Sequence[str]) -> None:
-        first = ("The board of matches against me is one per game." if game is None else
-                 f"I don't play {game} myself, so it has no board of matches against me.")
-        super().__init__(f"{first} Pick a game I play: {', '.join(games)}.")
+        self.game, self.games = game, tuple(games)
+        super().__init__(self.said(texts(DEFAULT_LANGUAGE)))
+
+    def said(self, say: Texts) -> str:
+        _ = say
+        games = ", ".join(_(title) for title in self.games)
+        if self.game is None:
+            return _("The board of matches against me is one per game. Pick a game I play: {games}.", games=games)
+        return _("I don't play {game} myself, so it has no board of matches against me. Pick a game I play: "
+                   "{games}.", game=_(self.game), games=games)
 
 
 class UnknownSeason(ServiceError):
     def __init__(self, season: int, current: int) -> None:
-        which = "season 1" if current == 1 else f"seasons 1 to {current}"
-        super().__init__(f"There is no season {season} on this server; it has {which}.")
-        self.season = season
+        self.season, self.current = season, current
+        super().__init__(self.said(texts(DEFAULT_LANGUAGE)))
+
+    def said(self, say: Texts) -> str:
+        _ = say
+        if self.current == 1:
+            return _("There is no season {season} on this server; it has season 1.", season=self.season)
+        return _("There is no season {season} on this server; it has seasons 1 to {current}.", season=self.season,
+                   current=self.current)
 
 
 class InvalidSeasonName(ServiceError):
@@ -68,31 +88,41 @@ class InvalidSeasonName(ServiceError):
 
 class OpenMatchBlocksDeletion(ServiceError):
     def __init__(self, match_ids: Sequence[int]) -> None:
-        super().__init__("You have a match going on in this server; finish it (or withdraw or decline the "
-                         "challenge) before you delete your data.")
+        text = N_("You have a match going on in this server; finish it (or withdraw or decline the challenge) before "
+                  "you delete your data.")
+        super().__init__(text, template=text)
         self.match_ids = tuple(match_ids)
 
 
 class OpenTournamentBlocksDeletion(ServiceError):
     def __init__(self, name: str, channel_id: int, organiser: bool) -> None:
         if organiser:
-            what = (f"You organise the tournament **{name}** in <#{channel_id}>, which isn't over; cancel it "
-                    "(`/tournament cancel`) or let it finish")
+            template = N_("You organise the tournament **{name}** in {channel}, which isn't over; cancel it "
+                          "({cancel}) or let it finish before you delete your data.")
         else:
-            what = (f"You're in the tournament **{name}** in <#{channel_id}>, which isn't over; leave it while "
-                    "signup is open, or wait until it ends")
-        super().__init__(f"{what} before you delete your data.")
-        self.name = name
+            template = N_("You're in the tournament **{name}** in {channel}, which isn't over; leave it while "
+                          "signup is open, or wait until it ends before you delete your data.")
+        self.name, self.channel_id, self.organiser, self.template = name, channel_id, organiser, template
+        super().__init__(self.said(texts(DEFAULT_LANGUAGE)), template=template)
+
+    def said(self, say: Texts) -> str:
+        _ = say
+        template = self.template or ""
+        cancel = "`/{}`".format(" ".join(say.pgettext(COMMAND_NAME, word) for word in ("tournament", "cancel")))
+        params = {"name": self.name, "channel": f"<#{self.channel_id}>"}
+        return _(template, **params, cancel=cancel) if self.organiser else _(template, **params)
 
 
 class NothingToDelete(ServiceError):
     def __init__(self) -> None:
-        super().__init__("This server has no stats or history of yours: there is nothing to delete.")
+        text = N_("This server has no stats or history of yours: there is nothing to delete.")
+        super().__init__(text, template=text)
 
 
 class MatchNotExportable(ServiceError):
     def __init__(self) -> None:
-        super().__init__("That match isn't a finished match of this server, so there is no match file for it.")
+        text = N_("That match isn't a finished match of this server, so there is no match file for it.")
+        super().__init__(text, template=text)
 
 
 @dataclass(frozen=True)
@@ -346,7 +376,7 @@ class StatsService:
     async def head_to_head(self, guild_id: int, first: int, second: int, game: str | None = None,
                            recent: int = 5) -> HeadToHead:
         if first == second:
-            raise ServiceError("Pick two different players.")
+            raise ServiceError("Pick two different players.", template=N_("Pick two different players."))
         if game is not None and game not in game_names():
             raise UnknownBoard(game)
         async with self.db.read() as conn:
@@ -434,7 +464,9 @@ class StatsService:
                 name = None
             elif len(name) > SEASON_NAME_LIMIT:
                 raise InvalidSeasonName(f"A season's name is at most {SEASON_NAME_LIMIT} characters "
-                                        f"({len(name)} given).")
+                                        f"({len(name)} given).",
+                                        template=N_("A season's name is at most {limit} characters ({given} "
+                                                    "given)."), limit=SEASON_NAME_LIMIT, given=len(name))
         async with self.db.transaction() as conn:
             await self.catch_up(conn, guild_id)  # the combined board as it stands at the end of the season
             return await self.db.seasons.start_season(conn, guild_id, name, self.clock())

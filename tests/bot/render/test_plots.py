@@ -64,3 +64,16 @@ def test_nice_ticks_cover_the_range_with_round_steps():
     assert ticks[0] <= 3 and ticks[-1] >= 1234
     steps = {round(b - a, 6) for a, b in itertools.pairwise(ticks)}
     assert len(steps) == 1
+
+
+def test_the_ticks_are_written_in_the_charts_language():
+    from bot.i18n import texts
+    from bot.render.plots import _label
+
+    assert [_label(value) for value in (1500, 2.5, 0.25)] == ["1,500", "2.5", "0.25"]
+    assert [_label(value, texts("de")) for value in (1500, 2.5, 0.25)] == ["1.500", "2,5", "0,25"]
+    assert _label(1500, texts("ru")) == "1\xa0500" and _label(1500, texts("fr")) == "1\u202f500"
+    for language in ("fr", "ru", "pl"):  # a tick's number, its group separator too, is drawn in one font
+        png = line_chart([("Ŕéŧíñĝ", [1400, 1650, 2100])], title="История", x_label="", y_label="",
+                         say=texts(language))
+        assert image(png).size == (800, 400)

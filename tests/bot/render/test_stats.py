@@ -6,14 +6,17 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from PIL import Image
 
+from bot.i18n import texts
 from bot.render import stats as render
-from bot.services.stats import GameLine, HeadToHead, HistoryPage, PlayerStats, Streak
-from bot.storage.records import LeaderboardPage, LeaderboardRow
+from bot.services.stats import BotBoard, BotStanding, GameLine, HeadToHead, HistoryPage, PlayerStats, Streak
+from bot.storage.records import BotRecord, ChipBoardRow, LeaderboardPage, LeaderboardRow
 from bot.storage.seasons import Season
 from bot.storage.settings import GuildSettings
 from bot.storage.stats import PlayedMatch, SharedMatch
+from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language
 
 ALICE, BOB = 100, 200
 
@@ -145,3 +148,96 @@ def test_the_board_footer_pages_counts_provisional_players_and_points_to_help():
     assert "μ" not in footer and "openskill" not in footer
     assert render.board_footer("war", 3, unranked=2, current=False).startswith(
         "2 provisional players (fewer than 3 games) not ranked.\n")
+
+
+# --- languages ------------------------------------------------------------------------------------------------
+
+
+def pair(surface) -> tuple[str, str]:
+    return surface.title, surface.text
+
+
+def every_surface(say) -> list[str]:
+    """Every text of the area rendered in ``say``'s language, from the same data as the tests above."""
+    matches = (PlayedMatch(7, "airwar", 10, 70, 1_700_000_000.0, 0, "win", 1.0, 2.5, "forfeit", 0, (ALICE, -2)),
+               PlayedMatch(5, "war", 10, None, 1_699_000_000.0, 1, "draw", 0.0, 0.5, "max_rounds", None, (BOB,)))
+    shared = (SharedMatch(9, "airwar", 10, 90, 1_700_000_000.0, "out_of_cards", BOB, (ALICE, BOB)),
+              SharedMatch(8, "war", 10, 90, 1_690_000_000.0, "max_rounds", None, (ALICE, BOB)))
+    stats = player_stats(reactions=(("speedwar", (420, 380, 1210)),))
+    current = GuildSettings(1, 90, 1500, "flip", True, {"war": {"pack": 36}}, (), "de")
+    seasons = [Season(1, "Season 1", None, 1_700_000_000.0), Season(2, "Spring", 1_700_000_000.0, 1_710_000_000.0),
+               Season(3, "Season 3", 1_710_000_000.0, None)]
+    board = render.board(board_page([row(1, ALICE, 20.0, 12, 4), row(2, BOB, 3.2, 3, 2, 1)], pages=2),
+                         render.board_title("airwar", render.season_name(seasons[0], say), False, say), say)
+    chips = render.chips_board([ChipBoardRow(1, ALICE, None, 1500, -20, 1), ChipBoardRow(2, BOB, None, 900, 400, 3)],
+                               render.chips_title("casinowar", say), say)
+    standing = BotStanding(1, ALICE, (BotRecord(ALICE, "expert", 3, 1, 0), BotRecord(ALICE, "hard", 5, 2, 1)),
+                           "expert")
+    bots = BotBoard("airwar", seasons[1], False, 1, 2, (standing,))
+    texts_shown = [
+        *pair(render.stats(stats, f"<@{ALICE}>", say)),
+        *pair(render.stats(player_stats(games=0, game="army"), "x", say)),
+        *pair(render.stats(player_stats(games=0), "x", say)), render.rating_chart(stats, "Alice", say).alt,
+        *pair(render.history(HistoryPage(1, ALICE, 2, 3, 2, 6, matches), f"<@{ALICE}>", say)),
+        *pair(render.history(HistoryPage(1, ALICE, 1, 1, 5, 0, ()), "x", say)),
+        *pair(render.head_to_head(HeadToHead(1, ALICE, BOB, None, 3, 1, 1, 1, 1, shared), say)),
+        *pair(render.head_to_head(HeadToHead(1, ALICE, BOB, "war", 0, 0, 0, 0, 0, ()), say)),
+        *pair(board), *pair(chips), render.chips_footer(1, 2, say), *pair(render.bot_board(bots, say)),
+        render.bot_board_footer(1, 2, say),
+        render.board_footer("all", 3, page=1, pages=2, unranked=2, say=say),
+        render.board_footer("airwar", 1, unranked=1, current=False, say=say),
+        render.empty_board(3, 2, None, say), render.empty_board(3, 0, "Spring", say),
+        render.no_bot_games("airwar", None, say), render.no_bot_games("army", "Spring", say),
+        render.seasons(seasons, say), render.settings(current, ("airwar", "war"), say),
+    ]
+    return [text for text in texts_shown if text]
+
+
+def test_the_area_in_german_is_the_catalogues_words():
+    de = texts("de")
+    stats = render.stats(player_stats(), f"<@{ALICE}>", de)
+    assert stats.title == de("Stats — {game}", game=de("All games")) == "Statistik — Alle Spiele"
+    assert stats.text.splitlines()[:4] == [
+        f"**<@{ALICE}>** — 5 Spiele: 3 Siege · 1 Niederlage · 1 Unentschieden (Siegquote 60 %)",
+        "Aktuelle Serie: 2 Siege · beste Siegesserie: 2 Siege",
+        "Gesamtwertung dieser Saison: 1578 · beste aller Zeiten: 1596",
+        f"Häufigster Gegner: <@{BOB}> (4 Spiele)"]
+    assert stats.text.splitlines()[-2] == "**Luftkrieg**: 3 Spiele, 2S 1N 0U · Wertung 1548 · beste 1560"
+    assert render.rating_chart(player_stats(), "Alice", de).alt == (
+        "Verlauf der Wertung: Alle Spiele von 1500 auf 1578 in 2 Partien; Luftkrieg von 1500 auf 1548 in 1 Partie; "
+        "Krieg von 1500 auf 1476 in 1 Partie")
+    assert render.board_footer("airwar", 3, page=2, pages=4, unranked=2, say=de).splitlines() == [
+        "Seite 2 von 4", "2 vorläufige Spieler (weniger als 3 Spiele) noch nicht in der Rangliste.",
+        "Mindestens 3 Spiele für die Rangliste; eine neue Wertung beginnt bei 1500. /hilfe erklärt die Wertungen."]
+    chips = render.chips_board([ChipBoardRow(1, ALICE, None, 1500, -20, 1)], render.chips_title("casinowar", de), de)
+    assert chips.title == "Casinokrieg — Chips"
+    assert chips.text == f"**1.** <@{ALICE}> — **1.500** Chips · netto -20 an 1 Tisch"
+    assert render.seasons([Season(1, "Season 1", None, None)], de) == "**Saisons**\n1. Saison 1 (aktuell)"
+
+
+def test_the_area_in_russian_counts_in_russian():
+    ru = texts("ru")
+    assert render.board_footer("airwar", 3, unranked=5, say=ru).splitlines()[0] == (
+        "5 игроков с предварительным рейтингом (меньше чем 3 игры) пока не в таблице.")
+    h2h = render.head_to_head(HeadToHead(1, ALICE, BOB, "airwar", 22, 21, 1, 0, 0, ()), ru)
+    assert h2h.title == "Личные встречи — Воздушная война"
+    assert h2h.text.splitlines()[:2] == [f"<@{ALICE}> против <@{BOB}>: 22 игры",
+                                         f"<@{ALICE}>: 21 победа · <@{BOB}>: 1 победа · 0 ничьих"]
+    assert render.empty_board(3, 0, None, ru) == "В таблице пока никого: сыграй 3 игры, чтобы попасть в неё."
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es", "pt_BR", "ru", "ro", "pl"])
+def test_no_english_is_left_in_any_language(language):
+    say = texts(language)
+    english = every_surface(texts("en"))
+    shown = every_surface(say)
+    assert len(shown) == len(english)
+    allowed = ["pack=36", "Spring", "Alice", "ms", "auto", "expert", "dm"]  # typed, names, units, loanwords
+    for text, original in zip(shown, english, strict=True):
+        assert text != original or not english_left(text, allowed), text
+
+
+def test_the_pseudo_language_finds_no_english_in_the_area():
+    with pseudo_language():
+        for text in every_surface(texts(PSEUDO)):
+            assert english_left(text, ["pack=36", "Spring", "Alice", "Deutsch"]) == [], text  # (a language's own name)

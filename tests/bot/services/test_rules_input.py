@@ -63,3 +63,14 @@ def test_choices_fit_discord():
                                                           ("capture_pile", "true"), ("jokers", "2")))
     for name, value in suggestions("war", long + " a"):
         assert len(name) <= 100 and len(value) <= 100
+
+
+def test_what_is_offered_is_said_in_the_language_of_the_member_typing():
+    from bot.i18n import texts
+
+    [(name, value), *_] = suggestions("war", "pack", say=texts("de"))
+    assert value == "pack" and name == ("⚠️ Regeln sind durch Leerzeichen getrennte Paare key=value; 'pack' ist "
+                                        "keins.")
+    assert suggestions("war", "pack")[0][0].startswith("⚠️ Rules are key=value pairs")  # English by default
+    named = [name for name, _ in suggestions("war", "aces=", say=texts("fr"))]
+    assert any("(par défaut)" in name for name in named), named

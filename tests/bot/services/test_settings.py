@@ -123,3 +123,41 @@ def test_rules_text_is_parsed_by_the_games_own_options():
     assert parse_rules_text("airwar", "aces=LOW deck=tarot") == {"aces": "low", "deck": "tarot"}
     with pytest.raises(InvalidSetting, match="Give the rules as key=value pairs"):
         parse_rules_text("war", "   ")
+
+
+async def test_a_refusal_is_said_in_the_members_language_and_stays_english_by_default(settings: SettingsService,
+                                                                                        database):
+    from bot.i18n import texts
+    from bot.services.settings import check_rules
+    from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language
+
+    with pytest.raises(InvalidSetting) as refused:
+        await settings.set_war_pace(GUILD, "slow")
+    assert str(refused.value) == "War's pace is one of flip, auto, instant, not 'slow'."
+    assert refused.value.said(texts("de")) == "Das Tempo von Krieg ist eines von flip, auto, instant, nicht 'slow'."
+    with pytest.raises(InvalidSetting) as refused:
+        await settings.set_arrange_seconds(GUILD, 5)
+    assert refused.value.said(texts("ru")) == ("Время на раскладку должно быть целым числом от 30 до 600 секунд, "
+                                                "а не 5.")
+    with pytest.raises(InvalidSetting) as refused:
+        await settings.remove_start_channel(GUILD, 77)
+    assert refused.value.said(texts("pl")) == "<#77> nie jest jednym z kanałów, na których mogą zaczynać się mecze."
+    assert StartChannelRefused(5, (6, 7)).said(texts("fr")) == (
+        "Impossible de lancer une partie dans <#5> sur ce serveur ; lance-la dans <#6>, <#7>.")
+    with pytest.raises(InvalidSetting) as refused:
+        parse_rules_text("war", "pack")
+    assert refused.value.said(texts("es")) == ("Las reglas son pares key=value separados por espacios; 'pack' no lo "
+                                               "es.")
+    with pytest.raises(InvalidSetting) as refused:
+        check_rules("airwar", {"stack": "many"})
+    assert refused.value.said(texts("de")).startswith("Ungültige Regeln für Luftkrieg: ")  # the game's title too
+    with pseudo_language():
+        for call in (settings.set_war_pace(GUILD, "slow"), settings.set_thread_per_match(GUILD, "yes"),
+                     settings.set_flip_pace_ms(GUILD, 1), settings.set_language(GUILD, "xx"),
+                     settings.add_start_channel(GUILD, 5), settings.add_start_channel(GUILD, 5)):
+            try:
+                await call
+            except InvalidSetting as error:
+                assert english_left(error.said(texts(PSEUDO)), ["'slow'", "'yes'", "'xx'", "flip", "auto",
+                                                                 "instant", "en, de, fr, es, pt_BR, ru, ro, pl, ja"]) \
+                    == [], error.said(texts(PSEUDO))

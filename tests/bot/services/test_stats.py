@@ -353,3 +353,32 @@ async def test_deleting_a_player_anonymises_their_tournaments_and_is_refused_whi
             assert not any(names_user(value, DAVE) for value in row), (name, row)
     with pytest.raises(NothingToDelete):
         await world.stats.delete_player(GUILD, ALICE)
+
+
+async def test_the_refusals_are_said_in_the_members_language(world: World):
+    from bot.i18n import texts
+    from bot.services.stats import InvalidSeasonName, NoBotBoard, NothingToDelete, OpenTournamentBlocksDeletion
+
+    with pytest.raises(UnknownSeason) as refused:
+        await world.stats.leaderboard(GUILD, "airwar", season=3)
+    assert str(refused.value) == "There is no season 3 on this server; it has season 1."
+    assert refused.value.said(texts("de")) == "Auf diesem Server gibt es keine Saison 3; es gibt nur Saison 1."
+    with pytest.raises(NoBotBoard) as refused:
+        await world.stats.bot_board(GUILD, "war")
+    assert str(refused.value).startswith("I don't play War myself")
+    assert refused.value.said(texts("ru")).startswith("Сам я не играю в игру «Война», поэтому таблицы матчей "
+                                                      "против меня там нет. Выбери игру, в которую я играю: ")
+    assert refused.value.said(texts("pl")).startswith("Sam nie gram w grę Wojna, więc nie ma tabeli meczów "
+                                                      "przeciwko mnie. Wybierz grę, w którą gram: Wojna powietrzna")
+    with pytest.raises(InvalidSeasonName) as refused:
+        await world.stats.start_season(GUILD, "x" * 60)
+    assert refused.value.said(texts("fr")) == "Le nom d'une saison fait au plus 50 caractères (60 donnés)."
+    assert NothingToDelete().said(texts("es")) == ("Este servidor no tiene estadísticas ni historial tuyos: no hay "
+                                                   "nada que borrar.")
+    organiser = OpenTournamentBlocksDeletion("Cup", 9, organiser=True)
+    assert str(organiser) == ("You organise the tournament **Cup** in <#9>, which isn't over; cancel it "
+                              "(`/tournament cancel`) or let it finish before you delete your data.")
+    de = texts("de")
+    cancel = f"`/{de.pgettext('command name', 'tournament')} {de.pgettext('command name', 'cancel')}`"
+    assert organiser.said(de) == (f"Du organisierst das Turnier **Cup** in <#9>, das noch nicht vorbei ist; brich es "
+                                  f"ab ({cancel}) oder lass es zu Ende gehen, bevor du deine Daten löschst.")
