@@ -139,7 +139,8 @@ class WarCog(MatchCog, name=COG_NAME):
         variant = getattr(interaction.namespace, "variant", None)
         game = variant if isinstance(variant, str) and variant in registry().family("war") else "war"
         return [app_commands.Choice(name=name, value=value)
-                for name, value in suggestions(game, current, left_out=("players",), examples=RULE_EXAMPLES)]
+                for name, value in suggestions(game, current, left_out=("players",), examples=RULE_EXAMPLES,
+                                               say=private_words(interaction))]
 
     # --- commands ----------------------------------------------------------------------------------------------
     async def _server_terms(self, interaction: discord.Interaction, game: str, given: dict[str, Any],

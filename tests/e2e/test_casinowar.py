@@ -153,7 +153,7 @@ async def test_a_table_over_a_reshuffle_a_surrender_and_a_war_survives_a_kill_be
     ix = await env.slash(alice, "leaderboard", game="casinowar")  # the chips board, beside the skill boards
     await ix.wait_response()
     board = ix.message.embeds[0]["description"]
-    assert all(f"<@{user.id}> — **{stack}** chips" in board for user, stack in zip(users, engine.stacks, strict=True))
+    assert all(f"<@{user.id}> — **{stack:,}** chips" in board for user, stack in zip(users, engine.stacks, strict=True))
     assert [r.outcome for r in await service.results(match_id)] == [
         "win" if net > 0 else "loss" if net < 0 else "draw" for net in engine.net]
 

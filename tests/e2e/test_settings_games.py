@@ -145,7 +145,7 @@ async def test_war_uses_the_servers_default_rules_pace_and_timer(make_env, tmp_p
     match = await service.get_match(war.match_id_of(ix.message))
     assert (match.rules["pack"], match.rules["aces"], match.rules["max_rounds"]) == (32, "low", 12)
     assert match.options["pace"] == "instant"
-    assert "Rules: aces: low · pack: 32 · max_rounds: 12 · pace: instant" in ix.message.text
+    assert "Rules: aces low · 32-card pack · at most 12 rounds · pace: instant" in ix.message.text
     await war.stored(env, match.id)
     await war.click(env, bob, ix.message, f"war:c:{match.id}:accept")
     thread = await env.wait_for(lambda: ix.message.thread, message="no thread for the game")

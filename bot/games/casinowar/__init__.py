@@ -3,9 +3,10 @@
 from bot.games import GamePlugin
 from bot.games.casinowar.engine import CasinoWar
 from bot.games.casinowar.flow import CasinoWarFlow
+from bot.i18n import N_
 
-HELP = ("`/casinowar table` opens a table for 1-4 players against the house, for this server's chips (not rated); "
-        "bet and decide ties in your private panel. `/casinowar status`, `/casinowar chips`, `/casinowar leave`.")
+HELP = N_("`/casinowar table` opens a table for 1-4 players against the house, for this server's chips (not rated); "
+          "bet and decide ties in your private panel. `/casinowar status`, `/casinowar chips`, `/casinowar leave`.")
 
 PLUGIN = GamePlugin(help=HELP, engine=CasinoWar, flow=CasinoWarFlow, order=40)
 
