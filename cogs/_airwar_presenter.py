@@ -37,6 +37,7 @@ state, the same picture.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -56,6 +57,8 @@ from cogs.kit.pictures import rendered, rendered_first
 from cogs.kit.presenter import Presenter, Show, mentions, without_empty_files
 
 Sleep = Callable[[float], Awaitable[Any]]
+#: the language of the match being shown where a kit hook has none to give (the thread-lost note)
+_SHOWN_LANGUAGE: contextvars.ContextVar[str] = contextvars.ContextVar("airwar_shown_language", default="en")
 #: the mark before the challenge message's closing words, by the event that closed it
 CLOSED_MARKS = {"declined": "❌ ", "withdrawn": "↩️ ", "expired": "⌛ "}
 #: what a lobby's message says once it closes without a game, by the event that closed it
@@ -82,7 +85,8 @@ def with_hint(match: MatchRecord, surface: ButtonSurface, say: Texts = ENGLISH) 
             or not surface.buttons:
         return surface
     row = max(button.row for button in surface.buttons) + 1
-    hint = Button(HINT_KEY, "💡 " + say("Hint"), True, "secondary", row)
+    _ = say
+    hint = Button(HINT_KEY, "💡 " + _("Hint"), True, "secondary", row)
     return dataclasses.replace(surface, buttons=[*surface.buttons, hint])
 
 
@@ -134,25 +138,33 @@ class AirWarPresenter(Presenter):
     def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int, language: str = "en") -> str:
         _ = texts(language)
         return "⚔️ " + _("**{game}:** {players} · {rules} — follow the match in {thread}.", game=_(render.TITLE),
-                         players=" vs ".join(names), rules=render.rules_text(match.rules, say=_),
+                         players=render.versus(names, _), rules=render.rules_text(match.rules, say=_),
                          thread=f"<#{thread_id}>")
 
-    def thread_lost_text(self, names: Sequence[str]) -> str:
-        return render.thread_lost(names)
+    def thread_lost_text(self, names: Sequence[str], language: str | None = None) -> str:
+        """The channel's note when the match's thread is lost, in the server's language (the match being shown's)."""
+        return render.thread_lost(names, say=texts(language or _SHOWN_LANGUAGE.get()))
+
+    async def _move_to_channel(self, show: Show, error: discord.HTTPException) -> bool:
+        _SHOWN_LANGUAGE.set(show.language)  # (this match's task only: for :meth:`thread_lost_text`)
+        return await super()._move_to_channel(show, error)
 
     # --- panels ------------------------------------------------------------------------------------------
     @staticmethod
     def _panel_lines(match: MatchRecord, panel: Panel, note: str, say: Texts = ENGLISH) -> str:
         """The lines under a panel: ``note``, and which engagement of which match it is."""
-        where = "-# " + say("Engagement {number} of your match in {channel}.", number=panel.engagement,
-                            channel=f"<#{match.play_channel_id}>")
+        _ = say
+        channel = f"<#{match.play_channel_id}>"
+        where = "-# " + _("Engagement {number} of your match in {channel}.", number=panel.engagement, channel=channel)
         return f"{note}\n{where}" if note else where
 
     @staticmethod
     def _played_note(match: MatchRecord, panel: Panel, say: Texts = ENGLISH) -> str:
         if panel.ended != "played":
             return ""
-        return say("Both orders are in: watch the flips in {channel}.", channel=f"<#{match.play_channel_id}>")
+        _ = say
+        where = f"<#{match.play_channel_id}>"
+        return _("Both orders are in: watch the flips in {channel}.", channel=where)
 
     async def panel_surface(self, match: MatchRecord, panel: Panel, note: str = "", *, answering: bool = False,
                             say: Texts = ENGLISH) -> tuple[ButtonSurface, str]:
@@ -292,7 +304,8 @@ class AirWarPresenter(Presenter):
         number = data["engagement"]
         ping = [match.seats[seat].user_id for seat in data["seats"] if seat not in data.get("forfeit", ())]
         await self._post(show, f"afk:{number}",
-                         content=render.afk(show.names, data["seats"], number, forfeit=data.get("forfeit", ())),
+                         content=render.afk(show.names, data["seats"], number, forfeit=data.get("forfeit", ()),
+                                            say=texts(show.language)),
                          allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in ping]))
         await self._edit_panels(show, number, data["seats"])
 
@@ -303,7 +316,8 @@ class AirWarPresenter(Presenter):
         board = await self._public_board(match.id, number, event.seq)
         waiting = [seat for seat in range(len(match.seats)) if board is None or not board.locked[seat]]
         await self._post(show, f"deadline:{event.seq}",
-                         content=render.deadline_moved(show.names, number, data["deadline_at"], waiting=waiting),
+                         content=render.deadline_moved(show.names, number, data["deadline_at"], waiting=waiting,
+                                                       say=texts(show.language)),
                          allowed_mentions=discord.AllowedMentions(
                              users=[discord.Object(match.seats[seat].user_id) for seat in waiting]))
         if board is not None and not board.played:

@@ -14,13 +14,20 @@ sent before a restart still works (nothing about it lives in memory):
 The items only parse their custom id and hand the click to the Air War cog (``interaction.client.get_cog``);
 ``interaction_check`` answers a click by someone outside the match with an ephemeral "This isn't your match."
 This module holds no game rules and no state.
+
+The words of a private answer are the asker's (:data:`ASKER`: set by the cog for the interaction it answers, read
+where the kit's hooks give no language, e.g. the forfeit question's buttons).
 """
 
 from __future__ import annotations
 
+import contextvars
+
 import discord
 
 from bot.games.airwar.render import PANEL_BUTTON
+from bot.i18n import N_, Texts
+from bot.render.common import ENGLISH
 from cogs.kit.items import MatchButtons
 
 COG_NAME = "AirWar"
@@ -29,8 +36,26 @@ COLOUR = discord.Colour.from_rgb(70, 110, 160)
 #: the panel's Hint button (a match against the bot only)
 HINT_KEY = "hint"
 PANEL_KEY = r"(?:card:[0-9A-Z]{1,3}|undo|reset|random|drawn|confirm|hint)"
+#: the button of ``/airwar status`` that opens the asker's panel
+OPEN_LABEL = N_("Open my battle-order panel")
+#: the forfeit question's buttons
+FORFEIT_LABELS = (N_("Forfeit"), N_("Keep playing"))
+
+#: the words of the user whose interaction is being answered (private answers speak their language)
+ASKER: contextvars.ContextVar[Texts] = contextvars.ContextVar("airwar_asker", default=ENGLISH)
 
 
-BUTTONS = MatchButtons("aw", cog_name=COG_NAME, title="Air War", panel_key=PANEL_KEY,
-                       open_label="Open my battle-order panel", board_label=PANEL_BUTTON, lobby=True)
+class AirWarButtons(MatchButtons):
+    """The kit's buttons, the forfeit question's in the asker's language (:data:`ASKER`)."""
 
+    def forfeit_view(self, match_id: int, say: Texts | None = None) -> discord.ui.View:
+        view = super().forfeit_view(match_id)
+        words = say or ASKER.get()
+        for child, label in zip(view.children, FORFEIT_LABELS, strict=True):
+            button = getattr(child, "item", child)
+            button.label = words(label)
+        return view
+
+
+BUTTONS = AirWarButtons("aw", cog_name=COG_NAME, title="Air War", panel_key=PANEL_KEY, open_label=OPEN_LABEL,
+                        board_label=PANEL_BUTTON, forfeit_labels=FORFEIT_LABELS, lobby=True)
