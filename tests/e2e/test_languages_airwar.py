@@ -5,10 +5,10 @@ read for plain English words: a string that never went through a catalogue.
 
 Three matches: two players (the challenge, the status before and after accepting, a panel opened from the board and
 one from the status, a refusal of a card tapped twice, the forfeit question kept, a missed deadline, a stale panel,
-the flips to the result, the rematch), a lobby of three (its refusals, the status, a forfeit that puts a player out,
-the others playing on to the result) and a practice match against the bot (the Hint, before and after the order is
-placed, a forfeit, the accuracy). Buttons and messages are found by their custom ids and the database, never by
-their words."""
+the flips to the result, the rematch), a lobby of three (a stranger's click, the status, its thread deleted
+mid-match, a forfeit that puts a player out, the others playing on to the result) and a practice match against the
+bot (the Hint, before and after the order is placed, a forfeit, the accuracy). Buttons and messages are found by
+their custom ids and the database, never by their words."""
 
 from __future__ import annotations
 
@@ -23,9 +23,10 @@ from tests.localdiscord import Env, Message, User
 
 pytestmark = pytest.mark.e2e
 
-#: English that comes from the shared kit (cogs/kit/, not Air War's own words: the result's Rematch button and its
-#: link to the match's thread), translated elsewhere: left out here so that these tests prove Air War's surfaces
-KIT_WORDS = ("Rematch", "The match:")
+#: English that comes from the shared kit (cogs/kit/, not Air War's own words: the result's Rematch button, its link
+#: to the match's thread, and the channel message's link to a result posted there once the thread was lost),
+#: translated elsewhere: left out here so that these tests prove Air War's surfaces
+KIT_WORDS = ("Rematch", "The match:", "[the result]")
 
 
 def every_message(env: Env) -> list[Message]:
@@ -191,10 +192,13 @@ async def test_a_lobby_of_three_shows_no_english_in_the_pseudo_language(make_env
         assert stranger.response.ephemeral  # not her match
 
         players = {0: anna, 1: ben, 2: cara}
-        for user, panel in zip(players.values(), await dm_panels(env, list(players.values()), match_id, 1),
-                               strict=True):
+        panels = await dm_panels(env, list(players.values()), match_id, 1)
+        env.world.delete_channel(thread)  # a moderator deletes the thread: the match goes on in the channel
+        for user, panel in zip(players.values(), panels, strict=True):
             await lock_in(env, user, panel, match_id, 1)
         await settled(env, match_id)
+        await env.wait_for(lambda: any(m.content.startswith("⚠️") for m in env.messages(env.channel())),
+                           message="no note that the thread is gone")
         await dm_panels(env, list(players.values()), match_id, 2)
         await slash(env, anna, "airwar status")
         await forfeit(env, cara, "yes")  # out; the others play on
