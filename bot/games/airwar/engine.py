@@ -73,15 +73,15 @@ class AirWar(Game):
     min_players = 2
     max_players = 4
     options = (
-        Option("aces", "high", "aces rank above the king (high) or below the 2 (low)", choices=("high", "low")),
-        Option("stack", 5, "cards in each engagement's stack", minimum=3, maximum=7),
+        Option("aces", "high", N_("aces rank above the king (high) or below the 2 (low)"), choices=("high", "low")),
+        Option("stack", 5, N_("cards in each engagement's stack"), minimum=3, maximum=7),
         Option(
             "deck",
             "standard",
-            "each player's deck: standard (52 cards), jokers (54: two jokers above the ace) or tarot (78)",
+            N_("each player's deck: standard (52 cards), jokers (54: two jokers above the ace) or tarot (78)"),
             choices=("standard", "jokers", "tarot"),
         ),
-        Option("players", 2, "number of players, each with a deck of their own", minimum=2, maximum=4),
+        Option("players", 2, N_("number of players, each with a deck of their own"), minimum=2, maximum=4),
     )
 
     def __init__(self, rules: dict[str, Any], seed: int, rng: random.Random) -> None:
