@@ -135,11 +135,12 @@ class AirWarPresenter(Presenter):
     def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int, language: str = "en") -> str:
         _ = texts(language)
         return "⚔️ " + _("**{game}:** {players} · {rules} — follow the match in {thread}.", game=_(render.TITLE),
-                         players=" vs ".join(names), rules=render.rules_text(match.rules, say=_),
+                         players=render.versus(names, _), rules=render.rules_text(match.rules, say=_),
                          thread=f"<#{thread_id}>")
 
-    def thread_lost_text(self, names: Sequence[str]) -> str:
-        return render.thread_lost(names)
+    def thread_lost_text(self, names: Sequence[str], say: Texts = ENGLISH) -> str:
+        """The channel's note when the match's thread is lost, in ``say``'s language (the server's)."""
+        return render.thread_lost(names, say=say)
 
     # --- panels ------------------------------------------------------------------------------------------
     @staticmethod
@@ -295,7 +296,8 @@ class AirWarPresenter(Presenter):
         number = data["engagement"]
         ping = [match.seats[seat].user_id for seat in data["seats"] if seat not in data.get("forfeit", ())]
         await self._post(show, f"afk:{number}",
-                         content=render.afk(show.names, data["seats"], number, forfeit=data.get("forfeit", ())),
+                         content=render.afk(show.names, data["seats"], number, forfeit=data.get("forfeit", ()),
+                                            say=texts(show.language)),
                          allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in ping]))
         await self._edit_panels(show, number, data["seats"])
 
@@ -306,7 +308,8 @@ class AirWarPresenter(Presenter):
         board = await self._public_board(match.id, number, event.seq)
         waiting = [seat for seat in range(len(match.seats)) if board is None or not board.locked[seat]]
         await self._post(show, f"deadline:{event.seq}",
-                         content=render.deadline_moved(show.names, number, data["deadline_at"], waiting=waiting),
+                         content=render.deadline_moved(show.names, number, data["deadline_at"], waiting=waiting,
+                                                       say=texts(show.language)),
                          allowed_mentions=discord.AllowedMentions(
                              users=[discord.Object(match.seats[seat].user_id) for seat in waiting]))
         if board is not None and not board.played:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import discord
 
 from bot.games.airwar.render import PANEL_BUTTON
+from bot.i18n import N_
 from cogs.kit.items import MatchButtons
 
 COG_NAME = "AirWar"
@@ -29,8 +30,10 @@ COLOUR = discord.Colour.from_rgb(70, 110, 160)
 #: the panel's Hint button (a match against the bot only)
 HINT_KEY = "hint"
 PANEL_KEY = r"(?:card:[0-9A-Z]{1,3}|undo|reset|random|drawn|confirm|hint)"
+#: the button of ``/airwar status`` that opens the asker's panel
+OPEN_LABEL = N_("Open my battle-order panel")
+#: the forfeit question's buttons
+FORFEIT_LABELS = (N_("Forfeit"), N_("Keep playing"))
 
-
-BUTTONS = MatchButtons("aw", cog_name=COG_NAME, title="Air War", panel_key=PANEL_KEY,
-                       open_label="Open my battle-order panel", board_label=PANEL_BUTTON, lobby=True)
-
+BUTTONS = MatchButtons("aw", cog_name=COG_NAME, title="Air War", panel_key=PANEL_KEY, open_label=OPEN_LABEL,
+                       board_label=PANEL_BUTTON, forfeit_labels=FORFEIT_LABELS, lobby=True)

@@ -18,7 +18,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.airwar import practice, render
+from bot.i18n import Texts, texts
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, OPPONENT_OPTION, MatchStatus, MatchUpdate
+from bot.render.common import ENGLISH
 from bot.services import USER_ERRORS
 from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord, Status
@@ -26,7 +28,7 @@ from cogs._airwar_presenter import AirWarPresenter
 from cogs._airwar_ui import BUTTONS, COG_NAME, HINT_KEY
 from cogs._match_common import mentions
 from cogs.kit.match_cog import DRAFT_ACTIONS, MatchCog
-from cogs.kit.messages import NO_MENTIONS, nonce
+from cogs.kit.messages import NO_MENTIONS, nonce, private_words, said
 
 log = logging.getLogger(__name__)
 
@@ -107,23 +109,37 @@ class AirWarCog(MatchCog, name=COG_NAME):
             match = await self.service.get_match(match_id)
             if match.status == "challenge" and match.options.get("lobby") and len(match.seats) < 3 \
                     and match.seats[0].user_id == interaction.user.id:
-                await self.tell(interaction, f"A {render.TITLE} lobby starts with 3 or 4 players: wait for "
-                                             f"{3 - len(match.seats)} more to join (two play a `/airwar challenge`).")
+                _ = private_words(interaction)
+                await self.tell(interaction, _.ngettext(
+                    "A {game} lobby starts with 3 or 4 players: wait for {count} more to join (two play a "
+                    "`/airwar challenge`).",
+                    "A {game} lobby starts with 3 or 4 players: wait for {count} more to join (two play a "
+                    "`/airwar challenge`).", 3 - len(match.seats), game=_(render.TITLE)))
                 return
         await super().on_lobby_button(interaction, match_id, action)
 
-    def forfeited_text(self, match: MatchRecord, user_id: int) -> str:
+    # --- private answers, in the asker's language (``say``) ---------------------------------------------
+    def forfeited_text(self, match: MatchRecord, user_id: int, *, say: Texts = ENGLISH) -> str:
+        _ = say
+        seat = match.seat_of(user_id)
+        assert seat is not None
         if len(match.seats) == 2:
-            return super().forfeited_text(match, user_id)
+            other = f"<@{match.user_ids[1 - seat]}>"
+            return "🏳️ " + _("You forfeited your {game} match: {player} wins.", game=_(render.TITLE), player=other)
         winner = (match.result or {}).get("winner") if match.status == "finished" else None
-        wins = f" <@{match.user_ids[winner]}> wins." if winner is not None else " The others play on."
-        return f"🏳️ You forfeited your {self.title} match: you are out.{wins}"
+        winner_mention = "" if winner is None else f"<@{match.user_ids[winner]}>"
+        wins = _("{player} wins.", player=winner_mention) if winner is not None else _("The others play on.")
+        return "🏳️ " + _("You forfeited your {game} match: you are out.", game=_(render.TITLE)) + " " + wins
 
-    async def forfeit_question(self, match: MatchRecord, seat: int) -> str:
+    async def forfeit_question(self, match: MatchRecord, seat: int, *, say: Texts = ENGLISH) -> str:
+        _ = say
         if len(match.seats) == 2:
-            return await super().forfeit_question(match, seat)
-        return (f"Forfeit your {self.title} match in <#{match.play_channel_id}>? You are out at once and the others "
-                "play on; the last one standing wins.")
+            other = f"<@{match.user_ids[1 - seat]}>"
+            return _("Forfeit your {game} match against {player}? {player} wins and the result is recorded.",
+                     game=_(render.TITLE), player=other)
+        where = f"<#{match.play_channel_id}>"
+        return _("Forfeit your {game} match in {channel}? You are out at once and the others play on; the last one "
+                 "standing wins.", game=_(render.TITLE), channel=where)
 
     @airwar.command(name="forfeit", description="Give up your Air War match (your opponent wins)")
     async def forfeit(self, interaction: discord.Interaction) -> None:
@@ -142,21 +158,23 @@ class AirWarCog(MatchCog, name=COG_NAME):
 
     async def show_hint(self, interaction: discord.Interaction, match_id: int, step: int) -> None:
         """The equilibrium's advice for the presser's stack, privately (from public facts only)."""
+        _ = private_words(interaction)
         async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
             try:
                 panel = await self.service.panel_for(match_id, interaction.user.id, step)
             except USER_ERRORS as error:
-                await answer.tell(str(error))
+                await answer.tell(said(error, interaction))
                 return
             if panel.view is None or panel.locked or panel.ended or panel.deadline_at is None:
-                await answer.tell(f"Engagement {step} is not yours to order any more: no hint for it.")
+                await answer.tell(_("Engagement {number} is not yours to order any more: no hint for it.",
+                                    number=step))
                 return
             match = await self.service.get_match(match_id)
             if not match.options.get(OPPONENT_OPTION) or match.options.get("tournament") or len(match.seats) != 2:
-                await answer.tell("Hints are for practice against me only.")
+                await answer.tell(_("Hints are for practice against me only."))
                 return
             data = await self.bot.thinking.run("bot.ai.review:hint_data", panel.view, panel.seat, list(panel.draft))
-            await answer.tell(practice.hint(step, data))
+            await answer.tell(practice.hint(step, data, _))
 
     def after(self, update: MatchUpdate) -> None:
         super().after(update)
@@ -220,17 +238,19 @@ class AirWarCog(MatchCog, name=COG_NAME):
             if channel is None:
                 return
             # with the message's nonce: posted again after a crash before its id was stored, it is not doubled
-            message = await channel.send(practice.accuracy(summary, mentions(match)), allowed_mentions=NO_MENTIONS,
-                                         nonce=nonce(match, "accuracy", channel.id))
+            say = texts(await self.presenter.language(match))  # (posted in the match: the server's language)
+            message = await channel.send(practice.accuracy(summary, mentions(match), say),
+                                         allowed_mentions=NO_MENTIONS, nonce=nonce(match, "accuracy", channel.id))
             await self.service.set_message(match_id, "accuracy", message.id)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("Air War match %s: the accuracy could not be posted", match_id)
 
-    def status_text(self, status: MatchStatus) -> str:
+    def status_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
         panel = status.panel
-        return render.status(status.view, mentions(status.match), deadline=panel.deadline_at, draft=panel.draft)
+        return render.status(status.view, mentions(status.match), deadline=panel.deadline_at, draft=panel.draft,
+                             say=say)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -22,6 +22,7 @@ import pytest
 
 from bot.cards import SUIT_SYMBOLS, card_label
 from bot.games.airwar.engine import AirWar
+from bot.i18n import LANGUAGES, texts
 from tests.localdiscord import CommandNotPermitted, Env, InvalidOptions, Message, User
 from tests.localdiscord.airwar import airwar_bot_factory
 from tests.localdiscord.state import CREATE_PUBLIC_THREADS, VIEW_CHANNEL, Overwrite
@@ -82,9 +83,16 @@ def match_id_of(challenge: Message) -> int:
     return int(challenge.buttons[0]["custom_id"].split(":")[2])
 
 
+def panel_titles(engagement: int) -> set[str]:
+    """The title of a panel of ``engagement`` in every language (a panel speaks its player's)."""
+    return {texts(language)("{game} — engagement {number}: your battle order", game=texts(language)(TITLE),
+                            number=engagement) for language in LANGUAGES}
+
+
 def panel_in(messages: Sequence[Message], engagement: int) -> Message | None:
+    titles = panel_titles(engagement)
     for message in reversed(messages):
-        if title(message) == f"{TITLE} — engagement {engagement}: your battle order":
+        if title(message) in titles:
             return message
     return None
 
@@ -109,8 +117,8 @@ def appeared_at(version: Message) -> float:
 
 def shown_panels(messages: Sequence[Message], engagement: int) -> list[Message]:
     """Every state of ``messages`` that showed the panel of ``engagement``, oldest first."""
-    return [version for message in messages for version in versions(message)
-            if title(version) == f"{TITLE} — engagement {engagement}: your battle order"]
+    titles = panel_titles(engagement)
+    return [version for message in messages for version in versions(message) if title(version) in titles]
 
 
 def dm_shown(env: Env, user: User, engagement: int) -> Message | None:
@@ -216,7 +224,7 @@ async def lock_in(env: Env, user: User, panel: Message, order: Sequence[str]) ->
         for card in order:
             await click(env, user, panel, f"card:{card}")
     await click(env, user, panel, "confirm")
-    assert "Your order is locked in" in panel.text
+    assert not panel.buttons  # locked in (in the player's language: the panel's words may be any)
 
 
 @dataclass

@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from bot.cards import parse_card, standard_pack, strength_table, tarot_pack
+from bot.cards import card_label, parse_card, standard_pack, strength_table, tarot_pack
 from bot.errors import IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
 from bot.games.base import Action, Event, Game, GameStats, Option, Outcome
 from bot.i18n import N_
@@ -73,15 +73,15 @@ class AirWar(Game):
     min_players = 2
     max_players = 4
     options = (
-        Option("aces", "high", "aces rank above the king (high) or below the 2 (low)", choices=("high", "low")),
-        Option("stack", 5, "cards in each engagement's stack", minimum=3, maximum=7),
+        Option("aces", "high", N_("aces rank above the king (high) or below the 2 (low)"), choices=("high", "low")),
+        Option("stack", 5, N_("cards in each engagement's stack"), minimum=3, maximum=7),
         Option(
             "deck",
             "standard",
-            "each player's deck: standard (52 cards), jokers (54: two jokers above the ace) or tarot (78)",
+            N_("each player's deck: standard (52 cards), jokers (54: two jokers above the ace) or tarot (78)"),
             choices=("standard", "jokers", "tarot"),
         ),
-        Option("players", 2, "number of players, each with a deck of their own", minimum=2, maximum=4),
+        Option("players", 2, N_("number of players, each with a deck of their own"), minimum=2, maximum=4),
     )
 
     def __init__(self, rules: dict[str, Any], seed: int, rng: random.Random) -> None:
@@ -121,7 +121,8 @@ class AirWar(Game):
         unknown = sorted(set(rules or {}) - {option.key for option in cls.options})
         if unknown:  # (the number of players is set by who plays, not chosen like a rule)
             chosen = ", ".join(sorted(option.key for option in cls.options if option.key != "players"))
-            raise InvalidRules(f"unknown rule {unknown[0]!r}; this game's rules are: {chosen}")
+            raise InvalidRules(N_("unknown rule {rule}; this game's rules are: {rules}"), rule=repr(unknown[0]),
+                               rules=chosen)
         resolved = super().resolve_rules(rules)
         if resolved["players"] == 2:
             del resolved["players"]
@@ -207,7 +208,8 @@ class AirWar(Game):
         self._check_not_over()
         if not isinstance(action, Mapping) or action.get("type") != "order":
             kind = action.get("type") if isinstance(action, Mapping) else action
-            raise IllegalAction(f"Air War has one action, order (your stack in play order), not {kind!r}")
+            raise IllegalAction(N_("Air War has one action, order (your stack in play order), not {kind}"),
+                                kind=repr(kind))
         order = self._check_order(seat, action.get("cards"))
         self.orders[seat] = order
         events = [self._locked_event(seat)]
@@ -243,7 +245,7 @@ class AirWar(Game):
             self.outcome = Outcome(_other(seat), reason, f"seat {seat} forfeited")
             return [self._game_over_event()]
         if not self.in_game[seat]:
-            raise NotYourTurn(f"seat {seat} is out of the game already")
+            raise NotYourTurn(N_("seat {seat} is out of the game already"), seat=seat)
         self.discards[seat][:0] = reversed(self.stacks[seat])
         self.stacks[seat] = []
         events = [self._knock_out(seat, reason)]
@@ -256,25 +258,29 @@ class AirWar(Game):
     def _check_order(self, seat: int, cards: Any) -> list[str]:
         """The seat's order, checked against its stack; raise a typed error and change nothing."""
         if not self.in_game[seat]:
-            raise NotYourTurn(f"seat {seat} is out of the game")
+            raise NotYourTurn(N_("seat {seat} is out of the game"), seat=seat)
         if self.orders[seat] is not None:
-            raise NotYourTurn(f"seat {seat} has already locked in an order for engagement {self.engagement}")
+            raise NotYourTurn(N_("seat {seat} has already locked in an order for engagement {engagement}"), seat=seat,
+                              engagement=self.engagement)
         stack = self.stacks[seat]
         size = len(stack)
         if isinstance(cards, str | bytes) or not isinstance(cards, Sequence):
-            raise IllegalAction(f"an order is a list of your {size} stack cards in the order you will play them")
+            raise IllegalAction(N_("an order is a list of your {size} stack cards in the order you will play them"),
+                                size=size)
         order = [parse_card(card, tarot=self.tarot) for card in cards]
         counts = Counter(order)
         for card in order:
             if counts[card] > 1:
-                raise IllegalAction(f"{card} appears {counts[card]} times in your order; play each card once")
+                raise IllegalAction(N_("{card} appears {times} times in your order; play each card once"),
+                                    card=card_label(card),
+                                    times=counts[card])
             if card not in stack:
-                raise IllegalAction(f"{card} is not in your stack; your stack is {' '.join(stack)}")
+                raise IllegalAction(N_("{card} is not in your stack; your stack is {stack}"),
+                                    card=card_label(card), stack=" ".join(card_label(c) for c in stack))
         if len(order) != size:
             missing = [card for card in stack if card not in counts]
-            raise IllegalAction(
-                f"your order must hold all {size} cards of your stack; missing {' '.join(missing)}"
-            )
+            raise IllegalAction(N_("your order must hold all {size} cards of your stack; missing {missing}"),
+                                size=size, missing=" ".join(card_label(card) for card in missing))
         return order
 
     def _play_engagement(self) -> list[Event]:

@@ -49,12 +49,11 @@ from bot.render.common import (
     challenge_surface,
     clamp,
     clamp_line,
-    count,
     declined_line,
     expired_line,
+    join_words,
     name,
     plain_names,
-    possessive,
     quick_to_draw,
     ratings_line,
     timestamp,
@@ -112,19 +111,32 @@ def _title(text: str) -> str:
     return clamp_line(text, EMBED_TITLE_LIMIT)
 
 
-def _deck_line(who: str, total: int, bottom: Mapping[str, Any]) -> str:
+def versus(shown: Sequence[str], say: Texts = ENGLISH) -> str:
+    """``A vs B`` (``A vs B vs C``) in ``say``'s language; ``shown`` as given (bold, mentions...)."""
+    _ = say
+    text = shown[0] if shown else ""
+    for other in shown[1:]:
+        text = _("{first} vs {second}", first=text, second=other)
+    return text
+
+
+def _deck_line(who: str, total: int, bottom: Mapping[str, Any], say: Texts = ENGLISH) -> str:
     """What is known about one deck: its count, the unknown top and the known bottom, top to bottom."""
+    _ = say
     known = list(bottom.get("cards", []))
     unknown = int(bottom.get("unknown_above", total - len(known)))
+    cards = _.ngettext("{count} card", "{count} cards", total)
     if not known:
-        return f"{who}: {count(total, 'card')}, all unknown"
+        return _("{deck}: {cards}, all unknown", deck=who, cards=cards)
     if unknown == 0:
-        return f"{who}: {count(total, 'card')}, all known: {cards_line(known)}"
-    return f"{who}: {count(total, 'card')}, {unknown} unknown, then {cards_line(known)} at the bottom"
+        return _("{deck}: {cards}, all known: {known}", deck=who, cards=cards, known=cards_line(known, say=_))
+    return _("{deck}: {cards}, {unknown} unknown, then {known} at the bottom", deck=who, cards=cards,
+             unknown=unknown, known=cards_line(known, say=_))
 
 
-def _deadline_line(deadline: When | None, prefix: str) -> str:
-    return f"{prefix} {timestamp(deadline)}." if deadline is not None else ""
+def _deadline_line(deadline: When | None, say: Texts = ENGLISH) -> str:
+    _ = say
+    return _("Orders lock in {when}.", when=timestamp(deadline)) if deadline is not None else ""
 
 
 # --- the public board -------------------------------------------------------------------------------
@@ -145,14 +157,14 @@ def board(view: View, names: Sequence[str], *, deadline: When | None = None,
     """
     if _many(names):
         return _render_many().board(view, names, deadline=deadline, image_names=image_names, picture=picture,
-                                    ended=ended)
+                                    ended=ended, say=say)
     if view["phase"] == "over":
-        return result(view, names, image_names=image_names)
+        return result(view, names, image_names=image_names, say=say)
     _ = say
     shown = _names(names)
     number = view["engagement"]
     stacks = [list(stack) for stack in view["stacks"]]
-    lines = [f"**{shown[0]}** vs **{shown[1]}** · {rules_text(view['rules'], say=_)}"]
+    lines = [f"{versus([f'**{who}**' for who in shown], _)} · {rules_text(view['rules'], say=_)}"]
     waiting = [shown[seat] for seat in (0, 1) if not view["locked"][seat]]
     if waiting and not ended:
         if deadline is not None:
@@ -168,18 +180,18 @@ def board(view: View, names: Sequence[str], *, deadline: When | None = None,
         lines += [
             "",
             f"**{shown[seat]}** — {_(state)}",
-            _("Stack as drawn: {cards}", cards=cards_line(stacks[seat])),
+            _("Stack as drawn: {cards}", cards=cards_line(stacks[seat], say=_)),
             _("Deck {cards} · discards {discards}", cards=cards, discards=len(view["discards"][seat])),
         ]
     surface_picture = _stacks_picture(view, names, image_names, _) if picture else None
-    return Surface(_title(_("{game} — engagement {number}", game=_(TITLE), number=number)), clamp("\n".join(lines)),
-                   surface_picture)
+    return Surface(_title(_("{game} — engagement {number}", game=_(TITLE), number=number)),
+                   clamp("\n".join(lines), say=_), surface_picture)
 
 
 def _stacks_picture(view: View, names: Sequence[str], image_names: Sequence[str] | None,
                     say: Texts = ENGLISH) -> Picture:
     _ = say
-    plain = plain_names(names, image_names)
+    plain = plain_names(names, image_names, _)
     number = view["engagement"]
     rows = []
     for seat in (0, 1):
@@ -187,8 +199,8 @@ def _stacks_picture(view: View, names: Sequence[str], image_names: Sequence[str]
                   deck=view["deck_counts"][seat], discards=len(view["discards"][seat]))
         rows.append(CardRow(list(view["stacks"][seat]), label))
     alt = _("Engagement {number}, both stacks as drawn, face up. {first}: {first_cards}. {second}: {second_cards}.",
-            number=number, first=plain[0], first_cards=words_line(view["stacks"][0]), second=plain[1],
-            second_cards=words_line(view["stacks"][1]))
+            number=number, first=plain[0], first_cards=words_line(view["stacks"][0], say=_), second=plain[1],
+            second_cards=words_line(view["stacks"][1], say=_))
     return Picture(card_rows_png(rows, min_cards=view["stack_size"]), stacks_picture_name(number),
                    clamp_line(alt, ALT_TEXT_LIMIT))
 
@@ -262,15 +274,15 @@ def _flip_line(flip: Event, fight: Event | None, shown: list[str], say: Texts = 
     _ = say
     a, b = (card_label(card) for card in flip["cards"])
     source = " " + _("(tie-breakers from the decks)") if "deck" in flip["sources"] else ""
-    line = f"{flip['flip']}. {a} vs {b}{source}: "
+    line = f"{flip['flip']}. " + versus([a, b], _) + f"{source}: "
     if flip["winner"] is None:
         return line + _("tie")
     winner = flip["winner"]
     line += _("**{player}** wins", player=shown[winner])
     if fight is not None:
         loser = fight["loser"]
-        line += " → " + _("keeps {kept}; {loser} discards {discarded}", kept=cards_line(fight["kept"]),
-                          loser=shown[loser], discarded=cards_line(fight["discarded"]))
+        line += " → " + _("keeps {kept}; {loser} discards {discarded}", kept=cards_line(fight["kept"], say=_),
+                          loser=shown[loser], discarded=cards_line(fight["discarded"], say=_))
     return line
 
 
@@ -290,7 +302,7 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
     """
     if _many(names):
         return _render_many().flips(events, names, shown, engagement=engagement, image_names=image_names,
-                                    picture=picture)
+                                    picture=picture, say=say)
     found = _collect(events, engagement)
     all_flips = found.flips
     total = len(all_flips)
@@ -298,9 +310,9 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
     complete = shown == total
     visible = _visible(found, shown)
     flipped = [event for event in visible if event["type"] == "flip"]
-    text_names = _names(names)
-    plain = plain_names(names, image_names)
     _ = say
+    text_names = _names(names)
+    plain = plain_names(names, image_names, _)
 
     header = [_("**{first}** vs **{second}** — both orders are locked in; flipping side by side.",
                 first=text_names[0], second=text_names[1])]
@@ -317,8 +329,8 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
     remaining = _remaining(found, flipped)
     if remaining is not None and any(remaining) and not complete:
         tail.append(_("Not flipped yet — {first}: {first_cards} · {second}: {second_cards}", first=text_names[0],
-                      first_cards=cards_line(remaining[0]), second=text_names[1],
-                      second_cards=cards_line(remaining[1])))
+                      first_cards=cards_line(remaining[0], say=_), second=text_names[1],
+                      second_cards=cards_line(remaining[1], say=_)))
     if complete:
         tail += ["", _summary(found, text_names, _)]
         if found.over is not None:
@@ -342,7 +354,7 @@ def _fit_flips(header: list[str], flip_lines: list[str], tail: list[str], say: T
         folded += 1
         note = _("Flips 1 to {count}: see the picture.", count=folded)
         text = "\n".join([*header, note, *flip_lines[folded:], *tail])
-    return clamp(text)
+    return clamp(text, say=_)
 
 
 def _remaining(found: _Engagement, flipped: list[Event]) -> list[list[str]] | None:
@@ -396,7 +408,8 @@ def _flips_alt(number: int, flipped: list[Event], face_down: int, plain: list[st
 
     def describe_flip(flip: Event, spoken: bool) -> str:
         a, b = flip["cards"]
-        pair = _("{a} against {b}", a=words(a), b=words(b)) if spoken else _("{a} against {b}", a=a, b=b)
+        pair = (_("{a} against {b}", a=words(a, _), b=words(b, _)) if spoken
+                else _("{a} against {b}", a=card_label(a), b=card_label(b)))
         outcome = _("tie") if flip["winner"] is None else _("{player} wins", player=plain[flip["winner"]])
         return f" {flip['flip']}: {pair}, {outcome}."
 
@@ -418,12 +431,13 @@ def _flips_alt(number: int, flipped: list[Event], face_down: int, plain: list[st
 # --- engagement summary and result -------------------------------------------------------------------
 
 
-def engagement_summary(events: Sequence[Event], names: Sequence[str], *, engagement: int | None = None) -> str:
+def engagement_summary(events: Sequence[Event], names: Sequence[str], *, engagement: int | None = None,
+                       say: Texts = ENGLISH) -> str:
     """What each player kept (back under their deck) and lost (discarded) in an engagement, and the counts."""
     if _many(names):
         many = _render_many()
-        return clamp(many.summary(many._collect(events, engagement), _names(names)))
-    return clamp(_summary(_collect(events, engagement), _names(names)))
+        return clamp(many.summary(many._collect(events, engagement), _names(names), say), say=say)
+    return clamp(_summary(_collect(events, engagement), _names(names), say), say=say)
 
 
 def _summary(found: _Engagement, shown: list[str], say: Texts = ENGLISH) -> str:
@@ -459,7 +473,7 @@ def _summary(found: _Engagement, shown: list[str], say: Texts = ENGLISH) -> str:
     lines = [head]
     for seat in (0, 1):
         lines.append(_("**{player}** kept {kept} (back under the deck) · lost {lost} (discarded)",
-                       player=shown[seat], kept=cards_line(kept[seat]), lost=cards_line(lost[seat])))
+                       player=shown[seat], kept=cards_line(kept[seat], say=_), lost=cards_line(lost[seat], say=_)))
     if ended_early and any(table):
         lines.append(_table_line(table, shown, _))
     if found.over is not None and "deck_counts" in found.over:
@@ -472,7 +486,8 @@ def _summary(found: _Engagement, shown: list[str], say: Texts = ENGLISH) -> str:
 def _table_line(table: Sequence[Sequence[str]], shown: Sequence[str], say: Texts = ENGLISH) -> str:
     _ = say
     return _("Left on the table, a tie nobody could break: {first} {first_cards} · {second} {second_cards}",
-             first=shown[0], first_cards=cards_line(table[0]), second=shown[1], second_cards=cards_line(table[1]))
+             first=shown[0], first_cards=cards_line(table[0], say=_), second=shown[1],
+             second_cards=cards_line(table[1], say=_))
 
 
 def _decks_line(decks: Sequence[int], discards: Sequence[int] | None, shown: Sequence[str],
@@ -499,7 +514,7 @@ def reason_text(outcome: Mapping[str, Any], names: Sequence[str], *, stack_size:
 
     ``names`` are used as given (already escaped when they come from :func:`name`)."""
     if _many(names):
-        return str(_render_many().reason_text(outcome, names, stack_size=stack_size))
+        return str(_render_many().reason_text(outcome, names, stack_size=stack_size, say=say))
     _ = say
     winner, reason = outcome.get("winner"), outcome.get("reason", "")
     decks = outcome.get("deck_counts")
@@ -536,7 +551,7 @@ def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | Non
 
     ``ratings``: per seat ``{"before": x, "after": y}`` (the service's ``result`` event), shown as changes."""
     if _many(names):
-        return _render_many().result(view, names, image_names=image_names, ratings=ratings)
+        return _render_many().result(view, names, image_names=image_names, ratings=ratings, say=say)
     outcome = view.get("outcome")
     if outcome is None:
         raise ValueError("this game is not over yet")
@@ -549,7 +564,7 @@ def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | Non
     reason = reason_text(full, shown, stack_size=view.get("stack_size"), say=_)
     lines = [
         f"🏁 {_result_headline(outcome, shown, _)} {reason}",
-        f"**{shown[0]}** vs **{shown[1]}** · {rules_text(view['rules'], say=_)}",
+        f"{versus([f'**{who}**' for who in shown], _)} · {rules_text(view['rules'], say=_)}",
         _("Engagements: {engagements} · ties fought: {ties}", engagements=view["engagement"],
           ties=stats.get("wars", 0)),
         _decks_line(decks, discards, shown, _),
@@ -564,8 +579,8 @@ def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | Non
     if winner is None:
         title = _("{game} — draw", game=_(TITLE))
     else:
-        title = _("{game} — {player} wins", game=_(TITLE), player=plain_names(names, image_names)[winner])
-    return Surface(_title(title), clamp("\n".join(lines)))
+        title = _("{game} — {player} wins", game=_(TITLE), player=plain_names(names, image_names, _)[winner])
+    return Surface(_title(title), clamp("\n".join(lines), say=_))
 
 
 # --- the DM panel ------------------------------------------------------------------------------------
@@ -588,7 +603,7 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
              image_names: Sequence[str] | None = None, picture: bool = True,
              closed: str | None = None, say: Texts = ENGLISH) -> ButtonSurface:
     """A player's panel for the current engagement (in a DM, or ephemeral in the match's thread), from their own
-    view (``game.view(seat)``); short enough to read on a phone.
+    view (``game.view(seat)``); short enough to read on a phone; in ``say``'s language (the player's).
 
     Shows the deadline and whether the opponent has locked in, the order so far (``draft``, positions 1..N; the
     locked order once locked in), the opponent's stack as drawn (the seat's own is on its buttons), and what is
@@ -606,11 +621,12 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
     if seat not in (0, 1):
         raise ValueError("the DM panel needs a seat's own view, game.view(seat)")
     if view["phase"] == "over":
-        finished = result(view, names, image_names=image_names)
+        finished = result(view, names, image_names=image_names, say=say)
         return ButtonSurface(finished.title, finished.text, None, [])
+    _ = say
     other = 1 - seat
     shown = _names(names)
-    plain = plain_names(names, image_names)
+    plain = plain_names(names, image_names, _)
     number, size = view["engagement"], view["stack_size"]
     stack, theirs = list(view["stacks"][seat]), list(view["stacks"][other])
     locked = bool(view["locked"][seat])
@@ -619,54 +635,67 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
     if closed is not None:
         lines = [closed]
         if order:
-            lines.append(f"**Your order:** {_order_line(order, size)}")
+            lines.append(_("**Your order:** {order}", order=_order_line(order, size)))
     elif locked:
-        waiting = (f"**{shown[other]}** has locked in too." if view["locked"][other]
-                   else f"Waiting for **{shown[other]}** to lock in.")
-        lines = [f"🔒 **Your order is locked in:** {_order_line(order, size)}", waiting]
+        waiting = (_("**{player}** has locked in too.", player=shown[other]) if view["locked"][other]
+                   else _("Waiting for **{player}** to lock in.", player=shown[other]))
+        lines = [_("🔒 **Your order is locked in:** {order}", order=_order_line(order, size)), waiting]
     else:
-        due = f"Deadline: {timestamp(deadline)}, then your stack plays as drawn. " if deadline is not None else ""
-        state = "has locked in" if view["locked"][other] else "is still arranging"
-        lines = [f"{due}**{shown[other]}** {state}.", f"**Your order:** {_order_line(order, size)}"]
-    lines.append(f"**{possessive(shown[other])} stack:** {cards_line(theirs)}")
-    lines += _known_lines(view, shown, seat)
+        state = (_("**{player}** has locked in.", player=shown[other]) if view["locked"][other]
+                 else _("**{player}** is still arranging.", player=shown[other]))
+        if deadline is not None:
+            state = _("Deadline: {when}, then your stack plays as drawn.", when=timestamp(deadline)) + " " + state
+        lines = [state, _("**Your order:** {order}", order=_order_line(order, size))]
+    lines.append(_("**{player}'s stack:** {cards}", player=shown[other], cards=cards_line(theirs, say=_)))
+    lines += _known_lines(view, shown, seat, _)
     if not locked and closed is None:
-        lines.append("-# Tap your cards in the order to play them, then lock in.")
+        lines.append("-# " + _("Tap your cards in the order to play them, then lock in."))
 
-    title = _title(f"{TITLE} — engagement {number}: your battle order")
-    buttons = [] if closed is not None else order_buttons(view, draft if not locked else order)
-    surface_picture = _panel_picture(view, plain, seat) if picture else None
-    return ButtonSurface(title, clamp("\n".join(lines)), surface_picture, buttons)
+    title = _title(_("{game} — engagement {number}: your battle order", game=_(TITLE), number=number))
+    buttons = [] if closed is not None else order_buttons(view, draft if not locked else order, say=_)
+    surface_picture = _panel_picture(view, plain, seat, _) if picture else None
+    return ButtonSurface(title, clamp("\n".join(lines), say=_), surface_picture, buttons)
 
 
-def _known_lines(view: View, shown: list[str], seat: int | None) -> list[str]:
+def _known_lines(view: View, shown: list[str], seat: int | None, say: Texts = ENGLISH) -> list[str]:
     """What is known about each deck (every flip is public) and its discards, one line a deck, for a seat
     (``Your deck``) or a spectator."""
+    _ = say
     lines = []
-    for s in (0, 1):
-        label = "Your deck" if seat == s else f"{possessive(shown[s])} deck"
-        discards = len(view["discards"][s])
-        lines.append(f"{_deck_line(label, view['deck_counts'][s], view['deck_bottoms'][s])} · discards {discards}")
+    for s in range(len(shown)):
+        if not _in_game(view, s):
+            continue
+        label = _("Your deck") if seat == s else _("{player}'s deck", player=shown[s])
+        deck = _deck_line(label, view["deck_counts"][s], view["deck_bottoms"][s], _)
+        lines.append(deck + " · " + _("discards {count}", count=len(view["discards"][s])))
     return lines
 
 
-def _panel_picture(view: View, plain: list[str], seat: int) -> Picture:
+def _in_game(view: View, seat: int) -> bool:
+    """The seat is still playing (two players: always; 3-4 players: not out)."""
+    in_game = view.get("in_game")
+    return True if not in_game else bool(in_game[seat])
+
+
+def _panel_picture(view: View, plain: list[str], seat: int, say: Texts = ENGLISH) -> Picture:
     """Both stacks as drawn: fixed for the engagement, so a click on the panel never needs a new picture (the
     order so far is in the text)."""
+    _ = say
     other = 1 - seat
     size, number = view["stack_size"], view["engagement"]
     stack, theirs = list(view["stacks"][seat]), list(view["stacks"][other])
     rows = [
-        CardRow(stack, f"{plain[seat]} (you) - stack as drawn"),
-        CardRow(theirs, f"{plain[other]} - stack as drawn"),
+        CardRow(stack, _("{player} (you) - stack as drawn", player=plain[seat])),
+        CardRow(theirs, _("{player} - stack as drawn", player=plain[other])),
     ]
-    alt = (f"Engagement {number}, both stacks as drawn, face up. Your stack ({plain[seat]}): {words_line(stack)}. "
-           f"{possessive(plain[other])} stack: {words_line(theirs)}.")
+    alt = _("Engagement {number}, both stacks as drawn, face up. Your stack ({player}): {cards}. {other}'s stack: "
+            "{other_cards}.", number=number, player=plain[seat], cards=words_line(stack, say=_), other=plain[other],
+            other_cards=words_line(theirs, say=_))
     return Picture(card_rows_png(rows, min_cards=size), f"airwar-e{number}-panel.png",
                    clamp_line(alt, ALT_TEXT_LIMIT))
 
 
-def order_buttons(view: View, draft: Sequence[str] = ()) -> list[Button]:
+def order_buttons(view: View, draft: Sequence[str] = (), *, say: Texts = ENGLISH) -> list[Button]:
     """The buttons of the DM panel, from the seat's own view and its draft order; none once locked in or over.
 
     Keys: ``card:<card>`` (tap that card, e.g. ``card:QS``; a stack never holds a card twice), ``undo``, ``reset``,
@@ -687,12 +716,13 @@ def order_buttons(view: View, draft: Sequence[str] = ()) -> list[Button]:
                               "primary" if card not in draft else "secondary", i // 5))
     row = (len(stack) - 1) // 5 + 1
     placed = len(draft)
+    _ = say
     buttons += [
-        Button("undo", "Undo", placed > 0, "secondary", row),
-        Button("reset", "Reset", placed > 0, "secondary", row),
-        Button("random", "Random", True, "secondary", row),
-        Button("drawn", "As drawn", True, "secondary", row),
-        Button("confirm", "Lock in", placed == len(stack), "success", row),
+        Button("undo", _("Undo"), placed > 0, "secondary", row),
+        Button("reset", _("Reset"), placed > 0, "secondary", row),
+        Button("random", _("Random"), True, "secondary", row),
+        Button("drawn", _("As drawn"), True, "secondary", row),
+        Button("confirm", _("Lock in"), placed == len(stack), "success", row),
     ]
     return buttons
 
@@ -725,39 +755,46 @@ def draft_after(stack: Sequence[str], draft: Sequence[str], key: str, *,
 # --- /airwar status ----------------------------------------------------------------------------------
 
 
-def status(view: View, names: Sequence[str], *, deadline: When | None = None, draft: Sequence[str] = ()) -> str:
-    """``/airwar status`` (ephemeral): the match, counts and what is known, for a seat (``game.view(seat)``:
-    shows its own locked order or draft) or a spectator (``game.view(None)``)."""
+def status(view: View, names: Sequence[str], *, deadline: When | None = None, draft: Sequence[str] = (),
+           say: Texts = ENGLISH) -> str:
+    """``/airwar status`` (ephemeral, in ``say``'s language: the asker's): the match, counts and what is known, for
+    a seat (``game.view(seat)``: shows its own locked order or draft) or a spectator (``game.view(None)``)."""
     if _many(names):
-        return str(_render_many().status(view, names, deadline=deadline, draft=draft))
+        return str(_render_many().status(view, names, deadline=deadline, draft=draft, say=say))
+    _ = say
     shown = _names(names)
     seat = view.get("seat")
     if view["phase"] == "over":
-        finished = result(view, names)
-        return clamp(f"**{finished.title}**\n{finished.text}")
+        finished = result(view, names, say=_)
+        return clamp(f"**{finished.title}**\n{finished.text}", say=_)
     number, size = view["engagement"], view["stack_size"]
+    rules = rules_text(view["rules"], say=_)
     if seat in (0, 1):
         other = 1 - seat
-        lines = [f"**Your {TITLE} match** against **{shown[other]}** · engagement {number} · "
-                 f"{rules_text(view['rules'])}"]
+        lines = [_("**Your {game} match** against **{player}** · engagement {number} · {rules}", game=_(TITLE),
+                   player=shown[other], number=number, rules=rules)]
         if view["locked"][seat] and view.get("my_order"):
-            lines.append(f"You: 🔒 locked in: {_order_line(view['my_order'], size)}")
+            lines.append(_("You: 🔒 locked in: {order}", order=_order_line(view["my_order"], size)))
         else:
             placed = _check_draft(view["stacks"][seat], draft)
-            lines.append(f"You: {ARRANGING} ({len(placed)} of {size} placed)")
-        lines.append(f"{shown[other]}: {LOCKED if view['locked'][other] else ARRANGING}")
+            lines.append(_("You: {state} ({placed} of {size} placed)", state=_(ARRANGING), placed=len(placed),
+                           size=size))
+        lines.append(f"{shown[other]}: {_(LOCKED) if view['locked'][other] else _(ARRANGING)}")
     else:
-        lines = [f"**{TITLE}:** **{shown[0]}** vs **{shown[1]}** · engagement {number} · {rules_text(view['rules'])}"]
+        players = versus([f"**{who}**" for who in shown], _)
+        lines = [_("**{game}:** {players} · engagement {number} · {rules}", game=_(TITLE), players=players,
+                   number=number, rules=rules)]
         for s in (0, 1):
-            lines.append(f"{shown[s]}: {LOCKED if view['locked'][s] else ARRANGING}")
+            lines.append(f"{shown[s]}: {_(LOCKED) if view['locked'][s] else _(ARRANGING)}")
     if deadline is not None and not all(view["locked"]):
-        lines.append(_deadline_line(deadline, "Orders lock in"))
+        lines.append(_deadline_line(deadline, _))
     for s in (0, 1):
-        who = "Your stack" if seat == s else f"{possessive(shown[s])} stack"
-        lines.append(f"{who} as drawn: {cards_line(view['stacks'][s])}")
-    lines += ["", *_known_lines(view, shown, seat if seat in (0, 1) else None)]
-    lines.append(f"Ties fought so far: {view.get('stats', {}).get('wars', 0)}")
-    return clamp("\n".join(lines))
+        cards = cards_line(view["stacks"][s], say=_)
+        lines.append(_("Your stack as drawn: {cards}", cards=cards) if seat == s
+                     else _("{player}'s stack as drawn: {cards}", player=shown[s], cards=cards))
+    lines += ["", *_known_lines(view, shown, seat if seat in (0, 1) else None, _)]
+    lines.append(_("Ties fought so far: {count}", count=view.get("stats", {}).get("wars", 0)))
+    return clamp("\n".join(lines), say=_)
 
 
 # --- challenge and other notices ---------------------------------------------------------------------
@@ -777,7 +814,7 @@ def challenge(challenger: str, opponent: str | None, rules: Mapping[str, Any], *
              _("Rules: {rules}", rules=rules_text(rules, say=_)),
              _("Anyone may accept; the challenge expires {when}.", when=timestamp(expires_at))]
     buttons = [Button("accept", _("Accept"), True, "success"), Button("withdraw", _("Withdraw"), True, "secondary")]
-    return ButtonSurface(_title(_("{game} challenge", game=_(TITLE))), clamp("\n".join(lines)), None, buttons)
+    return ButtonSurface(_title(_("{game} challenge", game=_(TITLE))), clamp("\n".join(lines), say=_), None, buttons)
 
 
 def declined(challenger: str, opponent: str, say: Texts = ENGLISH) -> str:
@@ -792,29 +829,32 @@ def expired(challenger: str, opponent: str | None, say: Texts = ENGLISH) -> str:
     return expired_line(TITLE, challenger, opponent, say)
 
 
-def afk(names: Sequence[str], seats: Sequence[int], engagement: int, *, forfeit: Sequence[int] = ()) -> str:
+def afk(names: Sequence[str], seats: Sequence[int], engagement: int, *, forfeit: Sequence[int] = (),
+        say: Texts = ENGLISH) -> str:
     """Time ran out in an engagement: ``seats`` did not lock in an order. Their stacks play as drawn, unless
     it was a second miss in a row for some (``forfeit``): they forfeit (both at once: a draw) and nothing is played.
-    Matches the service's ``arrange_timeout`` event (``seats``, ``forfeit``)."""
+    Matches the service's ``arrange_timeout`` event (``seats``, ``forfeit``). In ``say``'s language (the server's)."""
     if _many(names):
-        return str(_render_many().afk(names, seats, engagement, forfeit=forfeit))
+        return str(_render_many().afk(names, seats, engagement, forfeit=forfeit, say=say))
+    _ = say
     shown = _names(names)
     late, out = sorted(set(seats)), sorted(set(forfeit))
     if not late and not out:
         raise ValueError("afk needs the seats that ran out of time")
-    head = f"⏰ Time's up in engagement {engagement}:"
+    head = _("⏰ Time's up in engagement {number}:", number=engagement)
     if len(out) == 2:
-        return f"{head} **{shown[0]}** and **{shown[1]}** both missed a second deadline in a row: the game is a draw."
+        return head + " " + _("**{first}** and **{second}** both missed a second deadline in a row: the game is a "
+                              "draw.", first=shown[0], second=shown[1])
     if out:
-        loser, winner = shown[out[0]], shown[1 - out[0]]
-        return f"{head} **{loser}** missed a second deadline in a row and forfeits. **{winner}** wins!"
+        return head + " " + _("**{loser}** missed a second deadline in a row and forfeits. **{winner}** wins!",
+                              loser=shown[out[0]], winner=shown[1 - out[0]])
     if len(late) == 2:
-        text = (f"{head} neither **{shown[0]}** nor **{shown[1]}** locked in an order, "
-                "so both stacks play as drawn.")
+        text = head + " " + _("neither **{first}** nor **{second}** locked in an order, so both stacks play as "
+                              "drawn.", first=shown[0], second=shown[1])
     else:
-        who = shown[late[0]]
-        text = f"{head} **{who}** did not lock in an order, so {possessive(who)} stack plays as drawn."
-    return text + "\n-# A second missed deadline in a row forfeits the game."
+        text = head + " " + _("**{player}** did not lock in an order, so {player}'s stack plays as drawn.",
+                              player=shown[late[0]])
+    return text + "\n-# " + _("A second missed deadline in a row forfeits the game.")
 
 
 PANEL_CLOSED = {
@@ -832,30 +872,36 @@ def panel_closed(ended: str | None, say: Texts = ENGLISH) -> str | None:
     return None if line is None else say(line)
 
 
-def deadline_moved(names: Sequence[str], engagement: int, deadline: When, *, waiting: Sequence[int] = (0, 1)) -> str:
+def deadline_moved(names: Sequence[str], engagement: int, deadline: When, *, waiting: Sequence[int] = (0, 1),
+                   say: Texts = ENGLISH) -> str:
     """The bot was away when engagement ``engagement``'s orders were due: nobody missed them, they are due later.
-    ``waiting``: the seats that have not locked in yet (they are named)."""
+    ``waiting``: the seats that have not locked in yet (they are named). In ``say``'s language (the server's)."""
+    _ = say
     shown = _names(names)
-    head = (f"⏳ The bot was away when the orders of engagement {engagement} were due, so nobody missed the "
-            "deadline")
-    who = " and ".join(f"**{shown[seat]}**" for seat in sorted(set(waiting)))
-    return f"{head}: {who}, the deadline is now {timestamp(deadline)}." if who else \
-        f"{head}; it is now {timestamp(deadline)}."
+    who = [f"**{shown[seat]}**" for seat in sorted(set(waiting))]
+    if who:
+        return _("⏳ The bot was away when the orders of engagement {number} were due, so nobody missed the deadline: "
+                 "{players}, the deadline is now {when}.", number=engagement, players=join_words(who, _),
+                 when=timestamp(deadline))
+    return _("⏳ The bot was away when the orders of engagement {number} were due, so nobody missed the deadline; "
+             "it is now {when}.", number=engagement, when=timestamp(deadline))
 
 
-def thread_lost(names: Sequence[str]) -> str:
+def thread_lost(names: Sequence[str], say: Texts = ENGLISH) -> str:
     """The match's thread is gone (deleted, or the bot may not post there): the match goes on in the channel."""
-    shown = _names(names)
-    players = " vs ".join(f"**{who}**" for who in shown)
-    return f"⚠️ The thread of the {TITLE} match {players} is gone, so the match goes on here."
+    _ = say
+    players = versus([f"**{who}**" for who in _names(names)], _)
+    return _("⚠️ The thread of the {game} match {players} is gone, so the match goes on here.", game=_(TITLE),
+             players=players)
 
 
-def forfeited(names: Sequence[str], seat: int) -> str:
+def forfeited(names: Sequence[str], seat: int, say: Texts = ENGLISH) -> str:
     """``seat`` forfeited: the other player wins (3 or 4 players: the others play on)."""
+    _ = say
     shown = _names(names)
     if _many(names):
-        return f"🏳️ **{shown[seat]}** forfeits and is out; the others play on."
-    return f"🏳️ **{shown[seat]}** forfeits. **{shown[1 - seat]}** wins!"
+        return _("🏳️ **{player}** forfeits and is out; the others play on.", player=shown[seat])
+    return _("🏳️ **{player}** forfeits. **{winner}** wins!", player=shown[seat], winner=shown[1 - seat])
 
 
 __all__ = [

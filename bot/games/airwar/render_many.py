@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.cards import card_label
 from bot.games.airwar import render as base
-from bot.i18n import Texts
+from bot.i18n import N_, Texts
 from bot.render.cards import CardRow, card_rows_png
 from bot.render.common import (
     ALT_TEXT_LIMIT,
@@ -25,10 +25,9 @@ from bot.render.common import (
     cards_line,
     clamp,
     clamp_line,
-    count,
+    join_words,
     name,
     plain_names,
-    possessive,
     ratings_line,
     timestamp,
     words_line,
@@ -38,18 +37,20 @@ if TYPE_CHECKING:
     from bot.render.common import Event, View, When
 
 TITLE = base.TITLE
-OUT = "❌ out"
+OUT = N_("❌ out")
 #: why a seat went out (an ``out`` event's ``reason``), after its name
-OUT_WORDS = {"short_stack": "could not draw a full stack", "out_of_cards": "had no tie-breaker card left",
-             "forfeit": "forfeited", "timeout": "missed two deadlines in a row"}
+OUT_WORDS = {"short_stack": N_("could not draw a full stack"), "out_of_cards": N_("had no tie-breaker card left"),
+             "forfeit": N_("forfeited"), "timeout": N_("missed two deadlines in a row")}
+#: the result's "out first", "out second"... by the order the seats went out in
+OUT_PLACES = {1: N_("out first"), 2: N_("out second"), 3: N_("out third"), 4: N_("out fourth")}
 
 
 def names_of(names: Sequence[str]) -> list[str]:
     return [name(n) for n in names]
 
 
-def _vs(shown: Sequence[str]) -> str:
-    return " vs ".join(f"**{who}**" for who in shown)
+def _vs(shown: Sequence[str], say: Texts = ENGLISH) -> str:
+    return base.versus([f"**{who}**" for who in shown], say)
 
 
 def _in_game(view: Mapping[str, Any]) -> list[bool]:
@@ -64,38 +65,47 @@ def _places(view: Mapping[str, Any]) -> list[int]:
 
 # --- the board -------------------------------------------------------------------------------------------
 def board(view: View, names: Sequence[str], *, deadline: When | None = None,
-          image_names: Sequence[str] | None = None, picture: bool = True, ended: bool = False) -> Surface:
+          image_names: Sequence[str] | None = None, picture: bool = True, ended: bool = False,
+          say: Texts = ENGLISH) -> Surface:
+    _ = say
     shown = names_of(names)
     number = view["engagement"]
     in_game = _in_game(view)
-    lines = [f"{_vs(shown)} · {base.rules_text(view['rules'])}"]
+    lines = [f"{_vs(shown, _)} · {base.rules_text(view['rules'], say=_)}"]
     waiting = [s for s in range(len(shown)) if in_game[s] and not view["locked"][s]]
     if waiting and not ended:
-        due = f" {timestamp(deadline)}" if deadline is not None else ""
-        lines.append(f"Each player arranges a battle order with **{base.PANEL_BUTTON}** below or in their DMs; "
-                     f"orders lock in{due}. A stack not locked in by then plays as drawn.")
+        if deadline is not None:
+            lines.append(_("Each player arranges a battle order with **{button}** below or in their DMs; orders lock "
+                           "in {when}. A stack not locked in by then plays as drawn.", button=_(base.PANEL_BUTTON),
+                           when=timestamp(deadline)))
+        else:
+            lines.append(_("Each player arranges a battle order with **{button}** below or in their DMs; orders lock "
+                           "in. A stack not locked in by then plays as drawn.", button=_(base.PANEL_BUTTON)))
     for seat, who in enumerate(shown):
         if not in_game[seat]:
-            lines += ["", f"**{who}** — {OUT}"]
+            lines += ["", f"**{who}** — {_(OUT)}"]
             continue
         state = base.LOCKED if view["locked"][seat] else base.NOT_LOCKED if ended else base.ARRANGING
-        lines += ["", f"**{who}** — {state}", f"Stack: {cards_line(view['stacks'][seat])}",
-                  f"Deck {count(view['deck_counts'][seat], 'card')} · discards {len(view['discards'][seat])}"]
-    surface_picture = _stacks_picture(view, plain_names(names, image_names), None) if picture else None
-    return Surface(base._title(f"{TITLE} — engagement {number}"), clamp("\n".join(lines)), surface_picture)
+        cards = _.ngettext("{count} card", "{count} cards", view["deck_counts"][seat])
+        lines += ["", f"**{who}** — {_(state)}", _("Stack: {cards}", cards=cards_line(view["stacks"][seat], say=_)),
+                  _("Deck {cards} · discards {discards}", cards=cards, discards=len(view["discards"][seat]))]
+    surface_picture = _stacks_picture(view, plain_names(names, image_names, _), None, _) if picture else None
+    return Surface(base._title(_("{game} — engagement {number}", game=_(TITLE), number=number)),
+                   clamp("\n".join(lines), say=_), surface_picture)
 
 
-def _stacks_picture(view: View, plain: list[str], seat: int | None) -> Picture:
+def _stacks_picture(view: View, plain: list[str], seat: int | None, say: Texts = ENGLISH) -> Picture:
     """Every stack still in play, as drawn (the seat's own first, on its panel): fixed for the engagement."""
+    _ = say
     number = view["engagement"]
     in_game = _in_game(view)
     seats = [s for s in range(len(plain)) if in_game[s]]
     if seat is not None:
         seats = [seat] + [s for s in seats if s != seat]
-    rows = [CardRow(list(view["stacks"][s]), f"{plain[s]}{' (you)' if s == seat else ''} - stack as drawn")
-            for s in seats]
-    alt = f"Engagement {number}, the stacks as drawn, face up. " + " ".join(
-        f"{plain[s]}: {words_line(view['stacks'][s])}." for s in seats)
+    rows = [CardRow(list(view["stacks"][s]), _("{player} (you) - stack as drawn", player=plain[s]) if s == seat
+                    else _("{player} - stack as drawn", player=plain[s])) for s in seats]
+    alt = _("Engagement {number}, the stacks as drawn, face up.", number=number) + " " + " ".join(
+        f"{plain[s]}: {words_line(view['stacks'][s], say=_)}." for s in seats)
     kind = "stacks" if seat is None else "panel"
     return Picture(card_rows_png(rows, min_cards=view["stack_size"]), f"airwar-e{number}-{kind}.png",
                    clamp_line(alt, ALT_TEXT_LIMIT))
@@ -119,31 +129,36 @@ def _collect(events: Sequence[Event], engagement: int | None) -> base._Engagemen
     return found
 
 
-def _stream_line(event: Event, shown: list[str]) -> str | None:
+def _stream_line(event: Event, shown: list[str], say: Texts = ENGLISH) -> str | None:
+    _ = say
     kind = event["type"]
     if kind == "flip":
         pairs = " · ".join(f"{shown[s]} {card_label(card)}" for s, card in enumerate(event["cards"])
                            if card is not None)
-        source = " (tie-breakers from the decks)" if "deck" in event["sources"] else ""
+        source = " " + _("(tie-breakers from the decks)") if "deck" in event["sources"] else ""
         if event["winner"] is None:
-            tied = " and ".join(shown[s] for s in event.get("tied", []))
-            return f"{event['flip']}. {pairs}{source}: tie — {tied} go on"
-        return f"{event['flip']}. {pairs}{source}: **{shown[event['winner']]}** wins"
+            tied = join_words([shown[s] for s in event.get("tied", [])], _)
+            return f"{event['flip']}. {pairs}{source}: " + _("tie — {players} go on", players=tied)
+        return f"{event['flip']}. {pairs}{source}: " + _("**{player}** wins", player=shown[event["winner"]])
     if kind == "fight":
         if event["winner"] is None:
             return None
-        return f"   → {shown[event['winner']]} keeps {cards_line(event['kept'])}"
+        return "   → " + _("{player} keeps {cards}", player=shown[event["winner"]],
+                            cards=cards_line(event["kept"], say=_))
     if kind == "out":
-        return f"{OUT}: **{shown[event['seat']]}** {OUT_WORDS.get(event['reason'], event['reason'])}."
+        why = OUT_WORDS.get(event["reason"])
+        return f"{_(OUT)}: " + _("**{player}** {why}.", player=shown[event["seat"]],
+                                 why=_(why) if why else event["reason"])
     if kind == "unopposed":
-        return (f"↩️ {shown[event['seat']]} has nobody left to fight: {cards_line(event['cards'])} go back under "
-                "the deck.")
+        return "↩️ " + _("{player} has nobody left to fight: {cards} go back under the deck.",
+                         player=shown[event["seat"]], cards=cards_line(event["cards"], say=_))
     return None
 
 
 def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = None, *,
           engagement: int | None = None, image_names: Sequence[str] | None = None,
-          picture: bool = True) -> Surface:
+          picture: bool = True, say: Texts = ENGLISH) -> Surface:
+    _ = say
     found = _collect(events, engagement)
     total = len(found.flips)
     shown = total if shown is None else max(0, min(int(shown), total))
@@ -152,25 +167,27 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
     if complete:
         visible = list(found.stream)  # what follows the last flip (the unopposed cards) too
     text_names = names_of(names)
-    header = [f"{_vs(text_names)} — every order is locked in; flipping side by side."]
-    lines = [line for line in (_stream_line(event, text_names) for event in visible) if line]
+    header = [_("{players} — every order is locked in; flipping side by side.", players=_vs(text_names, _))]
+    lines = [line for line in (_stream_line(event, text_names, _) for event in visible) if line]
     if not any(event["type"] == "flip" for event in visible):
-        lines.append("Nothing flipped yet.")
+        lines.append(_("Nothing flipped yet."))
     tail = []
     if complete:
-        tail += ["", summary(found, text_names)]
+        tail += ["", summary(found, text_names, _)]
         if found.over is not None:
             size = found.start["stack_size"] if found.start else None
-            tail.append(f"🏁 **Game over.** {base._result_headline(found.over, text_names)} "
-                        f"{reason_text(found.over, text_names, stack_size=size)}")
-    title = base._title(f"{TITLE} — engagement {found.number}: flips")
-    return Surface(title, base._fit_flips(header, lines, tail), None)
+            game_over = _("**Game over.**")
+            tail.append(f"🏁 {game_over} {base._result_headline(found.over, text_names, _)} "
+                        f"{reason_text(found.over, text_names, stack_size=size, say=_)}")
+    title = base._title(_("{game} — engagement {number}: flips", game=_(TITLE), number=found.number))
+    return Surface(title, base._fit_flips(header, lines, tail, _), None)
 
 
-def summary(found: base._Engagement, shown: list[str]) -> str:
+def summary(found: base._Engagement, shown: list[str], say: Texts = ENGLISH) -> str:
+    _ = say
     seats = range(len(shown))
-    kept: list[list[str]] = [[] for _ in seats]
-    lost: list[list[str]] = [[] for _ in seats]
+    kept: list[list[str]] = [[] for _seat in seats]
+    lost: list[list[str]] = [[] for _seat in seats]
     fights = ties = 0
     counts: Event | None = found.start
     for event in found.stream:
@@ -189,77 +206,98 @@ def summary(found: base._Engagement, shown: list[str]) -> str:
         counts = found.end
     playing = found.start["in_game"] if found.start and "in_game" in found.start else [True] * len(shown)
     ended_early = found.end is None and found.over is not None
-    lines = [f"**Engagement {found.number} {'cut short' if ended_early else 'over'}:** "
-             f"{count(fights, 'fight')}, {count(ties, 'tie')}."]
+    fights_words = _.ngettext("{count} fight", "{count} fights", fights)
+    ties_words = _.ngettext("{count} tie", "{count} ties", ties)
+    if ended_early:
+        head = _("**Engagement {number} cut short:** {fights}, {ties}.", number=found.number, fights=fights_words,
+                 ties=ties_words)
+    else:
+        head = _("**Engagement {number} over:** {fights}, {ties}.", number=found.number, fights=fights_words,
+                 ties=ties_words)
+    lines = [head]
     for seat in seats:
         if playing[seat]:
-            lines.append(f"**{shown[seat]}** kept {cards_line(kept[seat])} · lost {cards_line(lost[seat])}")
+            lines.append(_("**{player}** kept {kept} · lost {lost}", player=shown[seat],
+                           kept=cards_line(kept[seat], say=_), lost=cards_line(lost[seat], say=_)))
     if found.over is not None and "deck_counts" in found.over:
         counts = {**(counts or {}), "deck_counts": found.over["deck_counts"]}
     if counts is not None and "deck_counts" in counts:
-        lines.append("Decks: " + " · ".join(f"{shown[s]} {counts['deck_counts'][s]}" for s in seats if playing[s]))
+        lines.append(_("Decks: {decks}", decks=" · ".join(f"{shown[s]} {counts['deck_counts'][s]}" for s in seats
+                                                           if playing[s])))
     return "\n".join(lines)
 
 
 # --- the result ------------------------------------------------------------------------------------------
-def reason_text(outcome: Mapping[str, Any], names: Sequence[str], *, stack_size: int | None = None) -> str:
+def reason_text(outcome: Mapping[str, Any], names: Sequence[str], *, stack_size: int | None = None,
+                say: Texts = ENGLISH) -> str:
+    _ = say
     winner, reason = outcome.get("winner"), outcome.get("reason", "")
-    stack = f"a full stack of {stack_size}" if stack_size else "a full stack"
+    stack = _("a full stack of {size}", size=stack_size) if stack_size else _("a full stack")
     if winner is not None and reason == "most_cards":
-        return f"Nobody left could draw {stack}; {names[winner]} had the most cards left and goes out last."
+        return _("Nobody left could draw {stack}; {player} had the most cards left and goes out last.", stack=stack,
+                 player=names[winner])
     if winner is not None:
-        last = {"short_stack": f"the last opponent could not draw {stack}",
-                "out_of_cards": "the last opponent had to add a tie-breaker card and had none left",
-                "timeout": "the last opponent missed two deadlines in a row",
-                "forfeit": "the last opponent forfeited"}.get(reason, reason.replace("_", " "))
-        return f"{names[winner]} is the last one standing: {last}."
-    return {"short_stack": f"Everyone left went out at once: none could draw {stack}.",
-            "most_cards": f"Nobody left could draw {stack}, and the players with the most cards left had as many.",
-            "out_of_cards": "Everyone left had to add a tie-breaker card and none had one.",
-            "double_timeout": "Everyone still in missed two deadlines in a row."}.get(
-        reason, f"The game ended in a draw ({reason.replace('_', ' ')}).")
+        player = names[winner]
+        if reason == "short_stack":
+            return _("{player} is the last one standing: the last opponent could not draw {stack}.", player=player,
+                     stack=stack)
+        if reason == "out_of_cards":
+            return _("{player} is the last one standing: the last opponent had to add a tie-breaker card and had "
+                     "none left.", player=player)
+        if reason == "timeout":
+            return _("{player} is the last one standing: the last opponent missed two deadlines in a row.",
+                     player=player)
+        if reason == "forfeit":
+            return _("{player} is the last one standing: the last opponent forfeited.", player=player)
+        return _("{player} is the last one standing: {reason}.", player=player, reason=reason.replace("_", " "))
+    if reason == "short_stack":
+        return _("Everyone left went out at once: none could draw {stack}.", stack=stack)
+    if reason == "most_cards":
+        return _("Nobody left could draw {stack}, and the players with the most cards left had as many.", stack=stack)
+    if reason == "out_of_cards":
+        return _("Everyone left had to add a tie-breaker card and none had one.")
+    if reason == "double_timeout":
+        return _("Everyone still in missed two deadlines in a row.")
+    return _("The game ended in a draw ({reason}).", reason=reason.replace("_", " "))
 
 
 def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | None = None,
-           ratings: Sequence[Mapping[str, float] | None] | None = None) -> Surface:
+           ratings: Sequence[Mapping[str, float] | None] | None = None, say: Texts = ENGLISH) -> Surface:
     outcome = view.get("outcome")
     if outcome is None:
         raise ValueError("this game is not over yet")
+    _ = say
     shown = names_of(names)
     stats = view.get("stats", {})
     winner = outcome.get("winner")
-    lines = [f"🏁 {base._result_headline(outcome, shown)} "
-             f"{reason_text(outcome, shown, stack_size=view.get('stack_size'))}",
-             f"{_vs(shown)} · {base.rules_text(view['rules'])}",
-             f"Engagements: {view['engagement']} · ties fought: {stats.get('wars', 0)}"]
+    lines = [f"🏁 {base._result_headline(outcome, shown, _)} "
+             f"{reason_text(outcome, shown, stack_size=view.get('stack_size'), say=_)}",
+             f"{_vs(shown, _)} · {base.rules_text(view['rules'], say=_)}",
+             _("Engagements: {engagements} · ties fought: {ties}", engagements=view["engagement"],
+               ties=stats.get("wars", 0))]
     out_order = list(view.get("out_order", []))
     for place, seat in enumerate(_places(view), start=1):
         where = "🏆" if seat == winner else f"{place}." if winner is not None else "="
-        gone = "" if seat not in out_order else f" — out {ordinal(out_order.index(seat) + 1)}"
-        lines.append(f"{where} **{shown[seat]}** · deck {view['deck_counts'][seat]} · "
-                     f"discards {len(view['discards'][seat])}{gone}")
-    rated = ratings_line(ratings, shown)
+        gone = ""
+        if seat in out_order:
+            went = out_order.index(seat) + 1
+            gone = " — " + _(OUT_PLACES[went])  # (four players at most)
+        counts = _("deck {deck} · discards {discards}", deck=view["deck_counts"][seat],
+                   discards=len(view["discards"][seat]))
+        lines.append(f"{where} **{shown[seat]}** · {counts}{gone}")
+    rated = ratings_line(ratings, shown, say=_)
     if rated:
         lines.append(rated)
-    title = f"{TITLE} — draw" if winner is None else f"{TITLE} — {plain_names(names, image_names)[winner]} wins"
-    return Surface(base._title(title), clamp("\n".join(lines)))
-
-
-def ordinal(number: int) -> str:
-    return {1: "first", 2: "second", 3: "third"}.get(number, f"{number}th")
+    if winner is None:
+        title = _("{game} — draw", game=_(TITLE))
+    else:
+        title = _("{game} — {player} wins", game=_(TITLE), player=plain_names(names, image_names, _)[winner])
+    return Surface(base._title(title), clamp("\n".join(lines), say=_))
 
 
 # --- a seat's panel and status ---------------------------------------------------------------------------
-def _known_lines(view: View, shown: list[str], seat: int | None) -> list[str]:
-    in_game = _in_game(view)
-    lines = []
-    for s in range(len(shown)):
-        if not in_game[s]:
-            continue
-        label = "Your deck" if seat == s else f"{possessive(shown[s])} deck"
-        lines.append(f"{base._deck_line(label, view['deck_counts'][s], view['deck_bottoms'][s])} · "
-                     f"discards {len(view['discards'][s])}")
-    return lines
+def _known_lines(view: View, shown: list[str], seat: int | None, say: Texts = ENGLISH) -> list[str]:
+    return base._known_lines(view, shown, seat, say)
 
 
 def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), deadline: When | None = None,
@@ -268,82 +306,94 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
     seat = view.get("seat")
     if not isinstance(seat, int) or not 0 <= seat < len(names):
         raise ValueError("the DM panel needs a seat's own view, game.view(seat)")
+    _ = say
     if view["phase"] == "over":
-        finished = result(view, names, image_names=image_names)
+        finished = result(view, names, image_names=image_names, say=_)
         return ButtonSurface(finished.title, finished.text, None, [])
     shown = names_of(names)
     in_game = _in_game(view)
     number, size = view["engagement"], view["stack_size"]
     if not in_game[seat]:
-        return ButtonSurface(base._title(f"{TITLE} — engagement {number}"),
-                             f"{OUT}: you are out of this game; the others play on. The flips are in the thread.",
-                             None, [])
+        return ButtonSurface(base._title(_("{game} — engagement {number}", game=_(TITLE), number=number)),
+                             f"{_(OUT)}: " + _("you are out of this game; the others play on. The flips are in the "
+                                               "thread."), None, [])
     stack = list(view["stacks"][seat])
     locked = bool(view["locked"][seat])
     order = list(view["my_order"]) if locked and view.get("my_order") else base._check_draft(stack, draft)
     others = [s for s in range(len(shown)) if s != seat and in_game[s]]
     waiting = [shown[s] for s in others if not view["locked"][s]]
-    waiting_line = (f"Waiting for {', '.join(f'**{who}**' for who in waiting)}." if waiting
-                    else "Everyone else has locked in.")
+    waiting_line = (_("Waiting for {players}.", players=", ".join(f"**{who}**" for who in waiting)) if waiting
+                    else _("Everyone else has locked in."))
     if closed is not None:
-        lines = [closed] + ([f"**Your order:** {base._order_line(order, size)}"] if order else [])
+        lines = [closed] + ([_("**Your order:** {order}", order=base._order_line(order, size))] if order else [])
     elif locked:
-        lines = [f"🔒 **Your order is locked in:** {base._order_line(order, size)}", waiting_line]
+        lines = [_("🔒 **Your order is locked in:** {order}", order=base._order_line(order, size)), waiting_line]
     else:
-        due = f"Deadline: {timestamp(deadline)}, then your stack plays as drawn. " if deadline is not None else ""
-        lines = [f"{due}{waiting_line}", f"**Your order:** {base._order_line(order, size)}"]
-    lines += [f"**{possessive(shown[s])} stack:** {cards_line(view['stacks'][s])}" for s in others]
-    lines += _known_lines(view, shown, seat)
+        due = (_("Deadline: {when}, then your stack plays as drawn.", when=timestamp(deadline)) + " "
+               if deadline is not None else "")
+        lines = [f"{due}{waiting_line}", _("**Your order:** {order}", order=base._order_line(order, size))]
+    lines += [_("**{player}'s stack:** {cards}", player=shown[s], cards=cards_line(view["stacks"][s], say=_))
+              for s in others]
+    lines += _known_lines(view, shown, seat, _)
     if not locked and closed is None:
-        lines.append("-# Tap your cards in the order to play them, then lock in.")
-    title = base._title(f"{TITLE} — engagement {number}: your battle order")
-    buttons: list[Button] = [] if closed is not None else base.order_buttons(view, draft if not locked else order)
-    surface_picture = _stacks_picture(view, plain_names(names, image_names), seat) if picture else None
-    return ButtonSurface(title, clamp("\n".join(lines)), surface_picture, buttons)
+        lines.append("-# " + _("Tap your cards in the order to play them, then lock in."))
+    title = base._title(_("{game} — engagement {number}: your battle order", game=_(TITLE), number=number))
+    buttons: list[Button] = ([] if closed is not None
+                             else base.order_buttons(view, draft if not locked else order, say=_))
+    surface_picture = _stacks_picture(view, plain_names(names, image_names, _), seat, _) if picture else None
+    return ButtonSurface(title, clamp("\n".join(lines), say=_), surface_picture, buttons)
 
 
-def status(view: View, names: Sequence[str], *, deadline: When | None = None, draft: Sequence[str] = ()) -> str:
+def status(view: View, names: Sequence[str], *, deadline: When | None = None, draft: Sequence[str] = (),
+           say: Texts = ENGLISH) -> str:
+    _ = say
     shown = names_of(names)
     seat = view.get("seat")
     if view["phase"] == "over":
-        finished = result(view, names)
-        return clamp(f"**{finished.title}**\n{finished.text}")
+        finished = result(view, names, say=_)
+        return clamp(f"**{finished.title}**\n{finished.text}", say=_)
     in_game = _in_game(view)
     number, size = view["engagement"], view["stack_size"]
-    lines = [f"**{TITLE}:** {_vs(shown)} · engagement {number} · {base.rules_text(view['rules'])}"]
+    lines = [_("**{game}:** {players} · engagement {number} · {rules}", game=_(TITLE), players=_vs(shown, _),
+               number=number, rules=base.rules_text(view["rules"], say=_))]
     for s, who in enumerate(shown):
         if not in_game[s]:
-            lines.append(f"{who}: {OUT}")
+            lines.append(f"{who}: {_(OUT)}")
         elif s == seat and view["locked"][s] and view.get("my_order"):
-            lines.append(f"You: 🔒 locked in: {base._order_line(view['my_order'], size)}")
+            lines.append(_("You: 🔒 locked in: {order}", order=base._order_line(view["my_order"], size)))
         elif s == seat:
             placed = base._check_draft(view["stacks"][s], draft)
-            lines.append(f"You: {base.ARRANGING} ({len(placed)} of {size} placed)")
+            lines.append(_("You: {state} ({placed} of {size} placed)", state=_(base.ARRANGING), placed=len(placed),
+                           size=size))
         else:
-            lines.append(f"{who}: {base.LOCKED if view['locked'][s] else base.ARRANGING}")
+            lines.append(f"{who}: {_(base.LOCKED) if view['locked'][s] else _(base.ARRANGING)}")
     if deadline is not None and not all(view["locked"][s] for s in range(len(shown)) if in_game[s]):
-        lines.append(base._deadline_line(deadline, "Orders lock in"))
+        lines.append(base._deadline_line(deadline, _))
     for s, who in enumerate(shown):
         if in_game[s]:
-            label = "Your stack" if seat == s else f"{possessive(who)} stack"
-            lines.append(f"{label} as drawn: {cards_line(view['stacks'][s])}")
-    lines += ["", *_known_lines(view, shown, seat if isinstance(seat, int) else None)]
-    lines.append(f"Ties fought so far: {view.get('stats', {}).get('wars', 0)}")
-    return clamp("\n".join(lines))
+            cards = cards_line(view["stacks"][s], say=_)
+            lines.append(_("Your stack as drawn: {cards}", cards=cards) if seat == s
+                         else _("{player}'s stack as drawn: {cards}", player=who, cards=cards))
+    lines += ["", *_known_lines(view, shown, seat if isinstance(seat, int) else None, _)]
+    lines.append(_("Ties fought so far: {count}", count=view.get("stats", {}).get("wars", 0)))
+    return clamp("\n".join(lines), say=_)
 
 
 # --- notices ---------------------------------------------------------------------------------------------
-def afk(names: Sequence[str], seats: Sequence[int], engagement: int, *, forfeit: Sequence[int] = ()) -> str:
+def afk(names: Sequence[str], seats: Sequence[int], engagement: int, *, forfeit: Sequence[int] = (),
+        say: Texts = ENGLISH) -> str:
+    _ = say
     shown = names_of(names)
     out = sorted(set(forfeit))
     late = [s for s in sorted(set(seats)) if s not in out]
-    lines = [f"⏰ Time's up in engagement {engagement}:"]
+    lines = [_("⏰ Time's up in engagement {number}:", number=engagement)]
     if out:
-        lines.append(" and ".join(f"**{shown[s]}**" for s in out) + " missed a second deadline in a row: out of "
-                     "the game.")
+        lines.append(_("{players} missed a second deadline in a row: out of the game.",
+                       players=join_words([f"**{shown[s]}**" for s in out], _)))
     if late:
-        lines.append(" and ".join(f"**{shown[s]}**" for s in late) + " did not lock in an order: played as drawn.")
-    return "\n".join(lines) + "\n-# A second missed deadline in a row puts a player out."
+        lines.append(_("{players} did not lock in an order: played as drawn.",
+                       players=join_words([f"**{shown[s]}**" for s in late], _)))
+    return "\n".join(lines) + "\n-# " + _("A second missed deadline in a row puts a player out.")
 
 
 def lobby(players: Sequence[str], rules: Mapping[str, Any], *, expires_at: When | None,
@@ -352,7 +402,8 @@ def lobby(players: Sequence[str], rules: Mapping[str, Any], *, expires_at: When 
     ``start`` (the host, with three or four players), ``cancel`` (the host)."""
     _ = say
     shown = names_of(players)
-    host = _("{player} (host)", player=f"**{shown[0]}**")
+    bold_host = f"**{shown[0]}**"
+    host = _("{player} (host)", player=bold_host)
     lines = [_("✈️ **{host}** is opening a game of {game} for 3–4 players, a deck each!", host=shown[0],
                game=_(TITLE)),
              _("Rules: {rules}", rules=base.rules_text(rules, say=_)),

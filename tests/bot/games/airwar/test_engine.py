@@ -267,12 +267,12 @@ def fresh() -> AirWar:
 
 
 @pytest.mark.parametrize(("seat", "action", "error", "message"), [
-    (0, order("QS 10S AS 4S 2S"), IllegalAction, "2S is not in your stack"),
-    (0, order("QS 10S AS 4S 4S"), IllegalAction, "4S appears 2 times"),
-    (0, order("QS 10S AS 4S"), IllegalAction, "missing 3S"),
-    (0, order("QS 10S AS 4S 3S 3S"), IllegalAction, "3S appears 2 times"),
-    (0, order("KH QH JH 9H 3H"), IllegalAction, "KH is not in your stack"),
-    (1, order("QS 10S AS 4S 3S"), IllegalAction, "QS is not in your stack"),
+    (0, order("QS 10S AS 4S 2S"), IllegalAction, "2♠ is not in your stack"),
+    (0, order("QS 10S AS 4S 4S"), IllegalAction, "4♠ appears 2 times"),
+    (0, order("QS 10S AS 4S"), IllegalAction, "missing 3♠"),
+    (0, order("QS 10S AS 4S 3S 3S"), IllegalAction, "3♠ appears 2 times"),
+    (0, order("KH QH JH 9H 3H"), IllegalAction, "K♥ is not in your stack"),
+    (1, order("QS 10S AS 4S 3S"), IllegalAction, "Q♠ is not in your stack"),
     (0, order(""), IllegalAction, "missing"),
     (0, {"type": "order", "cards": "QS 10S AS 4S 3S"}, IllegalAction, "a list"),
     (0, {"type": "order"}, IllegalAction, "a list"),
@@ -309,7 +309,7 @@ def test_ordering_twice_is_not_your_turn(fresh):
 
 def test_apply_move_checks_both_orders_before_playing(fresh):
     before = fresh.to_json()
-    with pytest.raises(IllegalAction, match="QS is not in your stack"):
+    with pytest.raises(IllegalAction, match="Q♠ is not in your stack"):
         fresh.apply_move({"orders": [["QS", "10S", "AS", "4S", "3S"], ["QS", "KH", "9H", "JH", "3H"]]})
     with pytest.raises(IllegalAction, match="orders"):
         fresh.apply_move({"orders": [["QS", "10S", "AS", "4S", "3S"]]})

@@ -1,0 +1,226 @@
+"""Air War in every language: every surface of two-, three- and four-player games rendered in the pseudo-language
+(every catalogue string's letters swapped, :mod:`tests.bot.i18n.pseudo`) shows no plain English word but names,
+and the surfaces in real languages (German, Russian) are the catalogues' translations -- the engine's refusals, the
+flow's, the practice match's hint and accuracy too."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from bot.errors import GameError, IllegalAction
+from bot.games.airwar import practice, render, render_many
+from bot.games.airwar.engine import AirWar
+from bot.games.airwar.flow import AirWarFlow
+from bot.i18n import texts
+from bot.render.common import ButtonSurface, Surface, timestamp
+from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language
+
+NAMES = ["Alice", "Bob", "Cyril", "Dora"]
+DEADLINE = 1_700_000_000
+RATINGS = [{"before": 10.0, "after": 12.25, "games": 4}, {"before": 9, "after": 7, "games": 2},
+           {"before": 9, "after": 8, "games": 9}, {"before": 11, "after": 12, "games": 9}]
+#: how a game can end (reason, winner), two players and three or four
+ENDINGS = {2: [("short_stack", None), ("short_stack", 0), ("out_of_cards", None), ("out_of_cards", 1),
+               ("forfeit", 0), ("timeout", 1), ("double_timeout", None)],
+           3: [("short_stack", None), ("short_stack", 0), ("most_cards", None), ("most_cards", 2),
+               ("out_of_cards", None), ("out_of_cards", 1), ("forfeit", 0), ("timeout", 1), ("double_timeout", None)]}
+
+
+def shown(item: object) -> Iterator[str]:
+    """Every text a surface shows: title, text, alt text, button labels (or the text itself)."""
+    if isinstance(item, str):
+        yield item
+        return
+    assert isinstance(item, Surface)
+    yield item.title
+    yield item.text
+    if item.picture is not None:
+        yield item.picture.alt
+    if isinstance(item, ButtonSurface):
+        yield from (button.label for button in item.buttons)
+
+
+def english(items: list[object], names: list[str]) -> list[str]:
+    return [f"{words} in {text!r}" for item in items for text in shown(item)
+            if (words := english_left(text, names))]
+
+
+def order(cards: list[str]) -> dict:
+    return {"type": "order", "cards": list(cards)}
+
+
+def surfaces_of_a_game(players: int, seed: int, say) -> list[object]:
+    """Every surface of a whole game (played with random orders, a forfeit on the way for more than two): boards,
+    every frame of every engagement's flips, panels arranging, locked and closed, statuses, notices, the result."""
+    names = NAMES[:players]
+    rng = random.Random(seed)
+    game = AirWar.new({"players": players, "stack": 3}, seed=seed)
+    events = list(game.opening_events)
+    found: list[object] = []
+    forfeited = False
+    while not game.is_over:
+        view = game.view(None)
+        found.append(render.board(view, names, deadline=DEADLINE, say=say))
+        found.append(render.board(view, names, ended=True, say=say))
+        playing = [seat for seat in range(players) if view.get("in_game", [True] * players)[seat]]
+        first = playing[0]
+        found.append(render.dm_panel(game.view(first), names, draft=view["stacks"][first][:1], deadline=DEADLINE,
+                                     say=say))
+        found.append(render.status(game.view(first), names, deadline=DEADLINE, draft=view["stacks"][first][:2],
+                                   say=say))
+        found.append(render.status(game.view(None), names, deadline=DEADLINE, say=say))
+        for ended in ("as_drawn", "timeout", "over", None):
+            found.append(render.dm_panel(game.view(first), names, closed=render.panel_closed(ended, say),
+                                         say=say))
+        if players > 2 and not forfeited and game.engagement == 2:
+            forfeited = True
+            out = playing[-1]
+            events += game.forfeit(out)
+            for seat in range(players):
+                found.append(render.dm_panel(game.view(seat), names, say=say))
+            continue
+        for seat in playing:
+            stack = list(game.view(seat)["stacks"][seat])
+            rng.shuffle(stack)
+            events += game.apply(seat, order(stack))
+            if not game.is_over and seat == first:
+                found.append(render.dm_panel(game.view(seat), names, deadline=DEADLINE, say=say))
+                found.append(render.status(game.view(seat), names, say=say))
+        number = view["engagement"]
+        total = render.flip_count(events, number)
+        for frame in range(total + 1):
+            found.append(render.flips(events, names, frame, engagement=number, say=say))
+        found.append(render.engagement_summary(events, names, engagement=number, say=say))
+    final = game.view(None)
+    found.append(render.result(final, names, ratings=RATINGS[:players], say=say))
+    found.append(render.dm_panel(game.view(0), names, say=say))
+    found.append(render.status(game.view(0), names, say=say))
+    for reason, winner in ENDINGS[min(players, 3)]:
+        found.append(render.reason_text({"winner": winner, "reason": reason, "deck_counts": [3] * players},
+                                        names, stack_size=5, say=say))
+    found += notices(names, say)
+    return found
+
+
+def notices(names: list[str], say) -> list[str]:
+    both = [0, 1]
+    return [render.afk(names, [1], 4, say=say), render.afk(names, both, 4, say=say),
+            render.afk(names, both, 4, forfeit=[0], say=say), render.afk(names, both, 4, forfeit=both, say=say),
+            render.afk(names, [0, 1, 2][:len(names)], 4, forfeit=[1], say=say),
+            render.deadline_moved(names, 3, DEADLINE, say=say),
+            render.deadline_moved(names, 3, DEADLINE, waiting=(), say=say),
+            render.thread_lost(names, say=say), render.forfeited(names, 1, say=say)]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (2, 8), (3, 5), (4, 6)])
+def test_every_surface_of_a_whole_game_in_the_pseudo_language_has_no_english(players, seed):
+    with pseudo_language():
+        say = texts(PSEUDO)
+        found = surfaces_of_a_game(players, seed, say)
+        assert english(found, NAMES) == []
+    # ... and in English, the same surfaces do show English (the check sees it)
+    assert english(surfaces_of_a_game(players, seed, texts("en")), NAMES)
+
+
+def test_the_order_buttons_and_a_panel_in_german_are_the_catalogues():
+    say = texts("de")
+    game = AirWar.new(seed=2)
+    view = game.view(0)
+    panel = render.dm_panel(view, NAMES[:2], draft=view["stacks"][0][:1], deadline=DEADLINE, say=say)
+    assert panel.title == say("{game} — engagement {number}: your battle order", game="Luftkrieg", number=1)
+    assert [button.label for button in panel.buttons][-5:] == ["Zurück", "Neu", "Zufällig", "Wie gezogen",
+                                                              "Festlegen"]
+    lines = panel.text.split("\n")
+    assert lines[0] == (say("Deadline: {when}, then your stack plays as drawn.", when=timestamp(DEADLINE)) + " "
+                        + say("**{player}** is still arranging.", player="Bob"))
+    assert lines[1].startswith("**Deine Reihenfolge:** 1 ")
+    assert lines[3].startswith("Dein Deck: 47 Karten, alle unbekannt · Ablagestapel 0")
+    assert lines[-1] == "-# " + say("Tap your cards in the order to play them, then lock in.")
+    assert "Stapel von Bob" in panel.picture.alt and "Dein Stapel (Alice)" in panel.picture.alt
+
+
+def test_notices_and_a_three_player_result_in_russian():
+    say = texts("ru")
+    assert render.afk(NAMES[:2], [1], 4, say=say) == (
+        "⏰ Время вышло в бою 4: **Bob** не зафиксировал(а) порядок, поэтому стопка Bob играет в порядке набора.\n"
+        "-# Второй пропущенный подряд срок — техническое поражение.")
+    assert render.thread_lost(NAMES[:2], say=say) == (
+        "⚠️ Ветка партии «Воздушная война» **Alice** против **Bob** пропала, поэтому партия продолжается здесь.")
+    game = AirWar.new({"players": 3, "stack": 3}, seed=4)
+    game.forfeit(2)
+    game.forfeit(1)
+    result = render.result(game.view(None), NAMES[:3], say=say)
+    assert result.title == say("{game} — {player} wins", game="Воздушная война", player="Alice")
+    assert say("{player} is the last one standing: the last opponent forfeited.", player="Alice") in result.text
+    assert "выбыл(а) первым" in result.text and "выбыл(а) вторым" in result.text
+    assert english_left(result.text + result.title, NAMES) == []
+
+
+def test_the_engines_refusals_in_the_players_language():
+    game = AirWar.new(seed=1)
+    stack = game.view(0)["stacks"][0]
+    stranger = next(card for card in AirWar.new(seed=2).view(0)["stacks"][0] if card not in stack)
+    refusals: list[GameError] = []
+    for cards in (stack[:2], [stack[0]] * 5, [stranger, *stack[1:]], "QS"):
+        with pytest.raises(IllegalAction) as raised:
+            game.apply(0, {"type": "order", "cards": cards})
+        refusals.append(raised.value)
+    with pytest.raises(IllegalAction) as raised:
+        game.apply(0, {"type": "draw"})
+    refusals.append(raised.value)
+    game.apply(0, order(stack))
+    with pytest.raises(IllegalAction) as raised:
+        game.apply(0, order(stack))
+    refusals.append(raised.value)
+    de = texts("de")
+    for error in refusals:
+        assert error.said(de) == de(error.template, **error.params)
+        assert error.said(de) != str(error)
+    with pseudo_language():
+        for error in refusals:
+            assert english_left(error.said(texts(PSEUDO)), ["draw"]) == [], error  # (the action asked for)
+
+
+def test_the_flows_refusals_in_the_players_language():
+    flow = AirWarFlow()
+    de = texts("de")
+    assert flow.stale(2, 3).said(de) == ("Dieses Panel gehört zu Gefecht 2, das vorbei ist; nimm das Panel für "
+                                         "Gefecht 3.")
+    assert flow.already_chosen(4).said(de) == "Schon erledigt: Deine Schlachtordnung für Gefecht 4 ist festgelegt."
+    assert flow.draft_error(flow.not_yours("Q♠")).said(de) == "Q♠ ist nicht in deinem Stapel."
+    assert flow.draft_error("Q♠ is already placed.").said(texts("fr")) == "Q♠ est déjà placée."
+    assert str(flow.stale(2, 3)) == "This panel is for engagement 2, which is over; use the panel for engagement 3."
+
+
+def test_the_practice_hint_and_accuracy_in_the_players_and_servers_language():
+    data = {"orders": [(["QS", "10H", "2C"], 0.625), (["2C", "QS", "10H"], 0.375)], "value": 0.1234,
+            "draft_value": -0.05}
+    de = texts("de")
+    hint = practice.hint(3, data, de)
+    assert hint.split("\n")[0] == de("💡 **Hint** for engagement {number}: the equilibrium's orders, from what "
+                                     "everyone sees.", number=3)
+    assert "— 62 %" in hint and "**+6,2**" in hint and "**-2,5**" in hint
+    assert practice.hint(3, data) == (
+        "💡 **Hint** for engagement 3: the equilibrium's orders, from what everyone sees.\n"
+        "1. Q♠ 10♥ 2♣ — 62%\n2. 2♣ Q♠ 10♥ — 38%\n"
+        "This engagement is worth **+6.2** win-chance points to you, played well.\n"
+        "Your order gets **-2.5** against my best mix.")
+    summary = {"accuracy": [87.4, 100.0], "costliest": [{"engagement": 4, "points": 12.25}, None]}
+    assert practice.accuracy(summary, ["<@1>", "<@2>"], texts("ru")) == (
+        "🎯 **Точность** (каждый порядок в сравнении с равновесным): <@1> **87%** · <@2> **100%**\n"
+        "Самый дорогой бой для <@1>: **4** (12,2 очков шанса на победу).")
+    with pseudo_language():
+        say = texts(PSEUDO)
+        for text in (practice.hint(3, data, say), practice.hint(3, {**data, "draft_value": None}, say),
+                     practice.accuracy(summary, ["<@1>", "<@2>"], say)):
+            assert english_left(text) == [], text
+
+
+def test_a_three_player_lobby_and_its_start_in_the_pseudo_language():
+    with pseudo_language():
+        say = texts(PSEUDO)
+        lobby = render_many.lobby(["<@1>", "<@2>", "<@3>"], {"stack": 3}, expires_at=DEADLINE, say=say)
+        assert english([lobby, render_many.started(["<@1>", "<@2>", "<@3>"], "<#9>", say)], []) == []
