@@ -260,7 +260,7 @@ class Flow:
     def already_chosen(self, step: int) -> Exception:
         raise NotImplementedError
 
-    def draft_error(self, message: str) -> Exception:
+    def draft_error(self, message: str | Phrase) -> Exception:
         """The refusal of a draft's change (``message``: a template marked with ``N_``, or a
         :class:`~bot.i18n.Phrase`)."""
         raise NotImplementedError

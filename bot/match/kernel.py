@@ -1060,7 +1060,7 @@ class MatchKernel:
                 remaining.remove(placed)
             if item not in remaining:
                 if item in items:
-                    raise self.flow.draft_error(Phrase(N_("{item} is already placed."),  # type: ignore[arg-type]
+                    raise self.flow.draft_error(Phrase(N_("{item} is already placed."),
                                                        item=self.flow.item_label(item)))
                 raise self.flow.draft_error(self.flow.not_yours(self.flow.item_label(item)))
             return [*draft, item]

@@ -134,7 +134,9 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
     match = await env.bot.matches.get_match(french_id)
     await env.wait_for(lambda: f"<#{thread.id}>" in (french.content or ""), message="no link to the thread")
     assert french.content == "⚔️ " + FRENCH("**{game}:** {players} · {rules} — follow the match in {thread}.",
-                                            game=FRENCH(TITLE), players=f"<@{emil.id}> vs <@{dora.id}>",
+                                            game=FRENCH(TITLE),
+                                            players=FRENCH("{first} vs {second}", first=f"<@{emil.id}>",
+                                                           second=f"<@{dora.id}>"),
                                             rules=airwar_render.rules_text(match.rules, say=FRENCH),
                                             thread=f"<#{thread.id}>")
 

@@ -170,7 +170,7 @@ async def test_war_uses_the_servers_default_rules_pace_and_timer(make_env, tmp_p
     match = await service.get_match(war.match_id_of(ix.message))
     assert match.game == "drunkard" and match.options["pace"] == "instant"
     assert (match.rules["pack"], match.rules["aces"], match.rules["max_rounds"]) == (36, "high", 7)
-    assert "Rules: max_rounds: 7 · pace: instant" in ix.message.text
+    assert "Rules: at most 7 rounds · pace: instant" in ix.message.text
     await war.stored(env, match.id)
     await war.click(env, erin, ix.message, f"war:l:{match.id}:cancel")
     await war.settled(env, match.id)

@@ -27,7 +27,7 @@ from bot.cards import label_of_text
 from bot.games import game_class
 from bot.games.airwar.engine import AirWar
 from bot.games.base import Action, Event, Game
-from bot.i18n import N_
+from bot.i18n import N_, Phrase
 from bot.match import errors
 from bot.match.flow import Flow, SeatPanel
 from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent
@@ -207,9 +207,7 @@ class AirWarFlow(Flow):
     # --- choices -------------------------------------------------------------------------------------------
     def lock_draft(self, panel: Panel) -> tuple[Action, str]:
         if not panel.complete:
-            raise _worded(errors.OrderIncomplete(len(panel.draft), len(panel.stack)),
-                          N_("Place all {size} cards before you confirm ({placed} placed so far)."),
-                          size=len(panel.stack), placed=len(panel.draft))
+            raise errors.OrderIncomplete(len(panel.draft), len(panel.stack))
         return {"type": "order", "cards": list(panel.draft)}, "order"
 
     def default(self, game: Game, seat: int) -> tuple[Action, str]:
@@ -240,38 +238,19 @@ class AirWarFlow(Flow):
 
     # --- refusals ------------------------------------------------------------------------------------------
     def stale(self, step: int, current: int) -> Exception:
-        return _worded(errors.StalePanel(step, current), N_("This panel is for engagement {step}, which is over; use "
-                                                            "the panel for engagement {current}."),
-                       step=step, current=current)
+        return errors.StalePanel(step, current)
 
     def already_chosen(self, step: int) -> Exception:
-        return _worded(errors.AlreadyLocked(step),
-                       N_("Already done: your battle order for engagement {number} is locked in."), number=step)
+        return errors.AlreadyLocked(step)
 
-    def draft_error(self, message: str) -> Exception:
+    def draft_error(self, message: str | Phrase) -> Exception:
         """A tap the draft refuses: the card is not in the stack (:meth:`not_yours`), or placed already."""
-        error = errors.DraftError(message)
-        for ending, template in _DRAFT_ERRORS.items():
-            if message.endswith(ending):
-                return _worded(error, template, card=message.removesuffix(ending))
-        return error
+        return errors.DraftError(message)
 
     def item_label(self, item: str) -> str:
         return label_of_text(item)
 
-    def not_yours(self, item: str) -> str:
-        return f"{item} is not in your stack."
+    def not_yours(self, item: str) -> Phrase:
+        return Phrase(N_("{card} is not in your stack."), card=item)
 
 
-#: the draft's refusals (the kernel's words, in English, end so), in every language: the card goes first
-_DRAFT_ERRORS = {" is not in your stack.": N_("{card} is not in your stack."),
-                 " is already placed.": N_("{card} is already placed.")}
-
-
-def _worded(error: errors.ServiceError, template: str, **params: Any) -> errors.ServiceError:
-    """``error`` that can also be said in a player's language (:meth:`~bot.match.errors.ServiceError.said`):
-    ``template`` is its English message, marked for the catalogues."""
-    if error.template is None:
-        error.template = template
-        error.params = params
-    return error

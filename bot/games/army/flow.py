@@ -26,7 +26,6 @@ default), ``forfeit``, ``timeout`` (forfeited by a second miss).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,7 +33,7 @@ from typing import Any
 from bot.cards import label_of_text
 from bot.games.army.engine import fighting_value
 from bot.games.base import Action, Event, Game
-from bot.i18n import N_, Phrase, Texts
+from bot.i18n import N_, Phrase
 from bot.match import errors
 from bot.match.flow import Flow, SeatPanel
 from bot.storage.records import ActionRecord, MatchRecord
@@ -68,16 +67,8 @@ def lowest_card(hand: list[str]) -> str:
 
 
 class ArmyRefusal(errors.ServiceError):
-    """A refusal in Army's words: ``str()`` in English, :meth:`said` in the player's language (the message marked
-    with ``N_`` and its params; a param that is a :class:`~bot.i18n.Phrase` is said in the same language)."""
-
-    def __init__(self, template: str, /, **params: Any) -> None:
-        english = Phrase(template, **params)
-        super().__init__(str(english), template=template, **params)
-
-    def said(self, say: Texts) -> str:
-        assert self.template is not None
-        return Phrase(self.template, **self.params).said(say)
+    """A refusal in Army's words: ``str()`` in English, ``said`` in the player's language (the message marked with
+    ``N_`` and its params)."""
 
 
 class StaleStep(ArmyRefusal):
@@ -112,23 +103,6 @@ class ArmyDraftError(ArmyRefusal):
 
 class WrongPhase(ArmyRefusal):
     """A button of the other phase (an army tap while cards are played, a card while armies are set)."""
-
-
-class _Refusal(str):
-    """A refusal's English words (what the match kernel hands on to :meth:`ArmyFlow.draft_error`) that remember
-    their template and params, so the refusal can be said in the player's language."""
-
-    template: str
-    params: dict[str, Any]
-
-    def __new__(cls, template: str, /, **params: Any) -> _Refusal:
-        made = super().__new__(cls, str(Phrase(template, **params)))
-        made.template, made.params = template, params
-        return made
-
-
-#: the match kernel's own words for a tap on an army placed already (it says them in English)
-_ALREADY_PLACED = re.compile(r"(?P<army>.+) is already placed\.")
 
 
 def step_name(step: int) -> str:
@@ -292,16 +266,11 @@ class ArmyFlow(Flow):
     def already_chosen(self, step: int) -> Exception:
         return AlreadyChosen(step)
 
-    def draft_error(self, message: str) -> Exception:
-        if isinstance(message, _Refusal):
-            return ArmyDraftError(message.template, **message.params)
-        placed = _ALREADY_PLACED.fullmatch(message)
-        if placed is not None:
-            return ArmyDraftError(N_("{army} is already placed."), army=placed["army"])
+    def draft_error(self, message: str | Phrase) -> Exception:
         return ArmyDraftError(message)
 
     def item_label(self, item: str) -> str:
         return label_of_text(item)
 
-    def not_yours(self, item: str) -> str:
-        return _Refusal(N_("{army} is not one of your armies."), army=item)
+    def not_yours(self, item: str) -> Phrase:
+        return Phrase(N_("{army} is not one of your armies."), army=item)

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games.base import Action, Event, Game
-from bot.i18n import N_
+from bot.i18n import N_, Phrase
 from bot.match import errors
 from bot.match.flow import Flow, NextDeadline
 from bot.storage.records import ActionRecord, MatchRecord
@@ -340,8 +340,13 @@ class WarFlow(Flow):
     def already_chosen(self, step: int) -> Exception:
         return refusal(N_("You've flipped already in round {round}; waiting for the others."), round=step)
 
-    def draft_error(self, message: str) -> Exception:
+    def draft_error(self, message: str | Phrase) -> Exception:
         return errors.NotYourTurn(message)
+
+    def pace_words(self, pace: str) -> str | Phrase:
+        from bot.games.war.render import PACE_NAMES  # (not at the top: the render module loads the registry)
+
+        return Phrase(PACE_NAMES[pace]) if pace in PACE_NAMES else pace
 
     def draft_items(self, panel: Turn) -> tuple[list[str], list[str]]:
         raise refusal(N_("A round of War is played by pressing Flip."))

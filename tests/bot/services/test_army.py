@@ -323,7 +323,7 @@ async def test_every_refusal_of_a_panel_is_said_in_the_players_language(army):
             await call()
         refusals.append(raised.value)
     placed, not_yours, incomplete, phase, stale = refusals
-    assert placed.said(de) == de("{army} is already placed.", army=card_label(dealt[0]))
+    assert placed.said(de) == de("{item} is already placed.", item=card_label(dealt[0]))
     assert not_yours.said(ru) == ru("{army} is not one of your armies.", army=card_label(other))
     assert incomplete.said(de) == de("Place all 3 armies before you confirm ({placed} placed so far).", placed=1)
     assert phase.said(ru) == ru("Set the order of your armies first; the fighting starts when both have.")
