@@ -14,7 +14,7 @@ from bot.errors import GameError, IllegalAction
 from bot.games.airwar import practice, render, render_many
 from bot.games.airwar.engine import AirWar
 from bot.games.airwar.flow import AirWarFlow
-from bot.i18n import texts
+from bot.i18n import N_, Phrase, texts
 from bot.render.common import ButtonSurface, Surface, timestamp
 from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language
 
@@ -131,7 +131,7 @@ def test_the_order_buttons_and_a_panel_in_german_are_the_catalogues():
     view = game.view(0)
     panel = render.dm_panel(view, NAMES[:2], draft=view["stacks"][0][:1], deadline=DEADLINE, say=say)
     assert panel.title == say("{game} — engagement {number}: your battle order", game="Luftkrieg", number=1)
-    assert [button.label for button in panel.buttons][-5:] == ["Zurück", "Neu", "Zufällig", "Wie gezogen",
+    assert [button.label for button in panel.buttons][-5:] == ["Rückgängig", "Neu", "Zufällig", "Wie gezogen",
                                                               "Festlegen"]
     lines = panel.text.split("\n")
     assert lines[0] == (say("Deadline: {when}, then your stack plays as drawn.", when=timestamp(DEADLINE)) + " "
@@ -187,11 +187,12 @@ def test_the_engines_refusals_in_the_players_language():
 def test_the_flows_refusals_in_the_players_language():
     flow = AirWarFlow()
     de = texts("de")
-    assert flow.stale(2, 3).said(de) == ("Dieses Panel gehört zu Gefecht 2, das vorbei ist; nimm das Panel für "
-                                         "Gefecht 3.")
+    assert flow.stale(2, 3).said(de) == ("Dieses Panel gehört zu Gefecht 2, das schon vorbei ist; nimm das Panel "
+                                         "für Gefecht 3.")
     assert flow.already_chosen(4).said(de) == "Schon erledigt: Deine Schlachtordnung für Gefecht 4 ist festgelegt."
     assert flow.draft_error(flow.not_yours("Q♠")).said(de) == "Q♠ ist nicht in deinem Stapel."
-    assert flow.draft_error("Q♠ is already placed.").said(texts("fr")) == "Q♠ est déjà placée."
+    placed = Phrase(N_("{item} is already placed."), item="Q♠")  # (the kernel's refusal)
+    assert flow.draft_error(placed).said(texts("fr")) == "Tu as déjà placé Q♠."
     assert str(flow.stale(2, 3)) == "This panel is for engagement 2, which is over; use the panel for engagement 3."
 
 
