@@ -475,8 +475,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
     async def check_player(self, interaction: discord.Interaction, tournament_id: int, key: str) -> bool:
         row = await self.service.bracket_match(tournament_id, key)
         if row is None or interaction.user.id not in row.players:
-            await tell(interaction, private_words(interaction)(
-                "This isn't your match: press the Ready button with your name on it."))
+            _ = private_words(interaction)
+            await tell(interaction, _("This isn't your match: press the Ready button with your name on it."))
             return False
         return True
 
@@ -523,8 +523,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         assert interaction.guild_id is not None and interaction.channel_id is not None
         tournament = await self.service.in_channel(interaction.guild_id, interaction.channel_id)
         if tournament is None:
-            await tell(interaction, private_words(interaction)(
-                "There's no tournament in this channel. Start one with `/tournament create`."))
+            _ = private_words(interaction)
+            await tell(interaction, _("There's no tournament in this channel. Start one with `/tournament create`."))
         return tournament
 
     @group.command(name="create", description="Create a tournament in this channel: players sign up with Join")
@@ -565,9 +565,10 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         except USER_ERRORS as error:
             await tell(interaction, said(error, interaction))
             return
-        await tell(interaction, private_words(interaction)(
-            "**{name}** is open: its signup is posted in this channel (players press **Join**). Start it with "
-            "`/tournament start` once everyone is in.", name=update.tournament.name))
+        _ = private_words(interaction)
+        await tell(interaction, _("**{name}** is open: its signup is posted in this channel (players press **Join**). "
+                                  "Start it with `/tournament start` once everyone is in.",
+                                  name=update.tournament.name))
         self.after(update)
 
     async def _organiser_action(self, interaction: discord.Interaction, action: str, **kwargs: Any) -> None:

@@ -70,17 +70,19 @@ DELETED = N_("deleted player")
 
 def mention(player: int | None, say: Texts = ENGLISH) -> str:
     """A player in a message: a mention, or "deleted player" for one who deleted their data (a negative id)."""
+    _ = say
     if player is None:
-        return say("nobody")
+        return _("nobody")
     return say(DELETED) if player < 0 else f"<@{player}>"
 
 
 def player_name(names: Mapping[int, str], player: int | None, tournament: Tournament | None = None,
                 say: Texts = ENGLISH) -> str:
+    _ = say
     if player is None:
         return say.pgettext("no opponent", "bye")
     name = say(DELETED) if player < 0 else (" ".join(str(names.get(player) or "").split())
-                                            or say("Player {number}", number=player % 10_000))
+                                            or _("Player {number}", number=player % 10_000))
     if tournament is not None and player in tournament.players:
         return f"{name} ({tournament.seed_of(player)})"
     return name
@@ -127,12 +129,13 @@ def _alt(title: str, tournament: Tournament, names: Mapping[int, str], what: str
 def picture(tournament: Tournament, names: Mapping[int, str], title: str, say: Texts = ENGLISH) -> Picture:
     """The bracket (elimination) or the standings table, as one PNG (see :func:`pictures` for pictures that
     read at Discord's preview width)."""
+    _ = say
     if tournament.is_elimination:
         png = _bracket_png(tournament, names, title, say)
-        alt = _alt(title, tournament, names, say("the bracket"), say)
+        alt = _alt(title, tournament, names, _("the bracket"), say)
     else:
         png = _standings_png(tournament, names, title, tournament.standings(), say=say)
-        alt = _alt(title, tournament, names, say("the standings"), say)
+        alt = _alt(title, tournament, names, _("the standings"), say)
     return Picture(png, "bracket.png", clamp_line(alt, ALT_TEXT_LIMIT))
 
 
@@ -236,12 +239,13 @@ class _Part:
         return [match for _, matches in self.columns for match in matches]
 
     def heading(self, tournament: Tournament, say: Texts = ENGLISH) -> str:
+        _ = say
         rounds = join_words([round_name(tournament, round_.label, say) for round_, _ in self.columns], say)
         section = say(BRACKET_NAMES[self.section]) if self.section in BRACKET_NAMES else self.section
         where = f"{section} · {rounds}"
         if self.windows == 1:
             return where
-        return say("{where} · part {number} of {total}", where=where, number=self.window + 1, total=self.windows)
+        return _("{where} · part {number} of {total}", where=where, number=self.window + 1, total=self.windows)
 
 
 def _parts(tournament: Tournament) -> list[_Part]:
@@ -309,6 +313,7 @@ def _part_image(parts: Sequence[_Part], names: Mapping[int, str], tournament: To
 
 
 def _bracket_pictures(tournament: Tournament, names: Mapping[int, str], title: str, say: Texts) -> list[Picture]:
+    _ = say
     groups: list[list[_Part]] = []
     for part in _parts(tournament):
         if groups and sum(p.height for p in groups[-1]) + part.height <= PART_MAX_HEIGHT - 60:
@@ -320,8 +325,8 @@ def _bracket_pictures(tournament: Tournament, names: Mapping[int, str], title: s
         png = _part_image(group, names, tournament, title, say)
         shown = "; ".join(part.heading(tournament, say) for part in group)
         words = "; ".join(_match_words(match, names, say) for part in group for match in part.matches)
-        alt = say("{about}. Picture {number} of {total}: {shown}. {matches}",
-                  about=_alt(title, tournament, names, say("the bracket"), say), number=number, total=len(groups),
+        alt = _("{about}. Picture {number} of {total}: {shown}. {matches}",
+                  about=_alt(title, tournament, names, _("the bracket"), say), number=number, total=len(groups),
                   shown=shown, matches=words)
         pictures_.append((group, Picture(png, f"bracket-{number}.png", clamp_line(alt, ALT_TEXT_LIMIT))))
     return _keep(pictures_)
@@ -345,15 +350,16 @@ def pictures(tournament: Tournament, names: Mapping[int, str], title: str, say: 
     message's attachments): the earliest regions all decided are left out first, then those just before the
     last (the final stays). Files are ``bracket-1.png``, ``bracket-2.png``, ... (numbered among all the
     regions, so a left-out one leaves a gap); each alt text says what its picture holds."""
+    _ = say
     if tournament.is_elimination:
         return _bracket_pictures(tournament, names, title, say)
     rows = tournament.standings()
     chunks = [rows[start:start + STANDINGS_ROWS] for start in range(0, len(rows), STANDINGS_ROWS)] or [[]]
     result = []
     for number, chunk in enumerate(chunks[:MAX_PICTURES], 1):
-        what = say("the standings") if len(chunks) == 1 else say("the standings (places {first}–{last})",
+        what = _("the standings") if len(chunks) == 1 else _("the standings (places {first}–{last})",
                                                                    first=chunk[0].place, last=chunk[-1].place)
-        heading = title if len(chunks) == 1 else say("{title} (places {first}–{last})", title=title,
+        heading = title if len(chunks) == 1 else _("{title} (places {first}–{last})", title=title,
                                                          first=chunk[0].place, last=chunk[-1].place)
         png = _standings_png(tournament, names, heading, chunk, last=number == len(chunks), say=say)
         alt = _alt(title, tournament, names, what, say)
@@ -361,15 +367,23 @@ def pictures(tournament: Tournament, names: Mapping[int, str], title: str, say: 
     return result
 
 
-#: the standings table's column heads (said with ``say.pgettext(STANDINGS_COLUMN, head)``): place, player, points,
-#: wins, draws, losses, byes, Buchholz, Sonneborn-Berger
-STANDING_COLUMNS = ("#", N_("Player"), N_("Pts"), N_("W"), N_("D"), N_("L"), N_("Bye"), N_("Buch."), N_("SB"))
-STANDINGS_COLUMN = "standings column"
+#: the standings table's column heads in English: place, player, points, wins, draws, losses, byes, Buchholz,
+#: Sonneborn-Berger (:func:`standing_columns` in a language)
+STANDING_COLUMNS = ("#", "Player", "Pts", "W", "D", "L", "Bye", "Buch.", "SB")
+
+
+def standing_columns(say: Texts = ENGLISH) -> tuple[str, ...]:
+    """The standings table's column heads in ``say``'s language (short: each fits its column)."""
+    return ("#", say.pgettext("standings column", "Player"), say.pgettext("standings column", "Pts"),
+            say.pgettext("standings column", "W"), say.pgettext("standings column", "D"),
+            say.pgettext("standings column", "L"), say.pgettext("standings column", "Bye"),
+            say.pgettext("standings column", "Buch."), say.pgettext("standings column", "SB"))
 STANDING_WIDTHS = (36, 200, 46, 36, 36, 36, 40, 50, 46)  # with the margins, PREVIEW_WIDTH
 
 
 def _standings_png(tournament: Tournament, names: Mapping[int, str], title: str, rows: Sequence, *,
                    last: bool = True, say: Texts = ENGLISH) -> bytes:
+    _ = say
     line = 24
     margin = (PREVIEW_WIDTH - sum(STANDING_WIDTHS)) // 2
     width = margin * 2 + sum(STANDING_WIDTHS)
@@ -379,8 +393,8 @@ def _standings_png(tournament: Tournament, names: Mapping[int, str], title: str,
     draw_text(draw, (margin, margin), fit(title, 20, width - 2 * margin), size=20, fill=TITLE_COLOUR)
     y = margin + HEADER
     x = margin
-    for label, w in zip(STANDING_COLUMNS, STANDING_WIDTHS, strict=True):
-        draw_text(draw, (x, y), fit(say.pgettext(STANDINGS_COLUMN, label), 13, w - 4), size=13, fill=DIM)
+    for label, w in zip(standing_columns(say), STANDING_WIDTHS, strict=True):
+        draw_text(draw, (x, y), fit(label, 13, w - 4), size=13, fill=DIM)
         x += w
     for row in rows:
         y += line
@@ -395,8 +409,8 @@ def _standings_png(tournament: Tournament, names: Mapping[int, str], title: str,
             x += w
     if last:
         round_ = tournament.current_round()
-        footer = (say("Over.") if tournament.is_over
-                  else say("Playing: {round}.", round=round_name(tournament, round_.label, say)) if round_ else "")
+        footer = (_("Over.") if tournament.is_over
+                  else _("Playing: {round}.", round=round_name(tournament, round_.label, say)) if round_ else "")
         draw_text(draw, (margin, y + line), footer, size=12, fill=DIM)
     return _png(image)
 

@@ -70,6 +70,7 @@ def rules_words(game: str, rules: Mapping[str, Any], say: Texts = ENGLISH) -> st
     """The rules as the game words them (its ``render.rules_text``: War's takes the game's name too, a variant's
     defaults being its own; in ``say``'s language where it takes one); a game without one: the rules that differ
     from its defaults, ``key: value``."""
+    _ = say
     module = _game_render(game)
     describe = getattr(module, "rules_text", None)
     if callable(describe):
@@ -80,12 +81,13 @@ def rules_words(game: str, rules: Mapping[str, Any], say: Texts = ENGLISH) -> st
         return str(describe(game, rules, **extra) if takes_game else describe(rules, **extra))
     changed = [f"{option.key}: {_value(rules[option.key], say)}" for option in game_class(game).options
                if option.key != "players" and option.key in rules and rules[option.key] != option.default]
-    return " · ".join(changed) or say("standard rules")
+    return " · ".join(changed) or _("standard rules")
 
 
 def _value(value: Any, say: Texts = ENGLISH) -> str:
+    _ = say
     if isinstance(value, bool):
-        return say("yes") if value else say("no")
+        return _("yes") if value else _("no")
     return say.pgettext("no value", "none") if value is None else str(value)
 
 
@@ -320,9 +322,10 @@ def summary_text(tournament: TournamentRecord, bracket: Tournament, label: str,
 
 def champion_text(tournament: TournamentRecord, champion: int | None, say: Texts = ENGLISH) -> str:
     """The end, when no round's summary carried it (a Swiss that could not pair another round)."""
+    _ = say
     if champion is None:
-        return "🏆 " + say("**{name}** is over, without a champion.", name=tournament.name)
-    return "🏆 " + say("**{name}** is over: {player} is the champion!", name=tournament.name,
+        return "🏆 " + _("**{name}** is over, without a champion.", name=tournament.name)
+    return "🏆 " + _("**{name}** is over: {player} is the champion!", name=tournament.name,
                       player=mention(champion, say))
 
 
