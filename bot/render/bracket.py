@@ -325,9 +325,9 @@ def _bracket_pictures(tournament: Tournament, names: Mapping[int, str], title: s
         png = _part_image(group, names, tournament, title, say)
         shown = "; ".join(part.heading(tournament, say) for part in group)
         words = "; ".join(_match_words(match, names, say) for part in group for match in part.matches)
-        alt = _("{about}. Picture {number} of {total}: {shown}. {matches}",
-                  about=_alt(title, tournament, names, _("the bracket"), say), number=number, total=len(groups),
-                  shown=shown, matches=words)
+        about = _alt(title, tournament, names, _("the bracket"), say)
+        alt = _("{about}. Picture {number} of {total}: {shown}. {matches}", about=about, number=number,
+                total=len(groups), shown=shown, matches=words)
         pictures_.append((group, Picture(png, f"bracket-{number}.png", clamp_line(alt, ALT_TEXT_LIMIT))))
     return _keep(pictures_)
 

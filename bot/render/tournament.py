@@ -352,12 +352,12 @@ def status_text(tournament: TournamentRecord, entrants: Sequence[EntrantRecord],
     if bracket is None:
         checking = tournament.status == "check_in"
         players = [mention(p.user_id, say) + (" ✅" if checking and p.checked_in else "") for p in entrants]
-        lines.append(_("**Players ({count}):** {players}", count=len(players),
-                       players=_listing(players, _("nobody yet"), say)))
+        listed = _listing(players, _("nobody yet"), say)
+        lines.append(_("**Players ({count}):** {players}", count=len(players), players=listed))
     else:
         seeds = [f"{seed}. {mention(player, say)}" for seed, player in enumerate(bracket.players, start=1)]
-        lines.append(_("**Seeds ({count}):** {players}", count=len(seeds),
-                       players=_listing(seeds, _.pgettext("no players", "none"), say)))
+        listed = _listing(seeds, _.pgettext("no players", "none"), say)
+        lines.append(_("**Seeds ({count}):** {players}", count=len(seeds), players=listed))
         left_out = [mention(p.user_id, say) for p in entrants if p.user_id not in set(bracket.players)]
         if left_out:
             lines.append(_("**Not checked in, left out:** {players}", players=_listing(left_out, "", say)))
