@@ -11,7 +11,7 @@ import pytest
 from bot.games.airwar.render import rules_text as airwar_rules
 from bot.games.army.render import rules_text as army_rules
 from bot.games.war.render import rules_text as war_rules
-from bot.i18n import texts
+from bot.i18n import LANGUAGES, texts
 from bot.render import tournament as wording
 from bot.render.common import BUTTON_LABEL_LIMIT, MESSAGE_LIMIT
 from bot.storage.tournaments import BracketMatchRecord, EntrantRecord, TournamentRecord
@@ -55,14 +55,19 @@ STATES = [
 ]
 
 
+@pytest.mark.parametrize("language", list(LANGUAGES))
 @pytest.mark.parametrize("state", STATES)
-def test_a_full_call_fits_one_message_whatever_its_lines_say(state):
+def test_a_full_call_fits_one_message_whatever_its_lines_say(state, language):
+    say = texts(language)
     tournament = record(name="N" * 100, options={"best_of": 7, "no_show": 3600, "max_players": 256})
     rows = [row(f"W1-{n}", (LONG_ID - n, LONG_ID - 100 - n), **state) for n in range(wording.CALLS_PER_MESSAGE)]
-    content = wording.call_text(tournament, "Losers' round 12", rows, first_number=121, part=(8, 8), bye=LONG_ID)
-    assert len(content.encode("utf-16-le")) // 2 <= MESSAGE_LIMIT - 100 and "cut to fit" not in content  # room left
+    content = wording.call_text(tournament, wording.round_name(Tournament.new("double_elimination", list(range(64)),
+                                                                              seeded=True), "L10", say),
+                                rows, first_number=121, part=(8, 8), bye=LONG_ID, say=say)
+    assert len(content.encode("utf-16-le")) // 2 <= MESSAGE_LIMIT - 100 and say("… (cut to fit Discord's limit)") \
+        not in content  # room left
     names = {player: "W" * 40 for r in rows for player in r.players}
-    buttons = wording.call_buttons(tournament, rows, names)
+    buttons = wording.call_buttons(tournament, rows, names, say)
     assert len(buttons) <= 25 and all(len(button.label) <= BUTTON_LABEL_LIMIT for button in buttons)
 
 
@@ -202,7 +207,7 @@ def test_the_channel_texts_speak_german():
     call = wording.call_text(record(), wording.round_name(bracket, "W1", de), rows, first_number=1, part=(1, 1),
                              say=de)
     assert call.splitlines()[0].startswith("📣 **Cup** · **Halbfinale**: drücke bei deiner Begegnung bis <t:")
-    assert call.splitlines()[1] == "1. <@1> gegen <@4>"
+    assert call.splitlines()[1] == "1. <@1> – <@4>"
     buttons = wording.call_buttons(record(), rows, {1: "Ann", 2: "Ben", 3: "Cat", 4: "Dan"}, de)
     assert [button.label for button in buttons] == ["Bereit: Ann gegen Dan", "Ben gegen Cat: läuft"]
 
