@@ -651,7 +651,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             names = await self._names(tournament)
             rows = [row for row in await self.service.bracket_matches(tournament.id) if row.status != "decided"]
             for row in rows[:15]:
-                state = _(MATCH_STATES[row.status])
+                state = say(MATCH_STATES[row.status])
                 score = f" ({row.wins[0]}–{row.wins[1]})" if sum(row.wins) else ""
                 if row.status == "called" and row.deadline_at:
                     state = _("{state}, by {time}", state=state, time=timestamp(row.deadline_at))
@@ -686,8 +686,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 outcome = f"🏆 {mention(t.champion_id, say)}"
             else:
                 outcome = _("no champion")
-            lines.append(f"• **{t.name}** — {_(game_class(t.game).title)}, "
-                         f"{_(render.FORMAT_NAMES[Format(t.format)])} — {outcome} — {timestamp(when, 'd')}")
+            lines.append(f"• **{t.name}** — {say(game_class(t.game).title)}, "
+                         f"{say(render.FORMAT_NAMES[Format(t.format)])} — {outcome} — {timestamp(when, 'd')}")
         await tell(interaction, clamp("\n".join(lines), say=say))
 
 

@@ -110,7 +110,7 @@ def round_name(bracket: Tournament, label: str, say: Texts = ENGLISH) -> str:
     from_end = sum(1 for round_ in rounds if round_.bracket == found.bracket) - found.number
     if bracket.format is Format.SINGLE_ELIMINATION:
         named = {0: N_("Final"), 1: N_("Semifinals"), 2: N_("Quarterfinals")}.get(from_end)
-        return _(named) if named else _("Round {number}", number=found.number)
+        return say(named) if named else _("Round {number}", number=found.number)
     if found.bracket == "winners":
         return _("Winners' final") if from_end == 0 else _("Winners' round {number}", number=found.number)
     return _("Losers' final") if from_end == 0 else _("Losers' round {number}", number=found.number)
