@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
+from bot.i18n import N_, Texts
 from bot.render.tournament import CallButton
 from cogs.kit.messages import SORRY, private_words
 from cogs.kit.messages import tell_privately as tell
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("cogs.tournament")
 
 COG_NAME = "Tournament"
-GONE = "Tournaments are restarting; please try again in a moment."
+GONE = N_("Tournaments are restarting; please try again in a moment.")
 
 
 def _cog(interaction: discord.Interaction) -> TournamentCog | None:
@@ -34,7 +35,7 @@ class _Item:
     async def _run(self, interaction: discord.Interaction, handler: str, *args: Any) -> None:
         cog = _cog(interaction)
         if cog is None:
-            await tell(interaction, GONE)
+            await tell(interaction, private_words(interaction)(GONE))
             return
         try:
             await getattr(cog, handler)(interaction, self.tournament_id, *args)
@@ -46,12 +47,13 @@ class _Item:
 class SignupButton(_Item, discord.ui.DynamicItem[discord.ui.Button],
                    template=r"tn:(?P<action>join|leave|checkin):(?P<tournament>[0-9]{1,19})"):
     LABELS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "join": ("Join", discord.ButtonStyle.success), "leave": ("Leave", discord.ButtonStyle.secondary),
-        "checkin": ("Check in", discord.ButtonStyle.primary)}
+        "join": (N_("Join"), discord.ButtonStyle.success), "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+        "checkin": (N_("Check in"), discord.ButtonStyle.primary)}
 
-    def __init__(self, tournament_id: int, action: str) -> None:
+    def __init__(self, tournament_id: int, action: str, say: Texts | None = None) -> None:
         label, style = self.LABELS[action]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tn:{action}:{tournament_id}"))
+        super().__init__(discord.ui.Button(label=say(label) if say is not None else label, style=style,
+                                           custom_id=f"tn:{action}:{tournament_id}"))
         self.tournament_id = tournament_id
         self.action = action
 
@@ -85,7 +87,7 @@ class ReadyButton(_Item, discord.ui.DynamicItem[discord.ui.Button],
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         cog = _cog(interaction)
         if cog is None:
-            await tell(interaction, GONE)
+            await tell(interaction, private_words(interaction)(GONE))
             return False
         return await cog.check_player(interaction, self.tournament_id, self.key)
 
@@ -96,14 +98,15 @@ class ReadyButton(_Item, discord.ui.DynamicItem[discord.ui.Button],
 DYNAMIC_ITEMS = (SignupButton, ReadyButton)
 
 
-def signup_view(tournament_id: int, status: str) -> discord.ui.View | None:
+def signup_view(tournament_id: int, status: str, say: Texts | None = None) -> discord.ui.View | None:
+    """The status message's buttons, labelled in ``say``'s language (the server's: the message is public)."""
     view = discord.ui.View(timeout=None)
     if status == "signup":
-        view.add_item(SignupButton(tournament_id, "join"))
-        view.add_item(SignupButton(tournament_id, "leave"))
+        view.add_item(SignupButton(tournament_id, "join", say))
+        view.add_item(SignupButton(tournament_id, "leave", say))
     elif status == "check_in":
-        view.add_item(SignupButton(tournament_id, "checkin"))
-        view.add_item(SignupButton(tournament_id, "leave"))
+        view.add_item(SignupButton(tournament_id, "checkin", say))
+        view.add_item(SignupButton(tournament_id, "leave", say))
     else:
         return None
     return view

@@ -14,6 +14,9 @@ marked shown once shown. The channel gets few messages (texts: :mod:`bot.render.
   beats that edit is answered privately;
 * **one summary per round** once it is over (the last one names the champion).
 
+The channel's messages speak the server's language (``/settings language``); the commands' and buttons' private
+answers the member's own (their client's).
+
 The games of a match are real matches: each is handed to its game's cog (the one holding the game's
 :class:`~bot.match.kernel.MatchKernel`), which shows it in its thread, runs its timers and records its result.
 Their ends are picked up by reconciliation: after every update that dealt a game, and every
@@ -35,6 +38,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import game_class, registry
+from bot.i18n import N_, Texts, texts
 from bot.match.kernel import MatchKernel, MatchUpdate
 from bot.render import bracket as render
 from bot.render import tournament as wording
@@ -45,10 +49,10 @@ from bot.services.tournaments import DEFAULT_NO_SHOW, TournamentService, Tournam
 from bot.storage.records import MatchRecord
 from bot.storage.tournaments import BracketMatchRecord, TournamentEvent, TournamentRecord
 from bot.tournaments import Format, Tournament
-from cogs._stats_ui import game_choices
+from cogs._stats_ui import game_choices, settings_service
 from cogs._tournament_ui import COG_NAME, DYNAMIC_ITEMS, call_view, signup_view, tell
 from cogs.kit.choices import set_choices
-from cogs.kit.messages import NO_MENTIONS
+from cogs.kit.messages import NO_MENTIONS, private_words, said
 
 if TYPE_CHECKING:
     from bot.client import CardGameBot
@@ -58,6 +62,14 @@ log = logging.getLogger("cogs.tournament")
 RECONCILE_SECONDS = 2.0
 #: a bracket picture is redrawn at most this often while results come in (and always at the end)
 BRACKET_REFRESH_SECONDS = 3.0
+#: a tournament's stage, as ``/tournament status`` names it
+STATUS_NAMES = {"signup": N_("signup"), "check_in": N_("check-in"), "running": N_("running"), "paused": N_("paused"),
+                "finished": N_("finished"), "cancelled": N_("cancelled")}
+#: where an open bracket match stands, as ``/tournament status`` says it
+MATCH_STATES = {"called": N_("waiting for Ready"), "waiting": N_("next game about to start"), "playing": N_("playing")}
+#: what an organiser's command answers once done
+DONE = {"start": N_("Started."), "pause": N_("Paused."), "resume": N_("Resumed."), "cancel": N_("Cancelled."),
+        "disqualify": N_("Disqualified.")}
 FORMATS = [("single elimination", "single_elimination"), ("double elimination", "double_elimination"),
            ("round robin", "round_robin"), ("Swiss", "swiss")]
 PACES = [("flip: players flip each card", "flip"), ("auto: the bot plays, pausing on every war", "auto"),
@@ -224,6 +236,10 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         finally:
             self._tasks.pop(tournament_id, None)
 
+    async def _words(self, tournament: TournamentRecord) -> Texts:
+        """The words of the tournament's server (its channel's messages are public)."""
+        return texts(await settings_service(self.bot).language(tournament.guild_id))
+
     def _channel(self, tournament: TournamentRecord) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(tournament.channel_id, guild_id=tournament.guild_id)
 
@@ -238,6 +254,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             return
         tournament = await self.service.get(tournament_id)
         names = await self._names(tournament)
+        say = await self._words(tournament)
         status_now = every_call  # after a restart: the status message as things stand
         status_later = told_over = False
         index = 0
@@ -252,16 +269,17 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 while (index + 1 < len(queued) and queued[index + 1].type == "call"
                        and queued[index + 1].event["round"] == event.event["round"]):
                     index += 1
-                await self._post_calls(tournament_id, queued[first:index + 1], names)
+                await self._post_calls(tournament_id, queued[first:index + 1], names, say)
                 status_later = True
             elif kind == "round_over":
                 over = next((later for later in queued[index + 1:] if later.type == "over"), None)
-                await self._post_summary(tournament_id, event, names, over)
+                await self._post_summary(tournament_id, event, names, over, say)
                 told_over = told_over or over is not None
                 status_later = True
             elif kind == "over":
                 if not told_over:
-                    await self._send(tournament, event, wording.champion_text(tournament, event.event["champion"]))
+                    await self._send(tournament, event,
+                                     wording.champion_text(tournament, event.event["champion"], say))
                 every_call = status_now = True
             elif kind in ("ready", "game", "waiting", "game_over", "result"):
                 keys.add(event.event["key"])
@@ -298,7 +316,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         return await self.service.names(tournament.id)
 
     # --- a round's Ready call --------------------------------------------------------------------------------
-    async def _post_calls(self, tournament_id: int, events: list[TournamentEvent], names: dict[int, str]) -> None:
+    async def _post_calls(self, tournament_id: int, events: list[TournamentEvent], names: dict[int, str],
+                          say: Texts) -> None:
         """A round's call: its matches on one message (several for a big round, see
         :func:`bot.render.tournament.call_parts`), the players pinged, one Ready button per match."""
         tournament = await self.service.get(tournament_id)
@@ -313,7 +332,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             chunk, start = rows[start:start + size], start + size
             if not chunk or all(row.call_message_id is not None for row in chunk):
                 continue  # posted before a restart
-            content, view = self._call_message(tournament, bracket, chunk, of_round, (part + 1, len(sizes)), names)
+            content, view = self._call_message(tournament, bracket, chunk, of_round, (part + 1, len(sizes)), names,
+                                               say)
             message = await self._send(tournament, events[0], content, part=part, view=view or discord.utils.MISSING,
                                        allowed_mentions=discord.AllowedMentions(users=True))
             await self.service.set_call_message(tournament_id, [row.key for row in chunk], message.id)
@@ -331,6 +351,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         if not messages:
             return
         names = await self._names(tournament)
+        say = await self._words(tournament)
         bracket = Tournament.from_json(tournament.state or {})
         channel = self._channel(tournament)
         for message_id in messages:
@@ -338,7 +359,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             of_round = [row for row in rows if row.round == on[0].round]
             parts = list(dict.fromkeys(row.call_message_id for row in of_round if row.call_message_id is not None))
             part = (parts.index(message_id) + 1, len(parts))
-            content, view = self._call_message(tournament, bracket, on, of_round, part, names)
+            content, view = self._call_message(tournament, bracket, on, of_round, part, names, say)
             try:
                 await channel.get_partial_message(message_id).edit(content=content, view=view,
                                                                    allowed_mentions=NO_MENTIONS)
@@ -347,15 +368,15 @@ class TournamentCog(commands.Cog, name=COG_NAME):
 
     @staticmethod
     def _call_message(tournament: TournamentRecord, bracket: Tournament, rows: list[BracketMatchRecord],
-                      of_round: list[BracketMatchRecord], part: tuple[int, int], names: dict[int, str]
-                      ) -> tuple[str, discord.ui.View | None]:
+                      of_round: list[BracketMatchRecord], part: tuple[int, int], names: dict[int, str],
+                      say: Texts) -> tuple[str, discord.ui.View | None]:
         """The text and buttons of one call message holding ``rows`` (of the round's ``of_round``), ``part``
         (this message, of how many the round takes)."""
         label = rows[0].round
         bye = wording.bye_of(bracket, label) if part[0] == 1 else None
-        content = wording.call_text(tournament, wording.round_name(bracket, label), rows,
-                                    first_number=of_round.index(rows[0]) + 1, part=part, bye=bye)
-        return content, call_view(tournament.id, wording.call_buttons(tournament, rows, names))
+        content = wording.call_text(tournament, wording.round_name(bracket, label, say), rows,
+                                    first_number=of_round.index(rows[0]) + 1, part=part, bye=bye, say=say)
+        return content, call_view(tournament.id, wording.call_buttons(tournament, rows, names, say))
 
     def refresh_call_soon(self, tournament_id: int, key: str) -> None:
         """A click found a call out of date (its edit lost or still on its way): edit it again."""
@@ -364,13 +385,13 @@ class TournamentCog(commands.Cog, name=COG_NAME):
 
     # --- a round's summary -------------------------------------------------------------------------------------
     async def _post_summary(self, tournament_id: int, event: TournamentEvent, names: dict[int, str],
-                            over: TournamentEvent | None) -> None:
+                            over: TournamentEvent | None, say: Texts) -> None:
         tournament = await self.service.get(tournament_id)
         label = event.event["round"]
         bracket = Tournament.from_json(tournament.state or {})
         rows = {row.key: row for row in await self.service.bracket_matches(tournament_id, round=label)}
         content = wording.summary_text(tournament, bracket, label, rows, names, over=over is not None,
-                                    champion=None if over is None else over.event["champion"])
+                                    champion=None if over is None else over.event["champion"], say=say)
         await self._send(tournament, event, content)
 
     # --- the status message ------------------------------------------------------------------------------------
@@ -414,17 +435,18 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         if tournament.status in ("paused", "cancelled"):
             last = await self.service.last_event(tournament_id, tournament.status)
             by = None if last is None else last.event.get("by")
-        words = wording.status_text(tournament, entrants, bracket, open_rows, by=by)
+        say = await self._words(tournament)
+        words = wording.status_text(tournament, entrants, bracket, open_rows, by=by, say=say)
         embed = discord.Embed(title=words.title, description=words.description, colour=discord.Colour.gold())
-        view = signup_view(tournament_id, tournament.status)
+        view = signup_view(tournament_id, tournament.status, say)
         pictures: list[Picture] | None = None
         digest = None
         if bracket is not None:
             names = await self._names(tournament)
-            digest = hashlib.blake2b(repr((tournament.state_text, sorted(names.items()), words.title)).encode(),
-                                     digest_size=16).hexdigest()
+            digest = hashlib.blake2b(repr((tournament.state_text, sorted(names.items()), words.title,
+                                           say.language)).encode(), digest_size=16).hexdigest()
             if self._pictures.get(tournament_id) != digest:
-                pictures = await asyncio.to_thread(render.pictures, bracket, names, wording.title(tournament))
+                pictures = await asyncio.to_thread(render.pictures, bracket, names, wording.title(tournament, say), say)
         channel = self._channel(tournament)
         if tournament.signup_message_id is not None:
             edit: dict[str, Any] = {"embed": embed, "view": view, "allowed_mentions": NO_MENTIONS}
@@ -436,7 +458,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 return
             except discord.NotFound:  # deleted: posted again
                 if bracket is not None and pictures is None:
-                    pictures = await asyncio.to_thread(render.pictures, bracket, names, wording.title(tournament))
+                    pictures = await asyncio.to_thread(render.pictures, bracket, names, wording.title(tournament, say),
+                                                       say)
         message = await channel.send(embed=embed, view=view or discord.utils.MISSING,
                                      files=[self._file(picture) for picture in pictures] if pictures
                                      else discord.utils.MISSING,
@@ -452,28 +475,29 @@ class TournamentCog(commands.Cog, name=COG_NAME):
     async def check_player(self, interaction: discord.Interaction, tournament_id: int, key: str) -> bool:
         row = await self.service.bracket_match(tournament_id, key)
         if row is None or interaction.user.id not in row.players:
-            await tell(interaction, "This isn't your match: press the Ready button with your name on it.")
+            _ = private_words(interaction)
+            await tell(interaction, _("This isn't your match: press the Ready button with your name on it."))
             return False
         return True
 
     async def on_signup_button(self, interaction: discord.Interaction, tournament_id: int, action: str) -> None:
         user = interaction.user
+        _ = private_words(interaction)
         try:
             if action == "join":
                 if user.bot:
-                    raise_text = "Bots can't play in tournaments."
-                    await tell(interaction, raise_text)
+                    await tell(interaction, _("Bots can't play in tournaments."))
                     return
                 update = await self.service.join(tournament_id, user.id, user.display_name)
-                text = "You're in. Good luck!"
+                text = _("You're in. Good luck!")
             elif action == "leave":
                 update = await self.service.leave(tournament_id, user.id)
-                text = "You've left the tournament."
+                text = _("You've left the tournament.")
             else:
                 update = await self.service.check_in(tournament_id, user.id)
-                text = "You're checked in."
+                text = _("You're checked in.")
         except USER_ERRORS as error:
-            await tell(interaction, str(error))
+            await tell(interaction, said(error, interaction))
             return
         await tell(interaction, text)
         self.after(update)
@@ -483,13 +507,14 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         try:
             update = await self.service.ready(tournament_id, key, interaction.user.id)
         except USER_ERRORS as error:
-            await interaction.followup.send(str(error), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await interaction.followup.send(said(error, interaction), ephemeral=True, allowed_mentions=NO_MENTIONS)
             row = await self.service.bracket_match(tournament_id, key)
             if row is not None and row.status != "called":  # a late click: the button should be off by now
                 self.refresh_call_soon(tournament_id, key)
             return
         ready = next(e.event["ready"] for e in update.events if e.type == "ready")
-        answer = "Ready! Your game starts now." if all(ready) else "Ready! Waiting for your opponent."
+        _ = private_words(interaction)
+        answer = _("Ready! Your game starts now.") if all(ready) else _("Ready! Waiting for your opponent.")
         await interaction.followup.send(answer, ephemeral=True, allowed_mentions=NO_MENTIONS)
         self.after(update)
 
@@ -498,7 +523,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         assert interaction.guild_id is not None and interaction.channel_id is not None
         tournament = await self.service.in_channel(interaction.guild_id, interaction.channel_id)
         if tournament is None:
-            await tell(interaction, "There's no tournament in this channel. Start one with `/tournament create`.")
+            _ = private_words(interaction)
+            await tell(interaction, _("There's no tournament in this channel. Start one with `/tournament create`."))
         return tournament
 
     @group.command(name="create", description="Create a tournament in this channel: players sign up with Join")
@@ -537,10 +563,12 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 bot=None if bot is None or self.bot.user is None else
                 {"id": self.bot.user.id, "name": self.bot.user.display_name, "level": bot.value})
         except USER_ERRORS as error:
-            await tell(interaction, str(error))
+            await tell(interaction, said(error, interaction))
             return
-        await tell(interaction, f"**{update.tournament.name}** is open: its signup is posted in this channel (players "
-                                "press **Join**). Start it with `/tournament start` once everyone is in.")
+        _ = private_words(interaction)
+        await tell(interaction, _("**{name}** is open: its signup is posted in this channel (players press **Join**). "
+                                  "Start it with `/tournament start` once everyone is in.",
+                                  name=update.tournament.name))
         self.after(update)
 
     async def _organiser_action(self, interaction: discord.Interaction, action: str, **kwargs: Any) -> None:
@@ -553,11 +581,9 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         try:
             update = await method(tournament.id, interaction.user.id, manager=manager, **kwargs)
         except USER_ERRORS as error:
-            await interaction.followup.send(str(error), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await interaction.followup.send(said(error, interaction), ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
-        done = {"start": "Started.", "pause": "Paused.", "resume": "Resumed.", "cancel": "Cancelled.",
-                "disqualify": "Disqualified."}[action]
-        await interaction.followup.send(done, ephemeral=True)
+        await interaction.followup.send(private_words(interaction)(DONE[action]), ephemeral=True)
         self.after(update)
 
     @group.command(name="start", description="Close the signup (check-in first, if the tournament has one)")
@@ -586,16 +612,18 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         tournament = await self._current(interaction)
         if tournament is None:
             return
+        say = private_words(interaction)
+        _ = say
         if not tournament.has_state:
-            await tell(interaction, f"**{tournament.name}** hasn't started yet: no bracket so far.")
+            await tell(interaction, _("**{name}** hasn't started yet: no bracket so far.", name=tournament.name))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         bracket = Tournament.from_json(tournament.state)
         names = await self._names(tournament)
-        pictures = await asyncio.to_thread(render.pictures, bracket, names, wording.title(tournament))
-        text = render.bracket_text(bracket, names, limit=1800) if bracket.is_elimination else \
-            render.standings_text(bracket, names, limit=1800)
-        await interaction.followup.send(clamp(f"**{tournament.name}**\n{text}"),
+        pictures = await asyncio.to_thread(render.pictures, bracket, names, wording.title(tournament, say), say)
+        text = render.bracket_text(bracket, names, limit=1800, say=say) if bracket.is_elimination else \
+            render.standings_text(bracket, names, limit=1800, say=say)
+        await interaction.followup.send(clamp(f"**{tournament.name}**\n{text}", say=say),
                                         files=[self._file(picture) for picture in pictures], ephemeral=True,
                                         allowed_mentions=NO_MENTIONS)
 
@@ -604,47 +632,63 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         tournament = await self._current(interaction)
         if tournament is None:
             return
+        say = private_words(interaction)
+        _ = say
         entrants = await self.service.entrants(tournament.id)
-        lines = [f"**{wording.title(tournament)}** — {tournament.status.replace('_', ' ')}",
-                 f"Organiser: {mention(tournament.organiser_id)} · {len(entrants)} players signed up",
-                 f"Rules: {wording.rules_words(tournament.game, tournament.rules)}"]
+        stage = say(STATUS_NAMES[tournament.status]) if tournament.status in STATUS_NAMES else tournament.status
+        organiser = mention(tournament.organiser_id, say)
+        rules = wording.rules_words(tournament.game, tournament.rules, say)
+        lines = [f"**{wording.title(tournament, say)}** — {stage}",
+                 _.ngettext("Organiser: {player} · {count} player signed up",
+                            "Organiser: {player} · {count} players signed up", len(entrants), player=organiser),
+                 _("Rules: {rules}", rules=rules)]
         if tournament.signup_message_id is not None:
-            lines.append("Bracket and results: https://discord.com/channels/"
-                         f"{tournament.guild_id}/{tournament.channel_id}/{tournament.signup_message_id}")
+            link = (f"https://discord.com/channels/{tournament.guild_id}/{tournament.channel_id}/"
+                    f"{tournament.signup_message_id}")
+            lines.append(_("Bracket and results: {link}", link=link))
         if tournament.has_state:
             bracket = Tournament.from_json(tournament.state)
             names = await self._names(tournament)
             rows = [row for row in await self.service.bracket_matches(tournament.id) if row.status != "decided"]
             for row in rows[:15]:
-                state = {"called": "waiting for Ready", "waiting": "next game about to start",
-                         "playing": "playing"}[row.status]
+                state = say(MATCH_STATES[row.status])
                 score = f" ({row.wins[0]}–{row.wins[1]})" if sum(row.wins) else ""
-                due = f", by {timestamp(row.deadline_at)}" if row.status == "called" and row.deadline_at else ""
-                lines.append(f"`{row.key}` {mention(row.players[0])} vs {mention(row.players[1])}{score}: {state}{due}")
+                if row.status == "called" and row.deadline_at:
+                    state = _("{state}, by {time}", state=state, time=timestamp(row.deadline_at))
+                lines.append(_("{round}: {first} vs {second}{score}: {state}",
+                               round=wording.round_name(bracket, row.round, say), first=mention(row.players[0], say),
+                               second=mention(row.players[1], say), score=score, state=state))
             if len(rows) > 15:
-                lines.append(f"… and {len(rows) - 15} more matches under way")
+                lines.append(_.ngettext("… and {count} more match under way", "… and {count} more matches under way",
+                                        len(rows) - 15))
             lines.append("")
-            lines.append(render.standings_text(bracket, names, limit=1000, top=10))
+            lines.append(render.standings_text(bracket, names, limit=1000, top=10, say=say))
         elif tournament.status == "signup" and tournament.signup_closes_at:
-            lines.append(f"Signup closes {timestamp(tournament.signup_closes_at)}.")
-        await tell(interaction, clamp("\n".join(lines)))
+            lines.append(_("Signup closes {time}.", time=timestamp(tournament.signup_closes_at)))
+        await tell(interaction, clamp("\n".join(lines), say=say))
 
     @group.command(name="history", description="Past tournaments of this server and their champions")
     @app_commands.describe(page="Page (10 per page)")
     async def history(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1) -> None:
         assert interaction.guild_id is not None
+        say = private_words(interaction)
+        _ = say
         rows, pages = await self.service.history(interaction.guild_id, page)
         if not rows:
-            await tell(interaction, "No tournament has ended in this server yet.")
+            await tell(interaction, _("No tournament has ended in this server yet."))
             return
-        lines = [f"**Past tournaments** (page {min(page, pages)} of {pages})"]
+        lines = [_("**Past tournaments** (page {page} of {pages})", page=min(page, pages), pages=pages)]
         for t in rows:
             when = datetime.fromtimestamp(t.finished_at or t.updated_at, UTC)
-            outcome = (f"🏆 {mention(t.champion_id)}" if t.champion_id is not None else "no champion") \
-                if t.status == "finished" else "cancelled"
-            lines.append(f"• **{t.name}** — {game_class(t.game).title}, "
-                         f"{render.FORMAT_NAMES[Format(t.format)]} — {outcome} — {timestamp(when, 'd')}")
-        await tell(interaction, clamp("\n".join(lines)))
+            if t.status != "finished":
+                outcome = _("cancelled")
+            elif t.champion_id is not None:
+                outcome = f"🏆 {mention(t.champion_id, say)}"
+            else:
+                outcome = _("no champion")
+            lines.append(f"• **{t.name}** — {say(game_class(t.game).title)}, "
+                         f"{say(render.FORMAT_NAMES[Format(t.format)])} — {outcome} — {timestamp(when, 'd')}")
+        await tell(interaction, clamp("\n".join(lines), say=say))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -12,6 +12,9 @@ matches of a round and the matches they feed in the next round), standings by :d
 
 Text: ``/tournament bracket`` and ``/tournament status`` show it, clamped to a message. A player who deleted their
 data (a negative id, see :func:`bot.storage.tournaments.placeholder_for`) is shown as "deleted player".
+
+Every text (pictures, alt text, messages) is in the language of ``say`` (a :class:`~bot.i18n.Texts`, English by
+default); match keys (``W1-2``, ``GF``) stay as they are, like card labels.
 """
 
 from __future__ import annotations
@@ -23,9 +26,9 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.render.common import ALT_TEXT_LIMIT, MESSAGE_LIMIT, Picture, clamp, clamp_line
+from bot.i18n import N_, Texts
+from bot.render.common import ALT_TEXT_LIMIT, ENGLISH, MESSAGE_LIMIT, Picture, clamp, clamp_line, join_words
 from bot.render.fonts import draw_text, fit
-from bot.render.stats import DELETED
 from bot.tournaments import Format, Match, MatchOutcome, Round, Tournament
 
 BOX_W, BOX_H, GAP_X, GAP_Y, MARGIN, HEADER = 190, 40, 36, 8, 16, 30
@@ -53,26 +56,33 @@ STANDINGS_ROWS = 20
 #: Discord takes at most this many attachments on one message
 MAX_PICTURES = 10
 
+#: each format's name (said with ``say(FORMAT_NAMES[format])``)
 FORMAT_NAMES = {
-    Format.SINGLE_ELIMINATION: "single elimination",
-    Format.DOUBLE_ELIMINATION: "double elimination",
-    Format.ROUND_ROBIN: "round robin",
-    Format.SWISS: "Swiss",
+    Format.SINGLE_ELIMINATION: N_("single elimination"),
+    Format.DOUBLE_ELIMINATION: N_("double elimination"),
+    Format.ROUND_ROBIN: N_("round robin"),
+    Format.SWISS: N_("Swiss"),
 }
-BRACKET_NAMES = {"winners": "Winners' bracket", "losers": "Losers' bracket", "grand_final": "Grand final"}
+BRACKET_NAMES = {"winners": N_("Winners' bracket"), "losers": N_("Losers' bracket"),
+                 "grand_final": N_("Grand final")}
+DELETED = N_("deleted player")
 
 
-def mention(player: int | None) -> str:
+def mention(player: int | None, say: Texts = ENGLISH) -> str:
     """A player in a message: a mention, or "deleted player" for one who deleted their data (a negative id)."""
+    _ = say
     if player is None:
-        return "nobody"
-    return DELETED if player < 0 else f"<@{player}>"
+        return _("nobody")
+    return say(DELETED) if player < 0 else f"<@{player}>"
 
 
-def player_name(names: Mapping[int, str], player: int | None, tournament: Tournament | None = None) -> str:
+def player_name(names: Mapping[int, str], player: int | None, tournament: Tournament | None = None,
+                say: Texts = ENGLISH) -> str:
+    _ = say
     if player is None:
-        return "bye"
-    name = DELETED if player < 0 else " ".join(str(names.get(player) or "").split()) or f"Player {player % 10_000}"
+        return say.pgettext("no opponent", "bye")
+    name = say(DELETED) if player < 0 else (" ".join(str(names.get(player) or "").split())
+                                            or _("Player {number}", number=player % 10_000))
     if tournament is not None and player in tournament.players:
         return f"{name} ({tournament.seed_of(player)})"
     return name
@@ -84,22 +94,48 @@ def _png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-def _alt(title: str, tournament: Tournament, names: Mapping[int, str], what: str) -> str:
-    alt = f"{title}: {what}, {len(tournament.players)} players"
+def round_name(bracket: Tournament, label: str, say: Texts = ENGLISH) -> str:
+    """A round as players call it: ``Semifinals``, ``Losers' round 2``, ``Grand final``, ``Round 3 of 5``."""
+    _ = say
+    rounds = bracket.rounds()
+    found = next((round_ for round_ in rounds if round_.label == label), None)
+    if found is None:
+        return _("Round {label}", label=label)
+    if found.bracket == "rounds":
+        total = len(rounds) if bracket.format is Format.ROUND_ROBIN else bracket.options.get("rounds")
+        return (_("Round {number} of {total}", number=found.number, total=total) if total
+                else _("Round {number}", number=found.number))
+    if found.bracket == "grand_final":
+        return _("Grand final") if found.number == 1 else _("Grand final reset")
+    from_end = sum(1 for round_ in rounds if round_.bracket == found.bracket) - found.number
+    if bracket.format is Format.SINGLE_ELIMINATION:
+        named = {0: N_("Final"), 1: N_("Semifinals"), 2: N_("Quarterfinals")}.get(from_end)
+        return say(named) if named else _("Round {number}", number=found.number)
+    if found.bracket == "winners":
+        return _("Winners' final") if from_end == 0 else _("Winners' round {number}", number=found.number)
+    return _("Losers' final") if from_end == 0 else _("Losers' round {number}", number=found.number)
+
+
+def _alt(title: str, tournament: Tournament, names: Mapping[int, str], what: str, say: Texts) -> str:
+    _ = say
+    alt = _.ngettext("{title}: {what}, {count} player", "{title}: {what}, {count} players", len(tournament.players),
+                     title=title, what=what)
     if tournament.is_over:
-        alt += f"; champion {player_name(names, tournament.champion) if tournament.champion is not None else 'none'}"
+        alt += (_("; champion {player}", player=player_name(names, tournament.champion, say=say))
+                if tournament.champion is not None else _("; no champion"))
     return alt
 
 
-def picture(tournament: Tournament, names: Mapping[int, str], title: str) -> Picture:
+def picture(tournament: Tournament, names: Mapping[int, str], title: str, say: Texts = ENGLISH) -> Picture:
     """The bracket (elimination) or the standings table, as one PNG (see :func:`pictures` for pictures that
     read at Discord's preview width)."""
+    _ = say
     if tournament.is_elimination:
-        png = _bracket_png(tournament, names, title)
-        alt = _alt(title, tournament, names, "the bracket")
+        png = _bracket_png(tournament, names, title, say)
+        alt = _alt(title, tournament, names, _("the bracket"), say)
     else:
-        png = _standings_png(tournament, names, title, tournament.standings())
-        alt = _alt(title, tournament, names, "the standings")
+        png = _standings_png(tournament, names, title, tournament.standings(), say=say)
+        alt = _alt(title, tournament, names, _("the standings"), say)
     return Picture(png, "bracket.png", clamp_line(alt, ALT_TEXT_LIMIT))
 
 
@@ -110,7 +146,7 @@ def _sections(tournament: Tournament) -> list[tuple[str, list[Round]]]:
     return [(name, rounds) for name, rounds in sections.items()]
 
 
-def _bracket_png(tournament: Tournament, names: Mapping[int, str], title: str) -> bytes:
+def _bracket_png(tournament: Tournament, names: Mapping[int, str], title: str, say: Texts) -> bytes:
     sections = _sections(tournament)
     # a big bracket: leave out its early rounds (the picture would be too tall); the text lists them
     trimmed: list[tuple[str, list[Round]]] = []
@@ -128,7 +164,8 @@ def _bracket_png(tournament: Tournament, names: Mapping[int, str], title: str) -
     top = MARGIN + HEADER
     for (name, rounds), section_height in zip(trimmed, heights, strict=True):
         if len(trimmed) > 1:
-            draw_text(draw, (MARGIN, top), BRACKET_NAMES.get(name, name), size=14, fill=DIM)
+            draw_text(draw, (MARGIN, top), say(BRACKET_NAMES[name]) if name in BRACKET_NAMES else name, size=14,
+                      fill=DIM)
         body_top = top + HEADER
         body_height = section_height - HEADER
         previous: dict[str, tuple[int, int]] = {}
@@ -136,11 +173,12 @@ def _bracket_png(tournament: Tournament, names: Mapping[int, str], title: str) -
             x = MARGIN + column * (BOX_W + GAP_X)
             count = len(round_.matches)
             slot = body_height / max(count, 1)
-            draw_text(draw, (x, body_top - 16), round_.label, size=12, fill=DIM)
+            draw_text(draw, (x, body_top - 16), fit(round_name(tournament, round_.label, say), 12, BOX_W), size=12,
+                      fill=DIM)
             centres: dict[str, tuple[int, int]] = {}
             for index, match in enumerate(round_.matches):
                 y = int(body_top + slot * index + (slot - BOX_H) / 2)
-                _box(draw, (x, y, BOX_W, BOX_H), match, names, tournament, 13)
+                _box(draw, (x, y, BOX_W, BOX_H), match, names, tournament, 13, say)
                 centres[match.key] = (x, y + BOX_H // 2)
                 _join(draw, previous, match, (x, y + BOX_H // 2), BOX_W, GAP_X)
             previous = centres
@@ -160,13 +198,13 @@ def _join(draw: ImageDraw.ImageDraw, previous: Mapping[str, tuple[int, int]], ma
 
 
 def _box(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], match: Match, names: Mapping[int, str],
-         tournament: Tournament, size: int) -> None:
+         tournament: Tournament, size: int, say: Texts) -> None:
     x, y, box_w, box_h = box
     draw.rectangle([x, y, x + box_w, y + box_h], fill=BOX, outline=LINE)
     for slot in (0, 1):
         player = match.players[slot]
         known = match.known[slot]
-        text = player_name(names, player, tournament) if known else EMPTY_SLOT
+        text = player_name(names, player, tournament, say) if known else EMPTY_SLOT
         colour = TEXT
         if match.is_decided and match.winner is not None:
             colour = WIN if player == match.winner else DIM
@@ -200,10 +238,14 @@ class _Part:
     def matches(self) -> list[Match]:
         return [match for _, matches in self.columns for match in matches]
 
-    def heading(self) -> str:
-        labels = " and ".join(round_.label for round_, _ in self.columns)
-        where = f"{BRACKET_NAMES.get(self.section, self.section)} · {labels}"
-        return where if self.windows == 1 else f"{where} · part {self.window + 1} of {self.windows}"
+    def heading(self, tournament: Tournament, say: Texts = ENGLISH) -> str:
+        _ = say
+        rounds = join_words([round_name(tournament, round_.label, say) for round_, _ in self.columns], say)
+        section = say(BRACKET_NAMES[self.section]) if self.section in BRACKET_NAMES else self.section
+        where = f"{section} · {rounds}"
+        if self.windows == 1:
+            return where
+        return _("{where} · part {number} of {total}", where=where, number=self.window + 1, total=self.windows)
 
 
 def _parts(tournament: Tournament) -> list[_Part]:
@@ -231,12 +273,13 @@ def _parts(tournament: Tournament) -> list[_Part]:
     return parts
 
 
-def _match_words(match: Match, names: Mapping[int, str]) -> str:
+def _match_words(match: Match, names: Mapping[int, str], say: Texts) -> str:
     """A match as :func:`outcome_text` says it, without its markdown (for alt text)."""
-    return outcome_text(match, names).replace("`", "").replace("**", "")
+    return outcome_text(match, names, say).replace("`", "").replace("**", "")
 
 
-def _part_image(parts: Sequence[_Part], names: Mapping[int, str], tournament: Tournament, title: str) -> bytes:
+def _part_image(parts: Sequence[_Part], names: Mapping[int, str], tournament: Tournament, title: str,
+                say: Texts) -> bytes:
     height = PART_MARGIN * 2 + PART_TITLE_SIZE + 10 + sum(part.height for part in parts)
     image = Image.new("RGB", (PREVIEW_WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -244,7 +287,8 @@ def _part_image(parts: Sequence[_Part], names: Mapping[int, str], tournament: To
               size=PART_TITLE_SIZE, fill=TITLE_COLOUR)
     top = PART_MARGIN + PART_TITLE_SIZE + 10
     for part in parts:
-        draw_text(draw, (PART_MARGIN, top + 8), fit(part.heading(), PART_LABEL_SIZE + 1, PREVIEW_WIDTH - 24),
+        draw_text(draw, (PART_MARGIN, top + 8), fit(part.heading(tournament, say), PART_LABEL_SIZE + 1,
+                                                    PREVIEW_WIDTH - 24),
                   size=PART_LABEL_SIZE + 1, fill=DIM)
         body_top = top + PART_LABEL_SIZE + 26 + PART_LABEL_SIZE + 8
         body_height = part.rows * (PART_BOX_H + GAP_Y)
@@ -253,12 +297,14 @@ def _part_image(parts: Sequence[_Part], names: Mapping[int, str], tournament: To
         previous: dict[str, tuple[int, int]] = {}
         for column, (round_, matches) in enumerate(part.columns):
             x = left + column * (PART_BOX_W + PART_GAP_X)
-            draw_text(draw, (x, body_top - PART_LABEL_SIZE - 6), round_.label, size=PART_LABEL_SIZE, fill=DIM)
+            draw_text(draw, (x, body_top - PART_LABEL_SIZE - 6),
+                      fit(round_name(tournament, round_.label, say), PART_LABEL_SIZE, PART_BOX_W),
+                      size=PART_LABEL_SIZE, fill=DIM)
             slot = body_height / max(len(matches), 1)
             centres: dict[str, tuple[int, int]] = {}
             for index, match in enumerate(matches):
                 y = int(body_top + slot * index + (slot - PART_BOX_H) / 2)
-                _box(draw, (x, y, PART_BOX_W, PART_BOX_H), match, names, tournament, PART_NAME_SIZE)
+                _box(draw, (x, y, PART_BOX_W, PART_BOX_H), match, names, tournament, PART_NAME_SIZE, say)
                 centres[match.key] = (x, y + PART_BOX_H // 2)
                 _join(draw, previous, match, (x, y + PART_BOX_H // 2), PART_BOX_W, PART_GAP_X)
             previous = centres
@@ -266,7 +312,8 @@ def _part_image(parts: Sequence[_Part], names: Mapping[int, str], tournament: To
     return _png(image)
 
 
-def _bracket_pictures(tournament: Tournament, names: Mapping[int, str], title: str) -> list[Picture]:
+def _bracket_pictures(tournament: Tournament, names: Mapping[int, str], title: str, say: Texts) -> list[Picture]:
+    _ = say
     groups: list[list[_Part]] = []
     for part in _parts(tournament):
         if groups and sum(p.height for p in groups[-1]) + part.height <= PART_MAX_HEIGHT - 60:
@@ -275,10 +322,12 @@ def _bracket_pictures(tournament: Tournament, names: Mapping[int, str], title: s
             groups.append([part])
     pictures_ = []
     for number, group in enumerate(groups, 1):
-        png = _part_image(group, names, tournament, title)
-        shown = "; ".join(part.heading() for part in group)
-        words = "; ".join(_match_words(match, names) for part in group for match in part.matches)
-        alt = f"{_alt(title, tournament, names, 'the bracket')}. Picture {number} of {len(groups)}: {shown}. {words}"
+        png = _part_image(group, names, tournament, title, say)
+        shown = "; ".join(part.heading(tournament, say) for part in group)
+        words = "; ".join(_match_words(match, names, say) for part in group for match in part.matches)
+        about = _alt(title, tournament, names, _("the bracket"), say)
+        alt = _("{about}. Picture {number} of {total}: {shown}. {matches}", about=about, number=number,
+                total=len(groups), shown=shown, matches=words)
         pictures_.append((group, Picture(png, f"bracket-{number}.png", clamp_line(alt, ALT_TEXT_LIMIT))))
     return _keep(pictures_)
 
@@ -294,32 +343,47 @@ def _keep(pictures_: list[tuple[list[_Part], Picture]]) -> list[Picture]:
     return [picture_ for _, picture_ in kept]
 
 
-def pictures(tournament: Tournament, names: Mapping[int, str], title: str) -> list[Picture]:
+def pictures(tournament: Tournament, names: Mapping[int, str], title: str, say: Texts = ENGLISH) -> list[Picture]:
     """The tournament as pictures :data:`PREVIEW_WIDTH` pixels wide, each readable where Discord shows it: an
     elimination bracket by region (two rounds side by side, at most :data:`PART_ROWS` matches of the first; small
     regions share a picture), standings by :data:`STANDINGS_ROWS` places. At most :data:`MAX_PICTURES` (one
     message's attachments): the earliest regions all decided are left out first, then those just before the
     last (the final stays). Files are ``bracket-1.png``, ``bracket-2.png``, ... (numbered among all the
     regions, so a left-out one leaves a gap); each alt text says what its picture holds."""
+    _ = say
     if tournament.is_elimination:
-        return _bracket_pictures(tournament, names, title)
+        return _bracket_pictures(tournament, names, title, say)
     rows = tournament.standings()
     chunks = [rows[start:start + STANDINGS_ROWS] for start in range(0, len(rows), STANDINGS_ROWS)] or [[]]
     result = []
     for number, chunk in enumerate(chunks[:MAX_PICTURES], 1):
-        where = "" if len(chunks) == 1 else f" (places {chunk[0].place}–{chunk[-1].place})"
-        png = _standings_png(tournament, names, title + where, chunk, last=number == len(chunks))
-        alt = _alt(title, tournament, names, "the standings" + where)
+        what = _("the standings") if len(chunks) == 1 else _("the standings (places {first}–{last})",
+                                                                   first=chunk[0].place, last=chunk[-1].place)
+        heading = title if len(chunks) == 1 else _("{title} (places {first}–{last})", title=title,
+                                                         first=chunk[0].place, last=chunk[-1].place)
+        png = _standings_png(tournament, names, heading, chunk, last=number == len(chunks), say=say)
+        alt = _alt(title, tournament, names, what, say)
         result.append(Picture(png, f"bracket-{number}.png", clamp_line(alt, ALT_TEXT_LIMIT)))
     return result
 
 
+#: the standings table's column heads in English: place, player, points, wins, draws, losses, byes, Buchholz,
+#: Sonneborn-Berger (:func:`standing_columns` in a language)
 STANDING_COLUMNS = ("#", "Player", "Pts", "W", "D", "L", "Bye", "Buch.", "SB")
+
+
+def standing_columns(say: Texts = ENGLISH) -> tuple[str, ...]:
+    """The standings table's column heads in ``say``'s language (short: each fits its column)."""
+    return ("#", say.pgettext("standings column", "Player"), say.pgettext("standings column", "Pts"),
+            say.pgettext("standings column", "W"), say.pgettext("standings column", "D"),
+            say.pgettext("standings column", "L"), say.pgettext("standings column", "Bye"),
+            say.pgettext("standings column", "Buch."), say.pgettext("standings column", "SB"))
 STANDING_WIDTHS = (36, 200, 46, 36, 36, 36, 40, 50, 46)  # with the margins, PREVIEW_WIDTH
 
 
 def _standings_png(tournament: Tournament, names: Mapping[int, str], title: str, rows: Sequence, *,
-                   last: bool = True) -> bytes:
+                   last: bool = True, say: Texts = ENGLISH) -> bytes:
+    _ = say
     line = 24
     margin = (PREVIEW_WIDTH - sum(STANDING_WIDTHS)) // 2
     width = margin * 2 + sum(STANDING_WIDTHS)
@@ -329,15 +393,15 @@ def _standings_png(tournament: Tournament, names: Mapping[int, str], title: str,
     draw_text(draw, (margin, margin), fit(title, 20, width - 2 * margin), size=20, fill=TITLE_COLOUR)
     y = margin + HEADER
     x = margin
-    for label, w in zip(STANDING_COLUMNS, STANDING_WIDTHS, strict=True):
-        draw_text(draw, (x, y), label, size=13, fill=DIM)
+    for label, w in zip(standing_columns(say), STANDING_WIDTHS, strict=True):
+        draw_text(draw, (x, y), fit(label, 13, w - 4), size=13, fill=DIM)
         x += w
     for row in rows:
         y += line
-        cells = [str(row.place), player_name(names, row.player, tournament), _points(row.score), str(row.wins),
-                 str(row.draws), str(row.losses), str(row.byes),
-                 "" if row.buchholz is None else _points(row.buchholz),
-                 "" if row.sonneborn_berger is None else _points(row.sonneborn_berger)]
+        cells = [str(row.place), player_name(names, row.player, tournament, say), points_text(row.score, say),
+                 str(row.wins), str(row.draws), str(row.losses), str(row.byes),
+                 "" if row.buchholz is None else points_text(row.buchholz, say),
+                 "" if row.sonneborn_berger is None else points_text(row.sonneborn_berger, say)]
         colour = DIM if row.status == "disqualified" else (WIN if row.player == tournament.champion else TEXT)
         x = margin
         for cell, w in zip(cells, STANDING_WIDTHS, strict=True):
@@ -345,77 +409,100 @@ def _standings_png(tournament: Tournament, names: Mapping[int, str], title: str,
             x += w
     if last:
         round_ = tournament.current_round()
-        footer = "Over." if tournament.is_over else f"Playing {round_.label}." if round_ else ""
+        footer = (_("Over.") if tournament.is_over
+                  else _("Playing: {round}.", round=round_name(tournament, round_.label, say)) if round_ else "")
         draw_text(draw, (margin, y + line), footer, size=12, fill=DIM)
     return _png(image)
 
 
-def _points(value: float) -> str:
-    return f"{value:g}"
+def points_text(value: float, say: Texts = ENGLISH) -> str:
+    """Points as the language writes them (``1.5``, ``1,5``), a whole number without decimals."""
+    return say.number(int(value)) if float(value).is_integer() else say.number(value)
 
 
 # --- text ------------------------------------------------------------------------------------------------
 
 
-def outcome_text(match: Match, names: Mapping[int, str]) -> str:
-    first, second = (player_name(names, p) if known else "?" for p, known in zip(match.players, match.known,
-                                                                                   strict=True))
+def outcome_text(match: Match, names: Mapping[int, str], say: Texts = ENGLISH) -> str:
+    _ = say
+    first, second = (player_name(names, p, say=say) if known else "?"
+                     for p, known in zip(match.players, match.known, strict=True))
+    key = f"`{match.key}`"
     if match.outcome is None:
-        return f"`{match.key}` {first} vs {second}" + (" — playing" if match.is_ready else "")
+        if match.is_ready:
+            return _("{key} {first} vs {second} — playing", key=key, first=first, second=second)
+        return _("{key} {first} vs {second}", key=key, first=first, second=second)
     if match.outcome is MatchOutcome.BYE:
-        return f"`{match.key}` {player_name(names, match.winner)} — bye"
+        return _("{key} {player} — bye", key=key, player=player_name(names, match.winner, say=say))
     if match.outcome is MatchOutcome.VOID:
-        return f"`{match.key}` — not played"
+        return _("{key} — not played", key=key)
     if match.outcome is MatchOutcome.DRAW:
-        return f"`{match.key}` {first} vs {second} — draw"
-    winner = player_name(names, match.winner)
-    how = " (forfeit)" if match.outcome is MatchOutcome.FORFEIT else ""
-    return f"`{match.key}` {first} vs {second} — **{winner}** wins{how}"
+        return _("{key} {first} vs {second} — draw", key=key, first=first, second=second)
+    winner = player_name(names, match.winner, say=say)
+    if match.outcome is MatchOutcome.FORFEIT:
+        return _("{key} {first} vs {second} — **{winner}** wins (forfeit)", key=key, first=first, second=second,
+                 winner=winner)
+    return _("{key} {first} vs {second} — **{winner}** wins", key=key, first=first, second=second, winner=winner)
 
 
-def bracket_text(tournament: Tournament, names: Mapping[int, str], *, limit: int = MESSAGE_LIMIT) -> str:
+def bracket_text(tournament: Tournament, names: Mapping[int, str], *, limit: int = MESSAGE_LIMIT,
+                 say: Texts = ENGLISH) -> str:
     """Every round and its matches (elimination), or the rounds' results (round robin, Swiss); latest rounds kept
     when it does not fit."""
     blocks: list[str] = []
     for round_ in tournament.rounds():
-        head = f"**{BRACKET_NAMES.get(round_.bracket, 'Round')} {round_.label}**" if round_.bracket != "rounds" \
-            else f"**Round {round_.number}**"
-        lines = [outcome_text(match, names) for match in round_.matches
+        head = f"**{round_name(tournament, round_.label, say)}**"
+        lines = [outcome_text(match, names, say) for match in round_.matches
                  if match.outcome is not MatchOutcome.VOID]
         blocks.append("\n".join([head, *lines]))
-    return _keep_last(blocks, limit)
+    return _keep_last(blocks, limit, say)
 
 
 def standings_text(tournament: Tournament, names: Mapping[int, str], *, limit: int = MESSAGE_LIMIT,
-                   top: int | None = None) -> str:
+                   top: int | None = None, say: Texts = ENGLISH) -> str:
+    _ = say
     rows = tournament.standings()[:top] if top else tournament.standings()
     lines = []
     for row in rows:
-        name = player_name(names, row.player)
+        name = player_name(names, row.player, say=say)
         if tournament.is_elimination:
-            state = {"champion": "🏆 champion", "active": "still in", "disqualified": "disqualified"}.get(
-                row.status, f"out in {row.eliminated_in}")
-            lines.append(f"{row.place}. {name} — {state} ({row.wins}–{row.losses})")
+            if row.status == "champion":
+                state = _("🏆 champion")
+            elif row.status == "active":
+                state = _("still in")
+            elif row.status == "disqualified":
+                state = _("disqualified")
+            else:
+                state = _("out in {round}", round=round_name(tournament, row.eliminated_in or "", say))
+            lines.append(_("{place}. {player} — {state} ({wins}–{losses})", place=row.place, player=name,
+                           state=state, wins=row.wins, losses=row.losses))
         else:
+            record = _("{wins}W {draws}D {losses}L", wins=row.wins, draws=row.draws, losses=row.losses)
+            if row.byes:
+                record += ", " + _.ngettext("{count} bye", "{count} byes", row.byes)
             breaks = []
             if row.buchholz is not None:
-                breaks.append(f"Buchholz {_points(row.buchholz)}")
+                breaks.append(_("Buchholz {points}", points=points_text(row.buchholz, say)))
             if row.sonneborn_berger is not None:
-                breaks.append(f"SB {_points(row.sonneborn_berger)}")
-            dq = " — disqualified" if row.status == "disqualified" else ""
-            lines.append(f"{row.place}. {name} — {_points(row.score)} pts ({row.wins}W {row.draws}D {row.losses}L"
-                         f"{f', {row.byes} bye' if row.byes else ''}){', ' + ', '.join(breaks) if breaks else ''}"
-                         f"{dq}")
-    return clamp("\n".join(lines), limit)
+                breaks.append(_("SB {points}", points=points_text(row.sonneborn_berger, say)))
+            line = _("{place}. {player} — {points} pts ({record})", place=row.place, player=name,
+                     points=points_text(row.score, say), record=record)
+            if breaks:
+                line += ", " + ", ".join(breaks)
+            if row.status == "disqualified":
+                line += " — " + _("disqualified")
+            lines.append(line)
+    return clamp("\n".join(lines), limit, say)
 
 
-def _keep_last(blocks: Sequence[str], limit: int) -> str:
+def _keep_last(blocks: Sequence[str], limit: int, say: Texts = ENGLISH) -> str:
     kept: list[str] = []
     size = 0
     for block in reversed(blocks):
         if size + len(block) + 2 > limit - 40:
-            kept.insert(0, f"… {len(blocks) - len(kept)} earlier rounds")
+            left = len(blocks) - len(kept)
+            kept.insert(0, say.ngettext("… {count} earlier round", "… {count} earlier rounds", left))
             break
         kept.insert(0, block)
         size += len(block) + 2
-    return clamp("\n\n".join(kept), limit)
+    return clamp("\n\n".join(kept), limit, say)

@@ -4,6 +4,8 @@ of each round once it is over.
 Pure: takes the stored records (:mod:`bot.storage.tournaments`), the bracket (:class:`bot.tournaments.Tournament`)
 and plain names (player id -> display name, for button labels). Players are mentioned in messages (a deleted
 player, a negative id, is "deleted player"). Rules are in the game's own words: each game's ``render.rules_text``.
+Every text is in the language of ``say`` (a :class:`~bot.i18n.Texts`, English by default): the server's for the
+channel's messages, the member's for a private answer.
 
 A Ready call is one message per round, or several when a round has more than :data:`CALLS_PER_MESSAGE` matches:
 each match has its own line and its own Ready button, and Discord allows 25 buttons and 2,000 characters per
@@ -21,15 +23,16 @@ from types import ModuleType
 from typing import Any
 
 from bot.games import game_class, registry
-from bot.render.bracket import FORMAT_NAMES, mention, player_name
+from bot.i18n import Texts
+from bot.render.bracket import FORMAT_NAMES, mention, player_name, points_text, round_name
 from bot.render.common import (
     BUTTON_LABEL_LIMIT,
     EMBED_DESCRIPTION_LIMIT,
     EMBED_TITLE_LIMIT,
+    ENGLISH,
     MESSAGE_LIMIT,
     clamp,
     clamp_line,
-    count,
     join_words,
     name,
     timestamp,
@@ -56,71 +59,68 @@ def _game_render(game: str) -> ModuleType | None:
         return None
 
 
-def rules_words(game: str, rules: Mapping[str, Any]) -> str:
+def _takes_say(function: Any) -> bool:
+    try:
+        return "say" in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def rules_words(game: str, rules: Mapping[str, Any], say: Texts = ENGLISH) -> str:
     """The rules as the game words them (its ``render.rules_text``: War's takes the game's name too, a variant's
-    defaults being its own); a game without one: the rules that differ from its defaults, ``key: value``."""
+    defaults being its own; in ``say``'s language where it takes one); a game without one: the rules that differ
+    from its defaults, ``key: value``."""
+    _ = say
     module = _game_render(game)
     describe = getattr(module, "rules_text", None)
     if callable(describe):
         positional = [p for p in inspect.signature(describe).parameters.values()
                       if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         takes_game = len(positional) >= 2
-        return str(describe(game, rules) if takes_game else describe(rules))
-    changed = [f"{option.key}: {_value(rules[option.key])}" for option in game_class(game).options
+        extra = {"say": say} if _takes_say(describe) else {}
+        return str(describe(game, rules, **extra) if takes_game else describe(rules, **extra))
+    changed = [f"{option.key}: {_value(rules[option.key], say)}" for option in game_class(game).options
                if option.key != "players" and option.key in rules and rules[option.key] != option.default]
-    return " · ".join(changed) or "standard rules"
+    return " · ".join(changed) or _("standard rules")
 
 
-def _value(value: Any) -> str:
+def _value(value: Any, say: Texts = ENGLISH) -> str:
+    _ = say
     if isinstance(value, bool):
-        return "yes" if value else "no"
-    return "none" if value is None else str(value)
+        return _("yes") if value else _("no")
+    return say.pgettext("no value", "none") if value is None else str(value)
 
 
-def pace_words(game: str, pace: str) -> str:
-    """A pace as the game words it (its ``render.PACE_WORDS``), else its name."""
+def pace_words(game: str, pace: str, say: Texts = ENGLISH) -> str:
+    """A pace as the game words it (its ``render.PACE_WORDS``, marked for the catalogues), else its name."""
     words = getattr(_game_render(game), "PACE_WORDS", {})
-    return str(words.get(pace, pace))
+    return say(str(words[pace])) if pace in words else pace
 
 
-def title(tournament: TournamentRecord) -> str:
-    return f"{tournament.name} · {game_class(tournament.game).title} · {FORMAT_NAMES[Format(tournament.format)]}"
+def title(tournament: TournamentRecord, say: Texts = ENGLISH) -> str:
+    return (f"{tournament.name} · {say(game_class(tournament.game).title)} · "
+            f"{say(FORMAT_NAMES[Format(tournament.format)])}")
 
 
-def settings_line(tournament: TournamentRecord) -> str:
+def settings_line(tournament: TournamentRecord, say: Texts = ENGLISH) -> str:
     """How matches are played: games per match, the Ready window, the pace."""
+    _ = say
     options = tournament.options
     best_of = options.get("best_of", 1)
-    parts = ["one game per match" if best_of == 1 else f"best of {best_of} games"]
+    parts = [_("one game per match") if best_of == 1
+             else _.ngettext("best of {count} game", "best of {count} games", best_of)]
     no_show = options.get("no_show", 0)
     if no_show:
-        parts.append(f"press Ready within {count(max(1, no_show // 60), 'minute')} of a call")
+        parts.append(_.ngettext("press Ready within {count} minute of a call",
+                                "press Ready within {count} minutes of a call", max(1, no_show // 60)))
     else:
-        parts.append("games start as soon as a match is called")
+        parts.append(_("games start as soon as a match is called"))
     if "pace" in options:
-        parts.append(f"pace: {pace_words(tournament.game, options['pace'])}")
+        parts.append(_("pace: {pace}", pace=pace_words(tournament.game, options["pace"], say)))
     return " · ".join(parts)
 
 
 # --- rounds ----------------------------------------------------------------------------------------------------
-
-
-def round_name(bracket: Tournament, label: str) -> str:
-    """A round as players call it: ``Semifinals``, ``Losers' round 2``, ``Grand final``, ``Round 3 of 5``."""
-    rounds = bracket.rounds()
-    found = next((round_ for round_ in rounds if round_.label == label), None)
-    if found is None:
-        return f"Round {label}"
-    if found.bracket == "rounds":
-        total = len(rounds) if bracket.format is Format.ROUND_ROBIN else bracket.options.get("rounds")
-        return f"Round {found.number} of {total}" if total else f"Round {found.number}"
-    if found.bracket == "grand_final":
-        return "Grand final" if found.number == 1 else "Grand final reset"
-    from_end = sum(1 for round_ in rounds if round_.bracket == found.bracket) - found.number
-    if bracket.format is Format.SINGLE_ELIMINATION:
-        return {0: "Final", 1: "Semifinals", 2: "Quarterfinals"}.get(from_end, f"Round {found.number}")
-    side = "Winners'" if found.bracket == "winners" else "Losers'"
-    return f"{side} final" if from_end == 0 else f"{side} round {found.number}"
 
 
 def _round(bracket: Tournament, label: str) -> Round | None:
@@ -153,83 +153,94 @@ def _score(row: BracketMatchRecord, best_of: int) -> str:
     return f" {max(row.wins)}–{min(row.wins)}"
 
 
-def call_state(row: BracketMatchRecord, best_of: int) -> str:
+def call_state(row: BracketMatchRecord, best_of: int, say: Texts = ENGLISH) -> str:
     """Where a called match stands, after its pairing: empty while it waits for Ready."""
+    _ = say
     if row.status == "called":
         return ""
     if row.status == "waiting":
-        return " — ⏳ waits for a player's other game" if row.outcome == "busy" else " — ▶️ starting"
+        return " — " + (_("⏳ waits for a player's other game") if row.outcome == "busy" else _("▶️ starting"))
     if row.status == "playing":
         played = sum(row.wins) + row.draws
-        return f" — ▶️ playing game {played + 1},{_score(row, best_of)}" if played else " — ▶️ playing"
-    return " — " + result_words(row, best_of)
+        if played:
+            return " — " + _("▶️ playing game {number},{score}", number=played + 1, score=_score(row, best_of))
+        return " — " + _("▶️ playing")
+    return " — " + result_words(row, best_of, say)
 
 
-def result_words(row: BracketMatchRecord, best_of: int) -> str:
+def result_words(row: BracketMatchRecord, best_of: int, say: Texts = ENGLISH) -> str:
     """A decided match's result, short (players mentioned)."""
-    winner = None if row.winner_id is None else mention(row.winner_id)
+    _ = say
+    winner = None if row.winner_id is None else mention(row.winner_id, say)
     if row.outcome == "cancelled":
-        return "✖️ called off"
+        return _("✖️ called off")
     if row.outcome == "no_show":
-        return f"🏁 {winner} wins: no-show"
+        return _("🏁 {winner} wins: no-show", winner=winner)
     if row.outcome == "double_no_show":
-        return f"🏁 {winner} goes on: no-shows" if winner else "🏁 a draw: no-shows"
+        return _("🏁 {winner} goes on: no-shows", winner=winner) if winner else _("🏁 a draw: no-shows")
     if row.outcome == "disqualified":
-        return f"🏁 {winner} wins by forfeit"
+        return _("🏁 {winner} wins by forfeit", winner=winner)
     if winner is None:
-        return f"🏁 a draw{_score(row, best_of)}"
-    return f"🏁 {winner} wins{_score(row, best_of)}"
+        return _("🏁 a draw{score}", score=_score(row, best_of))
+    return _("🏁 {winner} wins{score}", winner=winner, score=_score(row, best_of))
 
 
 def call_text(tournament: TournamentRecord, round_title: str, rows: Sequence[BracketMatchRecord], *,
-              first_number: int, part: tuple[int, int], bye: int | None = None) -> str:
+              first_number: int, part: tuple[int, int], bye: int | None = None, say: Texts = ENGLISH) -> str:
     """One Ready call message: the round, what to do by when, one numbered line per match (``first_number`` the
     first line's number within the round); ``part`` (this message, of how many) when the round takes several."""
+    _ = say
     best_of = tournament.options.get("best_of", 1)
     ready_check = bool(tournament.options.get("no_show", 0))
-    which = f" ({part[0]} of {part[1]})" if part[1] > 1 else ""
-    head = f"📣 **{tournament.name}** · **{round_title}**{which}"
+    which = " " + _("({number} of {total})", number=part[0], total=part[1]) if part[1] > 1 else ""
+    head = f"📣 **{tournament.name}** · **{round_title}**{which}: "
     called = [row for row in rows if row.status == "called"]
     if not tournament.is_open:
-        head += ": over." if tournament.status == "finished" else ": the tournament was cancelled."
+        head += _("over.") if tournament.status == "finished" else _("the tournament was cancelled.")
     elif not called:
-        head += ": every match here is under way or over."
+        head += _("every match here is under way or over.")
     elif not ready_check:
-        head += ": your games start now."
+        head += _("your games start now.")
     elif tournament.status == "paused":
-        head += ": ⏸️ the tournament is paused; press **Ready** on your match once it goes on."
+        head += _("⏸️ the tournament is paused; press **Ready** on your match once it goes on.")
     else:
         deadlines = [row.deadline_at for row in called if row.deadline_at is not None]
-        by = f" by {timestamp(min(deadlines))}" if deadlines else ""
-        head += (f": press **Ready** on your match{by}; who doesn't forfeits. A game starts once both players "
-                 "are ready.")
+        if deadlines:
+            head += _("press **Ready** on your match by {time}; who doesn't forfeits. A game starts once both "
+                      "players are ready.", time=timestamp(min(deadlines)))
+        else:
+            head += _("press **Ready** on your match; who doesn't forfeits. A game starts once both players are "
+                      "ready.")
     lines = [head]
     for number, row in enumerate(rows, start=first_number):
         marks = [" ✅" if ready and row.status == "called" else "" for ready in row.ready]
-        first, second = (mention(player) + mark for player, mark in zip(row.players, marks, strict=True))
-        lines.append(f"{number}. {first} vs {second}{call_state(row, best_of)}")
+        first, second = (mention(player, say) + mark for player, mark in zip(row.players, marks, strict=True))
+        lines.append(f"{number}. " + _("{first} vs {second}", first=first, second=second)
+                     + call_state(row, best_of, say))
     if bye is not None:
-        lines.append(f"Bye this round: {mention(bye)}.")
-    return clamp("\n".join(lines))
+        lines.append(_("Bye this round: {player}.", player=mention(bye, say)))
+    return clamp("\n".join(lines), say=say)
 
 
 def call_buttons(tournament: TournamentRecord, rows: Sequence[BracketMatchRecord],
-                 names: Mapping[int, str]) -> list[CallButton]:
+                 names: Mapping[int, str], say: Texts = ENGLISH) -> list[CallButton]:
     """A Ready button per match (none when the tournament has no ready check): live while the match waits for its
     players' Ready and the tournament is open; else disabled, saying why."""
+    _ = say
     if not tournament.options.get("no_show", 0):
         return []
     buttons = []
     for row in rows:
-        first, second = (clamp_line(player_name(names, player), NAME_IN_LABEL) for player in row.players)
-        pairing = f"{first} vs {second}"
+        first, second = (clamp_line(player_name(names, player, say=say), NAME_IN_LABEL) for player in row.players)
         live = row.status == "called" and tournament.is_open
         if live:
-            label = f"Ready: {pairing}"
+            label = _("Ready: {first} vs {second}", first=first, second=second)
+        elif row.outcome == "cancelled" or (row.status != "decided" and not tournament.is_open):
+            label = _("{first} vs {second}: called off", first=first, second=second)
+        elif row.status == "decided":
+            label = _("{first} vs {second}: over", first=first, second=second)
         else:
-            done = "called off" if row.outcome == "cancelled" or (row.status != "decided" and not tournament.is_open) \
-                else "over" if row.status == "decided" else "under way"
-            label = f"{pairing}: {done}"
+            label = _("{first} vs {second}: under way", first=first, second=second)
         buttons.append(CallButton(row.key, clamp_line(label, BUTTON_LABEL_LIMIT), live))
     return buttons
 
@@ -245,45 +256,56 @@ def bye_of(bracket: Tournament, label: str) -> int | None:
 # --- the summary of a round ------------------------------------------------------------------------------------
 
 
-def _summary_line(match: Match, row: BracketMatchRecord | None, best_of: int) -> str | None:
+def _summary_line(match: Match, row: BracketMatchRecord | None, best_of: int, say: Texts) -> str | None:
+    _ = say
     first, second = match.players
     if match.outcome is MatchOutcome.BYE:
-        return f"{mention(match.winner)} had a bye"
+        return _("{player} had a bye", player=mention(match.winner, say))
     if match.outcome is MatchOutcome.VOID or first is None or second is None:
         return None
+    winner = mention(match.winner, say)
     if row is None or row.outcome == "disqualified" or match.outcome is MatchOutcome.FORFEIT:
         loser = second if match.winner == first else first
-        return f"{mention(match.winner)} wins by forfeit ({mention(loser)} was disqualified)"
+        return _("{winner} wins by forfeit ({loser} was disqualified)", winner=winner, loser=mention(loser, say))
     score = _score(row, best_of)
     if match.winner is None:
-        how = " (neither showed up)" if row.outcome == "double_no_show" else ""
-        return f"{mention(first)} and {mention(second)} drew{score}{how}"
-    loser = second if match.winner == first else first
+        if row.outcome == "double_no_show":
+            return _("{first} and {second} drew{score} (neither showed up)", first=mention(first, say),
+                     second=mention(second, say), score=score)
+        return _("{first} and {second} drew{score}", first=mention(first, say), second=mention(second, say),
+                 score=score)
+    loser = mention(second if match.winner == first else first, say)
     if row.outcome == "no_show":
-        return f"{mention(match.winner)} goes through: {mention(loser)} didn't show up"
+        return _("{winner} goes through: {loser} didn't show up", winner=winner, loser=loser)
     if row.outcome == "double_no_show":
-        return f"{mention(match.winner)} goes through: neither showed up, the better seed goes on"
-    return f"{mention(match.winner)} beat {mention(loser)}{score}"
+        return _("{winner} goes through: neither showed up, the better seed goes on", winner=winner)
+    return _("{winner} beat {loser}{score}", winner=winner, loser=loser, score=score)
 
 
 def summary_text(tournament: TournamentRecord, bracket: Tournament, label: str,
                  rows: Mapping[str, BracketMatchRecord], names: Mapping[int, str], *,
-                 champion: int | None = None, over: bool = False) -> str:
+                 champion: int | None = None, over: bool = False, say: Texts = ENGLISH) -> str:
     """The message that sums up a round once it is over: each match's result; in round robin and Swiss the
     leaders; ``over``: the tournament ended with it (and ``champion`` won it)."""
+    _ = say
     best_of = tournament.options.get("best_of", 1)
     round_ = _round(bracket, label)
-    lines = [f"🏁 **{tournament.name}** · **{round_name(bracket, label)}** is over:"]
+    lines = ["🏁 " + _("**{name}** · **{round}** is over:", name=tournament.name,
+                       round=round_name(bracket, label, say))]
     results = [] if round_ is None else [line for match in round_.matches
-                                          if (line := _summary_line(match, rows.get(match.key), best_of))]
+                                          if (line := _summary_line(match, rows.get(match.key), best_of, say))]
     tail: list[str] = []
     if not bracket.is_elimination:
-        leaders = [f"{row.place}. {name(player_name(names, row.player))} {row.score:g} pts"
-                   for row in bracket.standings()[:3]]
-        tail.append(("Final standings: " if over else "Leaders: ") + " · ".join(leaders))
+        leaders = " · ".join(
+            _("{place}. {player} {points} pts", place=row.place, player=name(player_name(names, row.player, say=say)),
+              points=points_text(row.score, say))
+            for row in bracket.standings()[:3])
+        tail.append(_("Final standings: {leaders}", leaders=leaders) if over
+                    else _("Leaders: {leaders}", leaders=leaders))
     if over:
-        tail.append(f"🏆 {mention(champion)} is the champion of **{tournament.name}**!" if champion is not None
-                    else f"🏆 **{tournament.name}** is over, without a champion.")
+        tail.append("🏆 " + (_("{player} is the champion of **{name}**!", player=mention(champion, say),
+                                name=tournament.name) if champion is not None
+                               else _("**{name}** is over, without a champion.", name=tournament.name)))
     size = len(lines[0]) + sum(len(line) + 1 for line in tail)
     shown = 0
     for line in results:
@@ -293,15 +315,18 @@ def summary_text(tournament: TournamentRecord, bracket: Tournament, label: str,
         size += len(line) + 3
         shown += 1
     if shown < len(results):
-        lines.append(f"… and {len(results) - shown} more: the bracket has them all.")
-    return clamp("\n".join(lines + tail))
+        lines.append(_.ngettext("… and {count} more: the bracket has them all.",
+                                "… and {count} more: the bracket has them all.", len(results) - shown))
+    return clamp("\n".join(lines + tail), say=say)
 
 
-def champion_text(tournament: TournamentRecord, champion: int | None) -> str:
+def champion_text(tournament: TournamentRecord, champion: int | None, say: Texts = ENGLISH) -> str:
     """The end, when no round's summary carried it (a Swiss that could not pair another round)."""
+    _ = say
     if champion is None:
-        return f"🏆 **{tournament.name}** is over, without a champion."
-    return f"🏆 **{tournament.name}** is over: {mention(champion)} is the champion!"
+        return "🏆 " + _("**{name}** is over, without a champion.", name=tournament.name)
+    return "🏆 " + _("**{name}** is over: {player} is the champion!", name=tournament.name,
+                      player=mention(champion, say))
 
 
 # --- the status message ------------------------------------------------------------------------------------------
@@ -314,65 +339,78 @@ class StatusText:
 
 
 def status_text(tournament: TournamentRecord, entrants: Sequence[EntrantRecord], bracket: Tournament | None,
-                open_rows: Sequence[BracketMatchRecord], *, by: int | None = None) -> StatusText:
+                open_rows: Sequence[BracketMatchRecord], *, by: int | None = None,
+                say: Texts = ENGLISH) -> StatusText:
     """The tournament's one status message, whatever its stage (the bracket picture goes with it once it runs):
     what is happening now, how it is played, its rules, its players. ``by``: who paused or cancelled it."""
-    headline = _headline(tournament, bracket, open_rows, by, len(entrants))
+    _ = say
+    headline = _headline(tournament, bracket, open_rows, by, len(entrants), say)
     lines = [headline, "",
-             f"**How:** {settings_line(tournament)}",
-             f"**Rules:** {rules_words(tournament.game, tournament.rules)}",
-             f"**Organiser:** {mention(tournament.organiser_id)}"]
+             _("**How:** {settings}", settings=settings_line(tournament, say)),
+             _("**Rules:** {rules}", rules=rules_words(tournament.game, tournament.rules, say)),
+             _("**Organiser:** {player}", player=mention(tournament.organiser_id, say))]
     if bracket is None:
         checking = tournament.status == "check_in"
-        players = [mention(p.user_id) + (" ✅" if checking and p.checked_in else "") for p in entrants]
-        lines.append(f"**Players ({len(players)}):** {_listing(players, 'nobody yet')}")
+        players = [mention(p.user_id, say) + (" ✅" if checking and p.checked_in else "") for p in entrants]
+        listed = _listing(players, _("nobody yet"), say)
+        lines.append(_("**Players ({count}):** {players}", count=len(players), players=listed))
     else:
-        seeds = [f"{seed}. {mention(player)}" for seed, player in enumerate(bracket.players, start=1)]
-        lines.append(f"**Seeds ({len(seeds)}):** {_listing(seeds, 'none')}")
-        left_out = [mention(p.user_id) for p in entrants if p.user_id not in set(bracket.players)]
+        seeds = [f"{seed}. {mention(player, say)}" for seed, player in enumerate(bracket.players, start=1)]
+        listed = _listing(seeds, _.pgettext("no players", "none"), say)
+        lines.append(_("**Seeds ({count}):** {players}", count=len(seeds), players=listed))
+        left_out = [mention(p.user_id, say) for p in entrants if p.user_id not in set(bracket.players)]
         if left_out:
-            lines.append(f"**Not checked in, left out:** {_listing(left_out, '')}")
+            lines.append(_("**Not checked in, left out:** {players}", players=_listing(left_out, "", say)))
         if bracket.disqualified:
-            lines.append(f"**Disqualified:** {join_words([mention(p) for p in bracket.disqualified])}")
-    return StatusText(clamp_line(f"🏟️ {title(tournament)}", EMBED_TITLE_LIMIT),
-                      clamp("\n".join(lines), EMBED_DESCRIPTION_LIMIT))
+            lines.append(_("**Disqualified:** {players}",
+                           players=join_words([mention(p, say) for p in bracket.disqualified], say)))
+    return StatusText(clamp_line(f"🏟️ {title(tournament, say)}", EMBED_TITLE_LIMIT),
+                      clamp("\n".join(lines), EMBED_DESCRIPTION_LIMIT, say))
 
 
-def _listing(items: Sequence[str], empty: str) -> str:
+def _listing(items: Sequence[str], empty: str, say: Texts = ENGLISH) -> str:
     shown = list(items[:PLAYERS_LISTED])
     text = ", ".join(shown) if shown else empty
     if len(items) > len(shown):
-        text += f" … and {len(items) - len(shown)} more"
+        text += " " + say.ngettext("… and {count} more", "… and {count} more", len(items) - len(shown))
     return text
 
 
 def _headline(tournament: TournamentRecord, bracket: Tournament | None, open_rows: Sequence[BracketMatchRecord],
-              by: int | None, signed_up: int) -> str:
+              by: int | None, signed_up: int, say: Texts = ENGLISH) -> str:
+    _ = say
     status = tournament.status
     if status == "signup":
-        closes = (f"signup closes {timestamp(tournament.signup_closes_at)}" if tournament.signup_closes_at
-                  else "the organiser starts it with `/tournament start`")
-        return (f"**Signup is open:** press **Join** to play ({signed_up} of at most "
-                f"{tournament.options.get('max_players')}); {closes}.")
+        closes = (_("signup closes {time}", time=timestamp(tournament.signup_closes_at))
+                  if tournament.signup_closes_at else _("the organiser starts it with `/tournament start`"))
+        return _("**Signup is open:** press **Join** to play ({count} of at most {most}); {closes}.",
+                 count=signed_up, most=tournament.options.get("max_players"), closes=closes)
     if status == "check_in":
-        ends = timestamp(tournament.check_in_ends_at) if tournament.check_in_ends_at else "the start"
-        return f"**Check-in:** press **Check in** by {ends}; who hasn't is left out."
+        if tournament.check_in_ends_at:
+            return _("**Check-in:** press **Check in** by {time}; who hasn't is left out.",
+                     time=timestamp(tournament.check_in_ends_at))
+        return _("**Check-in:** press **Check in** before the start; who hasn't is left out.")
     if status == "cancelled":
         if bracket is None and by is None:
-            return "✖️ **Cancelled:** fewer than two players."
-        return f"✖️ **Cancelled** by {mention(by)}." if by is not None else "✖️ **Cancelled.**"
+            return "✖️ " + _("**Cancelled:** fewer than two players.")
+        return "✖️ " + (_("**Cancelled** by {player}.", player=mention(by, say)) if by is not None
+                        else _("**Cancelled.**"))
     if status == "finished":
         champion = tournament.champion_id
-        return f"🏆 **Champion: {mention(champion)}**" if champion is not None else "🏆 **Over**, without a champion."
+        return "🏆 " + (_("**Champion: {player}**", player=mention(champion, say)) if champion is not None
+                        else _("**Over**, without a champion."))
     now = ""
     if bracket is not None:
         labels = list(dict.fromkeys(row.round for row in open_rows))
         if labels:
-            to_play = [count(sum(1 for row in open_rows if row.round == label), "match", "matches")
+            playing = [_.ngettext("{round} ({count} match to play)", "{round} ({count} matches to play)",
+                                  sum(1 for row in open_rows if row.round == label),
+                                  round=round_name(bracket, label, say))
                        for label in labels]
-            now = "**Now:** " + " · ".join(f"{round_name(bracket, label)} ({left} to play)"
-                                           for label, left in zip(labels, to_play, strict=True))
+            now = _("**Now:** {rounds}", rounds=" · ".join(playing))
     if status == "paused":
-        who = f" by {mention(by)}" if by is not None else ""
-        return f"⏸️ **Paused**{who}: no new games and no no-show clocks until it goes on." + (f"\n{now}" if now else "")
-    return now or "**Running.**"
+        paused = (_("⏸️ **Paused** by {player}: no new games and no no-show clocks until it goes on.",
+                    player=mention(by, say)) if by is not None
+                  else _("⏸️ **Paused**: no new games and no no-show clocks until it goes on."))
+        return paused + (f"\n{now}" if now else "")
+    return now or _("**Running.**")

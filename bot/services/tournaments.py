@@ -55,6 +55,7 @@ from typing import Any
 
 from bot.errors import GameError
 from bot.games import game_class, registry
+from bot.i18n import N_, Phrase, Texts, texts
 from bot.match.errors import ServiceError
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel, MatchUpdate, default_seed
 from bot.storage import Connection
@@ -77,17 +78,30 @@ NAME_LIMIT = 100
 
 
 class TournamentRefused(ServiceError):
-    """A tournament call refused; the message is for the user."""
+    """A tournament call refused, for the user: ``TournamentRefused(N_("..."), **params)``. ``str(error)`` is the
+    English, :meth:`said` the user's language: a ``game`` param is a game's title (said in the language too), a
+    param with a ``said`` of its own (a :class:`~bot.i18n.Phrase`, an engine's error) is said in it too."""
+
+    def __init__(self, template: str, /, **params: Any) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(self.said(texts("en")), template=template, **params)
+
+    def said(self, say: Texts) -> str:
+        params = {key: say(value) if key == "game" else value.said(say) if hasattr(value, "said") else value
+                  for key, value in self.params.items()}
+        return say(self.template, **params) if params else say(self.template)
 
 
 class NotOrganiser(TournamentRefused):
     def __init__(self, organiser_id: int) -> None:
-        super().__init__(f"Only the organiser (<@{organiser_id}>) or someone with Manage Server can do that.")
+        super().__init__(N_("Only the organiser ({organiser}) or someone with Manage Server can do that."),
+                         organiser=f"<@{organiser_id}>")
 
 
 class TournamentNotFound(TournamentRefused):
     def __init__(self) -> None:
-        super().__init__("There is no such tournament.")
+        super().__init__(N_("There is no such tournament."))
 
 
 @dataclass(frozen=True)
@@ -122,9 +136,9 @@ class _Work:
         self.tournament = reloaded
 
 
-def _person(user_id: int) -> str:
+def _person(user_id: int) -> str | Phrase:
     """A player in a private answer: a mention, or "a deleted player" for one who deleted their data."""
-    return "a deleted player" if user_id < 0 else f"<@{user_id}>"
+    return Phrase(N_("a deleted player")) if user_id < 0 else f"<@{user_id}>"
 
 
 def parse_rules(text: str | None) -> dict[str, Any]:
@@ -135,7 +149,8 @@ def parse_rules(text: str | None) -> dict[str, Any]:
             continue
         key, sep, value = part.partition("=")
         if not sep or not key:
-            raise TournamentRefused(f"Write the rules as key=value pairs (like `face_down=3 aces=low`), not `{part}`.")
+            raise TournamentRefused(
+                N_("Write the rules as key=value pairs (like `face_down=3 aces=low`), not `{part}`."), part=part)
         lowered = value.lower()
         if lowered in ("true", "yes", "on"):
             rules[key] = True
@@ -203,7 +218,8 @@ class TournamentService:
     def _service(self, game: str) -> MatchKernel:
         service = self.services(game)
         if service is None:
-            raise TournamentRefused(f"{game_class(game).title} can't be played in a tournament right now.")
+            raise TournamentRefused(N_("{game} can't be played in a tournament right now."),
+                                    game=game_class(game).title)
         return service
 
     # --- creating and signing up ---------------------------------------------------------------------------
@@ -219,34 +235,36 @@ class TournamentService:
         start, and plays its games at that level (unrated games, like every match against it)."""
         name = " ".join((name or "").split())
         if not name or len(name) > NAME_LIMIT:
-            raise TournamentRefused(f"A tournament's name is 1 to {NAME_LIMIT} characters.")
+            raise TournamentRefused(N_("A tournament's name is 1 to {limit} characters."), limit=NAME_LIMIT)
         try:
             fmt = Format(format)
         except ValueError:
-            raise TournamentRefused("The formats are: " + ", ".join(f.value for f in Format) + ".") from None
+            raise TournamentRefused(N_("The formats are: {formats}."),
+                                    formats=", ".join(f.value for f in Format)) from None
         try:
             game_class(game)
-        except GameError as error:
-            raise TournamentRefused(str(error)) from None
+        except GameError:
+            raise TournamentRefused(N_("There is no game {name}."), name=repr(game)) from None
         if not registry().entry(game).plugin.flow.tournaments:
-            raise TournamentRefused(f"{game_class(game).title} is played against the house, not against each other: "
-                                    "it has no tournaments.")
+            raise TournamentRefused(N_("{game} is played against the house, not against each other: it has no "
+                                       "tournaments."), game=game_class(game).title)
         service = self._service(game)
         resolved = self._resolve_rules(service, game, rules)
         if best_of not in BEST_OF:
-            raise TournamentRefused("A match is best of 1, 3, 5 or 7 games.")
-        for label, value, (low, high) in (("check-in window", check_in, CHECK_IN_RANGE),
-                                          ("no-show window", no_show, NO_SHOW_RANGE)):
+            raise TournamentRefused(N_("A match is best of 1, 3, 5 or 7 games."))
+        for template, value, (low, high) in (
+                (N_("The check-in window is {low} to {high} seconds, not {value}."), check_in, CHECK_IN_RANGE),
+                (N_("The no-show window is {low} to {high} seconds, not {value}."), no_show, NO_SHOW_RANGE)):
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise TournamentRefused(f"The {label} is {low} to {high} seconds, not {value}.")
+                raise TournamentRefused(template, low=low, high=high, value=value)
         low, high = PLAYERS_RANGE
         if max_players is not None and not low <= max_players <= high:
-            raise TournamentRefused(f"A tournament has {low} to {high} players.")
+            raise TournamentRefused(N_("A tournament has {low} to {high} players."), low=low, high=high)
         if rounds is not None and (fmt is not Format.SWISS or rounds < 1):
-            raise TournamentRefused("Only a Swiss tournament takes a number of rounds (1 or more).")
+            raise TournamentRefused(N_("Only a Swiss tournament takes a number of rounds (1 or more)."))
         if rounds is not None and max_players is not None and rounds > max_rounds(max_players):
-            raise TournamentRefused(f"A Swiss of at most {max_players} players has at most "
-                                    f"{max_rounds(max_players)} rounds.")
+            raise TournamentRefused(N_("A Swiss of at most {players} players has at most {rounds} rounds."),
+                                    players=max_players, rounds=max_rounds(max_players))
         options: dict[str, Any] = {"best_of": best_of, "check_in": check_in, "no_show": no_show,
                                    "max_players": max_players or high}
         if rounds is not None:
@@ -257,17 +275,18 @@ class TournamentService:
         if paces:
             pace = pace or registry().entry(game).plugin.default_pace
             if pace not in paces:
-                raise TournamentRefused(f"The pace is one of {', '.join(paces)}, not {pace!r}.")
+                raise TournamentRefused(N_("The pace is one of {paces}, not {pace}."), paces=", ".join(paces),
+                                        pace=repr(pace))
             options["pace"] = pace
         elif pace is not None:
-            raise TournamentRefused(f"{game_class(game).title} has no pace to choose.")
+            raise TournamentRefused(N_("{game} has no pace to choose."), game=game_class(game).title)
         now = self.clock()
         if signup_closes_at is not None and signup_closes_at <= now:
-            raise TournamentRefused("The signup can't close in the past.")
+            raise TournamentRefused(N_("The signup can't close in the past."))
         async with self.db.transaction() as conn:
             for other in await self.store.channel_tournaments(conn, guild_id, channel_id):
-                raise TournamentRefused(f"This channel already runs a tournament: **{other.name}**. One at a time "
-                                        "per channel.")
+                raise TournamentRefused(N_("This channel already runs a tournament: **{name}**. One at a time per "
+                                           "channel."), name=other.name)
             tournament_id = await self.store.insert_tournament(
                 conn, guild_id=guild_id, channel_id=channel_id, name=name, game=game, format=fmt.value,
                 rules=resolved, options=options, organiser_id=organiser_id, seed=self.seed_source(),
@@ -283,9 +302,11 @@ class TournamentService:
         plugin = registry().entry(game).plugin
         title = game_class(game).title
         if not plugin.opponent or plugin.name != game:
-            raise TournamentRefused(f"I don't play {title} myself, so I can't fill a seat of its tournament.")
+            raise TournamentRefused(N_("I don't play {game} myself, so I can't fill a seat of its tournament."),
+                                    game=title)
         if bot.get("level") not in plugin.levels:
-            raise TournamentRefused(f"I play {title} at these levels: {', '.join(plugin.levels)}.")
+            raise TournamentRefused(N_("I play {game} at these levels: {levels}."), game=title,
+                                    levels=", ".join(plugin.levels))
         return {"id": int(bot["id"]), "name": bot.get("name"), "level": bot["level"]}
 
     @staticmethod
@@ -296,18 +317,19 @@ class TournamentService:
                 return dict(resolve(game, rules, 2))
             return game_class(game).resolve_rules(rules)
         except GameError as error:
-            raise TournamentRefused(f"Those rules don't work: {error}") from None
+            raise TournamentRefused(N_("Those rules don't work: {error}"), error=error) from None
 
     async def join(self, tournament_id: int, user_id: int, name: str | None = None) -> TournamentUpdate:
         async def body(work: _Work) -> None:
             t = work.tournament
             if t.status != "signup":
-                raise TournamentRefused("The signup of this tournament is closed.")
+                raise TournamentRefused(N_("The signup of this tournament is closed."))
             players = await self.store.entrants(work.conn, t.id)
             if any(p.user_id == user_id for p in players):
-                raise TournamentRefused("You're signed up already.")
+                raise TournamentRefused(N_("You're signed up already."))
             if len(players) >= t.options["max_players"]:
-                raise TournamentRefused(f"This tournament is full ({t.options['max_players']} players).")
+                raise TournamentRefused(N_("This tournament is full ({count} players)."),
+                                        count=t.options["max_players"])
             await self.store.add_entrant(work.conn, t.id, user_id, name, work.now)
             await self.db.settings.remember_player(work.conn, t.guild_id, user_id, name, work.now)
             await work.queue({"type": "signup", "user_id": user_id, "joined": True})
@@ -317,9 +339,9 @@ class TournamentService:
     async def leave(self, tournament_id: int, user_id: int) -> TournamentUpdate:
         async def body(work: _Work) -> None:
             if work.tournament.status not in ("signup", "check_in"):
-                raise TournamentRefused("The tournament has started: ask the organiser if you have to drop out.")
+                raise TournamentRefused(N_("The tournament has started: ask the organiser if you have to drop out."))
             if not await self.store.remove_entrant(work.conn, work.tournament.id, user_id):
-                raise TournamentRefused("You're not signed up.")
+                raise TournamentRefused(N_("You're not signed up."))
             await work.queue({"type": "signup", "user_id": user_id, "joined": False})
 
         return await self._run(tournament_id, body)
@@ -327,12 +349,12 @@ class TournamentService:
     async def check_in(self, tournament_id: int, user_id: int) -> TournamentUpdate:
         async def body(work: _Work) -> None:
             if work.tournament.status != "check_in":
-                raise TournamentRefused("This tournament isn't checking in.")
+                raise TournamentRefused(N_("This tournament isn't checking in."))
             players = {p.user_id: p for p in await self.store.entrants(work.conn, work.tournament.id)}
             if user_id not in players:
-                raise TournamentRefused("You're not signed up for this tournament.")
+                raise TournamentRefused(N_("You're not signed up for this tournament."))
             if players[user_id].checked_in:
-                raise TournamentRefused("You're checked in already.")
+                raise TournamentRefused(N_("You're checked in already."))
             await self.store.check_in(work.conn, work.tournament.id, user_id)
             await work.queue({"type": "signup", "user_id": user_id, "checked_in": True})
 
@@ -355,15 +377,15 @@ class TournamentService:
             elif t.status == "check_in":
                 await self._begin(work)
             else:
-                raise TournamentRefused("This tournament has started already." if t.is_open
-                                        else "This tournament is over.")
+                raise TournamentRefused(N_("This tournament has started already.") if t.is_open
+                                        else N_("This tournament is over."))
 
         return await self._run(tournament_id, body)
 
     async def _close_signup(self, work: _Work) -> None:
         players = await self.store.entrants(work.conn, work.tournament.id)
         if len(players) < 2:
-            raise TournamentRefused("At least two players have to sign up before the tournament can start.")
+            raise TournamentRefused(N_("At least two players have to sign up before the tournament can start."))
         window = work.tournament.options.get("check_in", 0)
         if window:
             await work.update(status="check_in", check_in_ends_at=work.now + window)
@@ -401,14 +423,15 @@ class TournamentService:
             t = work.tournament
             self._check_organiser(t, user_id, manager)
             if t.status not in ("running", "paused"):
-                raise TournamentRefused("Only a running tournament's players can be disqualified.")
+                raise TournamentRefused(N_("Only a running tournament's players can be disqualified."))
             tournament = Tournament.from_json(t.state or {})
             if player_id not in tournament.players:
-                raise TournamentRefused(f"<@{player_id}> isn't playing in this tournament.")
+                raise TournamentRefused(N_("{player} isn't playing in this tournament."), player=f"<@{player_id}>")
             try:
                 events = tournament.disqualify(player_id)
             except TournamentError as error:
-                raise TournamentRefused(f"<@{player_id}> can't be disqualified: {error}.") from None
+                raise TournamentRefused(N_("{player} can't be disqualified: {reason}."), player=f"<@{player_id}>",
+                                        reason=error) from None
             for row in await self.store.bracket_matches(work.conn, t.id, open_only=True):
                 if player_id in row.players and row.match_id is not None and row.status == "playing":
                     work.forfeit.append((row.match_id, player_id))
@@ -422,7 +445,7 @@ class TournamentService:
         async def body(work: _Work) -> None:
             self._check_organiser(work.tournament, user_id, manager)
             if work.tournament.status != "running":
-                raise TournamentRefused("Only a running tournament can be paused.")
+                raise TournamentRefused(N_("Only a running tournament can be paused."))
             await work.update(status="paused")
             for row in await self.store.bracket_matches(work.conn, work.tournament.id, open_only=True):
                 if row.status == "called":
@@ -435,7 +458,7 @@ class TournamentService:
         async def body(work: _Work) -> None:
             self._check_organiser(work.tournament, user_id, manager)
             if work.tournament.status != "paused":
-                raise TournamentRefused("This tournament isn't paused.")
+                raise TournamentRefused(N_("This tournament isn't paused."))
             await work.update(status="running")
             window = work.tournament.options.get("no_show", DEFAULT_NO_SHOW)
             for row in await self.store.bracket_matches(work.conn, work.tournament.id, open_only=True):
@@ -452,7 +475,7 @@ class TournamentService:
         async def body(work: _Work) -> None:
             self._check_organiser(work.tournament, user_id, manager)
             if not work.tournament.is_open:
-                raise TournamentRefused("This tournament is over already.")
+                raise TournamentRefused(N_("This tournament is over already."))
             await work.update(status="cancelled", finished_at=work.now, check_in_ends_at=None)
             for row in await self.store.bracket_matches(work.conn, work.tournament.id, open_only=True):
                 await self.store.update_bracket_match(work.conn, row.tournament_id, row.key, status="decided",
@@ -467,18 +490,18 @@ class TournamentService:
         async def body(work: _Work) -> None:
             row = await self.store.load_bracket_match(work.conn, tournament_id, key)
             if row is None:
-                raise TournamentRefused("That match isn't part of this tournament.")
+                raise TournamentRefused(N_("That match isn't part of this tournament."))
             slot = row.slot_of(user_id)
             if slot is None:
-                raise TournamentRefused("This isn't your match.")
+                raise TournamentRefused(N_("This isn't your match."))
             if row.status == "decided" or not work.tournament.is_open:
-                raise TournamentRefused(self._over_text(work.tournament, row))
+                raise self._over_text(work.tournament, row)
             if work.tournament.status == "paused":
-                raise TournamentRefused("The tournament is paused; press Ready again once it goes on.")
+                raise TournamentRefused(N_("The tournament is paused; press Ready again once it goes on."))
             if row.status != "called":
-                raise TournamentRefused(await self._under_way_text(work, row))
+                raise await self._under_way_text(work, row)
             if row.ready[slot]:
-                raise TournamentRefused("You're ready already; waiting for your opponent.")
+                raise TournamentRefused(N_("You're ready already; waiting for your opponent."))
             ready = list(row.ready)
             ready[slot] = True
             await self.store.update_bracket_match(work.conn, tournament_id, key,
@@ -491,29 +514,34 @@ class TournamentService:
         return await self._run(tournament_id, body)
 
     @staticmethod
-    def _over_text(tournament: TournamentRecord, row: BracketMatchRecord) -> str:
+    def _over_text(tournament: TournamentRecord, row: BracketMatchRecord) -> TournamentRefused:
         """What a late Ready click on a match that is over is told."""
         if tournament.status == "cancelled":
-            return "This tournament was cancelled: there is nothing to be ready for."
+            return TournamentRefused(N_("This tournament was cancelled: there is nothing to be ready for."))
         if row.outcome == "cancelled" or row.status != "decided":
-            return "This tournament is over: there is nothing to be ready for."
+            return TournamentRefused(N_("This tournament is over: there is nothing to be ready for."))
         if row.outcome == "disqualified":
-            return "This match is over: it went to a forfeit after a disqualification."
+            return TournamentRefused(N_("This match is over: it went to a forfeit after a disqualification."))
         if row.winner_id is None:
-            return "This match is over: it ended in a draw."
+            return TournamentRefused(N_("This match is over: it ended in a draw."))
         winner = _person(row.winner_id)
         if row.outcome == "no_show":
-            return f"This match is over: {winner} went through, the opponent didn't press Ready in time."
+            return TournamentRefused(
+                N_("This match is over: {winner} went through, the opponent didn't press Ready in time."),
+                winner=winner)
         if row.outcome == "double_no_show":
-            return f"This match is over: neither player pressed Ready in time, so {winner} went through."
-        return f"This match is over: {winner} won it."
+            return TournamentRefused(
+                N_("This match is over: neither player pressed Ready in time, so {winner} went through."),
+                winner=winner)
+        return TournamentRefused(N_("This match is over: {winner} won it."), winner=winner)
 
-    async def _under_way_text(self, work: _Work, row: BracketMatchRecord) -> str:
+    async def _under_way_text(self, work: _Work, row: BracketMatchRecord) -> TournamentRefused:
         """What a late Ready click on a match whose game is under way is told (its thread, once it has one)."""
         match = None if row.match_id is None else await self.db.matches.load_match(work.conn, row.match_id)
         if match is not None and match.thread_id is not None:
-            return f"You're both ready: your game is under way in <#{match.thread_id}>."
-        return "You're both ready: your game is under way (or starts in a moment)."
+            return TournamentRefused(N_("You're both ready: your game is under way in {thread}."),
+                                     thread=f"<#{match.thread_id}>")
+        return TournamentRefused(N_("You're both ready: your game is under way (or starts in a moment)."))
 
     async def tick(self, tournament_id: int) -> TournamentUpdate:
         """A timer's callback: whatever is due now (signup closing, check-in ending, no-shows)."""

@@ -3,12 +3,14 @@
 They all derive from :class:`TournamentError`, itself a :class:`bot.errors.GameError`, so a service that already
 shows an engine's errors shows these too. Each one also derives from the engine error of the same meaning
 (:class:`~bot.errors.InvalidRules`, :class:`~bot.errors.InvalidState`, :class:`~bot.errors.IllegalAction`,
-:class:`~bot.errors.GameOver`). A call that raises changes nothing.
+:class:`~bot.errors.GameOver`). A call that raises changes nothing. Messages are templates marked for the
+catalogues (``str(error)`` is the English, ``error.said(say)`` a player's language).
 """
 
 from __future__ import annotations
 
 from bot.errors import GameError, GameOver, IllegalAction, InvalidRules, InvalidState
+from bot.i18n import N_
 
 
 class TournamentError(GameError):
@@ -35,7 +37,7 @@ class UnknownMatch(IllegalResult):
     """No match has that key (yet)."""
 
     def __init__(self, match_key: object) -> None:
-        super().__init__(f"there is no match {match_key!r} in this tournament")
+        super().__init__(N_("there is no match {match} in this tournament"), match=repr(match_key))
         self.match_key = match_key
 
 
@@ -43,7 +45,7 @@ class MatchNotReady(IllegalResult):
     """The match exists but its players are not both known yet (they are still playing earlier matches)."""
 
     def __init__(self, match_key: str) -> None:
-        super().__init__(f"match {match_key} cannot be played yet: its players are not both known")
+        super().__init__(N_("match {match} cannot be played yet: its players are not both known"), match=match_key)
         self.match_key = match_key
 
 
@@ -51,7 +53,7 @@ class ResultAlreadyRecorded(IllegalResult):
     """The match has a result already (played, drawn, a bye or a forfeit)."""
 
     def __init__(self, match_key: str) -> None:
-        super().__init__(f"match {match_key} already has a result")
+        super().__init__(N_("match {match} already has a result"), match=match_key)
         self.match_key = match_key
 
 
@@ -59,7 +61,7 @@ class PlayerNotInMatch(IllegalResult):
     """The named winner does not play in that match."""
 
     def __init__(self, match_key: str, player: object) -> None:
-        super().__init__(f"player {player!r} does not play in match {match_key}")
+        super().__init__(N_("player {player} does not play in match {match}"), player=repr(player), match=match_key)
         self.match_key = match_key
         self.player = player
 
@@ -68,7 +70,7 @@ class DrawNotAllowed(IllegalResult):
     """A draw in an elimination match: someone has to go through."""
 
     def __init__(self, match_key: str) -> None:
-        super().__init__(f"match {match_key} is an elimination match and needs a winner, not a draw")
+        super().__init__(N_("match {match} is an elimination match and needs a winner, not a draw"), match=match_key)
         self.match_key = match_key
 
 
@@ -76,7 +78,7 @@ class UnknownPlayer(TournamentError, IllegalAction):
     """The player is not in this tournament."""
 
     def __init__(self, player: object) -> None:
-        super().__init__(f"player {player!r} is not in this tournament")
+        super().__init__(N_("player {player} is not in this tournament"), player=repr(player))
         self.player = player
 
 
@@ -84,6 +86,8 @@ class PlayerAlreadyOut(TournamentError, IllegalAction):
     """The player is already disqualified, or already eliminated from an elimination bracket."""
 
     def __init__(self, player: int, why: str) -> None:
-        super().__init__(f"player {player} is already out of this tournament ({why})")
+        template = (N_("player {player} is already out of this tournament (disqualified)") if why == "disqualified"
+                    else N_("player {player} is already out of this tournament (eliminated)"))
+        super().__init__(template, player=player)
         self.player = player
         self.why = why

@@ -18,6 +18,7 @@ import random
 from collections.abc import Mapping, Sequence
 from itertools import groupby
 
+from bot.i18n import N_
 from bot.tournaments.errors import InvalidTournament
 
 Rating = float | int
@@ -37,7 +38,8 @@ def seed_order(players: Sequence[int], ratings: Mapping[int, Rating | None] | No
     for group in groups:
         if len(group) > 1:
             if rng is None:
-                raise InvalidTournament("some players are not separated by a rating; seeding them needs a random order")
+                raise InvalidTournament(
+                    N_("some players are not separated by a rating; seeding them needs a random order"))
             rng.shuffle(group)
         order.extend(group)
     return order

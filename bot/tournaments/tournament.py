@@ -62,6 +62,7 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import Any, Self
 
+from bot.i18n import N_
 from bot.tournaments import brackets
 from bot.tournaments.errors import (
     DamagedTournament,
@@ -143,21 +144,25 @@ class Tournament:
             format = Format(format)
         except ValueError:
             known = ", ".join(f.value for f in Format)
-            raise InvalidTournament(f"there is no tournament format {format!r}; the formats are: {known}") from None
+            raise InvalidTournament(N_("there is no tournament format {format}; the formats are: {known}"),
+                                    format=repr(format), known=known) from None
         players = list(players)
         if not all(_is_id(player) for player in players):
-            raise InvalidTournament("every player is a whole-number id")
+            raise InvalidTournament(N_("every player is a whole-number id"))
         if len(set(players)) != len(players):
-            raise InvalidTournament("a player can enter a tournament only once")
+            raise InvalidTournament(N_("a player can enter a tournament only once"))
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise InvalidTournament(f"a tournament has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
+            raise InvalidTournament(N_("a tournament has {low} to {high} players, not {count}"), low=MIN_PLAYERS,
+                                    high=MAX_PLAYERS, count=len(players))
         ratings = dict(ratings or {})
         for player, rating in ratings.items():
             if player not in players:
-                raise InvalidTournament(f"player {player!r} has a rating but is not in the tournament")
+                raise InvalidTournament(N_("player {player} has a rating but is not in the tournament"),
+                                        player=repr(player))
             if rating is not None and (isinstance(rating, bool) or not isinstance(rating, int | float)
                                        or not math.isfinite(rating)):
-                raise InvalidTournament(f"player {player}'s rating must be a number, not {rating!r}")
+                raise InvalidTournament(N_("the rating of player {player} must be a number, not {rating}"),
+                                        player=player, rating=repr(rating))
         resolved = cls._resolve_options(format, len(players), options)
         order = players if seeded else seed_order(players, ratings, rng)
         tournament = cls(format, order, ratings, resolved)
@@ -171,7 +176,8 @@ class Tournament:
         unknown = sorted(set(given) - allowed, key=str)
         if unknown:
             takes = ", ".join(sorted(allowed)) or "none"
-            raise InvalidTournament(f"unknown option {unknown[0]!r} for {format.value}; its options are: {takes}")
+            raise InvalidTournament(N_("unknown option {option} for {format}; its options are: {takes}"),
+                                    option=repr(unknown[0]), format=format.value, takes=takes)
         if format is not Format.SWISS:
             return {}
         rounds = given.get(ROUNDS)
@@ -179,7 +185,8 @@ class Tournament:
             rounds = default_rounds(players)
         most = max_rounds(players)
         if not _is_id(rounds) or not 1 <= rounds <= most:
-            raise InvalidTournament(f"a Swiss of {players} players has 1 to {most} rounds, not {rounds!r}")
+            raise InvalidTournament(N_("a Swiss of {players} players has 1 to {most} rounds, not {rounds}"),
+                                    players=players, most=most, rounds=repr(rounds))
         return {ROUNDS: rounds}
 
     def _start(self) -> None:
@@ -376,7 +383,7 @@ class Tournament:
 
     def _check_not_over(self) -> None:
         if self._finish is not None:
-            raise TournamentOver("the tournament is over")
+            raise TournamentOver(N_("the tournament is over"))
 
     # --- the machinery ------------------------------------------------------------------------------
     def _emit(self, event: Event) -> None:

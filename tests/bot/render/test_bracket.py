@@ -9,8 +9,10 @@ import random
 import pytest
 from PIL import Image
 
+from bot.i18n import texts
 from bot.render import bracket
 from bot.tournaments import Format, Tournament
+from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language
 from tests.bot.tournaments.support import play_out
 
 NAMES = {player: f"player-{player}" for player in range(300)}
@@ -119,3 +121,53 @@ def test_standings_are_split_by_twenty_places():
     pictures = bracket.pictures(tournament, NAMES, "League")
     assert len(pictures) == 3
     assert "places 1–20" in pictures[0].alt and "places 41–45" in pictures[2].alt
+
+
+# --- in other languages ------------------------------------------------------------------------------------------
+
+
+def test_the_pictures_and_texts_speak_russian():
+    ru = texts("ru")
+    tournament = Tournament.new("single_elimination", list(range(4)), rng=random.Random(1))
+    play_out(tournament, random.Random(2))
+    pictures = bracket.pictures(tournament, NAMES, "Cup", ru)
+    alt = pictures[0].alt
+    assert alt.startswith("Cup: сетка, 4 игрока; чемпион: player-")
+    assert "Верхняя сетка · Полуфиналы и Финал" in alt
+    assert english_left(alt, ["Cup", *NAMES.values()]) == []
+    assert pictures != bracket.pictures(tournament, NAMES, "Cup")  # the picture's own words too
+    text = bracket.bracket_text(tournament, NAMES, say=ru)
+    assert text.splitlines()[0] == "**Полуфиналы**" and "побеждает" in text
+    assert english_left(text, ["Cup", *NAMES.values()]) == []
+    standings = bracket.standings_text(tournament, NAMES, say=ru)
+    assert "🏆 чемпион" in standings and english_left(standings, list(NAMES.values())) == []
+
+
+def test_the_standings_table_speaks_german():
+    de = texts("de")
+    assert bracket.standing_columns(de) == ("#", "Spieler", "Pkt.", "S", "U", "N", "Frei", "Buchh.", "SB")
+    tournament = Tournament.new("swiss", list(range(5)), rng=random.Random(3))
+    play_out(tournament, random.Random(4))
+    text = bracket.standings_text(tournament, NAMES, say=de)
+    assert " Pkt. (" in text and "Buchholz " in text and " pts" not in text
+    assert bracket.points_text(1.5, de) == "1,5" and bracket.points_text(2.0, de) == "2"
+    pictures = bracket.pictures(tournament, NAMES, "Liga", de)
+    assert pictures[0].alt.startswith("Liga: die Tabelle, 5 Spieler")
+
+
+@pytest.mark.parametrize("format", [f.value for f in Format])
+def test_every_picture_and_text_goes_through_the_catalogues(format):
+    """In the pseudo-language no alt text, bracket text or standings text shows English (the match keys, ``W1-2``,
+    stay as they are: one letter)."""
+    with pseudo_language():
+        say = texts(PSEUDO)
+        tournament = Tournament.new(format, list(range(6)), rng=random.Random(5))
+        for _ in range(2):
+            shown = [picture.alt for picture in bracket.pictures(tournament, NAMES, "Cup", say)]
+            shown.append(bracket.picture(tournament, NAMES, "Cup", say).alt)
+            shown.append(bracket.bracket_text(tournament, NAMES, say=say))
+            shown.append(bracket.standings_text(tournament, NAMES, say=say))
+            shown.append(" ".join(bracket.standing_columns(say)))
+            names = ["Cup", *NAMES.values(), "GF", "GF2"]  # the grand final's match keys
+            assert [english_left(text, names) for text in shown] == [[]] * len(shown), shown
+            play_out(tournament, random.Random(6))

@@ -11,10 +11,12 @@ import pytest
 from bot.games.airwar.render import rules_text as airwar_rules
 from bot.games.army.render import rules_text as army_rules
 from bot.games.war.render import rules_text as war_rules
+from bot.i18n import LANGUAGES, texts
 from bot.render import tournament as wording
 from bot.render.common import BUTTON_LABEL_LIMIT, MESSAGE_LIMIT
 from bot.storage.tournaments import BracketMatchRecord, EntrantRecord, TournamentRecord
 from bot.tournaments import Format, Tournament
+from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language
 from tests.bot.tournaments.support import play_out
 
 #: the longest ids Discord hands out (64-bit snowflakes: 20 digits)
@@ -53,14 +55,19 @@ STATES = [
 ]
 
 
+@pytest.mark.parametrize("language", list(LANGUAGES))
 @pytest.mark.parametrize("state", STATES)
-def test_a_full_call_fits_one_message_whatever_its_lines_say(state):
+def test_a_full_call_fits_one_message_whatever_its_lines_say(state, language):
+    say = texts(language)
     tournament = record(name="N" * 100, options={"best_of": 7, "no_show": 3600, "max_players": 256})
     rows = [row(f"W1-{n}", (LONG_ID - n, LONG_ID - 100 - n), **state) for n in range(wording.CALLS_PER_MESSAGE)]
-    content = wording.call_text(tournament, "Losers' round 12", rows, first_number=121, part=(8, 8), bye=LONG_ID)
-    assert len(content.encode("utf-16-le")) // 2 <= MESSAGE_LIMIT - 100 and "cut to fit" not in content  # room left
+    content = wording.call_text(tournament, wording.round_name(Tournament.new("double_elimination", list(range(64)),
+                                                                              seeded=True), "L10", say),
+                                rows, first_number=121, part=(8, 8), bye=LONG_ID, say=say)
+    assert len(content.encode("utf-16-le")) // 2 <= MESSAGE_LIMIT - 100 and say("… (cut to fit Discord's limit)") \
+        not in content  # room left
     names = {player: "W" * 40 for r in rows for player in r.players}
-    buttons = wording.call_buttons(tournament, rows, names)
+    buttons = wording.call_buttons(tournament, rows, names, say)
     assert len(buttons) <= 25 and all(len(button.label) <= BUTTON_LABEL_LIMIT for button in buttons)
 
 
@@ -172,3 +179,106 @@ def test_a_round_robin_summary_gives_the_leaders():
     text = wording.summary_text(record(format="round_robin"), bracket, first.label, rows, {1: "Ann", 2: "Ben"})
     assert text.splitlines()[0] == "🏁 **Cup** · **Round 1 of 3** is over:"
     assert text.splitlines()[-1].startswith("Leaders: 1. ")
+
+
+# --- in other languages ------------------------------------------------------------------------------------------
+
+
+def test_the_channel_texts_speak_german():
+    """The status message and a round's call are the German catalogue's words, line by line (none left in English)."""
+    de = texts("de")
+    entrants = [EntrantRecord(1, "Ann", 0.0, False), EntrantRecord(2, "Ben", 0.0, True)]
+    tournament = record(status="signup", game="airwar", rules={"stack": 3}, options={
+        "best_of": 3, "no_show": 600, "check_in": 0, "max_players": 8})
+    signup = wording.status_text(tournament, entrants, None, [], say=de)
+    assert signup.title == f"🏟️ Cup · {de('Air War')} · {de('single elimination')}" == \
+        "🏟️ Cup · Luftkrieg · K.-o.-System"
+    lines = signup.description.splitlines()
+    closes = de("the organiser starts it with `/tournament start`")
+    assert lines[0] == de("**Signup is open:** press **Join** to play ({count} of at most {most}); {closes}.",
+                          count=2, most=8, closes=closes)
+    assert lines[0].startswith("**Anmeldung offen:** Drücke **Beitreten**")
+    assert lines[2] == "**So wird gespielt:** Best of 3 · drücke innerhalb von 10 Minuten nach dem Aufruf Bereit"
+    assert lines[5] == de("**Players ({count}):** {players}", count=2, players="<@1>, <@2>")
+    english = wording.status_text(tournament, entrants, None, []).description.splitlines()
+    assert all(line != english_line for line, english_line in zip(lines, english, strict=True) if line)
+    bracket = Tournament.new("single_elimination", [1, 2, 3, 4], seeded=True)
+    rows = [row("W1-1", (1, 4)), row("W1-2", (2, 3), status="playing", wins=(1, 0))]
+    call = wording.call_text(record(), wording.round_name(bracket, "W1", de), rows, first_number=1, part=(1, 1),
+                             say=de)
+    assert call.splitlines()[0].startswith("📣 **Cup** · **Halbfinale**: drücke bei deiner Begegnung bis <t:")
+    assert call.splitlines()[1] == "1. <@1> – <@4>"
+    buttons = wording.call_buttons(record(), rows, {1: "Ann", 2: "Ben", 3: "Cat", 4: "Dan"}, de)
+    assert [button.label for button in buttons] == ["Bereit: Ann gegen Dan", "Ben gegen Cat: läuft"]
+
+
+def test_a_summary_and_the_standings_speak_russian():
+    ru = texts("ru")
+    bracket = Tournament.new(Format.ROUND_ROBIN, [1, 2, 3, 4], rng=random.Random(1), seeded=True)
+    first = bracket.rounds()[0]
+    for match in first.matches:
+        bracket.record_result(match.key, match.players[0])
+    rows = {m.key: row(m.key, m.players, status="decided", outcome="series", winner_id=m.players[0], wins=(1, 0))
+            for m in first.matches}
+    text = wording.summary_text(record(format="round_robin"), bracket, first.label, rows, {1: "Ann", 2: "Ben"},
+                                say=ru)
+    lines = text.splitlines()
+    assert lines[0] == "🏁 " + ru("**{name}** · **{round}** is over:", name="Cup", round="Тур 1 из 3")
+    assert lines[1].startswith("• <@") and " обыграл <@" in lines[1]
+    assert lines[-1].startswith("Лидеры: 1. ")
+    assert english_left(text, ["Cup", "Ann", "Ben"]) == []
+
+
+def test_every_channel_text_goes_through_the_catalogues():
+    """In the pseudo-language (every catalogue string's letters swapped) no text of any stage shows English (an Air
+    War tournament: War's rules and paces are worded by War's own texts)."""
+    names = {1: "Ann", 2: "Ben", 3: "Cat", 4: "Dan"}
+    airwar = {"game": "airwar", "rules": {"stack": 3},
+              "options": {"best_of": 3, "no_show": 600, "check_in": 60, "max_players": 8}}
+    allowed = ["Cup", *names.values()]
+    with pseudo_language():
+        say = texts(PSEUDO)
+        entrants = [EntrantRecord(player, name, 0.0, player % 2 == 0) for player, name in names.items()]
+        bracket = Tournament.new("double_elimination", [1, 2, 3, 4], seeded=True)
+        for status in ("signup", "check_in", "running", "paused", "cancelled", "finished"):
+            tournament = record(status=status, check_in_ends_at=5.0, champion_id=1 if status == "finished" else None,
+                                **airwar)
+            for state in (None, bracket):
+                words = wording.status_text(tournament, entrants, state, [row("W1-1", (1, 4))], by=7, say=say)
+                assert english_left(f"{words.title}\n{words.description}", allowed) == [], (status, words)
+        for state in STATES:
+            for status in ("running", "paused", "finished", "cancelled"):
+                rows = [row("W1-1", (1, 4), **state)]
+                call = wording.call_text(record(status=status, **airwar), wording.round_name(bracket, "W1", say), rows,
+                                         first_number=1, part=(1, 2), bye=3, say=say)
+                labels = [b.label for b in wording.call_buttons(record(status=status, **airwar), rows, names, say)]
+                assert english_left("\n".join([call, *labels]), allowed) == [], (state, status, call, labels)
+        for round_ in bracket.rounds():
+            assert english_left(wording.round_name(bracket, round_.label, say)) == []
+        assert english_left(wording.champion_text(record(), 1, say), allowed) == []
+        assert english_left(wording.champion_text(record(), None, say), allowed) == []
+
+
+def test_the_rules_and_the_pace_are_said_in_the_language():
+    de = texts("de")
+    assert wording.rules_words("airwar", {"stack": 3}, de) == airwar_rules({"stack": 3}, say=de)
+    assert wording.settings_line(record(options={"best_of": 1, "no_show": 0}), de) == \
+        "eine Partie pro Begegnung · Partien starten, sobald eine Begegnung aufgerufen wird"
+
+
+def test_every_summary_line_goes_through_the_catalogues():
+    with pseudo_language():
+        say = texts(PSEUDO)
+        for format, outcomes in (("single_elimination", ("series", "no_show", "double_no_show", "disqualified")),
+                                 ("round_robin", ("series", "double_no_show"))):
+            bracket = Tournament.new(format, [1, 2, 3, 4, 5, 6, 7, 8], rng=random.Random(1), seeded=True)
+            first = bracket.rounds()[0]
+            rows = {}
+            for match, outcome in zip(first.matches, outcomes * 4, strict=False):
+                winner = None if outcome == "double_no_show" and format == "round_robin" else match.players[0]
+                bracket.record_result(match.key, winner)
+                rows[match.key] = row(match.key, match.players, status="decided", outcome=outcome, winner_id=winner,
+                                      wins=(2, 1))
+            text = wording.summary_text(record(format=format, options={"best_of": 3}), bracket, first.label, rows,
+                                        {1: "Ann"}, over=True, champion=1, say=say)
+            assert english_left(text, ["Cup", "Ann"]) == [], text

@@ -8,11 +8,13 @@ import random
 
 import pytest
 
+from bot.i18n import texts
 from bot.match.kernel import MatchKernel
 from bot.services.tournaments import TournamentRefused, TournamentService, parse_rules
 from bot.storage import Database
 from bot.storage.diagnostics import check_consistency
 from bot.tournaments import Tournament
+from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language
 from tests.bot.services.support import FakeClock, open_database
 
 GUILD = 1
@@ -305,3 +307,76 @@ async def test_a_late_ready_is_refused_with_what_became_of_the_match(world):
     await world.service.cancel(tid, ORGANISER)
     with pytest.raises(TournamentRefused, match="cancelled"):
         await world.service.ready(tid, first["key"], first["players"][0])
+
+
+async def test_refusals_are_said_in_the_members_language(world):
+    """Every refusal has the English as ``str`` and the member's language from ``said``: a game's title, a nested
+    engine error and a mention are put in it too."""
+    de, ru, fr = texts("de"), texts("ru"), texts("fr")
+    tid = await create(world, "round_robin", 4, no_show=600, game="airwar", rules={"stack": 3}, pace=None)
+    with pytest.raises(TournamentRefused) as caught:
+        await world.service.join(tid, 1001, "p1")
+    assert str(caught.value) == "You're signed up already."
+    assert caught.value.said(de) == "Du bist schon angemeldet."
+    with pytest.raises(TournamentRefused) as caught:
+        await world.service.start(tid, 1002)
+    assert caught.value.said(fr) == f"Seul l'organisateur (<@{ORGANISER}>) ou quelqu'un avec « Gérer le serveur » " \
+                                    "peut faire ça."
+    with pytest.raises(TournamentRefused) as caught:
+        await world.service.create(GUILD, CHANNEL + 1, ORGANISER, "Cup", "airwar", "round_robin", pace="instant")
+    assert caught.value.said(ru) == ru("{game} has no pace to choose.", game=ru("Air War"))
+    assert "Воздушная война" in caught.value.said(ru)
+    await world.service.start(tid, ORGANISER)
+    await world.service.disqualify(tid, ORGANISER, 1001)
+    with pytest.raises(TournamentRefused) as caught:
+        await world.service.disqualify(tid, ORGANISER, 1001)
+    assert str(caught.value) == "<@1001> can't be disqualified: player 1001 is already out of this tournament " \
+                                "(disqualified)."
+    assert caught.value.said(ru) == "<@1001> нельзя дисквалифицировать: игрок 1001 уже выбыл из турнира " \
+                                    "(дисквалифицирован)."
+
+
+async def test_every_refusal_goes_through_the_catalogues(world):
+    """In the pseudo-language no refusal met along a tournament's life shows English (mentions and codes aside)."""
+    refusals: list[TournamentRefused] = []
+
+    async def refused(call) -> None:
+        with pytest.raises(TournamentRefused) as caught:
+            await call
+        refusals.append(caught.value)
+
+    tid = await create(world, "single_elimination", 4, no_show=600)
+    await refused(world.service.join(tid, 1001, "p1"))
+    await refused(world.service.leave(tid, 5))
+    await refused(world.service.check_in(tid, 1001))
+    await refused(world.service.pause(tid, ORGANISER))
+    await refused(world.service.create(GUILD, CHANNEL, ORGANISER, "Cup", "war", "single_elimination"))
+    await refused(world.service.create(GUILD, CHANNEL + 1, ORGANISER, "", "war", "single_elimination"))
+    await refused(world.service.create(GUILD, CHANNEL + 1, ORGANISER, "Cup", "war", "nope"))
+    await refused(world.service.create(GUILD, CHANNEL + 1, ORGANISER, "Cup", "war", "swiss", best_of=2))
+    await refused(world.service.create(GUILD, CHANNEL + 1, ORGANISER, "Cup", "war", "swiss", no_show=-1))
+    with pytest.raises(TournamentRefused) as bad_rules:  # the rule's own refusal is the games' (bot/games/base.py)
+        await world.service.create(GUILD, CHANNEL + 1, ORGANISER, "Cup", "war", "swiss", rules={"pack": 7})
+    update = await world.service.start(tid, ORGANISER)
+    first, second = (e.event for e in update.events if e.type == "call")
+    await refused(world.service.ready(tid, first["key"], 5))
+    for player in first["players"]:
+        await world.service.ready(tid, first["key"], player)
+    await refused(world.service.ready(tid, first["key"], first["players"][0]))
+    await world.service.ready(tid, second["key"], second["players"][0])
+    await refused(world.service.ready(tid, second["key"], second["players"][0]))
+    await world.service.reconcile()
+    await refused(world.service.ready(tid, first["key"], first["players"][1]))
+    await refused(world.service.disqualify(tid, ORGANISER, 5))
+    await refused(world.service.resume(tid, ORGANISER))
+    await world.service.cancel(tid, ORGANISER)
+    await refused(world.service.ready(tid, first["key"], first["players"][0]))
+    await refused(world.service.cancel(tid, ORGANISER))
+    await refused(world.service.start(tid, ORGANISER))
+    with pseudo_language():
+        say = texts(PSEUDO)
+        said = [error.said(say) for error in refusals]
+        assert bad_rules.value.said(say).startswith(say("Those rules don't work: {error}", error=""))
+    assert len(said) == 18 and len(set(said)) == 18
+    assert [english_left(text, ["Cup", "single_elimination", "double_elimination", "round_robin", "swiss", "nope"])
+            for text in said] == [[]] * len(said), said

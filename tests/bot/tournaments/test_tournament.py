@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.errors import GameError, GameOver, IllegalAction, InvalidRules, InvalidState
+from bot.i18n import texts
 from bot.tournaments import (
     DamagedTournament,
     DrawNotAllowed,
@@ -23,10 +24,12 @@ from bot.tournaments import (
     PlayerNotInMatch,
     ResultAlreadyRecorded,
     Tournament,
+    TournamentError,
     TournamentOver,
     UnknownMatch,
     UnknownPlayer,
 )
+from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language
 from tests.bot.tournaments.support import assert_each_plays_once_per_round, eliminated_events, play_out, step
 
 SETTINGS = settings(max_examples=40, deadline=None)
@@ -336,3 +339,31 @@ def test_replace_player_refuses_an_unknown_player_or_a_taken_id():
     with pytest.raises(InvalidTournament):
         tournament.replace_player(1, 2)
     assert tournament.players == (1, 2, 3)
+
+
+def test_the_logics_refusals_are_said_in_a_players_language():
+    """``str`` stays the English; ``said`` puts the template in the language (the pseudo-language: no English)."""
+    tournament = Tournament.new("single_elimination", [1, 2, 3, 4], seeded=True)
+    errors = []
+    for call in (lambda: tournament.match("nope"), lambda: tournament.record_result("W2-1", 1),
+                 lambda: tournament.record_result("W1-1", 2), lambda: tournament.record_result("W1-1", None),
+                 lambda: tournament.disqualify(9), lambda: Tournament.new("nope", [1, 2]),
+                 lambda: Tournament.new("single_elimination", [1, 1]), lambda: Tournament.new("swiss", [1, 2, 3],
+                                                                                             options={"rounds": 9}),
+                 lambda: Tournament.new("round_robin", [1, 2], options={"rounds": 1}),
+                 lambda: Tournament.new("round_robin", [1, 2], ratings={1: "high"}),
+                 lambda: Tournament.new("round_robin", [1, 2], ratings={3: 1500})):
+        with pytest.raises(TournamentError) as caught:
+            call()
+        errors.append(caught.value)
+    tournament.disqualify(1)
+    with pytest.raises(TournamentError) as caught:
+        tournament.disqualify(1)
+    errors.append(caught.value)
+    assert str(errors[0]) == "there is no match 'nope' in this tournament"
+    assert errors[0].said(texts("ru")) == "в этом турнире нет матча 'nope'"
+    assert errors[-1].said(texts("de")) == "Spieler 1 ist schon aus diesem Turnier raus (disqualifiziert)"
+    with pseudo_language():
+        said = [error.said(texts(PSEUDO)) for error in errors]
+    codes = ["nope", "single_elimination", "double_elimination", "round_robin", "swiss", "rounds", "none", "high"]
+    assert [english_left(text, codes) for text in said] == [[]] * len(said), said
