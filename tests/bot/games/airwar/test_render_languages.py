@@ -131,8 +131,10 @@ def test_the_order_buttons_and_a_panel_in_german_are_the_catalogues():
     view = game.view(0)
     panel = render.dm_panel(view, NAMES[:2], draft=view["stacks"][0][:1], deadline=DEADLINE, say=say)
     assert panel.title == say("{game} — engagement {number}: your battle order", game="Luftkrieg", number=1)
-    assert [button.label for button in panel.buttons][-5:] == ["Rückgängig", "Neu", "Zufällig", "Wie gezogen",
-                                                              "Festlegen"]
+    english = ["Undo", "Reset", "Random", "As drawn", "Lock in"]
+    labels = [button.label for button in panel.buttons][-5:]
+    assert labels == [say(label) for label in english] and not set(labels) & set(english)
+    assert labels[0] == "Rückgängig" and labels[-1] == "Festlegen"
     lines = panel.text.split("\n")
     assert lines[0] == (say("Deadline: {when}, then your stack plays as drawn.", when=timestamp(DEADLINE)) + " "
                         + say("**{player}** is still arranging.", player="Bob"))
