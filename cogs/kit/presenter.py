@@ -57,7 +57,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.i18n import Texts, texts
+from bot.i18n import N_, Texts, texts
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel
 from bot.render.common import ENGLISH, Surface, name
 from bot.services import USER_ERRORS
@@ -812,8 +812,9 @@ class Presenter(ShowLoop):
             return
         if "result" in match.messages:  # (the channel's message became the result before it was posted)
             return
-        card = await self._show_card(show, surface=surface, extra=_("The match: {channel}",
-                                                                      channel=f"<#{match.thread_id}>"),
+        where = {"game": N_("The game: {channel}"), "table": N_("The table: {channel}")}.get(
+            self.match_word, N_("The match: {channel}"))
+        card = await self._show_card(show, surface=surface, extra=_(where, channel=f"<#{match.thread_id}>"),
                                      view=self.rematch_view(match, say))
         image_url = None if card is None or surface.picture is None else uploaded_url(card, surface.picture.filename)
         await self._post(show, "result", **without_empty_files(

@@ -23,12 +23,6 @@ from tests.localdiscord import Env, Message, User
 
 pytestmark = pytest.mark.e2e
 
-#: English that comes from the shared kit (cogs/kit/, not Air War's own words: the result's Rematch button, its link
-#: to the match's thread, and the channel message's link to a result posted there once the thread was lost),
-#: translated elsewhere: left out here so that these tests prove Air War's surfaces
-KIT_WORDS = ("Rematch", "The match:", "[the result]")
-
-
 def every_message(env: Env) -> list[Message]:
     """Everything the bot showed: every channel's, thread's and DM's messages, the ephemeral answers too."""
     return [message for message in env.world.messages.values() if message.author.id == env.bot.user.id]
@@ -38,7 +32,7 @@ def english(env: Env, users: Sequence[User], *extra: str) -> list[str]:
     """The English left in every message the bot sent, the players' names (mentions, user and display names) and
     ``extra`` allowed."""
     names = [word for user in users for word in (f"<@{user.id}>", user.name, user.name.capitalize())]
-    return english_in_messages(every_message(env), [*names, *extra, *KIT_WORDS])
+    return english_in_messages(every_message(env), [*names, *extra])
 
 
 def ids(message: Message) -> list[str]:

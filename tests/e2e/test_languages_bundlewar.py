@@ -13,11 +13,10 @@ buttons are found by their custom ids and the database, never by their words."""
 from __future__ import annotations
 
 import asyncio
-import re
 
 import pytest
 
-from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language, shown_texts
+from tests.bot.i18n.pseudo import PSEUDO, english_in_messages, pseudo_language
 from tests.e2e.test_airwar import fast_bot, lift_rate_limits, settled, slash, stored
 from tests.localdiscord import Env, Message, User
 
@@ -26,40 +25,9 @@ pytestmark = pytest.mark.e2e
 #: steps played from the panels before the time-out, the status and the forfeits (a steal and a war on the way)
 STEPS = 40
 
-#: English the kit shows for every game, being translated with the kit (not Bundle War's words): the forfeit
-#: question and its answer, the status command's link to the match, the panels' footer, the result's link to the
-#: thread, the Rematch button and the new lobby's call to the other players; and the forfeit question's two
-#: buttons and the status's "open my panel", whose words are Bundle War's (marked in ``cogs/_bundlewar_ui.py``) but
-#: which the kit shows without a language.
-KIT_ENGLISH = [
-    re.compile(r"Forfeit your .+? match against <@\d+>\? <@\d+> wins and the result is recorded\."),
-    re.compile(r"🏳️ You forfeited your .+? match: <@\d+> wins\."),
-    re.compile(r"The match: <#\d+>"),
-    re.compile(r"Your .+? match in <#\d+>\."),  # (the kit's panel footer: said, but never marked)
-    re.compile(r"Rematch: (?:<@\d+> ?)+, join in!"),
-    re.compile(r"Rematch"),
-    re.compile(r"Yes, give up|No, keep playing|Open my Bundle War panel"),
-]
-
-
 def every_message(env: Env) -> list[Message]:
     """Everything the bot showed: every channel's, thread's and DM's messages, the ephemeral answers too."""
     return [message for message in env.world.messages.values() if message.author.id == env.bot.user.id]
-
-
-def english_in(messages: list[Message], allowed: list[str]) -> list[str]:
-    """:func:`tests.bot.i18n.pseudo.english_in_messages` without the kit's English (:data:`KIT_ENGLISH`)."""
-    found, seen = [], set()
-    for message in messages:
-        for where, text in shown_texts(message):
-            kept = text
-            for pattern in KIT_ENGLISH:
-                kept = pattern.sub(" ", kept)
-            words = english_left(kept, allowed)
-            if words and (where, text) not in seen:
-                seen.add((where, text))
-                found.append(f"message {message.id} {where}: {words} in {text!r}")
-    return found
 
 
 def service(env: Env):
@@ -199,4 +167,4 @@ async def test_bundle_war_shows_no_english_in_the_pseudo_language(make_env, tmp_
                            and f"bw:l:{match_id}:" not in m.buttons[0]["custom_id"], message="no new lobby")
 
         names = [f"<@{user.id}>" for user in users.values()] + ["anna", "ben", "cara", "Anna", "Ben", "Cara"]
-        assert english_in(every_message(env), names) == []
+        assert english_in_messages(every_message(env), names) == []

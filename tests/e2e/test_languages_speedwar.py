@@ -10,12 +10,11 @@ draw). Messages and buttons are found by their custom ids and the database, neve
 from __future__ import annotations
 
 import asyncio
-import re
 
 import pytest
 
 from bot.cards import strength_table
-from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language, shown_texts
+from tests.bot.i18n.pseudo import PSEUDO, english_in_messages, pseudo_language
 from tests.e2e.test_airwar import fast_bot, lift_rate_limits, settled, slash, stored
 from tests.localdiscord import Env, Message, User
 
@@ -23,37 +22,9 @@ pytestmark = pytest.mark.e2e
 
 STRENGTH = strength_table(aces_high=True)
 
-#: English the kit shows for every game, being translated with the kit (not Speed War's words): the forfeit
-#: question and its answer, the status command's link to the match, the result's link to the thread, the Rematch
-#: button; and the forfeit question's two buttons, whose words are Speed War's (marked in ``cogs/_speedwar_ui.py``)
-#: but which the kit's ``forfeit_view`` shows without a language.
-KIT_ENGLISH = [
-    re.compile(r"Forfeit your .+? match against <@\d+>\? <@\d+> wins and the result is recorded\."),
-    re.compile(r"🏳️ You forfeited your .+? match: <@\d+> wins\."),
-    re.compile(r"The match: <#\d+>"),
-    re.compile(r"Rematch"),
-    re.compile(r"Yes, give up|No, keep playing"),
-]
-
-
 def every_message(env: Env) -> list[Message]:
     """Everything the bot showed: every channel's, thread's and DM's messages, the ephemeral answers too."""
     return [message for message in env.world.messages.values() if message.author.id == env.bot.user.id]
-
-
-def english_in(messages: list[Message], allowed: list[str]) -> list[str]:
-    """:func:`tests.bot.i18n.pseudo.english_in_messages` without the kit's English (:data:`KIT_ENGLISH`)."""
-    found, seen = [], set()
-    for message in messages:
-        for where, text in shown_texts(message):
-            kept = text
-            for pattern in KIT_ENGLISH:
-                kept = pattern.sub(" ", kept)
-            words = english_left(kept, allowed)
-            if words and (where, text) not in seen:
-                seen.add((where, text))
-                found.append(f"message {message.id} {where}: {words} in {text!r}")
-    return found
 
 
 def service(env: Env):
@@ -164,4 +135,4 @@ async def test_speed_war_shows_no_english_in_the_pseudo_language(make_env, tmp_p
         await settled(env, second_id)
 
         names = [f"<@{anna.id}>", f"<@{ben.id}>", "anna", "ben", "Anna", "Ben"]
-        assert english_in(every_message(env), names) == []
+        assert english_in_messages(every_message(env), names) == []

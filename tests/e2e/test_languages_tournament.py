@@ -7,9 +7,8 @@ version of every message the tournament showed (the channel's status message wit
 calls and summaries, the private answers) is read for plain English words: a string that never went through a
 catalogue.
 
-The games themselves are Air War matches shown by the Air War cog (their threads, their DM panels, the kit's
-messages): their words are another area's, so only the tournament's messages are read here (the channel's, minus
-the games' own, and the private answers in the channel).
+The games themselves are Air War matches shown by the Air War cog: their threads, DM panels and notes are read
+too, so the whole tournament, games and all, is proved free of English.
 """
 
 from __future__ import annotations
@@ -27,10 +26,6 @@ from tests.localdiscord import Env, Interaction, Message, User
 pytestmark = pytest.mark.e2e
 
 SEEDS = [11, 12, 13, 14, 15, 16, 17, 18]
-#: Discord's note in the channel that a thread was started (its text is the thread's name: a game's, the kit's)
-THREAD_CREATED = 18
-
-
 def service_of(env: Env):
     return env.bot.get_cog("Tournament").service
 
@@ -50,15 +45,8 @@ async def answered(env: Env, ix: Interaction, user: User) -> Message:
 
 
 def tournament_messages(env: Env) -> list[Message]:
-    """What the tournament showed: the channel's messages by the bot that are not a game's (a game's message starts
-    its thread; Discord notes the thread's start with its name, the game's words), and every private answer in the
-    channel."""
-    channel = env.channel()
-    games = {thread.id for thread in env.threads}
-    public = [m for m in env.messages(channel) if m.author.id == env.bot.user.id
-              and (m.thread is None or m.thread.id not in games) and m.type != THREAD_CREATED]
-    private = [m for m in channel.messages if m.ephemeral_to is not None and m.author.id == env.bot.user.id]
-    return public + private
+    """Everything the bot showed: the channel's messages, the games' threads and DMs, every private answer."""
+    return [message for message in env.world.messages.values() if message.author.id == env.bot.user.id]
 
 
 async def ready_buttons(env: Env, tournament_id: int) -> list[tuple[Message, str, tuple[int, int]]]:
