@@ -215,7 +215,8 @@ def call_text(tournament: TournamentRecord, round_title: str, rows: Sequence[Bra
     for number, row in enumerate(rows, start=first_number):
         marks = [" ✅" if ready and row.status == "called" else "" for ready in row.ready]
         first, second = (mention(player, say) + mark for player, mark in zip(row.players, marks, strict=True))
-        lines.append(f"{number}. " + _("{first} vs {second}", first=first, second=second)
+        lines.append(f"{number}. " + _.pgettext("a call's pairing, short", "{first} vs {second}", first=first,
+                                                 second=second)
                      + call_state(row, best_of, say))
     if bye is not None:
         lines.append(_("Bye this round: {player}.", player=mention(bye, say)))
