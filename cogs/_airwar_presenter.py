@@ -195,9 +195,11 @@ class AirWarPresenter(Presenter):
         """``edit`` keyword arguments for a click's answer: the panel's text and buttons as they stand, and the
         picture ``shown`` (the panel message clicked) already has: a panel's picture is the same for its whole
         engagement (:func:`bot.games.airwar.render.dm_panel`), so a click is answered without drawing, in the time a
-        database transaction takes. A message without a picture gets one (drawn first)."""
+        database transaction takes. A message without a picture, or with one drawn in another language than the
+        clicker's, gets one (drawn first)."""
         image = next((e.image.url for e in (shown.embeds if shown is not None else ()) if e.image.url), None)
-        if image is None:
+        drawn_for = render.stacks_picture_name(panel.engagement, say.language, "panel")
+        if image is None or image.split("?")[0].rsplit("/", 1)[-1] != drawn_for:
             return await self.panel_edit(match, panel, answering=True, say=say)
         assert panel.view is not None
         surface = render.dm_panel(panel.view, mentions(match), draft=panel.draft, deadline=panel.deadline_at,
@@ -231,7 +233,7 @@ class AirWarPresenter(Presenter):
             return
         locked = board.locked
         board_id = match.board_message_id(number)
-        stacks = render.stacks_picture_name(number)
+        stacks = render.stacks_picture_name(number, show.language)
         # The stacks picture is the same for the whole engagement: a board that shows it already is edited with
         # its text and buttons only (written here, nothing drawn), and keeps its picture.
         keeps_picture = board_id is not None and self.shows_picture(board_id, stacks)

@@ -86,7 +86,8 @@ class HistoryPageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hi
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id != self.guild_id:
-            await tell(interaction, private_words(interaction)("This history belongs to another server."))
+            _ = private_words(interaction)
+            await tell(interaction, _("This history belongs to another server."))
             return False
         return True
 
@@ -112,7 +113,8 @@ class ExportButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:(?P<
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id != self.guild_id:
-            await tell(interaction, private_words(interaction)("This match belongs to another server."))
+            _ = private_words(interaction)
+            await tell(interaction, _("This match belongs to another server."))
             return False
         return True
 

@@ -217,7 +217,7 @@ def challenge_surface(game_title: str, challenger: str, opponent: str, rules_lin
     buttons = [Button("accept", _("Accept"), True, "success"), Button("decline", _("Decline"), True, "danger"),
                Button("withdraw", _("Withdraw"), True, "secondary")]
     return ButtonSurface(clamp_line(_("{game} challenge", game=game_title), EMBED_TITLE_LIMIT),
-                         clamp("\n".join(lines)), None, buttons)
+                         clamp("\n".join(lines), say=say), None, buttons)
 
 
 def ratings_line(ratings: Sequence[Mapping[str, float] | None] | None, shown: Sequence[str], *,
@@ -239,15 +239,15 @@ def ratings_line(ratings: Sequence[Mapping[str, float] | None] | None, shown: Se
 class ChallengeWords:
     """A two-player game's words for its challenge's life (what the kit's presenter asks a game's render for):
     ``challenge``, ``declined``, ``withdrawn``, ``expired``, ``accepted`` and ``link_line``, for ``title`` with
-    its ``emoji``; ``rules_line`` words a match's rules for the challenge."""
+    its ``emoji``; ``rules_line(rules, say)`` words a match's rules for the challenge, in ``say``'s language."""
 
-    def __init__(self, title: str, emoji: str, rules_line: Callable[[Mapping[str, Any]], str]) -> None:
+    def __init__(self, title: str, emoji: str, rules_line: Callable[[Mapping[str, Any], Texts], str]) -> None:
         self.title, self.emoji, self.rules_line = title, emoji, rules_line
 
     def challenge(self, challenger: str, opponent: str, rules: Mapping[str, Any], *,
                   expires_at: When, say: Texts = ENGLISH) -> ButtonSurface:
-        return challenge_surface(say(self.title), challenger, opponent, self.rules_line(rules), expires_at=expires_at,
-                                 say=say)
+        return challenge_surface(say(self.title), challenger, opponent, self.rules_line(rules, say),
+                                 expires_at=expires_at, say=say)
 
     def declined(self, challenger: str, opponent: str, say: Texts = ENGLISH) -> str:
         return "❌ " + declined_line(self.title, challenger, opponent, say)

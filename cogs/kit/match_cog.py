@@ -428,9 +428,9 @@ class MatchCog(commands.Cog):
             await self.start_practice(interaction, rules=rules, timer=timer, level=level or self.plugin.level)
             return
         if level is not None:
-            await self.tell(interaction, private_words(interaction)(
-                "`level` is for a match against me; {player} picks their own moves. Challenge me to practise at a "
-                "level.", player=opponent.mention))
+            _ = private_words(interaction)
+            await self.tell(interaction, _("`level` is for a match against me; {player} picks their own moves. "
+                                           "Challenge me to practise at a level.", player=opponent.mention))
             return
         if await self.refuse_opponent(interaction, opponent, self.title) or await self.refuse_channel(interaction):
             return
@@ -595,7 +595,9 @@ class MatchCog(commands.Cog):
         assert seat is not None
         opponent = await self._member(interaction, match.user_ids[1 - seat])
         if opponent is None:
-            await self.tell(interaction, f"<@{match.user_ids[1 - seat]}> isn't a member of this server any more.")
+            _ = private_words(interaction)
+            await self.tell(interaction, _("{player} isn't a member of this server any more.",
+                                           player=f"<@{match.user_ids[1 - seat]}>"))
             return None
         if await self.refuse_opponent(interaction, opponent, self.title) or await self.refuse_channel(interaction):
             return None

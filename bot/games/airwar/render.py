@@ -201,13 +201,14 @@ def _stacks_picture(view: View, names: Sequence[str], image_names: Sequence[str]
     alt = _("Engagement {number}, both stacks as drawn, face up. {first}: {first_cards}. {second}: {second_cards}.",
             number=number, first=plain[0], first_cards=words_line(view["stacks"][0], say=_), second=plain[1],
             second_cards=words_line(view["stacks"][1], say=_))
-    return Picture(card_rows_png(rows, min_cards=view["stack_size"]), stacks_picture_name(number),
+    return Picture(card_rows_png(rows, min_cards=view["stack_size"]), stacks_picture_name(number, _.language),
                    clamp_line(alt, ALT_TEXT_LIMIT))
 
 
-def stacks_picture_name(number: int) -> str:
-    """The file name of engagement ``number``'s stacks picture (:func:`board`): one picture for the engagement."""
-    return f"airwar-e{number}-stacks.png"
+def stacks_picture_name(number: int, language: str = "en", kind: str = "stacks") -> str:
+    """The file name of engagement ``number``'s stacks picture (:func:`board`; ``kind`` ``panel``: a player's, in
+    their panel): one picture for the engagement in each language (its labels are in that language's words)."""
+    return f"airwar-e{number}-{kind}.png" if language == "en" else f"airwar-e{number}-{kind}-{language}.png"
 
 
 # --- flip by flip ------------------------------------------------------------------------------------
@@ -691,7 +692,7 @@ def _panel_picture(view: View, plain: list[str], seat: int, say: Texts = ENGLISH
     alt = _("Engagement {number}, both stacks as drawn, face up. Your stack ({player}): {cards}. {other}'s stack: "
             "{other_cards}.", number=number, player=plain[seat], cards=words_line(stack, say=_), other=plain[other],
             other_cards=words_line(theirs, say=_))
-    return Picture(card_rows_png(rows, min_cards=size), f"airwar-e{number}-panel.png",
+    return Picture(card_rows_png(rows, min_cards=size), stacks_picture_name(number, _.language, "panel"),
                    clamp_line(alt, ALT_TEXT_LIMIT))
 
 

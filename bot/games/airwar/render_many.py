@@ -107,8 +107,8 @@ def _stacks_picture(view: View, plain: list[str], seat: int | None, say: Texts =
     alt = _("Engagement {number}, the stacks as drawn, face up.", number=number) + " " + " ".join(
         f"{plain[s]}: {words_line(view['stacks'][s], say=_)}." for s in seats)
     kind = "stacks" if seat is None else "panel"
-    return Picture(card_rows_png(rows, min_cards=view["stack_size"]), f"airwar-e{number}-{kind}.png",
-                   clamp_line(alt, ALT_TEXT_LIMIT))
+    name = base.stacks_picture_name(number, _.language, kind)
+    return Picture(card_rows_png(rows, min_cards=view["stack_size"]), name, clamp_line(alt, ALT_TEXT_LIMIT))
 
 
 # --- flip by flip ----------------------------------------------------------------------------------------
@@ -415,7 +415,7 @@ def lobby(players: Sequence[str], rules: Mapping[str, Any], *, expires_at: When 
     buttons = [Button("join", _("Join"), len(shown) < 4, "success"), Button("leave", _("Leave"), True, "secondary"),
                Button("start", _("Start"), len(shown) >= 3, "primary"),
                Button("cancel", _("Cancel"), True, "danger")]
-    return ButtonSurface(base._title(_("{game} lobby", game=_(TITLE))), clamp("\n".join(lines)), None, buttons)
+    return ButtonSurface(base._title(_("{game} lobby", game=_(TITLE))), clamp("\n".join(lines), say=_), None, buttons)
 
 
 def started(players: Sequence[str], where: str | None, say: Texts = ENGLISH) -> str:

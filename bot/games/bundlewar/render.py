@@ -16,7 +16,6 @@ from bot.render.common import (
     ButtonSurface,
     ChallengeWords,
     Surface,
-    challenge_surface,
     clamp,
     clamp_line,
     ratings_line,
@@ -46,13 +45,7 @@ def rules_line(rules: Mapping[str, Any], say: Texts = ENGLISH) -> str:
 
 WORDS = ChallengeWords(TITLE, "🎴", rules_line)
 declined, withdrawn, expired = WORDS.declined, WORDS.withdrawn, WORDS.expired
-accepted, link_line = WORDS.accepted, WORDS.link_line
-
-
-def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expires_at: float,
-              say: Texts = ENGLISH) -> ButtonSurface:
-    """The challenge, its rules in ``say``'s language too."""
-    return challenge_surface(say(TITLE), challenger, opponent, rules_line(rules, say), expires_at=expires_at, say=say)
+accepted, link_line, challenge = WORDS.accepted, WORDS.link_line, WORDS.challenge
 
 
 def lobby(names: Sequence[str], rules: Mapping[str, Any], *, expires_at: float | None,

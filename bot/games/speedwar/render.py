@@ -14,7 +14,6 @@ from bot.render.common import (
     ButtonSurface,
     ChallengeWords,
     Surface,
-    challenge_surface,
     clamp_line,
     join_words,
     ratings_line,
@@ -47,13 +46,7 @@ def rules_line(rules: Mapping[str, Any], say: Texts = ENGLISH) -> str:
 
 WORDS = ChallengeWords(TITLE, "⚡", rules_line)
 declined, withdrawn, expired = WORDS.declined, WORDS.withdrawn, WORDS.expired
-accepted, link_line = WORDS.accepted, WORDS.link_line
-
-
-def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expires_at: float,
-              say: Texts = ENGLISH) -> ButtonSurface:
-    """The challenge, its rules in ``say``'s language too."""
-    return challenge_surface(say(TITLE), challenger, opponent, rules_line(rules, say), expires_at=expires_at, say=say)
+accepted, link_line, challenge = WORDS.accepted, WORDS.link_line, WORDS.challenge
 
 
 def ms_text(ms: int, say: Texts = ENGLISH) -> str:

@@ -199,7 +199,7 @@ def test_the_challenge_lobby_and_result_speak_russian():
 
 def test_the_refusals_speak_the_players_language():
     assert RoundOver(3, 4).said(GERMAN) == ("Runde 3 war vorbei, bevor dein Klick ankam; nichts hat sich geändert. "
-                                            "Jetzt läuft Runde 4: drück den Knopf noch einmal, um sie zu spielen.")
+                                            "Jetzt läuft Runde 4: Drück den Button noch einmal, um sie zu spielen.")
     assert str(RoundOver(3, 4)).startswith("Round 3 was over before your click arrived")
     with pytest.raises(GameError) as refused:
         War.new(War.resolve_rules({"pack": 32, "six_beats_ace": True}))
