@@ -173,7 +173,7 @@ def describe(card: str, say: Texts | None = None) -> str:
     return say.pgettext("card", "{number} of {suit}", number=rank, suit=words[suit])
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
 def _card_words(say: Texts) -> Mapping[str, str]:
     """The words of ``say``'s language for the card ranks and suits (the form a card's name takes)."""
     return MappingProxyType({

@@ -120,23 +120,18 @@ class AirWarCog(MatchCog, name=COG_NAME):
 
     # --- private answers, in the asker's language (``say``) ---------------------------------------------
     def forfeited_text(self, match: MatchRecord, user_id: int, *, say: Texts = ENGLISH) -> str:
-        _ = say
-        seat = match.seat_of(user_id)
-        assert seat is not None
         if len(match.seats) == 2:
-            other = f"<@{match.user_ids[1 - seat]}>"
-            return "🏳️ " + _("You forfeited your {game} match: {player} wins.", game=_(render.TITLE), player=other)
+            return super().forfeited_text(match, user_id, say=say)
+        _ = say
         winner = (match.result or {}).get("winner") if match.status == "finished" else None
         winner_mention = "" if winner is None else f"<@{match.user_ids[winner]}>"
         wins = _("{player} wins.", player=winner_mention) if winner is not None else _("The others play on.")
         return "🏳️ " + _("You forfeited your {game} match: you are out.", game=_(render.TITLE)) + " " + wins
 
     async def forfeit_question(self, match: MatchRecord, seat: int, *, say: Texts = ENGLISH) -> str:
-        _ = say
         if len(match.seats) == 2:
-            other = f"<@{match.user_ids[1 - seat]}>"
-            return _("Forfeit your {game} match against {player}? {player} wins and the result is recorded.",
-                     game=_(render.TITLE), player=other)
+            return await super().forfeit_question(match, seat, say=say)
+        _ = say
         where = f"<#{match.play_channel_id}>"
         return _("Forfeit your {game} match in {channel}? You are out at once and the others play on; the last one "
                  "standing wins.", game=_(render.TITLE), channel=where)

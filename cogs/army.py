@@ -25,7 +25,6 @@ from cogs._army_ui import BUTTONS, COG_NAME
 from cogs.kit.match_cog import DRAFT_ACTIONS, MatchCog
 
 MAX_ROUNDS_RANGE = (1, 100_000)
-#: the forfeit question's buttons: yes, no
 LEVELS = [app_commands.Choice(name="hard (default): the best card against any hand you could hold", value="hard"),
           app_commands.Choice(name="medium: a rule of thumb (attack with the highest red)", value="medium"),
           app_commands.Choice(name="easy: a random card", value="easy")]

@@ -619,7 +619,7 @@ class Presenter(ShowLoop):
             log.info("%s match %s: could not close its challenge message: %s", self.title, match.id, error)
 
     async def _on_declined(self, show: Show, event: QueuedEvent) -> None:
-        language = await self.language(show.match)
+        language = show.language
         await self._close_challenge(show.match,
                                     self.closed_challenge_text(show.match, event.type, show.names, language))
 
@@ -628,7 +628,7 @@ class Presenter(ShowLoop):
     async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
         """The thread is made, and the match's message in the channel says who plays and where (no buttons)."""
         thread_id = await self._ensure_thread(show)
-        language = await self.language(show.match)
+        language = show.language
         if thread_id is None:
             live = self.accepted_text(show.match, show.names, thread_id, language)
         else:

@@ -109,48 +109,47 @@ _ORDER_CODES = {
 }
 
 WAR_OPTIONS: tuple[Option, ...] = (
-    Option(
-        "players", 2, "number of players; the pack is dealt evenly and the remainder set aside", minimum=2, maximum=4
-    ),
+    Option("players", 2, N_("number of players; the pack is dealt evenly and the remainder set aside"), minimum=2,
+           maximum=4),
     Option(
         "face_down",
         1,
-        "cards laid face down in a war before the face-up card; razboi: as many cards as the "
-        "tied card's value (J Q K 10, A and jokers 11), the last face up",
+        N_("cards laid face down in a war before the face-up card; razboi: as many cards as the "
+        "tied card's value (J Q K 10, A and jokers 11), the last face up"),
         choices=(1, 3, 0, "razboi"),
     ),
     Option(
         "short",
         "play_out",
-        "running out in a war: play_out lays what you have (your last card face up), lose loses at once",
+        N_("running out in a war: play_out lays what you have (your last card face up), lose loses at once"),
         choices=("play_out", "lose"),
     ),
     Option(
         "war_joins",
         "tied",
-        "with 3-4 players: tied (only the tied players fight the war) or all (everyone)",
+        N_("with 3-4 players: tied (only the tied players fight the war) or all (everyone)"),
         choices=("tied", "all"),
     ),
     Option(
         "return_order",
         "random",
-        "order won cards go under the stock: random, winner_first, loser_first, "
-        "played (as laid, seat by seat), reversed",
+        N_("order won cards go under the stock: random, winner_first, loser_first, "
+        "played (as laid, seat by seat), reversed"),
         choices=("random", "winner_first", "loser_first", "played", "reversed"),
     ),
-    Option("capture_pile", False, "won cards go to a capture pile, shuffled into a new stock when the stock runs out"),
-    Option("jokers", 0, "jokers in each deck (above the ace)", choices=(0, 2)),
-    Option("joker_each", False, "bury one joker at a random place in each player's pile (2 players)"),
-    Option("aces", "high", "aces high or low", choices=("high", "low")),
-    Option("decks", 1, "decks shuffled together (identical cards tie)", choices=(1, 2)),
-    Option("pack", 52, "52 cards, 36 (6 to A) or 32 (7 to A)", choices=(52, 36, 32)),
-    Option("six_beats_ace", False, "a 6 beats an ace (an ace facing a 6 on the table counts lowest)"),
-    Option("target", None, "first to hold this many cards wins (none: play for all the cards)", minimum=1),
-    Option(
-        "max_rounds", 1_000, "after this many rounds the most cards wins (equal: a draw)", minimum=1, maximum=1_000_000
-    ),
-    Option("double", False, "Double War: the top card of each round's winnings stands in the centre as a prize; the "
-           "next round's winner takes it too"),
+    Option("capture_pile", False,
+           N_("won cards go to a capture pile, shuffled into a new stock when the stock runs out")),
+    Option("jokers", 0, N_("jokers in each deck (above the ace)"), choices=(0, 2)),
+    Option("joker_each", False, N_("bury one joker at a random place in each player's pile (2 players)")),
+    Option("aces", "high", N_("aces high or low"), choices=("high", "low")),
+    Option("decks", 1, N_("decks shuffled together (identical cards tie)"), choices=(1, 2)),
+    Option("pack", 52, N_("52 cards, 36 (6 to A) or 32 (7 to A)"), choices=(52, 36, 32)),
+    Option("six_beats_ace", False, N_("a 6 beats an ace (an ace facing a 6 on the table counts lowest)")),
+    Option("target", None, N_("first to hold this many cards wins (none: play for all the cards)"), minimum=1),
+    Option("max_rounds", 1_000, N_("after this many rounds the most cards wins (equal: a draw)"), minimum=1,
+           maximum=1_000_000),
+    Option("double", False, N_("Double War: the top card of each round's winnings stands in the centre as a prize; "
+                                "the next round's winner takes it too")),
 )
 
 
@@ -1142,7 +1141,7 @@ class Drunkard(War):
     options: ClassVar[tuple[Option, ...]] = _with_defaults(
         WAR_OPTIONS,
         pack={"default": 36},
-        six_beats_ace={"default": True, "help": "a 6 beats an ace (an ace facing a 6 on the table counts lowest)"},
+        six_beats_ace={"default": True, "help": N_("a 6 beats an ace (an ace facing a 6 on the table counts lowest)")},
     )
 
 
@@ -1155,9 +1154,9 @@ class TodUndLeben(War):
     max_players: ClassVar[int] = 2
     options: ClassVar[tuple[Option, ...]] = _with_defaults(
         WAR_OPTIONS,
-        players={"help": "two players: Death (black cards) and Life (red cards)", "maximum": 2},
-        pack={"choices": (52, 32), "help": "52 cards or 32 (7 to A)"},
-        joker_each={"help": "no effect: with jokers, Death gets the black one and Life the red one"},
+        players={"help": N_("two players: Death (black cards) and Life (red cards)"), "maximum": 2},
+        pack={"choices": (52, 32), "help": N_("52 cards or 32 (7 to A)")},
+        joker_each={"help": N_("no effect: with jokers, Death gets the black one and Life the red one")},
     )
 
     def _deal(self) -> tuple[list[list[str]], list[str]]:
