@@ -441,6 +441,17 @@ def engagement_summary(events: Sequence[Event], names: Sequence[str], *, engagem
     return clamp(_summary(_collect(events, engagement), _names(names), say), say=say)
 
 
+def summary_head(number: int, fights: int, ties: int, ended_early: bool, say: Texts = ENGLISH) -> str:
+    """An engagement summary's first line: its fights and ties (``ended_early``: the game ended before its end)."""
+    _ = say
+    fights_words = _.ngettext("{count} fight", "{count} fights", fights)
+    ties_words = _.ngettext("{count} tie", "{count} ties", ties)
+    if ended_early:
+        return _("**Engagement {number} cut short:** {fights}, {ties}.", number=number, fights=fights_words,
+                 ties=ties_words)
+    return _("**Engagement {number} over:** {fights}, {ties}.", number=number, fights=fights_words, ties=ties_words)
+
+
 def _summary(found: _Engagement, shown: list[str], say: Texts = ENGLISH) -> str:
     _ = say
     kept: list[list[str]] = [[], []]
@@ -463,15 +474,7 @@ def _summary(found: _Engagement, shown: list[str], say: Texts = ENGLISH) -> str:
     if found.end is not None:
         counts = found.end
     ended_early = found.end is None and found.over is not None
-    fights_words = _.ngettext("{count} fight", "{count} fights", fights)
-    ties_words = _.ngettext("{count} tie", "{count} ties", ties)
-    if ended_early:
-        head = _("**Engagement {number} cut short:** {fights}, {ties}.", number=found.number, fights=fights_words,
-                 ties=ties_words)
-    else:
-        head = _("**Engagement {number} over:** {fights}, {ties}.", number=found.number, fights=fights_words,
-                 ties=ties_words)
-    lines = [head]
+    lines = [summary_head(found.number, fights, ties, ended_early, _)]
     for seat in (0, 1):
         lines.append(_("**{player}** kept {kept} (back under the deck) · lost {lost} (discarded)",
                        player=shown[seat], kept=cards_line(kept[seat], say=_), lost=cards_line(lost[seat], say=_)))

@@ -205,16 +205,7 @@ def summary(found: base._Engagement, shown: list[str], say: Texts = ENGLISH) -> 
     if found.end is not None:
         counts = found.end
     playing = found.start["in_game"] if found.start and "in_game" in found.start else [True] * len(shown)
-    ended_early = found.end is None and found.over is not None
-    fights_words = _.ngettext("{count} fight", "{count} fights", fights)
-    ties_words = _.ngettext("{count} tie", "{count} ties", ties)
-    if ended_early:
-        head = _("**Engagement {number} cut short:** {fights}, {ties}.", number=found.number, fights=fights_words,
-                 ties=ties_words)
-    else:
-        head = _("**Engagement {number} over:** {fights}, {ties}.", number=found.number, fights=fights_words,
-                 ties=ties_words)
-    lines = [head]
+    lines = [base.summary_head(found.number, fights, ties, found.end is None and found.over is not None, _)]
     for seat in seats:
         if playing[seat]:
             lines.append(_("**{player}** kept {kept} · lost {lost}", player=shown[seat],
