@@ -46,22 +46,16 @@ import discord
 
 from bot.games.airwar import render, render_many
 from bot.games.airwar.flow import Panel, PublicBoard, public_board
-from bot.i18n import N_, Texts, texts
+from bot.i18n import Texts, texts
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel
 from bot.render.common import ENGLISH, Button, ButtonSurface, accepted_line
 from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
 from cogs._airwar_ui import BUTTONS, COLOUR, HINT_KEY
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
 from cogs.kit.pictures import rendered, rendered_first
-from cogs.kit.presenter import Presenter, Show, mentions, without_empty_files
+from cogs.kit.presenter import CLOSED_MARKS, Presenter, Show, mentions, without_empty_files
 
 Sleep = Callable[[float], Awaitable[Any]]
-#: the mark before the challenge message's closing words, by the event that closed it
-CLOSED_MARKS = {"declined": "❌ ", "withdrawn": "↩️ ", "expired": "⌛ "}
-#: what a lobby's message says once it closes without a game, by the event that closed it
-LOBBY_CLOSED = {"withdrawn": N_("The {game} lobby of **{host}** was cancelled by its host."),
-                "expired": N_("The {game} lobby of **{host}** expired: nobody joined or left in time."),
-                "": N_("The {game} lobby of **{host}** closed.")}
 
 
 @dataclass
@@ -119,11 +113,8 @@ class AirWarPresenter(Presenter):
 
     def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str],
                               language: str = "en") -> str:
-        if match.options.get("lobby"):
-            _ = texts(language)
-            closed = LOBBY_CLOSED.get(event_type, LOBBY_CLOSED[""])
-            return CLOSED_MARKS[event_type] + _(closed, game=_(render.TITLE), host=names[0])
-        return CLOSED_MARKS[event_type] + super().closed_challenge_text(match, event_type, names, language)
+        closed = super().closed_challenge_text(match, event_type, names, language)
+        return closed if match.options.get("lobby") else CLOSED_MARKS[event_type] + closed  # (a lobby's has its mark)
 
     def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None,
                       language: str = "en") -> str:

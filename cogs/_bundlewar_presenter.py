@@ -16,9 +16,6 @@ from cogs._bundlewar_ui import BUTTONS, COLOUR
 from cogs.kit.messages import NO_MENTIONS, embed_of
 from cogs.kit.presenter import Presenter, Show, mentions
 
-#: the mark before the challenge message's closing words, by the event that closed it
-CLOSED_MARKS = {"declined": "❌ ", "withdrawn": "↩️ ", "expired": "⌛ "}
-
 
 def board_name(step: int) -> str:
     return f"board:{step}"
@@ -36,12 +33,6 @@ class BundleWarPresenter(Presenter):
             return {"embed": embed_of(surface, colour=self.colour),
                     "view": self.buttons.lobby_view(match.id, surface.buttons), "allowed_mentions": NO_MENTIONS}
         return super().opening_message(match, language)
-
-    def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str],
-                              language: str = "en") -> str:
-        if match.options.get("lobby"):
-            return CLOSED_MARKS.get(event_type, "") + render.lobby_closed(event_type, names[0], texts(language))
-        return super().closed_challenge_text(match, event_type, names, language)
 
     def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None,
                       language: str = "en") -> str:

@@ -20,8 +20,7 @@ from typing import Any
 import discord
 
 from bot.games.casinowar import render
-from bot.i18n import Texts, texts
-from bot.render.common import ENGLISH
+from bot.i18n import texts
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._casinowar_ui import BUTTONS, COLOUR
 from cogs.kit.messages import NO_MENTIONS, embed_of
@@ -55,10 +54,6 @@ class CasinoWarPresenter(Presenter):
 
     def link_text(self, match: MatchRecord, names: Sequence[str], thread_id: int, language: str = "en") -> str:
         return render.link_line(mentions(match), match.rules, thread_id, say=texts(language))
-
-    def panel_footer(self, match: MatchRecord, say: Texts = ENGLISH) -> str:
-        _ = say
-        return "-# " + _("Your {game} table in {channel}.", game=_(render.TITLE), channel=f"<#{match.play_channel_id}>")
 
     # --- steps ---------------------------------------------------------------------------------------------------
     async def _close_turn(self, show: Show, step: int) -> None:

@@ -17,7 +17,7 @@ from bot.games.casinowar import render
 from bot.games.casinowar.flow import GAME
 from bot.i18n import N_, Texts
 from bot.match.kernel import MatchStatus, MatchUpdate
-from bot.render.common import ENGLISH, clamp, timestamp
+from bot.render.common import ENGLISH, timestamp
 from bot.services import USER_ERRORS
 from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
@@ -99,15 +99,6 @@ class CasinoWarCog(MatchCog, name=COG_NAME):
     def status_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
         assert status.view is not None
         return render.status(status.view, status.seat, say)
-
-    def status_reply(self, status: MatchStatus, *, say: Texts = ENGLISH) -> tuple[str, discord.ui.View | None]:
-        _ = say
-        match, panel = status.match, status.panel
-        where = _("The table: {thread}", thread=f"<#{match.play_channel_id}>")
-        text = clamp(self.status_text(status, say=say) + "\n" + where, say=say)
-        if not panel.locked and not panel.finished:
-            return text, self.buttons.open_panel_view(match.id, self.presenter.panel_step(panel), say=say)
-        return text, None
 
     def waiting_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
         """A table not dealt yet: the host deals it (or cancels it) on its message, the others wait."""

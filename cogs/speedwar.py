@@ -5,8 +5,6 @@ command's answer)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -58,13 +56,6 @@ class SpeedWarCog(MatchCog, name=COG_NAME):
 
     def status_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
         return render.status(status.view, mentions(status.match), say=say)
-
-    def status_reply(self, status: MatchStatus, *, say: Texts = ENGLISH) -> tuple[str, discord.ui.View | None]:
-        """The status without a panel to open: Speed War is played with the round's buttons (and its buttons have
-        no "open my panel" one)."""
-        if status.panel is not None and not status.panel.locked:
-            status = dataclasses.replace(status, panel=dataclasses.replace(status.panel, locked=True))
-        return super().status_reply(status, say=say)
 
     async def on_table_button(self, interaction: discord.Interaction, match_id: int, step: int, key: str) -> None:
         ms = reaction_ms(interaction)

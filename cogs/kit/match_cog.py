@@ -691,12 +691,11 @@ class MatchCog(commands.Cog):
 
     def status_reply(self, status: MatchStatus, *, say: Texts = ENGLISH) -> tuple[str, discord.ui.View | None]:
         """The status command's answer for a match being played: its words, and the "Open my panel" button while
-        the seat has a choice to make."""
-        _ = say
+        the seat has a choice to make (a game with private panels)."""
         match, panel = status.match, status.panel
-        where = _("The match: {channel}", channel=f"<#{match.play_channel_id}>")
+        where = self.presenter.where_line(match.play_channel_id, say)
         text = clamp(f"{self.status_text(status, say=say)}\n{where}", say=say)
-        if not panel.locked and not panel.finished:
+        if self.buttons.OpenPanelButton is not None and not panel.locked and not panel.finished:
             return text, self.buttons.open_panel_view(match.id, self.presenter.panel_step(panel), say=say)
         return text, None
 

@@ -70,6 +70,12 @@ from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
 from cogs.kit.pictures import SentPictures
 
 log = logging.getLogger("cogs.kit")
+#: the mark before a challenge message's closing words, by the event that closed it
+CLOSED_MARKS = {"declined": "❌ ", "withdrawn": "↩️ ", "expired": "⌛ "}
+#: what a lobby's message says once it closes without a game, by the event that closed it
+LOBBY_CLOSED = {"withdrawn": N_("The {game} lobby of **{host}** was cancelled by its host."),
+                "expired": N_("The {game} lobby of **{host}** expired: nobody joined or left in time."),
+                "": N_("The {game} lobby of **{host}** closed.")}
 
 __all__ = ["Presenter", "Show", "ShowLoop", "ThreadLost", "dm_name", "dms_closed_name", "mentions"]
 
@@ -595,7 +601,11 @@ class Presenter(ShowLoop):
     def closed_challenge_text(self, match: MatchRecord, event_type: str, names: Sequence[str],
                               language: str = "en") -> str:
         """What the challenge message says once it is ``declined``, ``withdrawn`` or ``expired`` (the event), in
-        the server's ``language``."""
+        the server's ``language``; a lobby's, once it closes without a game."""
+        if match.options.get("lobby"):
+            _ = texts(language)
+            closed = LOBBY_CLOSED.get(event_type, LOBBY_CLOSED[""])
+            return CLOSED_MARKS.get(event_type, "") + _(closed, game=_(self.match_title(match)), host=names[0])
         return str(getattr(self.render, event_type)(*names, say=texts(language)))
 
     def accepted_text(self, match: MatchRecord, names: Sequence[str], thread_id: int | None,
@@ -668,9 +678,15 @@ class Presenter(ShowLoop):
                 if match.messages.get(dm_name(step - 1, seat)) != 0 and seat not in program_seats(match)]
 
     def panel_footer(self, match: MatchRecord, say: Texts = ENGLISH) -> str:
-        _ = say
-        return "-# " + _("Your {game} match in {channel}.", game=_(self.title),
-                           channel=f"<#{match.play_channel_id}>")
+        template = N_("Your {game} table in {channel}.") if self.match_word == "table" else N_(
+            "Your {game} match in {channel}.")
+        return "-# " + say(template, game=say(self.title), channel=f"<#{match.play_channel_id}>")
+
+    def where_line(self, channel_id: int, say: Texts = ENGLISH) -> str:
+        """``The match: <#thread>`` (``game``, ``table``: as the game calls a match), in ``say``'s language."""
+        where = {"game": N_("The game: {channel}"), "table": N_("The table: {channel}")}.get(
+            self.match_word, N_("The match: {channel}"))
+        return say(where, channel=f"<#{channel_id}>")
 
     async def panel_message(self, match: MatchRecord, panel: Any, *, answering: bool = True,
                             say: Texts = ENGLISH) -> dict[str, Any]:
@@ -812,9 +828,7 @@ class Presenter(ShowLoop):
             return
         if "result" in match.messages:  # (the channel's message became the result before it was posted)
             return
-        where = {"game": N_("The game: {channel}"), "table": N_("The table: {channel}")}.get(
-            self.match_word, N_("The match: {channel}"))
-        card = await self._show_card(show, surface=surface, extra=_(where, channel=f"<#{match.thread_id}>"),
+        card = await self._show_card(show, surface=surface, extra=self.where_line(match.thread_id, say),
                                      view=self.rematch_view(match, say))
         image_url = None if card is None or surface.picture is None else uploaded_url(card, surface.picture.filename)
         await self._post(show, "result", **without_empty_files(

@@ -32,10 +32,6 @@ REASONS = {"last_standing": N_("The last player with cards."), "all_out": N_("No
 OUT = {"short_war": N_("🚫 {player} is out: could not fight the war."),
        "no_cards": N_("🚫 {player} is out: has no cards left."),
        "": N_("🚫 {player} is out: gave up.")}
-#: what a lobby's message says once it closes without a game, by the event that closed it
-LOBBY_CLOSED = {"withdrawn": N_("The {game} lobby of **{host}** was cancelled by its host."),
-                "expired": N_("The {game} lobby of **{host}** expired: nobody joined or left in time."),
-                "": N_("The {game} lobby of **{host}** closed.")}
 
 
 def rules_line(rules: Mapping[str, Any], say: Texts = ENGLISH) -> str:
@@ -58,11 +54,6 @@ def lobby(names: Sequence[str], rules: Mapping[str, Any], *, expires_at: float |
     return ButtonSurface(clamp_line(_("{game} lobby", game=_(TITLE)), 256), clamp("\n".join(lines), say=say), None, [
         Button("join", _("Join"), True, "success"), Button("leave", _("Leave"), True, "secondary"),
         Button("start", _("Start"), True, "primary"), Button("cancel", _("Cancel"), True, "danger")])
-
-
-def lobby_closed(event_type: str, host: str, say: Texts = ENGLISH) -> str:
-    """What a lobby's message says once it closed without a game (``withdrawn``: its host cancelled it)."""
-    return say(LOBBY_CLOSED.get(event_type, LOBBY_CLOSED[""]), game=say(TITLE), host=host)
 
 
 def started(names: Sequence[str], say: Texts = ENGLISH) -> str:

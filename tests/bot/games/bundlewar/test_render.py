@@ -51,7 +51,6 @@ def every_text(say) -> list[str]:
                                                                                          "forfeit")),
             render.timeout_line({"seats": [0, 1]}, NAMES, say),
             render.status({"round": 2, "tops": TOPS, "counts": [12, 1, 21], "looking": "QD"}, NAMES, say),
-            *(render.lobby_closed(kind, NAMES[0], say) for kind in ("withdrawn", "expired", "")),
             render.started(NAMES, say)]
     for surface in (render.board(TURN, NAMES, deadline=1_800_000_000, say=say),
                     render.board({**TURN, "phase": "top", "seats": [2]}, NAMES, deadline=None, say=say),
