@@ -39,6 +39,27 @@ log = logging.getLogger("cogs.kit")
 CHALLENGE_ACTIONS = ("accept", "decline", "withdraw")
 LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
 REMATCH_LABEL = N_("Rematch")
+ROW_WIDTH = 5  # buttons in one action row (Discord's limit)
+MAX_ROWS = 5  # action rows in one message
+
+
+def fit_rows(wanted: Sequence[int]) -> list[int]:
+    """The action row of each button, in order, from the rows a render asked for: a button goes on its row or a
+    later one, never before the button ahead of it, and a full row (five buttons) sends it to the next. A render
+    that asks for six buttons on one row gets two rows, not a view that cannot be built; over five rows (more than
+    25 buttons) raises ``ValueError``, a render's bug."""
+    rows: list[int] = []
+    row = used = 0
+    for want in wanted:
+        if want > row:
+            row, used = want, 0
+        if used == ROW_WIDTH:
+            row, used = row + 1, 0
+        rows.append(row)
+        used += 1
+    if rows and rows[-1] >= MAX_ROWS:
+        raise ValueError(f"{len(rows)} buttons need {rows[-1] + 1} rows; a message holds {MAX_ROWS}")
+    return rows
 
 
 class GameItem:
@@ -273,7 +294,8 @@ class MatchButtons:
     def _step_view(self, item: Any, match_id: int, step: int, buttons: Sequence[Button]) -> discord.ui.View | None:
         return self._view([item(match_id, step, button.key, label=button.label,
                                 style=STYLES.get(button.style, discord.ButtonStyle.secondary),
-                                disabled=not button.enabled, row=button.row) for button in buttons])
+                                disabled=not button.enabled, row=row)
+                           for button, row in zip(buttons, fit_rows([b.row for b in buttons]), strict=True)])
 
     def open_panel_view(self, match_id: int, step: int, label: str | None = None, *,
                         say: Texts = ENGLISH) -> discord.ui.View:

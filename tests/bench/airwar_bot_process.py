@@ -6,50 +6,28 @@
 shard per process, and ``AIRWAR_BENCH_GUILDS``, the servers whose pace it sets.)
 
 It connects to the benchmark's local Discord (127.0.0.1 only: the same loopback guard as the tests), sets the
-server's flip pace through the match service, prints ``{"ready": true}`` and then answers one JSON line per
-request line on stdin, so the benchmark never touches the bot's objects:
-
-* ``{"op": "stored", "match": ID}`` -> ``{"stored": bool}``: the challenge message id is stored;
-* ``{"op": "unshown"}`` -> ``{"unshown": N}``: matches with events still to show;
-* ``{"op": "lag"}``: from now on, measure how late the bot's event loop runs what is due and time its garbage
-  collections (:class:`tests.bench.loop_lag.LoopLag`, :class:`tests.bench.loop_lag.GcPauses`);
-* ``{"op": "report", "matches": [IDS]}`` -> ``{"finished": N, "arrange_timeouts": N, "errors": [...],
-  "loop_lag_ms": {...}, "gc": {...}}``;
-* ``{"op": "stop"}``: closes the bot and exits.
+server's flip pace through the match service, prints ``{"ready": true}`` and then answers the benchmark's requests
+(:mod:`tests.bench.bot_protocol`), so the benchmark never touches the bot's objects; ``stop`` closes the bot.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import logging
 import os
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
-import discord.gateway
-import discord.http
-import yarl
-
-from bot import memory
 from bot.client import create_bot
 from bot.cluster import Cluster
 from bot.config import Settings
-from tests.bench.loop_lag import GcPauses, LoopLag
-from tests.localdiscord.driver import ErrorLogGuard
-from tests.localdiscord.netguard import LoopbackOnly
+from tests.bench.bot_protocol import Guards, serve, start
 
 
-async def serve(argv: list[str]) -> None:
+async def main(argv: list[str]) -> None:
     api, gateway, token, database, guild, owner, seed, pace_ms = argv
-    discord.http.Route.BASE = api
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
-    refused: list[str] = []
-    LoopbackOnly(refused.append).install()
-    errors = ErrorLogGuard().install()
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    guards = Guards(api, gateway)
     seeds = random.Random(int(seed) + 1)
 
     async def no_pace(seconds: float) -> None:
@@ -67,57 +45,27 @@ async def serve(argv: list[str]) -> None:
                         cluster=cluster)
     bot = create_bot(settings, seed_source=lambda: seeds.getrandbits(63), guild_ready_timeout=0.05,
                      pace_sleep=asyncio.sleep if int(pace_ms) else no_pace)
-    running = asyncio.create_task(bot.start(token))
-    while not bot.is_ready():
-        if running.done():
-            running.result()
-        await asyncio.sleep(0.01)
-    memory.settle()  # as python -m bot does once the bot is ready
+    running = await start(bot, token)
     if int(pace_ms):
         for guild_id in guilds:
             await bot.matches.set_settings(guild_id, flip_pace_ms=int(pace_ms))
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
 
-    def answer(value: dict[str, Any]) -> None:
-        sys.stdout.write(json.dumps(value) + "\n")
-        sys.stdout.flush()
+    async def stored(match_id: int) -> bool:
+        return (await bot.matches.get_match(match_id)).challenge_message_id is not None
 
-    answer({"ready": True})
-    lag = LoopLag()
-    pauses = GcPauses()
-    try:
-        while line := await reader.readline():
-            request = json.loads(line)
-            op = request["op"]
-            if op == "stored":
-                match = await bot.matches.get_match(request["match"])
-                answer({"stored": match.challenge_message_id is not None})
-            elif op == "lag":
-                lag.start()
-                pauses.start()
-                answer({"lag": True})
-            elif op == "unshown":
-                answer({"unshown": len(await bot.matches.matches_with_unshown_events())})
-            elif op == "report":
-                finished = timeouts = 0
-                for match_id in request["matches"]:
-                    finished += (await bot.matches.get_match(match_id)).status == "finished"
-                    timeouts += sum(1 for q in await bot.matches.events(match_id) if q.type == "arrange_timeout")
-                lag.stop()
-                pauses.stop()
-                answer({"finished": finished, "arrange_timeouts": timeouts, "loop_lag_ms": lag.summary(),
-                        "gc": pauses.summary(),
-                        "errors": errors.describe() + [f"[network] refused {what}" for what in refused]})
-            elif op == "stop":
-                break
-    finally:
-        lag.stop()
-        pauses.stop()
-        await bot.close()
-        await asyncio.wait_for(running, 10)
+    async def unshown() -> int:
+        return len(await bot.matches.matches_with_unshown_events())
+
+    async def report(match_ids: list[int]) -> dict[str, Any]:
+        finished = timeouts = 0
+        for match_id in match_ids:
+            finished += (await bot.matches.get_match(match_id)).status == "finished"
+            timeouts += sum(1 for q in await bot.matches.events(match_id) if q.type == "arrange_timeout")
+        return {"finished": finished, "arrange_timeouts": timeouts,
+                "errors": guards.problems()}
+
+    await serve(bot, running, stored=stored, unshown=unshown, report=report)
 
 
 if __name__ == "__main__":
-    asyncio.run(serve(sys.argv[1:]))
+    asyncio.run(main(sys.argv[1:]))

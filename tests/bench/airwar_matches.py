@@ -2,7 +2,7 @@
 
     python -m tests.bench.airwar_matches [--matches N] [--seed S] [--pace-ms MS] [--think-ms MS] [--channels K]
                                          [--ramp-s S] [--bot-process] [--db-dir DIR] [--json]
-                                         [--postgresql [--processes N]]
+                                         [--postgresql [--processes N]] [--baseline [--baseline-engagements E]]
 
 The real bot (``bot.client.CardGameBot``, real cogs, a real SQLite file in a temporary directory, or in ``--db-dir``)
 runs against the local Discord (``tests/localdiscord``) on 127.0.0.1: by default both in this process and event
@@ -23,6 +23,14 @@ one shard each, with one server per shard (channel i in server i mod N): the DM 
 ``--ramp-s`` spreads the challenges evenly over that many seconds (match i's challenger waits i/N of it; default 0:
 every challenge at once, a burst no server sees). ``--think-ms`` is each player's mean pause before a click
 (uniform in 0..2x; 0: click as soon as the previous answer is in; a person takes 300 ms or more).
+
+A click the bot answers with a deferral (its answer took longer than ``cogs.kit.messages.DEFER_AFTER``) waits for
+the clicked message's edit before the player reads the panel again, as a person sees the panel change.
+
+``--baseline`` then plays the same matches, in the same harness and conditions, against a minimal discord.py bot
+(``tests.bench.airwar_baseline_bot``: no database, no rules, no rendering; each interaction answered by editing
+the clicked message with a fixed text) and adds ``baseline`` (its figures) and ``cpu_ratio_to_baseline``: the real
+bot's CPU per interaction divided by the minimal bot's, the floor discord.py itself sets on the machine.
 
 Prints one JSON line:
 
@@ -90,6 +98,7 @@ from tests.localdiscord.state import Channel, Interaction
 
 ROOT = Path(__file__).resolve().parents[2]
 LOAD_AT_START = os.getloadavg()[0]
+DEFERRED_UPDATE_MESSAGE = 6  # the interaction callback type of a component's deferral
 RESULT_TITLE = re.compile(rf"{TITLE} — (draw|.+ wins)")
 PAGE_KB = os.sysconf("SC_PAGE_SIZE") / 1024
 BOT_FILES = (f"{os.sep}bot{os.sep}", f"{os.sep}cogs{os.sep}", f"{os.sep}discord{os.sep}", f"{os.sep}aiosqlite{os.sep}")
@@ -184,6 +193,20 @@ class ChildProcessBot:
             env.discord.gateway_url, env.token, str(database), str(env.guild.id), str(env.guild.owner.id),
             str(args.seed), str(args.pace_ms), env={**os.environ, **extra},
             cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        return await cls._ready(process)
+
+    @classmethod
+    async def start_minimal(cls, env: Env, engagements: int) -> ChildProcessBot:
+        """The minimal discord.py bot of ``tests.bench.airwar_baseline_bot`` (the baseline), ``engagements`` a
+        match."""
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.bench.airwar_baseline_bot", env.discord.api_base, env.discord.gateway_url,
+            env.token, str(env.guild.id), str(engagements),
+            cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        return await cls._ready(process)
+
+    @classmethod
+    async def _ready(cls, process: asyncio.subprocess.Process) -> ChildProcessBot:
         bot = cls(process)
         assert process.stdout is not None
         line = await asyncio.wait_for(process.stdout.readline(), 60)
@@ -294,8 +317,13 @@ class Bench:
         button = next((b for b in message.buttons if b["custom_id"].endswith(f":{key}")), None)
         if button is None or button.get("disabled"):
             return False
+        versions = len(message.history)
         ix = await self.env.click(user, message, custom_id=button["custom_id"])
         response = await ix.wait_response(timeout=self.wait)
+        if response.type == DEFERRED_UPDATE_MESSAGE:
+            # the answer is on its way as an edit of the clicked message: read the panel once it lands (reading it
+            # before would find the click's effect missing and give the engagement up)
+            await poll(lambda: len(message.history) > versions, self.wait, f"{user.name}: a deferred click's edit")
         return not (response.type == 4 and response.ephemeral)
 
     async def play_match(self, number: int, challenger: User, opponent: User) -> None:
@@ -441,6 +469,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 bot_pids = bot.pids
                 await env.wait_for(lambda: "airwar" in {c["name"] for c in env.global_commands}, timeout=30,
                                    message="no commands synced")
+            elif args.minimal_bot:
+                bot = await ChildProcessBot.start_minimal(env, args.baseline_engagements)
+                bot_pids = [bot.pid]
+                await env.wait_for(lambda: "airwar" in env.commands, timeout=30, message="no commands synced")
             elif args.bot_process:
                 bot = await ChildProcessBot.start(env, database, args, url=url)
                 bot_pids = [bot.pid]
@@ -578,6 +610,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+BASELINE_KEYS = ("finished", "interactions", "p50_ack_ms", "p99_ack_ms", "p99_ack_ms_by_minute", "first_panel_p50_s",
+                 "first_panel_max_s", "cpu_s", "bot_cpu_ms_per_interaction", "seconds", "failures")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.bench.airwar_matches")
     parser.add_argument("--matches", type=int, default=200)
@@ -605,14 +641,30 @@ def main() -> None:
                         "(implies --bot-process)")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds for the whole run")
     parser.add_argument("--tracemalloc", action="store_true", help="also trace the bot's memory (slows the run)")
+    parser.add_argument("--baseline", action="store_true",
+                        help="then run the same matches against a minimal discord.py bot (no database, no rules, no "
+                        "rendering: tests.bench.airwar_baseline_bot) and add cpu_ratio_to_baseline (implies "
+                        "--bot-process)")
+    parser.add_argument("--baseline-engagements", type=int, default=19,
+                        help="engagements per match of the minimal bot (default 19, about a real match's)")
     parser.add_argument("--json", action="store_true", help="accepted; the output is always one JSON line")
     args = parser.parse_args()
     if args.processes > 1 and not args.postgresql:
         parser.error("--processes needs --postgresql: the processes share one database")
-    args.bot_process = args.bot_process or args.processes > 1
+    if args.baseline and (args.postgresql or args.tracemalloc):
+        parser.error("--baseline compares one bot process on SQLite (no --postgresql, no --tracemalloc)")
+    args.bot_process = args.bot_process or args.processes > 1 or args.baseline
     if args.pace_ms and not low <= args.pace_ms <= high:
         parser.error(f"--pace-ms is 0 or {low}..{high} (the server setting's range)")
-    print(json.dumps(asyncio.run(run(args))))
+    args.minimal_bot = False
+    out = asyncio.run(run(args))
+    if args.baseline:
+        # the same harness, players and conditions, right after: only the bot differs
+        baseline = asyncio.run(run(argparse.Namespace(**{**vars(args), "minimal_bot": True})))
+        out["baseline"] = {key: baseline[key] for key in BASELINE_KEYS}
+        out["cpu_ratio_to_baseline"] = round(out["bot_cpu_ms_per_interaction"]
+                                             / max(baseline["bot_cpu_ms_per_interaction"], 1e-9), 2)
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":

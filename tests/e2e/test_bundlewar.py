@@ -6,6 +6,7 @@ match file replays to the stored result."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -38,8 +39,39 @@ def result_of(env: Env, thread) -> Message | None:
 async def test_a_game_with_a_steal_and_a_war_to_the_end(make_env, tmp_path):
     env = await make_env(fast_bot(tmp_path / "bundlewar.db", seed=SEED))
     lift_rate_limits(env)
+    match_id, thread = await play(env, small=True)
+    result = await env.wait_for(lambda: result_of(env, thread), message="no result")
+    await settled(env, match_id)
+    events = [q for q in await service(env).events(match_id)]
+    assert any(q.type == "step_played" and q.event["steals"] for q in events)
+    assert any(q.type == "war" for q in events)
+    assert any("steals" in m.text and "pile with" in m.text for m in env.messages(thread))
+    await check_finished(env, match_id, result)
+
+
+async def test_a_pick_of_six_won_cards_fits_the_panel_and_the_game_goes_on(make_env, tmp_path):
+    # the default game of seed 8: after a war in round 10 the winner picks the top of their pile from six face-up
+    # cards (10♠ 10♦ J♠ J♦ Q♠ A♥); one button per rank (only a top's rank matters), and no crash, no forfeit
+    env = await make_env(fast_bot(tmp_path / "bundlewar.db", seed=SEED))
+    lift_rate_limits(env)
+    picks: list[tuple[list[str], list[str]]] = []
+    match_id, thread = await play(env, small=False, picks=picks)
+    result = await env.wait_for(lambda: result_of(env, thread), message="no result")
+    await settled(env, match_id)
+    won, offered = next((won, offered) for won, offered in picks if len(won) >= 6)
+    assert won == ["10S", "10D", "JS", "JD", "QS", "AH"]
+    assert offered == ["10S", "JS", "QS", "AH"]
+    match = await check_finished(env, match_id, result)
+    assert match.result["reason"] != "timeout"
+    assert not any(q.type in ("turn_timeout", "forfeit") for q in await service(env).events(match_id))
+
+
+async def play(env: Env, *, small: bool, picks: list[tuple[list[str], list[str]]] | None = None) -> tuple[int, Any]:
+    """Alice challenges Bob and both play from their panels to the end (steal whenever a steal is offered, else
+    play; the first card offered on top), checking that the card a player looks at is theirs alone. ``picks``
+    gets each pile-top pick: the won face-up cards and the cards the panel offers."""
     alice, bob = env.user("alice"), env.user("bob")
-    ix = await slash(env, alice, "bundlewar challenge", opponent=bob, small=True)
+    ix = await slash(env, alice, "bundlewar challenge", opponent=bob, small=small)
     challenge = ix.message
     match_id = int(challenge.buttons[0]["custom_id"].split(":")[2])
     await stored(env, match_id)
@@ -48,13 +80,14 @@ async def test_a_game_with_a_steal_and_a_war_to_the_end(make_env, tmp_path):
     thread = await env.wait_for(lambda: challenge.thread, message="no thread")
     users = (alice, bob)
 
-    for _ in range(200):
+    for _ in range(1000):
         await settled(env, match_id)
         match = await service(env).get_match(match_id)
         if match.status != "active":
             break
         step = match.step
-        waiting = service(env).flow.waiting_for(await _game(env, match_id))
+        game = await _game(env, match_id)
+        waiting = service(env).flow.waiting_for(game)
         panels = {seat: await env.wait_for(lambda s=seat, n=step: (p := panel_of(env, users[s], n)) is not None
                                            and p.buttons and p, message=f"no panel for step {step}")
                   for seat in waiting}
@@ -68,20 +101,22 @@ async def test_a_game_with_a_steal_and_a_war_to_the_end(make_env, tmp_path):
                 assert other_panel is None or looked[1] not in other_panel.text
         for seat, panel in panels.items():
             keys = [b["custom_id"] for b in panel.buttons]
+            if picks is not None and game.phase == "top":
+                picks.append((list(dict.fromkeys(game.shown)), [k.split(":top:")[1] for k in keys]))
             chosen = next((k for k in keys if ":steal:" in k), keys[0])
             ix = await env.click(users[seat], panel, custom_id=chosen)
             await ix.wait_response()
-    result = await env.wait_for(lambda: result_of(env, thread), message="no result")
-    await settled(env, match_id)
-    events = [q for q in await service(env).events(match_id)]
-    assert any(q.type == "step_played" and q.event["steals"] for q in events)
-    assert any(q.type == "war" for q in events)
-    assert any("steals" in m.text and "pile with" in m.text for m in env.messages(thread))
+    return match_id, thread
+
+
+async def check_finished(env: Env, match_id: int, result: Message) -> Any:
+    """The match is finished and its file replays to the stored result, which the result message names."""
     match = await service(env).get_match(match_id)
     assert match.status == "finished"
     last = list(replay(await service(env).export(match_id)))[-1]
     assert last["winner"] == match.result["winner"] and last["reason"] == match.result["reason"]
     assert ("wins" in result.embeds[0]["title"]) == (match.result["winner"] is not None)
+    return match
 
 
 async def _game(env: Env, match_id: int) -> BundleWar:
