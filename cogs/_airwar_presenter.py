@@ -15,13 +15,15 @@ What each event becomes:
   are refused) and the challenge message becomes the live one: who plays, the rules, the link to the thread;
 * ``engagement`` -- each player's panel (``dm:<n>:<seat>``: the player's one DM message of the match, edited to
   show engagement ``n``; ``0``: the panel opens in the thread only), then the public board (``board:<n>``), whose
-  **Arrange** button opens the presser's panel as an ephemeral message until both orders are locked in;
+  **Arrange** button opens the presser's panel as an ephemeral message until both orders are locked in; the
+  engagement's deadline then starts from when the last panel reached its player;
 * ``order_locked`` -- the board shows who has locked in;
 * ``flip`` -- the board becomes the flips, one more per event, at the server's flip pace (``fight`` and
   ``engagement_end`` need no edit: the frames include them, the last one the engagement's summary);
 * ``arrange_timeout`` -- a note in the thread; the late players' panels say how their engagement ended (played as
   drawn, forfeited) and lose their buttons;
-* ``deadline_moved`` -- a note (``deadline:<seq>``), the board and the panels show the new deadline;
+* ``deadline_moved`` -- a note (``deadline:<seq>``; none when the panels reached their players late: the deadline
+  then starts from their delivery), the board and the panels show the new deadline;
 * ``game_over`` -- an engagement that was not played is closed on its board, and so are its panels;
 * ``result`` -- the match's message in the channel becomes the result (with its Rematch button), and the thread
   gets it too (``result``).
@@ -206,8 +208,9 @@ class AirWarPresenter(Presenter):
     # --- an engagement ---------------------------------------------------------------------------------
     async def _on_engagement(self, show: AirWarShow, event: QueuedEvent) -> None:
         number = event.event["number"]
-        await self._send_panels(show, number)
+        delivery = await self._send_panels(show, number)
         await self._show_board(show, number, up_to=event.seq)
+        await self._deadline_from_delivery(show, number, delivery)
 
     async def _post_board(self, show: AirWarShow, number: int, lost_id: int | None, **kwargs: Any) -> None:
         """Post engagement ``number``'s board (again, if ``lost_id``'s message is gone) and store its id."""
@@ -300,11 +303,12 @@ class AirWarPresenter(Presenter):
         number = data["engagement"]
         board = await self._public_board(match.id, number, event.seq)
         waiting = [seat for seat in range(len(match.seats)) if board is None or not board.locked[seat]]
-        await self._post(show, f"deadline:{event.seq}",
-                         content=render.deadline_moved(show.names, number, data["deadline_at"], waiting=waiting,
-                                                       say=texts(show.language)),
-                         allowed_mentions=discord.AllowedMentions(
-                             users=[discord.Object(match.seats[seat].user_id) for seat in waiting]))
+        if data.get("reason") != "delivery":  # (a panel that came late: its time starts then, said by the deadline)
+            await self._post(show, f"deadline:{event.seq}",
+                             content=render.deadline_moved(show.names, number, data["deadline_at"], waiting=waiting,
+                                                           say=texts(show.language)),
+                             allowed_mentions=discord.AllowedMentions(
+                                 users=[discord.Object(match.seats[seat].user_id) for seat in waiting]))
         if board is not None and not board.played:
             await self._show_board(show, number, up_to=event.seq)
         await self._edit_panels(show, number, waiting)

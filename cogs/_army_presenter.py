@@ -14,7 +14,8 @@ What each event becomes:
   chosen;
 * ``chosen`` -- the round message shows who has chosen (skipped when the same batch already ends the step);
 * ``turn_timeout`` -- a note in the match (``afk:<step>``); the late players' panels say what was played for them;
-* ``deadline_moved`` -- a note; the round message and the waiting players' panels show the new deadline;
+* ``deadline_moved`` -- a note (none when the panels reached their players late: the deadline then starts from
+  their delivery); the round message and the waiting players' panels show the new deadline;
 * ``game_over`` -- the step's round message and the panels still open are closed;
 * ``result`` -- the match's message in the channel becomes the result (with its Rematch button), and the match
   gets it too (``result``).
@@ -94,8 +95,9 @@ class ArmyPresenter(Presenter):
         step = event.event["engagement"]
         if step > ARRANGE_STEP and round_name(step - 1) in show.match.messages:
             await self._show_round(show, step - 1, event.seq, closed=render.round_closed(texts(show.language)))
-        await self._send_panels(show, step)
+        delivery = await self._send_panels(show, step)
         await self._show_round(show, step, event.seq)
+        await self._deadline_from_delivery(show, step, delivery)
 
     async def _on_chosen(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
@@ -112,9 +114,10 @@ class ArmyPresenter(Presenter):
 
     async def _on_deadline_moved(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
-        await self._post(show, f"deadline:{event.seq}",
-                         content=render.deadline_moved(show.names, step, event.event["deadline_at"],
-                                                       texts(show.language)))
+        if event.event.get("reason") != "delivery":  # (a panel that came late: its time starts then)
+            await self._post(show, f"deadline:{event.seq}",
+                             content=render.deadline_moved(show.names, step, event.event["deadline_at"],
+                                                           texts(show.language)))
         await self._show_round(show, step, event.seq)
         chosen = {q.event["seat"] for q in await self.service.events(show.match.id, step=step)
                   if q.type == "chosen" and q.seq <= event.seq}

@@ -28,7 +28,8 @@ flow tags them), the flow's own (see each game's ``flow`` module) and the kernel
   deadline), ``user_ids`` (theirs), ``misses`` (per seat, in a row, after this one), ``forfeit`` (seats forfeited
   by this miss), and the flow's own keys;
 * ``deadline_moved``: ``engagement``, ``deadline_at`` (the new one), ``reason`` (``bot_away``: the deadline passed
-  while the bot was not running, see :meth:`MatchKernel.resume_deadlines`);
+  while the bot was not running, see :meth:`MatchKernel.resume_deadlines`; ``delivery``: the step's panels reached
+  their players late, see :meth:`MatchKernel.step_delivered`);
 * ``result`` (after ``game_over``): ``winner`` (seat or ``None``), ``winner_id``, ``reason``, ``detail``,
   ``user_ids``, ``outcomes`` (per seat: win/loss/draw), ``ratings`` (per seat: ``before``, ``after``, the
   openskill ordinals, and ``games``: the games on the rating with this one).
@@ -39,7 +40,8 @@ being shown at the kill (showing re-renders a message from state, so that is har
 
 Deadlines. A challenge expires :data:`CHALLENGE_SECONDS` after it was made, a lobby :data:`LOBBY_IDLE_SECONDS`
 after its last join or leave; a step's choices are due
-``arrange_seconds`` after it began, plus what the flow adds (Air War: the time the flips take to show). The cog
+``arrange_seconds`` after it began, plus what the flow adds (Air War: the time the flips take to show), and never
+before ``arrange_seconds`` after the step's panels reached their players (:meth:`MatchKernel.step_delivered`). The cog
 arms a timer per open match (:class:`~bot.match.timers.Timers`) at ``match.deadline_at`` calling
 :meth:`MatchKernel.deadline_due`; after a restart it first moves the step deadlines that passed while the bot was
 away (:meth:`MatchKernel.resume_deadlines`: nobody could click, so nobody missed them), then re-arms them from
@@ -123,6 +125,9 @@ CLAIM_SECONDS = 60
 #: a lobby nobody joins or leaves for this long expires
 LOBBY_IDLE_SECONDS = 600
 DEFAULT_ARRANGE_SECONDS = 120
+#: a step's panels reaching their players later than its deadline allows for by up to this many seconds leave the
+#: deadline as it is (each move is an event, and every surface showing the deadline is edited again)
+DELIVERY_SLACK = 2.0
 ARRANGE_SECONDS_RANGE = (30, 600)
 #: Discord allows 5 edits per 5 s per channel: a board's flips (one edit each) must not go faster than 1 per second.
 FLIP_PACE_MS_RANGE = (1000, 5000)
@@ -375,6 +380,9 @@ class MatchKernel:
         self.ratings = ratings or Ratings()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: dict[int, _Cached] = {}
+        #: match id -> (step, seconds): the timer the step's deadline was set with (:meth:`step_delivered` compares
+        #: without a transaction)
+        self._step_seconds: dict[int, tuple[int, int]] = {}
         #: matches stay in memory only while this process is the database's one user
         self._remembers = not database.shared
         #: this kernel's name in the database's claims (a cluster's process names it after its shards)
@@ -426,6 +434,8 @@ class MatchKernel:
         """Keep what ``work`` committed in memory (or forget the match: writes not read back, or it is over)."""
         match_id = work.match.id
         conn = work.conn
+        if not work.match.is_open:
+            self._step_seconds.pop(match_id, None)
         if (work.pipelined and conn.wrote) or not work.match.is_open or not self._remembers:  # type: ignore[attr-defined]
             self._cache.pop(match_id, None)
             return
@@ -960,6 +970,36 @@ class MatchKernel:
             work.changes.add(Change.DEADLINE)
             return await work.result()
 
+    async def step_delivered(self, match_id: int, step: int, at: float) -> MatchUpdate | None:
+        """The step's choices reached their players at ``at`` (the last of their panels was delivered: a DM sent or
+        edited, or the public board with its button posted): a player's time starts when they can act, so the
+        step's deadline becomes at least ``at`` + the match's timer. Moved by more than
+        :data:`DELIVERY_SLACK`: event ``deadline_moved`` (``reason`` ``delivery``); else, or when the step is
+        over, nothing changes and ``None`` is returned (most calls decide that from memory, without a
+        transaction)."""
+        known = self._known(match_id)
+        timer = self._step_seconds.get(match_id)
+        if known is not None and timer is not None and timer[0] == step:
+            match = known.match
+            if (match.status != Status.ACTIVE or match.deadline_kind != self.flow.deadline_kind
+                    or self.flow.due_step(match.step) != step or match.deadline_at is None
+                    or at + timer[1] <= match.deadline_at + DELIVERY_SLACK):
+                return None
+        async with self._work(match_id) as work:
+            match = work.match
+            if (match.status != Status.ACTIVE or match.deadline_kind != self.flow.deadline_kind
+                    or self.flow.due_step(match.step) != step or match.deadline_at is None):
+                return None
+            seconds = match.arrange_seconds or (await self._settings(work.conn, match.guild_id)).arrange_seconds
+            deadline = at + seconds
+            if deadline <= match.deadline_at + DELIVERY_SLACK:
+                return None
+            await work.update(deadline_at=deadline)
+            await work.queue([{"type": "deadline_moved", **self.flow.step_keys(step), "engagement": step,
+                               "deadline_at": deadline, "reason": "delivery"}])
+            work.changes.add(Change.DEADLINE)
+            return await work.result()
+
     # --- the panel ---------------------------------------------------------------------------------------
     async def panel(self, match_id: int, user_id: int) -> Any:
         """The user's panel as it stands (to render a DM again after a restart)."""
@@ -1354,6 +1394,7 @@ class MatchKernel:
                 seconds = match.arrange_seconds or settings.arrange_seconds
                 deadline = work.now + seconds + self.flow.extra_seconds(events, settings.flip_pace_ms)
                 self.flow.step_started(game, queued, deadline, seconds)
+                self._step_seconds[match.id] = (self.flow.due_step(step), seconds)
             else:
                 deadline = work.now + plan.seconds
             fields |= {"deadline_at": deadline, "deadline_kind": plan.kind}
@@ -1477,6 +1518,14 @@ class MatchKernel:
         async with self._work(match_id, one_write=True) as work:
             await self.store.set_message(work.conn, match_id, name, message_id)
             work.mirrored(dataclasses.replace(work.match, messages={**work.match.messages, name: message_id}))
+            return work.match
+
+    async def set_messages(self, match_id: int, messages: Mapping[str, int]) -> MatchRecord:
+        """Several named messages of the match at once (:meth:`set_message`), in one transaction."""
+        async with self._work(match_id) as work:
+            for name, message_id in messages.items():
+                await self.store.set_message(work.conn, match_id, name, message_id)
+            work.mirrored(dataclasses.replace(work.match, messages={**work.match.messages, **messages}))
             return work.match
 
     async def set_board_message(self, match_id: int, step: int, message_id: int) -> MatchRecord:

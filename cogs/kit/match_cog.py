@@ -75,6 +75,7 @@ class MatchCog(commands.Cog):
         self.bot = bot
         self.service: MatchKernel = bot.service_for(self.game)
         self.presenter = self.make_presenter()
+        self.presenter.on_update = self.after  # (a deadline the presenter moved is armed)
         self.defer_after: float = getattr(bot, "defer_after", DEFER_AFTER)
         self._armed: dict[int, float] = {}
         self.pace_sleep = getattr(bot, "pace_sleep", asyncio.sleep)

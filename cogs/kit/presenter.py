@@ -10,8 +10,12 @@ later may show what it reveals): the match is tried again later (:data:`RETRY_LA
 When the match's thread can't be used any more (:data:`THREAD_LOST`: deleted, no access, locked) the match moves
 to its channel, a note there says so (message ``moved``), and the event is shown again there.
 
-Requests under one Discord rate limit -- sends in a channel, edits in a channel, DMs opened -- go one at a time,
-whichever match they are for (:meth:`Presenter._turn`).
+Requests under one Discord rate limit -- sends in a channel, edits in a channel -- go one at a time, whichever match
+they are for (:meth:`Presenter._turn`); DM channels are opened ahead (at the challenge, a join and the accept), a few
+at a time, and remembered. What is shown goes out by destination: the match's message in its channel (one rate
+limit for every match there) is edited off the match's way (:meth:`Presenter._card_later`), so a busy channel never
+holds back the match's thread or its players' panels; a step's panels go to its players' DMs together, and its
+deadline starts when the last of them reached its player (:meth:`Presenter._deadline_from_delivery`).
 
 The base shows what every game's match has: the challenge or lobby (``challenge`` / ``lobby``: posted only when the
 command's answer was lost, and found among the channel's last messages when only its id was; ``joined`` / ``left``:
@@ -48,17 +52,19 @@ game words it (:meth:`~Presenter.thread_lost_text`).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, ClassVar
 
 import discord
 
 from bot.i18n import N_, Texts, texts
-from bot.match.kernel import OPPONENT_OPTION, MatchKernel
+from bot.match.kernel import OPPONENT_OPTION, MatchKernel, MatchUpdate
 from bot.render.common import ENGLISH, Surface, name
 from bot.services import USER_ERRORS
 from bot.services.preferences import DEFAULT_PANELS, PreferencesService
@@ -87,6 +93,19 @@ THREAD_LOST = frozenset({10003, 50001, 50013, 50083})
 #: how many of the channel's last messages are searched for a challenge message whose id was lost
 CHALLENGE_SEARCH_LIMIT = 50
 UNKNOWN_MESSAGE = 10008
+#: DM channels opened at once (``POST /users/@me/channels`` is one rate limit for the whole bot)
+DM_OPENS_AT_ONCE = 8
+#: players whose DM channel id a process keeps (discord.py keeps 128 private channels)
+KNOWN_DM_CHANNELS = 20_000
+
+
+@dataclass
+class Delivery:
+    """When a step's panels reached their players: ``by_dm`` (seat -> the clock when its DM was sent or edited) and
+    ``in_thread`` (the seats whose panel opens from the public board, which reaches them when it is shown)."""
+
+    by_dm: dict[int, float] = field(default_factory=dict)
+    in_thread: list[int] = field(default_factory=list)
 
 
 def program_seats(match: MatchRecord) -> tuple[int, ...]:
@@ -238,14 +257,18 @@ class ShowLoop:
 
     async def idle(self) -> None:
         """Wait until no match is being shown (tests, shutdown)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        while self._tasks or self._other_tasks():
+            await asyncio.gather(*list(self._tasks.values()), *self._other_tasks(), return_exceptions=True)
+
+    def _other_tasks(self) -> list[asyncio.Task[Any]]:
+        """What a presenter does besides its matches' runs (card edits, DMs opened ahead)."""
+        return []
 
     async def close(self) -> None:
         self._closed = True
         for match_id in list(self._failures):
             self.bot.timers.cancel(self.retry_key(match_id))
-        tasks = list(self._tasks.values())
+        tasks = list(self._tasks.values()) + self._other_tasks()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -287,10 +310,24 @@ class Presenter(ShowLoop):
         self.preferences = PreferencesService(service.db, clock=service.clock)
         self._rate_locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = weakref.WeakValueDictionary()
         self._pictures = SentPictures()
+        self._dm_channels: OrderedDict[int, int] = OrderedDict()  # user id -> DM channel id, the newest last
+        self._dm_opening: dict[int, asyncio.Future[int]] = {}
+        self._dm_opens = asyncio.Semaphore(DM_OPENS_AT_ONCE)
+        self._background: set[asyncio.Task[None]] = set()
+        #: match id -> {event seq: its card edit on its way} (:meth:`_card_later`)
+        self._card_work: dict[int, dict[int, asyncio.Task[None]]] = {}
+        #: match id -> the last event this process showed / marked shown, while a card edit is on its way
+        self._shown_up_to: dict[int, int] = {}
+        self._marked: dict[int, int] = {}
+        #: what a committed update the presenter made (a moved deadline) is handed to: the cog's ``after``
+        self.on_update: Callable[[MatchUpdate], None] = lambda update: None
 
     @property
     def title(self) -> str:  # type: ignore[override]
         return str(self.render.TITLE)
+
+    def _other_tasks(self) -> list[asyncio.Task[Any]]:
+        return [*self._background, *(task for work in self._card_work.values() for task in work.values())]
 
     # --- the loop --------------------------------------------------------------------------------------------
     async def _new_show(self, match: MatchRecord, queued: list[QueuedEvent]) -> Show:
@@ -304,7 +341,9 @@ class Presenter(ShowLoop):
         await self.service.release_events(match_id)
 
     async def _show_unshown(self, match_id: int) -> None:
-        queued = await self.service.unshown_events(match_id)
+        seen = self._shown_up_to.get(match_id, 0)
+        # (an event this process showed whose card edit is still on its way is unshown in the database: not again)
+        queued = [q for q in await self.service.unshown_events(match_id) if q.seq > seen]
         if not queued:
             return
         show = await self._new_show(await self.service.get_match(match_id), queued)
@@ -321,11 +360,52 @@ class Presenter(ShowLoop):
             if not await self._show_with_retries(show, event, handler):
                 self._retry_later(match_id)
                 return
-            await self.service.mark_shown(match_id, event.seq)
+            await self._mark_shown(match_id, event.seq)
             unmarked = None
         if unmarked is not None:
-            await self.service.mark_shown(match_id, unmarked)
+            await self._mark_shown(match_id, unmarked)
         self._shown_all(match_id)
+
+    async def _mark_shown(self, match_id: int, seq: int) -> None:
+        """Events up to ``seq`` are shown: marked so in the database up to the first whose card edit is still on
+        its way (:meth:`_card_later`; marks go up to a seq), the rest once it lands."""
+        self._shown_up_to[match_id] = max(seq, self._shown_up_to.get(match_id, 0))
+        pending = self._card_work.get(match_id)
+        up_to = min(pending) - 1 if pending else self._shown_up_to[match_id]
+        if up_to > self._marked.get(match_id, 0):
+            await self.service.mark_shown(match_id, up_to)
+            self._marked[match_id] = up_to
+        if not pending:
+            self._marked.pop(match_id, None)
+            self._shown_up_to.pop(match_id, None)
+
+    def _card_later(self, show: Show, event: QueuedEvent, **card: Any) -> None:
+        """The match's message in its channel made to show ``card`` (:meth:`_show_card`'s arguments) off the match's
+        way: the channel's edits are one rate limit for every match there (5 per 5 s), and the thread's messages
+        and the players' panels need not wait for it. The event counts as shown only once the edit landed (a
+        restart shows it again); a later card of the match waits for it (:meth:`_show_card`). An edit that keeps
+        failing is given up after :data:`RETRIES` tries (the match's next card shows the match as it is then)."""
+        own = dataclasses.replace(show)
+
+        async def edit() -> None:
+            for attempt in range(RETRIES):
+                try:
+                    await self._show_card(own, **card)
+                    break
+                except discord.HTTPException as error:  # (a message gone or refused is handled there)
+                    if attempt == RETRIES - 1:
+                        log.warning("%s match %s: its message in the channel could not show event %s (%s); the "
+                                    "next one will", self.title, event.match_id, event.seq, error)
+                    else:
+                        await asyncio.sleep(0.5 * 2 ** attempt)
+            pending = self._card_work[event.match_id]
+            pending.pop(event.seq, None)
+            if not pending:
+                del self._card_work[event.match_id]
+            await self._mark_shown(event.match_id, self._shown_up_to.get(event.match_id, event.seq))
+
+        task = asyncio.get_running_loop().create_task(edit(), name=f"{self.prefix}-card-{event.match_id}")
+        self._card_work.setdefault(event.match_id, {})[event.seq] = task
 
     def _handler(self, show: Show, event: QueuedEvent) -> Callable[[Show, QueuedEvent], Awaitable[None]] | None:
         """What shows the run's event ``show.at`` (its ``_on_<type>`` method); ``None``: nothing (it is marked shown
@@ -388,7 +468,7 @@ class Presenter(ShowLoop):
 
     def _turn(self, key: tuple[int, str]) -> asyncio.Lock:
         """Requests of one rate limit go one at a time, whichever match they are for (``(channel id, "send")``,
-        ``(channel id, "edit")``, ``(0, "create_dm")``): discord.py learns a limit from the first answer, so
+        ``(channel id, "edit")``): discord.py learns a limit from the first answer, so
         requests sent together before it would overrun it (429s); one after the other, it paces them."""
         lock = self._rate_locks.get(key)
         if lock is None:
@@ -475,6 +555,10 @@ class Presenter(ShowLoop):
         match = show.match
         if not self.has_channel_card(match):
             return None
+        earlier = [task for task in self._card_work.get(match.id, {}).values() if task is not asyncio.current_task()]
+        if earlier:  # (a card edit on its way lands first: the channel shows the match's latest)
+            await asyncio.gather(*earlier, return_exceptions=True)
+            show.match = match = await self.service.get_match(match.id)
         message_id = match.challenge_message_id
         if message_id is not None:
             edit: dict[str, Any] = {"content": content, "embeds": [], "attachments": [], "view": view,
@@ -552,6 +636,7 @@ class Presenter(ShowLoop):
 
     async def _on_challenge(self, show: Show, event: QueuedEvent) -> None:
         match = show.match
+        self.open_dms_ahead(match)
         if match.challenge_message_id is not None or match.status != "challenge":
             return
         channel = self._channel(match.channel_id)
@@ -569,6 +654,7 @@ class Presenter(ShowLoop):
         match = show.match
         if match.challenge_message_id is None or match.status != "challenge":
             return
+        self.open_dms_ahead(match)
         try:
             await self._edit(match.channel_id, match.challenge_message_id,
                              **self.opening_message(match, await self.language(match)))
@@ -636,14 +722,16 @@ class Presenter(ShowLoop):
     _on_withdrawn = _on_expired = _on_declined
 
     async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
-        """The thread is made, and the match's message in the channel says who plays and where (no buttons)."""
+        """The thread is made, and the match's message in the channel says who plays and where (no buttons; on its
+        way while the match goes on: :meth:`_card_later`)."""
+        self.open_dms_ahead(show.match)
         thread_id = await self._ensure_thread(show)
         language = show.language
         if thread_id is None:
             live = self.accepted_text(show.match, show.names, thread_id, language)
         else:
             live = self.link_text(show.match, show.names, thread_id, language)
-        await self._show_card(show, content=live)
+        self._card_later(show, event, content=live)
 
     async def _ensure_thread(self, show: Show) -> int | None:
         """The match's public thread, made from the challenge message the first time; ``None``: the match is played
@@ -721,28 +809,43 @@ class Presenter(ShowLoop):
                            view=self.buttons.panel_view(match.id, self.panel_step(panel), surface),
                            colour=self.finished_colour if panel.ended else self.colour)
 
-    async def _send_panels(self, show: Show, step: int) -> None:
+    async def _send_panels(self, show: Show, step: int) -> Delivery:
         """Each seat's panel of ``step``, when ``step`` is the match's current one (once per seat and step): by DM
-        for a player who prefers it (the default), else in the thread only, from the board's button."""
+        for a player who prefers it (the default), else in the thread only, from the board's button. The seats' DMs
+        go out together (each waits only for its own DM channel). Returns when each panel reached its player, for
+        :meth:`_deadline_from_delivery`."""
         match = show.match
+        delivery = Delivery()
         if match.status != "active" or match.step != step:
-            return
+            return delivery
         seats = [seat for seat in range(len(match.seats)) if dm_name(step, seat) not in match.messages
                  and seat not in program_seats(match)]
         if not seats:
-            return
+            return delivery
         places = await self.preferences.panel_places(match.seats[seat].user_id for seat in seats)
-        for seat in seats:
-            await self._send_panel(show, step, seat, places[match.seats[seat].user_id])
+        messages: dict[int, int] = {}
+        outcomes = await asyncio.gather(*(
+            self._send_panel(show, step, seat, places[match.seats[seat].user_id], messages, delivery)
+            for seat in seats), return_exceptions=True)
+        # (the stored names: one write for the seats together, whatever each DM did)
+        if messages:
+            show.match = await self.service.set_messages(match.id, messages)
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
+        return delivery
 
-    async def _send_panel(self, show: Show, step: int, seat: int, place: str = DEFAULT_PANELS) -> None:
-        """Seat ``seat``'s panel of ``step`` (message ``dm:<step>:<seat>``): the seat's one DM message of the match,
-        sent the first time and edited for each later step; ``0`` when the panel opens in the thread only (``place``
-        is ``here``, or the seat's DMs are closed: :meth:`_dms_closed`, found out here the first time)."""
+    async def _send_panel(self, show: Show, step: int, seat: int, place: str, messages: dict[str, int],
+                          delivery: Delivery) -> None:
+        """Seat ``seat``'s panel of ``step`` (message ``dm:<step>:<seat>``, put in ``messages`` for the caller to
+        store): the seat's one DM message of the match, sent the first time and edited for each later step; ``0``
+        when the panel opens in the thread only (``place`` is ``here``, or the seat's DMs are closed:
+        :meth:`_dms_closed`, found out here the first time). ``delivery`` gets when the DM reached the player."""
         match = show.match
         user_id = match.seats[seat].user_id
         if place == "here" or seat in self._dms_closed(match):
-            show.match = await self.service.set_message(match.id, dm_name(step, seat), 0)
+            messages[dm_name(step, seat)] = 0
+            delivery.in_thread.append(seat)
             return
         # under the player's panel lock: a click on the DM's previous step is answered before the message moves on
         async with self.panel_lock(match.id, user_id):
@@ -751,12 +854,26 @@ class Presenter(ShowLoop):
                 return
             try:
                 message_id = await self._show_in_dm(show, step, seat, panel)
+                delivery.by_dm[seat] = self.service.clock()
             except discord.Forbidden as error:
                 log.info("%s match %s: no DM to seat %s (%s); its panels open in the match from now on",
                          self.title, match.id, seat, error)
-                show.match = await self.service.set_message(match.id, dms_closed_name(seat), 0)
+                messages[dms_closed_name(seat)] = 0
+                delivery.in_thread.append(seat)
                 message_id = 0
-        show.match = await self.service.set_message(match.id, dm_name(step, seat), message_id)
+        messages[dm_name(step, seat)] = message_id
+
+    async def _deadline_from_delivery(self, show: Show, step: int, delivery: Delivery) -> None:
+        """After the step's panels (:meth:`_send_panels`) and its public board were shown: the step's deadline
+        starts when its last player could act (their DM, or the board for a player whose panel opens there, which
+        is now); the kernel moves it if the panels were late (:meth:`MatchKernel.step_delivered`)."""
+        times = list(delivery.by_dm.values()) + ([self.service.clock()] if delivery.in_thread else [])
+        if not times:
+            return
+        update = await self.service.step_delivered(show.match.id, step, max(times))
+        if update is not None:
+            show.match = update.match
+            self.on_update(update)
 
     async def _show_in_dm(self, show: Show, step: int, seat: int, panel: Any) -> int:
         """The seat's DM message of the match made to show ``panel``: edited when there is one (an edit notifies
@@ -781,12 +898,52 @@ class Presenter(ShowLoop):
         return message.id
 
     async def _dm(self, match: MatchRecord, seat: int) -> discord.abc.Messageable:
-        """The seat's DM channel: the one the match stored, else opened (one at a time, see :meth:`_turn`)."""
+        """The seat's DM channel: the one the match stored, else the player's as this process knows it (opened
+        ahead: :meth:`open_dms_ahead`), else opened now."""
         record = match.seats[seat]
         if record.dm_channel_id is not None:
             return self._channel(record.dm_channel_id, dm=True)
-        async with self._turn((0, "create_dm")):
-            return await self.bot.create_dm(discord.Object(record.user_id))
+        return self._channel(await self._dm_channel_id(record.user_id), dm=True)
+
+    async def _dm_channel_id(self, user_id: int) -> int:
+        """The id of the player's DM channel with the bot (it never changes): known, else opened, a few at a time
+        (:data:`DM_OPENS_AT_ONCE`: discord.py paces the route once its first answer told the limit; a player's
+        second ask waits for the first)."""
+        known = self._dm_channels.get(user_id)
+        if known is not None:
+            self._dm_channels.move_to_end(user_id)
+            return known
+        opening = self._dm_opening.get(user_id)
+        if opening is None:
+            opening = self._dm_opening[user_id] = asyncio.ensure_future(self._open_dm(user_id))
+            opening.add_done_callback(lambda _: self._dm_opening.pop(user_id, None))
+        return await asyncio.shield(opening)
+
+    async def _open_dm(self, user_id: int) -> int:
+        async with self._dm_opens:
+            channel = await self.bot.create_dm(discord.Object(user_id))
+        self._dm_channels[user_id] = channel.id
+        while len(self._dm_channels) > KNOWN_DM_CHANNELS:
+            self._dm_channels.popitem(last=False)
+        return int(channel.id)
+
+    def open_dms_ahead(self, match: MatchRecord) -> None:
+        """Open the DM channels of the match's players whose panels go by DM, in the background (a challenge, a
+        join): when the match starts, their first panels wait for no DM to open."""
+        users = [seat.user_id for index, seat in enumerate(match.seats) if index not in program_seats(match)
+                 and seat.dm_channel_id is None and seat.user_id not in self._dm_channels]
+        if users and not self._closed:
+            task = asyncio.get_running_loop().create_task(self._open_dms(users), name=f"{self.prefix}-dms-{match.id}")
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _open_dms(self, user_ids: Sequence[int]) -> None:
+        try:
+            places = await self.preferences.panel_places(user_ids)
+            await asyncio.gather(*(self._dm_channel_id(user_id) for user_id in user_ids
+                                   if places[user_id] == DEFAULT_PANELS))
+        except discord.HTTPException as error:  # (the panel opens it, or finds the DMs closed)
+            log.info("%s: could not open DMs ahead: %s", self.title, error)
 
     async def _edit_panels(self, show: Show, step: int, seats: Sequence[int]) -> None:
         """The seats' DM panels of ``step`` shown again as they stand now (:meth:`MatchKernel.panel_for`): a new

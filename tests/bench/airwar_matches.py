@@ -321,9 +321,11 @@ class Bench:
         ix = await self.env.click(user, message, custom_id=button["custom_id"])
         response = await ix.wait_response(timeout=self.wait)
         if response.type == DEFERRED_UPDATE_MESSAGE:
-            # the answer is on its way as an edit of the clicked message: read the panel once it lands (reading it
-            # before would find the click's effect missing and give the engagement up)
-            await poll(lambda: len(message.history) > versions, self.wait, f"{user.name}: a deferred click's edit")
+            # the answer is on its way: an edit of the clicked message, or a private note (a refusal); read the panel
+            # once it lands (reading it before would find the click's effect missing and give the engagement up)
+            await poll(lambda: len(message.history) > versions or ix.followups, self.wait,
+                       f"{user.name}: a deferred click's answer")
+            return not ix.followups
         return not (response.type == 4 and response.ephemeral)
 
     async def play_match(self, number: int, challenger: User, opponent: User) -> None:

@@ -331,7 +331,9 @@ async def test_a_crash_between_sending_and_storing_sends_nothing_twice(make_env,
     assert len([m for m in env.messages(thread) if re.fullmatch(rf"{TITLE} — engagement 1(: flips)?", title(m))]) == 1
     assert len([m for m in env.messages(thread) if m.content.startswith("⏰")]) == 1
     assert len(results(env, thread)) == len(results(env, channel)) == 1
-    assert env.discord.rest.nonce_hits == 4  # every send after a crash got the message made before it
+    # every send after a crash got the message made before it: at least the four held above (the crash at the
+    # accepted edit may also catch the first panels sent and not yet recorded: they no longer wait for that edit)
+    assert env.discord.rest.nonce_hits >= 4
     assert len(await env.bot.matches.results(match_id)) == 2
 
 

@@ -1,0 +1,97 @@
+"""The live table at Discord's speed, through the local Discord: a player's time starts when they can act (their DM
+panel delivered), however late Discord delivers it; and a channel whose edits wait on its rate limit (every match
+there shares it) does not hold back the panels and boards of its matches."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.test_airwar import (
+    POLICIES,
+    TITLE,
+    accept,
+    board,
+    challenge,
+    dm_panel,
+    lock_in,
+    match_id_of,
+    settled,
+    stack_of,
+    start,
+)
+from tests.e2e.test_airwar_restart import creates, edits, titled
+
+pytestmark = pytest.mark.e2e
+
+HELD_S = 20.0
+
+
+def deadline_shown(text: str) -> int:
+    """The deadline a board or panel shows (Discord's timestamp markup)."""
+    found = re.findall(r"<t:(\d+):R>", text)
+    assert found, text
+    return int(found[-1])
+
+
+async def test_a_dm_held_back_moves_its_deadline_by_the_delay(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    message = await challenge(env, alice, bob)
+    match_id = match_id_of(message)
+    # Discord holds alice's first panel for 20 s (her DM is slow to arrive): she can't act before it is there
+    hold = env.hold(creates(env.dm(alice), titled(f"{TITLE} — engagement 1: your battle order")))
+    thread = await accept(env, bob, message)
+    await hold.wait(timeout=10)
+    first = (await env.bot.matches.get_match(match_id)).deadline_at
+    assert first is not None
+    env.clock.advance(HELD_S)
+    hold.release()
+    await env.wait_for(lambda: dm_panel(env, alice, 1), message="alice's panel never came")
+    await settled(env, match_id)
+
+    match = await env.bot.matches.get_match(match_id)
+    assert match.deadline_at == pytest.approx(first + HELD_S, abs=1.0)  # moved by the delay
+    moved = [q.event for q in await env.bot.matches.events(match_id) if q.type == "deadline_moved"]
+    assert [(e["reason"], e["engagement"]) for e in moved] == [("delivery", 1)]
+    shown = board(env, thread, 1)
+    assert shown is not None and deadline_shown(shown.text) == int(match.deadline_at)  # the board shows it
+    assert deadline_shown(dm_panel(env, alice, 1).text) == int(match.deadline_at)  # and so does her panel
+    assert not [m for m in env.messages(thread) if "deadline" in m.content.lower()]  # no note for it
+
+    # past the first deadline, before the moved one: nobody timed out
+    env.clock.advance(first - env.clock.time() + 1)
+    assert first < env.clock.time() < match.deadline_at
+    await settled(env, match_id)
+    assert not [q for q in await env.bot.matches.events(match_id) if q.type == "arrange_timeout"]
+    for seat, user in enumerate((alice, bob)):
+        shown_panel = dm_panel(env, user, 1)
+        await lock_in(env, user, shown_panel, POLICIES[seat](stack_of(shown_panel)))
+    await env.wait_for(lambda: dm_panel(env, alice, 2) and dm_panel(env, bob, 2), message="no engagement 2")
+
+
+async def test_a_busy_channel_does_not_hold_back_the_panels_of_its_matches(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    channel = env.channel()
+    players = [env.user(name) for name in ("alice", "bob", "cleo", "dan")]
+    first = await challenge(env, players[0], players[1])
+    second = await challenge(env, players[2], players[3])
+    second_id = match_id_of(second)
+    # the channel's edit of the second match's card (who plays, the link) waits, as behind the channel's rate limit
+    # (every match there shares it: here Discord holds it)
+    hold = env.hold(edits(second, lambda body: "follow the match" in (body.get("content") or "")))
+    await accept(env, players[1], first)
+    thread = await accept(env, players[3], second)
+    await hold.wait(timeout=10)
+    # its players get their panels, and its thread its board, while the channel's edit waits
+    await env.wait_for(lambda: dm_panel(env, players[2], 1) and dm_panel(env, players[3], 1),
+                       message="the panels waited for the channel's edit")
+    await env.wait_for(lambda: board(env, thread, 1), message="the board waited for the channel's edit")
+    assert "follow the match" not in second.content
+    assert (await env.bot.matches.unshown_events(second_id))  # not shown until it lands
+    hold.release()
+    await env.wait_for(lambda: "follow the match" in second.content, message="the card never changed")
+    await settled(env, second_id)
+    assert [m for m in env.messages(channel) if m.author is env.bot_user] == [first, second]
+
