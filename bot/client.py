@@ -23,6 +23,7 @@ from discord.ext import commands
 
 import cogs
 from bot.config import Settings
+from bot.emoji import CardEmoji
 from bot.games import registry
 from bot.i18n import N_, language_of, texts
 from bot.i18n.commands import CommandTranslator
@@ -118,6 +119,8 @@ class CardGameBot(commands.Bot):
         self.guild_settings: SettingsService | None = None
         self.player_languages: PlayerLanguages | None = None
         self.timers = Timers(clock=clock, sleep=timer_sleep)
+        #: the app's card emoji (uploaded at start)
+        self.card_emoji = CardEmoji()
         #: the process the bot's own players think in (off the event loop), started at the first need
         self.thinking = Thinking()
         self.pace_sleep = pace_sleep
@@ -180,6 +183,7 @@ class CardGameBot(commands.Bot):
             await self.load_extension(extension)
         await self.tree.set_translator(CommandTranslator())
         await self.sync_commands()
+        await self.sync_card_emoji()
         # before logging in (about half a second, once per process): drawn while the first interactions come, it
         # would hold the interpreter's lock the event loop needs
         await asyncio.to_thread(card_pictures.warm_up)
@@ -258,6 +262,14 @@ class CardGameBot(commands.Bot):
                 await display.resume()
             except Exception:
                 log.exception("resuming the %s matches after the start failed", game)
+
+    async def sync_card_emoji(self) -> None:
+        """The card emoji uploaded as the app's own, once (:class:`~bot.emoji.CardEmoji`); a failure leaves the
+        messages with the card notation alone (logged, never fatal)."""
+        try:
+            await self.card_emoji.sync(self)
+        except discord.HTTPException as error:
+            log.warning("the card emoji could not be uploaded: %s; cards show as text", error)
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """To the dev guild when one is set (instant updates while developing), globally otherwise."""

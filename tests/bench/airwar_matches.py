@@ -310,9 +310,10 @@ class Bench:
         if self.args.think_ms > 0:
             await asyncio.sleep(self.rng.uniform(0, 2 * self.args.think_ms / 1000))
 
-    async def click(self, user: User, message: Message, key: str) -> bool:
+    async def click(self, user: User, message: Message, key: str, *, panel: bool = True) -> bool:
         """Click the enabled button whose custom id ends with ``:key``; False when there is none or the bot
-        refused (an ephemeral answer): the panel moved on (a missed deadline)."""
+        refused (an ephemeral answer): the panel moved on (a missed deadline). ``panel``: the clicked message is a
+        panel, which the click's answer edits (a public message's click, Accept, changes it later by itself)."""
         await self.think()
         button = next((b for b in message.buttons if b["custom_id"].endswith(f":{key}")), None)
         if button is None or button.get("disabled"):
@@ -320,7 +321,7 @@ class Bench:
         versions = len(message.history)
         ix = await self.env.click(user, message, custom_id=button["custom_id"])
         response = await ix.wait_response(timeout=self.wait)
-        if response.type == DEFERRED_UPDATE_MESSAGE:
+        if response.type == DEFERRED_UPDATE_MESSAGE and panel:
             # the answer is on its way: an edit of the clicked message, or a private note (a refusal); read the panel
             # once it lands (reading it before would find the click's effect missing and give the engagement up)
             await poll(lambda: len(message.history) > versions or ix.followups, self.wait,
@@ -346,7 +347,7 @@ class Bench:
             if await self.bot.stored(match_id):
                 break
             await asyncio.sleep(0.05)
-        if not await self.click(opponent, message, "accept"):
+        if not await self.click(opponent, message, "accept", panel=False):
             raise AssertionError(f"match {number}: the accept was refused")
         accepted = time.perf_counter()
         thread = await poll(lambda: message.thread, self.args.timeout, f"match {number}: no thread")

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from bot.match.kernel import MatchKernel
+from bot.render.card_emoji import NAMES
 from tests.e2e.test_airwar import (
     SEED,
     Played,
@@ -220,6 +221,9 @@ async def test_two_processes_four_shards_a_kill_and_one_action_per_click(make_en
         await first.start()
         await second.start()
         assert sorted(s.shard for s in env.discord.hub.sessions) == [(n, SHARDS) for n in range(SHARDS)]
+        # the card emoji: uploaded by the first process, found by the second
+        assert env.world.app_emoji_creates == len(NAMES)
+        assert sorted(emoji.name for emoji in env.world.app_emojis.values()) == sorted(NAMES)
 
         north_ix = await slash(env, alice, "airwar challenge", opponent=bob, timer=600, where=north_channel)
         south_ix = await slash(env, carol, "airwar challenge", opponent=dave, timer=30, where=south_channel)

@@ -8,19 +8,25 @@ from pathlib import Path
 from typing import Any
 
 from .driver import Env
+from .emoji_limits import AppEmoji
 
 
-def airwar_bot_factory(database_path: Path, database_url: str | None = None,
+def airwar_bot_factory(database_path: Path, database_url: str | None = None, *, card_emoji_uploaded: bool = True,
                        **client_options: Any) -> Callable[[Env], Any]:
     """``factory(env)`` -> an ``CardGameBot`` on ``database_path`` (or the PostgreSQL ``database_url``; by default
     the ``AIRWAR_TEST_DATABASE_URL`` environment variable's, when set) with ``dev_guild_id`` = the local guild.
 
     ``guild_ready_timeout`` defaults to 0.05 s (discord.py waits that long after the last GUILD_CREATE).
+    ``card_emoji_uploaded``: the application has its card emoji already (:func:`seed_card_emoji`, as after the
+    bot's first start anywhere); ``False``: the bot uploads them as it starts.
     """
 
     def factory(env: Env):
         from bot.client import CardGameBot
         from bot.config import Settings
+
+        if card_emoji_uploaded and not env.world.app_emojis:
+            seed_card_emoji(env)
 
         settings = Settings(
             token=env.token,
@@ -78,3 +84,13 @@ def run_bot_process(api: str, gateway: str, token: str, make_bot: Callable[[], A
             await bot.start(token)
 
     asyncio.run(run())
+
+
+def seed_card_emoji(env: Env) -> None:
+    """The application's card emoji as an earlier start of the bot uploaded them (``bot.render.card_emoji``)."""
+    from bot.render.card_emoji import NAMES, card_of, emoji_png
+
+    world = env.world
+    for name in NAMES:
+        emoji = AppEmoji(world.ids.next(), name, emoji_png(card_of(name)), animated=False)
+        world.app_emojis[emoji.id] = emoji

@@ -52,6 +52,14 @@ def unknown_application() -> ApiError:
     return ApiError(404, 10002, "Unknown Application")
 
 
+def unknown_emoji() -> ApiError:
+    return ApiError(404, 10014, "Unknown Emoji")
+
+
+def max_emojis() -> ApiError:
+    return ApiError(400, 30008, "Maximum number of emojis reached")
+
+
 def unknown_command() -> ApiError:
     return ApiError(404, 10063, "Unknown application command")
 

@@ -12,7 +12,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import command_limits, errors
+from . import command_limits, emoji_limits, errors
+from .emoji_limits import AppEmoji
 from .state import (
     APPLICATION_COMMAND,
     ATTACH_FILES,
@@ -542,6 +543,58 @@ class Rest:
         commands.remove(command)
         self.world.changed()
         return 204, None
+
+    # ====================================================================================== application emoji
+    @route("GET", "/applications/{application_id}/emojis")
+    async def list_application_emojis(self, call: Call):
+        self._check_app(call)
+        return 200, {"items": [emoji.payload(self.world.bot_user) for emoji in self.world.app_emojis.values()]}
+
+    @route("GET", "/applications/{application_id}/emojis/{emoji_id}")
+    async def get_application_emoji(self, call: Call):
+        return 200, self._app_emoji(call).payload(self.world.bot_user)
+
+    @route("POST", "/applications/{application_id}/emojis")
+    async def create_application_emoji(self, call: Call):
+        self._check_app(call)
+        world = self.world
+        name = call.body["name"]
+        emoji_limits.check_name(name)
+        if any(emoji.name == name for emoji in world.app_emojis.values()):
+            raise errors.form_error(["name"], "APPLICATION_EMOJI_NAME_ALREADY_TAKEN",
+                                    "An application emoji with this name already exists.")
+        if len(world.app_emojis) >= emoji_limits.MAX_APPLICATION_EMOJIS:
+            raise errors.max_emojis()
+        image, animated = emoji_limits.decode_image(call.body["image"])
+        emoji = AppEmoji(world.ids.next(), name, image, animated)
+        world.app_emojis[emoji.id] = emoji
+        world.app_emoji_creates += 1
+        world.changed()
+        return 201, emoji.payload(world.bot_user)
+
+    @route("PATCH", "/applications/{application_id}/emojis/{emoji_id}")
+    async def update_application_emoji(self, call: Call):
+        emoji = self._app_emoji(call)
+        name = call.body.get("name", emoji.name)
+        emoji_limits.check_name(name)
+        if any(other.name == name and other is not emoji for other in self.world.app_emojis.values()):
+            raise errors.form_error(["name"], "APPLICATION_EMOJI_NAME_ALREADY_TAKEN",
+                                    "An application emoji with this name already exists.")
+        emoji.name = name
+        return 200, emoji.payload(self.world.bot_user)
+
+    @route("DELETE", "/applications/{application_id}/emojis/{emoji_id}")
+    async def delete_application_emoji(self, call: Call):
+        emoji = self._app_emoji(call)
+        del self.world.app_emojis[emoji.id]
+        return 204, None
+
+    def _app_emoji(self, call: Call) -> AppEmoji:
+        self._check_app(call)
+        emoji = self.world.app_emojis.get(int(call.params["emoji_id"]))
+        if emoji is None:
+            raise errors.unknown_emoji()
+        return emoji
 
     # ====================================================================================== interactions
     @route("POST", "/interactions/{interaction_id}/{interaction_token}/callback")

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import quote
 
 from . import errors
+from .emoji_limits import AppEmoji, check_component_emoji
 from .state import (
     ADMINISTRATOR,
     DEFAULT_BOT_PERMISSIONS,
@@ -62,6 +63,9 @@ class World:
         self.global_commands: list[dict] = []
         self.guild_commands: dict[int, list[dict]] = {}
         self.command_syncs = 0
+        #: the application's own emoji (usable in every message the app sends), by id
+        self.app_emojis: dict[int, AppEmoji] = {}
+        self.app_emoji_creates = 0
         self.typing: list[tuple[Channel, float]] = []  # typing indicators the bot triggered
         self.listeners: list[Callable[[], None]] = []
 
@@ -282,6 +286,7 @@ class World:
                 raise errors.form_error(["embeds"], "MAX_EMBED_SIZE_EXCEEDED",
                                         "Embed size exceeds maximum size of 6000")
         if "components" in data or creating:
+            check_component_emoji(data.get("components") or [], self.app_emojis, ["components"])
             message.components = normalize_components(data.get("components") or [], v2=v2,
                                                       attachments=named, world=self)
 
@@ -451,8 +456,9 @@ _SELECT_TYPES = (3, 5, 6, 7, 8)
 
 
 def _emoji_response(emoji: dict) -> dict:
-    """A unicode emoji is sent with ``id: null``; Discord answers with the id left out."""
-    return {key: value for key, value in emoji.items() if value is not None}
+    """A unicode emoji is sent with ``id: null``; Discord answers with the id left out (and a custom emoji's id,
+    a snowflake, as a string)."""
+    return {key: str(value) if key == "id" else value for key, value in emoji.items() if value is not None}
 
 
 def normalize_components(components: list[dict], *, v2: bool, attachments: dict[str, Attachment],
