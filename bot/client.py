@@ -23,7 +23,7 @@ from discord.ext import commands
 
 import cogs
 from bot.config import Settings
-from bot.emoji import CardEmoji
+from bot.emoji import CARD_EMOJI
 from bot.games import registry
 from bot.i18n import N_, language_of, texts
 from bot.i18n.commands import CommandTranslator
@@ -119,8 +119,8 @@ class CardGameBot(commands.Bot):
         self.guild_settings: SettingsService | None = None
         self.player_languages: PlayerLanguages | None = None
         self.timers = Timers(clock=clock, sleep=timer_sleep)
-        #: the app's card emoji (uploaded at start)
-        self.card_emoji = CardEmoji()
+        #: the app's card emoji (uploaded at start; the process's, which the buttons read)
+        self.card_emoji = CARD_EMOJI
         #: the process the bot's own players think in (off the event loop), started at the first need
         self.thinking = Thinking()
         self.pace_sleep = pace_sleep

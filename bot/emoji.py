@@ -71,3 +71,6 @@ class CardEmoji:
         emoji = self._by_card.get(card)
         return None if emoji is None else discord.PartialEmoji(name=emoji.name, id=emoji.id)
 
+
+#: the application's card emoji in this process (one application: its bot syncs it as it starts)
+CARD_EMOJI = CardEmoji()

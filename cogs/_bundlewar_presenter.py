@@ -53,7 +53,14 @@ class BundleWarPresenter(Presenter):
     async def _on_turn(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["step"]
         await self._close_board(show, step - 1)
-        await self._send_panels(show, step)
+        delivery = await self._send_panels(show, step)
+        await self._post_board(show, event)
+        await self._deadline_from_delivery(show, step, delivery)
+
+    async def _post_board(self, show: Show, event: QueuedEvent, *, edit: bool = False) -> None:
+        """The step's board (``board:<step>``): posted, or with ``edit`` shown again as the match stands (a moved
+        deadline)."""
+        step = event.event["step"]
         match = show.match
         current = match.step == step
         say = texts(show.language)
@@ -61,8 +68,24 @@ class BundleWarPresenter(Presenter):
         surface = render.board(event.event, show.names, deadline=match.deadline_at if current else None, say=say)
         content = " ".join(f"<@{user_id}>" for user_id in ping) or None
         view = self.buttons.board_view(match.id, step, say(self.buttons.board_label)) if current else None
+        message_id = match.messages.get(board_name(step))
+        if edit:
+            if message_id is not None:
+                await self._play_edit_if_there(show, message_id, embed=embed_of(surface, colour=COLOUR), view=view)
+            return
         await self._post(show, board_name(step), content=content, embed=embed_of(surface, colour=COLOUR), view=view,
                          allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in ping]))
+
+    async def _on_deadline_moved(self, show: Show, event: QueuedEvent) -> None:
+        """The step's panels reached their players late (or the bot was away): its board and its open panels show
+        the deadline as it is now."""
+        step = event.event["engagement"]
+        turn = next((q for q in reversed(await self.service.events(show.match.id))
+                     if q.type == "turn" and q.event.get("step") == step), None)
+        if turn is None or show.match.step != step:
+            return
+        await self._post_board(show, turn, edit=True)
+        await self._edit_panels(show, step, turn.event["seats"])
 
     async def _line(self, show: Show, event: QueuedEvent, text: str) -> None:
         if text:

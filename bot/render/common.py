@@ -60,13 +60,15 @@ class Surface:
 @dataclass(frozen=True)
 class Button:
     """A button for the cog to build: ``key`` goes in its custom id, ``style`` is a hint (primary, secondary,
-    success, danger), ``row`` is the action row (0-4)."""
+    success, danger), ``row`` is the action row (0-4), ``card``: the card it stands for (the button shows the
+    app's emoji of it beside its label)."""
 
     key: str
     label: str
     enabled: bool = True
     style: str = "secondary"
     row: int = 0
+    card: str | None = None
 
 
 @dataclass(frozen=True)

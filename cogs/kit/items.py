@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.emoji import CARD_EMOJI
 from bot.i18n import N_, Texts
 from bot.render.common import ENGLISH, Button, ButtonSurface
 from cogs.kit.messages import SORRY, STYLES, private_words, tell_privately
@@ -166,8 +167,9 @@ class MatchButtons:
                                       rf":(?P<key>{key})"):
                 def __init__(self, match_id: int, step: int, key: str, *, label: str | None = None,
                              style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
-                             row: int | None = None) -> None:
+                             row: int | None = None, emoji: discord.PartialEmoji | None = None) -> None:
                     super().__init__(discord.ui.Button(label=label or key, style=style, disabled=disabled, row=row,
+                                                       emoji=emoji,
                                                        custom_id=f"{prefix}:{kind}:{match_id}:{step}:{key}"))
                     self.match_id = match_id
                     self.step = step
@@ -177,7 +179,7 @@ class MatchButtons:
                 async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                                          match: re.Match[str]) -> Any:
                     return cls(int(match["match"]), int(match["step"]), match["key"], label=item.label,
-                               style=item.style)
+                               style=item.style, emoji=item.emoji)
 
                 async def callback(self, interaction: discord.Interaction) -> None:
                     await self._run(interaction, handler, self.step, self.key)
@@ -294,7 +296,8 @@ class MatchButtons:
     def _step_view(self, item: Any, match_id: int, step: int, buttons: Sequence[Button]) -> discord.ui.View | None:
         return self._view([item(match_id, step, button.key, label=button.label,
                                 style=STYLES.get(button.style, discord.ButtonStyle.secondary),
-                                disabled=not button.enabled, row=row)
+                                disabled=not button.enabled, row=row,
+                                emoji=None if button.card is None else CARD_EMOJI.partial(button.card))
                            for button, row in zip(buttons, fit_rows([b.row for b in buttons]), strict=True)])
 
     def open_panel_view(self, match_id: int, step: int, label: str | None = None, *,

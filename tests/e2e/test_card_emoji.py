@@ -1,7 +1,7 @@
 """The card emoji set on the local Discord: uploaded once as the application's own emoji when the bot first starts,
 only listed on a restart, made once when two processes of a cluster start together; and the local Discord refuses
 what Discord refuses of application emoji (bad names, a name taken, an image too big, an unknown emoji on a
-button)."""
+button); a panel's card buttons show the cards' emoji."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ import base64
 import discord
 import pytest
 
+from bot.cards import card_label
 from bot.emoji import CardEmoji
 from bot.render.card_emoji import CARDS, NAMES, card_of, emoji_png
-from tests.e2e.test_airwar import fast_bot
+from tests.e2e.test_airwar import accept, challenge, dm_panel, fast_bot, stack_of, start
 from tests.localdiscord import Env
 
 pytestmark = pytest.mark.e2e
@@ -86,3 +87,16 @@ async def test_the_local_discord_refuses_what_discord_refuses(make_env):
         assert not env.world.app_emojis
     finally:
         await client.close()
+
+
+async def test_a_panels_card_buttons_show_the_cards_emoji(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    await accept(env, bob, await challenge(env, alice, bob))
+    panel = await env.wait_for(lambda: dm_panel(env, alice, 1), message="no panel")
+    ids = {emoji.name: str(emoji.id) for emoji in env.world.app_emojis.values()}
+    cards = stack_of(panel)
+    shown = [button.get("emoji") for button in panel.buttons if ":card:" in button["custom_id"]]
+    assert shown == [{"id": ids[f"c_{card}"], "name": f"c_{card}"} for card in cards]
+    assert [b["label"] for b in panel.buttons][:len(cards)] == [card_label(card) for card in cards]  # and the card
+    assert not any(b.get("emoji") for b in panel.buttons if ":card:" not in b["custom_id"])

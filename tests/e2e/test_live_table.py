@@ -1,9 +1,10 @@
 """The live table at Discord's speed, through the local Discord: a player's time starts when they can act (their DM
-panel delivered), however late Discord delivers it; and a channel whose edits wait on its rate limit (every match
-there shares it) does not hold back the panels and boards of its matches."""
+panel delivered), however late Discord delivers it (Air War, Bundle War); and a channel whose edits wait on its rate
+limit (every match there shares it) does not hold back the panels and boards of its matches."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -95,3 +96,31 @@ async def test_a_busy_channel_does_not_hold_back_the_panels_of_its_matches(make_
     await settled(env, second_id)
     assert [m for m in env.messages(channel) if m.author is env.bot_user] == [first, second]
 
+
+
+async def test_a_bundle_war_board_shows_the_deadline_its_late_panel_moved(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    ix = await env.slash(alice, "bundlewar challenge", opponent=bob)
+    await ix.wait_response()
+    message = ix.message
+    match_id = int(message.buttons[0]["custom_id"].split(":")[2])
+    service = env.bot.get_cog("BundleWar").service
+    await env.wait_for(lambda: message.buttons)
+    hold = env.hold(creates(env.dm(alice), titled("Bundle War — step 1")))
+    await env.click(bob, message, custom_id=f"bw:c:{match_id}:accept")
+    thread = await env.wait_for(lambda: message.thread, message="no thread")
+    await hold.wait(timeout=10)
+    first = (await service.get_match(match_id)).deadline_at
+    env.clock.advance(HELD_S)
+    hold.release()
+    await env.wait_for(lambda: any(m.embeds and m.embeds[0].get("title") == "Bundle War — step 1"
+                                   for m in env.messages(alice)), message="alice's panel never came")
+    for _ in range(500):  # (every event shown)
+        if not await service.unshown_events(match_id):
+            break
+        await asyncio.sleep(0.01)
+    match = await service.get_match(match_id)
+    assert match.deadline_at == pytest.approx(first + HELD_S, abs=1.0)
+    boards = [m for m in env.messages(thread) if m.author is env.bot_user and "<t:" in m.text]
+    assert boards and deadline_shown(boards[-1].text) == int(match.deadline_at)

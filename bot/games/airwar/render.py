@@ -717,7 +717,7 @@ def order_buttons(view: View, draft: Sequence[str] = (), *, say: Texts = ENGLISH
     for i, card in enumerate(stack):
         label = card_label(card) if card not in draft else f"{draft.index(card) + 1}: {card_label(card)}"
         buttons.append(Button(f"card:{card}", label, card not in draft,
-                              "primary" if card not in draft else "secondary", i // 5))
+                              "primary" if card not in draft else "secondary", i // 5, card=card))
     row = (len(stack) - 1) // 5 + 1
     placed = len(draft)
     _ = say

@@ -329,7 +329,7 @@ def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurfac
             for army in data.dealt:
                 buttons.append(Button(f"army:{army}", _("{army} · {stamina} SP", army=card(army),
                                                         stamina=full_stamina(army)),
-                                      army not in data.draft, "primary", 0))
+                                      army not in data.draft, "primary", 0, card=army))
             complete = len(data.draft) == len(data.dealt)
             buttons += [Button("undo", _("Undo"), bool(data.draft), "secondary", 1),
                         Button("reset", _("Reset"), bool(data.draft), "secondary", 1),
@@ -363,7 +363,7 @@ def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurfac
             lines.append(_("Pick your card: red cards attack, black cards defend; the higher number wins the round."))
             for index, fighting in enumerate(data.hand):
                 buttons.append(Button(f"play:{fighting}", f"{card(fighting)} {kind(fighting, _)}", True,
-                                      "danger" if is_red(fighting) else "secondary", index // 5))
+                                      "danger" if is_red(fighting) else "secondary", index // 5, card=fighting))
             if data.deadline_at is not None:
                 lines.append(_("Deadline: {when} (miss it and your lowest card is played).",
                                when=timestamp(data.deadline_at)))

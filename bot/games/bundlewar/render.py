@@ -117,11 +117,13 @@ def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurfac
         # only a pile top's rank matters (a steal matches ranks): one button per rank, so a big war's pick fits
         for item in choices_by_rank(data.choices):
             card = item.removeprefix("top:")
-            buttons.append(Button(item, clamp_line(_("{card} on top", card=card_label(card)), 80), True, "primary"))
+            buttons.append(Button(item, clamp_line(_("{card} on top", card=card_label(card)), 80), True, "primary",
+                                  card=card))
     else:
         card = view["looking"]
         text = _("You look at **{card}**.", card=card_label(card))
-        buttons.append(Button("play", clamp_line(_("Play {card}", card=card_label(card)), 80), True, "primary"))
+        buttons.append(Button("play", clamp_line(_("Play {card}", card=card_label(card)), 80), True, "primary",
+                              card=card))
         for item in data.choices:
             if item.startswith("steal:"):
                 victim = int(item.removeprefix("steal:"))

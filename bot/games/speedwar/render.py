@@ -85,8 +85,8 @@ def round_surface(event: Mapping[str, Any], names: Sequence[str], *, deadline: f
              _("Press the higher card, or **=** if the ranks are equal: first right press takes both!")]
     if deadline is not None:
         lines.append("-# " + _("Nobody pressed? The higher card takes them {when}.", when=timestamp(deadline)))
-    buttons = [Button("0", card_label(cards[0]), True, "primary"), Button("1", card_label(cards[1]), True, "primary"),
-               Button(TIE, "=", True, "secondary")]
+    buttons = [Button("0", card_label(cards[0]), True, "primary", card=cards[0]),
+               Button("1", card_label(cards[1]), True, "primary", card=cards[1]), Button(TIE, "=", True, "secondary")]
     return ButtonSurface(round_title(event["round"], say), "\n".join(lines), None, buttons)
 
 
