@@ -74,5 +74,5 @@ class ArmyCog(MatchCog, name=COG_NAME):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*BUTTONS.items)
+    bot.route_clicks(*BUTTONS.items)
     await bot.add_cog(ArmyCog(bot))

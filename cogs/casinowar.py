@@ -131,5 +131,5 @@ class CasinoWarCog(MatchCog, name=COG_NAME):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*BUTTONS.items)
+    bot.route_clicks(*BUTTONS.items)
     await bot.add_cog(CasinoWarCog(bot))

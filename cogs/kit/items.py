@@ -15,7 +15,8 @@ sent before a restart still works (nothing about it lives in memory):
   ``table_key`` pattern;
 * ``<prefix>:rm:<match>`` -- "Rematch" on a finished match's result.
 
-The items only parse their custom id and hand the click to the game's cog (found by name):
+The bot routes their clicks by custom id (``bot.route_clicks(*buttons.items)``, in the views of
+:class:`RoutedView`). The items only parse their custom id and hand the click to the game's cog (found by name):
 ``interaction_check`` answers a click by someone outside the match (but a lobby's Join) with an ephemeral "This
 isn't your match." (the cog's ``check_player``), and an error is answered privately, never raised. No rules and no
 state here.
@@ -42,6 +43,21 @@ LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
 REMATCH_LABEL = N_("Rematch")
 ROW_WIDTH = 5  # buttons in one action row (Discord's limit)
 MAX_ROWS = 5  # action rows in one message
+
+
+class RoutedView(discord.ui.View):
+    """A view of match buttons, whose clicks the bot routes itself by their custom ids
+    (:meth:`bot.client.CardGameBot.route_clicks`): discord.py keeps no copy of it per message sent, and builds no view
+    from the clicked message to find the button (nor ignores a click on a button the message no longer shows: the
+    click is answered all the same)."""
+
+    # (discord.py keeps a view that is not finished and is dispatchable; an interaction's first answer asks only the
+    # first: both say no)
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:
+        return True
 
 
 def fit_rows(wanted: Sequence[int]) -> list[int]:
@@ -256,7 +272,7 @@ class MatchButtons:
         if table_key is not None:
             self.TableButton = step_button("t", table_key, 7, "on_table_button")
             items.append(self.TableButton)
-        #: for ``bot.add_dynamic_items``
+        #: for ``bot.route_clicks``
         self.items: tuple[type[Any], ...] = tuple(items)
 
     def opening_id_prefixes(self, match_id: int) -> tuple[str, ...]:
@@ -269,7 +285,7 @@ class MatchButtons:
         """A lasting view of ``items``; ``None`` when there are none (the message loses its buttons)."""
         if not items:
             return None
-        view = discord.ui.View(timeout=None)
+        view = RoutedView(timeout=None)
         for item in items:
             view.add_item(item)
         return view
@@ -304,12 +320,12 @@ class MatchButtons:
                         say: Texts = ENGLISH) -> discord.ui.View:
         """The button that opens the presser's panel of ``step`` (``label``: its words, else the game's
         ``open_label`` in ``say``'s language)."""
-        view = discord.ui.View(timeout=None)
+        view = RoutedView(timeout=None)
         view.add_item(self.OpenPanelButton(match_id, step, label or say(self.open_label)))
         return view
 
     def rematch_view(self, match_id: int, *, say: Texts = ENGLISH) -> discord.ui.View:
-        view = discord.ui.View(timeout=None)
+        view = RoutedView(timeout=None)
         view.add_item(self.RematchButton(match_id, say(REMATCH_LABEL)))
         return view
 
@@ -322,7 +338,7 @@ class MatchButtons:
 
     def forfeit_view(self, match_id: int, *, say: Texts = ENGLISH) -> discord.ui.View:
         """The forfeit question's two buttons, in ``say``'s language (the player's)."""
-        view = discord.ui.View(timeout=None)
+        view = RoutedView(timeout=None)
         view.add_item(self.ForfeitButton(match_id, "yes", say(self.forfeit_labels[0])))
         view.add_item(self.ForfeitButton(match_id, "no", say(self.forfeit_labels[1])))
         return view

@@ -62,5 +62,5 @@ class HighCardCog(MatchCog, name=COG_NAME):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*BUTTONS.items)
+    bot.route_clicks(*BUTTONS.items)
     await bot.add_cog(HighCardCog(bot))
