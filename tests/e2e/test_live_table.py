@@ -124,3 +124,21 @@ async def test_a_bundle_war_board_shows_the_deadline_its_late_panel_moved(make_e
     assert match.deadline_at == pytest.approx(first + HELD_S, abs=1.0)
     boards = [m for m in env.messages(thread) if m.author is env.bot_user and "<t:" in m.text]
     assert boards and deadline_shown(boards[-1].text) == int(match.deadline_at)
+
+
+async def test_a_click_on_a_button_its_message_no_longer_shows_is_answered(make_env, tmp_path):
+    # a client that still shows the panel's buttons (Discord sends the click with the message as it is now): the bot
+    # finds the button by its custom id, not in the message, and answers
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    message = await challenge(env, alice, bob)
+    await accept(env, bob, message)
+    panel = await env.wait_for(lambda: dm_panel(env, alice, 1), message="no panel")
+    stale = next(b for b in panel.buttons if ":card:" in b["custom_id"])
+    await lock_in(env, alice, panel, POLICIES[0](stack_of(panel)))
+    assert not panel.buttons
+    data = {"custom_id": stale["custom_id"], "component_type": 2, "id": stale["id"]}
+    ix = await env._send(env._new_interaction(alice, panel.channel, 3, data, source=panel))
+    response = await ix.wait_response()
+    assert response.type in (4, 6, 7)  # answered: privately refused, or the panel shown as it is
+    assert not panel.buttons  # and nothing put back
