@@ -823,7 +823,7 @@ class Presenter(ShowLoop):
         if not seats:
             return delivery
         places = await self.preferences.panel_places(match.seats[seat].user_id for seat in seats)
-        messages: dict[int, int] = {}
+        messages: dict[str, int] = {}
         outcomes = await asyncio.gather(*(
             self._send_panel(show, step, seat, places[match.seats[seat].user_id], messages, delivery)
             for seat in seats), return_exceptions=True)
