@@ -76,8 +76,9 @@ INTENTS = discord.Intents.none()
 INTENTS.guilds = True
 
 #: the names discord.py gives the tasks that run a slash command or a button's callback
+ROUTED_CLICK_TASK = "airwar-click-"  #: a routed button's click (:meth:`CardGameBot.route_clicks`)
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-",
-                 "discord.py: on_interaction")
+                 "discord.py: on_interaction", ROUTED_CLICK_TASK)
 #: how long closing waits for them (a Procfile host sends SIGTERM and kills 30 s later)
 HANDLERS_GRACE = 5.0
 
@@ -121,6 +122,7 @@ class CardGameBot(commands.Bot):
         self.player_languages: PlayerLanguages | None = None
         self.timers = Timers(clock=clock, sleep=timer_sleep)
         self._routed: list[tuple[re.Pattern[str], type[discord.ui.DynamicItem[Any]]]] = []
+        self._clicks: set[asyncio.Task[None]] = set()
         #: the app's card emoji (uploaded at start; the process's, which the buttons read)
         self.card_emoji = CARD_EMOJI
         #: the process the bot's own players think in (off the event loop), started at the first need
@@ -318,10 +320,14 @@ class CardGameBot(commands.Bot):
             return
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A click on a routed button (:meth:`route_clicks`) goes to it. Then remembers the language of the user's
-        client: what the bot sends them outside an interaction (a DM panel) speaks it."""
+        """A click on a routed button (:meth:`route_clicks`) goes to it, in a task of its own; and the language of
+        the user's client is remembered beside it: what the bot sends them outside an interaction (a DM panel)
+        speaks it."""
         if self._routed and interaction.type is discord.InteractionType.component:
-            await self._route_click(interaction)
+            click = asyncio.get_running_loop().create_task(self._route_click(interaction),
+                                                           name=f"{ROUTED_CLICK_TASK}{interaction.id}")
+            self._clicks.add(click)
+            click.add_done_callback(self._clicks.discard)
         languages = self.player_languages
         if languages is None or self.database is None:
             return

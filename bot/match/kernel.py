@@ -980,25 +980,29 @@ class MatchKernel:
         known = self._known(match_id)
         timer = self._step_seconds.get(match_id)
         if known is not None and timer is not None and timer[0] == step:
-            match = known.match
-            if (match.status != Status.ACTIVE or match.deadline_kind != self.flow.deadline_kind
-                    or self.flow.due_step(match.step) != step or match.deadline_at is None
-                    or at + timer[1] <= match.deadline_at + DELIVERY_SLACK):
+            deadline = self._delivered_deadline(known.match, step, at + timer[1])
+            if deadline is None:
                 return None
         async with self._work(match_id) as work:
             match = work.match
-            if (match.status != Status.ACTIVE or match.deadline_kind != self.flow.deadline_kind
-                    or self.flow.due_step(match.step) != step or match.deadline_at is None):
-                return None
             seconds = match.arrange_seconds or (await self._settings(work.conn, match.guild_id)).arrange_seconds
-            deadline = at + seconds
-            if deadline <= match.deadline_at + DELIVERY_SLACK:
+            deadline = self._delivered_deadline(match, step, at + seconds)
+            if deadline is None:
                 return None
             await work.update(deadline_at=deadline)
             await work.queue([{"type": "deadline_moved", **self.flow.step_keys(step), "engagement": step,
                                "deadline_at": deadline, "reason": "delivery"}])
             work.changes.add(Change.DEADLINE)
             return await work.result()
+
+    def _delivered_deadline(self, match: MatchRecord, step: int, deadline: float) -> float | None:
+        """``deadline`` when it moves the step's choice deadline on by more than :data:`DELIVERY_SLACK`, else
+        ``None`` (the step is over, or its deadline allows for the delivery already)."""
+        if (match.status != Status.ACTIVE or match.deadline_kind != self.flow.deadline_kind
+                or self.flow.due_step(match.step) != step or match.deadline_at is None
+                or deadline <= match.deadline_at + DELIVERY_SLACK):
+            return None
+        return deadline
 
     # --- the panel ---------------------------------------------------------------------------------------
     async def panel(self, match_id: int, user_id: int) -> Any:

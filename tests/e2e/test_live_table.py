@@ -1,6 +1,7 @@
 """The live table at Discord's speed, through the local Discord: a player's time starts when they can act (their DM
-panel delivered), however late Discord delivers it (Air War, Bundle War); and a channel whose edits wait on its rate
-limit (every match there shares it) does not hold back the panels and boards of its matches."""
+panel delivered), however late Discord delivers it (Air War, Army, Bundle War); and a channel whose edits wait on
+its rate limit (every match there shares it) does not hold back the panels and boards of its matches; and a click
+on a button its message no longer shows is answered."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 
 import pytest
 
+from tests.e2e import test_army as army
 from tests.e2e.test_airwar import (
     POLICIES,
     TITLE,
@@ -142,3 +144,23 @@ async def test_a_click_on_a_button_its_message_no_longer_shows_is_answered(make_
     response = await ix.wait_response()
     assert response.type in (4, 6, 7)  # answered: privately refused, or the panel shown as it is
     assert not panel.buttons  # and nothing put back
+
+
+async def test_an_army_round_message_shows_the_deadline_its_late_panel_moved(make_env, tmp_path):
+    env = await army.start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    message = await army.challenge(env, alice, bob)
+    match_id = army.match_id_of(message)
+    hold = env.hold(creates(env.dm(alice), titled(army.panel_title(1))))
+    thread = await army.accept(env, bob, message)
+    await hold.wait(timeout=10)
+    first = (await army.service(env).get_match(match_id)).deadline_at
+    env.clock.advance(HELD_S)
+    hold.release()
+    await env.wait_for(lambda: army.dm_panel(env, alice, 1), message="alice's panel never came")
+    await army.settled(env, match_id)
+    match = await army.service(env).get_match(match_id)
+    assert match.deadline_at == pytest.approx(first + HELD_S, abs=1.0)
+    shown = army.round_message(env, thread, 1)
+    assert shown is not None and deadline_shown(shown.text) == int(match.deadline_at)
+    assert not [m for m in env.messages(thread) if "deadline" in m.content.lower()]  # no note for it
