@@ -54,7 +54,7 @@ from bot.render.common import ENGLISH, Button, ButtonSurface, accepted_line
 from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
 from cogs._airwar_ui import BUTTONS, COLOUR, HINT_KEY
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
-from cogs.kit.pictures import rendered, rendered_first
+from cogs.kit.pictures import rendered
 from cogs.kit.presenter import CLOSED_MARKS, Presenter, Show, mentions, without_empty_files
 
 Sleep = Callable[[float], Awaitable[Any]]
@@ -156,9 +156,8 @@ class AirWarPresenter(Presenter):
         """A panel's surface (as its engagement ended, if it did: ``panel.ended``) and the lines under it.
         ``answering``: an interaction's answer waits for it (its picture is drawn before the background ones)."""
         assert panel.view is not None
-        surface = await (rendered_first if answering else rendered)(
-            render.dm_panel, panel.view, mentions(match), draft=panel.draft, deadline=panel.deadline_at,
-            image_names=await self.display_names(match), closed=render.panel_closed(panel.ended, say), say=say)
+        surface = render.dm_panel(panel.view, mentions(match), draft=panel.draft, deadline=panel.deadline_at,
+                                  picture=False, closed=render.panel_closed(panel.ended, say), say=say)
         return with_hint(match, surface, say), self._panel_lines(match, panel, note, say)
 
     @staticmethod
@@ -185,25 +184,9 @@ class AirWarPresenter(Presenter):
 
     async def panel_answer(self, match: MatchRecord, panel: Panel, shown: discord.Message | None, *,
                            say: Texts = ENGLISH) -> dict[str, Any]:
-        """``edit`` keyword arguments for a click's answer: the panel's text and buttons as they stand, and the
-        picture ``shown`` (the panel message clicked) already has: a panel's picture is the same for its whole
-        engagement (:func:`bot.games.airwar.render.dm_panel`), so a click is answered without drawing, in the time a
-        database transaction takes. A message without a picture, or with one drawn in another language than the
-        clicker's, gets one (drawn first)."""
-        image = next((e.image.url for e in (shown.embeds if shown is not None else ()) if e.image.url), None)
-        drawn_for = render.stacks_picture_name(panel.engagement, say.language, "panel")
-        if image is None or image.split("?")[0].rsplit("/", 1)[-1] != drawn_for:
-            return await self.panel_edit(match, panel, answering=True, say=say)
-        assert panel.view is not None
-        surface = render.dm_panel(panel.view, mentions(match), draft=panel.draft, deadline=panel.deadline_at,
-                                  image_names=await self.display_names(match), picture=False,
-                                  closed=render.panel_closed(panel.ended, say), say=say)
-        surface = with_hint(match, surface, say)
-        embed = embed_of(surface, extra=self._panel_lines(match, panel, self._played_note(match, panel, say), say),
-                         colour=COLOUR)
-        embed.set_image(url=image)
-        return {"embed": embed, "view": self.buttons.panel_view(match.id, panel.engagement, surface),
-                "allowed_mentions": NO_MENTIONS}
+        """``edit`` keyword arguments for a click's answer: the panel as it stands (text and card emoji, nothing
+        drawn), in the time a database transaction takes. ``shown``: the panel message clicked."""
+        return await self.panel_edit(match, panel, answering=True, say=say)
 
     # --- an engagement ---------------------------------------------------------------------------------
     async def _on_engagement(self, show: AirWarShow, event: QueuedEvent) -> None:
@@ -227,17 +210,9 @@ class AirWarPresenter(Presenter):
             return
         locked = board.locked
         board_id = match.board_message_id(number)
-        stacks = render.stacks_picture_name(number, show.language)
-        # The stacks picture is the same for the whole engagement: a board that shows it already is edited with
-        # its text and buttons only (written here, nothing drawn), and keeps its picture.
-        keeps_picture = board_id is not None and self.shows_picture(board_id, stacks)
         say = texts(show.language)
-        options = {"deadline": None if closed else board.deadline_at, "image_names": show.image_names,
-                   "ended": closed is not None, "say": say}
-        if keeps_picture:
-            surface = render.board(board.view, show.names, **options, picture=False)
-        else:
-            surface = await rendered(render.board, board.view, show.names, **options)
+        surface = render.board(board.view, show.names, deadline=None if closed else board.deadline_at,
+                               ended=closed is not None, picture=False, say=say)
         notes = []
         for seat in self._dms_closed(match):
             if not locked[seat] and not closed:
@@ -250,12 +225,9 @@ class AirWarPresenter(Presenter):
                    if not closed and not all(locked) else None)
         colour = self.finished_colour if closed else COLOUR
         if board_id is not None:
-            kwargs = edit_kwargs(surface, extra="\n".join(notes), view=buttons, colour=colour,
-                                 kept_picture=stacks if keeps_picture else None)
+            kwargs = edit_kwargs(surface, extra="\n".join(notes), view=buttons, colour=colour)
             if await self._play_edit_if_there(show, board_id, **kwargs):
                 return
-            if keeps_picture:  # (the message is gone: the new one needs the picture)
-                surface = await rendered(render.board, board.view, show.names, **options)
         ping = [match.seats[seat].user_id for seat in self._panel_pings(match, number)]
         kwargs = message_kwargs(surface, extra="\n".join(notes), view=buttons, colour=colour)
         kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(u) for u in ping])
@@ -278,8 +250,8 @@ class AirWarPresenter(Presenter):
             if show.flip_pace_ms is None:
                 show.flip_pace_ms = (await self.service.get_settings(match.guild_id)).flip_pace_ms
             await self.pace_sleep(show.flip_pace_ms / 1000)
-        surface = await rendered(render.flips, list(board.events), show.names, flip, engagement=number,
-                                 image_names=show.image_names, say=texts(show.language))
+        surface = render.flips(list(board.events), show.names, flip, engagement=number, picture=False,
+                               say=texts(show.language))
         board_id = match.board_message_id(number)
         if board_id is not None and await self._play_edit_if_there(show, board_id,
                                                                    **edit_kwargs(surface, colour=COLOUR)):

@@ -56,10 +56,38 @@ class CasinoWarPresenter(Presenter):
         return render.link_line(mentions(match), match.rules, thread_id, say=texts(language))
 
     # --- steps ---------------------------------------------------------------------------------------------------
+    async def _turn_event(self, show: Show, step: int) -> dict[str, Any] | None:
+        """The ``turn`` event that opened ``step`` (with its latest deadline), if any."""
+        found: dict[str, Any] | None = None
+        for queued in await self.service.events(show.match.id):
+            data = queued.event
+            if queued.type == "turn" and data["engagement"] == step:
+                found = dict(data)
+            elif found is not None and queued.type == "deadline_moved" and data.get("engagement") == step:
+                found["deadline_at"] = data["deadline_at"]
+        return found
+
+    def _turn_message(self, show: Show, turn: dict[str, Any], *, open_: bool, ping: Sequence[int] = ()) -> dict[
+            str, Any]:
+        """``send``/``edit`` keyword arguments of a turn's message: its text (``ping``: the users it calls) and,
+        while ``open_``, the button that opens each player's panel."""
+        match = show.match
+        say = texts(show.language)
+        text = render.turn(turn, show.names, say=say)
+        if ping:
+            text = " ".join(f"<@{user_id}>" for user_id in ping) + " " + text
+        view = self.buttons.board_view(match.id, turn["engagement"], say(render.PANEL_BUTTON)) if open_ else None
+        return {"content": text, "view": view,
+                "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in ping])}
+
     async def _close_turn(self, show: Show, step: int) -> None:
+        """The turn's message without its button (its words stay)."""
         message_id = show.match.messages.get(turn_name(step))
-        if message_id is not None:
-            await self._play_edit_if_there(show, message_id, view=None)
+        if message_id is None:
+            return
+        turn = await self._turn_event(show, step)
+        if turn is not None:
+            await self._play_edit_if_there(show, message_id, **self._turn_message(show, turn, open_=False))
 
     async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
         await super()._on_accepted(show, event)
@@ -68,16 +96,22 @@ class CasinoWarPresenter(Presenter):
     async def _on_turn(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         await self._close_turn(show, step - 1)
-        await self._send_panels(show, step)
+        delivery = await self._send_panels(show, step)
         match = show.match
         ping = [match.seats[seat].user_id for seat in self._panel_pings(match, step) if seat in event.event["seats"]]
-        say = texts(show.language)
-        text = render.turn(event.event, show.names, say=say)
-        if ping:
-            text = " ".join(f"<@{user_id}>" for user_id in ping) + " " + text
-        await self._post(show, turn_name(step), content=text,
-                         view=self.buttons.board_view(match.id, step, say(render.PANEL_BUTTON)),
-                         allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in ping]))
+        await self._post(show, turn_name(step), **self._turn_message(show, dict(event.event), open_=True, ping=ping))
+        await self._deadline_from_delivery(show, step, delivery)
+
+    async def _on_deadline_moved(self, show: Show, event: QueuedEvent) -> None:
+        """The turn's message and its players' panels show the deadline that starts from the panels' delivery."""
+        step = event.event["engagement"]
+        message_id = show.match.messages.get(turn_name(step))
+        turn = await self._turn_event(show, step)
+        if message_id is None or turn is None:
+            return
+        turn["deadline_at"] = event.event["deadline_at"]
+        await self._play_edit_if_there(show, message_id, **self._turn_message(show, turn, open_=True))
+        await self._edit_panels(show, step, list(turn["seats"]))
 
     async def _on_dealt(self, show: Show, event: QueuedEvent) -> None:
         await self._close_turn(show, event.event["engagement"])

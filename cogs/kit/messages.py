@@ -15,6 +15,7 @@ import discord
 from bot.i18n import N_, Texts, texts
 from bot.render.common import Picture, Surface
 from bot.storage.records import MatchRecord
+from cogs.kit.layout import as_layout
 
 log = logging.getLogger("cogs.kit")
 
@@ -148,9 +149,9 @@ class Answer:
             self._watch.cancel()
             if self.interaction.response.is_done():
                 self._public_thinking = False
-                await self.interaction.edit_original_response(**kwargs)
+                await self.interaction.edit_original_response(**as_layout(kwargs, edit=True))
             else:
-                await self.interaction.response.edit_message(**kwargs)
+                await self.interaction.response.edit_message(**as_layout(kwargs, edit=True))
 
     async def send(self, content: str | None = None, *, ephemeral: bool = False, **kwargs: Any) -> int | None:
         """A new message (a command's response, or a followup once answered); returns its id when known. A ``view``
@@ -160,6 +161,7 @@ class Answer:
             del kwargs["view"]
         if content is not None:
             kwargs["content"] = content
+        kwargs = as_layout(kwargs, edit=False)
         async with self._lock:
             self._watch.cancel()
             if self.interaction.response.is_done():

@@ -72,6 +72,7 @@ from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._match_common import ensure_thread, fetch_name, mentions, message_link
 from cogs._stats_ui import settings_service
 from cogs.kit.items import MatchButtons
+from cogs.kit.layout import as_layout
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs, nonce
 from cogs.kit.pictures import SentPictures
 
@@ -480,7 +481,7 @@ class Presenter(ShowLoop):
         """Send the match's message ``name`` with its :func:`nonce`: sent again after a crash, it is not doubled."""
         channel_id = channel.id  # type: ignore[attr-defined]
         async with self._turn((channel_id, "send")):
-            message = await channel.send(nonce=nonce(match, name, channel_id), **kwargs)
+            message = await channel.send(nonce=nonce(match, name, channel_id), **as_layout(kwargs, edit=False))
         self._pictures.remember(message.id, kwargs.get("files", ()))
         return message
 
@@ -493,7 +494,8 @@ class Presenter(ShowLoop):
         """Edit a message (its picture uploaded only when it changed); returns the message as edited."""
         kwargs = self._pictures.unchanged(message_id, kwargs)
         async with self._turn((channel_id, "edit")):
-            message = await self._channel(channel_id, dm=dm).get_partial_message(message_id).edit(**kwargs)
+            message = await self._channel(channel_id, dm=dm).get_partial_message(message_id).edit(
+                **as_layout(kwargs, edit=True))
         if "attachments" in kwargs:
             self._pictures.remember(message_id, kwargs["attachments"])
         return message

@@ -337,7 +337,7 @@ class Bench:
         ix = await env.slash(challenger, "airwar challenge", opponent=opponent, where=channel)
         await ix.wait_response(timeout=self.wait)
         if ix.response.ephemeral:
-            raise AssertionError(f"match {number}: challenge refused: {ix.message.content}")
+            raise AssertionError(f"match {number}: challenge refused: {ix.message.text}")
         message = await poll(lambda: ix.message if ix.message.buttons else None, self.wait, "no challenge buttons")
         match_id = match_id_of(message)
         self.match_ids.append(match_id)

@@ -19,6 +19,7 @@ Prints one JSON line:
   match's thread;
 * ``image_uploads``: files the bot attached, on creating a message or on editing one, and ``image_uploads_by_place``
   (``channel``, ``thread``, ``dm``);
+* ``upload_kb``: the bytes of those files, in KiB;
 * ``failures``: what the pytest fixture would fail on (``env.failures()``); must be 0 (printed to stderr).
 """
 
@@ -142,6 +143,7 @@ async def run(seed: int) -> dict[str, Any]:
                 "thread_messages": sum(len(created_by_bot(env, thread)) for thread in threads),
                 "image_uploads": sum(uploads.values()),
                 "image_uploads_by_place": dict(sorted(uploads.items())),
+                "upload_kb": round(sum(a.size for a in env.world.attachments.values()) / 1024, 1),
             }
         finally:
             await env.close()

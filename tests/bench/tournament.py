@@ -29,7 +29,7 @@ def ready_buttons(message) -> list[tuple[str, str]]:
     """A call's live Ready buttons, each with the line of its match (a round's call lists its pairings one per line,
     in the order of its buttons; a call of one match is one line)."""
     buttons = [b for b in message.buttons if b.get("custom_id", "").startswith("tn:ready:")]
-    lines = [line for line in message.content.splitlines() if line[:1].isdigit()] or [message.content]
+    lines = [line for line in message.text.splitlines() if line[:1].isdigit()] or [message.text]
     return [(line, b["custom_id"]) for line, b in zip(lines, buttons, strict=False) if not b.get("disabled")]
 
 
@@ -45,15 +45,15 @@ async def run(players: int, no_show_minutes: int) -> dict:
                                  format="single elimination", pace="instant", rules=RULES, max_players=256,
                                  no_show=no_show_minutes)
             await ix.wait_response()
-            await env.wait_for(lambda: any(m.embeds and "Benchmark" in m.embeds[0].get("title", "")
+            await env.wait_for(lambda: any("Benchmark" in m.title
                                            for m in env.messages()), timeout=10)
-            signup = next(m for m in env.messages() if m.embeds and "Benchmark" in m.embeds[0].get("title", ""))
+            signup = next(m for m in env.messages() if "Benchmark" in m.title)
             for user in users:
                 join = await env.click(user, signup, "Join")
                 await join.wait_response(timeout=10)
             cog = env.bot.get_cog("Tournament")
             tournament = await cog.service.in_channel(env.guild.id, env.channel().id)
-            await env.wait_for(lambda: f"Players ({players})" in signup.embeds[0]["description"], timeout=30)
+            await env.wait_for(lambda: f"Players ({players})" in signup.body, timeout=30)
             started = time.perf_counter()
             ix = await env.slash(organiser, "tournament start")
             await ix.wait_response()
@@ -77,7 +77,7 @@ async def run(players: int, no_show_minutes: int) -> dict:
                     await ix.wait_response(timeout=10)
                 if not clicks:
                     await asyncio.sleep(0.02)
-            await env.wait_for(lambda: any("🏆" in m.content for m in env.messages()), timeout=30)
+            await env.wait_for(lambda: any("🏆" in m.text for m in env.messages()), timeout=30)
             seconds = time.perf_counter() - started
             final = await cog.service.get(tournament.id)
             games = await cog.service.games(tournament.id)

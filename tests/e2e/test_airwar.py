@@ -24,8 +24,8 @@ from bot.cards import SUIT_SYMBOLS, card_label
 from bot.games.airwar.engine import AirWar
 from bot.i18n import LANGUAGES, texts
 from tests.localdiscord import CommandNotPermitted, Env, InvalidOptions, Message, User
-from tests.localdiscord.airwar import airwar_bot_factory
-from tests.localdiscord.state import CREATE_PUBLIC_THREADS, VIEW_CHANNEL, Overwrite
+from tests.localdiscord.airwar import airwar_bot_factory, read_cards
+from tests.localdiscord.state import CREATE_PUBLIC_THREADS, IS_COMPONENTS_V2, VIEW_CHANNEL, Overwrite, walk_components
 
 pytestmark = pytest.mark.e2e
 
@@ -76,7 +76,7 @@ async def start(make_env, tmp_path: Path, **options: Any) -> Env:
 
 
 def title(message: Message) -> str:
-    return message.embeds[0].get("title", "") if message.embeds else ""
+    return message.title
 
 
 def match_id_of(challenge: Message) -> int:
@@ -168,7 +168,7 @@ async def slash(env: Env, user: User, command: str, **options: Any):
 
 async def challenge(env: Env, challenger: User, opponent: User, **options: Any) -> Message:
     ix = await slash(env, challenger, "airwar challenge", opponent=opponent, **options)
-    assert not ix.response.ephemeral, ix.message.content
+    assert not ix.response.ephemeral, ix.message.text
     await stored(env, match_id_of(ix.message))
     return ix.message
 
@@ -386,9 +386,17 @@ def _text(content: str, embeds: list[dict], components: list[dict]) -> str:
     stack = list(components)
     while stack:
         component = stack.pop(0)
-        parts += [str(component.get("label", "")), str(component.get("custom_id", ""))]
+        parts += [str(component.get("label", "")), str(component.get("custom_id", "")),
+                  str(component.get("content", "")), _emoji_card(component.get("emoji"))]
         stack += component.get("components", [])
-    return "\n".join(parts)
+    return read_cards("\n".join(parts))
+
+
+def _emoji_card(emoji: dict | None) -> str:
+    """A button's card emoji read as its card (``Q♠``)."""
+    if not emoji or not emoji.get("id"):
+        return ""
+    return read_cards(f"<:{emoji['name']}:{emoji['id']}>")
 
 
 SEPARATORS = re.compile(r"\s*(?:·|—|;|:|→|\.|\bvs\b|\bagainst\b)\s*")
@@ -517,7 +525,7 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
 
     message = await challenge(env, alice, bob)
     match_id = match_id_of(message)
-    assert f"<@{bob.id}>" in message.content and bob in message.mentions
+    assert f"<@{bob.id}>" in message.text and bob in message.mentions
     assert "expires <t:" in message.text
     assert [b["label"] for b in message.buttons] == ["Accept", "Decline", "Withdraw"]
     assert [b["custom_id"] for b in message.buttons] == [f"aw:c:{match_id}:{a}" for a in
@@ -526,9 +534,9 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
     thread = await accept(env, bob, message)
     assert thread.parent is channel and thread.type == 11
     # the challenge message is now the match's live message in the channel: who plays, the link to the thread
-    await env.wait_for(lambda: f"<#{thread.id}>" in message.content and not message.buttons)
-    assert "follow the match" in message.content
-    assert f"<@{alice.id}>" in message.content and f"<@{bob.id}>" in message.content
+    await env.wait_for(lambda: f"<#{thread.id}>" in message.text and not message.buttons)
+    assert "follow the match" in message.text
+    assert f"<@{alice.id}>" in message.text and f"<@{bob.id}>" in message.text
 
     first = await env.wait_for(lambda: board(env, thread, 1))
     assert not first.mentions  # each player's one notification is their DM panel
@@ -536,19 +544,23 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
     # the DM: the opponent's stack, the known decks, the deadline; the buttons to build the order
     assert f"**<@{bob.id}>'s stack:**" in panel.text and "Your deck: 47 cards, all unknown" in panel.text
     assert re.search(r"Deadline: <t:\d+:R>", panel.text)
-    assert panel.attachments and panel.attachments[0].description
+    # a Components V2 message, no picture: the cards are the app's emoji, in the text and on the buttons
+    assert panel.flags & IS_COMPONENTS_V2 and not panel.attachments and not panel.embeds
+    assert re.search(r"<:c_[0-9A-Z]+:\d+>", panel.raw_text)
+    assert all(b["emoji"]["name"] == f"c_{b['custom_id'].split(':card:')[1]}" for b in panel.buttons
+               if ":card:" in b["custom_id"])
     keys = [b["custom_id"].split(":", 4)[4] for b in panel.buttons]
     assert keys[-5:] == ["undo", "reset", "random", "drawn", "confirm"]
-    # the board: both stacks as drawn, counts, the deadline as a relative timestamp, a picture with alt text
+    # the board: both stacks as drawn (card emoji), counts, the deadline as a relative timestamp; no picture
     for user in (alice, bob):
         assert f"**<@{user.id}>** — ⏳ arranging" in first.text
     assert re.search(r"orders lock in <t:\d+:R>", first.text)
     assert "Deck 47 cards · discards 0" in first.text
-    assert first.attachments[0].filename == "airwar-e1-stacks.png"
-    assert "both stacks as drawn" in first.attachments[0].description
+    assert first.flags & IS_COMPONENTS_V2 and not first.attachments
+    assert "Stack as drawn: " + " ".join(card_label(c) for c in stack_of(panel)) in first.text
+    assert "<:c_" in first.raw_text
 
     # undo / reset / as drawn / random change the draft before it is locked in
-    picture = [a.id for a in panel.attachments]
     edits = len(panel.history)
     stack = stack_of(panel)
     await click(env, alice, panel, f"card:{stack[2]}")
@@ -560,12 +572,10 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
     await click(env, alice, panel, "random")
     await click(env, alice, panel, "reset")
     assert "**Your order:** 1 — · 2 —" in panel.text
-    # the picture is fixed for the engagement: each click is one edit of the text and buttons, the picture kept
+    # each click is one edit of the text and buttons, nothing uploaded
     await settled(env, match_id)
     assert len(panel.history) == edits + 5
-    assert all([a.id for a in version.attachments] == picture for version in panel.history)
-    assert [a.id for a in panel.attachments] == picture
-    assert panel.embeds[0]["image"]["url"] == panel.attachments[0].url
+    assert not any(version.attachments for version in panel.history) and not panel.attachments
 
     played = await play(env, (alice, bob), thread)
     game = await assert_finished_like_reference(env, match_id, played, thread, channel, (alice, bob))
@@ -607,7 +617,7 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
     assert counts[-1] >= 5 and counts[-1] == max(counts)
     assert [c for c in counts if c] == list(range(1, counts[-1] + 1))
     assert "**Engagement 2 over:**" in last.text and "kept" in last.text and "lost" in last.text
-    assert last.attachments[0].filename.startswith("airwar-e2-flip")
+    assert not last.attachments and last.flags & IS_COMPONENTS_V2
     assert game.stats.wars  # this seed has ties: shown as such, then broken
     assert any(re.search(r"^\d+\. \S+ vs \S+: tie$", board(env, thread, n).text, flags=re.MULTILINE)
                for n in range(1, played.engagements + 1))
@@ -622,22 +632,11 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
     for seat, player in enumerate((alice, bob)):
         own = dm_shown(env, player, 1)
         assert any(contains(run, played.orders[1][seat]) for run in card_runs(own.text)), own.text
-    # each engagement's panel kept the one picture it was shown with, through every click and the lock-in: one
-    # upload per engagement
+    # no picture on the live table: not on a panel, a board or its flips
     for player in (alice, bob):
-        uploads = []
-        for number in range(1, played.engagements + 1):
-            shown = {tuple(a.id for a in version.attachments) for version in shown_panels(env.messages(player), number)}
-            assert len(shown) == 1 and len(next(iter(shown))) == 1, (number, player.name, shown)
-            uploads += shown
-        assert len(set(uploads)) == played.engagements
-    # each board showed its engagement's stacks picture, uploaded once, through both lock-ins until the flips
+        assert not any(version.attachments for version in versions(env.messages(player)[0]))
     for number in range(1, played.engagements + 1):
-        history = versions(board(env, thread, number))
-        before_flips = [version for version in history if not flip_lines(_text(version.content, version.embeds,
-                                                                                 version.components))]
-        held = {tuple((a.id, a.filename) for a in version.attachments) for version in before_flips}
-        assert len(held) == 1 and [name for _, name in next(iter(held))] == [f"airwar-e{number}-stacks.png"], held
+        assert not any(version.attachments for version in versions(board(env, thread, number)))
 
 
 def counts_of(env: Env, thread, number: int) -> int:
@@ -654,7 +653,7 @@ async def test_challenges_are_refused_with_a_clear_message(make_env, tmp_path):
     async def refused(challenger: User, opponent: User) -> str:
         ix = await slash(env, challenger, "airwar challenge", opponent=opponent)
         assert ix.response.ephemeral
-        return ix.message.content
+        return ix.message.text
 
     assert await refused(alice, alice) == "You can't challenge yourself."
     assert "bots can't play Air War" in await refused(alice, robot)
@@ -678,7 +677,7 @@ async def test_a_challenge_refused_after_a_deferral_stays_private(make_env, tmp_
     await env.wait_for(lambda: first.message.buttons)
     ix = await slash(env, carol, "airwar challenge", opponent=bob)
     assert ix.response.type == 4 and ix.response.ephemeral  # refused before any deferral
-    assert ix.message.content == f"<@{bob.id}> is already in an Air War match."
+    assert ix.message.text == f"<@{bob.id}> is already in an Air War match."
 
     def refusal(ix) -> Message | None:
         if ix.response.type == 4 and ix.response.ephemeral:
@@ -692,7 +691,7 @@ async def test_a_challenge_refused_after_a_deferral_stays_private(make_env, tmp_
         await ix.wait_response()
     await env.wait_for(lambda: any(refusal(ix) for ix in (one, two)) and any(ix.message.buttons for ix in (one, two)))
     [refused] = [ix for ix in (one, two) if refusal(ix)]
-    assert refusal(refused).content == f"<@{dave.id}> is already in an Air War match."
+    assert refusal(refused).text == f"<@{dave.id}> is already in an Air War match."
     assert refused.response.type == 5 and not refused.response.ephemeral  # it had said "thinking…" in public ...
     assert refused.original.deleted  # ... and that message is gone
     public = env.messages(channel)
@@ -708,20 +707,20 @@ async def test_decline_withdraw_and_clicks_by_the_wrong_people(make_env, tmp_pat
 
     message = await challenge(env, alice, bob)
     ix = await click(env, dave, message, label="Accept")
-    assert ix.response.ephemeral and ix.message.content == "This isn't your match."
+    assert ix.response.ephemeral and ix.message.text == "This isn't your match."
     ix = await click(env, alice, message, label="Accept")
-    assert ix.response.ephemeral and ix.message.content == f"Only <@{bob.id}> can accept this challenge."
+    assert ix.response.ephemeral and ix.message.text == f"Only <@{bob.id}> can accept this challenge."
     ix = await click(env, bob, message, label="Withdraw")
-    assert ix.message.content == f"Only <@{alice.id}> can withdraw this challenge."
+    assert ix.message.text == f"Only <@{alice.id}> can withdraw this challenge."
     await click(env, bob, message, label="Decline")
-    await env.wait_for(lambda: "declined" in message.content)
+    await env.wait_for(lambda: "declined" in message.text)
     assert not message.buttons and not message.embeds
 
     message = await challenge(env, alice, bob, stack=3, aces="low")
     assert "stacks of 3 · aces low" in message.text
     match_id = match_id_of(message)
     await click(env, alice, message, label="Withdraw")
-    await env.wait_for(lambda: "withdrew" in message.content)
+    await env.wait_for(lambda: "withdrew" in message.text)
     assert not message.buttons
     match = await env.bot.matches.get_match(match_id)
     assert (match.status, match.reason) == ("cancelled", "withdrawn")
@@ -737,8 +736,8 @@ async def test_a_challenge_expires_after_five_minutes_and_says_so(make_env, tmp_
     await asyncio.sleep(0.1)
     assert message.buttons
     env.clock.advance(2)
-    await env.wait_for(lambda: "expired" in message.content)
-    assert message.content == (f"⌛ The Air War challenge from **<@{alice.id}>** to **<@{bob.id}>** expired: "
+    await env.wait_for(lambda: "expired" in message.text)
+    assert message.text == (f"⌛ The Air War challenge from **<@{alice.id}>** to **<@{bob.id}>** expired: "
                                "nobody accepted in time.")
     assert not message.buttons
     # both are free again
@@ -751,22 +750,22 @@ async def test_forfeit_ends_the_match_and_records_the_result_once(make_env, tmp_
     alice, bob = env.user("alice"), env.user("bob")
     channel = env.channel()
     ix = await slash(env, alice, "airwar forfeit")
-    assert ix.message.content == "You're not in an Air War match."
+    assert ix.message.text == "You're not in an Air War match."
 
     message = await challenge(env, alice, bob)
     match_id = match_id_of(message)
     ix = await slash(env, bob, "airwar forfeit")
-    assert "hasn't started yet" in ix.message.content and "decline" in ix.message.content
+    assert "hasn't started yet" in ix.message.text and "decline" in ix.message.text
     thread = await accept(env, bob, message)
     await env.wait_for(lambda: dm_panel(env, bob, 1) and dm_panel(env, alice, 1))
 
     ix = await slash(env, bob, "airwar forfeit")
-    assert ix.response.ephemeral and "Forfeit your Air War match against" in ix.message.content
+    assert ix.response.ephemeral and "Forfeit your Air War match against" in ix.message.text
     await click(env, bob, ix.message, label="Keep playing")
-    assert ix.message.content == "Good: the match goes on." and not ix.message.buttons
+    assert ix.message.text == "Good: the match goes on." and not ix.message.buttons
     ix = await slash(env, bob, "airwar forfeit")
     await click(env, bob, ix.message, label="Forfeit")
-    assert ix.message.content == f"🏳️ You forfeited your Air War match: <@{alice.id}> wins."
+    assert ix.message.text == f"🏳️ You forfeited your Air War match: <@{alice.id}> wins."
 
     [result] = await env.wait_for(lambda: results(env, thread) or None)
     assert f"**<@{alice.id}>** wins! <@{bob.id}> forfeited." in result.text
@@ -779,7 +778,7 @@ async def test_forfeit_ends_the_match_and_records_the_result_once(make_env, tmp_
     rows = await env.bot.matches.results(match_id)
     assert sorted((r.user_id, r.outcome) for r in rows) == sorted([(alice.id, "win"), (bob.id, "loss")])
     ix = await slash(env, bob, "airwar forfeit")
-    assert ix.message.content == "You're not in an Air War match."
+    assert ix.message.text == "You're not in an Air War match."
 
 
 async def test_missed_deadlines_play_as_drawn_then_forfeit(make_env, tmp_path):
@@ -797,8 +796,8 @@ async def test_missed_deadlines_play_as_drawn_then_forfeit(make_env, tmp_path):
     await click(env, bob, bob_panel, f"card:{stack[1]}")  # a draft that never gets locked in
 
     env.clock.advance(31)
-    note = await env.wait_for(lambda: next((m for m in env.messages(thread) if m.content.startswith("⏰")), None))
-    assert note.content == (f"⏰ Time's up in engagement 1: **<@{bob.id}>** did not lock in an order, so "
+    note = await env.wait_for(lambda: next((m for m in env.messages(thread) if m.text.startswith("⏰")), None))
+    assert note.text == (f"⏰ Time's up in engagement 1: **<@{bob.id}>** did not lock in an order, so "
                             f"<@{bob.id}>'s stack plays as drawn.\n-# A second missed deadline in a row forfeits "
                             "the game.")
     assert bob in note.mentions
@@ -814,7 +813,7 @@ async def test_missed_deadlines_play_as_drawn_then_forfeit(make_env, tmp_path):
     env.clock.advance(match.deadline_at - env.clock.time() + 1)
     [result] = await env.wait_for(lambda: results(env, thread) or None)
     assert f"**<@{alice.id}>** wins! <@{bob.id}> missed two deadlines in a row and forfeited." in result.text
-    notes = [m.content for m in env.messages(thread) if m.content.startswith("⏰")]
+    notes = [m.text for m in env.messages(thread) if m.text.startswith("⏰")]
     assert notes[-1] == (f"⏰ Time's up in engagement 2: **<@{bob.id}>** missed a second deadline in a row and "
                          f"forfeits. **<@{alice.id}>** wins!")
     assert len(notes) == 2
@@ -843,7 +842,7 @@ async def test_a_click_answered_as_the_deadline_passes_leaves_the_panel_closed(m
     ix = await env.click(bob, bob_panel, custom_id=button_id(bob_panel, f"card:{card}"))
     await hold.wait()  # the tap is applied; its answer is on its way
     env.clock.advance(1.0)  # the deadline passes: bob's stack plays as drawn
-    await env.wait_for(lambda: any(m.content.startswith("⏰") for m in env.messages(thread)))
+    await env.wait_for(lambda: any(m.text.startswith("⏰") for m in env.messages(thread)))
     await asyncio.sleep(0.2)  # (time for the presenter to close bob's panel, were it not waiting for the click)
     hold.release()
     assert (await ix.wait_response()).type == 7
@@ -871,7 +870,7 @@ async def test_closed_dms_get_the_panel_from_the_board(make_env, tmp_path):
     assert env.messages(carol) == []
     # someone else's click: not theirs
     ix = await click(env, dave, first, label="Arrange")
-    assert ix.response.ephemeral and ix.message.content == "This isn't your match."
+    assert ix.response.ephemeral and ix.message.text == "This isn't your match."
 
     def ephemeral_panel(user: User, number: int):
         return panel_in(env.ephemerals(user), number)
@@ -885,7 +884,7 @@ async def test_closed_dms_get_the_panel_from_the_board(make_env, tmp_path):
     await open_panel(carol, 1)
     panel = ephemeral_panel(carol, 1)
     assert panel is not None and panel.ephemeral_to is carol
-    assert panel.attachments and f"**<@{alice.id}>'s stack:**" in panel.text
+    assert panel.flags & IS_COMPONENTS_V2 and f"**<@{alice.id}>'s stack:**" in panel.text
 
     async def both(user: User, number: int):
         if user is carol:
@@ -916,7 +915,7 @@ async def test_two_clicks_at_once_give_one_action(make_env, tmp_path):
     answers = [await one.wait_response(), await two.wait_response()]
     refusals = [ix for ix in (one, two) if ix.response.ephemeral]
     assert len(refusals) == 1
-    assert refusals[0].message.content == "This challenge is no longer open: it was already accepted."
+    assert refusals[0].message.text == "This challenge is no longer open: it was already accepted."
     assert sorted(a.type for a in answers) == [4, 6]
     thread = await env.wait_for(lambda: message.thread)
     assert len(env.threads) == 1
@@ -930,7 +929,7 @@ async def test_two_clicks_at_once_give_one_action(make_env, tmp_path):
     await one.wait_response()
     await two.wait_response()
     refusals = [ix for ix in (one, two) if ix.response.ephemeral]
-    assert [ix.message.content for ix in refusals] == [
+    assert [ix.message.text for ix in refusals] == [
         "Already done: your battle order for engagement 1 is locked in."]
     assert "Your order is locked in" in panel.text
 
@@ -942,7 +941,7 @@ async def test_two_clicks_at_once_give_one_action(make_env, tmp_path):
     await one.wait_response()
     await two.wait_response()
     refusals = [ix for ix in (one, two) if ix.response.ephemeral]
-    assert [ix.message.content for ix in refusals] == [f"{card_label(card)} is already placed."]
+    assert [ix.message.text for ix in refusals] == [f"{card_label(card)} is already placed."]
     assert f"1 {card_label(card)} · 2 —" in bob_panel.text
     board_message = await env.wait_for(lambda: board(env, thread, 1))
     await env.wait_for(lambda: f"**<@{alice.id}>** — ✅ locked in" in board_message.text)
@@ -953,25 +952,25 @@ async def test_status_shows_your_match_privately(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     alice, bob = env.user("alice"), env.user("bob")
     ix = await slash(env, alice, "airwar status")
-    assert ix.response.ephemeral and ix.message.content == "You're not in an Air War match."
+    assert ix.response.ephemeral and ix.message.text == "You're not in an Air War match."
     message = await challenge(env, alice, bob)
     ix = await slash(env, bob, "airwar status")
-    assert f"<@{alice.id}> challenged you to Air War; it expires <t:" in ix.message.content
+    assert f"<@{alice.id}> challenged you to Air War; it expires <t:" in ix.message.text
     thread = await accept(env, bob, message)
     panel = await env.wait_for(lambda: dm_panel(env, alice, 1))
     await env.wait_for(lambda: board(env, thread, 1))
     stack = stack_of(panel)
     await click(env, alice, panel, f"card:{stack[3]}")
     ix = await slash(env, alice, "airwar status")
-    text = ix.message.content
+    text = ix.message.text
     assert ix.response.ephemeral
     assert f"**Your Air War match** against **<@{bob.id}>** · engagement 1" in text
     assert "(1 of 5 placed)" in text
     assert "Your deck: 47 cards, all unknown · discards 0" in text and f"<#{thread.id}>" in text
     assert [b["label"] for b in ix.message.buttons] == ["Open my battle-order panel"]
     ix = await slash(env, bob, "airwar status")
-    assert f"<@{alice.id}>: ⏳ arranging" in ix.message.content
-    assert card_label(stack[3]) not in " ".join(re.findall(r"locked in: (.*)", ix.message.content))
+    assert f"<@{alice.id}>: ⏳ arranging" in ix.message.text
+    assert card_label(stack[3]) not in " ".join(re.findall(r"locked in: (.*)", ix.message.text))
 
 
 async def test_only_members_who_manage_the_server_change_the_settings(make_env, tmp_path):
@@ -988,12 +987,12 @@ async def test_only_members_who_manage_the_server_change_the_settings(make_env, 
             await env.slash(alice, command, **options)
     assert await matches.get_settings(env.guild.id) == before  # nothing changed
     ix = await slash(env, mo, "settings show")
-    assert ix.response.ephemeral and "120" in ix.message.content
+    assert ix.response.ephemeral and "120" in ix.message.text
 
     ix = await slash(env, dana, "settings timer", seconds=60)
-    assert ix.response.ephemeral and ix.message.content.startswith("Saved.")
+    assert ix.response.ephemeral and ix.message.text.startswith("Saved.")
     ix = await slash(env, mo, "settings pace", seconds=2.5)
-    assert ix.message.content.startswith("Saved.")
+    assert ix.message.text.startswith("Saved.")
     after = await matches.get_settings(env.guild.id)
     assert (after.arrange_seconds, after.flip_pace_ms) == (60, 2500)
     # faster than a flip a second is refused (by the option's range): Discord allows 5 edits per 5 s per channel
@@ -1011,10 +1010,10 @@ async def test_without_thread_permission_the_match_runs_in_the_channel(make_env,
     ix = await slash(env, alice, "airwar challenge", opponent=bob, where=channel)
     message = ix.message
     await click(env, bob, message, label="Accept")
-    await env.wait_for(lambda: "the match is on right here" in message.content)
+    await env.wait_for(lambda: "the match is on right here" in message.text)
     first = await env.wait_for(lambda: board(env, channel, 1))
     assert first.channel is channel and not env.threads
-    assert not [m for m in env.messages(channel) if "follow the match" in m.content]
+    assert not [m for m in env.messages(channel) if "follow the match" in m.text]
     ix = await slash(env, alice, "airwar forfeit")
     await click(env, alice, ix.message, label="Forfeit")
     assert len(await env.wait_for(lambda: results(env, channel))) == 1
@@ -1026,7 +1025,7 @@ async def test_many_matches_in_one_channel_stay_within_the_rate_limits(make_env,
     pace: list[float] = []
     env = await make_env(fast_bot(tmp_path / "airwar.db", pace_log=pace, real_pace=True))
     ix = await slash(env, env.owner, "settings pace", seconds=1.0)  # the fastest pace the setting allows
-    assert ix.message.content.startswith("Saved.")
+    assert ix.message.text.startswith("Saved.")
     players = [env.user(f"p{i}") for i in range(8)]
     channel = env.channel()
     messages = await asyncio.gather(*[challenge(env, players[i], players[i + 1], stack=3) for i in range(0, 8, 2)])
@@ -1035,7 +1034,7 @@ async def test_many_matches_in_one_channel_stay_within_the_rate_limits(make_env,
     assert len(set(threads)) == 4
     await env.wait_for(lambda: all(board(env, t, 1) for t in threads), timeout=10)
     await env.wait_for(lambda: all(dm_panel(env, p, 1) for p in players), timeout=10)
-    assert all("follow the match" in m.content for m in messages)
+    assert all("follow the match" in m.text for m in messages)
     assert len([m for m in env.messages(channel) if m.author is env.bot_user]) == 4  # one message per match
 
     await asyncio.gather(*[play(env, players[i:i + 2], threads[i // 2], until=1) for i in range(0, 8, 2)])
@@ -1079,13 +1078,13 @@ async def test_an_answer_that_takes_long_is_deferred_in_time(make_env, tmp_path)
         assert (await ix.wait_response()).type == 6
     await env.wait_for(lambda: any(ix.followups for ix in clicks))
     [refusal] = [m for ix in clicks for m in ix.followups]
-    assert refusal.ephemeral and refusal.content == f"{card_label(second)} is already placed."
+    assert refusal.ephemeral and refusal.text == f"{card_label(second)} is already placed."
     await env.wait_for(lambda: f"1 {card_label(card)} · 2 {card_label(second)} · 3 —" in panel.text)
     # commands that answer privately defer privately
     ix = await slash(env, bob, "airwar status")
     assert ix.response.type == 5 and ix.response.ephemeral
     await env.wait_for(lambda: not ix.message.loading)
-    assert "**Your Air War match**" in ix.message.content and ix.message.ephemeral
+    assert "**Your Air War match**" in ix.message.text and ix.message.ephemeral
     assert all(i.responded and not i.late for i in env.interactions)
 
 
@@ -1124,8 +1123,8 @@ async def test_one_broken_match_does_not_touch_another(make_env, tmp_path):
     await env.wait_for(lambda: dm_panel(env, alice, 2) and dm_panel(env, bob, 2))
     assert_panels_wait_for_flips(env, [broken, channel], played.orders, (alice, bob))
     # the broken match goes on in the channel: a note, the flips on a new board there, then the next engagement
-    note = await env.wait_for(lambda: next((m for m in env.messages(channel) if "is gone" in m.content), None))
-    assert note.content == (f"⚠️ The thread of the Air War match **<@{alice.id}>** vs **<@{bob.id}>** is gone, so "
+    note = await env.wait_for(lambda: next((m for m in env.messages(channel) if "is gone" in m.text), None))
+    assert note.text == (f"⚠️ The thread of the Air War match **<@{alice.id}>** vs **<@{bob.id}>** is gone, so "
                             "the match goes on here.")
     await env.wait_for(lambda: board(env, channel, 1) and "Engagement 1 over" in board(env, channel, 1).text)
     assert flip_lines(board(env, broken, 1).text) == 0
@@ -1168,7 +1167,7 @@ async def test_flips_that_cannot_be_shown_anywhere_hold_back_the_match(make_env,
     assert [q.type for q in await env.bot.matches.unshown_events(match_id)].count("flip") >= 3
     assert flip_lines(board(env, thread, 1).text) == 0 and not board(env, channel, 1)
     ix = await slash(env, alice, "airwar status")
-    assert ix.response.ephemeral and ix.message.content == (
+    assert ix.response.ephemeral and ix.message.text == (
         f"The flips of engagement 1 are being shown in <#{thread.id}> right now; ask again in a moment.")
     match = await env.bot.matches.get_match(match_id)
     assert match.thread_id == thread.id and "moved" not in match.messages
@@ -1185,14 +1184,14 @@ async def test_flips_that_cannot_be_shown_anywhere_hold_back_the_match(make_env,
     assert "Engagement 1 over" in board(env, thread, 1).text
     await env.wait_for(lambda: dm_panel(env, alice, 2) and dm_panel(env, bob, 2))
     await settled(env, match_id)
-    assert not [m for m in env.messages(channel) if "is gone" in m.content]
+    assert not [m for m in env.messages(channel) if "is gone" in m.text]
     assert_no_order_leaked(env, thread, played.orders, (alice, bob))
     assert_panels_wait_for_flips(env, thread, played.orders, (alice, bob))
 
 
 def match_id_of_message(message: Message) -> int:
     for version in [*message.history, message]:
-        for row in version.components:
-            for button in row.get("components", []):
+        for button in walk_components(version.components):
+            if button.get("custom_id"):
                 return int(button["custom_id"].split(":")[2])
     raise AssertionError("no buttons on the message, ever")

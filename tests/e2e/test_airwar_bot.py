@@ -35,7 +35,7 @@ RULES = {"stack": 3}
 async def challenge_the_bot(env: Env, user, level: str | None):
     options = {"opponent": env.bot_user, "stack": 3, **({"level": level} if level else {})}
     ix = await slash(env, user, "airwar challenge", **options)
-    assert not ix.response.ephemeral, ix.message.content
+    assert not ix.response.ephemeral, ix.message.text
     match_id = match_id_of(ix.message)
     thread = await env.wait_for(lambda: ix.message.thread, message="the bot did not take its own challenge")
     return match_id, thread
@@ -143,7 +143,7 @@ async def test_an_army_match_against_the_bot_to_the_end(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     alice = env.user("alice")
     ix = await slash(env, alice, "army challenge", opponent=env.bot_user, rounds=6, level="hard")
-    assert not ix.response.ephemeral, ix.message.content
+    assert not ix.response.ephemeral, ix.message.text
     match_id = match_id_of(ix.message)
     thread = await env.wait_for(lambda: ix.message.thread, message="the bot did not take its own challenge")
     army = env.bot.get_cog("Army").service
@@ -202,11 +202,11 @@ async def test_matches_against_the_bot_have_their_own_board_by_level(make_env, t
 
     # the rated board knows nothing of practice matches
     ix = await slash(env, alice, "leaderboard")
-    assert ix.response.ephemeral and ix.message.content.startswith("No ranked players yet")
+    assert ix.response.ephemeral and ix.message.text.startswith("No ranked players yet")
     for game, words in (("war", "I don't play War myself"), ("all", "one per game"),
                         ("army", "Nobody has played me at Army this season")):
         ix = await slash(env, alice, "leaderboard", game=game, vs_bot=True)
-        assert ix.response.ephemeral and words in ix.message.content, ix.message.content
+        assert ix.response.ephemeral and words in ix.message.text, ix.message.text
 
 
 async def test_an_accuracy_the_bot_stopped_before_posting_is_posted_once_after_a_start(make_env, tmp_path):

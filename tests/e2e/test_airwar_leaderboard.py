@@ -167,7 +167,7 @@ async def test_an_empty_board_is_a_private_hint_with_the_minimum_number_of_games
     ix = await env.slash(alice, "leaderboard")
     response = await ix.wait_response()
     assert response.type == 4 and response.ephemeral
-    assert ix.message.content == f"No ranked players yet: play {MIN_GAMES} games to be ranked."
+    assert ix.message.text == f"No ranked players yet: play {MIN_GAMES} games to be ranked."
     assert ix.message.buttons == []
     assert env.messages() == []
 
@@ -180,7 +180,7 @@ async def test_an_empty_board_is_a_private_hint_with_the_minimum_number_of_games
     ix = await env.slash(carol, "leaderboard", game="airwar")
     response = await ix.wait_response()
     assert response.type == 4 and response.ephemeral and ix.message.ephemeral_to is carol
-    assert ix.message.content == (f"No ranked players yet: play {MIN_GAMES} games to be ranked.\n"
+    assert ix.message.text == (f"No ranked players yet: play {MIN_GAMES} games to be ranked.\n"
                                   f"2 players have played fewer than {MIN_GAMES} games so far.")
     assert env.messages() == []
 
@@ -298,7 +298,7 @@ async def test_pages_turn_in_place_survive_a_restart_and_stay_in_their_server(ma
     click = await env.click(pager, message, "▶")
     response = await click.wait_response()
     assert response.type == 4 and response.ephemeral
-    assert click.followups == [] and env.ephemerals(pager)[-1].content == "This leaderboard belongs to another server."
+    assert click.followups == [] and env.ephemerals(pager)[-1].text == "This leaderboard belongs to another server."
     assert message.embed == first_page and len(message.history) == 4
 
 
@@ -325,7 +325,7 @@ async def test_three_matches_played_through_the_buttons_make_the_board(make_env,
     env = await make_env(fast_bot(tmp_path / "airwar.db", seeds=SEEDS))
     lift_rate_limits(env)
     ix = await slash(env, env.owner, "settings pace", seconds=1.0)  # the fastest pace there is (flips don't wait)
-    assert ix.message.content.startswith("Saved.")
+    assert ix.message.text.startswith("Saved.")
     alice, bob = env.user("alice"), env.user("bob")
     channel = env.channel()
     model = PlackettLuce()
@@ -348,7 +348,7 @@ async def test_three_matches_played_through_the_buttons_make_the_board(make_env,
         if number == 1:  # the literal result of the first match, the engine agreeing above
             assert (game.outcome.winner, game.view(None)["deck_counts"], played.engagements) == (
                 FIRST["winner"], FIRST["deck_counts"], FIRST["engagements"])
-            [result] = [m for m in env.messages(thread) if m.embeds and "wins" in m.embeds[0].get("title", "")]
+            [result] = [m for m in env.messages(thread) if "wins" in m.title]
             assert f"**<@{alice.id}>** wins!" in result.text
             assert f"Decks: <@{alice.id}> 26 · <@{bob.id}> 6" in result.text
         loser = bob if winner is alice else alice
@@ -357,7 +357,7 @@ async def test_three_matches_played_through_the_buttons_make_the_board(make_env,
                                                                   ranks=[1, 2])
         wins[winner.id] += 1
         # the result reads on the displayed scale, provisional until the third game
-        [result] = [m for m in env.messages(thread) if m.embeds and "wins" in m.embeds[0].get("title", "")]
+        [result] = [m for m in env.messages(thread) if "wins" in m.title]
         note = ", provisional" if number < MIN_GAMES else ""
         changes = [f"<@{user.id}> {before[user.id]} → {displayed(ratings[user.id])} "
                    f"({displayed(ratings[user.id]) - before[user.id]:+d}{note})" for user in (alice, bob)]

@@ -208,24 +208,24 @@ async def test_a_deadline_that_passed_while_the_bot_was_away_is_moved_not_missed
         env.clock.advance(45)  # the bot is away past the deadline
         await restart_in_process(env, database)
         notes = await env.wait_for(lambda n=outage: (found := [m for m in env.messages(thread)
-                                                               if m.content.startswith("⏳")]) and len(found) == n
+                                                               if m.text.startswith("⏳")]) and len(found) == n
                                    and found)
         await settled(env, match_id)
         match = await env.bot.matches.get_match(match_id)
         assert match.status == "active" and match.step == 1 and [s.misses for s in match.seats] == [0, 0]
         assert abs(match.deadline_at - (env.clock.time() + 30)) < 2
         due = f"<t:{int(match.deadline_at)}:R>"
-        assert notes[-1].content == (f"⏳ The bot was away when the orders of engagement 1 were due, so nobody "
+        assert notes[-1].text == (f"⏳ The bot was away when the orders of engagement 1 were due, so nobody "
                                      f"missed the deadline: **<@{bob.id}>**, the deadline is now {due}.")
         assert bob in notes[-1].mentions and alice not in notes[-1].mentions  # alice has locked in
         assert due in dm_panel(env, bob, 1).text and dm_panel(env, bob, 1).buttons
         assert due in board(env, thread, 1).text
-    assert not [m for m in env.messages(thread) if m.content.startswith("⏰")]
+    assert not [m for m in env.messages(thread) if m.text.startswith("⏰")]
     assert await env.bot.matches.results(match_id) == []
 
     env.clock.advance(31)  # the moved deadline counts like any other
-    note = await env.wait_for(lambda: next((m for m in env.messages(thread) if m.content.startswith("⏰")), None))
-    assert f"**<@{bob.id}>** did not lock in an order" in note.content
+    note = await env.wait_for(lambda: next((m for m in env.messages(thread) if m.text.startswith("⏰")), None))
+    assert f"**<@{bob.id}>** did not lock in an order" in note.text
     await env.wait_for(lambda: not (shown := dm_shown(env, bob, 1)).buttons and "played as drawn" in shown.text)
 
 
@@ -329,7 +329,7 @@ async def test_a_crash_between_sending_and_storing_sends_nothing_twice(make_env,
     assert [b["label"] for b in message.buttons] == ["Rematch"]
     assert len(env.messages(alice)) == 1  # one DM for the whole match, sent once
     assert len([m for m in env.messages(thread) if re.fullmatch(rf"{TITLE} — engagement 1(: flips)?", title(m))]) == 1
-    assert len([m for m in env.messages(thread) if m.content.startswith("⏰")]) == 1
+    assert len([m for m in env.messages(thread) if m.text.startswith("⏰")]) == 1
     assert len(results(env, thread)) == len(results(env, channel)) == 1
     # every send after a crash got the message made before it: at least the four held above (the crash at the
     # accepted edit may also catch the first panels sent and not yet recorded: they no longer wait for that edit)
@@ -370,7 +370,7 @@ async def test_a_kill_between_posting_the_result_and_storing_its_id_posts_it_onc
 async def challenge_without_bot(env: Env, challenger, opponent):
     """:func:`challenge` for a bot in another process (its database is not ours to read)."""
     ix = await slash(env, challenger, "airwar challenge", opponent=opponent)
-    assert not ix.response.ephemeral, ix.message.content
+    assert not ix.response.ephemeral, ix.message.text
     await asyncio.sleep(0.2)  # the bot stores the challenge message's id right after answering
     return ix.message
 
@@ -391,10 +391,10 @@ async def test_a_restarted_bot_rearms_the_deadlines(make_env, tmp_path):
     await env.wait_for(lambda: env.bot.timers.armed(("airwar", playing_id)), message="not re-armed")
 
     env.clock.advance(31)  # carol and dave miss the arrangement deadline: their stacks play as drawn
-    note = await env.wait_for(lambda: next((m for m in env.messages(thread) if m.content.startswith("⏰")), None))
-    assert "neither" in note.content and "both stacks play as drawn" in note.content
+    note = await env.wait_for(lambda: next((m for m in env.messages(thread) if m.text.startswith("⏰")), None))
+    assert "neither" in note.text and "both stacks play as drawn" in note.text
     env.clock.advance(300)  # the challenge that was never answered expires
-    await env.wait_for(lambda: "expired" in waiting.content)
+    await env.wait_for(lambda: "expired" in waiting.text)
     assert not waiting.buttons
 
 

@@ -43,7 +43,7 @@ def service(env: Env):
 
 
 def title(message: Message) -> str:
-    return message.embeds[0].get("title", "") if message.embeds else ""
+    return message.title
 
 
 def panel_title(step: int) -> str:
@@ -117,7 +117,7 @@ async def settled(env: Env, match_id: int) -> None:
 
 async def challenge(env: Env, challenger: User, opponent: User, **options: Any) -> Message:
     ix = await slash(env, challenger, "army challenge", opponent=opponent, **options)
-    assert not ix.response.ephemeral, ix.message.content
+    assert not ix.response.ephemeral, ix.message.text
     match_id = match_id_of(ix.message)
     for _ in range(500):
         if (await service(env).get_match(match_id)).challenge_message_id is not None:
@@ -243,14 +243,14 @@ async def test_an_army_match_from_challenge_to_result(make_env, tmp_path):
     channel = env.channel()
     message = await challenge(env, alice, bob, rounds=30, timer=120)
     match_id = match_id_of(message)
-    assert f"<@{bob.id}>" in message.content and bob in message.mentions
+    assert f"<@{bob.id}>" in message.text and bob in message.mentions
     assert title(message) == "Army challenge" and "expires <t:" in message.text and "round limit 30" in message.text
     assert [b["custom_id"] for b in message.buttons] == [f"army:c:{match_id}:{a}" for a in
                                                           ("accept", "decline", "withdraw")]
     thread = await accept(env, bob, message)
     # the challenge message is now the match's live message in the channel: who plays, the link to the thread
-    await env.wait_for(lambda: f"<#{thread.id}>" in message.content and not message.buttons)
-    assert "**Army:**" in message.content and "follow the match" in message.content
+    await env.wait_for(lambda: f"<#{thread.id}>" in message.text and not message.buttons)
+    assert "**Army:**" in message.text and "follow the match" in message.text
     first = await env.wait_for(lambda: round_message(env, thread, 1))
     assert not first.mentions  # each player's one notification is their DM panel
     assert "Orders due <t:" in first.text and f"<@{alice.id}>: ⏳ choosing" in first.text
@@ -361,8 +361,8 @@ async def test_missed_deadlines_play_the_default_then_forfeit(make_env, tmp_path
         env.clock.advance(match.deadline_at - env.clock.time() + 1)
 
     await miss()  # bob misses the arrangement: his armies fight as dealt
-    note = await env.wait_for(lambda: next((m for m in env.messages(thread) if m.content.startswith("⌛")), None))
-    assert note.content == (f"⌛ <@{bob.id}> missed the deadline of setting the armies: their armies fight in the "
+    note = await env.wait_for(lambda: next((m for m in env.messages(thread) if m.text.startswith("⌛")), None))
+    assert note.text == (f"⌛ <@{bob.id}> missed the deadline of setting the armies: their armies fight in the "
                             "order they were dealt. Two misses in a row forfeit the match.")
     missed = await env.wait_for(lambda: (shown := dm_shown(env, bob, 1)) and "You missed the deadline" in shown.text
                                 and shown)
@@ -382,9 +382,9 @@ async def test_missed_deadlines_play_the_default_then_forfeit(make_env, tmp_path
     await miss()
     lowest = min(bob_hand, key=fighting_value)
     await env.wait_for(lambda: round_message(env, thread, 4))
-    note = await env.wait_for(lambda: next((m for m in env.messages(thread) if "deadline of round 2" in m.content),
+    note = await env.wait_for(lambda: next((m for m in env.messages(thread) if "deadline of round 2" in m.text),
                                            None))
-    assert "their lowest card is played" in note.content and f"<@{bob.id}>" in note.content
+    assert "their lowest card is played" in note.text and f"<@{bob.id}>" in note.text
     assert f"vs <@{bob.id}> {card_text(lowest)}" in round_message(env, thread, 4).text
     await env.wait_for(lambda: f"your lowest card, {card_text(lowest)}, was played" in dm_shown(env, bob, 3).text)
 
@@ -396,7 +396,7 @@ async def test_missed_deadlines_play_the_default_then_forfeit(make_env, tmp_path
     await miss()
     [result] = await env.wait_for(lambda: results(env, thread) or None)
     assert f"🏆 **<@{alice.id}>** wins! <@{bob.id}> missed two deadlines in a row." in result.text
-    assert any(f"<@{bob.id}> missed two deadlines in a row and forfeits" in m.content for m in env.messages(thread))
+    assert any(f"<@{bob.id}> missed two deadlines in a row and forfeits" in m.text for m in env.messages(thread))
     match = await service(env).get_match(match_id)
     assert match.status == "finished" and match.reason == "timeout" and match.result["winner_id"] == alice.id
     await settled(env, match_id)
@@ -419,7 +419,7 @@ async def test_closed_dms_get_the_panel_from_the_round_message(make_env, tmp_pat
     assert [b["label"] for b in first.buttons] == ["Choose"]
     assert carol in first.mentions and alice not in first.mentions and env.messages(carol) == []
     ix = await click(env, dave, first, label="Choose")  # an outsider
-    assert ix.response.ephemeral and ix.message.content == "This isn't your match."
+    assert ix.response.ephemeral and ix.message.text == "This isn't your match."
 
     def ephemeral_panel(user: User, step: int):
         return find(env.ephemerals(user), panel_title(step))
@@ -445,7 +445,7 @@ async def test_closed_dms_get_the_panel_from_the_round_message(make_env, tmp_pat
     assert f"**Round 1:** <@{alice.id}> {card_text(secrets2[0])}" in shown.text
     # /army forfeit ends it: the result once
     ix = await slash(env, carol, "army forfeit")
-    assert ix.response.ephemeral and "Forfeit your Army match" in ix.message.content
+    assert ix.response.ephemeral and "Forfeit your Army match" in ix.message.text
     ix = await click(env, carol, ix.message, label="Forfeit")
     await env.wait_for(lambda: results(env, thread) or None)
     match = await service(env).get_match(match_id)
@@ -473,7 +473,7 @@ async def test_refusals_and_outsiders(make_env, tmp_path):
     async def refused(challenger: User, opponent: User) -> str:
         ix = await slash(env, challenger, "army challenge", opponent=opponent)
         assert ix.response.ephemeral
-        return ix.message.content
+        return ix.message.text
 
     assert await refused(alice, alice) == "You can't challenge yourself."
     assert "bots can't play Army" in await refused(alice, robot)
@@ -483,20 +483,20 @@ async def test_refusals_and_outsiders(make_env, tmp_path):
     assert "You're already in an Army match" in await refused(bob, carol)
     # the buttons: an outsider, the wrong player
     ix = await click(env, dave, message, label="Accept")
-    assert ix.response.ephemeral and ix.message.content == "This isn't your match."
+    assert ix.response.ephemeral and ix.message.text == "This isn't your match."
     ix = await click(env, bob, message, label="Withdraw")
-    assert ix.message.content == f"Only <@{alice.id}> can withdraw this challenge."
+    assert ix.message.text == f"Only <@{alice.id}> can withdraw this challenge."
     ix = await slash(env, dave, "army status")
-    assert ix.response.ephemeral and ix.message.content == "You're not in an Army match."
+    assert ix.response.ephemeral and ix.message.text == "You're not in an Army match."
     ix = await slash(env, bob, "army status")
-    assert "challenged you to Army" in ix.message.content
+    assert "challenged you to Army" in ix.message.text
     await click(env, bob, message, label="Decline")
-    await env.wait_for(lambda: "declined" in message.content and not message.buttons)
+    await env.wait_for(lambda: "declined" in message.text and not message.buttons)
     assert not env.threads
     # expiry after five minutes
     late = await challenge(env, carol, dave)
     env.clock.advance(301)
-    await env.wait_for(lambda: "expired" in late.content and not late.buttons)
+    await env.wait_for(lambda: "expired" in late.text and not late.buttons)
 
 
 async def test_status_and_a_restart_mid_round(make_env, tmp_path):
@@ -515,10 +515,10 @@ async def test_status_and_a_restart_mid_round(make_env, tmp_path):
     # /army status: private, your hand and your choice; nothing of bob's hand
     ix = await slash(env, alice, "army status")
     assert ix.response.ephemeral
-    assert f"Your card this round: {card_text(chosen)} (locked in)" in ix.message.content
-    assert all(card_text(c) not in ix.message.content for c in keys(bob_panel, "play"))
+    assert f"Your card this round: {card_text(chosen)} (locked in)" in ix.message.text
+    assert all(card_text(c) not in ix.message.text for c in keys(bob_panel, "play"))
     ix = await slash(env, bob, "army status")
-    assert card_text(chosen) not in ix.message.content and "Your hand:" in ix.message.content
+    assert card_text(chosen) not in ix.message.text and "Your hand:" in ix.message.text
     assert [b["label"] for b in ix.message.buttons] == ["Open my Army panel"]
     await settled(env, match_id)
     before = len(env.messages(thread))

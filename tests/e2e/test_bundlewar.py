@@ -28,12 +28,12 @@ def service(env: Env):
 
 def panel_of(env: Env, user, step: int) -> Message | None:
     return next((m for m in reversed(env.messages(user)) if m.embeds
-                 and m.embeds[0].get("title") == f"Bundle War — step {step}"), None)
+                 and m.title == f"Bundle War — step {step}"), None)
 
 
 def result_of(env: Env, thread) -> Message | None:
-    return next((m for m in env.messages(thread) if m.embeds and m.embeds[0].get("title", "").startswith(
-        "Bundle War — ") and ("wins" in m.embeds[0]["title"] or m.embeds[0]["title"].endswith("draw"))), None)
+    return next((m for m in env.messages(thread) if m.title.startswith(
+        "Bundle War — ") and ("wins" in m.title or m.title.endswith("draw"))), None)
 
 
 async def test_a_game_with_a_steal_and_a_war_to_the_end(make_env, tmp_path):
@@ -115,7 +115,7 @@ async def check_finished(env: Env, match_id: int, result: Message) -> Any:
     assert match.status == "finished"
     last = list(replay(await service(env).export(match_id)))[-1]
     assert last["winner"] == match.result["winner"] and last["reason"] == match.result["reason"]
-    assert ("wins" in result.embeds[0]["title"]) == (match.result["winner"] is not None)
+    assert ("wins" in result.title) == (match.result["winner"] is not None)
     return match
 
 

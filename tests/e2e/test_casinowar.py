@@ -85,7 +85,7 @@ async def balances(env: Env, database: Storage, users: tuple[User, User]) -> lis
 
 
 def thread_lines(env: Env, thread, start: str) -> list[Message]:
-    return [m for m in env.messages(thread) if m.content.startswith(start)]
+    return [m for m in env.messages(thread) if m.text.startswith(start)]
 
 
 async def test_a_table_over_a_reshuffle_a_surrender_and_a_war_survives_a_kill_between_payout_and_showing(
@@ -138,7 +138,7 @@ async def test_a_table_over_a_reshuffle_a_surrender_and_a_war_survives_a_kill_be
     kinds = {e.get("kind") for e in seen}
     assert {"surrender", "raise", "tie_win"} <= kinds
     await env.wait_for(lambda: thread_lines(env, thread, "🏁") or any(
-        m.embeds and "closed" in m.embeds[0].get("title", "") for m in env.messages(thread)),
+        "closed" in m.title for m in env.messages(thread)),
         message="the table's result was not shown")
     match = await service.get_match(match_id)
     assert match.status == "finished"
@@ -152,7 +152,7 @@ async def test_a_table_over_a_reshuffle_a_surrender_and_a_war_survives_a_kill_be
         assert len(thread_lines(env, thread, f"🂠 **Hand {hand}**")) == 1, f"hand {hand} shown other than once"
     ix = await env.slash(alice, "leaderboard", game="casinowar")  # the chips board, beside the skill boards
     await ix.wait_response()
-    board = ix.message.embeds[0]["description"]
+    board = ix.message.body
     assert all(f"<@{user.id}> — **{stack:,}** chips" in board for user, stack in zip(users, engine.stacks, strict=True))
     assert [r.outcome for r in await service.results(match_id)] == [
         "win" if net > 0 else "loss" if net < 0 else "draw" for net in engine.net]

@@ -68,8 +68,8 @@ async def test_an_air_war_match_is_one_channel_message_from_challenge_to_result(
 
     thread = await accept(env, bob, message)
     # live: who plays and where, and no buttons that mean nothing now
-    await env.wait_for(lambda: f"<#{thread.id}>" in message.content and not message.buttons)
-    assert f"<@{alice.id}> vs <@{bob.id}>" in message.content and "follow the match" in message.content
+    await env.wait_for(lambda: f"<#{thread.id}>" in message.text and not message.buttons)
+    assert f"<@{alice.id}> vs <@{bob.id}>" in message.text and "follow the match" in message.text
     assert not message.embeds and not message.attachments
 
     # the board's status edits keep the picture it was posted with: nothing uploaded again
@@ -90,7 +90,7 @@ async def test_an_air_war_match_is_one_channel_message_from_challenge_to_result(
     await settled(env, match_id)
     assert in_channel(env, channel) == [message]
     assert title(message) == "Air War — Alice wins" and f"<#{thread.id}>" in message.text
-    assert f"**<@{alice.id}>** wins!" in message.text and not message.content
+    assert f"**<@{alice.id}>** wins!" in message.text and not message.text
     assert [b["label"] for b in message.buttons] == ["Rematch"]
     [in_thread] = results(env, thread)
     assert f"**<@{alice.id}>** wins!" in in_thread.text and not in_thread.buttons
@@ -101,19 +101,19 @@ async def test_without_a_thread_the_result_follows_the_play_and_the_first_messag
     alice, bob = env.user("alice"), env.user("bob")
     channel = env.channel()
     ix = await slash(env, env.owner, "settings threads", enabled=False)
-    assert ix.response.ephemeral and ix.message.content.startswith("Saved.")
+    assert ix.response.ephemeral and ix.message.text.startswith("Saved.")
 
     message = await challenge(env, alice, bob)
     match_id = match_id_of(message)
     await click(env, bob, message, label="Accept")
-    await env.wait_for(lambda: "the match is on right here" in message.content and not message.buttons)
+    await env.wait_for(lambda: "the match is on right here" in message.text and not message.buttons)
     await env.wait_for(lambda: board(env, channel, 1))
     await forfeit(env, alice, "airwar")
     [result] = await env.wait_for(lambda: results(env, channel) or None, message="no result")
     await settled(env, match_id)
     assert not env.threads
     assert in_channel(env, channel)[-1] is result and [b["label"] for b in result.buttons] == ["Rematch"]
-    assert f"/{channel.id}/{result.id})" in message.content and "Air War — Bob wins" in message.content
+    assert f"/{channel.id}/{result.id})" in message.text and "Air War — Bob wins" in message.text
     assert not message.buttons and not message.embeds
 
 
@@ -130,7 +130,7 @@ async def test_an_army_match_is_one_channel_message_from_challenge_to_result(mak
     assert in_channel(env, channel) == [message]
     await army.click(env, bob, message, label="Accept")
     thread = await env.wait_for(lambda: message.thread)
-    await env.wait_for(lambda: f"<#{thread.id}>" in message.content and not message.buttons)
+    await env.wait_for(lambda: f"<#{thread.id}>" in message.text and not message.buttons)
     await env.wait_for(lambda: army.round_message(env, thread, 1))
     assert in_channel(env, channel) == [message]
 
@@ -188,14 +188,14 @@ async def test_rematch_challenges_the_other_player_with_the_same_rules_once(make
 
     # someone else's click changes nothing
     ix = await click(env, carol, result, label="Rematch")
-    assert ix.response.ephemeral and "isn't your match" in ix.message.content.lower()
+    assert ix.response.ephemeral and "isn't your match" in ix.message.text.lower()
 
     # bob asks for the rematch: a challenge from bob to alice, the same game and rules; the Rematch is spent
     hold = env.hold(removes_buttons(result))
     ix = await click(env, bob, result, label="Rematch")
     assert not ix.response.ephemeral
     rematch = ix.message
-    assert rematch.channel is channel and f"<@{alice.id}>" in rematch.content and alice in rematch.mentions
+    assert rematch.channel is channel and f"<@{alice.id}>" in rematch.text and alice in rematch.mentions
     assert [b["label"] for b in rematch.buttons] == ["Accept", "Decline", "Withdraw"]
     new_id = match_id_of(rematch)
     await settled(env, new_id)
@@ -205,8 +205,8 @@ async def test_rematch_challenges_the_other_player_with_the_same_rules_once(make
     # alice's click, while the button is still on her screen, is told what happened, privately
     await hold.wait()
     ix = await click(env, alice, result, label="Rematch")
-    assert ix.response.ephemeral and "asked for already" in ix.message.content
-    assert f"/{channel.id}/{rematch.id}" in ix.message.content
+    assert ix.response.ephemeral and "asked for already" in ix.message.text
+    assert f"/{channel.id}/{rematch.id}" in ix.message.text
     hold.release()
     await env.wait_for(lambda: not result.buttons, message="the Rematch button stayed")
     assert title(result) == "Air War — Alice wins"  # the result itself is unchanged
@@ -225,7 +225,7 @@ async def test_a_refused_rematch_is_private_and_leaves_the_button(make_env, tmp_
     pending = await challenge(env, carol, alice)  # alice is in another challenge meanwhile
 
     ix = await click(env, bob, result, label="Rematch")
-    assert ix.response.ephemeral and f"<@{alice.id}>" in ix.message.content
+    assert ix.response.ephemeral and f"<@{alice.id}>" in ix.message.text
     assert [b["label"] for b in result.buttons] == ["Rematch"]
     assert [m for m in in_channel(env, channel) if m.buttons and m is not result] == [pending]
 
@@ -251,7 +251,7 @@ async def test_the_rematch_of_a_lobby_game_is_a_new_lobby_inviting_the_other_pla
     ix = await click(env, carol, message, label="Rematch")
     assert not ix.response.ephemeral
     lobby = ix.message
-    assert f"<@{alice.id}>" in lobby.content and f"<@{bob.id}>" in lobby.content
+    assert f"<@{alice.id}>" in lobby.text and f"<@{bob.id}>" in lobby.text
     assert {alice, bob} <= set(lobby.mentions) and carol not in lobby.mentions
     assert "Players (1/4)" in lobby.text
     new_id = war.match_id_of(lobby)

@@ -142,7 +142,7 @@ async def concurrent_lock_ins(env: Env, carol, dave, thread, number: int, played
                                     env.click(dave, dave_panel, custom_id=button_id(dave_panel, "confirm")))
     for ix in confirms:
         await ix.wait_response()
-    refused = [ix.message.content for ix in confirms if ix.response.ephemeral and ix.message.content]
+    refused = [ix.message.text for ix in confirms if ix.response.ephemeral and ix.message.text]
     assert refused == [], f"engagement {number}: a confirm was refused: {refused}"
     assert "Your order is locked in" in carol_panel.text and "Your order is locked in" in dave_panel.text
     played.orders[number] = orders
@@ -167,7 +167,7 @@ async def double_confirm(env: Env, carol, dave, thread, number: int, played: Pla
                                     env.click(dave, in_thread, custom_id=button_id(in_thread, "confirm")))
     for ix in confirms:
         await ix.wait_response()
-    refused = [ix.message.content for ix in confirms if ix.response.ephemeral and ix.response.type == 4]
+    refused = [ix.message.text for ix in confirms if ix.response.ephemeral and ix.response.type == 4]
     assert refused == [f"Already done: your battle order for engagement {number} is locked in."], refused
     await click(env, carol, first, label="Arrange")  # (after: the engagement stays open for the second confirm)
     carol_panel = panel_in(env.ephemerals(carol), number)
@@ -256,9 +256,9 @@ async def test_two_processes_four_shards_a_kill_and_one_action_per_click(make_en
         await lock_in(env, dave, dave_panel, dave_order)
         await env.wait_for(lambda: "✅ locked in" in board(env, south_thread, 4).text)
         clock.advance(31)
-        note = await env.wait_for(lambda: [m for m in env.messages(south_thread) if m.content.startswith("⏰")],
+        note = await env.wait_for(lambda: [m for m in env.messages(south_thread) if m.text.startswith("⏰")],
                                   timeout=10)
-        assert f"**<@{carol.id}>** did not lock in an order" in note[0].content
+        assert f"**<@{carol.id}>** did not lock in an order" in note[0].text
         game_at_4 = reference({n: south_played.orders[n] for n in (1, 2, 3)}, seed=second.seed)[0]
         south_played.orders[4] = [list(game_at_4.view(None)["stacks"][0]), dave_order]
         south_played.engagements = 4
@@ -274,8 +274,8 @@ async def test_two_processes_four_shards_a_kill_and_one_action_per_click(make_en
                                            north_channel, (alice, bob))
         await assert_ended_like_the_engine(env, reader, south_id, south_played, second.seed, south, south_thread,
                                            south_channel, (carol, dave), drawn=[(4, 0)])
-        assert len([m for m in env.messages(south_thread) if m.content.startswith("⏰")]) == 1  # fired once
-        assert [m for m in env.messages(north_thread) if m.content.startswith("⏰")] == []
+        assert len([m for m in env.messages(south_thread) if m.text.startswith("⏰")]) == 1  # fired once
+        assert [m for m in env.messages(north_thread) if m.text.startswith("⏰")] == []
         assert first.errors() == [] and second.errors() == []
     finally:
         for process in (first, second):

@@ -64,10 +64,10 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
 
     # a private refusal: in the member's own language
     ix = await slash(env, anna, "airwar challenge", opponent=anna)
-    assert ix.response.ephemeral and ix.message.content == GERMAN("You can't challenge yourself.")
-    assert ix.message.content != "You can't challenge yourself."
+    assert ix.response.ephemeral and ix.message.text == GERMAN("You can't challenge yourself.")
+    assert ix.message.text != "You can't challenge yourself."
     ix = await slash(env, ben, "airwar challenge", opponent=ben)
-    assert ix.response.ephemeral and ix.message.content == "You can't challenge yourself."
+    assert ix.response.ephemeral and ix.message.text == "You can't challenge yourself."
 
     # the public challenge: the server's language (English: not set), not the challenger's
     ix = await slash(env, anna, "airwar challenge", opponent=ben)
@@ -75,7 +75,7 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
     public = ix.message
     assert title(public) == "Air War challenge"
     assert button_labels(public) == ["Accept", "Decline", "Withdraw"]
-    assert "challenges" in public.embeds[0]["description"]
+    assert "challenges" in public.body
     match_id = match_id_of(public)
     await stored(env, match_id)
 
@@ -83,7 +83,7 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
     env.owner.locale = "de"
     ix = await slash(env, env.owner, "settings language", language="fr")
     assert ix.response.ephemeral
-    assert ix.message.content == GERMAN("Saved: this server's public messages are in {language} from now on. "
+    assert ix.message.text == GERMAN("Saved: this server's public messages are in {language} from now on. "
                                         "Private replies follow each member's own Discord language.",
                                         language="Français")
     # ... a member without Manage Server (the server let everyone reach /settings) is refused in their language,
@@ -91,7 +91,7 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
     env.commands["settings"]["default_member_permissions"] = None
     ix = await slash(env, anna, "settings language", language="ru")
     assert ix.response.ephemeral
-    assert ix.message.content == GERMAN("Changing the server's settings needs the Manage Server permission.")
+    assert ix.message.text == GERMAN("Changing the server's settings needs the Manage Server permission.")
     assert await env.bot.guild_settings.language(env.guild.id) == "fr"
 
     # ... and the next public message speaks it, even when a German member makes it, while private replies stay in
@@ -102,10 +102,10 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
     french = ix.message
     assert title(french) == challenge_title(FRENCH) != "Air War challenge"
     assert button_labels(french) == [FRENCH("Accept"), FRENCH("Decline"), FRENCH("Withdraw")]
-    assert FRENCH("Rules: {rules}", rules="").split(":")[0] in french.embeds[0]["description"]
+    assert FRENCH("Rules: {rules}", rules="").split(":")[0] in french.body
     ix = await slash(env, anna, "airwar challenge", opponent=chloe)
     assert ix.response.ephemeral
-    assert ix.message.content == GERMAN("You're already in a match of {game}; finish it (or withdraw your "
+    assert ix.message.text == GERMAN("You're already in a match of {game}; finish it (or withdraw your "
                                         "challenge) first.", game=GERMAN(TITLE))
 
     # the challenge posted before the change keeps its words; no public message is in a member's own language
@@ -117,13 +117,13 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
             assert not shown & german_words, shown
     ix = await slash(env, chloe, "airwar challenge", opponent=anna)
     assert ix.response.ephemeral
-    assert ix.message.content == FRENCH("{player} is already in a match of {game}.", player=f"<@{anna.id}>",
+    assert ix.message.text == FRENCH("{player} is already in a match of {game}.", player=f"<@{anna.id}>",
                                         game=FRENCH(TITLE))
 
     # the challenge's life in the channel follows the server's language too: withdrawn, accepted and linked
     await click(env, anna, public, "withdraw")
     await env.wait_for(lambda: not public.buttons, message="the withdrawn challenge kept its buttons")
-    assert public.content == "↩️ " + FRENCH("**{challenger}** withdrew the {game} challenge to **{opponent}**.",
+    assert public.text == "↩️ " + FRENCH("**{challenger}** withdrew the {game} challenge to **{opponent}**.",
                                             challenger=f"<@{anna.id}>", opponent=f"<@{ben.id}>",
                                             game=FRENCH(TITLE))
     dora = env.user("dora")
@@ -132,8 +132,8 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
     await click(env, dora, french, "accept")
     thread = await env.wait_for(lambda: french.thread, message="no thread for the match")
     match = await env.bot.matches.get_match(french_id)
-    await env.wait_for(lambda: f"<#{thread.id}>" in (french.content or ""), message="no link to the thread")
-    assert french.content == "⚔️ " + FRENCH("**{game}:** {players} · {rules} — follow the match in {thread}.",
+    await env.wait_for(lambda: f"<#{thread.id}>" in (french.text or ""), message="no link to the thread")
+    assert french.text == "⚔️ " + FRENCH("**{game}:** {players} · {rules} — follow the match in {thread}.",
                                             game=FRENCH(TITLE),
                                             players=FRENCH("{first} vs {second}", first=f"<@{emil.id}>",
                                                            second=f"<@{dora.id}>"),
@@ -146,7 +146,7 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
                                message="no French board")
     assert board_title != f"{TITLE} — engagement 1"
     assert button_labels(board) == [FRENCH("Arrange")] != ["Arrange"]
-    assert FRENCH("⏳ arranging") in board.embeds[0]["description"]
+    assert FRENCH("⏳ arranging") in board.body
     alt = board.attachments[0].description
     template = FRENCH("Engagement {number}, both stacks as drawn, face up. {first}: {first_cards}. "
                       "{second}: {second_cards}.")  # (no values: the translation as written)
@@ -160,8 +160,8 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
     flips_title = FRENCH("{game} — engagement {number}: flips", game=FRENCH(TITLE), number=1)
     await env.wait_for(lambda: title(board) == flips_title, message="no French flips")
     header = FRENCH("**{first}** vs **{second}** — both orders are locked in; flipping side by side.")
-    assert header.split("{second}**")[1] in board.embeds[0]["description"]
-    assert "both orders are locked in" not in board.embeds[0]["description"]
+    assert header.split("{second}**")[1] in board.body
+    assert "both orders are locked in" not in board.body
 
 
 async def test_rules_are_read_in_the_readers_language(make_env, tmp_path):
@@ -172,7 +172,7 @@ async def test_rules_are_read_in_the_readers_language(make_env, tmp_path):
     message = ix.message
     german = rules_text("airwar", "de")
     assert message.ephemeral_to is anna
-    assert message.embed["title"] == german.title != rules_text("airwar").title
+    assert message.title == german.title != rules_text("airwar").title
     # longer than one embed's 4,096 characters: cut between paragraphs over two embeds of one message
     assert len(german.body) > 4096 and len(message.embeds) == 2
     assert "\n\n".join(embed["description"] for embed in message.embeds) == german.body
@@ -181,15 +181,15 @@ async def test_rules_are_read_in_the_readers_language(make_env, tmp_path):
 
     click = await env.click(anna, message, rules_text("army", "de").title)
     await click.wait_response()
-    assert message.embed["title"] == rules_text("army", "de").title
-    assert len(message.embeds) == 1 and message.embed["description"] == rules_text("army", "de").body
+    assert message.title == rules_text("army", "de").title
+    assert len(message.embeds) == 1 and message.body == rules_text("army", "de").body
 
     # an English reader of the same game: the English text, whatever the server's language
     await env.bot.guild_settings.set_language(env.guild.id, "ru")
     ix = await env.slash(env.user("ben", locale="en-GB"), "rules", game="airwar")
     await ix.wait_response()
-    assert ix.message.embed["title"] == rules_text("airwar").title
-    assert ix.message.embed["description"] == rules_text("airwar").body
+    assert ix.message.title == rules_text("airwar").title
+    assert ix.message.body == rules_text("airwar").body
 
 
 async def test_a_lobby_speaks_the_servers_language_through_its_life(make_env, tmp_path):
@@ -203,14 +203,14 @@ async def test_a_lobby_speaks_the_servers_language_through_its_life(make_env, tm
     lobby = ix.message
     assert title(lobby) == polish("{game} lobby", game=polish(TITLE))
     assert button_labels(lobby) == [polish("Join"), polish("Leave"), polish("Start"), polish("Cancel")]
-    assert polish("{player} (host)", player=f"**<@{alice.id}>**") in lobby.embeds[0]["description"]
+    assert polish("{player} (host)", player=f"**<@{alice.id}>**") in lobby.body
     await click(env, bob, lobby, "join")
-    await env.wait_for(lambda: "(2/4)" in lobby.embeds[0]["description"], message="bob never appeared")
+    await env.wait_for(lambda: "(2/4)" in lobby.body, message="bob never appeared")
     assert button_labels(lobby) == [polish("Join"), polish("Leave"), polish("Start"), polish("Cancel")]
 
     await click(env, alice, lobby, "cancel")
     await env.wait_for(lambda: not lobby.buttons, message="the cancelled lobby kept its buttons")
-    assert lobby.content == "↩️ " + polish("The {game} lobby of **{host}** was cancelled by its host.",
+    assert lobby.text == "↩️ " + polish("The {game} lobby of **{host}** was cancelled by its host.",
                                           game=polish(TITLE), host=f"<@{alice.id}>")
 
 
@@ -232,23 +232,23 @@ async def test_a_dm_panel_speaks_its_players_own_language_whatever_the_servers(m
     for panel, words in zip(panels, (GERMAN, polish), strict=True):
         line = words("Engagement {number} of your match in {channel}.", number=1, channel=f"<#{thread.id}>")
         assert line != "Engagement 1 of your match in " + f"<#{thread.id}>."
-        assert panel.embeds[0]["description"].endswith("-# " + line)
+        assert panel.body.endswith("-# " + line)
     board = await env.wait_for(lambda: next((m for m in env.messages(thread) if m.buttons), None),
                                message="no board")
     assert button_labels(board) == [FRENCH("Arrange")]
     # the same panel opened from the board's button: ephemeral, in the presser's language
     await click(env, anna, board)
     mine = env.ephemerals(anna)[-1]
-    assert mine.embeds[0]["description"].endswith("-# " + GERMAN("Engagement {number} of your match in {channel}.",
+    assert mine.body.endswith("-# " + GERMAN("Engagement {number} of your match in {channel}.",
                                                                  number=1, channel=f"<#{thread.id}>"))
 
     # anna's client now speaks Russian: a click on her DM panel is answered in Russian, and is remembered
     anna.locale = "ru"
     await click(env, anna, panels[0], "drawn")
-    assert panels[0].embeds[0]["description"].endswith("-# " + russian(
+    assert panels[0].body.endswith("-# " + russian(
         "Engagement {number} of your match in {channel}.", number=1, channel=f"<#{thread.id}>"))
     assert (await env.bot.player_languages.of([anna.id, ben.id])) == {anna.id: "ru", ben.id: "pl"}
     # nothing public in a member's own language
     for message in env.messages(thread) + env.messages():
-        for text in (message.content, *(embed.get("description") or "" for embed in message.embeds)):
+        for text in (message.text, *(embed.get("description") or "" for embed in message.embeds)):
             assert "Gefecht" not in text and "starcie" not in text.lower()

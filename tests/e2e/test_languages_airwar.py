@@ -141,7 +141,7 @@ async def test_a_two_player_match_shows_no_english_in_the_pseudo_language(make_e
         await settled(env, match_id)
         match = await env.bot.matches.get_match(match_id)
         env.clock.advance(match.deadline_at - env.clock.time() + 1)
-        await env.wait_for(lambda: any(m.content.startswith("⏰") for m in env.messages(thread)), timeout=10)
+        await env.wait_for(lambda: any(m.text.startswith("⏰") for m in env.messages(thread)), timeout=10)
 
         # engagement 2: ben's panel of engagement 1 is stale; then the match is played out
         await dm_panels(env, [anna, ben], match_id, 2)
@@ -191,7 +191,7 @@ async def test_a_lobby_of_three_shows_no_english_in_the_pseudo_language(make_env
         for user, panel in zip(players.values(), panels, strict=True):
             await lock_in(env, user, panel, match_id, 1)
         await settled(env, match_id)
-        await env.wait_for(lambda: any(m.content.startswith("⚠️") for m in env.messages(env.channel())),
+        await env.wait_for(lambda: any(m.text.startswith("⚠️") for m in env.messages(env.channel())),
                            message="no note that the thread is gone")
         await dm_panels(env, list(players.values()), match_id, 2)
         await slash(env, anna, "airwar status")
@@ -222,9 +222,9 @@ async def test_a_practice_match_against_the_bot_shows_no_english_in_the_pseudo_l
         await dm_panels(env, [anna], match_id, 3)
         await forfeit(env, anna, "yes")
         await settled(env, match_id)
-        await env.wait_for(lambda: [m for m in env.messages(thread) if "🎯" in m.content], timeout=30,
+        await env.wait_for(lambda: [m for m in env.messages(thread) if "🎯" in m.text], timeout=30,
                            message="no accuracy after the match")
-        hints = [m for m in env.ephemerals(anna) if "💡" in m.content]
+        hints = [m for m in env.ephemerals(anna) if "💡" in m.text]
         assert len(hints) == 4
 
         # the bot's own name ("Air War", a display name) stands in the result's title: allowed here only

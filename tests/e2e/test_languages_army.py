@@ -113,8 +113,8 @@ async def test_army_matches_show_no_english_in_the_pseudo_language(make_env, tmp
         env.clock.advance(match.deadline_at - env.clock.time() + 1)
         await env.wait_for(lambda: round_message(env, thread, match_id, 4), timeout=20)
         ix = await click(env, ben, late, f"play:{keys(late, 'play')[0]}")
-        assert ix.response.ephemeral and ix.message.content and not ix.message.buttons  # refused, privately
-        assert any(m.content.startswith(f"⌛ <@{ben.id}>") for m in env.messages(thread))  # the missed deadline
+        assert ix.response.ephemeral and ix.message.text and not ix.message.buttons  # refused, privately
+        assert any(m.text.startswith(f"⌛ <@{ben.id}>") for m in env.messages(thread))  # the missed deadline
 
         # rounds 3 and 4 by DM, /army status and its panel button on the way: the round limit ends the match
         for step in (4, 5):

@@ -152,20 +152,20 @@ async def test_a_private_answer_speaks_the_members_language_and_a_shared_one_the
 
         private = (await slash(env, anna, "stats")).message
         shared = (await slash(env, anna, "stats", share=True)).message
-        assert private.embeds[0]["title"] == texts(PSEUDO)("Stats — {game}", game=texts(PSEUDO)("All games"))
-        assert shared.embeds[0]["title"] == de("Stats — {game}", game=de("All games")) == "Statistik — Alle Spiele"
+        assert private.title == texts(PSEUDO)("Stats — {game}", game=texts(PSEUDO)("All games"))
+        assert shared.title == de("Stats — {game}", game=de("All games")) == "Statistik — Alle Spiele"
         assert shared.attachments[0].description.startswith("Verlauf der Wertung: ")
 
         for share, words in ((False, texts(PSEUDO)), (True, de)):
             history = (await slash(env, ben, "history", share=share)).message
             await press(env, anna if share else ben, history, button(history, "hist:", 1))  # ▶: the same words
-            assert history.embeds[0]["title"] == words("Match history")
-            assert words("Page {page} of {pages}", page=2, pages=2) in history.embeds[0]["description"]
+            assert history.title == words("Match history")
+            assert words("Page {page} of {pages}", page=2, pages=2) in history.body
             assert [b["label"] for b in history.buttons][2:] == [words("Export {number}", number=6)]
 
         board = (await slash(env, anna, "leaderboard")).message  # public: the server's
-        assert board.embeds[0]["title"] == "Rangliste: Luftkrieg" and not board.ephemeral
+        assert board.title == "Rangliste: Luftkrieg" and not board.ephemeral
         hint = (await slash(env, anna, "leaderboard", game="war")).message  # only hers: her own
-        assert hint.ephemeral and hint.content == texts(PSEUDO)("No ranked players yet: play {games} to be ranked.",
+        assert hint.ephemeral and hint.text == texts(PSEUDO)("No ranked players yet: play {games} to be ranked.",
                                                                  games=texts(PSEUDO).ngettext("{count} game",
                                                                                               "{count} games", 3))

@@ -37,7 +37,7 @@ def message(env: Env, message_id: int | None) -> Message | None:
 async def answered(env: Env, ix: Interaction, user: User) -> Message:
     """The private answer to ``ix`` once it has its text (a deferred answer gets it a moment later)."""
     await ix.wait_response()
-    await env.wait_for(lambda: env.ephemerals(user) and env.ephemerals(user)[-1].content
+    await env.wait_for(lambda: env.ephemerals(user) and env.ephemerals(user)[-1].text
                        and not env.ephemerals(user)[-1].loading)
     found = env.ephemerals(user)[-1]
     assert found.ephemeral_to is not None
@@ -147,7 +147,7 @@ async def test_a_whole_tournament_shows_no_english_in_the_pseudo_language(make_e
         await play_on(env, tid, by_id, absent)
         tournament = await service.get(tid)
         assert tournament.status == "finished" and tournament.champion_id is not None
-        await env.wait_for(lambda: any("🏆" in m.content for m in env.messages(env.channel())), timeout=10)
+        await env.wait_for(lambda: any("🏆" in m.text for m in env.messages(env.channel())), timeout=10)
         for _ in range(300):
             if not await service.unshown_events(tid):
                 break
@@ -164,8 +164,8 @@ async def test_a_whole_tournament_shows_no_english_in_the_pseudo_language(make_e
         assert sorted(row.outcome for row in rows) == ["no_show", "series", "series"]  # the no-show was shown too
         assert [event.type for event in await service.unshown_events(tid)] == []
         shown = tournament_messages(env)
-        assert sum(m.content.startswith("📣") for m in shown) == 2  # the rounds' calls
-        assert sum(m.content.startswith("🏁") for m in shown) == 2  # the rounds' summaries
+        assert sum(m.text.startswith("📣") for m in shown) == 2  # the rounds' calls
+        assert sum(m.text.startswith("🏁") for m in shown) == 2  # the rounds' summaries
         assert len([m for m in shown if m.ephemeral_to is not None]) >= 20
         assert any(m.attachments for m in shown)  # the bracket pictures, with their alt text
         everyone = [*players, organiser, latecomer]

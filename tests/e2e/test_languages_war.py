@@ -35,7 +35,7 @@ def table(env: Env, match) -> Message:
 
 async def opened(env: Env, user: User, command: str, **options: Any) -> tuple[int, Message]:
     ix = await slash(env, user, command, **options)
-    assert not ix.response.ephemeral, ix.message.content
+    assert not ix.response.ephemeral, ix.message.text
     match_id = match_id_of(ix.message)
     await stored(env, match_id)
     return match_id, ix.message
@@ -99,7 +99,7 @@ async def test_war_shows_no_english_in_the_pseudo_language(make_env, tmp_path):
         match = await war.get_match(match_id)
         await click(env, anna, table(env, match), flip_id(match_id))
         env.clock.advance(121)
-        await env.wait_for(lambda: any(m.content.startswith("⏰") for m in env.messages(message.thread)),
+        await env.wait_for(lambda: any(m.text.startswith("⏰") for m in env.messages(message.thread)),
                            message="no time-out note")
         await flip_round(env, match_id, players)
         await slash(env, ben, "war status")

@@ -61,7 +61,7 @@ async def test_a_dm_held_back_moves_its_deadline_by_the_delay(make_env, tmp_path
     shown = board(env, thread, 1)
     assert shown is not None and deadline_shown(shown.text) == int(match.deadline_at)  # the board shows it
     assert deadline_shown(dm_panel(env, alice, 1).text) == int(match.deadline_at)  # and so does her panel
-    assert not [m for m in env.messages(thread) if "deadline" in m.content.lower()]  # no note for it
+    assert not [m for m in env.messages(thread) if "deadline" in m.text.lower()]  # no note for it
 
     # past the first deadline, before the moved one: nobody timed out
     env.clock.advance(first - env.clock.time() + 1)
@@ -91,10 +91,10 @@ async def test_a_busy_channel_does_not_hold_back_the_panels_of_its_matches(make_
     await env.wait_for(lambda: dm_panel(env, players[2], 1) and dm_panel(env, players[3], 1),
                        message="the panels waited for the channel's edit")
     await env.wait_for(lambda: board(env, thread, 1), message="the board waited for the channel's edit")
-    assert "follow the match" not in second.content
+    assert "follow the match" not in second.text
     assert (await env.bot.matches.unshown_events(second_id))  # not shown until it lands
     hold.release()
-    await env.wait_for(lambda: "follow the match" in second.content, message="the card never changed")
+    await env.wait_for(lambda: "follow the match" in second.text, message="the card never changed")
     await settled(env, second_id)
     assert [m for m in env.messages(channel) if m.author is env.bot_user] == [first, second]
 
@@ -116,7 +116,7 @@ async def test_a_bundle_war_board_shows_the_deadline_its_late_panel_moved(make_e
     first = (await service.get_match(match_id)).deadline_at
     env.clock.advance(HELD_S)
     hold.release()
-    await env.wait_for(lambda: any(m.embeds and m.embeds[0].get("title") == "Bundle War — step 1"
+    await env.wait_for(lambda: any(m.title == "Bundle War — step 1"
                                    for m in env.messages(alice)), message="alice's panel never came")
     for _ in range(500):  # (every event shown)
         if not await service.unshown_events(match_id):
@@ -163,4 +163,4 @@ async def test_an_army_round_message_shows_the_deadline_its_late_panel_moved(mak
     assert match.deadline_at == pytest.approx(first + HELD_S, abs=1.0)
     shown = army.round_message(env, thread, 1)
     assert shown is not None and deadline_shown(shown.text) == int(match.deadline_at)
-    assert not [m for m in env.messages(thread) if "deadline" in m.content.lower()]  # no note for it
+    assert not [m for m in env.messages(thread) if "deadline" in m.text.lower()]  # no note for it

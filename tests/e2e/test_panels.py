@@ -46,7 +46,7 @@ CARD_LABEL = re.compile(r"^(?:\d: )?(?:10|[2-9JQKA])[♣♦♥♠]$")
 async def prefer(env: Env, user: User, where: str) -> str:
     ix = await slash(env, user, "preferences panels", options={"where": where})  # (``where=``: the driver's)
     assert ix.response.ephemeral
-    return ix.message.content
+    return ix.message.text
 
 
 def channel_of(request) -> int | None:
@@ -115,12 +115,12 @@ async def test_a_whole_air_war_match_played_only_from_the_thread_sends_no_dm(mak
     alice, bob, dave = env.user("alice"), env.user("bob"), env.user("dave")
     channel = env.channel()
     ix = await slash(env, alice, "preferences panels")  # nothing set yet: DMs, the default
-    assert ix.response.ephemeral and ix.message.content.startswith("Your panels come by DM")
+    assert ix.response.ephemeral and ix.message.text.startswith("Your panels come by DM")
     for user in (alice, bob):
         said = await prefer(env, user, "here")
         assert said.startswith("Saved.") and "No DMs" in said
     ix = await slash(env, alice, "preferences panels")
-    assert ix.response.ephemeral and "Your panels open here" in ix.message.content
+    assert ix.response.ephemeral and "Your panels open here" in ix.message.text
     match_id, thread = await accepted_match(env, alice, bob)
 
     first = await env.wait_for(lambda: board(env, thread, 1) if board(env, thread, 1) and board(env, thread, 1).buttons
@@ -128,10 +128,10 @@ async def test_a_whole_air_war_match_played_only_from_the_thread_sends_no_dm(mak
     assert {alice, bob} <= set(first.mentions)  # called into the thread once: their one notification
     assert "**Arrange** below" in first.text
     ix = await click(env, dave, first, label="Arrange")  # someone else
-    assert ix.response.ephemeral and ix.message.content == "This isn't your match."
+    assert ix.response.ephemeral and ix.message.text == "This isn't your match."
     panel = await open_here(env, alice, first, "Arrange", lambda m: panel_in([m], 1) is not None)
     # the panel reads on a phone: a few lines, the picture, two rows of buttons; cards as the buttons show them
-    lines = panel.embed["description"].splitlines()
+    lines = panel.body.splitlines()
     assert len(lines) <= 8, lines
     assert len(panel.components) == 2  # the five cards, then undo / reset / random / as drawn / lock in
     assert all(CARD_LABEL.match(b["label"]) for b in panel.buttons if ":card:" in b["custom_id"])
@@ -173,7 +173,7 @@ async def test_a_match_with_dm_panels_sends_each_player_exactly_one_dm(make_env,
         shown = [n for n in range(1, played.engagements + 1) if shown_panels([sent], n)]
         assert shown == list(range(1, played.engagements + 1))
         # engagement after engagement, in order, never back
-        order = [int(re.search(r"engagement (\d+)", v.embed["title"]).group(1)) for v in versions(sent) if v.embed]
+        order = [int(re.search(r"engagement (\d+)", v.title).group(1)) for v in versions(sent) if v.embed]
         assert order == sorted(order)
         assert mentions_of(env, user, thread) == []
         assert all(CARD_LABEL.match(b["label"]) for version in versions(sent) for b in version.buttons

@@ -24,7 +24,7 @@ def refused_here(env: Env, where, allowed) -> str:
 
 async def configure(env: Env, command: str, **options: Any) -> None:
     ix = await war.slash(env, env.owner, f"settings {command}", **options)
-    assert ix.response.ephemeral and ix.message.content.startswith("Saved."), ix.message.content
+    assert ix.response.ephemeral and ix.message.text.startswith("Saved."), ix.message.text
 
 
 def opened_in(env: Env, where) -> list[Message]:
@@ -50,7 +50,7 @@ async def test_war_refused_outside_the_start_channels_and_allowed_in_them_and_th
     for command, options in (("war challenge", {"opponent": bob}), ("war lobby", {}),
                              ("war challenge", {"opponent": bob, "variant": "drunkard", "pace": "flip"})):
         ix = await war.slash(env, alice, command, **options)
-        assert ix.response.ephemeral and ix.message.content == refused_here(env, general, games), command
+        assert ix.response.ephemeral and ix.message.text == refused_here(env, general, games), command
     assert opened_in(env, general) == [] and opened_in(env, games) == []
     await no_open_match(war.service(env), alice, bob)
 
@@ -76,7 +76,7 @@ async def test_war_refused_outside_the_start_channels_and_allowed_in_them_and_th
     other = env.world.add_thread(general, "elsewhere", owner=dave)
     ix = await env.slash(dave, "war lobby", where=other)
     await ix.wait_response()
-    assert ix.response.ephemeral and ix.message.content == refused_here(env, other, games)
+    assert ix.response.ephemeral and ix.message.text == refused_here(env, other, games)
     await no_open_match(war.service(env), dave)
 
 
@@ -96,7 +96,7 @@ async def test_war_with_threads_off_plays_in_the_channel(make_env, tmp_path):
     assert not env.threads and opening.thread is None
     assert any("it is played right here" in text for text in version_texts(opening))
     assert war.table_of(env, channel) is not None and len(war.results(env, channel)) == 1
-    assert f"/{channel.id}/{war.results(env, channel)[0].id})" in opening.content  # then it links the result
+    assert f"/{channel.id}/{war.results(env, channel)[0].id})" in opening.text  # then it links the result
     match = await war.service(env).get_match(match_id)
     assert match.status == "finished" and match.thread_id is None and match.play_channel_id == channel.id
 
@@ -179,8 +179,8 @@ async def test_war_uses_the_servers_default_rules_pace_and_timer(make_env, tmp_p
     await configure(env, "rules", game="war", rules="target=20")
     ix = await war.slash(env, fay, "war challenge", opponent=erin)
     assert ix.response.ephemeral
-    assert ix.message.content.startswith("Those rules can't be played:")
-    assert "This server's default rules for War were added: target=20" in ix.message.content
+    assert ix.message.text.startswith("Those rules can't be played:")
+    assert "This server's default rules for War were added: target=20" in ix.message.text
     await no_open_match(service, fay, erin)
     ix = await war.slash(env, fay, "war challenge", opponent=erin, rules="target=40")  # its own target wins
     assert not ix.response.ephemeral
@@ -197,7 +197,7 @@ async def test_army_refused_outside_the_start_channels_and_allowed_in_them(make_
     await configure(env, "channels", action="add", channel=games)
 
     ix = await army.slash(env, alice, "army challenge", opponent=bob)
-    assert ix.response.ephemeral and ix.message.content == refused_here(env, general, games)
+    assert ix.response.ephemeral and ix.message.text == refused_here(env, general, games)
     assert opened_in(env, general) == [] and opened_in(env, games) == []
     await no_open_match(army.service(env), alice, bob)
 
@@ -221,7 +221,7 @@ async def test_army_with_threads_off_plays_in_the_channel(make_env, tmp_path):
     match_id = army.match_id_of(message)
     await army.click(env, bob, message, label="Accept")
     await env.wait_for(lambda: army.round_message(env, channel, 1), message="no round message in the channel")
-    assert "the match is on right here" in message.content
+    assert "the match is on right here" in message.text
     assert army.dm_panel(env, alice, 1) is not None
     ix = await army.slash(env, alice, "army forfeit")
     await army.click(env, alice, ix.message, label="Forfeit")

@@ -51,8 +51,8 @@ async def test_rules_answers_ephemerally_with_that_games_rules(env: Env):
     assert response.ephemeral
     message = ix.message
     assert message.ephemeral and message.ephemeral_to is alice
-    assert message.embed["title"] == rules_of("war").title
-    assert message.embed["description"] == rules_of("war").body
+    assert message.title == rules_of("war").title
+    assert message.body == rules_of("war").body
 
     # one button per game, the shown game's disabled
     labels = {b["label"]: b for b in message.buttons}
@@ -77,8 +77,8 @@ async def test_a_rules_button_switches_the_message_to_the_other_game(env: Env):
 
     assert response.type == 7  # UPDATE_MESSAGE: the same ephemeral message, edited in place
     assert click.message is message
-    assert message.embed["title"] == rules_of("army").title
-    assert message.embed["description"] == rules_of("army").body
+    assert message.title == rules_of("army").title
+    assert message.body == rules_of("army").body
     assert message.history[-1].embeds[0]["title"] == rules_of("airwar").title
     disabled = [b["label"] for b in message.buttons if b.get("disabled")]
     assert disabled == [rules_of("army").title]
@@ -92,7 +92,7 @@ async def test_the_rules_buttons_keep_working_by_custom_id(env: Env):
 
     click = await env.click(alice, ix.message, custom_id="rules:todundleben")
     await click.wait_response()
-    assert ix.message.embed["title"] == rules_of("todundleben").title
+    assert ix.message.title == rules_of("todundleben").title
 
 
 async def test_help_lists_the_games_with_rules_buttons(env: Env):
@@ -116,7 +116,7 @@ async def test_help_lists_the_games_with_rules_buttons(env: Env):
 
     click = await env.click(alice, ix.message, rules_of("drunkard").title)
     await click.wait_response()
-    assert ix.message.embed["title"] == rules_of("drunkard").title
+    assert ix.message.title == rules_of("drunkard").title
 
 
 async def test_start_ready_and_one_rules_round_trip_take_under_a_second(make_env, tmp_path):
@@ -129,5 +129,5 @@ async def test_start_ready_and_one_rules_round_trip_take_under_a_second(make_env
     total = time.perf_counter() - started
     print(f"\nlocal Discord + Air War bot ready in {ready * 1000:.0f} ms; with one /rules round trip "
           f"{total * 1000:.0f} ms")
-    assert env.ephemerals(alice)[0].embed["title"] == rules_of("war").title
+    assert env.ephemerals(alice)[0].title == rules_of("war").title
     assert total < 1.0

@@ -23,7 +23,7 @@ def service(env: Env):
 
 def round_message(env: Env, thread, number: int) -> Message | None:
     return next((m for m in env.messages(thread) if m.embeds
-                 and m.embeds[0].get("title") == f"Speed War — round {number}"), None)
+                 and m.title == f"Speed War — round {number}"), None)
 
 
 def buttons_of(message: Message) -> dict[str, str]:
@@ -106,8 +106,8 @@ async def test_a_game_with_a_wrong_press_and_a_simultaneous_press(make_env, tmp_
     right, _ = right_and_wrong(cards)
     await press(env, alice, message, buttons_of(message)[right])
     result = await env.wait_for(lambda: next((m for m in env.messages(thread) if (m.embeds and "Speed War —"
-                                              in m.embeds[0].get("title", "") and "wins" in m.embeds[0]["title"])
-                                              or (m.embeds and m.embeds[0].get("title") == "Speed War — draw")),
+                                              in m.title and "wins" in m.title)
+                                              or (m.title == "Speed War — draw")),
                                              None), timeout=10, message="no result")
     assert "median reaction" in result.text
     await settled(env, match_id)

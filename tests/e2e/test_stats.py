@@ -112,14 +112,14 @@ async def test_stats_show_the_record_streaks_most_played_opponent_and_a_rating_c
     assert embed["image"]["url"] == attachment.url and attachment.description.startswith("Rating history: ")
 
     ix = await slash(env, carol, "stats", player=bob, game="airwar")
-    text = ix.message.embed["description"]
-    assert ix.message.embed["title"] == "Stats — Air War"
+    text = ix.message.body
+    assert ix.message.title == "Stats — Air War"
     assert f"**<@{bob.id}>** — 3 games: 1 win · 2 losses · 0 draws (win rate 33%)" in text
     assert "Current streak: 1 win" in text
     assert f"This season's rating: {matches.rating(bob)} · " in text  # every match was Air War: one rating
 
     ix = await slash(env, alice, "stats", player=dave)
-    assert ix.message.embed["description"] == f"<@{dave.id}> hasn't finished a game on this server yet."
+    assert ix.message.body == f"<@{dave.id}> hasn't finished a game on this server yet."
     assert not ix.message.attachments
     assert env.messages() == []
 
@@ -141,11 +141,11 @@ async def test_stats_history_and_h2h_answer_privately_unless_shared(env: Env):
               await slash(env, alice, "h2h", player=bob, share=True)]
     assert not any(ix.response.ephemeral for ix in shared)
     assert env.messages() == env.visible_to(bob) == [ix.message for ix in shared]
-    assert [ix.message.embed["title"] for ix in shared] == [ix.message.embed["title"] for ix in asked]
+    assert [ix.message.title for ix in shared] == [ix.message.title for ix in asked]
     assert shared[0].message.attachments[0].filename == "rating.png"
 
     ix = await slash(env, bob, "history", player=env.user("carol"), share=True)  # nothing yet: said for all
-    assert not ix.response.ephemeral and "hasn't finished" in ix.message.content
+    assert not ix.response.ephemeral and "hasn't finished" in ix.message.text
 
 
 async def test_history_pages_link_each_match_and_export_a_match_file_that_replays(make_env, tmp_path):
@@ -161,7 +161,7 @@ async def test_history_pages_link_each_match_and_export_a_match_file_that_replay
     ix = await slash(env, carol, "history", player=alice)  # privately: only carol pages it
     message = ix.message
     assert ix.response.ephemeral and env.messages() == []
-    text = message.embed["description"]
+    text = message.body
     assert text.startswith(f"**<@{alice.id}>** — 6 finished matches")
     lines = [line for line in text.splitlines() if line.startswith("**")][1:]
     assert len(lines) == 5 and "Page 1 of 2" in text
@@ -181,7 +181,7 @@ async def test_history_pages_link_each_match_and_export_a_match_file_that_replay
     await env.start_bot(factory(env))
     click = await env.click(carol, message, "▶")
     assert (await click.wait_response()).type == 7
-    text = message.embed["description"]
+    text = message.body
     assert "Page 2 of 2" in text and f"match {played_id}" in text and "**6.**" in text
     assert [b["label"] for b in message.buttons] == ["◀", "▶", "Export 6"]
 
@@ -191,7 +191,7 @@ async def test_history_pages_link_each_match_and_export_a_match_file_that_replay
     export = env.ephemerals(carol)[-1]
     [attachment] = export.attachments
     assert attachment.filename == f"match-{played_id}.json"
-    assert export.content == (
+    assert export.text == (
         f"💾 The complete record of match {played_id} (Air War): its rules, the seed that dealt the cards and "
         "every move in order. Keep it to replay the match move by move, or to check its result: anyone with the "
         f"file gets the same game again.\n-# Running the bot? `python -m bot replay match-{played_id}.json` plays it.")
@@ -211,7 +211,7 @@ async def test_history_pages_link_each_match_and_export_a_match_file_that_replay
     shared = ix.message
     assert not ix.response.ephemeral and env.messages() == [shared]
     click = await env.click(bob, shared, "▶")
-    assert (await click.wait_response()).type == 7 and "Page 2 of 2" in shared.embed["description"]
+    assert (await click.wait_response()).type == 7 and "Page 2 of 2" in shared.body
     click = await env.click(bob, shared, "Export 6")
     assert (await click.wait_response()).ephemeral
     assert env.ephemerals(bob)[-1].attachments[0].data == attachment.data
@@ -236,9 +236,9 @@ async def test_head_to_head_counts_each_players_wins_and_lists_the_last_matches(
     assert [f"<@{winner}> won" in line for line, winner in zip(last, (alice.id, bob.id, alice.id), strict=True)] \
         == [True] * 3
     ix = await slash(env, carol, "h2h", player=carol, opponent=bob)
-    assert "haven't finished a game together" in ix.message.embed["description"]
+    assert "haven't finished a game together" in ix.message.body
     ix = await slash(env, bob, "h2h", player=bob)
-    assert ix.response.ephemeral and ix.message.content == "Pick two different players."
+    assert ix.response.ephemeral and ix.message.text == "Pick two different players."
 
 
 async def test_a_new_season_keeps_the_old_boards_and_only_managers_may_start_it(env: Env):
@@ -259,26 +259,26 @@ async def test_a_new_season_keeps_the_old_boards_and_only_managers_may_start_it(
         await env.slash(alice, "settings newseason", name="Spring")
     env.commands["settings"]["default_member_permissions"] = None  # as if the server let everyone use /settings
     ix = await slash(env, alice, "settings newseason", name="Spring")
-    assert ix.response.ephemeral and ix.message.content == "Starting a new season needs the Manage Server permission."
+    assert ix.response.ephemeral and ix.message.text == "Starting a new season needs the Manage Server permission."
     assert [s.number for s in await env.bot.stats_service.seasons(env.guild.id)] == [1]
 
     ix = await slash(env, mo, "settings newseason", name="Spring")
     assert not ix.response.ephemeral
-    assert ix.message.content.startswith("🏁 **Season 1** is over") and "**Spring** starts now" in ix.message.content
+    assert ix.message.text.startswith("🏁 **Season 1** is over") and "**Spring** starts now" in ix.message.text
     ix = await slash(env, bob, "leaderboard")
-    assert ix.response.ephemeral and ix.message.content.startswith("No ranked players yet")
+    assert ix.response.ephemeral and ix.message.text.startswith("No ranked players yet")
     ix = await slash(env, bob, "leaderboard", season=1)
-    assert ix.message.embed["title"] == "Air War leaderboard — Season 1"
-    assert ix.message.embed["description"] == airwar_board["description"]
+    assert ix.message.title == "Air War leaderboard — Season 1"
+    assert ix.message.body == airwar_board["description"]
     ix = await slash(env, bob, "leaderboard", game="all", season=1)
-    assert ix.message.embed["description"] == combined["description"]
+    assert ix.message.body == combined["description"]
     ix = await slash(env, bob, "leaderboard", season=3)
-    assert ix.response.ephemeral and ix.message.content == \
+    assert ix.response.ephemeral and ix.message.text == \
         "There is no season 3 on this server; it has seasons 1 to 2."
     ix = await slash(env, bob, "season list")
     assert ix.response.ephemeral
-    assert "1. Season 1" in ix.message.content and "2. Spring from" in ix.message.content
-    assert "(current)" in ix.message.content.splitlines()[-1]
+    assert "1. Season 1" in ix.message.text and "2. Spring from" in ix.message.text
+    assert "(current)" in ix.message.text.splitlines()[-1]
 
 
 async def test_privacy_delete_asks_refuses_during_a_match_and_anonymises(env: Env):
@@ -289,32 +289,32 @@ async def test_privacy_delete_asks_refuses_during_a_match_and_anonymises(env: En
     update = await env.bot.matches.challenge(env.guild.id, env.channel().id, alice.id, bob.id)
 
     ix = await slash(env, alice, "privacy delete")
-    assert ix.response.ephemeral and ix.message.content.startswith("You have a match going on in this server")
+    assert ix.response.ephemeral and ix.message.text.startswith("You have a match going on in this server")
     await env.bot.matches.withdraw(update.match.id, alice.id)
 
     ix = await slash(env, alice, "privacy delete")
-    assert ix.response.ephemeral and "can't be undone" in ix.message.content
+    assert ix.response.ephemeral and "can't be undone" in ix.message.text
     assert [b["label"] for b in ix.message.buttons] == ["Delete my data", "Cancel"]
     click = await env.click(alice, ix.message, "Cancel")
     await click.wait_response()
-    assert ix.message.content == "Nothing was deleted." and not ix.message.buttons
+    assert ix.message.text == "Nothing was deleted." and not ix.message.buttons
     assert (await env.bot.matches.rating(env.guild.id, alice.id)) is not None
 
     ix = await slash(env, alice, "privacy delete")
     click = await env.click(alice, ix.message, "Delete my data")
     await click.wait_response()
-    assert ix.message.content == "Done: your stats and history on this server are deleted (3 matches anonymised)."
+    assert ix.message.text == "Done: your stats and history on this server are deleted (3 matches anonymised)."
     assert (await env.bot.matches.rating(env.guild.id, alice.id)) is None
 
     ix = await slash(env, bob, "stats", player=alice)
-    assert "hasn't finished a game" in ix.message.embed["description"]
+    assert "hasn't finished a game" in ix.message.body
     ix = await slash(env, bob, "history")
-    text = ix.message.embed["description"]
+    text = ix.message.body
     assert text.count("vs deleted player") == 2 and str(alice.id) not in text
     ix = await slash(env, bob, "h2h", player=alice)
-    assert "haven't finished a game together" in ix.message.embed["description"]
+    assert "haven't finished a game together" in ix.message.body
     ix = await slash(env, alice, "privacy delete")
-    assert ix.message.content == "This server has no stats or history of yours: there is nothing to delete."
+    assert ix.message.text == "This server has no stats or history of yours: there is nothing to delete."
 
 
 INTERNALS = ("μ", "σ", "openskill", "ordinal")  # the rating library's words: only /help uses them
@@ -345,25 +345,25 @@ async def test_a_first_loss_reads_on_the_familiar_scale_provisional_and_only_hel
     assert not any(word in text for text in everywhere for word in INTERNALS)
 
     ix = await slash(env, bob, "stats")
-    text = ix.message.embed["description"]
+    text = ix.message.body
     assert f"This season's combined rating: {loser} (provisional) · best ever: {loser}" in text
     assert f"**Air War**: 1 game, 0W 1L 0D · rating {loser} (provisional) · best {loser}" in text
     [chart] = ix.message.attachments
     assert chart.description == (f"Rating history: All games from 1500 to {loser} over 1 match; "
                                  f"Air War from 1500 to {loser} over 1 match")
     ix = await slash(env, bob, "stats", game="airwar")
-    assert f"This season's rating: {loser} (provisional) · best ever: {loser}" in ix.message.embed["description"]
+    assert f"This season's rating: {loser} (provisional) · best ever: {loser}" in ix.message.body
     ix = await slash(env, bob, "history")
-    assert f"rating {loser} ({int(loser) - 1500:+d})" in ix.message.embed["description"]
+    assert f"rating {loser} ({int(loser) - 1500:+d})" in ix.message.body
     ix = await slash(env, alice, "leaderboard")  # nobody has the minimum games: a private hint
-    assert ix.response.ephemeral and ix.message.content == (
+    assert ix.response.ephemeral and ix.message.text == (
         f"No ranked players yet: play {MIN_GAMES} games to be ranked.\n"
         f"2 players have played fewer than {MIN_GAMES} games so far.")
     said = [m.text for m in env.ephemerals(bob) + env.ephemerals(alice)]
     assert said and not any(word in text for text in said for word in INTERNALS)
 
     ix = await slash(env, bob, "help")
-    text = ix.message.embed["description"]
+    text = ix.message.body
     assert f"everyone starts at {DISPLAY_START}" in text and f"provisional for its first {MIN_GAMES} games" in text
     assert "openskill" in text and "μ, your estimated skill (25 at first)" in text
     assert "σ, how unsure that estimate still is (8.33 at first)" in text

@@ -48,10 +48,10 @@ async def test_discord_shows_settings_only_to_members_who_manage_the_server(env:
             await env.slash(alice, command, **{k: env.channel(v) if k == "channel" else v for k, v in options.items()})
     assert env.interactions == []  # never delivered
     ix = await slash(env, alice, "season list")
-    assert ix.response.ephemeral and "(current)" in ix.message.content
+    assert ix.response.ephemeral and "(current)" in ix.message.text
     mo = env.user("mo", roles=[env.role("Mod", permissions=1 << 5)])
     ix = await slash(env, mo, "settings show")
-    assert ix.response.ephemeral and "Air War arrangement timer: 120 s" in ix.message.content
+    assert ix.response.ephemeral and "Air War arrangement timer: 120 s" in ix.message.text
     assert await stored(env).get(env.guild.id) == before
 
 
@@ -64,7 +64,7 @@ async def test_a_member_without_manage_server_who_reaches_settings_is_refused_an
         ix = await slash(env, alice, command, **{k: env.channel(v) if k == "channel" else v
                                                    for k, v in options.items()})
         assert ix.response.ephemeral, command
-        assert ix.message.content.endswith("needs the Manage Server permission."), command
+        assert ix.message.text.endswith("needs the Manage Server permission."), command
     assert await stored(env).get(env.guild.id) == before
     assert await env.bot.stats_service.seasons(env.guild.id) == seasons
     assert env.messages() == []
@@ -86,7 +86,7 @@ async def test_every_setting_is_validated_stored_and_shown(env: Env):
     before = await stored(env).get(guild)
     for command, options, message in refusals:
         ix = await slash(env, mo, command, **options)
-        assert ix.response.ephemeral and ix.message.content == message
+        assert ix.response.ephemeral and ix.message.text == message
     assert await stored(env).get(guild) == before
 
     for command, options in (("settings timer", {"seconds": 45}), ("settings pace", {"seconds": 2.5}),
@@ -95,7 +95,7 @@ async def test_every_setting_is_validated_stored_and_shown(env: Env):
                              ("settings rules", {"game": "airwar", "rules": "stack=3"}),
                              ("settings channels", {"action": "add", "channel": games})):
         ix = await slash(env, mo, command, **options)
-        assert ix.response.ephemeral and ix.message.content.startswith("Saved.\n**Server settings**"), command
+        assert ix.response.ephemeral and ix.message.text.startswith("Saved.\n**Server settings**"), command
     current = await stored(env).get(guild)
     assert (current.arrange_seconds, current.flip_pace_ms, current.war_pace, current.thread_per_match,
             current.start_channels) == (45, 2500, "instant", False, (games.id,))
@@ -103,7 +103,7 @@ async def test_every_setting_is_validated_stored_and_shown(env: Env):
     assert (await env.bot.matches.get_settings(guild)).arrange_seconds == 45  # one setting, every reader
 
     ix = await slash(env, mo, "settings show")
-    text = ix.message.content
+    text = ix.message.text
     for line in ("Air War arrangement timer: 45 s", "Air War flip pace: 2.5 s between flips",
                  "War's default pace: instant", "Thread per match: off (matches play in the channel)",
                  f"Matches may start in: <#{games.id}>", "• Air War: stack=3", "• War: aces=low pack=36",
@@ -111,9 +111,9 @@ async def test_every_setting_is_validated_stored_and_shown(env: Env):
         assert line in text, line
 
     ix = await slash(env, mo, "settings rules", game="war", rules="reset")
-    assert "• War: the game’s defaults" in ix.message.content
+    assert "• War: the game’s defaults" in ix.message.text
     ix = await slash(env, mo, "settings channels", action="clear")
-    assert "Matches may start in: any channel" in ix.message.content
+    assert "Matches may start in: any channel" in ix.message.text
     assert (await stored(env).get(guild)).start_channels == ()
     assert env.messages() == []
 
@@ -146,11 +146,11 @@ async def test_the_timer_and_the_pace_take_seconds_and_refuse_in_seconds(env: En
             ("settings timer", 5,
              "The arrangement timer must be a whole number from 30 to 600 seconds, not 5. Nothing was changed.")):
         ix = await slash(env, mo, command, seconds=value)
-        assert ix.response.ephemeral and ix.message.content == message
+        assert ix.response.ephemeral and ix.message.text == message
     assert await stored(env).get(env.guild.id) == before
 
     ix = await slash(env, mo, "settings pace", seconds=2.0004)  # to the millisecond
-    assert "Air War flip pace: 2 s between flips" in ix.message.content
+    assert "Air War flip pace: 2 s between flips" in ix.message.text
     assert (await stored(env).get(env.guild.id)).flip_pace_ms == 2000
 
 
@@ -183,11 +183,11 @@ async def test_a_challenge_outside_the_listed_channels_is_refused(make_env, tmp_
     alice, bob = env.user("alice"), env.user("bob")
     games = env.channel("games")
     ix = await slash(env, env.owner, "settings channels", action="add", channel=games)
-    assert ix.message.content.startswith("Saved.")
+    assert ix.message.text.startswith("Saved.")
 
     ix = await slash(env, alice, "airwar challenge", opponent=bob)  # in #general
     assert ix.response.ephemeral
-    assert ix.message.content == (f"Matches can't be started in <#{env.channel().id}> on this server; "
+    assert ix.message.text == (f"Matches can't be started in <#{env.channel().id}> on this server; "
                                   f"start one in <#{games.id}>.")
     assert env.messages() == [] and await env.bot.matches.find_match(alice.id) is None
     message = await challenge(env, alice, bob, where=games)
@@ -200,7 +200,7 @@ async def test_with_threads_off_the_match_plays_in_the_channel(make_env, tmp_pat
     alice, bob = env.user("alice"), env.user("bob")
     channel = env.channel()
     ix = await slash(env, env.owner, "settings threads", enabled=False)
-    assert ix.message.content.startswith("Saved.")
+    assert ix.message.text.startswith("Saved.")
     message = await challenge(env, alice, bob)
     match_id = match_id_of(message)
     await click(env, bob, message, label="Accept")
@@ -216,7 +216,7 @@ async def test_the_servers_default_rules_apply_when_the_challenge_gives_none(mak
     env = await start(make_env, tmp_path)
     alice, bob, carol = env.user("alice"), env.user("bob"), env.user("carol")
     ix = await slash(env, env.owner, "settings rules", game="airwar", rules="stack=3 aces=low")
-    assert ix.message.content.startswith("Saved.")
+    assert ix.message.text.startswith("Saved.")
 
     message = await challenge(env, alice, bob)
     match = await env.bot.matches.get_match(match_id_of(message))

@@ -30,7 +30,7 @@ async def start(make_env, database: Path) -> Env:
 
 def signup_message(env: Env) -> Message:
     """The tournament's status message: the signup, then the bracket and the results."""
-    found = [m for m in env.messages() if m.embeds and m.embeds[0].get("title", "").startswith("🏟️")]
+    found = [m for m in env.messages() if m.title.startswith("🏟️")]
     assert found, "no status message"
     return found[-1]
 
@@ -39,17 +39,17 @@ status_message = signup_message
 
 
 def status_text(env: Env) -> str:
-    return status_message(env).embeds[0]["description"]
+    return status_message(env).body
 
 
 def call_messages(env: Env) -> list[Message]:
     """The rounds' Ready calls."""
-    return [m for m in env.messages() if m.content.startswith("📣")]
+    return [m for m in env.messages() if m.text.startswith("📣")]
 
 
 def pairings(message: Message) -> list[tuple[str, dict | None]]:
     """A call's numbered lines, each with its match's Ready button (``None``: the call has no buttons)."""
-    lines = [line for line in message.content.splitlines() if line[:1].isdigit()]
+    lines = [line for line in message.text.splitlines() if line[:1].isdigit()]
     buttons = [b for b in message.buttons if b.get("custom_id", "").startswith("tn:ready:")]
     return list(zip(lines, buttons or [None] * len(lines), strict=True))
 
@@ -75,9 +75,9 @@ def line_of(env: Env, custom_id: str) -> tuple[str, dict]:
 
 async def note(env: Env, user: User) -> str:
     """The user's latest private answer, once it has its text (a deferred answer gets it a moment later)."""
-    await env.wait_for(lambda: env.ephemerals(user) and env.ephemerals(user)[-1].content
+    await env.wait_for(lambda: env.ephemerals(user) and env.ephemerals(user)[-1].text
                        and not env.ephemerals(user)[-1].loading)
-    return env.ephemerals(user)[-1].content
+    return env.ephemerals(user)[-1].text
 
 
 def tournament_rows(env: Env):
@@ -91,12 +91,12 @@ async def create(env: Env, organiser: User, format: str, players: list[User], **
     ix = await env.slash(organiser, "tournament create", name=options.pop("name", "Friday Cup"), game=game,
                          format=format, rules=options.pop("rules", RULES), **options)
     await ix.wait_response()
-    assert ix.response.ephemeral and "is open" in ix.message.content, ix.message.content  # the channel gets the signup
-    await env.wait_for(lambda: any(m.embeds and "Friday" in m.embeds[0].get("title", "") for m in env.messages()))
+    assert ix.response.ephemeral and "is open" in ix.message.text, ix.message.text  # the channel gets the signup
+    await env.wait_for(lambda: any("Friday" in m.title for m in env.messages()))
     for player in players:
         join = await env.click(player, signup_message(env), "Join")
         await join.wait_response()
-    await env.wait_for(lambda: f"Players ({len(players)})" in signup_message(env).embeds[0]["description"])
+    await env.wait_for(lambda: f"Players ({len(players)})" in signup_message(env).body)
     service = tournament_rows(env)
     tournament = await service.in_channel(env.guild.id, env.channel().id)
     return tournament.id
@@ -146,12 +146,12 @@ def bracket_message(env: Env) -> Message:
 
 def summaries(env: Env) -> list[Message]:
     """The rounds' summaries."""
-    return [m for m in env.messages() if m.content.startswith("🏁")]
+    return [m for m in env.messages() if m.text.startswith("🏁")]
 
 
 async def wait_over(env: Env) -> Message:
     """The status message once it names the champion (and the last round's summary posted)."""
-    await env.wait_for(lambda: any("🏆" in m.content and "champion" in m.content for m in env.messages()),
+    await env.wait_for(lambda: any("🏆" in m.text and "champion" in m.text for m in env.messages()),
                        timeout=10)
     await env.wait_for(lambda: "🏆 **Champion" in status_text(env)
                        or "without a champion" in status_text(env), timeout=10)
@@ -188,9 +188,9 @@ async def test_eight_player_single_elimination_with_a_no_show(make_env, tmp_path
     tournament = await service.get(tid)
     assert tournament.status == "finished" and tournament.champion_id in {p.id for p in players}
     assert tournament.champion_id != absent.id
-    assert any(f"{absent.mention} didn't show up" in m.content for m in env.messages())
+    assert any(f"{absent.mention} didn't show up" in m.text for m in env.messages())
     assert final.attachments[0].data != first_png and final.attachments[0].content_type == "image/png"
-    assert f"<@{tournament.champion_id}>" in final.embeds[0]["description"]
+    assert f"<@{tournament.champion_id}>" in final.body
     # every game was a real War match, with a thread of its own, and fed the leaderboard
     games = await service.games(tid)
     assert len(games) == 6  # 7 matches, one of them a no-show
@@ -228,7 +228,7 @@ async def test_round_robin_and_swiss_to_the_end(make_env, tmp_path, format, coun
     await ix.wait_response()
     await note(env, players[0])
     answer = env.ephemerals(players[0])[-1]
-    assert answer.attachments and "1." in answer.content and "pts" in answer.content
+    assert answer.attachments and "1." in answer.text and "pts" in answer.text
 
 
 async def test_a_restart_mid_tournament_loses_nothing(make_env, tmp_path):
@@ -259,7 +259,7 @@ async def test_a_restart_mid_tournament_loses_nothing(make_env, tmp_path):
     await wait_over(env)
     tournament = await service.get(tid)
     assert tournament.status == "finished"
-    results = [line for m in summaries(env) for line in m.content.splitlines() if line.startswith("• ")]
+    results = [line for m in summaries(env) for line in m.text.splitlines() if line.startswith("• ")]
     assert len(results) == 3, results  # each match announced once, in its round's summary
     assert sum(line.count("didn't show up") for line in results) == 1
 
@@ -292,7 +292,7 @@ async def test_organiser_tools_are_logged_and_refused_to_others(make_env, tmp_pa
     tid = await create(env, organiser, "round robin", players, no_show=10)
     leave = await env.click(players[3], signup_message(env), "Leave")
     await leave.wait_response()
-    await env.wait_for(lambda: "Players (3)" in signup_message(env).embeds[0]["description"])
+    await env.wait_for(lambda: "Players (3)" in signup_message(env).body)
     ix = await env.slash(organiser, "tournament start")
     await ix.wait_response()
     for command in ("tournament pause", "tournament cancel"):
@@ -304,7 +304,7 @@ async def test_organiser_tools_are_logged_and_refused_to_others(make_env, tmp_pa
     assert await note(env, organiser) == "Paused."
     # the organiser's actions show on the status message and the call, not as messages of their own
     await env.wait_for(lambda: f"**Paused** by {organiser.mention}" in status_text(env))
-    await env.wait_for(lambda: bool(call_messages(env)) and "paused" in call_messages(env)[0].content)
+    await env.wait_for(lambda: bool(call_messages(env)) and "paused" in call_messages(env)[0].text)
     ix = await env.slash(mod, "tournament resume")  # Manage Server may
     await ix.wait_response()
     assert await note(env, mod) == "Resumed."

@@ -83,8 +83,8 @@ async def test_a_four_player_tournament_posts_five_messages_and_turns_spent_butt
     await ix.wait_response()
     await env.wait_for(lambda: [len(pairings(m)) for m in call_messages(env)] == [2])
     (semifinals,) = call_messages(env)
-    assert semifinals.content.startswith("📣 **Friday Cup** · **Semifinals**")
-    assert all(player.mention in semifinals.content for player in players)  # everyone called is pinged
+    assert semifinals.text.startswith("📣 **Friday Cup** · **Semifinals**")
+    assert all(player.mention in semifinals.text for player in players)  # everyone called is pinged
 
     # the first semifinal: one player is ready, then the other; the edit that turns the button off is held back,
     # and a click on the button meanwhile is answered privately
@@ -114,20 +114,20 @@ async def test_a_four_player_tournament_posts_five_messages_and_turns_spent_butt
     await play_call(env, players)
     await env.wait_for(lambda: len(call_messages(env)) == 2, timeout=10)
     final_call = call_messages(env)[1]
-    assert "**Final**" in final_call.content and len(pairings(final_call)) == 1
+    assert "**Final**" in final_call.text and len(pairings(final_call)) == 1
     await play_call(env, players)
     status = await wait_over(env)
     tournament = await service.get(tid)
     assert tournament.status == "finished"
-    assert f"🏆 **Champion: <@{tournament.champion_id}>**" in status.embeds[0]["description"]
+    assert f"🏆 **Champion: <@{tournament.champion_id}>**" in status.body
 
     # the tournament's own messages: five, in this order
     ours = [m for m in env.messages() if m.id == status.id or m in call_messages(env) or m in summaries(env)]
-    kinds = ["status" if m.id == status.id else "call" if m.content.startswith("📣") else "summary" for m in ours]
+    kinds = ["status" if m.id == status.id else "call" if m.text.startswith("📣") else "summary" for m in ours]
     assert kinds == ["status", "call", "summary", "call", "summary"]
     semis_summary, final_summary = summaries(env)
-    assert "**Semifinals** is over" in semis_summary.content and semis_summary.content.count("• ") == 2
-    assert f"🏆 <@{tournament.champion_id}> is the champion of **Friday Cup**!" in final_summary.content
+    assert "**Semifinals** is over" in semis_summary.text and semis_summary.text.count("• ") == 2
+    assert f"🏆 <@{tournament.champion_id}> is the champion of **Friday Cup**!" in final_summary.text
     # every other message in the channel is one of the games' own (their link lines, Discord's notices of their
     # threads)
     war = env.bot.get_cog("War").service
@@ -138,8 +138,8 @@ async def test_a_four_player_tournament_posts_five_messages_and_turns_spent_butt
         game_messages |= set(match.messages.values())
         threads.add(env.world.get_channel(match.thread_id).name)
     others = [m for m in env.messages() if m not in ours]
-    assert all(m.id in game_messages or (m.type == MSG_THREAD_CREATED and m.content in threads) for m in others), \
-        [m.content for m in others]
+    assert all(m.id in game_messages or (m.type == MSG_THREAD_CREATED and m.text in threads) for m in others), \
+        [m.text for m in others]
     assert len(env.messages()) == 5 + len(others)
     # no Ready button is left live
     assert all(b.get("disabled") for m in call_messages(env) for b in m.buttons)
@@ -157,10 +157,10 @@ async def test_starting_a_64_player_tournament_posts_two_ready_calls(make_env, t
     calls = call_messages(env)
     assert len(calls) == 2 and len(env.messages()) == before + 2
     for number, call in enumerate(calls, start=1):
-        assert call.content.startswith(f"📣 **Friday Cup** · **Round 1** ({number} of 2)")
-        assert len(call.buttons) == 16 and len(call.content) <= MESSAGE_LIMIT
+        assert call.text.startswith(f"📣 **Friday Cup** · **Round 1** ({number} of 2)")
+        assert len(call.buttons) == 16 and len(call.text) <= MESSAGE_LIMIT
         assert all(b["label"].startswith("Ready: ") for b in call.buttons)
-    mentioned = "\n".join(call.content for call in calls)
+    mentioned = "\n".join(call.text for call in calls)
     assert all(mentioned.count(player.mention) == 1 for player in players)
     assert "**Now:** Round 1 (32 matches to play)" in status_text(env)
     # the bracket as several pictures, each as wide as Discord's preview

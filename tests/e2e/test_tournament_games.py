@@ -99,7 +99,7 @@ async def test_an_airwar_round_robin_played_through_the_panels_feeds_the_leaderb
         assert rating is not None and rating.games == 3 and rating.wins == wins[player.id]
     ix = await env.slash(players[0], "leaderboard", game="airwar")
     await ix.wait_response()
-    board = ix.message.embeds[0]["description"] if ix.message.embeds else ix.message.content
+    board = ix.message.body if ix.message.embeds else ix.message.text
     rows = {int(user): int(won) for user, won in re.findall(r"<@(\d+)> \*\*\d+\*\* · (\d+)W", board)}
     assert rows == wins, board
     ix = await env.slash(players[0], "tournament history")
@@ -120,7 +120,7 @@ async def test_an_odd_round_robin_seats_the_bot_at_its_level_always_ready_and_un
         ix = await env.slash(organiser, "tournament create", name="Odd Cup", game=game, format="round robin",
                              bot=level)
         await ix.wait_response()
-        assert ix.response.ephemeral and refusal in ix.message.content, ix.message.content
+        assert ix.response.ephemeral and refusal in ix.message.text, ix.message.text
     players = [env.user(name) for name in ("ann", "ben", "cat")]
     tid = await create(env, organiser, "round robin", players, no_show=1, game="airwar", rules="stack=3",
                        bot="medium")

@@ -31,8 +31,8 @@ async def test_privacy_delete_waits_for_the_tournament_then_shows_a_deleted_play
         ix = await env.slash(user, "privacy delete")
         await ix.wait_response()
         assert ix.response.ephemeral and not ix.message.buttons
-        assert "**Friday Cup**" in ix.message.content and "before you delete your data" in ix.message.content
-    assert "You organise the tournament" in ix.message.content
+        assert "**Friday Cup**" in ix.message.text and "before you delete your data" in ix.message.text
+    assert "You organise the tournament" in ix.message.text
 
     ix = await env.slash(organiser, "tournament start")
     await ix.wait_response()
@@ -48,10 +48,10 @@ async def test_privacy_delete_waits_for_the_tournament_then_shows_a_deleted_play
 
     ix = await env.slash(alice, "privacy delete")
     await ix.wait_response()
-    assert "Matches and tournaments you played stay" in ix.message.content
+    assert "Matches and tournaments you played stay" in ix.message.text
     click = await env.click(alice, ix.message, "Delete my data")
     await click.wait_response()
-    assert ix.message.content == ("Done: your stats and history on this server are deleted (2 matches and "
+    assert ix.message.text == ("Done: your stats and history on this server are deleted (2 matches and "
                                   "1 tournament anonymised).")
 
     status = await ask(env, bob, "tournament status")
@@ -61,7 +61,7 @@ async def test_privacy_delete_waits_for_the_tournament_then_shows_a_deleted_play
     await ix.wait_response()
     await note(env, bob)
     answer = env.ephemerals(bob)[-1]
-    assert "deleted player" in answer.content and "alice" not in answer.content.lower()
+    assert "deleted player" in answer.text and "alice" not in answer.text.lower()
     assert answer.attachments and "alice" not in (answer.attachments[0].description or "").lower()
     history = await ask(env, bob, "tournament history")
     tournament = await service.get(tid)

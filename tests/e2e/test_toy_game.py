@@ -30,7 +30,7 @@ def toy_registry():
 
 
 def title(message: Message) -> str:
-    return message.embeds[0].get("title", "") if message.embeds else ""
+    return message.title
 
 
 def panel_of(env: Env, user: User, step: int) -> Message | None:
@@ -78,8 +78,8 @@ async def test_a_toy_game_is_challenged_played_and_finished(toy_registry, make_e
             await click(env, user, panel, f"hc:p:{match_id}:{step}:pick:{card}")
             engine.apply(0 if user is alice else 1, {"type": "pick", "card": card})
         line = await env.wait_for(lambda s=step: next((m for m in env.messages(thread)
-                                                       if m.content.startswith(f"Round {s}:")), None))
-        assert alice_order[step - 1] in line.content and hands[1][step - 1] in line.content
+                                                       if m.text.startswith(f"Round {s}:")), None))
+        assert alice_order[step - 1] in line.text and hands[1][step - 1] in line.text
     assert engine.outcome is not None
     result = await env.wait_for(lambda: next((m for m in env.messages(thread) if title(m).startswith(f"{TITLE} — ")
                                               and not m.buttons and "round" not in title(m)), None))

@@ -30,7 +30,7 @@ def service(env: Env):
 
 
 def title(message: Message) -> str:
-    return message.embeds[0].get("title", "") if message.embeds else ""
+    return message.title
 
 
 def match_id_of(message: Message) -> int:
@@ -72,7 +72,7 @@ async def click(env: Env, user: User, message: Message, custom_id: str):
 
 async def challenge(env: Env, alice: User, bob: User, **options: Any) -> tuple[int, Any]:
     ix = await slash(env, alice, "war challenge", opponent=bob, **options)
-    assert not ix.response.ephemeral, ix.message.content
+    assert not ix.response.ephemeral, ix.message.text
     message = ix.message
     match_id = match_id_of(message)
     await stored(env, match_id)
@@ -220,7 +220,7 @@ async def test_vote_to_speed_up(make_env, tmp_path):
     assert (await service(env).get_match(match_id)).options["pace"] == "flip"
     await click(env, bob, table, f"war:t:{match_id}:0:vote:instant")
     assert "Everyone agreed: the game is now at the instant pace" in env.ephemerals(bob)[-1].text
-    await env.wait_for(lambda: any("from Flip to **Instant** pace" in m.content for m in env.messages(thread)))
+    await env.wait_for(lambda: any("from Flip to **Instant** pace" in m.text for m in env.messages(thread)))
     await assert_result(env, match_id, thread, [alice, bob], "war", {"return_order": "played"})
 
 
@@ -235,8 +235,8 @@ async def test_a_missed_turn_is_flipped_for_then_forfeits(make_env, tmp_path):
         await ix.wait_response()
         assert f"You've flipped already in round {number}" in env.ephemerals(alice)[-1].text
         env.clock.advance(121)
-        await env.wait_for(lambda n=number: any(f"Round {n}:" in m.content for m in env.messages(thread)))
-    notes = [m.content for m in env.messages(thread) if m.content.startswith("⏰")]
+        await env.wait_for(lambda n=number: any(f"Round {n}:" in m.text for m in env.messages(thread)))
+    notes = [m.text for m in env.messages(thread) if m.text.startswith("⏰")]
     assert "flipped for <@" in notes[0] and "missed two rounds in a row and forfeited" in notes[1]
     await env.wait_for(lambda: results(env, thread))
     match = await service(env).get_match(match_id)
@@ -285,12 +285,12 @@ async def test_lobby_leave_cancel_and_expiry(make_env, tmp_path):
     await click(env, bob, message, f"war:l:{match_id}:leave")
     await env.wait_for(lambda: "Players (1/4)" in message.text)
     await click(env, alice, message, f"war:l:{match_id}:cancel")
-    await env.wait_for(lambda: "closed the lobby" in message.content and not message.buttons)
+    await env.wait_for(lambda: "closed the lobby" in message.text and not message.buttons)
     # a second lobby, left idle: it expires
     ix = await slash(env, bob, "war lobby")
     second = ix.message
     env.clock.advance(601)
-    await env.wait_for(lambda: "lobby closed: nobody joined" in second.content, timeout=10)
+    await env.wait_for(lambda: "lobby closed: nobody joined" in second.text, timeout=10)
 
 
 async def test_restart_moves_turn_deadlines_and_old_buttons_work(make_env, tmp_path):
@@ -305,13 +305,13 @@ async def test_restart_moves_turn_deadlines_and_old_buttons_work(make_env, tmp_p
     env.clock.advance(500)  # away past the deadline: nobody missed it
     bot = fast_bot(database)(env)
     await env.start_bot(bot)
-    await env.wait_for(lambda: any("The bot was away" in m.content for m in env.messages(thread)))
+    await env.wait_for(lambda: any("The bot was away" in m.text for m in env.messages(thread)))
     match = await service(env).get_match(match_id)
     assert match.deadline_kind == "turn" and match.deadline_at > env.clock.time() + 100
     await click(env, alice, table, flip_id(match_id))  # the button of the message sent before
     await flip_to_the_end(env, match_id, [alice, bob], thread)
     await assert_result(env, match_id, thread, [alice, bob], "war", SMALL_RULES)
-    assert not [m for m in env.messages(thread) if m.content.startswith("⏰")]
+    assert not [m for m in env.messages(thread) if m.text.startswith("⏰")]
 
 
 async def test_restart_continues_auto_rounds(make_env, tmp_path):

@@ -126,7 +126,7 @@ async def test_next_war_plays_the_rounds_up_to_the_next_war_once_everyone_presse
     table = await table_at(env, match_id, thread, wars[0] + 1)
     assert f"**Round {wars[0]}**" in table.text and "⚔️ War 1:" in table.text
     assert f"Rounds 1–{wars[0] - 1}: " in table.text and title(table).endswith(f"round {wars[0]}")
-    assert not [m for m in env.messages(thread) if "🗳️" in m.content]  # the table shows it: no note
+    assert not [m for m in env.messages(thread) if "🗳️" in m.text]  # the table shows it: no note
 
     # again, from the round after the war: to the second war
     await click(env, bob, table, next_war)

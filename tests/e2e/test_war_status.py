@@ -19,12 +19,12 @@ async def test_forfeit_asks_first_and_a_stale_question_says_the_game_is_over(mak
     env = await start(make_env, tmp_path)
     alice, bob, carol = env.user("alice"), env.user("bob"), env.user("carol")
     ix = await slash(env, alice, "war forfeit")
-    assert ix.response.ephemeral and ix.message.content == NOT_IN_A_GAME
+    assert ix.response.ephemeral and ix.message.text == NOT_IN_A_GAME
     opening = (await slash(env, alice, "war challenge", opponent=bob, pace="flip")).message
     match_id = match_id_of(opening)
     await stored(env, match_id)
     ix = await slash(env, bob, "war forfeit")
-    assert ix.response.ephemeral and "hasn't started yet" in ix.message.content and "decline it" in ix.message.content
+    assert ix.response.ephemeral and "hasn't started yet" in ix.message.text and "decline it" in ix.message.text
     await click(env, bob, opening, f"war:c:{match_id}:accept")
     thread = await env.wait_for(lambda: opening.thread)
     war = service(env)
@@ -32,30 +32,30 @@ async def test_forfeit_asks_first_and_a_stale_question_says_the_game_is_over(mak
     ix = await slash(env, bob, "war forfeit")
     question = ix.message
     assert ix.response.ephemeral and question.ephemeral_to == bob
-    assert question.content == (f"Give up your War game (<#{thread.id}>)? **<@{alice.id}>** wins, and it counts as "
+    assert question.text == (f"Give up your War game (<#{thread.id}>)? **<@{alice.id}>** wins, and it counts as "
                                 "a loss for you. This can't be undone.")
     assert [b["custom_id"] for b in question.buttons] == [f"war:ff:{match_id}:yes", f"war:ff:{match_id}:no"]
     with pytest.raises(ComponentNotFound):  # nobody else sees the question, so nobody else can answer it
         await env.click(carol, question, custom_id=f"war:ff:{match_id}:yes")
     await click(env, bob, question, f"war:ff:{match_id}:no")
-    assert question.content == "Nothing changed: you're still in the game." and not question.buttons
+    assert question.text == "Nothing changed: you're still in the game." and not question.buttons
     assert (await war.get_match(match_id)).status == "active"
 
     stale_yes = (await slash(env, bob, "war forfeit")).message
     stale_no = (await slash(env, bob, "war forfeit")).message
     question = (await slash(env, bob, "war forfeit")).message
     await click(env, bob, question, f"war:ff:{match_id}:yes")
-    assert question.content == f"🏳️ You gave up your War game (<#{thread.id}>): **<@{alice.id}>** wins."
+    assert question.text == f"🏳️ You gave up your War game (<#{thread.id}>): **<@{alice.id}>** wins."
     await env.wait_for(lambda: results(env, thread), message="no result")
     match = await war.get_match(match_id)
     assert (match.status, match.reason, match.result["winner_id"]) == ("finished", "forfeit", alice.id)
     for message, answer in ((stale_yes, "yes"), (stale_no, "no")):
         await click(env, bob, message, f"war:ff:{match_id}:{answer}")
-        assert message.content == "This game is over already; nothing changed." and not message.buttons
+        assert message.text == "This game is over already; nothing changed." and not message.buttons
     assert sorted((r.user_id, r.outcome) for r in await war.results(match_id)) == [(alice.id, "win"),
                                                                                    (bob.id, "loss")]
     ix = await slash(env, bob, "war forfeit")
-    assert ix.message.content == NOT_IN_A_GAME
+    assert ix.message.text == NOT_IN_A_GAME
     await settled(env, match_id)
 
 
@@ -64,19 +64,19 @@ async def test_a_player_out_of_a_three_player_game(make_env, tmp_path):
     players = alice, bob, carol = [env.user(name) for name in ("alice", "bob", "carol")]
     match_id, thread = await lobby(env, players, pace="flip", rules="max_rounds=50")
     question = (await slash(env, carol, "war forfeit")).message
-    assert f"You're out and **<@{alice.id}>** and **<@{bob.id}>** play on" in question.content
+    assert f"You're out and **<@{alice.id}>** and **<@{bob.id}>** play on" in question.text
     await click(env, carol, question, f"war:ff:{match_id}:yes")
-    assert question.content == f"🏳️ You gave up your War game (<#{thread.id}>): the others play on."
+    assert question.text == f"🏳️ You gave up your War game (<#{thread.id}>): the others play on."
     await settled(env, match_id)
     table = table_of(env, thread)
     assert f"🚫 **<@{carol.id}>** is out: gave up." in table.text and "(out)" in table.text
     assert (await service(env).get_match(match_id)).status == "active"
     ix = await slash(env, carol, "war forfeit")
-    assert ix.message.content == ("You're out of this game already, so there's nothing to give up; the others play "
+    assert ix.message.text == ("You're out of this game already, so there's nothing to give up; the others play "
                                   "on without you.")
-    assert "seat" not in ix.message.content and not ix.message.buttons
+    assert "seat" not in ix.message.text and not ix.message.buttons
     ix = await slash(env, carol, "war status")
-    assert ix.response.ephemeral and "You're out of this game; the others play on." in ix.message.content
+    assert ix.response.ephemeral and "You're out of this game; the others play on." in ix.message.text
     await click(env, carol, table, f"war:t:{match_id}:0:flip")
     assert env.ephemerals(carol)[-1].text.startswith("You're out of this game already, so there's nothing to flip")
 
@@ -85,7 +85,7 @@ async def test_status_shows_your_game_privately(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     alice, bob = env.user("alice"), env.user("bob")
     ix = await slash(env, alice, "war status")
-    assert ix.response.ephemeral and ix.message.content == NOT_IN_A_GAME
+    assert ix.response.ephemeral and ix.message.text == NOT_IN_A_GAME
     ix = await slash(env, alice, "war challenge", opponent=bob, variant="drunkard", pace="flip")
     opening = ix.message
     match_id = match_id_of(opening)
@@ -93,11 +93,11 @@ async def test_status_shows_your_game_privately(make_env, tmp_path):
     link = f"https://discord.com/channels/{env.guild.id}/{env.channel().id}/{opening.id}"
     ix = await slash(env, alice, "war status")
     assert ix.response.ephemeral
-    assert f"Your Drunkard challenge to **<@{bob.id}>** is waiting for an answer. It expires <t:" in ix.message.content
-    assert f"Withdraw it on {link}." in ix.message.content
+    assert f"Your Drunkard challenge to **<@{bob.id}>** is waiting for an answer. It expires <t:" in ix.message.text
+    assert f"Withdraw it on {link}." in ix.message.text
     ix = await slash(env, bob, "war status")
-    assert f"**<@{alice.id}>** challenged you to Drunkard." in ix.message.content and "Accept or decline" in \
-        ix.message.content
+    assert f"**<@{alice.id}>** challenged you to Drunkard." in ix.message.text and "Accept or decline" in \
+        ix.message.text
     await click(env, bob, opening, f"war:c:{match_id}:accept")
     thread = await env.wait_for(lambda: opening.thread)
     table = await env.wait_for(lambda: table_of(env, thread))
@@ -106,7 +106,7 @@ async def test_status_shows_your_game_privately(make_env, tmp_path):
     await settled(env, match_id)
     match = await service(env).get_match(match_id)
     ix = await slash(env, alice, "war status")
-    text = ix.message.content
+    text = ix.message.text
     assert ix.response.ephemeral and not ix.message.buttons
     assert "**Your Drunkard game** · 2 players · pace: Flip · nothing played yet" in text
     assert f"Cards: <@{alice.id}> **17** · <@{bob.id}> **18**" in text
@@ -128,9 +128,9 @@ async def test_lobby_edge_cases_are_answered(make_env, tmp_path):
     start_button = next(b for b in message.buttons if b["custom_id"].endswith(":start"))
     assert start_button.get("disabled")  # one player can't start
     ix = await slash(env, alice, "war status")
-    assert "**Your Tod und Leben lobby** is open (1/2 players: **<@" in ix.message.content
+    assert "**Your Tod und Leben lobby** is open (1/2 players: **<@" in ix.message.text
     ix = await slash(env, alice, "war forfeit")
-    assert "lobby hasn't started yet" in ix.message.content and "Cancel it" in ix.message.content
+    assert "lobby hasn't started yet" in ix.message.text and "Cancel it" in ix.message.text
     await click(env, alice, message, f"war:l:{match_id}:leave")
     assert env.ephemerals(alice)[-1].text == "You're the host: use Cancel to close the lobby."
     await click(env, bob, message, f"war:l:{match_id}:join")
@@ -138,9 +138,9 @@ async def test_lobby_edge_cases_are_answered(make_env, tmp_path):
     join = next(b for b in message.buttons if b["custom_id"].endswith(":join"))
     assert join.get("disabled")  # full
     ix = await slash(env, bob, "war status")
-    assert f"You're in **<@{alice.id}>**'s Tod und Leben lobby (2/2 players" in ix.message.content
+    assert f"You're in **<@{alice.id}>**'s Tod und Leben lobby (2/2 players" in ix.message.text
     await click(env, alice, message, f"war:l:{match_id}:cancel")
-    await env.wait_for(lambda: "closed the lobby" in message.content and not message.buttons)
+    await env.wait_for(lambda: "closed the lobby" in message.text and not message.buttons)
     # rules that need more players than have joined: Start says who can play them
     ix = await slash(env, bob, "war lobby", rules="target=20")
     message = ix.message

@@ -9,6 +9,7 @@ from typing import Any
 
 from .driver import Env
 from .emoji_limits import AppEmoji
+from .state import EMOJI_READINGS, read_emoji
 
 
 def airwar_bot_factory(database_path: Path, database_url: str | None = None, *, card_emoji_uploaded: bool = True,
@@ -25,6 +26,7 @@ def airwar_bot_factory(database_path: Path, database_url: str | None = None, *, 
         from bot.client import CardGameBot
         from bot.config import Settings
 
+        read_cards_as_notation()
         if card_emoji_uploaded and not env.world.app_emojis:
             seed_card_emoji(env)
 
@@ -94,3 +96,21 @@ def seed_card_emoji(env: Env) -> None:
     for name in NAMES:
         emoji = AppEmoji(world.ids.next(), name, emoji_png(card_of(name)), animated=False)
         world.app_emojis[emoji.id] = emoji
+
+
+
+def read_cards_as_notation() -> None:
+    """A reader of the local Discord's messages sees each card emoji as the card it draws, in the notation the bot
+    writes where it has no emoji (``Q♠``; a card face down ``🂠``): :data:`tests.localdiscord.state.EMOJI_READINGS`."""
+    from bot.cards import card_label
+    from bot.render.card_emoji import NAMES, card_of
+
+    for name in NAMES:
+        card = card_of(name)
+        EMOJI_READINGS[name] = "🂠" if card is None else card_label(card)
+
+
+def read_cards(text: str) -> str:
+    """``text`` with each card emoji (``<:c_QS:123>``) read as its card (:func:`read_cards_as_notation`)."""
+    read_cards_as_notation()
+    return read_emoji(text)

@@ -23,6 +23,7 @@ from .state import (
     DM,
     GUILD_TEXT,
     HAS_THREAD,
+    IS_COMPONENTS_V2,
     LOADING,
     MANAGE_CHANNELS,
     MANAGE_MESSAGES,
@@ -724,7 +725,9 @@ class Rest:
                 ix.response.type == 5:
             # the first followup after a "thinking" defer replaces the loading message (as on Discord); once the
             # loading message was deleted, a followup is a message of its own (ephemeral if its flags say so)
-            self.world.edit_message(original, {**body, "flags": None}, call.uploads, edited=False)
+            # (of its flags only Components V2 applies: the loading message's ephemerality stays)
+            v2 = int(body.get("flags") or 0) & IS_COMPONENTS_V2
+            self.world.edit_message(original, {**body, "flags": v2 or None}, call.uploads, edited=False)
             original.flags &= ~LOADING
             message = original
             await self.hub.message_update(message)

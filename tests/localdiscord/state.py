@@ -309,6 +309,40 @@ class MessageVersion:
     flags: int
     edited_timestamp: str | None
 
+    @property
+    def text(self) -> str:
+        """:attr:`Message.text` of this version."""
+        return read_emoji(text_of(self.content, self.embeds, self.components))
+
+
+def text_of(content: str, embeds: list[dict], components: list[dict]) -> str:
+    """A message's text as sent: content, embed titles/descriptions/fields/footers, text displays."""
+    parts = [content] if content else []
+    for embed in embeds:
+        for key in ("title", "description"):
+            if embed.get(key):
+                parts.append(embed[key])
+        for f in embed.get("fields", []):
+            parts.append(f"{f['name']}\n{f['value']}")
+        if embed.get("footer", {}).get("text"):
+            parts.append(embed["footer"]["text"])
+    for component in walk_components(components):
+        if component.get("type") == 10:
+            parts.append(component.get("content", ""))
+    return "\n".join(parts)
+
+
+#: what a reader sees of a custom emoji in text, by the emoji's name (a test registers what its app's emoji show: the
+#: card emoji read as the cards they draw, :func:`tests.localdiscord.airwar.read_cards`); any other reads ``:name:``,
+#: as a copy of the message's text has it
+EMOJI_READINGS: dict[str, str] = {}
+CUSTOM_EMOJI = re.compile(r"<a?:(\w+):\d+>")
+
+
+def read_emoji(text: str) -> str:
+    """``text`` with each custom emoji as a reader sees it (:data:`EMOJI_READINGS`)."""
+    return CUSTOM_EMOJI.sub(lambda m: EMOJI_READINGS.get(m[1], f":{m[1]}:"), text)
+
 
 @dataclass(eq=False)
 class Message:
@@ -366,21 +400,42 @@ class Message:
         return [c for c in self.walk_components() if c.get("type") in (3, 5, 6, 7, 8)]
 
     @property
-    def text(self) -> str:
-        """Everything a reader sees as text: content, embed titles/descriptions/fields/footers, text displays."""
-        parts = [self.content] if self.content else []
-        for embed in self.embeds:
-            for key in ("title", "description"):
-                if embed.get(key):
-                    parts.append(embed[key])
-            for f in embed.get("fields", []):
-                parts.append(f"{f['name']}\n{f['value']}")
-            if embed.get("footer", {}).get("text"):
-                parts.append(embed["footer"]["text"])
+    def title(self) -> str:
+        """What a reader takes for the message's title: its first embed's title, or in a V2 message the heading
+        (``# ``, ``## ``, ``### ``) the first of its text displays that begins with one; ``""`` when it has none."""
+        if self.embeds:
+            return self.embeds[0].get("title", "")
         for component in self.walk_components():
             if component.get("type") == 10:
-                parts.append(component.get("content", ""))
-        return "\n".join(parts)
+                first = (component.get("content") or "").split("\n", 1)[0]
+                heading = re.match(r"#{1,3} (.+)", first)
+                if heading:
+                    return heading[1]
+        return ""
+
+    @property
+    def body(self) -> str:
+        """What a reader takes for the message's body: its first embed's description, or in a V2 message its text
+        displays after the :attr:`title` heading (the first of them when it has none)."""
+        if self.embeds:
+            return self.embeds[0].get("description", "")
+        displays = [c.get("content") or "" for c in self.walk_components() if c.get("type") == 10]
+        for i, content in enumerate(displays):
+            first, _, rest = content.partition("\n")
+            if re.match(r"#{1,3} ", first):
+                return "\n".join([rest, *displays[i + 1:]]).strip("\n")
+        return "\n".join(displays)
+
+    @property
+    def text(self) -> str:
+        """Everything a reader sees as text: content, embed titles/descriptions/fields/footers, text displays; a
+        custom emoji as a reader sees it (:func:`read_emoji`)."""
+        return read_emoji(self.raw_text)
+
+    @property
+    def raw_text(self) -> str:
+        """:attr:`text` as sent: custom emoji as their markup (``<:name:id>``)."""
+        return text_of(self.content, self.embeds, self.components)
 
     def snapshot(self) -> MessageVersion:
         return MessageVersion(

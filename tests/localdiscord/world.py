@@ -45,6 +45,8 @@ from .state import (
 
 MAX_CONTENT = 2000
 MAX_EMBED_TOTAL = 6000
+MAX_V2_COMPONENTS = 40  # components in a V2 message, nested ones included
+MAX_V2_TEXT = 4000  # characters of all a V2 message's text displays
 MAX_UPLOAD = 10 * 1024 * 1024  # a bot's attachment size limit (also sent as attachment_size_limit)
 
 
@@ -244,6 +246,10 @@ class World:
                      edited: bool = True) -> Message:
         """Apply an edit body (only the keys present change); the previous version goes to ``history``."""
         before = message.snapshot()
+        if message.flags & IS_COMPONENTS_V2 and data.get("flags") is not None \
+                and not int(data["flags"]) & IS_COMPONENTS_V2:
+            raise errors.form_error(["flags"], "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                                    "The IS_COMPONENTS_V2 flag cannot be removed from a message")
         self._apply_body(message, data, uploads, creating=False)
         if "flags" in data and data["flags"] is not None:
             keep = message.flags & ~SETTABLE_MESSAGE_FLAGS
@@ -266,10 +272,7 @@ class World:
                 raise errors.form_error(["content"], "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
                                         "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
             message.content = str(content)
-            message.mentions = [self.users[int(m)] for m in MENTION_RE.findall(message.content)
-                                if int(m) in self.users]
-            role_ids = {int(r) for r in ROLE_MENTION_RE.findall(message.content)}
-            message.mention_roles = [r for r in (message.channel.guild or self.guild).roles if r.id in role_ids]
+            self._mentions(message, message.content, data.get("allowed_mentions"))
         if uploads or "attachments" in data or creating:
             message.attachments = self._attachments(message, data, uploads, creating=creating)
         # ``attachment://<filename>`` names any attachment the message has after the body: one uploaded with it, or
@@ -289,6 +292,19 @@ class World:
             check_component_emoji(data.get("components") or [], self.app_emojis, ["components"])
             message.components = normalize_components(data.get("components") or [], v2=v2,
                                                       attachments=named, world=self)
+            if v2:  # (a V2 message's mentions are in its text displays)
+                self._mentions(message, message.raw_text, data.get("allowed_mentions"))
+
+    def _mentions(self, message: Message, text: str, allowed: dict | None) -> None:
+        """The users and roles ``text`` mentions that ``allowed`` (the body's ``allowed_mentions``; none: all) lets
+        it ping: Discord lists only those in the message's ``mentions``."""
+        parse = set(allowed.get("parse") or ()) if allowed is not None else {"users", "roles", "everyone"}
+        users = {int(u) for u in (allowed or {}).get("users") or ()}
+        roles = {int(r) for r in (allowed or {}).get("roles") or ()}
+        message.mentions = [self.users[int(m)] for m in MENTION_RE.findall(text)
+                            if int(m) in self.users and ("users" in parse or int(m) in users)]
+        role_ids = {int(r) for r in ROLE_MENTION_RE.findall(text) if "roles" in parse or int(r) in roles}
+        message.mention_roles = [r for r in (message.channel.guild or self.guild).roles if r.id in role_ids]
 
     def _attachments(self, message: Message, data: dict, uploads: list[Upload], *,
                      creating: bool) -> list[Attachment]:
@@ -564,6 +580,14 @@ def normalize_components(components: list[dict], *, v2: bool, attachments: dict[
             if c.get("type") != 1:
                 raise fail([i, "type"], "UNION_TYPE_CHOICES",
                            "Only action rows are allowed at the top level without IS_COMPONENTS_V2")
+    else:
+        nested = list(_walk_request(components))
+        if len(nested) > MAX_V2_COMPONENTS:
+            raise fail([], "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_V2_COMPONENTS} or fewer in length.")
+        text = sum(len(c.get("content") or "") for c in nested if c.get("type") == 10)
+        if text > MAX_V2_TEXT:
+            raise fail([], "MAX_TEXT_LENGTH_EXCEEDED",
+                       f"The total length of text in components must be {MAX_V2_TEXT} or fewer")
     return [one(c, [i]) for i, c in enumerate(components)]
 
 

@@ -341,19 +341,22 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
                         f"{reason_text(found.over, text_names, stack_size=size, say=_)}")
 
     title = _title(_("{game} — engagement {number}: flips", game=_(TITLE), number=found.number))
-    text = _fit_flips(header, flip_lines, tail, _)
+    text = _fit_flips(header, flip_lines, tail, _, picture=picture)
     surface_picture = _flips_picture(found, flipped, plain, _) if picture else None
     return Surface(title, text, surface_picture)
 
 
-def _fit_flips(header: list[str], flip_lines: list[str], tail: list[str], say: Texts = ENGLISH) -> str:
-    """Header, flip lines and tail within the message limit: the oldest flip lines fold into one if need be."""
+def _fit_flips(header: list[str], flip_lines: list[str], tail: list[str], say: Texts = ENGLISH, *,
+               picture: bool = True) -> str:
+    """Header, flip lines and tail within the message limit: the oldest flip lines fold into one if need be (which
+    points to the picture, when there is one)."""
     _ = say
     text = "\n".join(header + flip_lines + tail)
     folded = 0
     while len(text) > MESSAGE_LIMIT and folded < len(flip_lines):
         folded += 1
-        note = _("Flips 1 to {count}: see the picture.", count=folded)
+        note = (_("Flips 1 to {count}: see the picture.", count=folded) if picture
+                else _("Flips 1 to {count} are hidden: the message is full.", count=folded))
         text = "\n".join([*header, note, *flip_lines[folded:], *tail])
     return clamp(text, say=_)
 

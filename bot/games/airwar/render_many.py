@@ -180,7 +180,7 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
             tail.append(f"🏁 {game_over} {base._result_headline(found.over, text_names, _)} "
                         f"{reason_text(found.over, text_names, stack_size=size, say=_)}")
     title = base._title(_("{game} — engagement {number}: flips", game=_(TITLE), number=found.number))
-    return Surface(title, base._fit_flips(header, lines, tail, _), None)
+    return Surface(title, base._fit_flips(header, lines, tail, _, picture=False), None)
 
 
 def summary(found: base._Engagement, shown: list[str], say: Texts = ENGLISH) -> str:

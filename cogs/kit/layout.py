@@ -1,0 +1,160 @@
+"""Every message a game shows, as a Components V2 layout (:func:`as_layout`), with the cards as the app's emoji.
+
+The games' faces are written as Discord's classic parts (``content``, an ``embed`` per surface with its picture,
+a ``view`` of buttons): :func:`as_layout` turns them, as a message goes out, into one ``ui.LayoutView``: the
+content as a text display, each embed as a container (its colour the accent, its title a heading, its fields and
+footer as lines, its picture a media gallery with the picture's alt text) and the buttons as action rows inside the
+last container. Cards written in notation (``Q♠``, ``10♦``, ``21★``) become the app's card emoji
+(:data:`bot.emoji.CARD_EMOJI`) where the set is known and the text stays within Discord's 4,000 characters; the
+notation stays otherwise.
+
+A message once sent with the V2 flag keeps it: every edit of a game's message goes through :func:`as_layout` too
+(an edit also clears the classic ``content`` and ``embeds`` a message from before V2 may have). A plain new text
+message (a note in a thread) stays a plain message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.emoji import CARD_EMOJI
+
+#: Discord's limits on a V2 message: components in all, characters of text in all
+MAX_COMPONENTS = 40
+MAX_TEXT = 4000
+ROW_WIDTH = 5
+
+_SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+#: a card in notation (:func:`bot.cards.card_label`): a rank and a suit symbol, a tarot trump's number and a star
+CARD_NOTATION = re.compile(r"(?<![0-9A-Za-z])(?:(10|[2-9JQKAPN])([♣♦♥♠])|(2[01]|1[0-9]|[0-9])★)")
+
+
+class LiveLayout(discord.ui.LayoutView):
+    """A V2 layout whose buttons the bot routes itself by their custom ids (as :class:`cogs.kit.items.RoutedView`):
+    discord.py keeps no copy of it per message sent."""
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:
+        return True
+
+
+def _card_id(match: re.Match[str]) -> str:
+    if match[3] is not None:
+        return f"{match[3]}T"
+    return f"{match[1]}{_SUITS[match[2]]}"
+
+
+def with_card_emoji(text: str) -> str:
+    """``text`` with each card in notation shown as the app's emoji of it (the notation where there is none)."""
+    if not CARD_EMOJI.ready:
+        return text
+
+    def emoji(match: re.Match[str]) -> str:
+        return CARD_EMOJI.markup(_card_id(match)) or match[0]
+
+    return CARD_NOTATION.sub(emoji, text)
+
+
+def _texts_with_emoji(texts: list[str]) -> list[str]:
+    """The texts with card emoji, unless that would pass Discord's limit for a message's text (then as written)."""
+    converted = [with_card_emoji(text) for text in texts]
+    return converted if sum(map(len, converted)) <= MAX_TEXT else texts
+
+
+def _rows(view: discord.ui.View | None) -> list[discord.ui.ActionRow[Any]]:
+    """The view's buttons as action rows: on the rows they name (five at most each), in order."""
+    if view is None:
+        return []
+    rows: list[list[discord.ui.Item[Any]]] = []
+    last_row: int | None = None
+    for item in view.children:
+        row = getattr(item, "row", None)
+        if getattr(item, "item", None) is not None and row is None:  # (a DynamicItem: its button's row)
+            row = item.item.row  # type: ignore[attr-defined]
+        if not rows or len(rows[-1]) == ROW_WIDTH or (row is not None and row != last_row):
+            rows.append([])
+        rows[-1].append(item)
+        last_row = row
+    result = []
+    for items in rows:
+        action_row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+        for item in items:
+            if getattr(item, "item", None) is not None:
+                item.item.row = None  # type: ignore[attr-defined]  # (a layout's rows are its own)
+            elif hasattr(item, "row"):
+                item.row = None
+            action_row.add_item(item)
+        result.append(action_row)
+    return result
+
+
+def _alt_texts(files: Sequence[Any]) -> dict[str, str]:
+    return {file.filename: file.description for file in files
+            if isinstance(file, discord.File) and file.description}
+
+
+def layout(*, content: str | None = None, embeds: Sequence[discord.Embed] = (), view: discord.ui.View | None = None,
+           files: Sequence[Any] = ()) -> LiveLayout:
+    """The V2 layout of a message written as ``content``, ``embeds`` and ``view`` (``files``: its uploads, for their
+    alt text)."""
+    heads: list[str] = []
+    if content:
+        heads.append(content)
+    for embed in embeds:
+        parts = [f"### {embed.title}" if embed.title else "", embed.description or ""]
+        parts += [f"**{field.name}**\n{field.value}" for field in embed.fields]
+        parts.append(f"-# {embed.footer.text}" if embed.footer.text else "")
+        heads.append("\n".join(part for part in parts if part))
+    texts = _texts_with_emoji(heads)
+    alt = _alt_texts(files)
+    out = LiveLayout(timeout=None)
+    rows = _rows(view)
+    at = 0
+    if content:
+        out.add_item(discord.ui.TextDisplay(texts[0]))
+        at = 1
+    container: discord.ui.Container[Any] | None = None
+    for embed, text in zip(embeds, texts[at:], strict=True):
+        container = discord.ui.Container(accent_colour=embed.colour)
+        if text:
+            container.add_item(discord.ui.TextDisplay(text))
+        url = embed.image.url
+        if url:
+            filename = url.removeprefix("attachment://").split("?")[0].rsplit("/", 1)[-1]
+            container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(url, description=alt.get(filename))))
+        out.add_item(container)
+    for row in rows:
+        (container or out).add_item(row)
+    return out
+
+
+def as_layout(kwargs: dict[str, Any], *, edit: bool) -> dict[str, Any]:
+    """``send``/``edit`` keyword arguments written the classic way, as a V2 message's. A new message with text alone
+    stays as it is; an edit always becomes V2 (``view=None`` on an edit: the buttons go, the text stays)."""
+    has_view = kwargs.get("view") is not None
+    has_embeds = kwargs.get("embed") is not None or bool(kwargs.get("embeds"))
+    if not edit and not has_view and not has_embeds:
+        return kwargs
+    if isinstance(kwargs.get("view"), discord.ui.LayoutView):
+        return kwargs
+    out = dict(kwargs)
+    content = out.pop("content", None)
+    embed = out.pop("embed", None)
+    embeds = list(out.pop("embeds", None) or ([] if embed is None else [embed]))
+    view = out.pop("view", None)
+    files = [*(out.get("files") or ()), *(out.get("attachments") or ())]
+    if edit and content is None and not embeds and "content" not in kwargs and "embed" not in kwargs \
+            and "embeds" not in kwargs:
+        # an edit of the buttons alone: the caller does not say the text; it cannot be kept without knowing it
+        raise ValueError("a V2 edit needs the message's text (content or embed)")
+    out["view"] = layout(content=content, embeds=embeds, view=view, files=files)
+    if edit:
+        out["content"] = None
+        out["embeds"] = []
+    return out
