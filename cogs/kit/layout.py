@@ -10,7 +10,7 @@ notation stays otherwise.
 
 A message once sent with the V2 flag keeps it: every edit of a game's message goes through :func:`as_layout` too
 (an edit also clears the classic ``content`` and ``embeds`` a message from before V2 may have). A plain new text
-message (a note in a thread) stays a plain message.
+message (a note in a thread) stays a plain message, its cards as emoji too.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from bot.emoji import CARD_EMOJI
 #: Discord's limits on a V2 message: components in all, characters of text in all
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
+MAX_CONTENT = 2000  #: a plain message's content
 ROW_WIDTH = 5
 
 _SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
@@ -140,6 +141,11 @@ def as_layout(kwargs: dict[str, Any], *, edit: bool) -> dict[str, Any]:
     has_view = kwargs.get("view") is not None
     has_embeds = kwargs.get("embed") is not None or bool(kwargs.get("embeds"))
     if not edit and not has_view and not has_embeds:
+        content = kwargs.get("content")
+        if content:  # (a plain note shows its cards as emoji too, within a plain message's 2,000 characters)
+            shown = with_card_emoji(content)
+            if len(shown) <= MAX_CONTENT:
+                return {**kwargs, "content": shown}
         return kwargs
     if isinstance(kwargs.get("view"), discord.ui.LayoutView):
         return kwargs
@@ -157,4 +163,20 @@ def as_layout(kwargs: dict[str, Any], *, edit: bool) -> dict[str, Any]:
     if edit:
         out["content"] = None
         out["embeds"] = []
+    return out
+
+
+def without_buttons(message: discord.Message) -> discord.ui.LayoutView:
+    """The V2 layout ``message`` shows, without its action rows (its text and pictures as they are)."""
+    shown = discord.ui.LayoutView.from_message(message, timeout=None)
+    out = LiveLayout(timeout=None)
+    for item in list(shown.children):
+        shown.remove_item(item)
+        if isinstance(item, discord.ui.ActionRow):
+            continue
+        if isinstance(item, discord.ui.Container):
+            for child in list(item.children):
+                if isinstance(child, discord.ui.ActionRow):
+                    item.remove_item(child)
+        out.add_item(item)
     return out

@@ -72,7 +72,7 @@ from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._match_common import ensure_thread, fetch_name, mentions, message_link
 from cogs._stats_ui import settings_service
 from cogs.kit.items import MatchButtons
-from cogs.kit.layout import as_layout
+from cogs.kit.layout import as_layout, without_buttons
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs, nonce
 from cogs.kit.pictures import SentPictures
 
@@ -491,8 +491,12 @@ class Presenter(ShowLoop):
         return self._pictures.holds(message_id, filename)
 
     async def _edit(self, channel_id: int, message_id: int, *, dm: bool = False, **kwargs: Any) -> discord.Message:
-        """Edit a message (its picture uploaded only when it changed); returns the message as edited."""
+        """Edit a message (its picture uploaded only when it changed); returns the message as edited. An edit of
+        ``view=None`` alone takes the message's buttons away and keeps all else it shows."""
         kwargs = self._pictures.unchanged(message_id, kwargs)
+        if set(kwargs) <= {"view", "allowed_mentions"} and kwargs.get("view") is None:
+            shown = await self._channel(channel_id, dm=dm).fetch_message(message_id)
+            kwargs = {**kwargs, "view": without_buttons(shown)}
         async with self._turn((channel_id, "edit")):
             message = await self._channel(channel_id, dm=dm).get_partial_message(message_id).edit(
                 **as_layout(kwargs, edit=True))

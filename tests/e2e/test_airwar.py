@@ -628,6 +628,10 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
 
     checked = assert_no_order_leaked(env, thread, played.orders, (alice, bob))
     assert checked > 200
+    from tests.e2e.live_table_checks import assert_live_table_in_v2
+
+    # the channel's one message, the two DMs, the boards, the result in the thread
+    assert assert_live_table_in_v2(env, [channel, thread]) == 1 + 2 + played.engagements + 1
     # the scan would see an order: each player's own panel shows theirs, locked in
     for seat, player in enumerate((alice, bob)):
         own = dm_shown(env, player, 1)

@@ -52,6 +52,7 @@ from tests.e2e.test_airwar import (
 )
 from tests.localdiscord import Env
 from tests.localdiscord.server import HeldRequest, Hold
+from tests.localdiscord.state import walk_components
 
 pytestmark = pytest.mark.e2e
 
@@ -245,7 +246,13 @@ def edits(message, test: Callable[[dict], bool]) -> Callable[[HeldRequest], bool
 
 
 def titled(text: str) -> Callable[[dict], bool]:
-    return lambda body: any(embed.get("title") == text for embed in body.get("embeds") or [])
+    """A body whose message has the title ``text``: an embed's, or a V2 message's heading."""
+    def test(body: dict) -> bool:
+        if any(embed.get("title") == text for embed in body.get("embeds") or []):
+            return True
+        return any((c.get("content") or "").split("\n", 1)[0] == f"### {text}"
+                   for c in walk_components(body.get("components") or []) if c.get("type") == 10)
+    return test
 
 
 async def crash(env: Env, hold: Hold) -> None:
@@ -313,11 +320,11 @@ async def test_a_crash_between_sending_and_storing_sends_nothing_twice(make_env,
     await settled(env, match_id)
 
     # bob forfeits: the bot dies making the match's message in the channel the result, then posting it in the thread
-    hold = env.hold(edits(message, lambda body: "wins" in json.dumps(body.get("embeds"))), after=True)
+    hold = env.hold(edits(message, lambda body: "wins" in json.dumps(body.get("components"))), after=True)
     ix = await slash(env, bob, "airwar forfeit")
     await click(env, bob, ix.message, label="Forfeit")
     await crash(env, hold)
-    hold = env.hold(creates(thread, lambda body: "wins" in json.dumps(body.get("embeds"))), after=True)
+    hold = env.hold(creates(thread, lambda body: "wins" in json.dumps(body.get("components"))), after=True)
     await restart_in_process(env, database)
     await crash(env, hold)
     await restart_in_process(env, database)
@@ -351,7 +358,7 @@ async def test_a_kill_between_posting_the_result_and_storing_its_id_posts_it_onc
         match_id = match_id_of(message)
         thread = await accept(env, bob, message)
         await env.wait_for(lambda: dm_panel(env, alice, 1) and board(env, thread, 1))
-        hold = env.hold(creates(thread, lambda body: "wins" in json.dumps(body.get("embeds"))), after=True)
+        hold = env.hold(creates(thread, lambda body: "wins" in json.dumps(body.get("components"))), after=True)
         ix = await slash(env, bob, "airwar forfeit")
         await click(env, bob, ix.message, label="Forfeit")
         await hold.wait(timeout=10)

@@ -16,6 +16,7 @@ import pytest
 
 from bot.games.army.engine import Army, fighting_value
 from bot.games.army.render import card as card_text
+from tests.e2e.live_table_checks import assert_live_table_in_v2
 from tests.e2e.test_airwar import every_version, fast_bot, lift_rate_limits, versions
 from tests.localdiscord import Env, Message, User
 
@@ -308,6 +309,7 @@ async def test_an_army_match_from_challenge_to_result(make_env, tmp_path):
     assert {row.user_id for row in board.rows} == {alice.id, bob.id}
     # the whole history: a card nobody played and an army never face up was never shown but to its owner
     assert_no_secret_ever_shown(env, (alice, bob), secrets, game)
+    assert_live_table_in_v2(env, [channel, thread])
 
 
 def assert_no_secret_ever_shown(env: Env, players: Sequence[User], secrets: Secrets, game: Army) -> None:

@@ -13,6 +13,7 @@ import pytest
 from bot.games.bundlewar.engine import BundleWar
 from bot.replay import replay
 from bot.storage import matches as store
+from tests.e2e.live_table_checks import assert_live_table_in_v2
 from tests.e2e.test_airwar import fast_bot, lift_rate_limits, settled, slash, stored
 from tests.localdiscord import Env, Message
 
@@ -27,8 +28,7 @@ def service(env: Env):
 
 
 def panel_of(env: Env, user, step: int) -> Message | None:
-    return next((m for m in reversed(env.messages(user)) if m.embeds
-                 and m.title == f"Bundle War — step {step}"), None)
+    return next((m for m in reversed(env.messages(user)) if m.title == f"Bundle War — step {step}"), None)
 
 
 def result_of(env: Env, thread) -> Message | None:
@@ -47,6 +47,7 @@ async def test_a_game_with_a_steal_and_a_war_to_the_end(make_env, tmp_path):
     assert any(q.type == "war" for q in events)
     assert any("steals" in m.text and "pile with" in m.text for m in env.messages(thread))
     await check_finished(env, match_id, result)
+    assert_live_table_in_v2(env, [env.channel(), thread])
 
 
 async def test_a_pick_of_six_won_cards_fits_the_panel_and_the_game_goes_on(make_env, tmp_path):

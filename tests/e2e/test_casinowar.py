@@ -15,6 +15,7 @@ import pytest
 
 from bot.games.casinowar.engine import CasinoWar
 from bot.storage.port import Storage
+from tests.e2e.live_table_checks import assert_live_table_in_v2
 from tests.e2e.test_airwar import lift_rate_limits
 from tests.e2e.test_airwar_restart import BotProcess, creates, restart_in_process
 from tests.localdiscord import Env, Message, User
@@ -150,6 +151,7 @@ async def test_a_table_over_a_reshuffle_a_surrender_and_a_war_survives_a_kill_be
         (e["hand"], e["seat"], e["kind"], e["amount"]) for e in moves]  # every movement once, none twice
     for hand in range(1, RULES["hands"] + 1):
         assert len(thread_lines(env, thread, f"🂠 **Hand {hand}**")) == 1, f"hand {hand} shown other than once"
+    assert_live_table_in_v2(env, [env.channel(), thread])
     ix = await env.slash(alice, "leaderboard", game="casinowar")  # the chips board, beside the skill boards
     await ix.wait_response()
     board = ix.message.body

@@ -81,7 +81,7 @@ async def test_an_air_war_match_is_one_channel_message_from_challenge_to_result(
     await env.wait_for(lambda: "✅ locked in" in first.text)
     assert first.history and first.edited  # posted, then edited (alice locked in)
     assert all(version.attachments == [picture] for version in first.history) and first.attachments == [picture]
-    assert first.embeds[0]["image"]["url"] == picture.url
+    assert first.images[0] == picture.url
     assert uploads_named(env, picture.filename) == 1
 
     # the result: the same message, now the result, with a Rematch button; the thread has it too
@@ -158,9 +158,9 @@ async def test_a_war_result_uploads_its_chart_once(make_env, tmp_path):
     assert in_channel(env, channel) == [message] and war.match_id_of(message) == match_id
     [chart] = message.attachments
     assert chart.filename == "war-cards.png" and uploads_named(env, "war-cards.png") == 1
-    assert message.embeds[0]["image"]["url"] == chart.url
+    assert message.images[0] == chart.url
     [in_thread] = war.results(env, thread)
-    assert not in_thread.attachments and in_thread.embeds[0]["image"]["url"] == chart.url
+    assert not in_thread.attachments and in_thread.images[0] == chart.url
     assert [b["label"] for b in message.buttons] == ["Rematch"] and not in_thread.buttons
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.live_table_checks import assert_live_table_in_v2
 from tests.e2e.test_war import assert_result, challenge, flip_to_the_end, start, table_of, title, version_texts
 
 pytestmark = pytest.mark.e2e
@@ -22,6 +23,7 @@ async def test_double_war_to_the_end_at_each_pace(make_env, tmp_path, pace):
     expected = await assert_result(env, match_id, thread, [alice, bob], "doublewar", RULES)
     table = table_of(env, thread)
     assert table is not None and "Double War" in title(table) and not table.buttons
+    assert_live_table_in_v2(env, [env.channel(), thread], cards_shown=pace != "instant")
     if pace != "instant":  # (instant plays the game out at once: the result is all there is to show)
         # the prize stood on the table while the game ran, and the rounds said who took it
         texts = [text for message in env.messages(thread) for text in version_texts(message)]

@@ -28,6 +28,7 @@ from tests.e2e.test_airwar_restart import creates, edits, titled
 
 pytestmark = pytest.mark.e2e
 
+
 HELD_S = 20.0
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from bot.cards import strength_table
 from bot.replay import replay
+from tests.e2e.live_table_checks import assert_live_table_in_v2
 from tests.e2e.test_airwar import fast_bot, lift_rate_limits, settled, slash, stored
 from tests.localdiscord import Env, Message
 
@@ -22,8 +23,7 @@ def service(env: Env):
 
 
 def round_message(env: Env, thread, number: int) -> Message | None:
-    return next((m for m in env.messages(thread) if m.embeds
-                 and m.title == f"Speed War — round {number}"), None)
+    return next((m for m in env.messages(thread) if m.title == f"Speed War — round {number}"), None)
 
 
 def buttons_of(message: Message) -> dict[str, str]:
@@ -105,7 +105,7 @@ async def test_a_game_with_a_wrong_press_and_a_simultaneous_press(make_env, tmp_
     message, cards = await live_round(env, match_id, thread, 4)
     right, _ = right_and_wrong(cards)
     await press(env, alice, message, buttons_of(message)[right])
-    result = await env.wait_for(lambda: next((m for m in env.messages(thread) if (m.embeds and "Speed War —"
+    result = await env.wait_for(lambda: next((m for m in env.messages(thread) if ("Speed War —"
                                               in m.title and "wins" in m.title)
                                               or (m.title == "Speed War — draw")),
                                              None), timeout=10, message="no result")
@@ -115,6 +115,7 @@ async def test_a_game_with_a_wrong_press_and_a_simultaneous_press(make_env, tmp_
     assert [e["by"] for e in events] == ["wrong", "simultaneous", "right", "right"]
     assert [e["taker"] for e in events][:3] == [1, 0, 1] and events[3]["taker"] == 0
     assert all(not round_message(env, thread, n).buttons for n in (1, 2, 3, 4))
+    assert_live_table_in_v2(env, [env.channel(), thread])
 
     match = await service(env).get_match(match_id)
     exported = await service(env).export(match_id)

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.cards import STANDARD_RANKS, rank_of
+from bot.cards import STANDARD_RANKS, card_label, rank_of
 from bot.games import discover, registry, use_registry
+from tests.e2e.live_table_checks import assert_live_table_in_v2
 from tests.e2e.test_airwar import fast_bot, lift_rate_limits
 from tests.e2e.toygame.engine import HighCard
 from tests.localdiscord import Env, Message, User
@@ -79,7 +80,7 @@ async def test_a_toy_game_is_challenged_played_and_finished(toy_registry, make_e
             engine.apply(0 if user is alice else 1, {"type": "pick", "card": card})
         line = await env.wait_for(lambda s=step: next((m for m in env.messages(thread)
                                                        if m.text.startswith(f"Round {s}:")), None))
-        assert alice_order[step - 1] in line.text and hands[1][step - 1] in line.text
+        assert card_label(alice_order[step - 1]) in line.text and card_label(hands[1][step - 1]) in line.text
     assert engine.outcome is not None
     result = await env.wait_for(lambda: next((m for m in env.messages(thread) if title(m).startswith(f"{TITLE} — ")
                                               and not m.buttons and "round" not in title(m)), None))
@@ -88,6 +89,7 @@ async def test_a_toy_game_is_challenged_played_and_finished(toy_registry, make_e
     match = await cog.service.get_match(match_id)
     assert match.status == "finished" and match.result["winner"] == engine.outcome.winner
     assert len(await cog.service.results(match_id)) == 2
+    assert_live_table_in_v2(env, [env.channel(), thread])
     exported = await cog.service.export(match_id)
     assert exported["moves"] == [{"picks": [alice_order[i], hands[1][i]]} for i in range(3)]
 

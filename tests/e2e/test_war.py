@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.games import game_class
+from tests.e2e.live_table_checks import assert_live_table_in_v2
 from tests.e2e.test_airwar import SEED, fast_bot, lift_rate_limits, settled, version_texts
 from tests.localdiscord import Env, InvalidOptions, Message, User
 
@@ -46,7 +47,7 @@ def table_of(env: Env, where) -> Message | None:
 
 def results(env: Env, where) -> list[Message]:
     """The results with their chart (uploaded, or shown from the upload of the game's message in the channel)."""
-    return [m for m in env.messages(where) if m.embeds and m.embeds[0].get("image")
+    return [m for m in env.messages(where) if m.images
             and (" wins" in title(m) or title(m).endswith("draw"))]
 
 
@@ -143,7 +144,7 @@ async def assert_result(env: Env, match_id: int, thread, players: list[User], ga
     assert match.step == expected.stats.rounds
     in_thread, in_channel = results(env, thread)[0], results(env, env.channel())[0]
     [picture] = in_channel.attachments  # uploaded once: the thread's result shows it from there
-    assert not in_thread.attachments and in_thread.embeds[0]["image"]["url"] == picture.url
+    assert not in_thread.attachments and in_thread.images[0] == picture.url
     assert picture.content_type == "image/png" and picture.data[:8] == b"\x89PNG\r\n\x1a\n"
     assert picture.description.startswith("Line chart of each player's cards by round.")
     for message in (in_thread, in_channel):
@@ -177,6 +178,7 @@ async def test_two_player_challenge_to_the_end(make_env, tmp_path, pace):
     expected = await assert_result(env, match_id, thread, [alice, bob], "war", SMALL_RULES)
     table = table_of(env, thread)
     assert table is not None and not table.buttons and f"round {expected.stats.rounds}" in title(table)
+    assert_live_table_in_v2(env, [env.channel(), thread], cards_shown=pace != "instant")
 
 
 @pytest.mark.parametrize("pace", ["flip", "auto", "instant"])

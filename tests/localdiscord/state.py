@@ -414,6 +414,15 @@ class Message:
         return ""
 
     @property
+    def images(self) -> list[str]:
+        """The URLs of the pictures the message shows: its embeds' images, its media galleries' items."""
+        shown = [e["image"]["url"] for e in self.embeds if (e.get("image") or {}).get("url")]
+        for component in self.walk_components():
+            if component.get("type") == 12:
+                shown += [item["media"]["url"] for item in component.get("items") or []]
+        return shown
+
+    @property
     def body(self) -> str:
         """What a reader takes for the message's body: its first embed's description, or in a V2 message its text
         displays after the :attr:`title` heading (the first of them when it has none)."""

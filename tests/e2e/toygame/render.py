@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.cards import card_label
 from bot.i18n import Texts
 from bot.render.common import ENGLISH, Button, ButtonSurface, Surface, name, timestamp
 
@@ -46,15 +47,15 @@ def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurfac
     _ = say
     title = _("{game} — round {number}", game=TITLE, number=data.step)
     if data.ended is not None or data.locked:
-        text = _("You picked {card}.", card=data.chosen) if data.chosen else _("This round is over.")
+        text = _("You picked {card}.", card=card_label(data.chosen)) if data.chosen else _("This round is over.")
         return ButtonSurface(title, text, None, [])
     deadline = " " + _("Pick by {when}.", when=timestamp(data.deadline_at)) if data.deadline_at else ""
     return ButtonSurface(title, _("Pick a card.") + deadline, None,
-                         [Button(f"pick:{card}", card, True, "primary") for card in data.hand])
+                         [Button(f"pick:{card}", card_label(card), True, "primary", card=card) for card in data.hand])
 
 
 def round_line(names: Sequence[str], event: Mapping[str, Any]) -> str:
-    cards = " vs ".join(event["cards"])
+    cards = " vs ".join(card_label(card) for card in event["cards"])
     who = "nobody" if event["winner"] is None else names[event["winner"]]
     return f"Round {event['round']}: {cards}: {who} takes it ({event['wins'][0]}-{event['wins'][1]})."
 
