@@ -16,7 +16,7 @@ message (a note in a thread) stays a plain message, its cards as emoji too.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import discord
@@ -164,6 +164,16 @@ def as_layout(kwargs: dict[str, Any], *, edit: bool) -> dict[str, Any]:
         out["content"] = None
         out["embeds"] = []
     return out
+
+
+def walk_components(components: Sequence[Any]) -> Iterator[Any]:
+    """Every component of a received message (discord.py's), nested ones included (a V2 container's rows)."""
+    for component in components:
+        yield component
+        yield from walk_components(getattr(component, "children", ()) or getattr(component, "components", ()) or ())
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield accessory
 
 
 def without_buttons(message: discord.Message) -> discord.ui.LayoutView:

@@ -72,7 +72,7 @@ from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._match_common import ensure_thread, fetch_name, mentions, message_link
 from cogs._stats_ui import settings_service
 from cogs.kit.items import MatchButtons
-from cogs.kit.layout import as_layout, without_buttons
+from cogs.kit.layout import as_layout, walk_components, without_buttons
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs, nonce
 from cogs.kit.pictures import SentPictures
 
@@ -680,7 +680,7 @@ class Presenter(ShowLoop):
                 if me is not None and message.author.id != me.id:
                     continue
                 if any(str(getattr(item, "custom_id", "") or "").startswith(prefixes)
-                       for row in message.components for item in getattr(row, "children", ())):
+                       for item in walk_components(message.components)):
                     return message.id
         except discord.HTTPException as error:
             log.info("%s match %s: could not look for its challenge message: %s", self.title, match.id, error)

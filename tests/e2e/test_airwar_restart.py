@@ -294,7 +294,7 @@ async def test_a_crash_between_sending_and_storing_sends_nothing_twice(make_env,
     await settled(env, match_id)
     assert (await env.bot.matches.get_match(match_id)).challenge_message_id == message.id
 
-    hold = env.hold(edits(message, lambda body: "follow the match" in (body.get("content") or "")), after=True)
+    hold = env.hold(edits(message, lambda body: "follow the match" in json.dumps(body.get("components"))), after=True)
     await click(env, bob, message, label="Accept")
     await crash(env, hold)
     thread = message.thread

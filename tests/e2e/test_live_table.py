@@ -6,6 +6,7 @@ on a button its message no longer shows is answered."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 
 import pytest
@@ -84,7 +85,7 @@ async def test_a_busy_channel_does_not_hold_back_the_panels_of_its_matches(make_
     second_id = match_id_of(second)
     # the channel's edit of the second match's card (who plays, the link) waits, as behind the channel's rate limit
     # (every match there shares it: here Discord holds it)
-    hold = env.hold(edits(second, lambda body: "follow the match" in (body.get("content") or "")))
+    hold = env.hold(edits(second, lambda body: "follow the match" in json.dumps(body.get("components"))))
     await accept(env, players[1], first)
     thread = await accept(env, players[3], second)
     await hold.wait(timeout=10)

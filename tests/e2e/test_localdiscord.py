@@ -90,7 +90,7 @@ class ProbeBot(commands.Bot):
 
     async def on_message(self, message: discord.Message) -> None:
         if message.author != self.user:
-            self.heard.append(message.text)
+            self.heard.append(message.content)
 
     async def on_guild_channel_create(self, channel: discord.abc.GuildChannel) -> None:
         self.channel_events.append(channel.name)
@@ -193,7 +193,7 @@ async def test_the_bot_connects_syncs_and_answers(probe: Env):
     response = await ix.wait_response()
     assert response.type == 4
     assert probe.messages() == [ix.message]
-    assert ix.message.text == "pong"
+    assert ix.message.content == "pong"
     assert ix.message.interaction_metadata["user"]["id"] == str(alice.id)
     # nothing tolerated but the documented integer-snowflake case
     assert all("integer snowflake" in t.what for t in probe.discord.tolerated)
@@ -203,7 +203,7 @@ async def test_subcommands_and_user_options_are_resolved(probe: Env):
     alice, bob = probe.user("alice"), probe.user("bob")
     ix = await probe.slash(alice, "airwar challenge", opponent=bob, stake=3)
     await ix.wait_response()
-    assert ix.message.text == f"alice challenges {bob.mention} for 3"
+    assert ix.message.content == f"alice challenges {bob.mention} for 3"
     [group] = ix.data["options"]
     assert group["name"] == "challenge" and group["type"] == 1
     assert ix.data["resolved"]["users"][str(bob.id)]["username"] == "bob"
@@ -309,7 +309,7 @@ async def test_a_second_response_gets_40060(probe: Env):
     [exc] = bot.caught
     assert isinstance(exc, discord.HTTPException) and exc.status == 400 and exc.code == 40060
     assert ix.errors == [(400, 40060, "Interaction has already been acknowledged.")]
-    assert [m.text for m in probe.messages()] == ["once"]
+    assert [m.content for m in probe.messages()] == ["once"]
     assert len(probe.take_problems("interaction_already_acknowledged")) == 1
 
 
@@ -322,9 +322,9 @@ async def test_deferred_responses_edit_the_original_and_an_expired_token_refuses
     interaction = await probe.wait_for(lambda: bot.stash.get("later"))
 
     await interaction.edit_original_response(content="done thinking")
-    assert ix.message.text == "done thinking" and not ix.message.loading
+    assert ix.message.content == "done thinking" and not ix.message.loading
     followup = await interaction.followup.send("and one more thing", ephemeral=True, wait=True)
-    assert [m.text for m in ix.followups] == ["and one more thing"]
+    assert [m.content for m in ix.followups] == ["and one more thing"]
     assert followup.id == ix.followups[0].id
     assert probe.ephemerals(alice) == [ix.message, ix.followups[0]]
 
@@ -334,7 +334,7 @@ async def test_deferred_responses_edit_the_original_and_an_expired_token_refuses
     assert caught.value.status == 401 and caught.value.code == 50027
     with pytest.raises(discord.HTTPException):
         await interaction.edit_original_response(content="also too late")
-    assert ix.message.text == "done thinking"
+    assert ix.message.content == "done thinking"
     assert len(probe.take_problems("expired_interaction_token")) == 2
 
 
@@ -350,7 +350,7 @@ async def test_commands_with_default_member_permissions_are_refused_to_plain_mem
     for user in (admin, manager, probe.owner):
         ix = await probe.slash(user, "config")
         await ix.wait_response()
-        assert ix.message.text == "settings"
+        assert ix.message.content == "settings"
     assert probe.commands["config"]["default_member_permissions"] == str(1 << 5)
 
 
@@ -363,14 +363,14 @@ async def test_buttons_selects_and_modals(probe: Env):
     picked = await probe.select(bob, message, ["36 cards"])  # by label; the value goes to the bot
     assert (await picked.wait_response()).type == 7
     assert picked.data["values"] == ["36"]
-    assert message.text == "pack 36" and message.history[-1].text == "choose"
+    assert message.content == "pack 36" and message.history[-1].content == "choose"
 
     opened = await probe.click(alice, message, "Open form")
     assert (await opened.wait_response()).type == 9
     assert opened.modal["title"] == "Match settings"
     submitted = await probe.submit_modal(alice, opened, {"form:name": "Friday final"})
     await submitted.wait_response()
-    assert submitted.message.text == "saved Friday final / -"
+    assert submitted.message.content == "saved Friday final / -"
     assert submitted.message.ephemeral_to is alice
 
     with pytest.raises(ComponentNotFound, match="no button"):
@@ -392,7 +392,7 @@ async def test_a_button_in_a_dm_sends_an_interaction_with_user_and_no_guild(prob
     payload_has = probe._interaction_payload(ix)
     assert "guild_id" not in payload_has and "member" not in payload_has
     assert payload_has["user"]["id"] == str(alice.id) and payload_has["context"] == 1
-    assert message.text == f"accepted by {alice.name} in dm"
+    assert message.content == f"accepted by {alice.name} in dm"
     assert message.components == []
 
 
@@ -418,7 +418,7 @@ async def test_a_burst_meets_429s_that_discordpy_waits_out_in_order(probe: Env):
     elapsed = time.perf_counter() - started
 
     assert probe.http_429 > 0
-    assert [m.text for m in probe.messages()] == [f"message {i}" for i in range(12)]
+    assert [m.content for m in probe.messages()] == [f"message {i}" for i in range(12)]
     assert elapsed >= 1.9  # three windows of one second
     assert all("shared" in line for line in probe.discord.rate_limits.log_429)
 
@@ -434,7 +434,7 @@ async def test_announced_buckets_make_discordpy_pace_itself(probe: Env):
 
     assert probe.http_429 == 0  # X-RateLimit-Remaining / Reset-After told it when to wait
     assert elapsed >= 0.95
-    assert [m.text for m in probe.messages()] == [f"message {i}" for i in range(12)]
+    assert [m.content for m in probe.messages()] == [f"message {i}" for i in range(12)]
     sends = [r for r in probe.requests if r.template == "/channels/{channel_id}/messages"]
     assert len(sends) == 12
 
@@ -459,10 +459,10 @@ async def test_threads_are_created_joined_and_posted_in(probe: Env):
 
     local = probe.thread("match-1")
     assert local is not None and local.parent is probe.channel() and local.type == 11
-    assert [m.text for m in probe.messages(local)] == ["round 1"]
+    assert [m.content for m in probe.messages(local)] == ["round 1"]
     assert alice.id in local.thread_members and bot.user.id in local.thread_members
     assert probe.thread("final").id == starter.id
-    assert [m.text for m in probe.messages(probe.thread("final"))] == ["go"]
+    assert [m.content for m in probe.messages(probe.thread("final"))] == ["go"]
     assert probe.thread("secret").type == 12
     await probe.wait_for(lambda: len(bot.thread_events) == 3)  # THREAD_CREATE reached the bot
     assert set(bot.thread_events) == {thread.id, from_message.id, private.id}
@@ -521,12 +521,12 @@ async def test_edits_and_deletes_keep_history(probe: Env):
     channel = bot.get_channel(probe.channel().id)
     sent = await channel.send("v1")
     await channel.send("another")
-    assert [m.text async for m in channel.history(limit=10)] == ["another", "v1"]
+    assert [m.content async for m in channel.history(limit=10)] == ["another", "v1"]
     await (await channel.fetch_message(sent.id)).edit(content="v2")
     await sent.delete()
     message, _ = probe.messages(include_deleted=True)
-    assert message.deleted and message.text == "v2" and [v.text for v in message.history] == ["v1"]
-    assert [m.text for m in probe.messages()] == ["another"]
+    assert message.deleted and message.content == "v2" and [v.content for v in message.history] == ["v1"]
+    assert [m.content for m in probe.messages()] == ["another"]
     with pytest.raises(discord.NotFound) as caught:
         await channel.fetch_message(sent.id)
     assert caught.value.code == 10008
@@ -541,8 +541,8 @@ async def test_a_nonce_sent_again_returns_the_first_message_instead_of_a_second(
     channel = bot.get_channel(probe.channel().id)
     first = await channel.send("the result", nonce="match-1-result")
     again = await channel.send("the result, once more", nonce="match-1-result")  # discord.py: enforce_nonce
-    assert again.id == first.id and again.text == "the result"
-    assert [m.text for m in probe.messages()] == ["the result"]
+    assert again.id == first.id and again.content == "the result"
+    assert [m.content for m in probe.messages()] == ["the result"]
     assert probe.discord.rest.nonce_hits == 1
     # another nonce, or none (discord.py then makes a random one): new messages
     other = await channel.send("the link", nonce="match-1-link")
@@ -561,7 +561,7 @@ async def test_a_nonce_sent_again_returns_the_first_message_instead_of_a_second(
     await later.delete()
     with pytest.raises(discord.NotFound):
         await channel.send("after the delete", nonce="match-1-result")
-    assert [m.text for m in probe.messages()] == ["the result", "the link", "hello", "hello", "loose"]
+    assert [m.content for m in probe.messages()] == ["the result", "the link", "hello", "hello", "loose"]
 
 
 async def test_a_held_request_is_applied_and_answered_when_released(probe: Env):
@@ -571,7 +571,7 @@ async def test_a_held_request_is_applied_and_answered_when_released(probe: Env):
     sending = asyncio.create_task(channel.send("held"))
     request = await hold.wait()
     assert request.template == "/channels/{channel_id}/messages"
-    assert [m.text for m in probe.messages()] == ["held"]  # created on Discord ...
+    assert [m.content for m in probe.messages()] == ["held"]  # created on Discord ...
     await asyncio.sleep(0.05)
     assert not sending.done()  # ... the bot has not heard back
     hold.release()
@@ -581,10 +581,10 @@ async def test_a_held_request_is_applied_and_answered_when_released(probe: Env):
     hold = probe.hold(lambda r: r.method == "PATCH")
     editing = asyncio.create_task(sent.edit(content="edited"))
     await hold.wait()
-    assert probe.messages()[0].text == "held"
+    assert probe.messages()[0].content == "held"
     hold.release()
     await editing
-    assert probe.messages()[0].text == "edited"
+    assert probe.messages()[0].content == "edited"
 
 
 async def test_editing_where_the_bot_cannot_see_is_missing_access(probe: Env):
@@ -597,7 +597,7 @@ async def test_editing_where_the_bot_cannot_see_is_missing_access(probe: Env):
     with pytest.raises(discord.Forbidden) as caught:
         await sent.edit(content="v2")
     assert caught.value.code == 50001
-    assert probe.messages(general)[0].text == "v1"
+    assert probe.messages(general)[0].content == "v1"
 
 
 async def test_user_messages_reach_the_bot_with_content_only_where_discord_shows_it(probe: Env):
@@ -609,7 +609,7 @@ async def test_user_messages_reach_the_bot_with_content_only_where_discord_shows
     await probe.wait_for(lambda: len(bot.heard) == 3)
     # no MESSAGE_CONTENT intent: content is blank unless the bot is mentioned or it is a DM
     assert bot.heard == ["", f"{probe.bot_user.mention} hello bot", "a DM"]
-    assert [m.text for m in probe.messages()] == ["hello everyone", f"{probe.bot_user.mention} hello bot"]
+    assert [m.content for m in probe.messages()] == ["hello everyone", f"{probe.bot_user.mention} hello bot"]
 
 
 async def test_autocomplete_and_new_channels(probe: Env):
@@ -624,7 +624,7 @@ async def test_autocomplete_and_new_channels(probe: Env):
     assert bot.channel_events == ["games"] and bot.get_channel(games.id) is not None
     ix = await probe.slash(alice, "pick", fruit="cherry", where=games)
     await ix.wait_response()
-    assert probe.last_message(games).text == "picked cherry"
+    assert probe.last_message(games).content == "picked cherry"
 
 
 def _mutations(value, path=()):

@@ -62,7 +62,7 @@ def dm_requests(env: Env) -> list:
 
 def mentions_of(env: Env, user: User, where) -> list[Message]:
     """The bot's messages in ``where`` that mention ``user`` (each a notification)."""
-    return [m for m in env.messages(where) if user in m.mentions]
+    return [m for m in env.messages(where) if user in m.notified]
 
 
 async def accepted_match(env: Env, challenger: User, opponent: User):
@@ -130,12 +130,13 @@ async def test_a_whole_air_war_match_played_only_from_the_thread_sends_no_dm(mak
     ix = await click(env, dave, first, label="Arrange")  # someone else
     assert ix.response.ephemeral and ix.message.text == "This isn't your match."
     panel = await open_here(env, alice, first, "Arrange", lambda m: panel_in([m], 1) is not None)
-    # the panel reads on a phone: a few lines, the picture, two rows of buttons; cards as the buttons show them
+    # the panel reads on a phone: a few lines, two rows of buttons; cards as the buttons show them, with their emoji
     lines = panel.body.splitlines()
     assert len(lines) <= 8, lines
-    assert len(panel.components) == 2  # the five cards, then undo / reset / random / as drawn / lock in
-    assert all(CARD_LABEL.match(b["label"]) for b in panel.buttons if ":card:" in b["custom_id"])
-    assert panel.attachments and " of " in panel.attachments[0].description  # the words are in the alt text
+    assert len(panel.rows) == 2  # the five cards, then undo / reset / random / as drawn / lock in
+    assert all(CARD_LABEL.match(b["label"]) and b["emoji"]["name"].startswith("c_")
+               for b in panel.buttons if ":card:" in b["custom_id"])
+    assert not panel.attachments  # no picture: the text and the buttons say it all
     assert not re.search(r"\b(ace|king|queen|jack) of\b", panel.text, flags=re.IGNORECASE)
 
     played = await play_from_the_thread(env, (alice, bob), thread)
@@ -260,7 +261,7 @@ async def test_army_from_the_thread_and_by_one_dm(make_env, tmp_path):
     await army.settled(env, match_id)
     assert env.messages(alice) == []
     [sent] = env.messages(bob)
-    assert next(army.title(v) for v in versions(sent) if v.embed) == army.panel_title(1)
+    assert next(army.title(v) for v in versions(sent) if army.title(v)) == army.panel_title(1)
     assert {army.title(v) for v in versions(sent)} >= {army.panel_title(s) for s in (1, 2, 3)}
     assert mentions_of(env, alice, thread) == [first] and mentions_of(env, bob, thread) == []
 

@@ -237,7 +237,7 @@ async def test_a_missed_turn_is_flipped_for_then_forfeits(make_env, tmp_path):
         await ix.wait_response()
         assert f"You've flipped already in round {number}" in env.ephemerals(alice)[-1].text
         env.clock.advance(121)
-        await env.wait_for(lambda n=number: any(f"Round {n}:" in m.text for m in env.messages(thread)))
+        await env.wait_for(lambda n=number: any(m.text.startswith(f"⏰ Round {n}:") for m in env.messages(thread)))
     notes = [m.text for m in env.messages(thread) if m.text.startswith("⏰")]
     assert "flipped for <@" in notes[0] and "missed two rounds in a row and forfeited" in notes[1]
     await env.wait_for(lambda: results(env, thread))

@@ -368,6 +368,8 @@ class Message:
     thread: Channel | None = None
     mentions: list[User] = field(default_factory=list)
     mention_roles: list[Role] = field(default_factory=list)
+    #: the users the message notified: those it mentioned when it was created (an edit notifies nobody)
+    notified: list[User] = field(default_factory=list)
     tts: bool = False
     nonce: str | int | None = None
 
@@ -390,6 +392,11 @@ class Message:
 
     def walk_components(self) -> list[dict]:
         return list(walk_components(self.components))
+
+    @property
+    def rows(self) -> list[dict]:
+        """The message's action rows, wherever they are (top level, or in a V2 container)."""
+        return [c for c in self.walk_components() if c.get("type") == 1]
 
     @property
     def buttons(self) -> list[dict]:

@@ -219,6 +219,7 @@ class World:
         if flags & EPHEMERAL:
             message.ephemeral_to = ephemeral_to
         self._apply_body(message, data, uploads, creating=True)
+        message.notified = list(message.mentions)
         message.flags = flags | (message.flags & ~SETTABLE_MESSAGE_FLAGS & ~EPHEMERAL)
         if not allow_empty and not (message.content or message.embeds or message.components or message.attachments
                                     or data.get("sticker_ids") or data.get("poll")):
