@@ -30,10 +30,8 @@ What each event becomes:
 
 A panel's message is edited under its player's :meth:`~cogs.kit.presenter.ShowLoop.panel_lock`, the lock the cog
 holds while it applies and answers a click: a click answered late can't put back the buttons of a panel the
-presenter closed. A panel's picture shows only both stacks as drawn, the same for its whole engagement: a click's
-answer (:meth:`AirWarPresenter.panel_answer`) changes the text and buttons and keeps the picture the message shows,
-so a click draws nothing and costs one edit; the presenter's own (rare) panel edits draw it again from stored
-state, the same picture.
+presenter closed. The live table (panels, boards, flips) is text with the cards as the app's emoji (the kit sends
+it as Components V2): nothing is drawn or uploaded until the result, so a click's answer costs one edit.
 """
 
 from __future__ import annotations
@@ -151,10 +149,9 @@ class AirWarPresenter(Presenter):
             return ""
         return _("Both orders are in: watch the flips in {channel}.", channel=f"<#{match.play_channel_id}>")
 
-    async def panel_surface(self, match: MatchRecord, panel: Panel, note: str = "", *, answering: bool = False,
-                            say: Texts = ENGLISH) -> tuple[ButtonSurface, str]:
-        """A panel's surface (as its engagement ended, if it did: ``panel.ended``) and the lines under it.
-        ``answering``: an interaction's answer waits for it (its picture is drawn before the background ones)."""
+    def panel_surface(self, match: MatchRecord, panel: Panel, note: str = "", *,
+                      say: Texts = ENGLISH) -> tuple[ButtonSurface, str]:
+        """A panel's surface (as its engagement ended, if it did: ``panel.ended``) and the lines under it."""
         assert panel.view is not None
         surface = render.dm_panel(panel.view, mentions(match), draft=panel.draft, deadline=panel.deadline_at,
                                   picture=False, closed=render.panel_closed(panel.ended, say), say=say)
@@ -170,23 +167,16 @@ class AirWarPresenter(Presenter):
     async def panel_message(self, match: MatchRecord, panel: Panel, *, answering: bool = True,
                             say: Texts = ENGLISH) -> dict[str, Any]:
         """``send`` keyword arguments of a new message showing ``panel`` (a DM panel, or its ephemeral copy)."""
-        surface, extra = await self.panel_surface(match, panel, answering=answering, say=say)
+        surface, extra = self.panel_surface(match, panel, say=say)
         return without_empty_files(message_kwargs(
             surface, extra=extra, view=self.buttons.panel_view(match.id, panel.engagement, surface), colour=COLOUR))
 
     async def panel_edit(self, match: MatchRecord, panel: Panel, *, answering: bool = False,
                          say: Texts = ENGLISH) -> dict[str, Any]:
         """``edit`` keyword arguments that make a panel message show ``panel`` (no buttons once it ended)."""
-        surface, extra = await self.panel_surface(match, panel, self._played_note(match, panel, say),
-                                                  answering=answering, say=say)
+        surface, extra = self.panel_surface(match, panel, self._played_note(match, panel, say), say=say)
         return edit_kwargs(surface, extra=extra, view=self.buttons.panel_view(match.id, panel.engagement, surface),
                            colour=COLOUR)
-
-    async def panel_answer(self, match: MatchRecord, panel: Panel, shown: discord.Message | None, *,
-                           say: Texts = ENGLISH) -> dict[str, Any]:
-        """``edit`` keyword arguments for a click's answer: the panel as it stands (text and card emoji, nothing
-        drawn), in the time a database transaction takes. ``shown``: the panel message clicked."""
-        return await self.panel_edit(match, panel, answering=True, say=say)
 
     # --- an engagement ---------------------------------------------------------------------------------
     async def _on_engagement(self, show: AirWarShow, event: QueuedEvent) -> None:
