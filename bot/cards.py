@@ -137,6 +137,7 @@ JOKER_SYMBOL = "🃏"
 TRUMP_SYMBOL = "★"
 
 
+@functools.cache  # (the same few dozen cards, shown again and again)
 def card_label(card: str) -> str:
     """A card as every text and button shows it: rank and suit symbol (``10♣``, ``A♦``; tarot's page and knight
     ``P♥``, ``N♥``), ``🃏`` for a joker, a tarot trump as its number and a star (``21★``, the Fool ``0★``), as the

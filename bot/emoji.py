@@ -27,6 +27,8 @@ class CardEmoji:
 
     def __init__(self) -> None:
         self._by_card: dict[str | None, discord.Emoji] = {}
+        #: goes up each time the set is learnt (what was made from it before may be out of date)
+        self.version = 0
 
     @property
     def ready(self) -> bool:
@@ -52,6 +54,7 @@ class CardEmoji:
         if taken:
             existing = await self._listed(client)
         self._by_card = {card_of(name): existing[name] for name in NAMES if name in existing}
+        self.version += 1
         if not self.ready:
             log.warning("card emoji missing after the upload: %s", ", ".join(n for n in NAMES if n not in existing))
         log.info("card emoji: %d known, %d created", len(self._by_card), created)
@@ -65,6 +68,11 @@ class CardEmoji:
         """``<:c_QS:id>``, the card's emoji in a message's text; ``None`` while the set is unknown."""
         emoji = self._by_card.get(card)
         return None if emoji is None else f"<:{emoji.name}:{emoji.id}>"
+
+    def component(self, card: str | None) -> dict[str, str] | None:
+        """The card's emoji as a button's component names it; ``None`` while the set is unknown."""
+        emoji = self._by_card.get(card)
+        return None if emoji is None else {"id": str(emoji.id), "name": emoji.name}
 
     def partial(self, card: str | None) -> discord.PartialEmoji | None:
         """The card's emoji for a button; ``None`` while the set is unknown."""

@@ -60,9 +60,9 @@ Sleep = Callable[[float], Awaitable[Any]]
 
 @dataclass
 class AirWarShow(Show):
-    """A run's view of an Air War match: also the players' plain names (for pictures), the server's flip pace
-    (read once a run: a change applies from the next one) and the engagement being flipped (every flip of it was
-    stored at once)."""
+    """A run's view of an Air War match: also the players' plain names (for the result's title), the server's flip
+    pace (read once a run: a change applies from the next one) and the engagement being flipped (every flip of it
+    was stored at once)."""
 
     image_names: list[str] = field(default_factory=list)
     flip_pace_ms: int | None = None
@@ -82,8 +82,8 @@ def with_hint(match: MatchRecord, surface: ButtonSurface, say: Texts = ENGLISH) 
 
 
 class AirWarPresenter(Presenter):
-    """Air War's events on the kit's presenter: the panels with their pictures, the boards and their flips, the
-    notes, the result. ``pace_sleep`` (the bot's) waits between two flips."""
+    """Air War's events on the kit's presenter: the panels, the boards and their flips, the notes, the result.
+    ``pace_sleep`` (the bot's) waits between two flips."""
 
     render = render
     buttons = BUTTONS
@@ -154,7 +154,7 @@ class AirWarPresenter(Presenter):
         """A panel's surface (as its engagement ended, if it did: ``panel.ended``) and the lines under it."""
         assert panel.view is not None
         surface = render.dm_panel(panel.view, mentions(match), draft=panel.draft, deadline=panel.deadline_at,
-                                  picture=False, closed=render.panel_closed(panel.ended, say), say=say)
+                                  closed=render.panel_closed(panel.ended, say), say=say)
         return with_hint(match, surface, say), self._panel_lines(match, panel, note, say)
 
     @staticmethod
@@ -202,7 +202,7 @@ class AirWarPresenter(Presenter):
         board_id = match.board_message_id(number)
         say = texts(show.language)
         surface = render.board(board.view, show.names, deadline=None if closed else board.deadline_at,
-                               ended=closed is not None, picture=False, say=say)
+                               ended=closed is not None, say=say)
         notes = []
         for seat in self._dms_closed(match):
             if not locked[seat] and not closed:
@@ -240,8 +240,7 @@ class AirWarPresenter(Presenter):
             if show.flip_pace_ms is None:
                 show.flip_pace_ms = (await self.service.get_settings(match.guild_id)).flip_pace_ms
             await self.pace_sleep(show.flip_pace_ms / 1000)
-        surface = render.flips(list(board.events), show.names, flip, engagement=number, picture=False,
-                               say=texts(show.language))
+        surface = render.flips(list(board.events), show.names, flip, engagement=number, say=texts(show.language))
         board_id = match.board_message_id(number)
         if board_id is not None and await self._play_edit_if_there(show, board_id,
                                                                    **edit_kwargs(surface, colour=COLOUR)):

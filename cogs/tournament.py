@@ -52,6 +52,7 @@ from bot.tournaments import Format, Tournament
 from cogs._stats_ui import game_choices, settings_service
 from cogs._tournament_ui import COG_NAME, DYNAMIC_ITEMS, call_view, signup_view, tell
 from cogs.kit.choices import set_choices
+from cogs.kit.layout import as_layout, layout
 from cogs.kit.messages import NO_MENTIONS, private_words, said
 
 if TYPE_CHECKING:
@@ -101,6 +102,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         self._stale_calls: dict[int, set[str]] = {}  # call lines a click found out of date
         self._resync: set[int] = set()  # tournaments whose messages are brought up to date whatever was queued
         self._pictures: dict[int, str | None] = {}  # what the status message's bracket picture shows (a digest)
+        self._picture_names: dict[int, list[str]] = {}  # the file names of the status message's pictures
         self._status_locks: dict[int, asyncio.Lock] = {}
         self._reconciling: asyncio.Task[None] | None = None
         self._reconcile_again = False
@@ -309,8 +311,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
     async def _send(self, tournament: TournamentRecord, event: TournamentEvent, content: str, *, part: int = 0,
                     **kwargs: Any) -> discord.Message:
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
-        return await self._channel(tournament).send(content, nonce=self._nonce(tournament, event.seq, part),
-                                                    **kwargs)
+        return await self._channel(tournament).send(nonce=self._nonce(tournament, event.seq, part),
+                                                    **as_layout({"content": content, **kwargs}, edit=False))
 
     async def _names(self, tournament: TournamentRecord) -> dict[int, str]:
         return await self.service.names(tournament.id)
@@ -361,8 +363,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             part = (parts.index(message_id) + 1, len(parts))
             content, view = self._call_message(tournament, bracket, on, of_round, part, names, say)
             try:
-                await channel.get_partial_message(message_id).edit(content=content, view=view,
-                                                                   allowed_mentions=NO_MENTIONS)
+                await channel.get_partial_message(message_id).edit(**as_layout(
+                    {"content": content, "view": view, "allowed_mentions": NO_MENTIONS}, edit=True))
             except discord.NotFound:
                 log.info("tournament %s: call message %s is gone", tournament_id, message_id)
 
@@ -449,23 +451,32 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 pictures = await asyncio.to_thread(render.pictures, bracket, names, wording.title(tournament, say), say)
         channel = self._channel(tournament)
         if tournament.signup_message_id is not None:
-            edit: dict[str, Any] = {"embed": embed, "view": view, "allowed_mentions": NO_MENTIONS}
+            # (a V2 message shows the pictures its layout names: those kept from before are named again)
+            kept = self._picture_names.get(tournament_id, []) if pictures is None else []
+            files = [] if pictures is None else [self._file(picture) for picture in pictures]
+            edit: dict[str, Any] = {"view": layout(embeds=[embed], view=view, files=files, gallery=kept),
+                                    "content": None, "embeds": [], "allowed_mentions": NO_MENTIONS}
             if pictures is not None:
-                edit["attachments"] = [self._file(picture) for picture in pictures]
+                edit["attachments"] = files
             try:
                 await channel.get_partial_message(tournament.signup_message_id).edit(**edit)
-                self._pictures[tournament_id] = digest
+                self._remember_pictures(tournament_id, digest, pictures)
                 return
             except discord.NotFound:  # deleted: posted again
                 if bracket is not None and pictures is None:
                     pictures = await asyncio.to_thread(render.pictures, bracket, names, wording.title(tournament, say),
                                                        say)
-        message = await channel.send(embed=embed, view=view or discord.utils.MISSING,
-                                     files=[self._file(picture) for picture in pictures] if pictures
-                                     else discord.utils.MISSING,
+        files = [self._file(picture) for picture in pictures] if pictures else []
+        message = await channel.send(view=layout(embeds=[embed], view=view, files=files), files=files,
                                      allowed_mentions=NO_MENTIONS)
-        self._pictures[tournament_id] = digest
+        self._remember_pictures(tournament_id, digest, pictures)
         await self.service.set_message(tournament_id, "signup", message.id)
+
+    def _remember_pictures(self, tournament_id: int, digest: str | None, pictures: list[Picture] | None) -> None:
+        """What the status message's pictures show now (``pictures``: drawn and uploaded; ``None``: kept)."""
+        self._pictures[tournament_id] = digest
+        if pictures is not None:
+            self._picture_names[tournament_id] = [picture.filename for picture in pictures]
 
     @staticmethod
     def _file(picture: Picture) -> discord.File:

@@ -6,8 +6,9 @@
 * :mod:`bot.render.fonts` -- the bundled font stack every picture's text is drawn in (any script, emoji);
 * :mod:`bot.render.cards` -- PNG pictures of rows of cards (Pillow);
 * :mod:`bot.render.plots` -- line charts (matplotlib); :mod:`bot.render.bracket` -- tournament pictures and texts;
-* :mod:`bot.games.airwar.render` -- every Air War text and picture (board, flips, summary, result, DM panel, status,
-  leaderboard, challenge messages).
+* :mod:`bot.render.card_emoji` -- the card emoji set (the app's own emoji, a PNG per card);
+* :mod:`bot.games.airwar.render` -- every Air War text (board, flips, summary, result, DM panel, status,
+  leaderboard, challenge messages): the live table is text, its cards the app's emoji.
 
 Everything here is a pure function: the same input gives the same text and the same PNG bytes.
 """

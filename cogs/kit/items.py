@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
@@ -45,19 +46,40 @@ ROW_WIDTH = 5  # buttons in one action row (Discord's limit)
 MAX_ROWS = 5  # action rows in one message
 
 
-class RoutedView(discord.ui.View):
-    """A view of match buttons, whose clicks the bot routes itself by their custom ids
-    (:meth:`bot.client.CardGameBot.route_clicks`): discord.py keeps no copy of it per message sent, and builds no view
-    from the clicked message to find the button (nor ignores a click on a button the message no longer shows: the
-    click is answered all the same)."""
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    """One match button as Discord shows it: its custom id (which the bot routes by: :class:`MatchButtons`'
+    items), words, style, state, card emoji and action row. Only its component is built: no discord.py item per
+    button of every message sent (the item is made when a click comes, from its custom id)."""
 
-    # (discord.py keeps a view that is not finished and is dispatchable; an interaction's first answer asks only the
-    # first: both say no)
-    def is_dispatchable(self) -> bool:
-        return False
+    custom_id: str
+    label: str
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    disabled: bool = False
+    row: int | None = None
+    emoji: dict[str, str] | None = None
 
-    def is_finished(self) -> bool:
-        return True
+    def to_component_dict(self) -> dict[str, Any]:
+        component: dict[str, Any] = {"type": 2, "style": self.style.value, "label": self.label,
+                                     "custom_id": self.custom_id}
+        if self.disabled:
+            component["disabled"] = True
+        if self.emoji is not None:
+            component["emoji"] = self.emoji
+        return component
+
+
+class RoutedView:
+    """Match buttons whose clicks the bot routes itself by their custom ids
+    (:meth:`bot.client.CardGameBot.route_clicks`): a message's buttons as Discord components, which the kit lays
+    out in its V2 layout (:func:`cogs.kit.layout.as_layout`); discord.py keeps nothing of them."""
+
+    def __init__(self, buttons: Sequence[ButtonSpec] = ()) -> None:
+        self.children: list[ButtonSpec] = list(buttons)
+
+    def add_item(self, button: ButtonSpec) -> RoutedView:
+        self.children.append(button)
+        return self
 
 
 def fit_rows(wanted: Sequence[int]) -> list[int]:
@@ -281,64 +303,58 @@ class MatchButtons:
         return tuple(f"{self.prefix}:{kind}:{match_id}:" for kind in kinds)
 
     @staticmethod
-    def _view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View | None:
-        """A lasting view of ``items``; ``None`` when there are none (the message loses its buttons)."""
-        if not items:
-            return None
-        view = RoutedView(timeout=None)
-        for item in items:
-            view.add_item(item)
-        return view
+    def _view(buttons: Sequence[ButtonSpec]) -> RoutedView | None:
+        """A view of ``buttons``; ``None`` when there are none (the message loses its buttons)."""
+        return RoutedView(buttons) if buttons else None
 
-    def challenge_view(self, match_id: int, buttons: Sequence[Button]) -> discord.ui.View | None:
-        return self._view([self.ChallengeButton(match_id, button.key, label=button.label, style=STYLES[button.style],
-                                                disabled=not button.enabled)
+    def _id(self, kind: str, match_id: int, *parts: object) -> str:
+        return ":".join([self.prefix, kind, str(match_id), *map(str, parts)])
+
+    def challenge_view(self, match_id: int, buttons: Sequence[Button]) -> RoutedView | None:
+        return self._view([ButtonSpec(self._id("c", match_id, button.key), button.label, STYLES[button.style],
+                                      not button.enabled)
                            for button in buttons if button.key in CHALLENGE_ACTIONS])
 
-    def lobby_view(self, match_id: int, buttons: Sequence[Button]) -> discord.ui.View | None:
-        return self._view([self.LobbyButton(match_id, button.key, label=button.label,
-                                            style=STYLES.get(button.style, discord.ButtonStyle.secondary),
-                                            disabled=not button.enabled)
+    def lobby_view(self, match_id: int, buttons: Sequence[Button]) -> RoutedView | None:
+        return self._view([ButtonSpec(self._id("l", match_id, button.key), button.label,
+                                      STYLES.get(button.style, discord.ButtonStyle.secondary), not button.enabled)
                            for button in buttons if button.key in LOBBY_ACTIONS])
 
-    def panel_view(self, match_id: int, step: int, surface: ButtonSurface) -> discord.ui.View | None:
+    def panel_view(self, match_id: int, step: int, surface: ButtonSurface) -> RoutedView | None:
         """The panel's buttons (``None`` when there are none: chosen, or over)."""
-        return self._step_view(self.PanelButton, match_id, step, surface.buttons)
+        return self._step_view("p", match_id, step, surface.buttons)
 
-    def table_view(self, match_id: int, step: int, buttons: Sequence[Button]) -> discord.ui.View | None:
+    def table_view(self, match_id: int, step: int, buttons: Sequence[Button]) -> RoutedView | None:
         """The buttons of the match's public table at ``step`` (``None`` when there are none)."""
-        return self._step_view(self.TableButton, match_id, step, buttons)
+        return self._step_view("t", match_id, step, buttons)
 
-    def _step_view(self, item: Any, match_id: int, step: int, buttons: Sequence[Button]) -> discord.ui.View | None:
-        return self._view([item(match_id, step, button.key, label=button.label,
-                                style=STYLES.get(button.style, discord.ButtonStyle.secondary),
-                                disabled=not button.enabled, row=row,
-                                emoji=None if button.card is None else CARD_EMOJI.partial(button.card))
+    def _step_view(self, kind: str, match_id: int, step: int, buttons: Sequence[Button]) -> RoutedView | None:
+        return self._view([ButtonSpec(self._id(kind, match_id, step, button.key), button.label or button.key,
+                                      STYLES.get(button.style, discord.ButtonStyle.secondary), not button.enabled,
+                                      row, None if button.card is None else CARD_EMOJI.component(button.card))
                            for button, row in zip(buttons, fit_rows([b.row for b in buttons]), strict=True)])
 
     def open_panel_view(self, match_id: int, step: int, label: str | None = None, *,
-                        say: Texts = ENGLISH) -> discord.ui.View:
+                        say: Texts = ENGLISH) -> RoutedView:
         """The button that opens the presser's panel of ``step`` (``label``: its words, else the game's
         ``open_label`` in ``say``'s language)."""
-        view = RoutedView(timeout=None)
-        view.add_item(self.OpenPanelButton(match_id, step, label or say(self.open_label)))
-        return view
+        return RoutedView([ButtonSpec(self._id("open", match_id, step), label or say(self.open_label),
+                                      discord.ButtonStyle.primary)])
 
-    def rematch_view(self, match_id: int, *, say: Texts = ENGLISH) -> discord.ui.View:
-        view = RoutedView(timeout=None)
-        view.add_item(self.RematchButton(match_id, say(REMATCH_LABEL)))
-        return view
+    def rematch_view(self, match_id: int, *, say: Texts = ENGLISH) -> RoutedView:
+        return RoutedView([ButtonSpec(self._id("rm", match_id), say(REMATCH_LABEL), discord.ButtonStyle.primary,
+                                      emoji={"name": "🔁"})])
 
     def board_view(self, match_id: int, step: int, label: str | None = None, *,
-                   say: Texts = ENGLISH) -> discord.ui.View:
+                   say: Texts = ENGLISH) -> RoutedView:
         """The button on the step's public board that opens each player's panel in the thread (``label``, else the
         game's ``board_label`` in ``say``'s language: the server's); anyone else who presses it is told privately
         that it isn't their match."""
         return self.open_panel_view(match_id, step, label or say(self.board_label))
 
-    def forfeit_view(self, match_id: int, *, say: Texts = ENGLISH) -> discord.ui.View:
+    def forfeit_view(self, match_id: int, *, say: Texts = ENGLISH) -> RoutedView:
         """The forfeit question's two buttons, in ``say``'s language (the player's)."""
-        view = RoutedView(timeout=None)
-        view.add_item(self.ForfeitButton(match_id, "yes", say(self.forfeit_labels[0])))
-        view.add_item(self.ForfeitButton(match_id, "no", say(self.forfeit_labels[1])))
-        return view
+        return RoutedView([
+            ButtonSpec(self._id("ff", match_id, "yes"), say(self.forfeit_labels[0]), discord.ButtonStyle.danger),
+            ButtonSpec(self._id("ff", match_id, "no"), say(self.forfeit_labels[1])),
+        ])

@@ -21,7 +21,9 @@ from typing import Any
 
 import discord
 
+from bot.cards import card_label, is_joker
 from bot.emoji import CARD_EMOJI
+from bot.render.card_emoji import BACK, CARDS
 
 #: Discord's limits on a V2 message: components in all, characters of text in all
 MAX_COMPONENTS = 40
@@ -29,14 +31,24 @@ MAX_TEXT = 4000
 MAX_CONTENT = 2000  #: a plain message's content
 ROW_WIDTH = 5
 
-_SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 #: a card in notation (:func:`bot.cards.card_label`): a rank and a suit symbol, a tarot trump's number and a star
 CARD_NOTATION = re.compile(r"(?<![0-9A-Za-z])(?:(10|[2-9JQKAPN])([♣♦♥♠])|(2[01]|1[0-9]|[0-9])★)")
 
 
 class LiveLayout(discord.ui.LayoutView):
-    """A V2 layout whose buttons the bot routes itself by their custom ids (as :class:`cogs.kit.items.RoutedView`):
-    discord.py keeps no copy of it per message sent."""
+    """A V2 layout given as Discord's components (dicts), whose buttons the bot routes itself by their custom ids
+    (:class:`cogs.kit.items.RoutedView`): no discord.py item is built for it, and discord.py keeps no copy of it per
+    message sent."""
+
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self.components = components
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.components
+
+    def has_components_v2(self) -> bool:
+        return True
 
     def is_dispatchable(self) -> bool:
         return False
@@ -45,21 +57,26 @@ class LiveLayout(discord.ui.LayoutView):
         return True
 
 
-def _card_id(match: re.Match[str]) -> str:
-    if match[3] is not None:
-        return f"{match[3]}T"
-    return f"{match[1]}{_SUITS[match[2]]}"
-
-
 def with_card_emoji(text: str) -> str:
     """``text`` with each card in notation shown as the app's emoji of it (the notation where there is none)."""
     if not CARD_EMOJI.ready:
         return text
+    shown = _markup_by_notation()
+    return CARD_NOTATION.sub(lambda match: shown.get(match[0], match[0]), text)
 
-    def emoji(match: re.Match[str]) -> str:
-        return CARD_EMOJI.markup(_card_id(match)) or match[0]
 
-    return CARD_NOTATION.sub(emoji, text)
+_markups: tuple[int, dict[str, str]] = (-1, {})
+
+
+def _markup_by_notation() -> dict[str, str]:
+    """Card notation (``Q♠``) -> its emoji's markup, for the set as it is known now (made again when it changes)."""
+    global _markups
+    version, markups = _markups
+    if version != CARD_EMOJI.version:
+        markups = {card_label(card): markup for card in CARDS if card != BACK and not is_joker(card)
+                   and (markup := CARD_EMOJI.markup(card)) is not None}
+        _markups = (CARD_EMOJI.version, markups)
+    return markups
 
 
 def _texts_with_emoji(texts: list[str]) -> list[str]:
@@ -68,31 +85,22 @@ def _texts_with_emoji(texts: list[str]) -> list[str]:
     return converted if sum(map(len, converted)) <= MAX_TEXT else texts
 
 
-def _rows(view: discord.ui.View | None) -> list[discord.ui.ActionRow[Any]]:
-    """The view's buttons as action rows: on the rows they name (five at most each), in order."""
+def _rows(view: Any) -> list[dict[str, Any]]:
+    """The view's buttons (a :class:`~cogs.kit.items.RoutedView`'s, or any discord.py view's items) as action rows:
+    on the rows they name (five at most each), in order."""
     if view is None:
         return []
-    rows: list[list[discord.ui.Item[Any]]] = []
+    rows: list[list[dict[str, Any]]] = []
     last_row: int | None = None
     for item in view.children:
         row = getattr(item, "row", None)
         if getattr(item, "item", None) is not None and row is None:  # (a DynamicItem: its button's row)
-            row = item.item.row  # type: ignore[attr-defined]
+            row = item.item.row
         if not rows or len(rows[-1]) == ROW_WIDTH or (row is not None and row != last_row):
             rows.append([])
-        rows[-1].append(item)
+        rows[-1].append(item.to_component_dict())
         last_row = row
-    result = []
-    for items in rows:
-        action_row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
-        for item in items:
-            if getattr(item, "item", None) is not None:
-                item.item.row = None  # type: ignore[attr-defined]  # (a layout's rows are its own)
-            elif hasattr(item, "row"):
-                item.row = None
-            action_row.add_item(item)
-        result.append(action_row)
-    return result
+    return [{"type": 1, "components": buttons} for buttons in rows]
 
 
 def _alt_texts(files: Sequence[Any]) -> dict[str, str]:
@@ -101,9 +109,10 @@ def _alt_texts(files: Sequence[Any]) -> dict[str, str]:
 
 
 def layout(*, content: str | None = None, embeds: Sequence[discord.Embed] = (), view: discord.ui.View | None = None,
-           files: Sequence[Any] = ()) -> LiveLayout:
+           files: Sequence[Any] = (), gallery: Sequence[str] = ()) -> LiveLayout:
     """The V2 layout of a message written as ``content``, ``embeds`` and ``view`` (``files``: its uploads, for their
-    alt text)."""
+    alt text). The pictures no embed shows (an upload, or ``gallery``: the names of those the message keeps from
+    before) are a media gallery after the text, as a classic message shows its attachments."""
     heads: list[str] = []
     if content:
         heads.append(content)
@@ -114,30 +123,43 @@ def layout(*, content: str | None = None, embeds: Sequence[discord.Embed] = (), 
         heads.append("\n".join(part for part in parts if part))
     texts = _texts_with_emoji(heads)
     alt = _alt_texts(files)
-    out = LiveLayout(timeout=None)
-    rows = _rows(view)
+    out: list[dict[str, Any]] = []
     at = 0
     if content:
-        out.add_item(discord.ui.TextDisplay(texts[0]))
+        out.append({"type": 10, "content": texts[0]})
         at = 1
-    container: discord.ui.Container[Any] | None = None
+    container: list[dict[str, Any]] | None = None
     for embed, text in zip(embeds, texts[at:], strict=True):
-        container = discord.ui.Container(accent_colour=embed.colour)
+        container = []
         if text:
-            container.add_item(discord.ui.TextDisplay(text))
+            container.append({"type": 10, "content": text})
         url = embed.image.url
         if url:
             filename = url.removeprefix("attachment://").split("?")[0].rsplit("/", 1)[-1]
-            container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(url, description=alt.get(filename))))
-        out.add_item(container)
-    for row in rows:
-        (container or out).add_item(row)
-    return out
+            container.append(_gallery([(url, alt.get(filename))]))
+        colour = embed.colour
+        out.append({"type": 17, "components": container,
+                    **({"accent_color": colour.value} if colour is not None else {})})
+    shown = {embed.image.url.removeprefix("attachment://") for embed in embeds if embed.image.url}
+    loose = [name for name in dict.fromkeys([*(f.filename for f in files if isinstance(f, discord.File)), *gallery])
+             if name not in shown]
+    if loose:
+        (out if container is None else container).append(
+            _gallery([(f"attachment://{name}", alt.get(name)) for name in loose[:10]]))
+    (out if container is None else container).extend(_rows(view))
+    return LiveLayout(out)
+
+
+def _gallery(pictures: Sequence[tuple[str, str | None]]) -> dict[str, Any]:
+    """A media gallery of (address, alt text) pictures."""
+    return {"type": 12, "items": [{"media": {"url": url}, **({"description": alt} if alt else {})}
+                                  for url, alt in pictures]}
 
 
 def as_layout(kwargs: dict[str, Any], *, edit: bool) -> dict[str, Any]:
     """``send``/``edit`` keyword arguments written the classic way, as a V2 message's. A new message with text alone
     stays as it is; an edit always becomes V2 (``view=None`` on an edit: the buttons go, the text stays)."""
+    kwargs = {key: value for key, value in kwargs.items() if value is not discord.utils.MISSING}
     has_view = kwargs.get("view") is not None
     has_embeds = kwargs.get("embed") is not None or bool(kwargs.get("embeds"))
     if not edit and not has_view and not has_embeds:
@@ -176,17 +198,17 @@ def walk_components(components: Sequence[Any]) -> Iterator[Any]:
             yield accessory
 
 
-def without_buttons(message: discord.Message) -> discord.ui.LayoutView:
+def without_buttons(message: discord.Message) -> LiveLayout:
     """The V2 layout ``message`` shows, without its action rows (its text and pictures as they are)."""
-    shown = discord.ui.LayoutView.from_message(message, timeout=None)
-    out = LiveLayout(timeout=None)
-    for item in list(shown.children):
-        shown.remove_item(item)
-        if isinstance(item, discord.ui.ActionRow):
-            continue
-        if isinstance(item, discord.ui.Container):
-            for child in list(item.children):
-                if isinstance(child, discord.ui.ActionRow):
-                    item.remove_item(child)
-        out.add_item(item)
-    return out
+
+    def kept(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out = []
+        for component in components:
+            if component.get("type") == 1:
+                continue
+            if "components" in component:
+                component = {**component, "components": kept(component["components"])}
+            out.append(component)
+        return out
+
+    return LiveLayout(kept([component.to_dict() for component in message.components]))  # type: ignore[misc]

@@ -62,6 +62,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 import discord
+from discord.http import handle_message_parameters
 
 from bot.i18n import N_, Texts, texts
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel, MatchUpdate
@@ -490,16 +491,19 @@ class Presenter(ShowLoop):
         same as long as its name is may edit the message without drawing it again (``edit_kwargs(kept_picture=)``)."""
         return self._pictures.holds(message_id, filename)
 
-    async def _edit(self, channel_id: int, message_id: int, *, dm: bool = False, **kwargs: Any) -> discord.Message:
-        """Edit a message (its picture uploaded only when it changed); returns the message as edited. An edit of
+    async def _edit(self, channel_id: int, message_id: int, *, dm: bool = False, **kwargs: Any) -> dict[str, Any]:
+        """Edit a message (its picture uploaded only when it changed); returns the message as edited (Discord's
+        payload: nothing here reads it but its attachments, so it is not made a ``discord.Message``). An edit of
         ``view=None`` alone takes the message's buttons away and keeps all else it shows."""
         kwargs = self._pictures.unchanged(message_id, kwargs)
         if set(kwargs) <= {"view", "allowed_mentions"} and kwargs.get("view") is None:
             shown = await self._channel(channel_id, dm=dm).fetch_message(message_id)
             kwargs = {**kwargs, "view": without_buttons(shown)}
+        state = self.bot._connection
         async with self._turn((channel_id, "edit")):
-            message = await self._channel(channel_id, dm=dm).get_partial_message(message_id).edit(
-                **as_layout(kwargs, edit=True))
+            with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions,
+                                           **as_layout(kwargs, edit=True)) as params:
+                message = await self.bot.http.edit_message(channel_id, message_id, params=params)
         if "attachments" in kwargs:
             self._pictures.remember(message_id, kwargs["attachments"])
         return message
@@ -573,7 +577,9 @@ class Presenter(ShowLoop):
                 edit.update(edit_kwargs(surface, extra=extra, view=view, colour=self.colour))
                 del edit["embeds"]
             try:
-                return await self._edit(match.channel_id, message_id, **edit)
+                edited = await self._edit(match.channel_id, message_id, **edit)
+                return discord.Message(state=self.bot._connection, channel=self._channel(match.channel_id),
+                                       data=edited)  # type: ignore[arg-type]
             except discord.Forbidden as error:
                 log.info("%s match %s: could not update its message %s: %s", self.title, match.id, message_id, error)
                 return None

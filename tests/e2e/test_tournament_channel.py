@@ -34,7 +34,7 @@ from tests.e2e.test_tournament import (
     wait_over,
 )
 from tests.localdiscord import Env, User
-from tests.localdiscord.state import MSG_THREAD_CREATED
+from tests.localdiscord.state import IS_COMPONENTS_V2, MSG_THREAD_CREATED
 
 pytestmark = pytest.mark.e2e
 
@@ -174,4 +174,7 @@ async def test_starting_a_64_player_tournament_posts_two_ready_calls(make_env, t
     assert all(b["label"].endswith(": called off") for m in call_messages(env) for b in m.buttons)
     assert len(env.messages()) == before + 2
     assert (await tournament_rows(env).get(tid)).status == "cancelled"
-    assert status_message(env).attachments  # the bracket picture stays on the status message
+    status = status_message(env)
+    assert status.attachments  # the bracket picture stays on the status message, shown by its V2 layout
+    assert status.flags & IS_COMPONENTS_V2 and status.images == [a.url for a in status.attachments]
+    assert all(call.flags & IS_COMPONENTS_V2 for call in call_messages(env))

@@ -1,29 +1,29 @@
-"""Air War texts and pictures for every surface players see, from engine views and events only.
+"""Air War texts for every surface players see, from engine views and events only.
 
 Nothing here reads a stored game: the public surfaces take the spectator view (``game.view(None)``) or the
 public events, the DM panel takes the seat's own view, so a hidden order cannot slip into a public message.
 Public renderers also never read ``my_order``, even when handed a seat's view.
 
 Surfaces (each returns a :class:`~bot.render.common.Surface`, a :class:`~bot.render.common.ButtonSurface`
-(with buttons) or plain text):
+(with buttons) or plain text). Every surface is text alone (its ``picture`` is ``None``): the live table (the board,
+its flips, the panels) has the cards in its text, which the kit shows as the app's card emoji.
 
 * :func:`board` -- the public engagement message while both players arrange: stacks as drawn, counts, deadline,
-  who has locked in; with a picture of both stacks;
+  who has locked in;
 * :func:`flips` -- the same message flip by flip once both are locked in (``shown`` flips so far), ending
   with the engagement summary; :func:`flip_count` says how many flips there are;
 * :func:`engagement_summary` -- what each player kept and lost in an engagement;
 * :func:`result` -- the game's result; :func:`reason_text` -- why a game ended, in words;
 * :func:`dm_panel` -- a player's panel (by DM, or ephemeral in the thread): the opponent's stack, the draft order,
   what is known about both decks, the deadline, buttons (:func:`order_buttons`; :func:`draft_after` applies a
-  button to a draft); with a picture of both stacks as drawn, the same for the whole engagement (the order is in
-  the text only);
+  button to a draft);
 * :func:`status` -- ``/airwar status``;
 * :func:`challenge`, :func:`declined`, :func:`withdrawn`, :func:`expired`, :func:`afk`, :func:`forfeited`,
   :func:`deadline_moved`, :func:`thread_lost`; :func:`panel_closed` -- a DM panel's line once its engagement ended
   without it.
 
 Cards appear in one notation in texts and buttons, rank and suit symbol (``Q♠``, ``10♣``, ``🃏``:
-:func:`bot.cards.card_label`); their words (``queen of spades``) are in the pictures' alt text, for screen readers.
+:func:`bot.cards.card_label`).
 """
 
 from __future__ import annotations
@@ -35,15 +35,12 @@ from typing import TYPE_CHECKING, Any
 
 from bot.cards import card_label
 from bot.i18n import N_, Texts
-from bot.render.cards import CardRow, card_rows_png
 from bot.render.common import (
-    ALT_TEXT_LIMIT,
     EMBED_TITLE_LIMIT,
     ENGLISH,
     MESSAGE_LIMIT,
     Button,
     ButtonSurface,
-    Picture,
     Surface,
     cards_line,
     challenge_surface,
@@ -59,8 +56,6 @@ from bot.render.common import (
     timestamp,
     two_names,
     withdrawn_line,
-    words,
-    words_line,
 )
 
 if TYPE_CHECKING:
@@ -142,22 +137,19 @@ def _deadline_line(deadline: When | None, say: Texts = ENGLISH) -> str:
 # --- the public board -------------------------------------------------------------------------------
 
 
-@quick_to_draw
 def board(view: View, names: Sequence[str], *, deadline: When | None = None,
-          image_names: Sequence[str] | None = None, picture: bool = True, ended: bool = False,
-          say: Texts = ENGLISH) -> Surface:
-    """The public engagement message while the players arrange their stacks.
+          image_names: Sequence[str] | None = None, ended: bool = False, say: Texts = ENGLISH) -> Surface:
+    """The public engagement message while the players arrange their stacks: text only (no picture).
 
     ``view`` is the spectator view (``game.view(None)``); a seat's view works too, its ``my_order`` is never
-    read. Shows both stacks as drawn, each deck's and discard pile's count, who has locked in and the deadline
-    (``<t:UNIX:R>``); ``ended``: the game ended before the engagement was played, so nobody is arranging any more
-    (a seat that had not locked in is shown as such, without the instructions). The picture shows both stacks as
-    drawn; it does not change when someone locks in, so the cog may keep the first upload. A finished game gives
-    its :func:`result` instead. In ``say``'s language (the server's), the picture's labels too.
+    read. Shows both stacks as drawn (in card notation, ``10♣``), each deck's and discard pile's count, who has
+    locked in and the deadline (``<t:UNIX:R>``); ``ended``: the game ended before the engagement was played, so
+    nobody is arranging any more (a seat that had not locked in is shown as such, without the instructions). A
+    finished game (two players) gives its :func:`result` instead, whose title names the winner by ``image_names``
+    (plain names) if given. In ``say``'s language (the server's).
     """
     if _many(names):
-        return _render_many().board(view, names, deadline=deadline, image_names=image_names, picture=picture,
-                                    ended=ended, say=say)
+        return _render_many().board(view, names, deadline=deadline, ended=ended, say=say)
     if view["phase"] == "over":
         return result(view, names, image_names=image_names, say=say)
     _ = say
@@ -183,32 +175,8 @@ def board(view: View, names: Sequence[str], *, deadline: When | None = None,
             _("Stack as drawn: {cards}", cards=cards_line(stacks[seat], say=_)),
             _("Deck {cards} · discards {discards}", cards=cards, discards=len(view["discards"][seat])),
         ]
-    surface_picture = _stacks_picture(view, names, image_names, _) if picture else None
     return Surface(_title(_("{game} — engagement {number}", game=_(TITLE), number=number)),
-                   clamp("\n".join(lines), say=_), surface_picture)
-
-
-def _stacks_picture(view: View, names: Sequence[str], image_names: Sequence[str] | None,
-                    say: Texts = ENGLISH) -> Picture:
-    _ = say
-    plain = plain_names(names, image_names, _)
-    number = view["engagement"]
-    rows = []
-    for seat in (0, 1):
-        label = _("{player} - stack as drawn (deck {deck}, discards {discards})", player=plain[seat],
-                  deck=view["deck_counts"][seat], discards=len(view["discards"][seat]))
-        rows.append(CardRow(list(view["stacks"][seat]), label))
-    alt = _("Engagement {number}, both stacks as drawn, face up. {first}: {first_cards}. {second}: {second_cards}.",
-            number=number, first=plain[0], first_cards=words_line(view["stacks"][0], say=_), second=plain[1],
-            second_cards=words_line(view["stacks"][1], say=_))
-    return Picture(card_rows_png(rows, min_cards=view["stack_size"]), stacks_picture_name(number, _.language),
-                   clamp_line(alt, ALT_TEXT_LIMIT))
-
-
-def stacks_picture_name(number: int, language: str = "en", kind: str = "stacks") -> str:
-    """The file name of engagement ``number``'s stacks picture (:func:`board`; ``kind`` ``panel``: a player's, in
-    their panel): one picture for the engagement in each language (its labels are in that language's words)."""
-    return f"airwar-e{number}-{kind}.png" if language == "en" else f"airwar-e{number}-{kind}-{language}.png"
+                   clamp("\n".join(lines), say=_))
 
 
 # --- flip by flip ------------------------------------------------------------------------------------
@@ -287,23 +255,21 @@ def _flip_line(flip: Event, fight: Event | None, shown: list[str], say: Texts = 
     return line
 
 
-@quick_to_draw
 def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = None, *,
-          engagement: int | None = None, image_names: Sequence[str] | None = None,
-          picture: bool = True, say: Texts = ENGLISH) -> Surface:
+          engagement: int | None = None, say: Texts = ENGLISH) -> Surface:
     """The public engagement message with the first ``shown`` flips (all of them when ``None``), in ``say``'s
-    language (the server's).
+    language (the server's): text only (no picture), a flip a line with its cards in card notation (``10♣``).
 
     ``events`` are the engagement's events, in order: its ``engagement`` event (the stacks as drawn; from the
     call that drew them) and the events of the call that played it (other engagements' events are ignored;
-    ``engagement`` picks one, by default the one that was flipped). The text and picture for ``shown`` flips
-    depend only on those flips and public facts from before them, never on later flips, so the cog can edit
-    one message flip by flip (``shown`` = 1 .. :func:`flip_count`) and render the same frame again after a
-    restart. The last frame adds the :func:`engagement_summary` (and the game's end, if it ended here).
+    ``engagement`` picks one, by default the one that was flipped). The text for ``shown`` flips depends only on
+    those flips and public facts from before them, never on later flips, so the cog can edit one message flip by
+    flip (``shown`` = 1 .. :func:`flip_count`) and render the same frame again after a restart. The last frame
+    adds the :func:`engagement_summary` (and the game's end, if it ended here). When the message would be too
+    long, the oldest flip lines give way to one line saying they are hidden.
     """
     if _many(names):
-        return _render_many().flips(events, names, shown, engagement=engagement, image_names=image_names,
-                                    picture=picture, say=say)
+        return _render_many().flips(events, names, shown, engagement=engagement, say=say)
     found = _collect(events, engagement)
     all_flips = found.flips
     total = len(all_flips)
@@ -313,7 +279,6 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
     flipped = [event for event in visible if event["type"] == "flip"]
     _ = say
     text_names = _names(names)
-    plain = plain_names(names, image_names, _)
 
     header = [_("**{first}** vs **{second}** — both orders are locked in; flipping side by side.",
                 first=text_names[0], second=text_names[1])]
@@ -341,22 +306,18 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
                         f"{reason_text(found.over, text_names, stack_size=size, say=_)}")
 
     title = _title(_("{game} — engagement {number}: flips", game=_(TITLE), number=found.number))
-    text = _fit_flips(header, flip_lines, tail, _, picture=picture)
-    surface_picture = _flips_picture(found, flipped, plain, _) if picture else None
-    return Surface(title, text, surface_picture)
+    return Surface(title, _fit_flips(header, flip_lines, tail, _))
 
 
-def _fit_flips(header: list[str], flip_lines: list[str], tail: list[str], say: Texts = ENGLISH, *,
-               picture: bool = True) -> str:
-    """Header, flip lines and tail within the message limit: the oldest flip lines fold into one if need be (which
-    points to the picture, when there is one)."""
+def _fit_flips(header: list[str], flip_lines: list[str], tail: list[str], say: Texts = ENGLISH) -> str:
+    """Header, flip lines and tail within the message limit: the oldest flip lines fold into one line that says
+    they are hidden, if need be."""
     _ = say
     text = "\n".join(header + flip_lines + tail)
     folded = 0
     while len(text) > MESSAGE_LIMIT and folded < len(flip_lines):
         folded += 1
-        note = (_("Flips 1 to {count}: see the picture.", count=folded) if picture
-                else _("Flips 1 to {count} are hidden: the message is full.", count=folded))
+        note = _("Flips 1 to {count} are hidden: the message is full.", count=folded)
         text = "\n".join([*header, note, *flip_lines[folded:], *tail])
     return clamp(text, say=_)
 
@@ -371,65 +332,6 @@ def _remaining(found: _Engagement, flipped: list[Event]) -> list[list[str]] | No
             if flip["sources"][seat] == "stack" and flip["cards"][seat] in left[seat]:
                 left[seat].remove(flip["cards"][seat])
     return left
-
-
-def _flips_picture(found: _Engagement, flipped: list[Event], plain: list[str], say: Texts = ENGLISH) -> Picture:
-    _ = say
-    size = found.start["stack_size"] if found.start else max(len(flipped), 1)
-    from_stack = sum(1 for flip in flipped if flip["sources"][0] == "stack")
-    face_down = max(0, size - from_stack)
-    rows: list[list[str | None]] = [[], []]
-    marks: list[list[str | None]] = [[], []]
-    captions: list[str] = []
-    for flip in flipped:
-        for seat in (0, 1):
-            rows[seat].append(flip["cards"][seat])
-            if flip["winner"] is None:
-                marks[seat].append("tie")
-            else:
-                marks[seat].append("win" if flip["winner"] == seat else "lose")
-        captions.append(f"{flip['flip']}" + (" " + _("deck") if "deck" in flip["sources"] else "")
-                        + (" " + _("tie") if flip["winner"] is None else ""))
-    for seat in (0, 1):
-        rows[seat] += [None] * face_down
-        marks[seat] += [None] * face_down
-    captions += [""] * face_down
-    # as wide as the stack whatever the ties add (they overlap), so the picture keeps its size flip after flip
-    png = card_rows_png(
-        [CardRow(rows[0], plain[0], marks[0], captions), CardRow(rows[1], plain[1], marks[1])],
-        width_cards=size,
-    )
-    alt = _flips_alt(found.number, flipped, face_down, plain, _)
-    return Picture(png, f"airwar-e{found.number}-flip{len(flipped)}.png", alt)
-
-
-def _flips_alt(number: int, flipped: list[Event], face_down: int, plain: list[str], say: Texts = ENGLISH) -> str:
-    _ = say
-    intro = _("Engagement {number} flips: top row {first}, bottom row {second}.", number=number, first=plain[0],
-              second=plain[1])
-    rest = " " + _.ngettext("{count} stack card each still face down.", "{count} stack cards each still face down.",
-                            face_down) if face_down else ""
-
-    def describe_flip(flip: Event, spoken: bool) -> str:
-        a, b = flip["cards"]
-        pair = (_("{a} against {b}", a=words(a, _), b=words(b, _)) if spoken
-                else _("{a} against {b}", a=card_label(a), b=card_label(b)))
-        outcome = _("tie") if flip["winner"] is None else _("{player} wins", player=plain[flip["winner"]])
-        return f" {flip['flip']}: {pair}, {outcome}."
-
-    for spoken in (True, False):
-        text = intro + "".join(describe_flip(flip, spoken) for flip in flipped) + rest
-        if len(text) <= ALT_TEXT_LIMIT:
-            return text
-    # too many flips: describe the latest ones and point to the text for the others
-    parts = [describe_flip(flip, False) for flip in flipped]
-    while parts:
-        note = " " + _("Flips 1 to {count} are listed in the message.", count=len(flipped) - len(parts) + 1)
-        parts.pop(0)
-        text = intro + note + "".join(parts) + rest
-        if len(text) <= ALT_TEXT_LIMIT:
-            return text
-    return clamp_line(intro + rest, ALT_TEXT_LIMIT)
 
 
 # --- engagement summary and result -------------------------------------------------------------------
@@ -551,11 +453,12 @@ def reason_text(outcome: Mapping[str, Any], names: Sequence[str], *, stack_size:
     return _("{player} forfeited{why}.", player=names[1 - winner], why=why)
 
 
-@quick_to_draw
+@quick_to_draw  # (text only: the presenter's ``rendered`` then makes it on the event loop, not in the picture process)
 def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | None = None,
            ratings: Sequence[Mapping[str, float] | None] | None = None, say: Texts = ENGLISH) -> Surface:
-    """The result message of a finished game, from any view of it (``game.view(None)``).
+    """The result message of a finished game, from any view of it (``game.view(None)``): text only (no picture).
 
+    ``image_names``: the players' plain names, for the title (which cannot show a mention; else "Player 1"...).
     ``ratings``: per seat ``{"before": x, "after": y}`` (the service's ``result`` event), shown as changes."""
     if _many(names):
         return _render_many().result(view, names, image_names=image_names, ratings=ratings, say=say)
@@ -605,25 +508,25 @@ def _order_line(order: Sequence[str], size: int) -> str:
     return " · ".join(slots)
 
 
-@quick_to_draw
 def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), deadline: When | None = None,
-             image_names: Sequence[str] | None = None, picture: bool = True,
-             closed: str | None = None, say: Texts = ENGLISH) -> ButtonSurface:
+             image_names: Sequence[str] | None = None, closed: str | None = None,
+             say: Texts = ENGLISH) -> ButtonSurface:
     """A player's panel for the current engagement (in a DM, or ephemeral in the match's thread), from their own
-    view (``game.view(seat)``); short enough to read on a phone; in ``say``'s language (the player's).
+    view (``game.view(seat)``); short enough to read on a phone; in ``say``'s language (the player's). Text and
+    buttons only (no picture).
 
     Shows the deadline and whether the opponent has locked in, the order so far (``draft``, positions 1..N; the
     locked order once locked in), the opponent's stack as drawn (the seat's own is on its buttons), and what is
-    known of both decks. ``buttons`` come from :func:`order_buttons` (none once locked). The picture shows only
-    what is fixed for the engagement: both stacks as drawn (the same bytes whatever the draft, the lock or
-    ``closed``), so a click can keep the picture the panel already shows; its alt text has the cards in words.
+    known of both decks, the cards in card notation (``10♣``). ``buttons`` come from :func:`order_buttons` (none
+    once locked). A finished game gives its :func:`result` (no buttons), whose title names the winner by
+    ``image_names`` (plain names) if given.
 
     ``closed``: the engagement is over without this panel (time ran out, the game ended): that line replaces the
     instructions and the deadline, ``draft`` is the order that was played (if any) and there are no buttons.
     """
     if _many(names):
         return _render_many().dm_panel(view, names, draft=draft, deadline=deadline, image_names=image_names,
-                                       picture=picture, closed=closed, say=say)
+                                       closed=closed, say=say)
     seat = view.get("seat")
     if seat not in (0, 1):
         raise ValueError("the DM panel needs a seat's own view, game.view(seat)")
@@ -633,7 +536,6 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
     _ = say
     other = 1 - seat
     shown = _names(names)
-    plain = plain_names(names, image_names, _)
     number, size = view["engagement"], view["stack_size"]
     stack, theirs = list(view["stacks"][seat]), list(view["stacks"][other])
     locked = bool(view["locked"][seat])
@@ -660,8 +562,7 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
 
     title = _title(_("{game} — engagement {number}: your battle order", game=_(TITLE), number=number))
     buttons = [] if closed is not None else order_buttons(view, draft if not locked else order, say=_)
-    surface_picture = _panel_picture(view, plain, seat, _) if picture else None
-    return ButtonSurface(title, clamp("\n".join(lines), say=_), surface_picture, buttons)
+    return ButtonSurface(title, clamp("\n".join(lines), say=_), None, buttons)
 
 
 def _known_lines(view: View, shown: list[str], seat: int | None, say: Texts = ENGLISH) -> list[str]:
@@ -682,24 +583,6 @@ def _in_game(view: View, seat: int) -> bool:
     """The seat is still playing (two players: always; 3-4 players: not out)."""
     in_game = view.get("in_game")
     return True if not in_game else bool(in_game[seat])
-
-
-def _panel_picture(view: View, plain: list[str], seat: int, say: Texts = ENGLISH) -> Picture:
-    """Both stacks as drawn: fixed for the engagement, so a click on the panel never needs a new picture (the
-    order so far is in the text)."""
-    _ = say
-    other = 1 - seat
-    size, number = view["stack_size"], view["engagement"]
-    stack, theirs = list(view["stacks"][seat]), list(view["stacks"][other])
-    rows = [
-        CardRow(stack, _("{player} (you) - stack as drawn", player=plain[seat])),
-        CardRow(theirs, _("{player} - stack as drawn", player=plain[other])),
-    ]
-    alt = _("Engagement {number}, both stacks as drawn, face up. Your stack ({player}): {cards}. {other}'s stack: "
-            "{other_cards}.", number=number, player=plain[seat], cards=words_line(stack, say=_), other=plain[other],
-            other_cards=words_line(theirs, say=_))
-    return Picture(card_rows_png(rows, min_cards=size), stacks_picture_name(number, _.language, "panel"),
-                   clamp_line(alt, ALT_TEXT_LIMIT))
 
 
 def order_buttons(view: View, draft: Sequence[str] = (), *, say: Texts = ENGLISH) -> list[Button]:

@@ -2,8 +2,9 @@
 than two names; two-player surfaces are never drawn here).
 
 Written for a phone: one short block per player, a flip on one line (``2. Ann K♠ · Bob K♦ · Cy 4♣: tie``), the
-players that are out named once. The same rules as two-player Air War's surfaces hold: public surfaces take the
-spectator view or the public events and never read ``my_order``; a panel takes its seat's own view.
+players that are out named once. The same rules as two-player Air War's surfaces hold: every surface is text alone
+(no picture; the cards in card notation, ``10♣``), public surfaces take the spectator view or the public events and
+never read ``my_order``; a panel takes its seat's own view.
 """
 
 from __future__ import annotations
@@ -14,23 +15,18 @@ from typing import TYPE_CHECKING, Any
 from bot.cards import card_label
 from bot.games.airwar import render as base
 from bot.i18n import N_, Texts
-from bot.render.cards import CardRow, card_rows_png
 from bot.render.common import (
-    ALT_TEXT_LIMIT,
     ENGLISH,
     Button,
     ButtonSurface,
-    Picture,
     Surface,
     cards_line,
     clamp,
-    clamp_line,
     join_words,
     name,
     plain_names,
     ratings_line,
     timestamp,
-    words_line,
 )
 
 if TYPE_CHECKING:
@@ -64,8 +60,7 @@ def _places(view: Mapping[str, Any]) -> list[int]:
 
 
 # --- the board -------------------------------------------------------------------------------------------
-def board(view: View, names: Sequence[str], *, deadline: When | None = None,
-          image_names: Sequence[str] | None = None, picture: bool = True, ended: bool = False,
+def board(view: View, names: Sequence[str], *, deadline: When | None = None, ended: bool = False,
           say: Texts = ENGLISH) -> Surface:
     _ = say
     shown = names_of(names)
@@ -89,26 +84,8 @@ def board(view: View, names: Sequence[str], *, deadline: When | None = None,
         cards = _.ngettext("{count} card", "{count} cards", view["deck_counts"][seat])
         lines += ["", f"**{who}** — {_(state)}", _("Stack: {cards}", cards=cards_line(view["stacks"][seat], say=_)),
                   _("Deck {cards} · discards {discards}", cards=cards, discards=len(view["discards"][seat]))]
-    surface_picture = _stacks_picture(view, plain_names(names, image_names, _), None, _) if picture else None
     return Surface(base._title(_("{game} — engagement {number}", game=_(TITLE), number=number)),
-                   clamp("\n".join(lines), say=_), surface_picture)
-
-
-def _stacks_picture(view: View, plain: list[str], seat: int | None, say: Texts = ENGLISH) -> Picture:
-    """Every stack still in play, as drawn (the seat's own first, on its panel): fixed for the engagement."""
-    _ = say
-    number = view["engagement"]
-    in_game = _in_game(view)
-    seats = [s for s in range(len(plain)) if in_game[s]]
-    if seat is not None:
-        seats = [seat] + [s for s in seats if s != seat]
-    rows = [CardRow(list(view["stacks"][s]), _("{player} (you) - stack as drawn", player=plain[s]) if s == seat
-                    else _("{player} - stack as drawn", player=plain[s])) for s in seats]
-    alt = _("Engagement {number}, the stacks as drawn, face up.", number=number) + " " + " ".join(
-        f"{plain[s]}: {words_line(view['stacks'][s], say=_)}." for s in seats)
-    kind = "stacks" if seat is None else "panel"
-    name = base.stacks_picture_name(number, _.language, kind)
-    return Picture(card_rows_png(rows, min_cards=view["stack_size"]), name, clamp_line(alt, ALT_TEXT_LIMIT))
+                   clamp("\n".join(lines), say=_))
 
 
 # --- flip by flip ----------------------------------------------------------------------------------------
@@ -156,8 +133,7 @@ def _stream_line(event: Event, shown: list[str], say: Texts = ENGLISH) -> str | 
 
 
 def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = None, *,
-          engagement: int | None = None, image_names: Sequence[str] | None = None,
-          picture: bool = True, say: Texts = ENGLISH) -> Surface:
+          engagement: int | None = None, say: Texts = ENGLISH) -> Surface:
     _ = say
     found = _collect(events, engagement)
     total = len(found.flips)
@@ -180,7 +156,7 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
             tail.append(f"🏁 {game_over} {base._result_headline(found.over, text_names, _)} "
                         f"{reason_text(found.over, text_names, stack_size=size, say=_)}")
     title = base._title(_("{game} — engagement {number}: flips", game=_(TITLE), number=found.number))
-    return Surface(title, base._fit_flips(header, lines, tail, _, picture=False), None)
+    return Surface(title, base._fit_flips(header, lines, tail, _))
 
 
 def summary(found: base._Engagement, shown: list[str], say: Texts = ENGLISH) -> str:
@@ -292,8 +268,8 @@ def _known_lines(view: View, shown: list[str], seat: int | None, say: Texts = EN
 
 
 def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), deadline: When | None = None,
-             image_names: Sequence[str] | None = None, picture: bool = True,
-             closed: str | None = None, say: Texts = ENGLISH) -> ButtonSurface:
+             image_names: Sequence[str] | None = None, closed: str | None = None,
+             say: Texts = ENGLISH) -> ButtonSurface:
     seat = view.get("seat")
     if not isinstance(seat, int) or not 0 <= seat < len(names):
         raise ValueError("the DM panel needs a seat's own view, game.view(seat)")
@@ -331,8 +307,7 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
     title = base._title(_("{game} — engagement {number}: your battle order", game=_(TITLE), number=number))
     buttons: list[Button] = ([] if closed is not None
                              else base.order_buttons(view, draft if not locked else order, say=_))
-    surface_picture = _stacks_picture(view, plain_names(names, image_names, _), seat, _) if picture else None
-    return ButtonSurface(title, clamp("\n".join(lines), say=_), surface_picture, buttons)
+    return ButtonSurface(title, clamp("\n".join(lines), say=_), None, buttons)
 
 
 def status(view: View, names: Sequence[str], *, deadline: When | None = None, draft: Sequence[str] = (),

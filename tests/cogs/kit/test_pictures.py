@@ -21,9 +21,10 @@ def drawn_here(name: str) -> int:
     return os.getpid()
 
 
-def test_air_war_pictures_are_quick_to_draw_and_charts_are_not():
-    assert all(is_quick_to_draw(function) for function in (airwar_render.board, airwar_render.flips,
-                                                           airwar_render.dm_panel))
+def test_air_wars_result_is_made_on_the_loop_and_charts_are_not():
+    """The presenter makes Air War's result (text alone) with ``rendered``: on the loop, no trip to the picture
+    process."""
+    assert is_quick_to_draw(airwar_render.result)
     assert not is_quick_to_draw(os.getpid)
 
 

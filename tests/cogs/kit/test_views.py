@@ -84,7 +84,7 @@ def airwar_views(players: int, stack: int, seed: int) -> None:
             order = list(view["stacks"][seat])
             rng.shuffle(order)
             for placed in range(len(order) + 1):
-                surface = airwar_render.dm_panel(view, names, draft=order[:placed], picture=False)
+                surface = airwar_render.dm_panel(view, names, draft=order[:placed])
                 check_layout(AIRWAR_BUTTONS.panel_view(1, 1, surface), surface.buttons)
             game.apply(seat, {"type": "order", "cards": order})
 

@@ -1,20 +1,17 @@
-"""Air War texts and pictures, built from real games played through the engine."""
+"""Air War texts (no pictures: the live table is text), built from real games played through the engine."""
 
 from __future__ import annotations
 
-import io
 import random
 import re
 
 import pytest
-from PIL import Image
 
 from bot.cards import card_label, tarot_pack
 from bot.games.airwar import render
 from bot.games.airwar.engine import AirWar
 from bot.i18n import texts
 from bot.render.common import (
-    ALT_TEXT_LIMIT,
     BUTTON_LABEL_LIMIT,
     EMBED_TITLE_LIMIT,
     MESSAGE_LIMIT,
@@ -56,12 +53,6 @@ def example():
     return game, events
 
 
-def open_png(data: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(data))
-    image.load()
-    return image
-
-
 # --- the public board --------------------------------------------------------------------------------
 
 
@@ -71,14 +62,12 @@ def test_board_shows_both_stacks_as_drawn_counts_and_the_deadline():
     assert board.title == "Air War — engagement 1"
     assert sym("Stack as drawn: AS QS 10S 4S 3S") in board.text
     assert sym("Stack as drawn: KH QH JH 9H 3H") in board.text
-    assert "ace of spades" not in board.text  # words only in the picture's alt text
+    assert "ace of spades" not in board.text  # cards in notation, never in words
     assert f"**{render.PANEL_BUTTON}** below" in board.text
     assert board.text.count("Deck 7 cards · discards 0") == 2
     assert "<t:1700000000:R>" in board.text
     assert board.text.count(render.ARRANGING) == 2
-    assert "Alice: ace of spades" in board.picture.alt and "Bob: king of hearts" in board.picture.alt
-    assert open_png(board.picture.png).width <= 1000
-    assert board.picture.filename == "airwar-e1-stacks.png"
+    assert board.picture is None  # text alone: the cards show as the app's emoji
 
 
 def test_board_says_who_has_locked_in_but_not_the_order():
@@ -89,7 +78,9 @@ def test_board_says_who_has_locked_in_but_not_the_order():
     assert f"**Alice** — {render.LOCKED}" in after.text
     assert f"**Bob** — {render.ARRANGING}" in after.text
     assert sym("QS 10S AS") not in after.text
-    assert after.picture == before.picture  # the picture does not change when someone locks in
+    # both stacks are still shown as drawn once someone locks in
+    for stack in ("AS QS 10S 4S 3S", "KH QH JH 9H 3H"):
+        assert sym(f"Stack as drawn: {stack}") in before.text and sym(f"Stack as drawn: {stack}") in after.text
     # a seat's own view handed in by mistake gives the same public board: my_order is never read
     assert render.board(game.view(0), NAMES, deadline=DEADLINE) == after
 
@@ -114,9 +105,7 @@ def test_flip_count_and_flips_in_order_up_to_shown(example):
             assert (line in surface.text) == (index < shown), (shown, line)
         positions = [surface.text.index(line) for line in lines[:shown]]
         assert positions == sorted(positions)
-        image = open_png(surface.picture.png)
-        assert image.width <= 1000
-        assert surface.picture.filename == f"airwar-e1-flip{shown}.png"
+        assert surface.picture is None
         assert ("Engagement 1 over" in surface.text) == (shown == 6)
     assert "Nothing flipped yet" in render.flips(events, NAMES, 0).text
     assert render.flips(events, NAMES) == render.flips(events, NAMES, 6)
@@ -127,18 +116,17 @@ def test_flips_list_the_cards_not_flipped_yet_in_the_order_drawn(example):
     _game, events = example
     text = render.flips(events, NAMES, 2).text
     assert sym("Not flipped yet — Alice: AS 4S 3S · Bob: JH 9H 3H") in text
-    assert "10 of spades" not in text  # words only in the picture's alt text
+    assert "10 of spades" not in text  # cards in notation, never in words
 
 
-def test_flip_picture_alt_text_describes_each_flip_in_words(example):
+def test_flips_text_has_each_flip_shown_its_winner_and_the_stack_cards_still_face_down(example):
     _game, events = example
-    alt = render.flips(events, NAMES, 3).picture.alt
-    assert "top row Alice, bottom row Bob" in alt
-    assert "1: queen of spades against queen of hearts, tie." in alt
-    assert "2: 10 of spades against king of hearts, Bob wins." in alt
-    assert "3: ace of spades against 9 of hearts, Alice wins." in alt
-    assert "4:" not in alt
-    assert "2 stack cards each still face down" in alt
+    text = render.flips(events, NAMES, 3).text
+    assert sym("1. QS vs QH: tie") in text
+    assert sym("2. 10S vs KH: **Bob** wins") in text
+    assert sym("3. AS vs 9H: **Alice** wins") in text
+    assert "\n4. " not in text
+    assert sym("Not flipped yet — Alice: 4S 3S · Bob: JH 3H") in text  # two stack cards each still face down
 
 
 def test_flips_render_the_same_again(example):
@@ -257,13 +245,12 @@ def test_dm_panel_while_arranging():
     assert panel.title == "Air War — engagement 1: your battle order"
     assert sym("**Bob's stack:** KH QH JH 9H 3H") in panel.text  # the player's own is on the buttons
     assert sym("**Your order:** 1 QS · 2 10S · 3 — · 4 — · 5 —") in panel.text
-    assert "queen of spades" not in panel.text  # words only in the picture's alt text
+    assert "queen of spades" not in panel.text  # cards in notation, never in words
     assert "Deadline: <t:1700000000:R>" in panel.text
     assert "**Bob** is still arranging." in panel.text
     assert "Your deck: 7 cards, all unknown · discards 0" in panel.text
     assert len(panel.text.splitlines()) <= 7  # it reads on a phone
-    assert "Your stack (Alice): ace of spades, queen of spades" in panel.picture.alt
-    assert "order" not in panel.picture.alt.lower()  # the order so far is in the text only
+    assert panel.picture is None  # text and buttons alone
     keys = [(b.key, b.enabled) for b in panel.buttons]
     assert keys == [("card:AS", True), ("card:QS", False), ("card:10S", False), ("card:4S", True), ("card:3S", True),
                     ("undo", True), ("reset", True), ("random", True), ("drawn", True), ("confirm", False)]
@@ -286,8 +273,9 @@ def test_dm_panel_once_locked_in_says_so_and_waits():
     assert sym("QS 10S AS") not in theirs.text and sym("1 QS") not in theirs.text
 
 
-def test_dm_panel_picture_is_the_same_for_the_whole_engagement(example):
-    """Only both stacks as drawn: a click (draft, lock-in) never needs a new picture."""
+def test_dm_panel_shows_both_stacks_as_drawn_for_the_whole_engagement(example):
+    """The opponent's stack as drawn in the text whatever the draft, the lock or ``closed``; the player's own on its
+    buttons, in the order drawn, while they arrange."""
     game = AirWar.new(piles=[P1_PILE, P2_PILE])
     arranging = [render.dm_panel(game.view(0), NAMES, draft=draft, deadline=DEADLINE)
                  for draft in ([], ["QS", "10S"], P1_ORDER)]
@@ -295,26 +283,18 @@ def test_dm_panel_picture_is_the_same_for_the_whole_engagement(example):
     other_seat = render.dm_panel(game.view(1), NAMES, draft=["KH"], deadline=DEADLINE)
     game.apply(0, order(P1_ORDER))
     locked = render.dm_panel(game.view(0), NAMES, deadline=DEADLINE)
-    assert len({panel.text for panel in (*arranging, locked, closed)}) == 5  # the text shows each state
-    pictures = [panel.picture for panel in (*arranging, locked, closed)]
-    assert all(picture is not None for picture in pictures)
-    assert {picture.png for picture in pictures} == {pictures[0].png}
-    assert {(picture.filename, picture.alt) for picture in pictures} == {(pictures[0].filename, pictures[0].alt)}
-    assert other_seat.picture.png != pictures[0].png
+    panels = [*arranging, locked, closed]
+    assert len({panel.text for panel in panels}) == 5  # the text shows each state
+    assert all(panel.picture is None for panel in (*panels, other_seat))
+    assert all(sym("**Bob's stack:** KH QH JH 9H 3H") in panel.text for panel in panels)
+    assert all([button.card for button in panel.buttons if button.card] == P1_PILE[:5] for panel in arranging)
+    assert sym("**Alice's stack:** AS QS 10S 4S 3S") in other_seat.text
+    assert [button.card for button in other_seat.buttons if button.card] == P2_PILE[:5]
     next_game, _events = example
-    next_engagement = render.dm_panel(next_game.view(0), NAMES, deadline=DEADLINE)
-    assert next_engagement.picture.png != pictures[0].png
-    assert next_engagement.picture.filename != pictures[0].filename
-
-    alt = pictures[0].alt
-    assert alt.startswith("Engagement 1, both stacks as drawn")
-    assert ("Your stack (Alice): ace of spades, queen of spades, 10 of spades, 4 of spades, 3 of spades."
-            in alt)
-    assert "Bob's stack: king of hearts, queen of hearts, jack of hearts, 9 of hearts, 3 of hearts." in alt
-    assert "Alice's stack: ace of spades" in other_seat.picture.alt and "Your stack (Bob): king of hearts" in \
-        other_seat.picture.alt
-    # two labelled rows, like the board's picture: no order row
-    assert open_png(pictures[0].png).size == open_png(render.board(game.view(None), NAMES).picture.png).size
+    next_view = next_game.view(0)
+    next_engagement = render.dm_panel(next_view, NAMES, deadline=DEADLINE)
+    assert next_view["stacks"][1] != P2_PILE[:5]
+    assert sym("**Bob's stack:** " + " ".join(next_view["stacks"][1])) in next_engagement.text
 
 
 def test_dm_panel_shows_the_known_deck_bottoms_in_order(example):
@@ -415,10 +395,7 @@ LONG_NAMES = ["*" * 32, "_" * 32]  # escaped, each doubles
 def check_surface(surface: Surface) -> None:
     assert len(surface.title) <= EMBED_TITLE_LIMIT
     assert len(surface.text) <= MESSAGE_LIMIT, len(surface.text)
-    if surface.picture is not None:
-        assert len(surface.picture.alt) <= ALT_TEXT_LIMIT
-        assert open_png(surface.picture.png).width <= 1000
-        assert len(surface.picture.png) < 60_000
+    assert surface.picture is None  # every Air War surface is text alone
     for button in getattr(surface, "buttons", []):
         assert len(button.label) <= BUTTON_LABEL_LIMIT
 
@@ -458,6 +435,8 @@ def test_limits_when_every_flip_of_two_tarot_decks_ties():
         check_surface(render.flips(events, LONG_NAMES, shown))
     last = render.flips(events, LONG_NAMES)
     assert "78. 21★ vs 21★" in last.text and "Game over" in last.text
+    # the oldest flips give way to one line that says so
+    assert "\nFlips 1 to 71 are hidden: the message is full.\n72. " in last.text and "\n71. " not in last.text
     check_surface(render.result(game.view(None), LONG_NAMES))
     assert len(render.engagement_summary(events, LONG_NAMES)) <= MESSAGE_LIMIT
 

@@ -83,15 +83,13 @@ def test_a_locked_order_stays_hidden_until_its_cards_are_flipped(data, rules, se
     number = start[0]["number"]
     differ = next((i for i, (a, b) in enumerate(zip(order_a, order_b, strict=True)) if a != b), len(stack))
     for shown in range(differ + 1):  # flips 1..differ show the same cards in both games
-        frame_a = render.flips(events_a, NAMES, shown, engagement=number, image_names=IMAGE_NAMES)
-        frame_b = render.flips(events_b, NAMES, shown, engagement=number, image_names=IMAGE_NAMES)
+        frame_a = render.flips(events_a, NAMES, shown, engagement=number)
+        frame_b = render.flips(events_b, NAMES, shown, engagement=number)
         assert frame_a == frame_b, shown
     if differ < len(stack):  # the first differing flip is where they may part, and they do
-        frame_a = render.flips(events_a, NAMES, differ + 1, engagement=number, image_names=IMAGE_NAMES)
-        frame_b = render.flips(events_b, NAMES, differ + 1, engagement=number, image_names=IMAGE_NAMES)
+        frame_a = render.flips(events_a, NAMES, differ + 1, engagement=number)
+        frame_b = render.flips(events_b, NAMES, differ + 1, engagement=number)
         assert frame_a.text != frame_b.text
-        assert frame_a.picture.alt != frame_b.picture.alt
-        assert frame_a.picture.png != frame_b.picture.png
 
 
 def test_the_opponents_dm_never_names_a_locked_order():

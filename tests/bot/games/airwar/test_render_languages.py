@@ -15,7 +15,7 @@ from bot.games.airwar import practice, render, render_many
 from bot.games.airwar.engine import AirWar
 from bot.games.airwar.flow import AirWarFlow
 from bot.i18n import N_, Phrase, texts
-from bot.render.common import ButtonSurface, Surface, timestamp
+from bot.render.common import ButtonSurface, Surface, cards_line, timestamp
 from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language
 
 NAMES = ["Alice", "Bob", "Cyril", "Dora"]
@@ -30,15 +30,14 @@ ENDINGS = {2: [("short_stack", None), ("short_stack", 0), ("out_of_cards", None)
 
 
 def shown(item: object) -> Iterator[str]:
-    """Every text a surface shows: title, text, alt text, button labels (or the text itself)."""
+    """Every text a surface shows: title, text, button labels (or the text itself)."""
     if isinstance(item, str):
         yield item
         return
     assert isinstance(item, Surface)
+    assert item.picture is None  # every Air War surface is text alone
     yield item.title
     yield item.text
-    if item.picture is not None:
-        yield item.picture.alt
     if isinstance(item, ButtonSurface):
         yield from (button.label for button in item.buttons)
 
@@ -141,7 +140,8 @@ def test_the_order_buttons_and_a_panel_in_german_are_the_catalogues():
     assert lines[1].startswith("**Deine Reihenfolge:** 1 ")
     assert lines[3].startswith("Dein Deck: 47 Karten, alle unbekannt · Ablagestapel 0")
     assert lines[-1] == "-# " + say("Tap your cards in the order to play them, then lock in.")
-    assert "Stapel von Bob" in panel.picture.alt and "Dein Stapel (Alice)" in panel.picture.alt
+    assert lines[2] == say("**{player}'s stack:** {cards}", player="Bob", cards=cards_line(game.view(1)["stacks"][1]))
+    assert lines[2].startswith("**Stapel von Bob:** ")
 
 
 def test_notices_and_a_three_player_result_in_russian():
