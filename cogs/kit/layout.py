@@ -1,12 +1,12 @@
 """Every message a game shows, as a Components V2 layout (:func:`as_layout`), with the cards as the app's emoji.
 
 The games' faces are written as Discord's classic parts (``content``, an ``embed`` per surface with its picture,
-a ``view`` of buttons): :func:`as_layout` turns them, as a message goes out, into one ``ui.LayoutView``: the
-content as a text display, each embed as a container (its colour the accent, its title a heading, its fields and
-footer as lines, its picture a media gallery with the picture's alt text) and the buttons as action rows inside the
-last container. Cards written in notation (``Q♠``, ``10♦``, ``21★``) become the app's card emoji
-(:data:`bot.emoji.CARD_EMOJI`) where the set is known and the text stays within Discord's 4,000 characters; the
-notation stays otherwise.
+a ``view`` of buttons): :func:`as_layout` turns them, as a message goes out, into one :class:`LiveLayout`
+(Discord's components, written out as dicts): the content as a text display, each embed as a container (its colour
+the accent, its title a heading, its fields and footer as lines, its picture a media gallery with the picture's alt
+text) and the buttons as action rows inside the last container. Cards written in notation (``Q♠``, ``10♦``, ``21★``)
+become the app's card emoji (:data:`bot.emoji.CARD_EMOJI`) where the set is known and the text stays within
+Discord's 4,000 characters; the notation stays otherwise.
 
 A message once sent with the V2 flag keeps it: every edit of a game's message goes through :func:`as_layout` too
 (an edit also clears the classic ``content`` and ``embeds`` a message from before V2 may have). A plain new text
@@ -147,7 +147,14 @@ def layout(*, content: str | None = None, embeds: Sequence[discord.Embed] = (), 
         (out if container is None else container).append(
             _gallery([(f"attachment://{name}", alt.get(name)) for name in loose[:10]]))
     (out if container is None else container).extend(_rows(view))
+    if _count(out) > MAX_COMPONENTS:  # (a render's bug: Discord would refuse the message)
+        raise ValueError(f"{_count(out)} components; a V2 message holds {MAX_COMPONENTS}")
     return LiveLayout(out)
+
+
+def _count(components: Sequence[dict[str, Any]]) -> int:
+    """How many components Discord counts in ``components``: each, and those nested in it."""
+    return sum(1 + _count(component.get("components") or ()) for component in components)
 
 
 def _gallery(pictures: Sequence[tuple[str, str | None]]) -> dict[str, Any]:
