@@ -126,10 +126,11 @@ def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurfac
                               card=card))
         for item in data.choices:
             if item.startswith("steal:"):
+                # (a label shows no mention: the text says whose pile it is, the button names it by its top card)
                 victim = int(item.removeprefix("steal:"))
-                top = view["tops"][victim]
-                label = _("Steal {player}'s pile ({card} on top)", player=names[victim], card=card_label(top))
-                buttons.append(Button(item, clamp_line(label, 80), True, "danger"))
+                top = card_label(view["tops"][victim])
+                text += "\n" + _("You can steal {player}'s pile, **{card}** on top.", player=names[victim], card=top)
+                buttons.append(Button(item, clamp_line(_("Steal the {card} pile", card=top), 80), True, "danger"))
     deadline = "\n-# " + _("Choose {when}.", when=timestamp(data.deadline_at)) if data.deadline_at else ""
     return ButtonSurface(title, text + deadline, None, buttons)
 

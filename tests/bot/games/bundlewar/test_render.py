@@ -69,7 +69,8 @@ def test_english_stays_as_it_was():
     panel = render.panel(panel_of(), NAMES)
     assert panel.title == "Bundle War — step 4"
     assert panel.text.startswith("You look at **Q♦**.")
-    assert [button.label for button in panel.buttons] == ["Play Q♦", "Steal <@1>'s pile (Q♠ on top)"]
+    assert [button.label for button in panel.buttons] == ["Play Q♦", "Steal the Q♠ pile"]  # (no mention in a label)
+    assert "You can steal <@1>'s pile, **Q♠** on top." in panel.text
     lines = render.step_lines(STEP, NAMES)
     assert "🫳 <@3> steals <@1>'s pile with **Q♥** (5 cards)." in lines
     assert "🫳 <@2> steals <@3>'s pile with **7♣** (1 card)." in lines
@@ -84,7 +85,8 @@ def test_every_surface_is_in_the_language(language):
     panel = render.panel(panel_of(), NAMES, say)
     assert panel.title == say("{game} — step {step}", game=say("Bundle War"), step=4) != "Bundle War — step 4"
     assert panel.text.startswith(say("You look at **{card}**.", card="Q♦"))
-    assert panel.buttons[1].label == say("Steal {player}'s pile ({card} on top)", player="<@1>", card="Q♠")
+    assert panel.buttons[1].label == say("Steal the {card} pile", card="Q♠")
+    assert say("You can steal {player}'s pile, **{card}** on top.", player="<@1>", card="Q♠") in panel.text
     for english, text in zip(every_text(texts("en")), every_text(say), strict=True):
         if english_left(english, NAMES + PLAIN):  # (a card's label is the same in every language)
             assert text != english
