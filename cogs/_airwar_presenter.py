@@ -14,7 +14,8 @@ What each event becomes:
   on accept the match's public thread is made from the challenge message (in the channel itself when threads
   are refused) and the challenge message becomes the live one: who plays, the rules, the link to the thread;
 * ``engagement`` -- each player's panel (``dm:<n>:<seat>``: the player's one DM message of the match, edited to
-  show engagement ``n``; ``0``: the panel opens in the thread only), then the public board (``board:<n>``), whose
+  show engagement ``n``, above it how engagement ``n - 1`` ended; ``0``: the panel opens in the thread only), then
+  the public board (``board:<n>``), whose
   **Arrange** button opens the presser's panel as an ephemeral message until both orders are locked in; the
   engagement's deadline then starts from when the last panel reached its player;
 * ``order_locked`` -- the board shows who has locked in;
@@ -48,7 +49,7 @@ from bot.games.airwar import render, render_many
 from bot.games.airwar.flow import Panel, PublicBoard, public_board
 from bot.i18n import Texts, texts
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel
-from bot.render.common import ENGLISH, Button, ButtonSurface, accepted_line
+from bot.render.common import ENGLISH, Button, ButtonSurface, accepted_line, clamp
 from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
 from cogs._airwar_ui import BUTTONS, COLOUR, HINT_KEY
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
@@ -56,6 +57,7 @@ from cogs.kit.pictures import rendered
 from cogs.kit.presenter import CLOSED_MARKS, Presenter, Show, mentions, without_empty_files
 
 Sleep = Callable[[float], Awaitable[Any]]
+SUMMARIES_KEPT = 2000  #: engagement summaries kept for the panels' clicks (the latest, per match and language)
 
 
 @dataclass
@@ -93,6 +95,7 @@ class AirWarPresenter(Presenter):
     def __init__(self, bot: Any, service: MatchKernel) -> None:
         super().__init__(bot, service)
         self.pace_sleep: Sleep = getattr(bot, "pace_sleep", asyncio.sleep)
+        self._summaries: dict[tuple[int, int, str], str] = {}  # (match, engagement, language): its summary
 
     async def _new_show(self, match: MatchRecord, queued: list[QueuedEvent]) -> AirWarShow:
         return AirWarShow(match, mentions(match), queued, language=await self.language(match),
@@ -149,13 +152,36 @@ class AirWarPresenter(Presenter):
             return ""
         return _("Both orders are in: watch the flips in {channel}.", channel=f"<#{match.play_channel_id}>")
 
-    def panel_surface(self, match: MatchRecord, panel: Panel, note: str = "", *,
-                      say: Texts = ENGLISH) -> tuple[ButtonSurface, str]:
-        """A panel's surface (as its engagement ended, if it did: ``panel.ended``) and the lines under it."""
+    async def panel_surface(self, match: MatchRecord, panel: Panel, note: str = "", *,
+                            say: Texts = ENGLISH) -> tuple[ButtonSurface, str]:
+        """A panel's surface (as its engagement ended, if it did: ``panel.ended``) and the lines under it; above
+        it, how the engagement before ended (:meth:`last_outcome`), so a player in their DMs knows the score."""
         assert panel.view is not None
         surface = render.dm_panel(panel.view, mentions(match), draft=panel.draft, deadline=panel.deadline_at,
                                   closed=render.panel_closed(panel.ended, say), say=say)
+        if panel.view.get("phase") != "over":
+            last = await self.last_outcome(match, panel.engagement - 1, say)
+            if last:
+                surface = dataclasses.replace(surface, text=clamp(f"{last}\n\n{surface.text}", say=say))
         return with_hint(match, surface, say), self._panel_lines(match, panel, note, say)
+
+    async def last_outcome(self, match: MatchRecord, number: int, say: Texts = ENGLISH) -> str:
+        """Engagement ``number``'s summary (what each player kept and lost, the decks after), once it was played
+        (public by then: a panel of the next engagement waits for its flips to be shown); ``""`` for none. Kept in
+        memory for the clicks that follow (each redraws the panel)."""
+        if number < 1:
+            return ""
+        key = (match.id, number, say.language)
+        summary = self._summaries.get(key)
+        if summary is None:
+            board = await self._public_board(match.id, number, None)
+            if board is None or not board.played:
+                return ""
+            summary = render.engagement_summary(list(board.events), mentions(match), engagement=number, say=say)
+            self._summaries[key] = summary
+            while len(self._summaries) > SUMMARIES_KEPT:
+                del self._summaries[next(iter(self._summaries))]
+        return summary
 
     @staticmethod
     def panel_step(panel: Panel) -> int:
@@ -167,14 +193,14 @@ class AirWarPresenter(Presenter):
     async def panel_message(self, match: MatchRecord, panel: Panel, *, answering: bool = True,
                             say: Texts = ENGLISH) -> dict[str, Any]:
         """``send`` keyword arguments of a new message showing ``panel`` (a DM panel, or its ephemeral copy)."""
-        surface, extra = self.panel_surface(match, panel, say=say)
+        surface, extra = await self.panel_surface(match, panel, say=say)
         return without_empty_files(message_kwargs(
             surface, extra=extra, view=self.buttons.panel_view(match.id, panel.engagement, surface), colour=COLOUR))
 
     async def panel_edit(self, match: MatchRecord, panel: Panel, *, answering: bool = False,
                          say: Texts = ENGLISH) -> dict[str, Any]:
         """``edit`` keyword arguments that make a panel message show ``panel`` (no buttons once it ended)."""
-        surface, extra = self.panel_surface(match, panel, self._played_note(match, panel, say), say=say)
+        surface, extra = await self.panel_surface(match, panel, self._played_note(match, panel, say), say=say)
         return edit_kwargs(surface, extra=extra, view=self.buttons.panel_view(match.id, panel.engagement, surface),
                            colour=COLOUR)
 

@@ -99,6 +99,8 @@ from tests.localdiscord.state import Channel, Interaction
 ROOT = Path(__file__).resolve().parents[2]
 LOAD_AT_START = os.getloadavg()[0]
 DEFERRED_UPDATE_MESSAGE = 6  # the interaction callback type of a component's deferral
+#: the longest line a bot process answers with (a report of 1,000 matches is over asyncio's default 64 KiB)
+REPORT_LIMIT = 1 << 24
 RESULT_TITLE = re.compile(rf"{TITLE} — (draw|.+ wins)")
 PAGE_KB = os.sysconf("SC_PAGE_SIZE") / 1024
 BOT_FILES = (f"{os.sep}bot{os.sep}", f"{os.sep}cogs{os.sep}", f"{os.sep}discord{os.sep}", f"{os.sep}aiosqlite{os.sep}")
@@ -192,7 +194,7 @@ class ChildProcessBot:
             sys.executable, *profile, "-m", "tests.bench.airwar_bot_process", env.discord.api_base,
             env.discord.gateway_url, env.token, str(database), str(env.guild.id), str(env.guild.owner.id),
             str(args.seed), str(args.pace_ms), env={**os.environ, **extra},
-            cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+            cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=REPORT_LIMIT)
         return await cls._ready(process)
 
     @classmethod
@@ -202,7 +204,7 @@ class ChildProcessBot:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tests.bench.airwar_baseline_bot", env.discord.api_base, env.discord.gateway_url,
             env.token, str(env.guild.id), str(engagements),
-            cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+            cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=REPORT_LIMIT)
         return await cls._ready(process)
 
     @classmethod

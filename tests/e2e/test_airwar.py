@@ -22,6 +22,7 @@ import pytest
 
 from bot.cards import SUIT_SYMBOLS, card_label
 from bot.games.airwar.engine import AirWar
+from bot.games.airwar.render import engagement_summary
 from bot.i18n import LANGUAGES, texts
 from tests.localdiscord import CommandNotPermitted, Env, InvalidOptions, Message, User
 from tests.localdiscord.airwar import airwar_bot_factory, read_cards
@@ -590,6 +591,15 @@ async def test_a_full_match_from_challenge_to_result(make_env, tmp_path):
         [dm] = env.messages(player)
         assert [n for n in range(1, played.engagements + 1) if shown_panels([dm], n)] == \
             list(range(1, played.engagements + 1))
+    # from engagement 2 on, the DM says first how the engagement before ended (what each kept and lost, the decks
+    # after, as the engine has it): a player in their DMs never needs the thread to know the score
+    _, events = reference(played.orders)
+    shown_names = [f"<@{alice.id}>", f"<@{bob.id}>"]
+    for number in range(2, played.engagements + 1):
+        before = engagement_summary(events, shown_names, engagement=number - 1)
+        assert before.startswith(f"**Engagement {number - 1} over:**")
+        for player in (alice, bob):
+            assert dm_shown(env, player, number).body.startswith(before + "\n\n"), (number, player.name)
     # from engagement 2 on, the panel knows what went back under each deck, in order: what the engine knows
     later = dm_shown(env, alice, 2).text
     assert "at the bottom · discards" in later

@@ -432,15 +432,16 @@ class Message:
     @property
     def body(self) -> str:
         """What a reader takes for the message's body: its first embed's description, or in a V2 message its text
-        displays after the :attr:`title` heading (the first of them when it has none)."""
+        displays after the :attr:`title` heading (the first of them when it has none); custom emoji as a reader
+        sees them (:func:`read_emoji`)."""
         if self.embeds:
-            return self.embeds[0].get("description", "")
+            return read_emoji(self.embeds[0].get("description", ""))
         displays = [c.get("content") or "" for c in self.walk_components() if c.get("type") == 10]
         for i, content in enumerate(displays):
             first, _, rest = content.partition("\n")
             if re.match(r"#{1,3} ", first):
-                return "\n".join([rest, *displays[i + 1:]]).strip("\n")
-        return "\n".join(displays)
+                return read_emoji("\n".join([rest, *displays[i + 1:]]).strip("\n"))
+        return read_emoji("\n".join(displays))
 
     @property
     def text(self) -> str:
