@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.cards import card_label, is_joker
 from bot.emoji import CARD_EMOJI
 from bot.render.card_emoji import BACK, CARDS
+
+if TYPE_CHECKING:
+    from cogs.kit.items import RoutedView
 
 #: Discord's limits on a V2 message: components in all, characters of text in all
 MAX_COMPONENTS = 40
@@ -108,8 +111,9 @@ def _alt_texts(files: Sequence[Any]) -> dict[str, str]:
             if isinstance(file, discord.File) and file.description}
 
 
-def layout(*, content: str | None = None, embeds: Sequence[discord.Embed] = (), view: discord.ui.View | None = None,
-           files: Sequence[Any] = (), gallery: Sequence[str] = ()) -> LiveLayout:
+def layout(*, content: str | None = None, embeds: Sequence[discord.Embed] = (),
+           view: RoutedView | discord.ui.View | None = None, files: Sequence[Any] = (),
+           gallery: Sequence[str] = ()) -> LiveLayout:
     """The V2 layout of a message written as ``content``, ``embeds`` and ``view`` (``files``: its uploads, for their
     alt text). The pictures no embed shows (an upload, or ``gallery``: the names of those the message keeps from
     before) are a media gallery after the text, as a classic message shows its attachments."""

@@ -50,7 +50,7 @@ from bot.storage.records import MatchRecord
 from bot.storage.settings import GuildSettings
 from cogs._match_common import message_link, missing_permissions
 from cogs._stats_ui import settings_service
-from cogs.kit.items import MatchButtons
+from cogs.kit.items import MatchButtons, RoutedView
 from cogs.kit.messages import DEFER_AFTER, NO_MENTIONS, Answer, private_words, said
 from cogs.kit.presenter import Presenter, dm_name
 
@@ -690,7 +690,7 @@ class MatchCog(commands.Cog):
         language (the player's)."""
         raise NotImplementedError
 
-    def status_reply(self, status: MatchStatus, *, say: Texts = ENGLISH) -> tuple[str, discord.ui.View | None]:
+    def status_reply(self, status: MatchStatus, *, say: Texts = ENGLISH) -> tuple[str, RoutedView | None]:
         """The status command's answer for a match being played: its words, and the "Open my panel" button while
         the seat has a choice to make (a game with private panels)."""
         match, panel = status.match, status.panel

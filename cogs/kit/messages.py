@@ -8,7 +8,7 @@ import asyncio
 import hashlib
 import io
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -16,6 +16,9 @@ from bot.i18n import N_, Texts, texts
 from bot.render.common import Picture, Surface
 from bot.storage.records import MatchRecord
 from cogs.kit.layout import as_layout
+
+if TYPE_CHECKING:
+    from cogs.kit.items import RoutedView
 
 log = logging.getLogger("cogs.kit")
 
@@ -64,7 +67,7 @@ def files_of(surface: Surface) -> list[discord.File]:
     return [PictureFile(picture)]
 
 
-def message_kwargs(surface: Surface, *, extra: str = "", view: discord.ui.View | None = None,
+def message_kwargs(surface: Surface, *, extra: str = "", view: RoutedView | None = None,
                    colour: discord.Colour | None = None, image_url: str | None = None) -> dict[str, Any]:
     """``embed``, ``files`` and ``view`` for ``send``; use :func:`edit_kwargs` for edits. ``image_url``: the
     picture is one uploaded already (the embed shows it from there, nothing is uploaded)."""
@@ -76,17 +79,12 @@ def message_kwargs(surface: Surface, *, extra: str = "", view: discord.ui.View |
     return kwargs
 
 
-def edit_kwargs(surface: Surface, *, extra: str = "", view: discord.ui.View | None = None,
-                colour: discord.Colour | None = None, kept_picture: str | None = None) -> dict[str, Any]:
+def edit_kwargs(surface: Surface, *, extra: str = "", view: RoutedView | None = None,
+                colour: discord.Colour | None = None) -> dict[str, Any]:
     """``embed``, ``attachments`` (the picture replaces the old one; none: the old ones go) and ``view``
-    (``None`` removes the buttons) for an edit. ``kept_picture``: the message keeps the picture it has under that
-    file name (``surface`` was rendered without it, nothing is uploaded)."""
-    kwargs: dict[str, Any] = {"embed": embed_of(surface, extra=extra, colour=colour),
-                              "attachments": files_of(surface), "view": view, "allowed_mentions": NO_MENTIONS}
-    if kept_picture is not None:
-        del kwargs["attachments"]  # (Discord keeps the message's attachments)
-        kwargs["embed"].set_image(url=f"attachment://{kept_picture}")
-    return kwargs
+    (``None`` removes the buttons) for an edit."""
+    return {"embed": embed_of(surface, extra=extra, colour=colour), "attachments": files_of(surface), "view": view,
+            "allowed_mentions": NO_MENTIONS}
 
 
 

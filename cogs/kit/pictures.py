@@ -161,11 +161,6 @@ class SentPictures:
         self._held.move_to_end(message_id)
         return {key: value for key, value in kwargs.items() if key != "attachments"}
 
-    def holds(self, message_id: int, filename: str) -> bool:
-        """The message holds one picture, named ``filename`` (as far as this process knows)."""
-        keys = self._held.get(message_id)
-        return keys is not None and len(keys) == 1 and keys[0][0] == filename
-
     def remember(self, message_id: int, files: Any) -> None:
         """The message now holds ``files`` (sent with them, or edited to them)."""
         keys = self._keys(files)

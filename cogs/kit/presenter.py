@@ -72,7 +72,7 @@ from bot.services.preferences import DEFAULT_PANELS, PreferencesService
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._match_common import ensure_thread, fetch_name, mentions, message_link
 from cogs._stats_ui import settings_service
-from cogs.kit.items import MatchButtons
+from cogs.kit.items import MatchButtons, RoutedView
 from cogs.kit.layout import as_layout, walk_components, without_buttons
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs, nonce
 from cogs.kit.pictures import SentPictures
@@ -486,11 +486,6 @@ class Presenter(ShowLoop):
         self._pictures.remember(message.id, kwargs.get("files", ()))
         return message
 
-    def shows_picture(self, message_id: int, filename: str) -> bool:
-        """The message shows one picture, named ``filename``, as this process sent it: a game whose picture is the
-        same as long as its name is may edit the message without drawing it again (``edit_kwargs(kept_picture=)``)."""
-        return self._pictures.holds(message_id, filename)
-
     async def _edit(self, channel_id: int, message_id: int, *, dm: bool = False, **kwargs: Any) -> dict[str, Any]:
         """Edit a message (its picture uploaded only when it changed); returns the message as edited (Discord's
         payload: nothing here reads it but its attachments, so it is not made a ``discord.Message``). An edit of
@@ -557,7 +552,7 @@ class Presenter(ShowLoop):
         return "tournament" not in match.options
 
     async def _show_card(self, show: Show, *, content: str | None = None, surface: Surface | None = None,
-                         extra: str = "", view: discord.ui.View | None = None) -> discord.Message | None:
+                         extra: str = "", view: RoutedView | None = None) -> discord.Message | None:
         """The match's one message in its channel (its challenge message) made to show ``content`` and/or
         ``surface`` (with ``extra`` lines and ``view``'s buttons; none: no buttons): edited, or posted when the
         match has none or it is gone. ``None``: the match has none (:meth:`has_channel_card`) or the channel refuses
@@ -608,7 +603,7 @@ class Presenter(ShowLoop):
         two players (a challenge) or a game with lobbies (a new lobby)."""
         return (len(match.seats) == 2 or self.buttons.LobbyButton is not None) and self.has_channel_card(match)
 
-    def rematch_view(self, match: MatchRecord, say: Texts = ENGLISH) -> discord.ui.View | None:
+    def rematch_view(self, match: MatchRecord, say: Texts = ENGLISH) -> RoutedView | None:
         """The Rematch button of a finished match's result, while its rematch was not made yet (in ``say``'s
         language: the server's)."""
         if "rematch" in match.messages or not self.can_rematch(match):
