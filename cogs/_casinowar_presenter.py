@@ -59,7 +59,8 @@ class CasinoWarPresenter(Presenter):
     async def _turn_event(self, show: Show, step: int) -> dict[str, Any] | None:
         """The ``turn`` event that opened ``step`` (with its latest deadline), if any."""
         found: dict[str, Any] | None = None
-        for queued in await self.service.events(show.match.id):
+        _, queued_events = await self.service.step_record(show.match.id, step)
+        for queued in queued_events:
             data = queued.event
             if queued.type == "turn" and data["engagement"] == step:
                 found = dict(data)

@@ -166,3 +166,30 @@ async def test_an_army_round_message_shows_the_deadline_its_late_panel_moved(mak
     shown = army.round_message(env, thread, 1)
     assert shown is not None and deadline_shown(shown.text) == int(match.deadline_at)
     assert not [m for m in env.messages(thread) if "deadline" in m.text.lower()]  # no note for it
+
+
+async def test_a_casino_war_turn_shows_the_deadline_its_late_panel_moved(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    service = env.bot.service_for("casinowar")
+    ix = await env.slash(alice, "casinowar table", min_bet=10, max_bet=100, hands=3)
+    await ix.wait_response()
+    table = ix.message
+    match_id = int(table.buttons[0]["custom_id"].split(":")[2])
+    # Discord holds alice's first betting panel for 20 s: her time starts when she can bet
+    hold = env.hold(creates(env.dm(alice), lambda body: f"cw:p:{match_id}:" in json.dumps(body.get("components"))))
+    for user, action in ((bob, "join"), (alice, "start")):
+        await (await env.click(user, table, None, custom_id=f"cw:l:{match_id}:{action}")).wait_response()
+    thread = await env.wait_for(lambda: table.thread, message="no thread for the table")
+    await hold.wait(timeout=10)
+    first = (await service.get_match(match_id)).deadline_at
+    env.clock.advance(HELD_S)
+    hold.release()
+    await settled(env, match_id)
+    match = await service.get_match(match_id)
+    assert match.deadline_at == pytest.approx(first + HELD_S, abs=1.0)
+    moved = [q.event for q in await service.events(match_id) if q.type == "deadline_moved"]
+    assert [e["reason"] for e in moved] == ["delivery"]
+    turn = next(m for m in env.messages(thread) if "Hand 1:" in m.text)
+    assert deadline_shown(turn.text) == int(match.deadline_at) and turn.buttons  # the turn shows it, still open
+    assert not any(q.type == "turn_timeout" for q in await service.events(match_id))
