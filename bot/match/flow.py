@@ -23,6 +23,12 @@ Steps can also play themselves (War): after every engine call the flow may settl
 after a fixed pause. A match's pace (``matches.options["pace"]``, from the plugin's ``paces``) is the flow's to
 read; the kernel stores it, counts the votes to change it and calls the flow again when it changes.
 
+A step where a seat has exactly one legal action asks nothing: the kernel plays that action for the seat (human or
+bot) in the transaction that made the seat wait, logs it under :attr:`Flow.only_kind` (every flow's
+``choice_kinds`` include it, so the match file holds it like the game's other choices) and, when every seat the step
+waits for played itself, goes on at once (:meth:`Flow.only_action` says what the one action is). A game whose one
+action *is* the play (War's Flip) turns it off: :attr:`Flow.only_choices_play_themselves`.
+
 A game played against the house for the server's chips (Casino War) says so too: the terms a player sits down on
 (:meth:`Flow.chip_terms`, :meth:`Flow.with_balances`: the engine is dealt each seat's balance) and the chip
 movements a step's events hold (:meth:`Flow.chip_moves`), which the kernel writes in the step's own transaction, so
@@ -105,7 +111,8 @@ class Flow:
     deadline_kind: ClassVar[str] = ""
     #: the type of the event queued when seats miss a step's deadline
     timeout_event_type: ClassVar[str] = ""
-    #: the action log kinds that are a seat's choice of a step (the player's and the defaults)
+    #: the action log kinds that are a seat's choice of a step (the player's and the defaults; :attr:`only_kind` is
+    #: added to them by itself)
     choice_kinds: ClassVar[tuple[str, ...]] = ()
     #: event types that reveal what a seat's panel may only show once they are shown in public
     reveal_events: ClassVar[tuple[str, ...]] = ()
@@ -113,10 +120,23 @@ class Flow:
     auto_deadline_kind: ClassVar[str] = ""
     #: the action log kind of an auto-played step
     auto_kind: ClassVar[str] = "auto"
+    #: a seat with exactly one legal action is not asked: the kernel plays it (logged as :attr:`only_kind`, which
+    #: every such flow's ``choice_kinds`` get). A flow whose single action is how the game is played says ``False``
+    #: and why (War: pressing Flip is the game).
+    only_choices_play_themselves: ClassVar[bool] = True
+    #: the action log kind of an action the kernel played for a seat because it was the seat's only one
+    only_kind: ClassVar[str] = "only"
     #: a finished match moves the players' ratings (a game against the house does not)
     rated: ClassVar[bool] = True
     #: tournaments may play the game (a game against the house: no)
     tournaments: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A flow whose single choices play themselves counts them among its choices (the match file, the panels of
+        steps that are over, read them as the seat's choice of the step)."""
+        super().__init_subclass__(**kwargs)
+        if cls.only_choices_play_themselves and cls.only_kind not in cls.choice_kinds:
+            cls.choice_kinds = (*cls.choice_kinds, cls.only_kind)
 
     # --- steps ---------------------------------------------------------------------------------------------
     def step(self, game: Game) -> int:
@@ -126,6 +146,13 @@ class Flow:
     def waiting_for(self, game: Game) -> list[int]:
         """The seats whose choice of the current step is not in yet."""
         raise NotImplementedError
+
+    def only_action(self, game: Game, seat: int) -> Action | None:
+        """The one legal action of ``seat``, a seat the step waits for, when it has exactly one (the kernel plays it
+        for the seat); ``None`` when it has a choice to make. A flow may answer faster than the engine's whole
+        list, never differently."""
+        legal = game.legal_actions(seat)
+        return legal[0] if len(legal) == 1 else None
 
     def due_step(self, stored: int) -> int:
         """The step players act in (what their buttons carry), from the stored one (``matches.step``)."""

@@ -52,6 +52,14 @@ Hidden information. What a seat's panel shows may be derived from public reveals
 while any of them is still to be shown in public, :meth:`MatchKernel.status` and :meth:`MatchKernel.open_panel`
 refuse (StillShowing), and the Discord side shows no later event.
 
+Choices that play themselves. After every engine call (a deal, a choice, a timeout's defaults, a forfeit, an
+auto-played step, a pace change) the kernel looks at the seats the step waits for: one with exactly one legal action
+(the flow's :meth:`~bot.match.flow.Flow.only_action`) is not asked, the kernel plays the action for it in the same
+transaction, logged under the flow's ``only_kind``; when that was the last choice the step waited for, the next
+step begins at once and may play itself too (up to :data:`MAX_ONLY_CHOICES` in one call; the game may even end).
+Such a seat gets no deadline of its own and its choice no panel; the engine's events show what it played. Each
+step's events are tagged with that step. War's flow turns this off (its one action, Flip, is how it is played).
+
 Missed deadlines: a seat without a choice when the step's timeout runs has missed it (misses + 1; a seat that
 chooses is back to 0). On a first miss it plays the flow's default; on the second in a row it forfeits
 (``game_over`` reason ``timeout``). When every seat reaches two in a row at once, the match ends as a draw
@@ -134,6 +142,9 @@ FLIP_PACE_MS_RANGE = (1000, 5000)
 NOTHING_TO_GIVE_UP = N_("there's nothing to give up")
 MISSES_TO_FORFEIT = 2
 SECONDS_PER_DAY = 86_400
+#: the most choices the kernel plays for seats (each a seat's only legal action) after one engine call: a game may
+#: play itself on for many steps, never for ever; past it the seat is asked as usual
+MAX_ONLY_CHOICES = 1000
 
 class Change(StrEnum):
     """The vocabulary of :attr:`MatchUpdate.changes`: what a call changed."""
@@ -148,6 +159,7 @@ class Change(StrEnum):
     DRAFT = "draft"
     LOCKED = "locked"
     STEP = "step"
+    ONLY = "only"
     AUTO = "auto"
     VOTED = "voted"
     PACE = "pace"
@@ -204,8 +216,9 @@ def default_seed() -> int:
 class MatchUpdate:
     """What a call changed, committed: the match after it, the events it queued (to show, in order), ``changes``
     (words from the module's vocabulary: challenge, accepted, declined, withdrawn, expired, draft, locked,
-    step, timeout, forfeit, finished, deadline, ...: :class:`Change`), the caller's panel for panel calls, and the
-    seats that missed the deadline (``timed_out``) or forfeited (``forfeited``)."""
+    step, only (a seat's only action was played for it), timeout, forfeit, finished, deadline, ...:
+    :class:`Change`), the caller's panel for panel calls, and the seats that missed the deadline (``timed_out``) or
+    forfeited (``forfeited``)."""
 
     match: MatchRecord
     events: tuple[QueuedEvent, ...] = ()
@@ -311,6 +324,15 @@ class _Work:
         (:meth:`PipelinedConnection.send`)."""
         assert self.pipelined
         self.conn.send(lambda connection: write(connection, *args, **kwargs))
+
+    async def log_action(self, seat: int, step: int, kind: str, action: dict[str, Any]) -> None:
+        """Append to the match's action log (sent without waiting when the connection can)."""
+        if self.pipelined:
+            self.write(self.store.append_action, self.match.id, seat=seat, step=step, kind=kind, action=action,
+                       now=self.now)
+        else:
+            await self.store.append_action(self.conn, self.match.id, seat=seat, step=step, kind=kind, action=action,
+                                           now=self.now)
 
     def _note_state(self, fields: dict[str, Any]) -> None:
         if fields.get("state") is not None:
@@ -1382,12 +1404,14 @@ class MatchKernel:
         ``restart``: the deadline starts again (the pace changed, a timeout played)."""
         match = work.match
         options = dict(match.options) if options is None else options
+        queued, segment, segment_step, played = await self._play_only_choices(work, game, events, previous_step)
+        events = [*events, *played]
         settled = self.flow.settle(game, options, previous_step, started=started)
         step = self._step(game)
         fields: dict[str, Any] = {"state": game.to_json(), "step": step}
         if options != match.options:
             fields["options"] = options
-        queued = self.flow.tag(game, [*events, *settled], previous_step)
+        queued += self.flow.tag(game, [*segment, *settled], segment_step)
         step_changed = not game.is_over and step != previous_step
         plan = None if game.is_over else self.flow.schedule(match, game, options,
                                                               new_step=step_changed or started or restart)
@@ -1420,6 +1444,44 @@ class MatchKernel:
         written = {name: value for name, value in fields.items() if name != "state"}
         seats = tuple(dataclasses.replace(seat, draft=()) for seat in match.seats) if step_changed else match.seats
         work.mirrored(dataclasses.replace(match, **written, seats=seats, updated_at=work.now))
+
+    async def _play_only_choices(self, work: _Work, game: Game, events: list[Event],
+                                 previous_step: int) -> tuple[list[Event], list[Event], int, list[Event]]:
+        """Play, for every seat the step waits for, the action that is its only one (logged under the flow's
+        ``only_kind``), step after step while they play themselves (at most :data:`MAX_ONLY_CHOICES`). Returns the
+        events of the steps that are over, tagged with their step (the engine call's ``events`` with
+        ``previous_step``), the untagged events of the step the game is at now and that step (``previous_step`` and
+        ``events`` when nothing played itself in a new step), and every event the actions played caused."""
+        queued: list[Event] = []
+        segment, segment_step = list(events), previous_step
+        played: list[Event] = []
+        if not self.flow.only_choices_play_themselves:
+            return queued, segment, segment_step, played
+        for _ in range(MAX_ONLY_CHOICES):
+            only = self._only_choice(game)
+            if only is None:
+                break
+            seat, action = only
+            step = self._step(game)
+            if step != segment_step:  # a new step plays itself: what came before it belongs to the step before
+                queued += self.flow.tag(game, segment, segment_step)
+                segment, segment_step = [], step
+            caused = game.apply(seat, action)
+            segment += caused
+            played += caused
+            await work.log_action(seat, step, self.flow.only_kind, action)
+            work.changes.add(Change.ONLY)
+        return queued, segment, segment_step, played
+
+    def _only_choice(self, game: Game) -> tuple[int, dict[str, Any]] | None:
+        """The first seat the step waits for that has exactly one legal action, and that action."""
+        if game.is_over:
+            return None
+        for seat in self.flow.waiting_for(game):
+            action = self.flow.only_action(game, seat)
+            if action is not None:
+                return seat, action
+        return None
 
     async def _finish(self, work: _Work, game: Game) -> None:
         """The game is over: in this transaction, the match finishes and the result, results rows and ratings are

@@ -134,6 +134,12 @@ class AirWarFlow(Flow):
     def still_in(self, game: Game) -> list[int]:
         return [seat for seat, flag in enumerate(cast(AirWar, game).in_game) if flag]
 
+    def only_action(self, game: Game, seat: int) -> Action | None:
+        """A stack has one order only when all its cards are the same (the engine's list of its distinct orders,
+        up to 5,040, is not built for it)."""
+        stack = cast(AirWar, game).stacks[seat]
+        return {"type": "order", "cards": list(stack)} if len(set(stack)) == 1 else None
+
     def extra_seconds(self, events: Sequence[Event], flip_pace_ms: int) -> float:
         flips = sum(1 for event in events if event.get("type") == "flip")
         return flips * flip_pace_ms / 1000

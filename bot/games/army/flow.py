@@ -182,8 +182,8 @@ class ArmyFlow(Flow):
     def ended_panel(self, match: MatchRecord, seat: int, user_id: int, step: int,
                     log: Sequence[ActionRecord]) -> ArmyPanel:
         mine = [a for a in log if a.step == step and a.seat == seat]
-        others = [a for a in log if a.step == step and a.seat != seat and a.kind in _CHOICES]
-        action = next((a for a in mine if a.kind in _CHOICES), None)
+        others = [a for a in log if a.step == step and a.seat != seat and a.kind in self.choice_kinds]
+        action = next((a for a in mine if a.kind in self.choice_kinds), None)
         timed_out = any(a.kind == "timeout" for a in mine)
         phase = "arrange" if step == ARRANGE_STEP else "play"
         draft: tuple[str, ...] = ()

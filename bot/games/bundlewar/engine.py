@@ -19,7 +19,8 @@ that pile." Our choices where it is silent (also in ``bot/games/bundlewar/rules/
   (never looked at, they can't steal), then a card they look at and may steal with or play. A player who cannot
   lay the whole war loses at once (is out; their laid cards stay in the pot).
 * The winner picks which of the won **face-up** cards goes on top of their pile (the deadline's default: the
-  highest); the rest go under it as they were laid.
+  highest); the rest go under it as they were laid. Only the top's rank matters, so the choices are one card of
+  each rank: won cards all of one rank leave nothing to choose.
 * An empty packet is refilled from the player's pile, shuffled. A player with neither is out. The last player with
   cards wins; after ``max_rounds`` rounds the most cards wins (equal: a draw).
 
@@ -122,10 +123,19 @@ class BundleWar(Game):
         if self.is_over or seat not in self.deciders or seat in self.choices:
             return []
         if self.phase == TOP:
-            return [{"type": "top", "card": card} for card in dict.fromkeys(self.shown)]
+            return [{"type": "top", "card": card} for card in self.top_choices()]
         card = self.looking[seat]
         assert card is not None
         return [{"type": "play"}] + [{"type": "steal", "victim": victim} for victim in self.stealable(seat, card)]
+
+    def top_choices(self) -> list[str]:
+        """The won face-up cards the winner picks the pile's top from: one of each rank, the first shown (only a
+        top's rank matters, a steal matches ranks; the two jokers are one rank). Any shown card is still accepted
+        (:meth:`apply`), so a match file that named another card of the rank plays as it did."""
+        kept: dict[str, str] = {}
+        for card in self.shown:
+            kept.setdefault("joker" if card in JOKERS else rank_of(card), card)
+        return list(kept.values())
 
     def stealable(self, seat: int, card: str) -> list[int]:
         if self.stolen[seat] >= MAX_STEALS:
@@ -143,7 +153,9 @@ class BundleWar(Game):
             raise NotYourTurn(N_("You have nothing to choose now."))
         if seat in self.choices:
             raise NotYourTurn(N_("You have chosen already in this step."))
-        if not isinstance(action, Mapping) or action not in self.legal_actions(seat):
+        if not isinstance(action, Mapping) or (action not in self.legal_actions(seat) and not (
+                self.phase == TOP and dict(action).keys() == {"type", "card"} and action["type"] == "top"
+                and action["card"] in self.shown)):
             raise IllegalAction(N_("That is not a choice you can make now: {action}."), action=repr(action))
         self.choices[seat] = dict(action)
         events: list[Event] = [{"type": "chosen", "step": self.step, "seat": seat}]

@@ -178,7 +178,7 @@ class CasinoWarFlow(Flow):
     def ended_panel(self, match: MatchRecord, seat: int, user_id: int, step: int,
                     log: Sequence[ActionRecord]) -> CasinoPanel:
         mine = [a for a in log if a.step == step and a.seat == seat]
-        action = next((a for a in mine if a.kind in CHOICE_KINDS), None)
+        action = next((a for a in mine if a.kind in self.choice_kinds), None)
         if any(a.kind == "timeout" for a in mine):
             ended = "timeout"
         elif action is not None:

@@ -222,6 +222,9 @@ class WarFlow(Flow):
     timeout_event_type = "turn_timeout"
     auto_deadline_kind = ROUND
     auto_kind = "round"
+    #: Flip is every seat's one action in every round, and pressing it is how War is played at the flip pace (the
+    #: auto and instant paces are how players let the bot flip): a Flip is asked, never played for the seat
+    only_choices_play_themselves = False
 
     # --- steps ---------------------------------------------------------------------------------------------
     def step(self, game: Game) -> int:
