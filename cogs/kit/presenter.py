@@ -817,16 +817,17 @@ class Presenter(ShowLoop):
                            colour=self.finished_colour if panel.ended else self.colour)
 
     async def _send_panels(self, show: Show, step: int) -> Delivery:
-        """Each seat's panel of ``step``, when ``step`` is the match's current one (once per seat and step): by DM
-        for a player who prefers it (the default), else in the thread only, from the board's button. The seats' DMs
-        go out together (each waits only for its own DM channel). Returns when each panel reached its player, for
+        """Each seat's panel of ``step``, when ``step`` is the match's current one (once per seat and step, for a seat
+        with something to choose: :meth:`_has_choice`): by DM for a player who prefers it (the default), else in the
+        thread only, from the board's button. The seats' DMs go out together (each waits only for its own DM
+        channel). Returns when each panel reached its player, for
         :meth:`_deadline_from_delivery`."""
         match = show.match
         delivery = Delivery()
         if match.status != "active" or match.step != step:
             return delivery
         seats = [seat for seat in range(len(match.seats)) if dm_name(step, seat) not in match.messages
-                 and seat not in program_seats(match)]
+                 and seat not in program_seats(match) and await self._has_choice(match, seat)]
         if not seats:
             return delivery
         places = await self.preferences.panel_places(match.seats[seat].user_id for seat in seats)
@@ -841,6 +842,12 @@ class Presenter(ShowLoop):
             if isinstance(outcome, BaseException):
                 raise outcome
         return delivery
+
+    async def _has_choice(self, match: MatchRecord, seat: int) -> bool:
+        """Whether the seat has something to choose in the match's current step: a seat the step does not wait for,
+        or whose only action the kernel played for it, gets no panel of the step (no DM, no ping, no deadline)."""
+        panel = await self.service.panel(match.id, match.seats[seat].user_id)
+        return not self.service.flow.locked(panel)
 
     async def _send_panel(self, show: Show, step: int, seat: int, place: str, messages: dict[str, int],
                           delivery: Delivery) -> None:

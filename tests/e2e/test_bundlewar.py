@@ -67,6 +67,44 @@ async def test_a_pick_of_six_won_cards_fits_the_panel_and_the_game_goes_on(make_
     assert not any(q.type in ("turn_timeout", "forfeit") for q in await service(env).events(match_id))
 
 
+async def test_a_choice_that_is_the_only_one_plays_itself_and_is_shown_not_asked(make_env, tmp_path):
+    """A card that can only be played (no pile top of its rank to steal) and a pile-top pick from won cards of one
+    rank play themselves: in a whole game no panel ever shows a single choice button, and a player with nothing
+    to choose gets no panel of the step; the thread still shows every card played, and the game ends with its
+    result and a match file that replays to it."""
+    env = await make_env(fast_bot(tmp_path / "bundlewar.db", seed=SEED))
+    lift_rate_limits(env)
+    alice, bob = env.user("alice"), env.user("bob")
+    single: list[tuple[str, str]] = []
+    shown: set[tuple[int, str]] = set()  # (seat, title) of every panel a player's DMs showed
+
+    def watch() -> None:  # every change of the local Discord: no panel offers one choice alone, ever
+        for seat, user in enumerate((alice, bob)):
+            for message in env.messages(user):
+                if message.title.startswith("Bundle War — step"):
+                    shown.add((seat, message.title))
+                    if len(message.buttons) == 1:
+                        single.append((message.title, message.buttons[0]["custom_id"]))
+
+    env.world.listeners.append(watch)
+    match_id, thread = await play(env, small=True)
+    result = await env.wait_for(lambda: result_of(env, thread), message="no result")
+    await settled(env, match_id)
+    assert single == []
+    async with service(env).db.read() as conn:
+        log = await store.actions(conn, match_id)
+    played_themselves = [action for action in log if action.kind == "only"]
+    assert played_themselves and any(action.action["type"] == "play" for action in played_themselves)
+    steps_asked = {(action.seat, action.step) for action in log if action.kind == "choice"}
+    assert not steps_asked & {(action.seat, action.step) for action in played_themselves}
+    assert not shown & {(action.seat, f"Bundle War — step {action.step}") for action in played_themselves}
+    events = await service(env).events(match_id)
+    played = [entry["card"] for q in events if q.type == "step_played" for entry in q.event["played"]]
+    lines = [line for m in env.messages(thread) for line in m.text.splitlines() if " plays " in line]
+    assert len(lines) == len(played) >= len([a for a in played_themselves if a.action["type"] == "play"])
+    await check_finished(env, match_id, result)
+
+
 async def play(env: Env, *, small: bool, picks: list[tuple[list[str], list[str]]] | None = None) -> tuple[int, Any]:
     """Alice challenges Bob and both play from their panels to the end (steal whenever a steal is offered, else
     play; the first card offered on top), checking that the card a player looks at is theirs alone. ``picks``
