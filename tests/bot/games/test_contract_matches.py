@@ -1,15 +1,18 @@
 """The match contract, over every registered game the match kernel plays with a flow (and its variants): a match
 played through the kernel on a real SQLite file, by seeded random legal choices, exports a match file that
-``python -m bot replay`` plays to the stored result; a forfeit mid-match too."""
+``python -m bot replay`` plays to the stored result; a forfeit mid-match too. No seat is ever left waiting with
+exactly one legal action (the kernel plays it for the seat), except in a flow that asks those (War's Flip)."""
 
 from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
 from bot.games import game_class, registry
+from bot.games.base import Game
 from bot.match.kernel import MatchKernel
 from bot.replay import replay
 from bot.storage import Database
@@ -38,11 +41,23 @@ async def open_kernel(tmp_path):
         await database.close()
 
 
-async def play(kernel: MatchKernel, game: str, chooser: random.Random, *, forfeit_at: int | None = None) -> int:
+def assert_no_seat_waits_on_its_only_action(kernel: MatchKernel, game_now: Game) -> None:
+    """Every seat the step waits for has a choice to make (more than one legal action), unless the game's flow asks
+    a seat's only action (War's Flip: then every waiting seat has exactly that one)."""
+    for seat in kernel.flow.waiting_for(game_now):
+        legal = game_now.legal_actions(seat)
+        if kernel.flow.only_choices_play_themselves:
+            assert len(legal) > 1, f"seat {seat} waits with its only action {legal}"
+        else:
+            assert legal == [{"type": "flip"}]
+
+
+async def play(kernel: MatchKernel, game: str, chooser: random.Random, *, forfeit_at: int | None = None,
+               rules: dict[str, Any] | None = None) -> int:
     """A whole match of ``game`` by random legal choices (each seat's action drawn from the engine's legal ones);
     seat 1 forfeits at step ``forfeit_at`` (in a game where the others play on after a forfeit -- a table against
     the house -- seat 0 plays to the end). Returns the match id."""
-    update = await kernel.challenge(GUILD, CHANNEL, ALICE, BOB, game=game)
+    update = await kernel.challenge(GUILD, CHANNEL, ALICE, BOB, game=game, rules=rules)
     match = (await kernel.accept(update.match.id, BOB)).match
     forfeited = False
     for _ in range(MAX_STEPS):
@@ -55,6 +70,7 @@ async def play(kernel: MatchKernel, game: str, chooser: random.Random, *, forfei
         async with kernel.db.read() as conn:
             state = await store.load_state(conn, match.id)
         game_now = game_class(game).from_json(state)
+        assert_no_seat_waits_on_its_only_action(kernel, game_now)
         seat = kernel.flow.waiting_for(game_now)[0]
         action = chooser.choice(game_now.legal_actions(seat))
         match = (await kernel.choose(match.id, USERS[seat], kernel.flow.due_step(match.step), action)).match
@@ -100,6 +116,8 @@ async def test_a_self_playing_match_exports_a_file_that_replays_to_its_result(tm
             step = kernel.flow.due_step(match.step)
             async with database.read() as conn:
                 game_now = game_class(game).from_json(await store.load_state(conn, match.id))
+            assert kernel.flow.waiting_for(game_now)
+            assert_no_seat_waits_on_its_only_action(kernel, game_now)
             for seat in kernel.flow.waiting_for(game_now):
                 await kernel.choose(match.id, USERS[seat], step, game_now.legal_actions(seat)[0])
             match = (await kernel.forfeit(match.id, BOB)).match
@@ -145,6 +163,7 @@ async def test_a_lobby_match_of_three_or_four_exports_a_file_that_replays_to_its
             async with kernel.db.read() as conn:
                 game_now = game_class(game).from_json(await store.load_state(conn, match.id))
             assert game_now.num_players == players
+            assert_no_seat_waits_on_its_only_action(kernel, game_now)
             seat = chooser.choice(kernel.flow.waiting_for(game_now))
             action = chooser.choice(game_now.legal_actions(seat))
             match = (await kernel.choose(match.id, MORE_USERS[seat], kernel.flow.due_step(match.step), action)).match
@@ -156,3 +175,35 @@ async def test_a_lobby_match_of_three_or_four_exports_a_file_that_replays_to_its
             assert match.result["winner"] != 1
         async with kernel.db.read() as conn:
             assert await check_consistency(conn) == []
+
+
+#: games whose seats often have one legal action, with rules that make it likely: Bundle War's card that matches no
+#: pile top (nothing to steal) and its pick of a pile top from won cards of one rank; Casino War's tie a seat has
+#: too few chips to go to war on (it can only surrender)
+ONLY_ACTION_GAMES = [("bundlewar", {}), ("casinowar", {"stake": 120, "min_bet": 10, "max_bet": 100, "hands": 200})]
+
+
+@pytest.mark.parametrize(("game", "rules"), ONLY_ACTION_GAMES)
+async def test_a_seats_only_action_plays_itself_is_logged_and_replays(open_kernel, game, rules):
+    """Random matches where seats often have one legal action: the kernel played each of them for the seat (action
+    log kind ``only``: replayed from the seed and the log, the seat had exactly that one legal action then), never
+    asked one, and the match file replays to the stored result."""
+    played_themselves = 0
+    for seed in (3, 11, 19, 27):
+        kernel = await open_kernel(game, seed)
+        match_id = await play(kernel, game, random.Random(seed), rules=rules)
+        match = await kernel.get_match(match_id)
+        async with kernel.db.read() as conn:
+            log = await store.actions(conn, match_id)
+        again = game_class(game).new(match.rules, seed=match.seed)
+        for action in log:
+            if action.kind == kernel.flow.only_kind:
+                assert again.legal_actions(action.seat) == [action.action]
+                played_themselves += 1
+            else:
+                assert len(again.legal_actions(action.seat)) > 1
+            again.apply(action.seat, action.action)
+        assert again.outcome is not None and again.outcome.winner == match.result["winner"]
+        last = list(replay(json.loads(json.dumps(await kernel.export(match_id)))))[-1]
+        assert (last["winner"], last["reason"]) == (match.result["winner"], match.result["reason"])
+    assert played_themselves > 0
