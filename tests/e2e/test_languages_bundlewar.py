@@ -105,11 +105,13 @@ async def test_bundle_war_shows_no_english_in_the_pseudo_language(make_env, tmp_
                  for seat, user_id in enumerate(match.user_ids)}
         assert len(users) == 3
 
-        # the first step: one player opens the panel from the board, chooses from the DM, then presses the opened
-        # panel's button: refused (chosen already)
+        # the first step that asks (the first round's cards can steal nothing: they played themselves): one player
+        # opens the panel from the board, chooses from the DM, then presses the opened panel's button: refused
+        # (chosen already)
         await settled(env, match_id)
         match = await service(env).get_match(match_id)
-        step, first = match.step, users[0]
+        waiting = service(env).flow.waiting_for(await _game(env, match_id))
+        step, first = match.step, users[waiting[0]]
         board = with_buttons(env.messages(thread), f"bw:open:{match_id}:{step}")
         assert board is not None
         opened = await click(env, first, board, f"bw:open:{match_id}:{step}")
@@ -118,7 +120,7 @@ async def test_bundle_war_shows_no_english_in_the_pseudo_language(make_env, tmp_
         await click(env, first, panel, chosen(panel, match_id, step))
         refused = await click(env, first, ephemeral, chosen(ephemeral, match_id, step))
         assert refused.response.ephemeral
-        for seat in (1, 2):
+        for seat in waiting[1:]:
             panel = await dm_panel(env, users[seat], match_id, step)
             await click(env, users[seat], panel, chosen(panel, match_id, step))
 

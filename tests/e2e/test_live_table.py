@@ -11,9 +11,11 @@ import re
 
 import pytest
 
+from bot.games.bundlewar.engine import BundleWar
 from tests.e2e import test_army as army
 from tests.e2e.test_airwar import (
     POLICIES,
+    SEED,
     TITLE,
     accept,
     board,
@@ -102,6 +104,17 @@ async def test_a_busy_channel_does_not_hold_back_the_panels_of_its_matches(make_
 
 
 
+def first_asked(game: BundleWar) -> tuple[int, int]:
+    """The first step of ``game`` where a seat has a choice (before it, every card could only be played: the kernel
+    plays those), and that seat."""
+    while True:
+        only = next(((seat, legal[0]) for seat in game.pending_seats()
+                     if len(legal := game.legal_actions(seat)) == 1), None)
+        if only is None:
+            return game.step, game.pending_seats()[0]
+        game.apply(*only)
+
+
 async def test_a_bundle_war_board_shows_the_deadline_its_late_panel_moved(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     alice, bob = env.user("alice"), env.user("bob")
@@ -111,15 +124,18 @@ async def test_a_bundle_war_board_shows_the_deadline_its_late_panel_moved(make_e
     match_id = int(message.buttons[0]["custom_id"].split(":")[2])
     service = env.bot.get_cog("BundleWar").service
     await env.wait_for(lambda: message.buttons)
-    hold = env.hold(creates(env.dm(alice), titled("Bundle War — step 1")))
+    # the first step that asks anyone (the cards before it could only be played: they played themselves)
+    step, seat = first_asked(BundleWar.new(seed=SEED))
+    player = (alice, bob)[seat]
+    hold = env.hold(creates(env.dm(player), titled(f"Bundle War — step {step}")))
     await env.click(bob, message, custom_id=f"bw:c:{match_id}:accept")
     thread = await env.wait_for(lambda: message.thread, message="no thread")
     await hold.wait(timeout=10)
     first = (await service.get_match(match_id)).deadline_at
     env.clock.advance(HELD_S)
     hold.release()
-    await env.wait_for(lambda: any(m.title == "Bundle War — step 1"
-                                   for m in env.messages(alice)), message="alice's panel never came")
+    await env.wait_for(lambda: any(m.title == f"Bundle War — step {step}"
+                                   for m in env.messages(player)), message="the panel never came")
     for _ in range(500):  # (every event shown)
         if not await service.unshown_events(match_id):
             break
