@@ -1397,11 +1397,12 @@ class MatchKernel:
     async def _after_play(self, work: _Work, game: Game, events: list[Event], *, previous_step: int,
                           settings: GuildSettings | None = None, options: dict[str, Any] | None = None,
                           started: bool = False, restart: bool = False) -> None:
-        """Store the game after an engine call, let the flow settle it, queue the events, set the next deadline or
-        finish the match. ``work.match`` must be the match as written so far (reloaded or mirrored): the match goes
-        on with a record made here, not read back. ``settings``: the server's, if the caller read them already;
-        ``options``: the match's options as the caller changed them; ``started``: the game was just dealt;
-        ``restart``: the deadline starts again (the pace changed, a timeout played)."""
+        """Store the game after an engine call, play the seats' only actions (:meth:`_play_only_choices`), let the
+        flow settle it, queue the events, set the next deadline or finish the match. ``work.match`` must be the match
+        as written so far (reloaded or mirrored): the match goes on with a record made here, not read back.
+        ``settings``: the server's, if the caller read them already; ``options``: the match's options as the caller
+        changed them; ``started``: the game was just dealt; ``restart``: the deadline starts again (the pace changed,
+        a timeout played)."""
         match = work.match
         options = dict(match.options) if options is None else options
         queued, segment, segment_step, played = await self._play_only_choices(work, game, events, previous_step)
