@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.cards import JOKERS, card_label, rank_of
+from bot.cards import card_label
 from bot.i18n import N_, Texts
 from bot.render.common import (
     ENGLISH,
@@ -88,15 +88,6 @@ def board(event: Mapping[str, Any], names: Sequence[str], *, deadline: float | N
     return Surface(clamp_line(title, 256), clamp("\n".join(lines), say=say))
 
 
-def choices_by_rank(choices: Sequence[str]) -> list[str]:
-    """The pile-top picks ``top:CARD`` with one card of each rank (the first offered; the jokers are one rank)."""
-    kept: dict[str, str] = {}
-    for item in choices:
-        card = item.removeprefix("top:")
-        kept.setdefault("joker" if card in JOKERS else rank_of(card), item)
-    return list(kept.values())
-
-
 def panel_title(step: int, say: Texts = ENGLISH) -> str:
     _ = say
     return clamp_line(_("{game} — step {step}", game=say(TITLE), step=say.number(step)), 256)
@@ -114,8 +105,9 @@ def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurfac
     buttons = []
     if view.get("phase") == "top":
         text = _("You won the round: which card goes on top of your pile?")
-        # only a pile top's rank matters (a steal matches ranks): one button per rank, so a big war's pick fits
-        for item in choices_by_rank(data.choices):
+        # only a pile top's rank matters (a steal matches ranks): the choices are one card per rank, so a big war's
+        # pick fits
+        for item in data.choices:
             card = item.removeprefix("top:")
             buttons.append(Button(item, clamp_line(_("{card} on top", card=card_label(card)), 80), True, "primary",
                                   card=card))

@@ -81,6 +81,28 @@ def test_the_highest_card_takes_the_table_and_its_winner_picks_the_top():
     assert g.piles[0] == ["KC", "4D"] and g.stats.rounds == 1
 
 
+def test_the_top_is_picked_from_one_card_of_each_rank_and_one_rank_leaves_no_choice():
+    # only a pile top's rank matters (a steal matches ranks): the tied kings are one choice, the first shown
+    g = game(["KC", "2S", "3S", "4S", "QS", "5C"], ["KD", "2H", "3H", "4H", "7H", "6C"])
+    g.apply(0, PLAY)
+    g.apply(1, PLAY)  # the kings tie: a war, three down, then a card each to look at
+    g.apply(0, PLAY)
+    g.apply(1, PLAY)
+    assert g.shown == ["KC", "KD", "QS", "7H"]
+    assert g.legal_actions(0) == [{"type": "top", "card": card} for card in ("KC", "QS", "7H")]
+    # a match file that named the other king still plays: any won face-up card is accepted
+    g.apply(0, {"type": "top", "card": "KD"})
+    assert g.piles[0][-1] == "KD"
+    one_rank = game(["KC", "2S"], ["4D", "3H"])
+    one_rank.shown = ["KC", "KD"]
+    one_rank.phase, one_rank.deciders, one_rank.choices = "top", [0], {}
+    assert one_rank.legal_actions(0) == [{"type": "top", "card": "KC"}]
+    joker_pair = game(["KC", "2S"], ["4D", "3H"])
+    joker_pair.shown = [*sorted(JOKERS), "9C"]
+    joker_pair.phase, joker_pair.deciders, joker_pair.choices = "top", [0], {}
+    assert joker_pair.legal_actions(0) == [{"type": "top", "card": sorted(JOKERS)[0]}, {"type": "top", "card": "9C"}]
+
+
 def test_jokers_are_the_highest_cards():
     # "The deck includes two jokers, which are the highest cards."
     joker = sorted(JOKERS)[0]
