@@ -1226,9 +1226,15 @@ class MatchKernel:
                     or work.now < match.deadline_at):
                 return None
             game = await self._game(work)
-            missed = self.flow.waiting_for(game)
-            if not missed:
+            waiting = self.flow.waiting_for(game)
+            if not waiting:
                 return None
+            # a seat whose only action is still to play (the step played on as far as MAX_ONLY_CHOICES let it, or the
+            # match was stored before the kernel played those) missed nothing: it plays it now, with the step
+            missed = [seat for seat in waiting if not self._plays_itself(game, seat)]
+            if not missed:
+                await self._after_play(work, game, [], previous_step=match.step, restart=True)
+                return await work.result()
             misses = [seat.misses + (1 if seat.seat in missed else 0) for seat in match.seats]
             forfeit = [seat for seat in missed if misses[seat] >= MISSES_TO_FORFEIT]
             everyone = sorted(forfeit) == self.flow.still_in(game)
@@ -1483,6 +1489,10 @@ class MatchKernel:
             if action is not None:
                 return seat, action
         return None
+
+    def _plays_itself(self, game: Game, seat: int) -> bool:
+        """The seat, one the step waits for, has exactly one legal action and the flow lets the kernel play it."""
+        return self.flow.only_choices_play_themselves and self.flow.only_action(game, seat) is not None
 
     async def _finish(self, work: _Work, game: Game) -> None:
         """The game is over: in this transaction, the match finishes and the result, results rows and ratings are

@@ -95,6 +95,23 @@ async def test_the_kernel_plays_at_most_its_bound_then_asks(open_kernel, monkeyp
     assert chosen.match.step == 2
 
 
+async def test_a_seat_left_waiting_on_its_only_action_misses_nothing_at_the_deadline(open_kernel, monkeypatch):
+    # a seat still waiting with its only action when the deadline comes (the bound stopped the kernel, or the match
+    # was stored before it played those) plays it then: no miss, no timeout, the step goes on
+    monkeypatch.setattr(kernel_module, "MAX_ONLY_CHOICES", 1)
+    kernel = await open_kernel("bundlewar", PLAIN_SEED)
+    challenge = await kernel.challenge(GUILD, CHANNEL, ALICE, BOB, game="bundlewar", rules=SHORT_PACK)
+    match = (await kernel.accept(challenge.match.id, BOB)).match
+    monkeypatch.undo()
+    kernel.clock.advance(match.deadline_at - kernel.clock() + 1)
+    update = await kernel.deadline_due(match.id)
+    assert update is not None and Change.TIMEOUT not in update.changes and Change.ONLY in update.changes
+    assert not any(q.type == "turn_timeout" for q in update.events)
+    assert [(a.seat, a.step, a.kind) for a in await log_of(kernel, match.id)] == [(0, 1, "only"), (1, 1, "only")]
+    assert update.match.step == 2 and [seat.misses for seat in update.match.seats] == [0, 0]
+    assert update.match.deadline_at > kernel.clock()
+
+
 async def test_a_tie_a_seat_cannot_raise_for_surrenders_by_itself_and_its_chips_move(open_kernel):
     # one seat with 10 chips bets them all; the hand is a tie, and going to war needs 10 more: it can only surrender,
     # which plays itself in the bet's transaction: the half back is on the ledger, and with 5 chips (under the
