@@ -98,11 +98,15 @@ def test_every_bundle_war_view_of_a_random_game_can_be_built(players, seed, smal
 def test_bundle_wars_biggest_pick_offers_one_button_per_rank():
     # seed 8's default game: six face-up cards won after a war (10♠ 10♦ J♠ J♦ Q♠ A♥), four ranks
     assert asyncio.run(_in_loop(bundle_views, 2, 8, False)) >= 4
+    # the engine offers one card of each rank (the jokers are one), the first won
+    game = BundleWar.new(seed=1)
+    game.shown = ["10S", "10D", "JS", "JD", "QS", "AH", "RJ", "BJ"]
+    game.phase, game.deciders, game.choices = "top", [0], {}
+    choices = tuple(item_of(action) for action in game.legal_actions(0))
+    assert choices == ("top:10S", "top:JS", "top:QS", "top:AH", "top:RJ")
     panel = BundlePanel(match_id=1, seat=0, user_id=1, locked=False, opponent_locked=False, deadline_at=None,
-                        finished=False, view={"phase": "top"}, step=3,
-                        choices=("top:10S", "top:10D", "top:JS", "top:JD", "top:QS", "top:AH", "top:RJ", "top:BJ"))
-    assert [b.key for b in bundle_render.panel(panel, NAMES[:2]).buttons] == ["top:10S", "top:JS", "top:QS",
-                                                                              "top:AH", "top:RJ"]
+                        finished=False, view={"phase": "top"}, step=3, choices=choices)
+    assert [b.key for b in bundle_render.panel(panel, NAMES[:2]).buttons] == list(choices)
 
 
 @settings(max_examples=8, deadline=None)
