@@ -22,8 +22,10 @@ def block_name(number: int) -> str:
     return f"block:{render.block_of(number)}"
 
 
-def starts_block(event: QueuedEvent) -> bool:
-    return event.type == "round" and (event.event["round"] - 1) % render.BLOCK == 0
+def block_of(event: QueuedEvent) -> int | None:
+    """The block of rounds an event is of (``None``: the result, a timeout: the block going on)."""
+    number = event.event.get("round")
+    return None if number is None or event.type in ("game_over", "result") else render.block_of(number)
 
 
 class SpeedWarPresenter(Presenter):
@@ -34,7 +36,7 @@ class SpeedWarPresenter(Presenter):
 
     async def _block(self, show: Show, event: QueuedEvent) -> tuple[int, list[dict[str, Any]]]:
         """The first round of ``event``'s block, and the block's events up to ``event``."""
-        events = await self._phase_events(show, event, starts_block)
+        events = await self._phase_events(show, event, block_of)
         first = next((q.event["round"] for q in events if q.type == "round"), event.event.get("round", 1))
         return first, [q.event for q in events]
 

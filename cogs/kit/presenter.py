@@ -565,21 +565,25 @@ class Presenter(ShowLoop):
         show.match = await self.service.set_message(show.match.id, name, message.id)
 
     async def _phase_events(self, show: Show, event: QueuedEvent,
-                            starts: Callable[[QueuedEvent], bool]) -> list[QueuedEvent]:
-        """The match's events of the phase ``event`` belongs to, up to it: from the last event at or before it that
-        ``starts`` a phase. Kept from run to run while the runs follow each other (a phase's message is rendered
-        again at each of its events without reading the whole match), read from the stored events otherwise."""
+                            phase_of: Callable[[QueuedEvent], int | None]) -> list[QueuedEvent]:
+        """The match's events of the phase ``event`` is in, up to it. ``phase_of`` tells an event's phase (a round, a
+        block of rounds; ``None``: the phase going on when it came, e.g. a timeout or the result): the phase is the
+        last one named at or before ``event``, its events the ones back to an event of another phase. Kept from run
+        to run while the runs follow each other (a phase's message is rendered again at each of its events without
+        reading the whole match), read from the stored events otherwise."""
         kept = self._phases.get(show.match.id)
         first = show.queued[0].seq
         if kept is not None and kept[0] >= first - 1:
             known = [q for q in kept[1] if q.seq < first] + show.queued
         else:
             known = await self.service.events(show.match.id)
-        start = next((i for i in range(len(known) - 1, -1, -1)
-                      if known[i].seq <= event.seq and starts(known[i])), 0)
-        known = known[start:]
-        self._phases[show.match.id] = (known[-1].seq if known else event.seq, known)
-        return [q for q in known if q.seq <= event.seq]
+        upto = [q for q in known if q.seq <= event.seq]
+        phase = next((p for q in reversed(upto) if (p := phase_of(q)) is not None), None)
+        start = len(upto)
+        while start > 0 and phase_of(upto[start - 1]) in (None, phase):
+            start -= 1
+        self._phases[show.match.id] = (known[-1].seq if known else event.seq, known[start:])
+        return upto[start:]
 
     # --- the match's message in its channel ------------------------------------------------------------------
     @staticmethod

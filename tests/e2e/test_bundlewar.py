@@ -48,6 +48,19 @@ async def test_a_game_with_a_steal_and_a_war_to_the_end(make_env, tmp_path):
     assert any("steals" in m.text and "pile with" in m.text for m in env.messages(thread))
     await check_finished(env, match_id, result)
     assert_live_table_in_v2(env, [env.channel(), thread])
+    check_one_message_per_round(env, thread, events)
+
+
+def check_one_message_per_round(env: Env, thread, events) -> None:
+    """The thread has at most one message of the bot per round (each round's message edited step by step, the last
+    one the result), none keeps a live button, and nobody got an ephemeral message."""
+    rounds = sum(1 for q in events if q.type in ("take", "pot_aside"))
+    created = [m for m in env.messages(thread) if m.author is env.bot_user]
+    print(f"Bundle War, {rounds} rounds: {len(created)} thread messages, {sum(len(m.history) for m in created)} edits")
+    assert len(created) <= rounds, [m.title for m in created]
+    assert not any(m.buttons for m in created)
+    assert created[-1].title.startswith("Bundle War — ") and created[-1].title != "Bundle War — round 1"
+    assert not env.ephemerals(env.user("alice")) and not env.ephemerals(env.user("bob"))
 
 
 async def test_a_pick_of_six_won_cards_fits_the_panel_and_the_game_goes_on(make_env, tmp_path):
@@ -64,7 +77,9 @@ async def test_a_pick_of_six_won_cards_fits_the_panel_and_the_game_goes_on(make_
     assert offered == ["10S", "JS", "QS", "AH"]
     match = await check_finished(env, match_id, result)
     assert match.result["reason"] != "timeout"
-    assert not any(q.type in ("turn_timeout", "forfeit") for q in await service(env).events(match_id))
+    events = await service(env).events(match_id)
+    assert not any(q.type in ("turn_timeout", "forfeit") for q in events)
+    check_one_message_per_round(env, thread, events)
 
 
 async def play(env: Env, *, small: bool, picks: list[tuple[list[str], list[str]]] | None = None) -> tuple[int, Any]:
