@@ -40,7 +40,7 @@ def every_text(say) -> list[str]:
             render.reaction_line(NAMES[1], [], say), render.timed_out(NAMES[:1], say), render.timed_out(NAMES, say)]
     surface = render.round_surface(ROUND, NAMES, deadline=1_800_000_000, say=say)
     made += [surface.title, surface.text, *(button.label for button in surface.buttons)]
-    made.append(render.block_lines(SETTLED + [{"type": "round_timeout", "forfeit": [0]}], NAMES, say))
+    made.append(render.block_lines([*SETTLED, {"type": "round_timeout", "forfeit": [0]}], NAMES, say))
     closed = render.closed_block(1, 10, [30, 22], NAMES, say)
     made += [closed.title, closed.text]
     for game_over in GAME_OVERS:
