@@ -139,3 +139,51 @@ async def _game(env: Env, match_id: int) -> BundleWar:
     async with service(env).db.read() as conn:
         state = await store.load_state(conn, match_id)
     return BundleWar.from_json(state)
+
+
+async def test_a_player_choosing_from_the_thread_is_mentioned_once_and_the_round_message_opens_the_panel(
+        make_env, tmp_path):
+    # alice plays from the thread (``here``), bob by DM: each round's message carries Choose while a step waits;
+    # alice's panel opens from it (ephemeral: her private panel); she is mentioned once, by the first round's message
+    env = await make_env(fast_bot(tmp_path / "bundlewar.db", seed=SEED))
+    lift_rate_limits(env)
+    alice, bob = env.user("alice"), env.user("bob")
+    await slash(env, alice, "preferences panels", options={"where": "here"})
+    ix = await slash(env, alice, "bundlewar challenge", opponent=bob, small=True)
+    challenge = ix.message
+    match_id = int(challenge.buttons[0]["custom_id"].split(":")[2])
+    await stored(env, match_id)
+    await (await env.click(bob, challenge, custom_id=f"bw:c:{match_id}:accept")).wait_response()
+    thread = await env.wait_for(lambda: challenge.thread, message="no thread")
+    for _ in range(1000):
+        await settled(env, match_id)
+        match = await service(env).get_match(match_id)
+        if match.status != "active":
+            break
+        step, game = match.step, await _game(env, match_id)
+        live = env.world.messages[match.messages[f"round:{game.round}"]]
+        assert [b["label"] for b in live.buttons] == ["Choose"] and live.title.endswith(f"step {step}")
+        for seat in service(env).flow.waiting_for(game):
+            if seat == 0:
+                opened = await env.click(alice, live, "Choose")
+                assert (await opened.wait_response()).ephemeral
+                panel = await env.wait_for(lambda n=step: next((m for m in reversed(env.ephemerals(alice))
+                                                                if m.title == f"Bundle War — step {n}"), None))
+                looked = LOOK.search(panel.text)
+                assert looked is None or looked[1] not in live.text  # her card is in her panel alone
+            else:
+                panel = await env.wait_for(lambda n=step: (p := panel_of(env, bob, n)) is not None and p.buttons
+                                           and p, message=f"no DM panel for step {step}")
+            key = next((b["custom_id"] for b in panel.buttons if ":steal:" in b["custom_id"]),
+                       panel.buttons[0]["custom_id"])
+            await (await env.click((alice, bob)[seat], panel, custom_id=key)).wait_response()
+    result = await env.wait_for(lambda: result_of(env, thread), message="no result")
+    await settled(env, match_id)
+    await check_finished(env, match_id, result)
+    created = [m for m in env.messages(thread) if m.author is env.bot_user]
+    events = await service(env).events(match_id)
+    assert len(created) <= sum(1 for q in events if q.type in ("take", "pot_aside"))
+    assert [m for m in created if alice in m.notified] == [created[0]]  # the first round's message, once
+    assert not any(bob in m.notified for m in created) and env.messages(alice) == []
+    assert all(m.title.startswith("Bundle War — step ") for m in env.ephemerals(alice, channel=thread))  # panels
+    assert not env.ephemerals(bob)
