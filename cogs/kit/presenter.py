@@ -38,6 +38,11 @@ after it (an edit notifies nobody: one notification per match, then none); a pla
 DMs turn out to be closed (Discord's 50007), gets no DM and is mentioned once on the step's public message instead
 (:meth:`Presenter._panel_pings`).
 
+Live messages: a game whose play is many small events shows each phase of it (a round, a block of rounds) in one
+message edited as the phase goes on (:meth:`Presenter._show_live`), rendered from the phase's events
+(:meth:`Presenter._phase_events`), so its thread gets a message a phase, not one an event; the last of them can
+become the result (:meth:`Presenter._post_result`'s ``live``).
+
 A game's presenter subclasses it and adds an ``_on_<event type>`` method per event of its own (or chooses
 otherwise: :meth:`Presenter._handler`).
 
