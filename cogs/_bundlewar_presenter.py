@@ -25,8 +25,6 @@ from cogs.kit.presenter import Presenter, Show, mentions
 #: the events a round's message shows (a run of them is one edit, made at the last)
 SHOWN = frozenset({"turn", "step_played", "battle", "war", "take", "pot_aside", "out", "turn_timeout", "game_over",
                    "deadline_moved", "result"})
-#: events after which a round is over (its message keeps what happened, no button)
-ROUND_ENDS = frozenset({"take", "pot_aside"})
 #: events after which the step a ``turn`` opened is over
 STEP_ENDS = frozenset({"step_played", "take", "pot_aside", "game_over"})
 
@@ -67,25 +65,27 @@ class BundleWarPresenter(Presenter):
 
     async def _show_round(self, show: Show, event: QueuedEvent) -> None:
         """``event``'s round as it stands at ``event``: the step being played on top with **Choose** (while it is the
-        match's step), what happened under it; or, once the round is over, what happened in it."""
+        match's step and waits for a choice), what happened under it; else (the round over, or no step of it waiting:
+        a step may play itself) what happened in it."""
         events = [q.event for q in await self._phase_events(show, event, round_of)]
-        turns = [e for e in events if e["type"] == "turn"]
-        if not turns:
+        number = next((e["round"] for e in events if e.get("round") is not None
+                       and e["type"] not in ("game_over", "result")), None)
+        if number is None:
             return
-        turn = turns[-1]
-        number, step = turn["round"], turn["step"]
         match = show.match
         say = texts(show.language)
-        after_turn = events[events.index(turn) + 1:]
         lines = render.round_lines(events, show.names, say)
-        if any(e["type"] in ROUND_ENDS for e in events) or match.status != "active":
+        turns = [e for e in events if e["type"] == "turn"]
+        turn = turns[-1] if turns else None
+        if (turn is None or match.status != "active" or match.step != turn["step"]
+                or any(e["type"] in STEP_ENDS for e in events[events.index(turn) + 1:])):
             await self._show_live(show, round_name(number), render.round_over(number, lines, say))
             return
-        current = match.step == step and not any(e["type"] in STEP_ENDS for e in after_turn)
-        surface = render.board(turn, show.names, deadline=match.deadline_at if current else None, say=say)
-        view = self.buttons.board_view(match.id, step, say(self.buttons.board_label)) if current else None
+        step = turn["step"]
+        surface = render.board(turn, show.names, deadline=match.deadline_at, say=say)
+        view = self.buttons.board_view(match.id, step, say(self.buttons.board_label))
         ping = [match.seats[seat].user_id for seat in self._panel_pings(match, step) if seat in turn["seats"]]
-        if ping and round_name(number) in match.messages and current:
+        if ping and round_name(number) in match.messages:
             await self._post(show, f"ping:{step}", content=render.ping_note([f"<@{u}>" for u in ping], say),
                              allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in ping]))
         await self._show_live(show, round_name(number), surface, view=view, below=lines, ping=ping)
