@@ -187,3 +187,41 @@ async def test_a_player_choosing_from_the_thread_is_mentioned_once_and_the_round
     assert not any(bob in m.notified for m in created) and env.messages(alice) == []
     assert all(m.title.startswith("Bundle War — step ") for m in env.ephemerals(alice, channel=thread))  # panels
     assert not env.ephemerals(bob)
+
+
+async def test_a_player_whose_panel_moves_to_the_thread_mid_round_gets_one_note_mentioning_them(make_env, tmp_path):
+    # seed 8's first round: alice (Q♦) beats bob (10♦) and picks her pile's top in step 2, the same round. Her DMs
+    # close and her DM panel is gone before it: her panel opens from the round's message, which was posted without
+    # her mention; an edit notifies nobody, so one short note mentions her
+    env = await make_env(fast_bot(tmp_path / "bundlewar.db", seed=SEED))
+    lift_rate_limits(env)
+    alice, bob = env.user("alice"), env.user("bob")
+    ix = await slash(env, alice, "bundlewar challenge", opponent=bob, small=True)
+    challenge = ix.message
+    match_id = int(challenge.buttons[0]["custom_id"].split(":")[2])
+    await stored(env, match_id)
+    await (await env.click(bob, challenge, custom_id=f"bw:c:{match_id}:accept")).wait_response()
+    thread = await env.wait_for(lambda: challenge.thread, message="no thread")
+    panels = [await env.wait_for(lambda u=user: (p := panel_of(env, u, 1)) is not None and p.buttons and p,
+                                 message="no DM panel for step 1") for user in (alice, bob)]
+    await (await env.click(alice, panels[0], custom_id=panels[0].buttons[0]["custom_id"])).wait_response()
+    await settled(env, match_id)
+    env.user("alice", dms_open=False)
+    panels[0].deleted = True
+    await (await env.click(bob, panels[1], custom_id=panels[1].buttons[0]["custom_id"])).wait_response()
+    await settled(env, match_id)
+
+    match = await service(env).get_match(match_id)
+    assert match.step == 2 and (await _game(env, match_id)).phase == "top"
+    live = env.world.messages[match.messages["round:1"]]
+    assert [b["label"] for b in live.buttons] == ["Choose"] and live.title == "Bundle War — round 1, step 2"
+    [note] = [m for m in env.messages(thread) if alice in m.notified]
+    assert note is not live and "**Choose**" in note.text and note.id > live.id
+    opened = await env.click(alice, live, "Choose")
+    assert (await opened.wait_response()).ephemeral
+    panel = await env.wait_for(lambda: next((m for m in env.ephemerals(alice) if m.title == "Bundle War — step 2"),
+                                            None), message="no panel from the thread")
+    await (await env.click(alice, panel, custom_id=panel.buttons[0]["custom_id"])).wait_response()
+    await settled(env, match_id)
+    assert not live.buttons and live.title == "Bundle War — round 1"  # the round is over: no button
+    assert [m for m in env.messages(thread) if alice in m.notified] == [note]
