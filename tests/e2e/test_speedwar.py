@@ -173,6 +173,9 @@ async def test_a_whole_game_is_one_message_per_ten_rounds_timed_from_the_edit(ma
     print(f"Speed War, {rounds} rounds: {len(created)} thread messages, {sum(len(m.history) for m in created)} edits")
     assert len(created) <= rounds / 10, [m.title for m in created]  # one message per block of 10 rounds
     assert sum(len(m.history) for m in created) >= rounds - len(created)  # each next round an edit
+    assert [m.title for m in created[:2]] == ["Speed War — rounds 1–10", "Speed War — rounds 11–20"]
+    assert not any(m.buttons for m in created)
+    assert all(m.text.count(" ✅ **") + m.text.count(" ❌ **") == 20 for m in created)  # each press of its 10 rounds
     assert not env.ephemerals(alice) and not env.ephemerals(bob)
     presses = [press for q in await service(env).events(match_id) if q.type == "settled"
                for press in q.event["presses"]]
