@@ -1,5 +1,6 @@
-"""Speed War's words: the challenge, each round's message and its settling, the status and the result, each in the
-language of the ``say`` it is given (the server's for the public messages, the player's for a private answer)."""
+"""Speed War's words: the challenge, the live message of a block of rounds (the round being played on top, the
+settled rounds under it, each press's reaction time), the status and the result, each in the language of the ``say``
+it is given (the server's for the public messages, the player's for a private answer)."""
 
 from __future__ import annotations
 
@@ -64,12 +65,6 @@ def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurfac
     """No private panel: the buttons are on the round."""
     _ = say
     return ButtonSurface(say(TITLE), _("Press the buttons of the round in the game's thread."), None, [])
-
-
-def choice_label(choice: str | None, cards: Sequence[str], say: Texts = ENGLISH) -> str:
-    if choice is None:
-        return say.pgettext("no press", "nothing")
-    return "=" if choice == TIE else card_label(cards[int(choice)])
 
 
 def _cards(names: Sequence[str], cards: Sequence[str]) -> str:
