@@ -1,19 +1,31 @@
-"""Speed War's presenter on the kit's: a new message in the thread for every round (its appearance starts the
-reaction clock), edited once settled (its buttons removed), and the result with each player's reaction times; all
-in the server's language."""
+"""Speed War's presenter on the kit's: the thread gets one live message per block of rounds
+(:data:`~bot.games.speedwar.render.BLOCK`, message ``block:<n>``), the round being played on top with its buttons
+and the block's settled rounds under them, newest first (who took the cards, each player's press and reaction
+time). The next round is shown by editing the message: that edit starts the round's reaction clock (the cog reads
+the message's ``edited_timestamp``; a block's first round, its creation). A block once full keeps its rounds, its
+buttons gone, and the next round starts a new message. The last block's message becomes the result, with each
+player's reaction times. All in the server's language."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from bot.games.speedwar import render
 from bot.i18n import texts
 from bot.storage.records import QueuedEvent
 from cogs._speedwar_ui import BUTTONS, COLOUR
-from cogs.kit.messages import embed_of
 from cogs.kit.presenter import Presenter, Show
 
 
-def round_name(number: int) -> str:
-    return f"round:{number}"
+def block_name(number: int) -> str:
+    """The name of the live message that shows round ``number``."""
+    return f"block:{render.block_of(number)}"
+
+
+def block_of(event: QueuedEvent) -> int | None:
+    """The block of rounds an event is of (``None``: the result, a timeout: the block going on)."""
+    number = event.event.get("round")
+    return None if number is None or event.type in ("game_over", "result") else render.block_of(number)
 
 
 class SpeedWarPresenter(Presenter):
@@ -22,25 +34,50 @@ class SpeedWarPresenter(Presenter):
     prefix = "speedwar"
     colour = COLOUR
 
+    async def _block(self, show: Show, event: QueuedEvent) -> tuple[int, list[dict[str, Any]]]:
+        """The first round of ``event``'s block, and the block's events up to ``event``."""
+        events = await self._phase_events(show, event, block_of)
+        first = next((q.event["round"] for q in events if q.type == "round"), event.event.get("round", 1))
+        return first, [q.event for q in events]
+
+    async def _show_block(self, show: Show, event: QueuedEvent) -> None:
+        """``event``'s block as it stands at ``event``: the round being played on top (with its buttons), or which
+        rounds it held once they are all settled; the settled rounds under it."""
+        first, events = await self._block(show, event)
+        say = texts(show.language)
+        rounds = [e for e in events if e["type"] == "round"]
+        settled = [e for e in events if e["type"] == "settled"]
+        if not rounds:
+            return
+        current = rounds[-1]
+        number = current["round"]
+        below = render.block_lines(events, show.names, say)
+        if settled and settled[-1]["round"] == number:
+            surface = render.closed_block(first, number, settled[-1]["counts"], show.names, say)
+            await self._show_live(show, block_name(number), surface, below=below)
+            return
+        deadline = show.match.deadline_at if show.match.step == number else None
+        surface = render.round_surface(current, show.names, deadline=deadline, say=say)
+        await self._show_live(show, block_name(number), surface, below=below,
+                              view=self.buttons.table_view(show.match.id, number, surface.buttons))
+
+    def _settled_later_in_run(self, show: Show, number: int) -> bool:
+        return any(q.type == "settled" and q.event["round"] == number for q in show.batch)
+
     async def _on_round(self, show: Show, event: QueuedEvent) -> None:
-        number = event.event["round"]
-        surface = render.round_surface(event.event, show.names, deadline=show.match.deadline_at
-                                       if show.match.step == number else None, say=texts(show.language))
-        await self._post(show, round_name(number), embed=embed_of(surface, colour=COLOUR),
-                         view=self.buttons.table_view(show.match.id, number, surface.buttons))
+        if not self._settled_later_in_run(show, event.event["round"]):  # (else its settling shows it)
+            await self._show_block(show, event)
 
     async def _on_settled(self, show: Show, event: QueuedEvent) -> None:
-        message_id = show.match.messages.get(round_name(event.event["round"]))
-        surface = render.settled_surface(event.event, show.names, say=texts(show.language))
-        if message_id is not None:
-            await self._play_edit_if_there(show, message_id, embed=embed_of(surface, colour=COLOUR), view=None)
+        later = next((q for q in show.batch if q.type in ("round", "result")), None)
+        if later is not None and (later.type == "result"
+                                  or render.block_of(later.event["round"]) == render.block_of(event.event["round"])):
+            return  # the next round of the block, or the result, shows it
+        await self._show_block(show, event)
 
     async def _on_round_timeout(self, show: Show, event: QueuedEvent) -> None:
-        forfeit = event.event.get("forfeit") or []
-        if forfeit:
-            await self._post(show, f"timeout:{event.event['engagement']}",
-                             content=render.timed_out([show.names[seat] for seat in forfeit],
-                                                      texts(show.language)))
+        if event.event.get("forfeit") and not any(q.type == "result" for q in show.batch):
+            await self._show_block(show, event)
 
     async def _on_result(self, show: Show, event: QueuedEvent) -> None:
         events = await self.service.events(show.match.id)
@@ -57,4 +94,10 @@ class SpeedWarPresenter(Presenter):
         reactions = [render.reaction_line(show.names[seat], times[seat], say) for seat in (0, 1)]
         surface = render.result(game_over, show.names, await self.display_names(show.match),
                                 ratings=event.event.get("ratings"), reactions=reactions, say=say)
-        await self._post_result(show, surface)
+        last_round = next((q.event["round"] for q in reversed(events) if q.type == "round"), None)
+        if last_round is None:
+            await self._post_result(show, surface)
+            return
+        _, block = await self._block(show, event)
+        await self._post_result(show, surface, live=block_name(last_round),
+                                below=render.block_lines(block, show.names, say))

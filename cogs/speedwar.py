@@ -1,7 +1,8 @@
 """`/speedwar challenge|forfeit|status`: Speed War on the kit's match cog. A press on a round's button is timed by
-Discord's clock (the round message's id to the interaction's id: both snowflakes) and sent to the match kernel as
-the seat's press; the reply is private and says the press's time, in the presser's language (and so does the status
-command's answer)."""
+Discord's clock, from when the round appeared (its live message's last edit, or its creation: a block's first round)
+to the interaction (a snowflake), and sent to the match kernel as the seat's press; the press is acknowledged by a
+deferred update (no message: the round's message shows each press and its time once the round is settled), a refused
+one privately, in the presser's language (and so is the status command's answer)."""
 
 from __future__ import annotations
 
@@ -18,15 +19,17 @@ from cogs._match_common import mentions
 from cogs._speedwar_presenter import SpeedWarPresenter
 from cogs._speedwar_ui import BUTTONS, COG_NAME
 from cogs.kit.match_cog import MatchCog
-from cogs.kit.messages import private_words
 
 ROUNDS_RANGE = (1, 10_000)
 
 
 def reaction_ms(interaction: discord.Interaction) -> int:
-    """Milliseconds from the round's message appearing to the press, both by Discord's clock (snowflakes)."""
+    """Milliseconds from the round appearing to the press, both by Discord's clock: the round is shown by an edit of
+    the block's live message (Discord's ``edited_timestamp``; nothing else edits it while a round is open), or by
+    the message's creation for a block's first round (its snowflake); the press is the interaction's snowflake. Both
+    players' presses of a round are timed from the same moment."""
     assert interaction.message is not None
-    shown = discord.utils.snowflake_time(interaction.message.id)
+    shown = interaction.message.edited_at or discord.utils.snowflake_time(interaction.message.id)
     pressed = discord.utils.snowflake_time(interaction.id)
     return max(0, round((pressed - shown).total_seconds() * 1000))
 
@@ -58,24 +61,12 @@ class SpeedWarCog(MatchCog, name=COG_NAME):
         return render.status(status.view, mentions(status.match), say=say)
 
     async def on_table_button(self, interaction: discord.Interaction, match_id: int, step: int, key: str) -> None:
-        ms = reaction_ms(interaction)
-        action = {"type": "press", "choice": key, "ms": ms}
+        action = {"type": "press", "choice": key, "ms": reaction_ms(interaction)}
 
         async def press() -> MatchUpdate:
             return await self.service.choose(match_id, interaction.user.id, step, action)
 
-        def note(update: MatchUpdate) -> str:
-            _ = private_words(interaction)
-            if key == "tie":
-                label = "="
-            elif update.match.user_ids.index(interaction.user.id) == int(key):
-                label = _("your card")
-            else:
-                label = _("their card")
-            return "⚡ " + _("You pressed {button} in **{time}**.", button=label, time=render.ms_text(ms, _))
-
-        await self.act(interaction, press, note)
-
+        await self.act(interaction, press)
 
 async def setup(bot: commands.Bot) -> None:
     bot.route_clicks(*BUTTONS.items)

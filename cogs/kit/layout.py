@@ -4,7 +4,8 @@ The games' faces are written as Discord's classic parts (``content``, an ``embed
 a ``view`` of buttons): :func:`as_layout` turns them, as a message goes out, into one :class:`LiveLayout`
 (Discord's components, written out as dicts): the content as a text display, each embed as a container (its colour
 the accent, its title a heading, its fields and footer as lines, its picture a media gallery with the picture's alt
-text) and the buttons as action rows inside the last container. Cards written in notation (``Q♠``, ``10♦``, ``21★``)
+text) and the buttons as action rows inside the last container (``below``: text shown under the buttons, in that
+container: a live message's history under its current step). Cards written in notation (``Q♠``, ``10♦``, ``21★``)
 become the app's card emoji (:data:`bot.emoji.CARD_EMOJI`) where the set is known and the text stays within
 Discord's 4,000 characters; the notation stays otherwise.
 
@@ -113,10 +114,11 @@ def _alt_texts(files: Sequence[Any]) -> dict[str, str]:
 
 def layout(*, content: str | None = None, embeds: Sequence[discord.Embed] = (),
            view: RoutedView | discord.ui.View | None = None, files: Sequence[Any] = (),
-           gallery: Sequence[str] = ()) -> LiveLayout:
+           gallery: Sequence[str] = (), below: str = "") -> LiveLayout:
     """The V2 layout of a message written as ``content``, ``embeds`` and ``view`` (``files``: its uploads, for their
-    alt text). The pictures no embed shows (an upload, or ``gallery``: the names of those the message keeps from
-    before) are a media gallery after the text, as a classic message shows its attachments."""
+    alt text), and ``below`` (a text display after the buttons). The pictures no embed shows (an upload, or
+    ``gallery``: the names of those the message keeps from before) are a media gallery after the text, as a classic
+    message shows its attachments."""
     heads: list[str] = []
     if content:
         heads.append(content)
@@ -125,7 +127,8 @@ def layout(*, content: str | None = None, embeds: Sequence[discord.Embed] = (),
         parts += [f"**{field.name}**\n{field.value}" for field in embed.fields]
         parts.append(f"-# {embed.footer.text}" if embed.footer.text else "")
         heads.append("\n".join(part for part in parts if part))
-    texts = _texts_with_emoji(heads)
+    texts = _texts_with_emoji([*heads, below] if below else heads)
+    shown_below = texts.pop() if below else ""
     alt = _alt_texts(files)
     out: list[dict[str, Any]] = []
     at = 0
@@ -151,6 +154,8 @@ def layout(*, content: str | None = None, embeds: Sequence[discord.Embed] = (),
         (out if container is None else container).append(
             _gallery([(f"attachment://{name}", alt.get(name)) for name in loose[:10]]))
     (out if container is None else container).extend(_rows(view))
+    if shown_below:
+        (out if container is None else container).append({"type": 10, "content": shown_below})
     if _count(out) > MAX_COMPONENTS:  # (a render's bug: Discord would refuse the message)
         raise ValueError(f"{_count(out)} components; a V2 message holds {MAX_COMPONENTS}")
     return LiveLayout(out)
@@ -169,8 +174,10 @@ def _gallery(pictures: Sequence[tuple[str, str | None]]) -> dict[str, Any]:
 
 def as_layout(kwargs: dict[str, Any], *, edit: bool) -> dict[str, Any]:
     """``send``/``edit`` keyword arguments written the classic way, as a V2 message's. A new message with text alone
-    stays as it is; an edit always becomes V2 (``view=None`` on an edit: the buttons go, the text stays)."""
+    stays as it is; an edit always becomes V2 (``view=None`` on an edit: the buttons go, the text stays). ``below``:
+    text under the buttons (:func:`layout`)."""
     kwargs = {key: value for key, value in kwargs.items() if value is not discord.utils.MISSING}
+    below = kwargs.pop("below", "")
     has_view = kwargs.get("view") is not None
     has_embeds = kwargs.get("embed") is not None or bool(kwargs.get("embeds"))
     if not edit and not has_view and not has_embeds:
@@ -192,7 +199,7 @@ def as_layout(kwargs: dict[str, Any], *, edit: bool) -> dict[str, Any]:
             and "embeds" not in kwargs:
         # an edit of the buttons alone: the caller does not say the text; it cannot be kept without knowing it
         raise ValueError("a V2 edit needs the message's text (content or embed)")
-    out["view"] = layout(content=content, embeds=embeds, view=view, files=files)
+    out["view"] = layout(content=content, embeds=embeds, view=view, files=files, below=below)
     if edit:
         out["content"] = None
         out["embeds"] = []

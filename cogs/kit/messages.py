@@ -68,23 +68,30 @@ def files_of(surface: Surface) -> list[discord.File]:
 
 
 def message_kwargs(surface: Surface, *, extra: str = "", view: RoutedView | None = None,
-                   colour: discord.Colour | None = None, image_url: str | None = None) -> dict[str, Any]:
+                   colour: discord.Colour | None = None, image_url: str | None = None,
+                   below: str = "") -> dict[str, Any]:
     """``embed``, ``files`` and ``view`` for ``send``; use :func:`edit_kwargs` for edits. ``image_url``: the
-    picture is one uploaded already (the embed shows it from there, nothing is uploaded)."""
+    picture is one uploaded already (the embed shows it from there, nothing is uploaded). ``below``: text shown
+    under the buttons (:func:`~cogs.kit.layout.layout`)."""
     kwargs: dict[str, Any] = {"embed": embed_of(surface, extra=extra, colour=colour, image_url=image_url),
                               "files": [] if image_url is not None else files_of(surface),
                               "allowed_mentions": NO_MENTIONS}
     if view is not None:
         kwargs["view"] = view
+    if below:
+        kwargs["below"] = below
     return kwargs
 
 
 def edit_kwargs(surface: Surface, *, extra: str = "", view: RoutedView | None = None,
-                colour: discord.Colour | None = None) -> dict[str, Any]:
+                colour: discord.Colour | None = None, below: str = "") -> dict[str, Any]:
     """``embed``, ``attachments`` (the picture replaces the old one; none: the old ones go) and ``view``
-    (``None`` removes the buttons) for an edit."""
-    return {"embed": embed_of(surface, extra=extra, colour=colour), "attachments": files_of(surface), "view": view,
-            "allowed_mentions": NO_MENTIONS}
+    (``None`` removes the buttons) for an edit; ``below``: text shown under the buttons."""
+    kwargs = {"embed": embed_of(surface, extra=extra, colour=colour), "attachments": files_of(surface), "view": view,
+              "allowed_mentions": NO_MENTIONS}
+    if below:
+        kwargs["below"] = below
+    return kwargs
 
 
 

@@ -38,6 +38,11 @@ after it (an edit notifies nobody: one notification per match, then none); a pla
 DMs turn out to be closed (Discord's 50007), gets no DM and is mentioned once on the step's public message instead
 (:meth:`Presenter._panel_pings`).
 
+Live messages: a game whose play is many small events shows each phase of it (a round, a block of rounds) in one
+message edited as the phase goes on (:meth:`Presenter._show_live`), rendered from the phase's events
+(:meth:`Presenter._phase_events`), so its thread gets a message a phase, not one an event; the last of them can
+become the result (:meth:`Presenter._post_result`'s ``live``).
+
 A game's presenter subclasses it and adds an ``_on_<event type>`` method per event of its own (or chooses
 otherwise: :meth:`Presenter._handler`).
 
@@ -321,6 +326,8 @@ class Presenter(ShowLoop):
         #: match id -> the last event this process showed / marked shown, while a card edit is on its way
         self._shown_up_to: dict[int, int] = {}
         self._marked: dict[int, int] = {}
+        #: match id -> (the last event seq it holds, the events of the match's phase being shown and after it)
+        self._phases: dict[int, tuple[int, list[QueuedEvent]]] = {}
         #: what a committed update the presenter made (a moved deadline) is handed to: the cog's ``after``
         self.on_update: Callable[[MatchUpdate], None] = lambda update: None
 
@@ -543,6 +550,57 @@ class Presenter(ShowLoop):
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
         message = await self._play_send(show, name, **kwargs)
         show.match = await self.service.set_message(show.match.id, name, message.id)
+
+    async def _drop(self, show: Show, name: str) -> None:
+        """Delete the match's message ``name`` where the match is played, when it has one (a note that means nothing
+        any more); its id stays stored, so a run shown again does not post it again."""
+        message_id = show.match.messages.get(name)
+        if message_id is None:
+            return
+        try:
+            async with self._turn((show.match.play_channel_id, "delete")):
+                await self.bot.http.delete_message(show.match.play_channel_id, message_id)
+        except discord.NotFound:
+            pass  # deleted already
+
+    # --- live messages: one message edited as a phase of the match goes on -----------------------------------
+    async def _show_live(self, show: Show, name: str, surface: Surface, *, view: RoutedView | None = None,
+                         below: str = "", ping: Sequence[int] = ()) -> None:
+        """The match's live message ``name`` (one message a phase of the match -- a round, a block of rounds -- is
+        shown in, edited as it goes on, so the thread gets one message a phase) made to show ``surface``, ``view``'s
+        buttons (none: no buttons) and ``below`` under them: edited when the match has it, else posted (again, when
+        it is gone), mentioning the users ``ping`` then only: an edit notifies nobody."""
+        message_id = show.match.messages.get(name)
+        if message_id is not None and await self._play_edit_if_there(
+                show, message_id, **edit_kwargs(surface, view=view, colour=self.colour, below=below)):
+            return
+        kwargs = without_empty_files(message_kwargs(surface, view=view, colour=self.colour, below=below))
+        if ping:
+            kwargs["content"] = " ".join(f"<@{user_id}>" for user_id in ping)
+            kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(u) for u in ping])
+        message = await self._play_send(show, name if message_id is None else f"{name}/{message_id}", **kwargs)
+        show.match = await self.service.set_message(show.match.id, name, message.id)
+
+    async def _phase_events(self, show: Show, event: QueuedEvent,
+                            phase_of: Callable[[QueuedEvent], int | None]) -> list[QueuedEvent]:
+        """The match's events of the phase ``event`` is in, up to it. ``phase_of`` tells an event's phase (a round, a
+        block of rounds; ``None``: the phase going on when it came, e.g. a timeout or the result): the phase is the
+        last one named at or before ``event``, its events the ones back to an event of another phase. Kept from run
+        to run while the runs follow each other (a phase's message is rendered again at each of its events without
+        reading the whole match), read from the stored events otherwise."""
+        kept = self._phases.get(show.match.id)
+        first = show.queued[0].seq
+        if kept is not None and kept[0] >= first - 1:
+            known = [q for q in kept[1] if q.seq < first] + show.queued
+        else:
+            known = await self.service.events(show.match.id)
+        upto = [q for q in known if q.seq <= event.seq]
+        phase = next((p for q in reversed(upto) if (p := phase_of(q)) is not None), None)
+        start = len(upto)
+        while start > 0 and phase_of(upto[start - 1]) in (None, phase):
+            start -= 1
+        self._phases[show.match.id] = (known[-1].seq if known else event.seq, known[start:])
+        return upto[start:]
 
     # --- the match's message in its channel ------------------------------------------------------------------
     @staticmethod
@@ -984,16 +1042,24 @@ class Presenter(ShowLoop):
                      error)
 
     # --- the result ------------------------------------------------------------------------------------------
-    async def _post_result(self, show: Show, surface: Surface) -> None:
+    async def _post_result(self, show: Show, surface: Surface, *, live: str | None = None, below: str = "") -> None:
         """The result, with its picture uploaded once and the Rematch button (:meth:`rematch_view`). A match played
         in a thread: its message in the channel becomes the result (the upload), then the thread gets the result
         (message ``result``), its picture shown from that upload. A match played in its channel: the result is
-        posted there, after the play, and the match's first message links to it."""
+        posted there, after the play, and the match's first message links to it. ``live``: the play's last live
+        message (:meth:`_show_live`) becomes the result where the match is played, ``below`` under it (the last
+        phase's lines), rather than a message of its own (a picture then shows in the channel's message only); with no
+        such message (the last phase played itself with the end), the result's own message shows ``below``."""
         match = show.match
+        self._phases.pop(match.id, None)
         say = _ = texts(show.language)
+        live = live if live is not None and live in match.messages else None
         if match.thread_id is None:
+            if live is not None and "result" not in match.messages:
+                await self._show_live(show, live, surface, below=below, view=self.rematch_view(match, say))
+                show.match = await self.service.set_message(match.id, "result", show.match.messages[live])
             await self._post(show, "result", **without_empty_files(
-                message_kwargs(surface, colour=self.colour, view=self.rematch_view(match, say))))
+                message_kwargs(surface, colour=self.colour, view=self.rematch_view(match, say), below=below)))
             link = message_link(match.guild_id, match.channel_id, show.match.messages["result"])
             await self._show_card(show, content=f"🏁 **{surface.title}** · " + _("[the result]({link})", link=link))
             return
@@ -1001,6 +1067,10 @@ class Presenter(ShowLoop):
             return
         card = await self._show_card(show, surface=surface, extra=self.where_line(match.thread_id, say),
                                      view=self.rematch_view(match, say))
+        if live is not None:
+            await self._show_live(show, live, surface, below=below)
+            show.match = await self.service.set_message(match.id, "result", show.match.messages[live])
+            return
         image_url = None if card is None or surface.picture is None else uploaded_url(card, surface.picture.filename)
         await self._post(show, "result", **without_empty_files(
-            message_kwargs(surface, colour=self.colour, image_url=image_url)))
+            message_kwargs(surface, colour=self.colour, image_url=image_url, below=below)))

@@ -23,6 +23,9 @@ from bot.render.common import (
 )
 
 TITLE = N_("Bundle War")
+#: characters of a round's lines at most (its message holds the step too, and each card grows to an emoji's markup
+#: within Discord's 4,000 characters of a message's text)
+ROUND_LINES_LIMIT = 1500
 
 #: how the game ended, by the game over's reason
 REASONS = {"last_standing": N_("The last player with cards."), "all_out": N_("Nobody has cards left."),
@@ -72,7 +75,7 @@ def piles_line(tops: Sequence[str | None], counts: Sequence[int], names: Sequenc
 
 def board(event: Mapping[str, Any], names: Sequence[str], *, deadline: float | None,
           say: Texts = ENGLISH) -> Surface:
-    """A step's public message: who chooses, the piles' tops, the deadline."""
+    """The step being played, on top of its round's message: who chooses, the piles' tops, the deadline."""
     _ = say
     who = ", ".join(names[seat] for seat in event["seats"])
     if event["phase"] == "top":
@@ -86,6 +89,44 @@ def board(event: Mapping[str, Any], names: Sequence[str], *, deadline: float | N
     title = _("{game} — round {round}, step {step}", game=_(TITLE), round=say.number(event["round"]),
               step=say.number(event["step"]))
     return Surface(clamp_line(title, 256), clamp("\n".join(lines), say=say))
+
+
+def round_title(number: int, say: Texts = ENGLISH) -> str:
+    _ = say
+    return clamp_line(_("{game} — round {number}", game=say(TITLE), number=say.number(number)), 256)
+
+
+def round_lines(events: Sequence[Mapping[str, Any]], names: Sequence[str], say: Texts = ENGLISH) -> str:
+    """What happened in a round so far, in order, one line each: the cards played and the steals, the battles,
+    wars, takes, players out and missed deadlines (``events``: the round's, of any type)."""
+    lines: list[str] = []
+    for event in events:
+        kind = event["type"]
+        if kind == "step_played":
+            lines += step_lines(event, names, say)
+        elif kind == "battle":
+            lines.append(battle_line(event, names, say))
+        elif kind == "war":
+            lines.append(war_line(event["seats"], names, say))
+        elif kind == "take":
+            lines.append(take_line(event, names, say))
+        elif kind == "out":
+            lines.append(out_line(event, names, say))
+        elif kind == "turn_timeout":
+            lines.append(timeout_line(event, names, say))
+    return clamp("\n".join(line for line in lines if line), ROUND_LINES_LIMIT, say=say)
+
+
+def round_over(number: int, lines: str, say: Texts = ENGLISH) -> Surface:
+    """A round's message once the round is over: what happened in it."""
+    return Surface(round_title(number, say), lines)
+
+
+def ping_note(players: Sequence[str], say: Texts = ENGLISH) -> str:
+    """Mentions the players whose choice opens from the round's message when that message was posted before (an
+    edit notifies nobody)."""
+    _ = say
+    return _("{players}: your choice, with **Choose** on the round's message above.", players=", ".join(players))
 
 
 def panel_title(step: int, say: Texts = ENGLISH) -> str:

@@ -9,7 +9,8 @@ with three buttons: one per card (that card is the higher) and ``=`` (the ranks 
   press takes both cards to the bottom of the presser's pile (their own card first); a **wrong** press gives both
   to the other player.
 * **Who was first** is decided by the reaction times, not by when the bot heard of the presses: a press carries
-  ``ms``, the milliseconds from the round's message appearing to the press, both by Discord's clock. The round is
+  ``ms``, the milliseconds from the round appearing (the edit of the game's live message that shows it, or that
+  message's creation) to the press, both by Discord's clock. The round is
   settled when both have pressed, or once the first press's short window has passed (the match's flow). The
   fastest press decides. **Simultaneous** presses (the same ms): if exactly one is right, it takes the cards; if
   both are right or both wrong, each takes their own card back.

@@ -1,5 +1,6 @@
-"""Speed War's words: the challenge, each round's message and its settling, the status and the result, each in the
-language of the ``say`` it is given (the server's for the public messages, the player's for a private answer)."""
+"""Speed War's words: the challenge, the live message of a block of rounds (the round being played on top, the
+settled rounds under it, each press's reaction time), the status and the result, each in the language of the ``say``
+it is given (the server's for the public messages, the player's for a private answer)."""
 
 from __future__ import annotations
 
@@ -66,23 +67,34 @@ def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurfac
     return ButtonSurface(say(TITLE), _("Press the buttons of the round in the game's thread."), None, [])
 
 
-def choice_label(choice: str | None, cards: Sequence[str], say: Texts = ENGLISH) -> str:
-    if choice is None:
-        return say.pgettext("no press", "nothing")
-    return "=" if choice == TIE else card_label(cards[int(choice)])
-
-
 def _cards(names: Sequence[str], cards: Sequence[str]) -> str:
     return f"{names[0]} **{card_label(cards[0])}** · {names[1]} **{card_label(cards[1])}**"
 
 
+#: rounds one live message of the game shows (then the next round starts a new message)
+BLOCK = 10
+
+
+def block_of(number: int) -> int:
+    """The live message (counted from 0) that shows round ``number``."""
+    return (number - 1) // BLOCK
+
+
+def counts_line(counts: Sequence[int], names: Sequence[str], say: Texts = ENGLISH) -> str:
+    _ = say
+    return _("Cards: {first} **{first_count}** · {second} **{second_count}**", first=names[0],
+             first_count=say.number(counts[0]), second=names[1], second_count=say.number(counts[1]))
+
+
 def round_surface(event: Mapping[str, Any], names: Sequence[str], *, deadline: float | None,
                   say: Texts = ENGLISH) -> ButtonSurface:
-    """A round's message: both cards, whose is whose, and the three buttons."""
+    """The round being played, on top of its live message: both cards, whose is whose, the cards each holds and the
+    three buttons."""
     _ = say
     cards = event["cards"]
     lines = [_cards(names, cards),
-             _("Press the higher card, or **=** if the ranks are equal: first right press takes both!")]
+             _("Press the higher card, or **=** if the ranks are equal: first right press takes both!"),
+             counts_line(event["counts"], names, say)]
     if deadline is not None:
         lines.append("-# " + _("Nobody pressed? The higher card takes them {when}.", when=timestamp(deadline)))
     buttons = [Button("0", card_label(cards[0]), True, "primary", card=cards[0]),
@@ -90,27 +102,45 @@ def round_surface(event: Mapping[str, Any], names: Sequence[str], *, deadline: f
     return ButtonSurface(round_title(event["round"], say), "\n".join(lines), None, buttons)
 
 
-def settled_surface(event: Mapping[str, Any], names: Sequence[str], say: Texts = ENGLISH) -> Surface:
-    """A round once settled: who pressed what how fast, who took the cards, and why."""
+def press_text(player: str, press: Mapping[str, Any] | None, right: str, say: Texts = ENGLISH) -> str:
+    """A player's press of a settled round: right or wrong, and how fast."""
     _ = say
-    cards, right = event["cards"], event["right"]
-    lines = [_("{cards} — right: **{choice}**", cards=_cards(names, cards), choice=choice_label(right, cards, say))]
-    for seat, press in enumerate(event["presses"]):
-        if press is None:
-            lines.append(_("{player}: no press", player=names[seat]))
-        else:
-            lines.append(_("{player}: {mark} {choice} in **{time}**", player=names[seat],
-                           mark="✅" if press["choice"] == right else "❌",
-                           choice=choice_label(press["choice"], cards, say), time=ms_text(press["ms"], say)))
-    taker, by = event["taker"], event["by"]
-    if taker is None:
-        lines.append(_(BACK.get(by, BACK[""])))
-    else:
-        lines.append(_(TAKEN[by], taker=names[taker], player=names[1 - taker]))
-    counts = event["counts"]
-    lines.append(_("Cards: {first} **{first_count}** · {second} **{second_count}**", first=names[0],
-                   first_count=say.number(counts[0]), second=names[1], second_count=say.number(counts[1])))
-    return Surface(round_title(event["round"], say), "\n".join(lines))
+    if press is None:
+        return _("{player}: no press", player=player)
+    return _("{player} {mark} **{time}**", player=player, mark="✅" if press["choice"] == right else "❌",
+             time=ms_text(press["ms"], say))
+
+
+def settled_lines(event: Mapping[str, Any], names: Sequence[str], say: Texts = ENGLISH) -> str:
+    """A settled round, short, under the round being played: its cards and who took them (and why), then each
+    player's press and reaction time."""
+    _ = say
+    cards, taker, by = event["cards"], event["taker"], event["by"]
+    outcome = _(BACK.get(by, BACK[""])) if taker is None else _(TAKEN[by], taker=names[taker],
+                                                                  player=names[1 - taker])
+    presses = " · ".join(press_text(names[seat], press, event["right"], say)
+                         for seat, press in enumerate(event["presses"]))
+    return (f"**{say.number(event['round'])}.** {card_label(cards[0])} · {card_label(cards[1])} — {outcome}\n"
+            f"-# {presses}")
+
+
+def block_lines(events: Sequence[Mapping[str, Any]], names: Sequence[str], say: Texts = ENGLISH) -> str:
+    """The settled rounds (and the players who missed two rounds in a row) among ``events``, newest first."""
+    lines = []
+    for event in events:
+        if event["type"] == "settled":
+            lines.append(settled_lines(event, names, say))
+        elif event["type"] == "round_timeout" and event.get("forfeit"):
+            lines.append(timed_out([names[seat] for seat in event["forfeit"]], say))
+    return "\n".join(reversed(lines))
+
+
+def closed_block(first: int, last: int, counts: Sequence[int], names: Sequence[str],
+                 say: Texts = ENGLISH) -> Surface:
+    """The top of a live message whose rounds are all settled: which rounds, and the cards each held after them."""
+    _ = say
+    title = _("{game} — rounds {first}–{last}", game=say(TITLE), first=say.number(first), last=say.number(last))
+    return Surface(clamp_line(title, 256), counts_line(counts, names, say))
 
 
 def status(view: Mapping[str, Any], names: Sequence[str], say: Texts = ENGLISH) -> str:

@@ -27,13 +27,22 @@ def card_emoji(monkeypatch):
     monkeypatch.setattr(CARD_EMOJI, "version", CARD_EMOJI.version + 1)  # (what was made from it is out of date)
 
 
+@pytest.fixture
+def no_card_emoji(monkeypatch):
+    """No card emoji known (an app whose emoji are not synced), whatever a test before this one synced."""
+    monkeypatch.setattr(CARD_EMOJI, "_by_card", {})
+    monkeypatch.setattr(CARD_EMOJI, "version", CARD_EMOJI.version + 1000)
+    yield
+    monkeypatch.setattr(CARD_EMOJI, "version", CARD_EMOJI.version + 1)
+
+
 def components(kwargs: dict) -> list[dict]:
     view = kwargs["view"]
     assert isinstance(view, LiveLayout) and view.has_components_v2()
     return view.to_components()
 
 
-def test_an_embed_and_buttons_become_a_container_with_its_heading_text_and_rows():
+def test_an_embed_and_buttons_become_a_container_with_its_heading_text_and_rows(no_card_emoji):
     embed = discord.Embed(title="Air War — engagement 1", description="Stack: 10♣ A♦", colour=0x123456)
     view = BUTTONS.panel_view(7, 1, SimpleNamespace(buttons=[
         Button(f"card:{c}", c, True, "secondary", 0, c) for c in ("10C", "AD", "QS", "2H", "3H", "4H")]))
@@ -93,3 +102,17 @@ def test_more_components_than_discord_allows_is_refused_before_sending():
                 for n in range(4)]
     with pytest.raises(ValueError, match="a V2 message holds 40"):  # + 4 x (container, text, gallery) = 42
         as_layout({"content": "x", "embeds": pictured, "view": view}, edit=False)
+
+
+def test_text_below_the_buttons_comes_after_the_rows_in_the_container(card_emoji):
+    # a live message: the round being played and its buttons on top, the settled rounds under them
+    embed = discord.Embed(title="Speed War — round 2", description="Q♠ · 10♦")
+    view = BUTTONS.panel_view(7, 2, SimpleNamespace(buttons=[Button("confirm", "OK", True, "primary")]))
+    for edit in (False, True):
+        [container] = components(as_layout({"embed": embed, "view": view, "below": "**1.** K♣ · 3♦"}, edit=edit))
+        text, row, below = container["components"]
+        assert text["type"] == 10 and row["type"] == 1 and row["components"][0]["custom_id"] == "tl:p:7:2:confirm"
+        assert below == {"type": 10, "content": f"**1.** <:c_KC:{card_emoji['KC'].id}> · "
+                                                f"<:c_3D:{card_emoji['3D'].id}>"}
+    [container] = components(as_layout({"embed": embed, "view": None, "below": "**1.** K♣"}, edit=True))
+    assert [c["type"] for c in container["components"]] == [10, 10]  # no buttons: the text under the top

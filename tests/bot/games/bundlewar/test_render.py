@@ -27,6 +27,9 @@ BATTLES = [{"type": "battle", "round": 2, "cards": ["9D", None, "KC"], "winner":
            {"type": "battle", "round": 2, "cards": ["KD", None, "KC"], "winner": None, "tied": [0, 2]}]
 TAKES = [{"type": "take", "round": 2, "seat": 2, "cards": 6, "top": "KC"},
          {"type": "take", "round": 2, "seat": 2, "cards": 1, "top": None}]
+OUT = {"type": "out", "round": 2, "seat": 1, "reason": "short_war"}
+ROUND = [TURN, STEP, BATTLES[1], {"type": "war", "round": 2, "seats": [0, 2]}, OUT,
+         {"type": "turn_timeout", "seats": [0]}, BATTLES[0], TAKES[0]]
 RATINGS = [{"before": 1500.0, "after": 1583.0, "games": 1}, None, {"before": 1500.0, "after": 1456.0, "games": 30}]
 
 
@@ -51,8 +54,9 @@ def every_text(say) -> list[str]:
                                                                                          "forfeit")),
             render.timeout_line({"seats": [0, 1]}, NAMES, say),
             render.status({"round": 2, "tops": TOPS, "counts": [12, 1, 21], "looking": "QD"}, NAMES, say),
-            render.started(NAMES, say)]
-    for surface in (render.board(TURN, NAMES, deadline=1_800_000_000, say=say),
+            render.started(NAMES, say), render.ping_note(NAMES[:2], say)]
+    for surface in (render.round_over(2, render.round_lines(ROUND, NAMES, say), say),
+                    render.board(TURN, NAMES, deadline=1_800_000_000, say=say),
                     render.board({**TURN, "phase": "top", "seats": [2]}, NAMES, deadline=None, say=say),
                     render.lobby(NAMES, RULES, expires_at=1_800_000_000, say=say),
                     render.challenge(NAMES[0], NAMES[1], RULES, expires_at=1_800_000_000, say=say),
@@ -71,6 +75,10 @@ def test_english_stays_as_it_was():
     assert panel.text.startswith("You look at **Q♦**.")
     assert [button.label for button in panel.buttons] == ["Play Q♦", "Steal the Q♠ pile"]  # (no mention in a label)
     assert "You can steal <@1>'s pile, **Q♠** on top." in panel.text
+    lines = render.round_lines(ROUND, NAMES).split("\n")  # a round's lines, in order, one per thing that happened
+    assert lines[0] == "<@1> plays **9♦**." and lines[-1] == "<@3> takes 6 cards to their pile, **K♣** on top."
+    assert len(lines) == len(render.step_lines(STEP, NAMES)) + 6
+    assert render.round_over(2, "\n".join(lines)).title == "Bundle War — round 2"
     lines = render.step_lines(STEP, NAMES)
     assert "🫳 <@3> steals <@1>'s pile with **Q♥** (5 cards)." in lines
     assert "🫳 <@2> steals <@3>'s pile with **7♣** (1 card)." in lines

@@ -40,9 +40,9 @@ def every_text(say) -> list[str]:
             render.reaction_line(NAMES[1], [], say), render.timed_out(NAMES[:1], say), render.timed_out(NAMES, say)]
     surface = render.round_surface(ROUND, NAMES, deadline=1_800_000_000, say=say)
     made += [surface.title, surface.text, *(button.label for button in surface.buttons)]
-    for event in SETTLED:
-        surface = render.settled_surface(event, NAMES, say)
-        made += [surface.title, surface.text]
+    made.append(render.block_lines([*SETTLED, {"type": "round_timeout", "forfeit": [0]}], NAMES, say))
+    closed = render.closed_block(1, 10, [30, 22], NAMES, say)
+    made += [closed.title, closed.text]
     for game_over in GAME_OVERS:
         surface = render.result(game_over, NAMES, PLAIN, ratings=RATINGS, reactions=[], say=say)
         made += [surface.title, surface.text]
@@ -55,10 +55,16 @@ def every_text(say) -> list[str]:
 
 
 def test_english_stays_as_it_was():
-    text = render.settled_surface(settled("wrong", 1, [{"choice": "1", "ms": 300}, {"choice": "1", "ms": 350}]),
-                                  NAMES).text
-    assert "<@1>: ❌ 10♣ in **300 ms**" in text
-    assert "**<@2>** takes both (<@1>'s wrong press gives them away)." in text
+    text = render.settled_lines(settled("wrong", 1, [{"choice": "1", "ms": 300}, {"choice": "1", "ms": 350}]),
+                                NAMES)
+    assert text == ("**3.** Q♠ · 10♣ — **<@2>** takes both (<@1>'s wrong press gives them away).\n"
+                    "-# <@1> ❌ **300 ms** · <@2> ❌ **350 ms**")
+    assert render.settled_lines(settled("absent", 0, [None, None]), NAMES).endswith(
+        "-# <@1>: no press · <@2>: no press")
+    later = dict(settled("right", 0), round=4)
+    assert render.block_lines([settled("right", 0), {"type": "round", "round": 4}, later], NAMES).startswith(
+        "**4.**")  # the newest settled round first
+    assert render.closed_block(11, 20, [30, 22], NAMES).title == "Speed War — rounds 11–20"
     surface = render.round_surface(ROUND, NAMES, deadline=None)
     assert surface.title == "Speed War — round 3"
     assert render.reaction_line("<@1>", [300, 500, 400]) == \
@@ -84,7 +90,7 @@ def test_every_surface_is_in_the_language(language):
 
 def test_german_times_and_words():
     say = texts("de")
-    text = render.settled_surface(settled("wrong", 1), NAMES, say).text
+    text = render.settled_lines(settled("wrong", 1), NAMES, say)
     assert "**1.250 ms**" in text  # the number in German's form
     assert say("**{taker}** takes both ({player}'s wrong press gives them away).", taker="<@2>",
                player="<@1>") in text
