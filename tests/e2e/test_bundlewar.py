@@ -127,18 +127,22 @@ async def test_a_choice_that_is_the_only_one_plays_itself_and_is_shown_not_asked
     check_one_message_per_round(env, thread, events)
 
 
+async def accepted_challenge(env: Env, *, small: bool) -> tuple[int, Any]:
+    """Alice challenges Bob to Bundle War and Bob accepts: the match's id and its thread."""
+    alice, bob = env.user("alice"), env.user("bob")
+    challenge = (await slash(env, alice, "bundlewar challenge", opponent=bob, small=small)).message
+    match_id = int(challenge.buttons[0]["custom_id"].split(":")[2])
+    await stored(env, match_id)
+    await (await env.click(bob, challenge, custom_id=f"bw:c:{match_id}:accept")).wait_response()
+    return match_id, await env.wait_for(lambda: challenge.thread, message="no thread")
+
+
 async def play(env: Env, *, small: bool, picks: list[tuple[list[str], list[str]]] | None = None) -> tuple[int, Any]:
     """Alice challenges Bob and both play from their panels to the end (steal whenever a steal is offered, else
     play; the first card offered on top), checking that the card a player looks at is theirs alone. ``picks``
     gets each pile-top pick: the won face-up cards and the cards the panel offers."""
     alice, bob = env.user("alice"), env.user("bob")
-    ix = await slash(env, alice, "bundlewar challenge", opponent=bob, small=small)
-    challenge = ix.message
-    match_id = int(challenge.buttons[0]["custom_id"].split(":")[2])
-    await stored(env, match_id)
-    click = await env.click(bob, challenge, custom_id=f"bw:c:{match_id}:accept")
-    await click.wait_response()
-    thread = await env.wait_for(lambda: challenge.thread, message="no thread")
+    match_id, thread = await accepted_challenge(env, small=small)
     users = (alice, bob)
 
     for _ in range(1000):
@@ -194,12 +198,7 @@ async def test_a_player_choosing_from_the_thread_is_mentioned_once_and_the_round
     lift_rate_limits(env)
     alice, bob = env.user("alice"), env.user("bob")
     await slash(env, alice, "preferences panels", options={"where": "here"})
-    ix = await slash(env, alice, "bundlewar challenge", opponent=bob, small=True)
-    challenge = ix.message
-    match_id = int(challenge.buttons[0]["custom_id"].split(":")[2])
-    await stored(env, match_id)
-    await (await env.click(bob, challenge, custom_id=f"bw:c:{match_id}:accept")).wait_response()
-    thread = await env.wait_for(lambda: challenge.thread, message="no thread")
+    match_id, thread = await accepted_challenge(env, small=True)
     for _ in range(1000):
         await settled(env, match_id)
         match = await service(env).get_match(match_id)
@@ -244,12 +243,7 @@ async def test_a_player_whose_panel_moves_to_the_thread_mid_round_gets_a_note_th
     env = await make_env(fast_bot(tmp_path / "bundlewar.db", seed=6))
     lift_rate_limits(env)
     alice, bob = env.user("alice"), env.user("bob")
-    ix = await slash(env, alice, "bundlewar challenge", opponent=bob, small=True)
-    challenge = ix.message
-    match_id = int(challenge.buttons[0]["custom_id"].split(":")[2])
-    await stored(env, match_id)
-    await (await env.click(bob, challenge, custom_id=f"bw:c:{match_id}:accept")).wait_response()
-    thread = await env.wait_for(lambda: challenge.thread, message="no thread")
+    match_id, thread = await accepted_challenge(env, small=True)
     users = (alice, bob)
     for _ in range(1000):
         await settled(env, match_id)
