@@ -147,9 +147,15 @@ def call_parts(count_: int) -> list[int]:
     return [size + (1 if index < extra else 0) for index in range(messages)]
 
 
-def _score(row: BracketMatchRecord, best_of: int) -> str:
-    if best_of <= 1 or sum(row.wins) + row.draws == 0:
+def _score(row: BracketMatchRecord, best_of: int, say: Texts = ENGLISH) -> str:
+    """A decided series' score after its result (`` 2–1``); one game a match: the drawn games played again
+    before it (`` (after 1 drawn game)``), else nothing."""
+    if sum(row.wins) + row.draws == 0:
         return ""
+    if best_of <= 1:
+        if not row.draws or not sum(row.wins):
+            return ""
+        return " " + say.ngettext("(after {count} drawn game)", "(after {count} drawn games)", row.draws)
     return f" {max(row.wins)}–{min(row.wins)}"
 
 
@@ -161,11 +167,24 @@ def call_state(row: BracketMatchRecord, best_of: int, say: Texts = ENGLISH) -> s
     if row.status == "waiting":
         return " — " + (_("⏳ waits for a player's other game") if row.outcome == "busy" else _("▶️ starting"))
     if row.status == "playing":
-        played = sum(row.wins) + row.draws
-        if played:
-            return " — " + _("▶️ playing game {number},{score}", number=played + 1, score=_score(row, best_of))
-        return " — " + _("▶️ playing")
+        return " — " + playing_words(row, say)
     return " — " + result_words(row, best_of, say)
+
+
+def playing_words(row: BracketMatchRecord, say: Texts = ENGLISH) -> str:
+    """A match whose game is under way: which game, and how the games before it went (a drawn game is played
+    again: "Game 1 was a draw: ▶️ playing game 2"; a series' score in the call's order of players)."""
+    _ = say
+    played = sum(row.wins) + row.draws
+    if not played:
+        return _("▶️ playing")
+    if not sum(row.wins):
+        return _.ngettext("Game {count} was a draw: ▶️ playing game {number}",
+                          "Games 1–{count} were draws: ▶️ playing game {number}", row.draws, number=played + 1)
+    score = f"{row.wins[0]}–{row.wins[1]}"
+    if row.draws:
+        score += ", " + _.ngettext("{count} draw", "{count} draws", row.draws)
+    return _("▶️ playing game {number} ({score})", number=played + 1, score=score)
 
 
 def result_words(row: BracketMatchRecord, best_of: int, say: Texts = ENGLISH) -> str:
@@ -181,8 +200,8 @@ def result_words(row: BracketMatchRecord, best_of: int, say: Texts = ENGLISH) ->
     if row.outcome == "disqualified":
         return _("🏁 {winner} wins by forfeit", winner=winner)
     if winner is None:
-        return _("🏁 a draw{score}", score=_score(row, best_of))
-    return _("🏁 {winner} wins{score}", winner=winner, score=_score(row, best_of))
+        return _("🏁 a draw{score}", score=_score(row, best_of, say))
+    return _("🏁 {winner} wins{score}", winner=winner, score=_score(row, best_of, say))
 
 
 def call_text(tournament: TournamentRecord, round_title: str, rows: Sequence[BracketMatchRecord], *,
@@ -268,7 +287,7 @@ def _summary_line(match: Match, row: BracketMatchRecord | None, best_of: int, sa
     if row is None or row.outcome == "disqualified" or match.outcome is MatchOutcome.FORFEIT:
         loser = second if match.winner == first else first
         return _("{winner} wins by forfeit ({loser} was disqualified)", winner=winner, loser=mention(loser, say))
-    score = _score(row, best_of)
+    score = _score(row, best_of, say)
     if match.winner is None:
         if row.outcome == "double_no_show":
             return _("{first} and {second} drew{score} (neither showed up)", first=mention(first, say),
@@ -307,6 +326,9 @@ def summary_text(tournament: TournamentRecord, bracket: Tournament, label: str,
         tail.append("🏆 " + (_("{player} is the champion of **{name}**!", player=mention(champion, say),
                                 name=tournament.name) if champion is not None
                                else _("**{name}** is over, without a champion.", name=tournament.name)))
+        final = bracket.matches()[-1] if bracket.is_elimination else None
+        if final is not None and final.outcome is MatchOutcome.WIN and final.loser is not None:
+            tail.append("🥈 " + _("Runner-up: {player} (lost the final)", player=mention(final.loser, say)))
     size = len(lines[0]) + sum(len(line) + 1 for line in tail)
     shown = 0
     for line in results:
