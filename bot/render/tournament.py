@@ -37,7 +37,7 @@ from bot.render.common import (
     name,
     timestamp,
 )
-from bot.storage.tournaments import BracketMatchRecord, EntrantRecord, TournamentRecord
+from bot.storage.tournaments import BracketMatchRecord, EntrantRecord, TournamentEvent, TournamentRecord
 from bot.tournaments import Format, Match, MatchOutcome, Round, Tournament
 
 #: the matches one Ready call message holds at most (Discord: 25 buttons, 2,000 characters; a line can take ~100)
@@ -145,6 +145,24 @@ def call_parts(count_: int) -> list[int]:
     messages = max(1, -(-count_ // CALLS_PER_MESSAGE))
     size, extra = divmod(count_, messages)
     return [size + (1 if index < extra else 0) for index in range(messages)]
+
+
+def call_run(events: Sequence[TournamentEvent], start: int) -> int:
+    """The index of the last ``call`` event of the round whose call starts at ``events[start]``: the calls of the
+    same round that follow it, with the bot's Ready of those matches between them, are one call (posted on as
+    few messages as :func:`call_parts` says; a round split over two runs would read "(1 of 2)", "(2 of 2)" where
+    one message holds it all)."""
+    label = events[start].event["round"]
+    keys = {events[start].event["key"]}
+    end = start
+    for index in range(start + 1, len(events)):
+        event = events[index]
+        if event.type == "call" and event.event["round"] == label:
+            keys.add(event.event["key"])
+            end = index
+        elif not (event.type == "ready" and event.event["key"] in keys):
+            break
+    return end
 
 
 def _score(row: BracketMatchRecord, best_of: int, say: Texts = ENGLISH) -> str:
@@ -373,6 +391,9 @@ def status_text(tournament: TournamentRecord, entrants: Sequence[EntrantRecord],
              _("**Rules:** {rules}", rules=rules_words(tournament.game, tournament.rules, say)),
              _("**Organiser:** {player}", player=mention(tournament.organiser_id, say))]
     if bracket is None:
+        note = bot_seat_note(tournament, say)
+        if note:
+            lines.insert(1, note)
         checking = tournament.status == "check_in"
         players = [mention(p.user_id, say) + (" ✅" if checking and p.checked_in else "") for p in entrants]
         listed = _listing(players, _("nobody yet"), say)
@@ -389,6 +410,16 @@ def status_text(tournament: TournamentRecord, entrants: Sequence[EntrantRecord],
                            players=join_words([mention(p, say) for p in bracket.disqualified], say)))
     return StatusText(clamp_line(f"🏟️ {title(tournament, say)}", EMBED_TITLE_LIMIT),
                       clamp("\n".join(lines), EMBED_DESCRIPTION_LIMIT, say))
+
+
+def bot_seat_note(tournament: TournamentRecord, say: Texts = ENGLISH) -> str | None:
+    """What the signup says when the bot fills an odd seat (``None``: it doesn't, or the tournament has begun)."""
+    _ = say
+    bot = tournament.options.get("bot")
+    if bot is None or tournament.status not in ("signup", "check_in"):
+        return None
+    return "🤖 " + _("If an odd number of players start, I take the last seat (level: {level}); games against me "
+                    "are unrated.", level=bot["level"])
 
 
 def _listing(items: Sequence[str], empty: str, say: Texts = ENGLISH) -> str:

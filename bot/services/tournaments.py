@@ -646,6 +646,9 @@ class TournamentService:
                 continue
             if not all(all(match.known) for match in round_.matches):
                 continue
+            # the bot's Ready is queued after the round's calls: the channel posts a round's consecutive calls as
+            # one call (split only when it needs several messages), so nothing may come between them
+            bot_ready: list[dict[str, Any]] = []
             for match in round_.matches:
                 if not match.is_ready or await self.store.load_bracket_match(work.conn, t.id, match.key) is not None:
                     continue
@@ -659,12 +662,13 @@ class TournamentService:
                     slot = players.index(bot_id)
                     await self.store.update_bracket_match(work.conn, t.id, match.key,
                                                           **{"ready_a" if slot == 0 else "ready_b": 1})
-                    await work.queue({"type": "ready", "key": match.key, "user_id": bot_id,
+                    bot_ready.append({"type": "ready", "key": match.key, "user_id": bot_id,
                                       "ready": [slot == 0, slot == 1]})
                 if not window:
                     await self.store.update_bracket_match(work.conn, t.id, match.key, status="waiting")
                     if running:
                         work.launch.append(match.key)
+            await work.queue(*bot_ready)
 
     # --- games -----------------------------------------------------------------------------------------------
     async def _launch(self, tournament_id: int, key: str) -> tuple[list[MatchUpdate], list[TournamentEvent]]:
