@@ -30,6 +30,7 @@ from bot.render.common import (
     plain_names,
     ratings_line,
     timestamp,
+    win_title,
 )
 from bot.render.plots import line_chart
 
@@ -705,7 +706,7 @@ def result(view: View, names: Sequence[str], game: str, *, image_names: Sequence
         picture = chart(points, rounds, plain, game, say) if drawn else None
     winner = outcome.get("winner")
     title = (_("{game} — draw", game=_(title_of(game))) if winner is None
-             else _("{game} — {player} wins", game=_(title_of(game)), player=plain[winner]))
+             else win_title(_(title_of(game)), plain[winner], say))
     return Surface(_title(title), clamp("\n".join(lines), say=say), picture)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from itertools import pairwise
 
 from PIL import Image
 
@@ -17,7 +18,7 @@ from bot.tournaments.model import Takes
 def _points_on(line: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     """Every pixel strictly inside each segment of a polyline of horizontal and vertical segments."""
     points = []
-    for (x1, y1), (x2, y2) in zip(line, line[1:], strict=False):
+    for (x1, y1), (x2, y2) in pairwise(line):
         if x1 == x2:
             points += [(x1, y) for y in range(min(y1, y2) + 1, max(y1, y2))]
         else:
