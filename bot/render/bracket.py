@@ -575,14 +575,9 @@ def finish_words(tournament: Tournament, row: StandingRow, say: Texts = ENGLISH)
     if row.status == "disqualified":
         return _("disqualified")
     key = row.eliminated_in or ""
-    final = tournament.matches()[-1]
-    if key == final.key:
+    if key == tournament.matches()[-1].key:
         return _("🥈 runner-up: lost the final")
-    try:
-        label = tournament.match(key).round
-    except TournamentError:
-        return _("out")
-    return _("out in {round}", round=round_name(tournament, label, say))
+    return _("out in {round}", round=round_name(tournament, key, say))  # (the round of the match)
 
 
 def _keep_last(blocks: Sequence[str], limit: int, say: Texts = ENGLISH) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import pytest
 from PIL import Image
@@ -204,11 +205,11 @@ def test_the_standings_say_each_elimination_place_in_words():
     assert "1. player-1 — 🏆 champion" in text
     assert "2. player-2 — 🥈 runner-up: lost the final" in text
     assert "3. player-3 — out in Semifinals" in text and "3. player-4 — out in Semifinals" in text
-    assert "W1-" not in text and "W2-" not in text
+    assert not re.search(r"\bW\d+-\d+\b", text)
     double = Tournament.new("double_elimination", [1, 2, 3, 4], seeded=True)
     play_out(double, random.Random(5))
     text = bracket.standings_text(double, NAMES)
-    assert "runner-up" in text and "out in Losers'" in text and "-1" not in text
+    assert "runner-up" in text and "out in Losers'" in text and not re.search(r"\b(?:[WL]\d+-\d+|GF2?)\b", text)
 
 
 def test_a_round_robin_champion_is_named_in_the_standings():
