@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
 
 import pytest
@@ -828,7 +829,7 @@ async def test_a_lobby_of_four_is_rated_by_finishing_place_and_its_result_lists_
     assert places[view["out_order"][0]] == 4 and sorted(places)[0] == 1  # the first out is last
     order = sorted(range(4), key=lambda seat: (places[seat], seat))
     after = [displayed(change["after"]) - displayed(change["before"]) for change in result["ratings"]]
-    for better, worse in zip(order, order[1:], strict=False):  # a better place gains more; a shared one alike
+    for better, worse in itertools.pairwise(order):  # a better place gains more; a shared one alike
         assert (after[better] > after[worse] if places[better] < places[worse]
                 else after[better] == after[worse]), (places, after, view.get("together"), view["out_order"])
     stored = {record.seat: record for record in await service.results(lobby.id)}
