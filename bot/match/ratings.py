@@ -34,6 +34,19 @@ def is_provisional(games: int, min_games: int = MIN_GAMES) -> bool:
     return games < min_games
 
 
+def places_by_count(winner: int | None, counts: Sequence[int]) -> list[int] | None:
+    """Finishing places in a game of three or four ranked by the cards each seat ends with: the winner first, then
+    the others by their cards (seats holding as many share a place, the place after them skipped); ``None`` for two
+    players (the winner first, the other second)."""
+    if len(counts) <= 2:
+        return None
+
+    def standing(seat: int) -> tuple[bool, int]:
+        return (seat != winner, -counts[seat])
+
+    return [1 + sum(standing(other) < standing(seat) for other in range(len(counts))) for seat in range(len(counts))]
+
+
 @dataclass(frozen=True)
 class Skill:
     mu: float

@@ -223,13 +223,17 @@ def challenge_surface(game_title: str, challenger: str, opponent: str, rules_lin
 
 
 def ratings_line(ratings: Sequence[Mapping[str, float] | None] | None, shown: Sequence[str], *,
-                 say: Texts = ENGLISH) -> str | None:
+                 places: Sequence[int] | None = None, say: Texts = ENGLISH) -> str | None:
     """``Ratings: A 1500 → 1583 (+83, provisional) · …`` for the seats whose change is known (stored ordinals,
     shown on the displayed scale of :func:`bot.match.ratings.displayed`; provisional while the seat's ``games`` on
-    the rating are fewer than the minimum); ``None`` when no change is known."""
+    the rating are fewer than the minimum); ``None`` when no change is known. ``places``: each seat's finishing
+    place, to list them first to last (else in seat order)."""
     _ = say
-    parts = [f"{shown[seat]} {said}" for seat, change in enumerate(ratings or ())
-             if (said := rating_change(change, say=say)) is not None]
+    seats: Sequence[int] = range(len(ratings or ()))
+    if places is not None:  # first to last
+        seats = sorted(seats, key=lambda seat: (places[seat], seat))
+    parts = [f"{shown[seat]} {said}" for seat in seats
+             if (said := rating_change((ratings or ())[seat], say=say)) is not None]
     return _("Ratings: {changes}", changes=" · ".join(parts)) if parts else None
 
 

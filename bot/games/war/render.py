@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from bot.cards import card_label
 from bot.games import game_class
 from bot.i18n import N_, Texts
+from bot.match.ratings import places_by_count
 from bot.render.common import (
     ALT_TEXT_LIMIT,
     EMBED_TITLE_LIMIT,
@@ -697,7 +698,8 @@ def result(view: View, names: Sequence[str], game: str, *, image_names: Sequence
              _("Rounds: {rounds} · wars: {wars} · longest war: {longest}",
                rounds=stats.get("rounds", view["round"]), wars=say.number(wars), longest=longest),
              counts_line(view, names, say)]
-    rated = ratings_line(ratings, shown, say=say)
+    places = places_by_count(outcome.get("winner"), view["card_counts"]) if "card_counts" in view else None
+    rated = ratings_line(ratings, shown, places=places, say=say)
     if rated:
         lines.append(rated)
     picture = None

@@ -57,3 +57,12 @@ def test_a_game_of_four_is_rated_by_finishing_place():
     # a tie of three or more players below the place after it)
     tied = ratings.rate([new] * 4, winner=None, places=[3, 1, 1, 4])
     assert abs(tied[1].ordinal - tied[2].ordinal) < 1e-9 and tied[1].ordinal > tied[0].ordinal > tied[3].ordinal
+
+
+def test_places_by_count_put_the_winner_first_then_the_most_cards():
+    from bot.match.ratings import places_by_count
+
+    assert places_by_count(2, [5, 0, 20, 5]) == [2, 4, 1, 2]  # two with 5 share second; the next place is fourth
+    assert places_by_count(None, [10, 10, 3, 0]) == [1, 1, 3, 4]  # a draw: the leaders share first
+    assert places_by_count(1, [0, 52, 0, 0]) == [2, 1, 2, 2]  # everyone else ran out: they share second
+    assert places_by_count(0, [0, 3]) is None  # two players: the winner first, the other second
