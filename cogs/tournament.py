@@ -663,6 +663,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             for row in rows[:15]:
                 state = say(MATCH_STATES[row.status])
                 score = f" ({row.wins[0]}–{row.wins[1]})" if sum(row.wins) else ""
+                if row.status == "playing":  # which game, and how the ones before it went (a draw played again)
+                    state, score = wording.playing_words(row, say), ""
                 if row.status == "called" and row.deadline_at:
                     state = _("{state}, by {time}", state=state, time=timestamp(row.deadline_at))
                 lines.append(_("{round}: {first} vs {second}{score}: {state}",

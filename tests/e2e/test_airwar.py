@@ -136,7 +136,7 @@ def board(env: Env, where, engagement: int) -> Message | None:
 
 
 def results(env: Env, where) -> list[Message]:
-    return [m for m in env.messages(where) if re.fullmatch(rf"{TITLE} — (draw|.+ wins)", title(m))]
+    return [m for m in env.messages(where) if re.fullmatch(rf"{TITLE} — (draw|.+ wins|won by the player named .+)", title(m))]
 
 
 def stack_of(panel: Message) -> list[str]:

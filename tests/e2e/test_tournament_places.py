@@ -86,6 +86,9 @@ async def test_a_drawn_final_is_played_again_in_its_thread_and_its_loser_is_the_
     call = call_messages(env)[0]
     await env.wait_for(lambda: "Game 1 was a draw: ▶️ playing game 2" in call.text, timeout=10)
     assert ",\n" not in call.text and not call.text.rstrip().endswith(",")
+    ix = await env.slash(players[0], "tournament status")
+    await ix.wait_response()
+    assert "Game 1 was a draw: ▶️ playing game 2" in await note(env, players[0])
     # the replay goes on in the first game's thread: one notice of a thread in the channel, not one per game
     replay = await matches.get_match(second.match_id)
     assert replay.thread_id is not None and replay.thread_id == drawn.thread_id
