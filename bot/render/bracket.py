@@ -7,8 +7,10 @@ and one box per match (winners' bracket, then losers' bracket and the grand fina
 in bold colour; standings are a table.
 
 :func:`picture` draws the whole tournament as one picture. :func:`pictures` draws it as several, each readable at
-the width Discord shows a picture at (:data:`PREVIEW_WIDTH`): a bracket by region (at most :data:`PART_ROWS`
-matches of a round and the matches they feed in the next round), standings by :data:`STANDINGS_ROWS` places.
+the width Discord shows a picture at (:data:`PREVIEW_WIDTH`): a bracket by region (every round beside the round it
+feeds, joined by lines; at most :data:`PART_ROWS` matches of a round and the matches they feed), standings by
+:data:`STANDINGS_ROWS` places. A single-elimination bracket is one bracket: only a double elimination's regions
+name their section (winners', losers', grand final).
 
 Text: ``/tournament bracket`` and ``/tournament status`` show it, clamped to a message. A player who deleted their
 data (a negative id, see :func:`bot.storage.tournaments.placeholder_for`) is shown as "deleted player".
@@ -419,11 +421,12 @@ def _keep(pictures_: list[tuple[list[_Part], Picture]]) -> list[Picture]:
 
 def pictures(tournament: Tournament, names: Mapping[int, str], title: str, say: Texts = ENGLISH) -> list[Picture]:
     """The tournament as pictures :data:`PREVIEW_WIDTH` pixels wide, each readable where Discord shows it: an
-    elimination bracket by region (two rounds side by side, at most :data:`PART_ROWS` matches of the first; small
-    regions share a picture), standings by :data:`STANDINGS_ROWS` places. At most :data:`MAX_PICTURES` (one
-    message's attachments): the earliest regions all decided are left out first, then those just before the
-    last (the final stays). Files are ``bracket-1.png``, ``bracket-2.png``, ... (numbered among all the
-    regions, so a left-out one leaves a gap); each alt text says what its picture holds."""
+    elimination bracket by region (two rounds side by side, each round beside the round it feeds, at most
+    :data:`PART_ROWS` matches of the first; small regions share a picture), standings by :data:`STANDINGS_ROWS`
+    places. At most :data:`MAX_PICTURES` (one message's attachments): the earliest regions all decided are left
+    out first, then those just before the last (the final stays). Files are ``bracket-1.png``,
+    ``bracket-2.png``, ... (numbered among all the regions, so a left-out one leaves a gap); each alt text says
+    what its picture holds."""
     _ = say
     if tournament.is_elimination:
         return _bracket_pictures(tournament, names, title, say)
