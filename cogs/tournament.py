@@ -267,11 +267,10 @@ class TournamentCog(commands.Cog, name=COG_NAME):
                 await self._refresh_status(tournament_id)
                 status_now = False
             if kind == "call":
-                first = index
-                while (index + 1 < len(queued) and queued[index + 1].type == "call"
-                       and queued[index + 1].event["round"] == event.event["round"]):
-                    index += 1
-                await self._post_calls(tournament_id, queued[first:index + 1], names, say)
+                run = queued[index:wording.call_run(queued, index) + 1]
+                keys.update(later.event["key"] for later in run if later.type == "ready")
+                await self._post_calls(tournament_id, [later for later in run if later.type == "call"], names, say)
+                index += len(run) - 1
                 status_later = True
             elif kind == "round_over":
                 over = next((later for later in queued[index + 1:] if later.type == "over"), None)
@@ -664,6 +663,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             for row in rows[:15]:
                 state = say(MATCH_STATES[row.status])
                 score = f" ({row.wins[0]}–{row.wins[1]})" if sum(row.wins) else ""
+                if row.status == "playing":  # which game, and how the ones before it went (a draw played again)
+                    state, score = wording.playing_words(row, say), ""
                 if row.status == "called" and row.deadline_at:
                     state = _("{state}, by {time}", state=state, time=timestamp(row.deadline_at))
                 lines.append(_("{round}: {first} vs {second}{score}: {state}",

@@ -275,6 +275,11 @@ class Flow:
         """The chip movements the engine's events of a step hold."""
         return []
 
+    def places(self, game: Game) -> list[int] | None:
+        """Each seat's finishing place in a finished game (1: first; seats that finished together share a place),
+        when the game ranks more than its winner (``None``: the winner first, everyone else second)."""
+        return None
+
     def outcomes(self, game: Game) -> list[str] | None:
         """Each seat's outcome (win, loss, draw) of a game that is not won by one seat (``None``: from the
         winner)."""

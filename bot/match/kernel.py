@@ -1519,7 +1519,7 @@ class MatchKernel:
             stored = await self.db.results.get_rating(work.conn, match.guild_id, match.game, user_id)
             before.append(stored or RatingRecord(match.guild_id, match.game, user_id, *self._initial()))
         skills = [self.ratings.skill(r.mu, r.sigma) for r in before]
-        after = self.ratings.rate(skills, outcome.winner)
+        after = self.ratings.rate(skills, outcome.winner, self.flow.places(game))
         outcomes = ["draw" if outcome.winner is None else "win" if seat == outcome.winner else "loss"
                     for seat in range(len(users))]
         await self.db.results.insert_results(work.conn, [

@@ -7,8 +7,10 @@ and one box per match (winners' bracket, then losers' bracket and the grand fina
 in bold colour; standings are a table.
 
 :func:`picture` draws the whole tournament as one picture. :func:`pictures` draws it as several, each readable at
-the width Discord shows a picture at (:data:`PREVIEW_WIDTH`): a bracket by region (at most :data:`PART_ROWS`
-matches of a round and the matches they feed in the next round), standings by :data:`STANDINGS_ROWS` places.
+the width Discord shows a picture at (:data:`PREVIEW_WIDTH`): a bracket by region (every round beside the round it
+feeds, joined by lines; at most :data:`PART_ROWS` matches of a round and the matches they feed), standings by
+:data:`STANDINGS_ROWS` places. A single-elimination bracket is one bracket: only a double elimination's regions
+name their section (winners', losers', grand final).
 
 Text: ``/tournament bracket`` and ``/tournament status`` show it, clamped to a message. A player who deleted their
 data (a negative id, see :func:`bot.storage.tournaments.placeholder_for`) is shown as "deleted player".
@@ -29,7 +31,7 @@ from PIL import Image, ImageDraw
 from bot.i18n import N_, Texts
 from bot.render.common import ALT_TEXT_LIMIT, ENGLISH, MESSAGE_LIMIT, Picture, clamp, clamp_line, join_words
 from bot.render.fonts import draw_text, fit
-from bot.tournaments import Format, Match, MatchOutcome, Round, Tournament
+from bot.tournaments import Format, Match, MatchOutcome, Round, StandingRow, Tournament, TournamentError
 
 BOX_W, BOX_H, GAP_X, GAP_Y, MARGIN, HEADER = 190, 40, 36, 8, 16, 30
 BACKGROUND = (32, 34, 37)
@@ -99,8 +101,12 @@ def round_name(bracket: Tournament, label: str, say: Texts = ENGLISH) -> str:
     _ = say
     rounds = bracket.rounds()
     found = next((round_ for round_ in rounds if round_.label == label), None)
-    if found is None:
-        return _("Round {label}", label=label)
+    if found is None:  # a match key (``W3-1``): its round
+        try:
+            label = bracket.match(label).round
+        except TournamentError:
+            return _("Round {label}", label=label)
+        found = next(round_ for round_ in rounds if round_.label == label)
     if found.bracket == "rounds":
         total = len(rounds) if bracket.format is Format.ROUND_ROBIN else bracket.options.get("rounds")
         return (_("Round {number} of {total}", number=found.number, total=total) if total
@@ -240,23 +246,22 @@ class _Part:
 
     def heading(self, tournament: Tournament, say: Texts = ENGLISH) -> str:
         _ = say
-        rounds = join_words([round_name(tournament, round_.label, say) for round_, _ in self.columns], say)
-        section = say(BRACKET_NAMES[self.section]) if self.section in BRACKET_NAMES else self.section
-        where = f"{section} · {rounds}"
+        where = join_words([round_name(tournament, round_.label, say) for round_, _ in self.columns], say)
+        if tournament.format is Format.DOUBLE_ELIMINATION:  # a single elimination is one bracket: no section
+            section = say(BRACKET_NAMES[self.section]) if self.section in BRACKET_NAMES else self.section
+            where = f"{section} · {where}"
         if self.windows == 1:
             return where
         return _("{where} · part {number} of {total}", where=where, number=self.window + 1, total=self.windows)
 
 
 def _parts(tournament: Tournament) -> list[_Part]:
+    """The regions of a bracket, in play order: every two rounds of a section that follow each other (each round
+    with the round it feeds, so every match is drawn joined to the match its winner plays next), a round of many
+    matches split in windows of :data:`PART_ROWS`."""
     parts = []
     for section, rounds in _sections(tournament):
-        # rounds paired from the last, so the final is drawn with the round before it
-        groups: list[list[Round]] = []
-        end = len(rounds)
-        while end > 0:
-            groups.insert(0, rounds[max(0, end - PART_COLUMNS):end])
-            end -= PART_COLUMNS
+        groups = [rounds[index:index + PART_COLUMNS] for index in range(max(1, len(rounds) - PART_COLUMNS + 1))]
         for group in groups:
             first = len(group[0].matches)
             windows = max(1, math.ceil(first / PART_ROWS))
@@ -278,48 +283,119 @@ def _match_words(match: Match, names: Mapping[int, str], say: Texts) -> str:
     return outcome_text(match, names, say).replace("`", "").replace("**", "")
 
 
-def _part_image(parts: Sequence[_Part], names: Mapping[int, str], tournament: Tournament, title: str,
-                say: Texts) -> bytes:
+@dataclass(frozen=True)
+class PlacedBox:
+    """A match's box in a picture of parts: which part (index), which column of it, and its rectangle."""
+
+    part: int
+    column: int
+    match: Match
+    x: int
+    y: int
+    width: int
+    height: int
+
+    @property
+    def left_middle(self) -> tuple[int, int]:
+        return (self.x, self.y + self.height // 2)
+
+    @property
+    def right_middle(self) -> tuple[int, int]:
+        return (self.x + self.width, self.y + self.height // 2)
+
+
+@dataclass(frozen=True)
+class PartsLayout:
+    """Where everything of a picture of parts goes: its height (its width is :data:`PREVIEW_WIDTH`), each part's
+    top, each round's column (part, left edge), every match's box and every connector (a polyline from a box's
+    right edge to the left edge of the box of the match its player goes on to)."""
+
+    height: int
+    tops: tuple[int, ...]
+    columns: tuple[tuple[int, int, int], ...]  # (part, column, x)
+    boxes: tuple[PlacedBox, ...]
+    connectors: tuple[tuple[tuple[int, int], ...], ...]
+
+
+def parts_layout(parts: Sequence[_Part]) -> PartsLayout:
+    """The geometry of one picture of ``parts`` (what :func:`_part_image` draws)."""
     height = PART_MARGIN * 2 + PART_TITLE_SIZE + 10 + sum(part.height for part in parts)
-    image = Image.new("RGB", (PREVIEW_WIDTH, height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    draw_text(draw, (PART_MARGIN, PART_MARGIN), fit(title, PART_TITLE_SIZE, PREVIEW_WIDTH - 2 * PART_MARGIN),
-              size=PART_TITLE_SIZE, fill=TITLE_COLOUR)
     top = PART_MARGIN + PART_TITLE_SIZE + 10
-    for part in parts:
-        draw_text(draw, (PART_MARGIN, top + 8), fit(part.heading(tournament, say), PART_LABEL_SIZE + 1,
-                                                    PREVIEW_WIDTH - 24),
-                  size=PART_LABEL_SIZE + 1, fill=DIM)
+    tops, columns, boxes, connectors = [], [], [], []
+    for number, part in enumerate(parts):
+        tops.append(top)
         body_top = top + PART_LABEL_SIZE + 26 + PART_LABEL_SIZE + 8
         body_height = part.rows * (PART_BOX_H + GAP_Y)
         used = len(part.columns) * PART_BOX_W + (len(part.columns) - 1) * PART_GAP_X
         left = (PREVIEW_WIDTH - used) // 2
-        previous: dict[str, tuple[int, int]] = {}
-        for column, (round_, matches) in enumerate(part.columns):
+        previous: dict[str, PlacedBox] = {}
+        for column, (_round, matches) in enumerate(part.columns):
             x = left + column * (PART_BOX_W + PART_GAP_X)
-            draw_text(draw, (x, body_top - PART_LABEL_SIZE - 6),
-                      fit(round_name(tournament, round_.label, say), PART_LABEL_SIZE, PART_BOX_W),
-                      size=PART_LABEL_SIZE, fill=DIM)
+            columns.append((number, column, x))
             slot = body_height / max(len(matches), 1)
-            centres: dict[str, tuple[int, int]] = {}
+            placed: dict[str, PlacedBox] = {}
             for index, match in enumerate(matches):
                 y = int(body_top + slot * index + (slot - PART_BOX_H) / 2)
-                _box(draw, (x, y, PART_BOX_W, PART_BOX_H), match, names, tournament, PART_NAME_SIZE, say)
-                centres[match.key] = (x, y + PART_BOX_H // 2)
-                _join(draw, previous, match, (x, y + PART_BOX_H // 2), PART_BOX_W, PART_GAP_X)
-            previous = centres
+                box = PlacedBox(number, column, match, x, y, PART_BOX_W, PART_BOX_H)
+                boxes.append(box)
+                placed[match.key] = box
+                connectors += _connectors(previous, box, PART_GAP_X)
+            previous = placed
         top += part.height
+    return PartsLayout(height, tuple(tops), tuple(columns), tuple(boxes), tuple(connectors))
+
+
+def _connectors(previous: Mapping[str, PlacedBox], box: PlacedBox,
+                gap_x: int) -> list[tuple[tuple[int, int], ...]]:
+    """The lines from the boxes of the matches that feed ``box``'s match (those in ``previous``) to it."""
+    x, y = box.left_middle
+    lines = []
+    for source in box.match.sources:
+        if source is not None and source.match in previous:
+            px, py = previous[source.match].right_middle
+            mid = x - gap_x // 2
+            lines.append(((px, py), (mid, py), (mid, y), (x, y)))
+    return lines
+
+
+def _part_image(parts: Sequence[_Part], names: Mapping[int, str], tournament: Tournament, title: str,
+                say: Texts) -> bytes:
+    drawn = parts_layout(parts)
+    image = Image.new("RGB", (PREVIEW_WIDTH, drawn.height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw_text(draw, (PART_MARGIN, PART_MARGIN), fit(title, PART_TITLE_SIZE, PREVIEW_WIDTH - 2 * PART_MARGIN),
+              size=PART_TITLE_SIZE, fill=TITLE_COLOUR)
+    for part, top in zip(parts, drawn.tops, strict=True):
+        draw_text(draw, (PART_MARGIN, top + 8), fit(part.heading(tournament, say), PART_LABEL_SIZE + 1,
+                                                    PREVIEW_WIDTH - 24),
+                  size=PART_LABEL_SIZE + 1, fill=DIM)
+    for number, column, x in drawn.columns:
+        round_ = parts[number].columns[column][0]
+        label_y = drawn.tops[number] + PART_LABEL_SIZE + 26 + 8 - 6
+        draw_text(draw, (x, label_y), fit(round_name(tournament, round_.label, say), PART_LABEL_SIZE, PART_BOX_W),
+                  size=PART_LABEL_SIZE, fill=DIM)
+    for line in drawn.connectors:
+        draw.line(list(line), fill=LINE, width=1)
+    for box in drawn.boxes:
+        _box(draw, (box.x, box.y, box.width, box.height), box.match, names, tournament, PART_NAME_SIZE, say)
     return _png(image)
 
 
-def _bracket_pictures(tournament: Tournament, names: Mapping[int, str], title: str, say: Texts) -> list[Picture]:
-    _ = say
+def picture_groups(tournament: Tournament) -> list[list[_Part]]:
+    """The regions of an elimination bracket each of its pictures shows (:func:`pictures` draws them, numbered
+    from 1, before leaving any out; :func:`parts_layout` has each one's geometry)."""
     groups: list[list[_Part]] = []
     for part in _parts(tournament):
         if groups and sum(p.height for p in groups[-1]) + part.height <= PART_MAX_HEIGHT - 60:
             groups[-1].append(part)
         else:
             groups.append([part])
+    return groups
+
+
+def _bracket_pictures(tournament: Tournament, names: Mapping[int, str], title: str, say: Texts) -> list[Picture]:
+    _ = say
+    groups = picture_groups(tournament)
     pictures_ = []
     for number, group in enumerate(groups, 1):
         png = _part_image(group, names, tournament, title, say)
@@ -345,11 +421,12 @@ def _keep(pictures_: list[tuple[list[_Part], Picture]]) -> list[Picture]:
 
 def pictures(tournament: Tournament, names: Mapping[int, str], title: str, say: Texts = ENGLISH) -> list[Picture]:
     """The tournament as pictures :data:`PREVIEW_WIDTH` pixels wide, each readable where Discord shows it: an
-    elimination bracket by region (two rounds side by side, at most :data:`PART_ROWS` matches of the first; small
-    regions share a picture), standings by :data:`STANDINGS_ROWS` places. At most :data:`MAX_PICTURES` (one
-    message's attachments): the earliest regions all decided are left out first, then those just before the
-    last (the final stays). Files are ``bracket-1.png``, ``bracket-2.png``, ... (numbered among all the
-    regions, so a left-out one leaves a gap); each alt text says what its picture holds."""
+    elimination bracket by region (two rounds side by side, each round beside the round it feeds, at most
+    :data:`PART_ROWS` matches of the first; small regions share a picture), standings by :data:`STANDINGS_ROWS`
+    places. At most :data:`MAX_PICTURES` (one message's attachments): the earliest regions all decided are left
+    out first, then those just before the last (the final stays). Files are ``bracket-1.png``,
+    ``bracket-2.png``, ... (numbered among all the regions, so a left-out one leaves a gap); each alt text says
+    what its picture holds."""
     _ = say
     if tournament.is_elimination:
         return _bracket_pictures(tournament, names, title, say)
@@ -466,14 +543,7 @@ def standings_text(tournament: Tournament, names: Mapping[int, str], *, limit: i
     for row in rows:
         name = player_name(names, row.player, say=say)
         if tournament.is_elimination:
-            if row.status == "champion":
-                state = _("🏆 champion")
-            elif row.status == "active":
-                state = _("still in")
-            elif row.status == "disqualified":
-                state = _("disqualified")
-            else:
-                state = _("out in {round}", round=round_name(tournament, row.eliminated_in or "", say))
+            state = finish_words(tournament, row, say)
             lines.append(_("{place}. {player} — {state} ({wins}–{losses})", place=row.place, player=name,
                            state=state, wins=row.wins, losses=row.losses))
         else:
@@ -491,8 +561,26 @@ def standings_text(tournament: Tournament, names: Mapping[int, str], *, limit: i
                 line += ", " + ", ".join(breaks)
             if row.status == "disqualified":
                 line += " — " + _("disqualified")
+            elif tournament.is_over and row.player == tournament.champion:
+                line += " — " + _("🏆 champion")
             lines.append(line)
     return clamp("\n".join(lines), limit, say)
+
+
+def finish_words(tournament: Tournament, row: StandingRow, say: Texts = ENGLISH) -> str:
+    """Where an elimination player finished, in words: champion, runner-up (the final's loser), out in a named
+    round ("out in the Semifinals"), still in, disqualified; never a match key."""
+    _ = say
+    if row.status == "champion":
+        return _("🏆 champion")
+    if row.status == "active":
+        return _("still in")
+    if row.status == "disqualified":
+        return _("disqualified")
+    key = row.eliminated_in or ""
+    if key == tournament.matches()[-1].key:
+        return _("🥈 runner-up: lost the final")
+    return _("out in {round}", round=round_name(tournament, key, say))  # (the round of the match)
 
 
 def _keep_last(blocks: Sequence[str], limit: int, say: Texts = ENGLISH) -> str:

@@ -223,19 +223,39 @@ def challenge_surface(game_title: str, challenger: str, opponent: str, rules_lin
 
 
 def ratings_line(ratings: Sequence[Mapping[str, float] | None] | None, shown: Sequence[str], *,
-                 say: Texts = ENGLISH) -> str | None:
+                 places: Sequence[int] | None = None, say: Texts = ENGLISH) -> str | None:
     """``Ratings: A 1500 → 1583 (+83, provisional) · …`` for the seats whose change is known (stored ordinals,
     shown on the displayed scale of :func:`bot.match.ratings.displayed`; provisional while the seat's ``games`` on
-    the rating are fewer than the minimum); ``None`` when no change is known."""
+    the rating are fewer than the minimum); ``None`` when no change is known. ``places``: each seat's finishing
+    place, to list them first to last (else in seat order)."""
     _ = say
-    parts = []
-    for seat, change in enumerate(ratings or ()):
-        if change and change.get("before") is not None and change.get("after") is not None:
-            before, after = displayed(float(change["before"])), displayed(float(change["after"]))
-            games = change.get("games")
-            note = ", " + _("provisional") if games is not None and is_provisional(int(games)) else ""
-            parts.append(f"{shown[seat]} {before} → {after} ({after - before:+d}{note})")
+    seats: Sequence[int] = range(len(ratings or ()))
+    if places is not None:  # first to last
+        seats = sorted(seats, key=lambda seat: (places[seat], seat))
+    parts = [f"{shown[seat]} {said}" for seat in seats
+             if (said := rating_change((ratings or ())[seat], say=say)) is not None]
     return _("Ratings: {changes}", changes=" · ".join(parts)) if parts else None
+
+
+def rating_change(change: Mapping[str, float] | None, *, say: Texts = ENGLISH) -> str | None:
+    """One seat's rating change, ``1500 → 1583 (+83, provisional)`` (see :func:`ratings_line`); ``None`` when it
+    is not known (an unrated game)."""
+    _ = say
+    if not change or change.get("before") is None or change.get("after") is None:
+        return None
+    before, after = displayed(float(change["before"])), displayed(float(change["after"]))
+    games = change.get("games")
+    note = ", " + _("provisional") if games is not None and is_provisional(int(games)) else ""
+    return f"{before} → {after} ({after - before:+d}{note})"
+
+
+def win_title(game: str, player: str, say: Texts = ENGLISH) -> str:
+    """A result's title naming its winner, ``War — Ann wins``. A winner named like the game (the bot's account often
+    is) would read "Air War — Air War wins": it is worded as a player's name instead."""
+    _ = say
+    if " ".join(player.split()).casefold() == " ".join(game.split()).casefold():
+        return _("{game} — won by the player named {player}", game=game, player=player)
+    return _("{game} — {player} wins", game=game, player=player)
 
 
 class ChallengeWords:

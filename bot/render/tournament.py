@@ -37,7 +37,7 @@ from bot.render.common import (
     name,
     timestamp,
 )
-from bot.storage.tournaments import BracketMatchRecord, EntrantRecord, TournamentRecord
+from bot.storage.tournaments import BracketMatchRecord, EntrantRecord, TournamentEvent, TournamentRecord
 from bot.tournaments import Format, Match, MatchOutcome, Round, Tournament
 
 #: the matches one Ready call message holds at most (Discord: 25 buttons, 2,000 characters; a line can take ~100)
@@ -147,9 +147,33 @@ def call_parts(count_: int) -> list[int]:
     return [size + (1 if index < extra else 0) for index in range(messages)]
 
 
-def _score(row: BracketMatchRecord, best_of: int) -> str:
-    if best_of <= 1 or sum(row.wins) + row.draws == 0:
+def call_run(events: Sequence[TournamentEvent], start: int) -> int:
+    """The index of the last ``call`` event of the round whose call starts at ``events[start]``: the calls of the
+    same round that follow it, with the bot's Ready of those matches between them, are one call (posted on as
+    few messages as :func:`call_parts` says; a round split over two runs would read "(1 of 2)", "(2 of 2)" where
+    one message holds it all)."""
+    label = events[start].event["round"]
+    keys = {events[start].event["key"]}
+    end = start
+    for index in range(start + 1, len(events)):
+        event = events[index]
+        if event.type == "call" and event.event["round"] == label:
+            keys.add(event.event["key"])
+            end = index
+        elif not (event.type == "ready" and event.event["key"] in keys):
+            break
+    return end
+
+
+def _score(row: BracketMatchRecord, best_of: int, say: Texts = ENGLISH) -> str:
+    """A decided series' score after its result (`` 2–1``); one game a match: the drawn games played again
+    before it (`` (after 1 drawn game)``), else nothing."""
+    if sum(row.wins) + row.draws == 0:
         return ""
+    if best_of <= 1:
+        if not row.draws or not sum(row.wins):
+            return ""
+        return " " + say.ngettext("(after {count} drawn game)", "(after {count} drawn games)", row.draws)
     return f" {max(row.wins)}–{min(row.wins)}"
 
 
@@ -161,11 +185,24 @@ def call_state(row: BracketMatchRecord, best_of: int, say: Texts = ENGLISH) -> s
     if row.status == "waiting":
         return " — " + (_("⏳ waits for a player's other game") if row.outcome == "busy" else _("▶️ starting"))
     if row.status == "playing":
-        played = sum(row.wins) + row.draws
-        if played:
-            return " — " + _("▶️ playing game {number},{score}", number=played + 1, score=_score(row, best_of))
-        return " — " + _("▶️ playing")
+        return " — " + playing_words(row, say)
     return " — " + result_words(row, best_of, say)
+
+
+def playing_words(row: BracketMatchRecord, say: Texts = ENGLISH) -> str:
+    """A match whose game is under way: which game, and how the games before it went (a drawn game is played
+    again: "Game 1 was a draw: ▶️ playing game 2"; a series' score in the call's order of players)."""
+    _ = say
+    played = sum(row.wins) + row.draws
+    if not played:
+        return _("▶️ playing")
+    if not sum(row.wins):
+        return _.ngettext("Game {count} was a draw: ▶️ playing game {number}",
+                          "Games 1–{count} were draws: ▶️ playing game {number}", row.draws, number=played + 1)
+    score = f"{row.wins[0]}–{row.wins[1]}"
+    if row.draws:
+        score += ", " + _.ngettext("{count} draw", "{count} draws", row.draws)
+    return _("▶️ playing game {number} ({score})", number=played + 1, score=score)
 
 
 def result_words(row: BracketMatchRecord, best_of: int, say: Texts = ENGLISH) -> str:
@@ -181,8 +218,8 @@ def result_words(row: BracketMatchRecord, best_of: int, say: Texts = ENGLISH) ->
     if row.outcome == "disqualified":
         return _("🏁 {winner} wins by forfeit", winner=winner)
     if winner is None:
-        return _("🏁 a draw{score}", score=_score(row, best_of))
-    return _("🏁 {winner} wins{score}", winner=winner, score=_score(row, best_of))
+        return _("🏁 a draw{score}", score=_score(row, best_of, say))
+    return _("🏁 {winner} wins{score}", winner=winner, score=_score(row, best_of, say))
 
 
 def call_text(tournament: TournamentRecord, round_title: str, rows: Sequence[BracketMatchRecord], *,
@@ -268,7 +305,7 @@ def _summary_line(match: Match, row: BracketMatchRecord | None, best_of: int, sa
     if row is None or row.outcome == "disqualified" or match.outcome is MatchOutcome.FORFEIT:
         loser = second if match.winner == first else first
         return _("{winner} wins by forfeit ({loser} was disqualified)", winner=winner, loser=mention(loser, say))
-    score = _score(row, best_of)
+    score = _score(row, best_of, say)
     if match.winner is None:
         if row.outcome == "double_no_show":
             return _("{first} and {second} drew{score} (neither showed up)", first=mention(first, say),
@@ -307,6 +344,9 @@ def summary_text(tournament: TournamentRecord, bracket: Tournament, label: str,
         tail.append("🏆 " + (_("{player} is the champion of **{name}**!", player=mention(champion, say),
                                 name=tournament.name) if champion is not None
                                else _("**{name}** is over, without a champion.", name=tournament.name)))
+        final = bracket.matches()[-1] if bracket.is_elimination else None
+        if final is not None and final.outcome is MatchOutcome.WIN and final.loser is not None:
+            tail.append("🥈 " + _("Runner-up: {player} (lost the final)", player=mention(final.loser, say)))
     size = len(lines[0]) + sum(len(line) + 1 for line in tail)
     shown = 0
     for line in results:
@@ -351,6 +391,9 @@ def status_text(tournament: TournamentRecord, entrants: Sequence[EntrantRecord],
              _("**Rules:** {rules}", rules=rules_words(tournament.game, tournament.rules, say)),
              _("**Organiser:** {player}", player=mention(tournament.organiser_id, say))]
     if bracket is None:
+        note = bot_seat_note(tournament, say)
+        if note:
+            lines.insert(1, note)
         checking = tournament.status == "check_in"
         players = [mention(p.user_id, say) + (" ✅" if checking and p.checked_in else "") for p in entrants]
         listed = _listing(players, _("nobody yet"), say)
@@ -367,6 +410,16 @@ def status_text(tournament: TournamentRecord, entrants: Sequence[EntrantRecord],
                            players=join_words([mention(p, say) for p in bracket.disqualified], say)))
     return StatusText(clamp_line(f"🏟️ {title(tournament, say)}", EMBED_TITLE_LIMIT),
                       clamp("\n".join(lines), EMBED_DESCRIPTION_LIMIT, say))
+
+
+def bot_seat_note(tournament: TournamentRecord, say: Texts = ENGLISH) -> str | None:
+    """What the signup says when the bot fills an odd seat (``None``: it doesn't, or the tournament has begun)."""
+    _ = say
+    bot = tournament.options.get("bot")
+    if bot is None or tournament.status not in ("signup", "check_in"):
+        return None
+    return "🤖 " + _("If an odd number of players start, I take the last seat (level: {level}); games against me "
+                    "are unrated.", level=bot["level"])
 
 
 def _listing(items: Sequence[str], empty: str, say: Texts = ENGLISH) -> str:

@@ -646,6 +646,9 @@ class TournamentService:
                 continue
             if not all(all(match.known) for match in round_.matches):
                 continue
+            # the bot's Ready is queued after the round's calls: the channel posts a round's consecutive calls as
+            # one call (split only when it needs several messages), so nothing may come between them
+            bot_ready: list[dict[str, Any]] = []
             for match in round_.matches:
                 if not match.is_ready or await self.store.load_bracket_match(work.conn, t.id, match.key) is not None:
                     continue
@@ -659,12 +662,13 @@ class TournamentService:
                     slot = players.index(bot_id)
                     await self.store.update_bracket_match(work.conn, t.id, match.key,
                                                           **{"ready_a" if slot == 0 else "ready_b": 1})
-                    await work.queue({"type": "ready", "key": match.key, "user_id": bot_id,
+                    bot_ready.append({"type": "ready", "key": match.key, "user_id": bot_id,
                                       "ready": [slot == 0, slot == 1]})
                 if not window:
                     await self.store.update_bracket_match(work.conn, t.id, match.key, status="waiting")
                     if running:
                         work.launch.append(match.key)
+            await work.queue(*bot_ready)
 
     # --- games -----------------------------------------------------------------------------------------------
     async def _launch(self, tournament_id: int, key: str) -> tuple[list[MatchUpdate], list[TournamentEvent]]:
@@ -696,7 +700,8 @@ class TournamentService:
                     events = await self.store.append_events(conn, t.id, [{"type": "waiting", "key": key,
                                                                       "busy": user_id}], now)
                     return [], events
-            number = len(await self.store.games(conn, t.id, key)) + 1
+            played = await self.store.games(conn, t.id, key)
+            number = len(played) + 1
             # the better seed challenges (seat 0)
             try:
                 match_id = await self.db.matches.insert_match(
@@ -705,12 +710,25 @@ class TournamentService:
                     options=options, program_seats=program_seats)
             except StorageConflict:
                 return [], []
+            thread_id = await self._series_thread(conn, played)
+            if thread_id is not None:
+                await self.db.matches.update_match(conn, match_id, now, thread_id=thread_id)
             await self.store.insert_game(conn, t.id, key, match_id)
             await self.store.update_bracket_match(conn, t.id, key, status="playing", match_id=match_id, outcome=None)
             events = await self.store.append_events(conn, t.id, [{"type": "game", "key": key, "match_id": match_id,
                                                              "number": number, "players": list(row.players)}], now)
         update = await self._accept(service, match_id, row.players[1])
         return ([update] if update is not None else []), events
+
+    async def _series_thread(self, conn: Connection, played: Sequence[GameRecord]) -> int | None:
+        """The thread the series' games so far were played in (``None``: none yet, or they were played in the
+        channel). A game played again (after a draw) goes on in it: a new thread would post one more "thread
+        started" notice in the channel for every replay."""
+        for game in reversed(played):
+            match = await self.db.matches.load_match(conn, game.match_id)
+            if match is not None and match.thread_id is not None:
+                return match.thread_id
+        return None
 
     @staticmethod
     async def _accept(service: MatchKernel, match_id: int, opponent_id: int) -> MatchUpdate | None:

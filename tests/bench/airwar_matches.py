@@ -101,7 +101,7 @@ LOAD_AT_START = os.getloadavg()[0]
 DEFERRED_UPDATE_MESSAGE = 6  # the interaction callback type of a component's deferral
 #: the longest line a bot process answers with (a report of 1,000 matches is over asyncio's default 64 KiB)
 REPORT_LIMIT = 1 << 24
-RESULT_TITLE = re.compile(rf"{TITLE} — (draw|.+ wins)")
+RESULT_TITLE = re.compile(rf"{TITLE} — (draw|.+ wins|won by the player named .+)")
 PAGE_KB = os.sysconf("SC_PAGE_SIZE") / 1024
 BOT_FILES = (f"{os.sep}bot{os.sep}", f"{os.sep}cogs{os.sep}", f"{os.sep}discord{os.sep}", f"{os.sep}aiosqlite{os.sep}")
 

@@ -136,7 +136,9 @@ def board(env: Env, where, engagement: int) -> Message | None:
 
 
 def results(env: Env, where) -> list[Message]:
-    return [m for m in env.messages(where) if re.fullmatch(rf"{TITLE} — (draw|.+ wins)", title(m))]
+    """The results posted there (a winner named like the game: "won by the player named ...")."""
+    return [m for m in env.messages(where)
+            if re.fullmatch(rf"{TITLE} — (draw|.+ wins|won by the player named .+)", title(m))]
 
 
 def stack_of(panel: Message) -> list[str]:

@@ -217,6 +217,11 @@ async def test_a_lobby_with_the_bot_in_a_seat_plays_to_the_end_unrated(make_env,
     match = await matches.get_match(match_id)
     assert match.status == "finished" and match.rules["players"] == 3
     assert [result.rated for result in await matches.results(match_id)] == [False, False, False]
+    # the bot's account is named like the game: its win never reads "Air War — Air War wins"
+    title = results(env, thread)[-1].title
+    assert title != "Air War — Air War wins"
+    if match.result["winner"] == 1:
+        assert title == "Air War — won by the player named Air War"
     assert env.messages(env.dm(env.bot_user)) == []
     export = await matches.export(match_id)
     game = AirWar.new(export["rules"], seed=export["seed"])

@@ -98,6 +98,8 @@ class AirWar(Game):
         self.in_game: list[bool] = [True] * self.n
         self.out_order: list[int] = []
         self.kept: list[int] = [0] * self.n
+        #: a draw of 3-4 players: the seats that went out last, at once (they share first place)
+        self.together: list[int] = []
         self.engagement = 0
         #: two players: every engagement played, its stacks as drawn and the orders flipped (public once flipped:
         #: what an opponent can learn of a player's habits)
@@ -509,6 +511,7 @@ class AirWar(Game):
         else:
             detail = f"the last players ({', '.join(f'seat {s}' for s in together)}) went out together: a draw"
             self.outcome = Outcome(None, reason, detail)
+            self.together = sorted(together)
         return self._game_over_event()
 
     def _out_of_cards(self, empty: list[int]) -> Event:
@@ -573,7 +576,8 @@ class AirWar(Game):
             self._check_seat(seat)
         ordering = not self.is_over
         many = ({"played": self._played_json()} if history else {}) if self.n == 2 else {
-            "players": self.n, "in_game": list(self.in_game), "out_order": list(self.out_order)}
+            "players": self.n, "in_game": list(self.in_game), "out_order": list(self.out_order),
+            "together": list(self.together)}
         return many | {
             "game": self.name,
             "seat": seat,
@@ -633,7 +637,8 @@ class AirWar(Game):
             "stats": self.stats.to_json(),
             "opening_events": [dict(event) for event in self.opening_events],
         } | ({"played": self._played_json()} if self.n == 2 else {
-            "in_game": list(self.in_game), "out_order": list(self.out_order), "kept": list(self.kept)})
+            "in_game": list(self.in_game), "out_order": list(self.out_order), "kept": list(self.kept)}) | (
+            {"together": list(self.together)} if self.together else {})
 
     @classmethod
     def _from_json(cls, data: Mapping[str, Any]) -> Self:
@@ -657,6 +662,10 @@ class AirWar(Game):
             if not isinstance(out_order, list) or sorted(out_order) != [s for s in game.seats if not in_game[s]]:
                 raise InvalidState("the saved out_order must name each seat that is out, once")
             game.out_order = list(out_order)
+            together = data.get("together", [])
+            if not isinstance(together, list) or not set(together) <= set(out_order):
+                raise InvalidState("the saved together must name seats that are out")
+            game.together = list(together)
         outcome = data["outcome"]
         if outcome is not None:
             if not isinstance(outcome, Mapping) or outcome.get("winner") not in (None, *game.seats) \
@@ -767,6 +776,24 @@ def _in_notation(card: str, tarot: bool) -> bool:
         return parse_card(card, tarot=tarot) == card
     except InvalidCard:
         return False
+
+
+def finishing_places(winner: int | None, in_game: Sequence[bool], out_order: Sequence[int],
+                     together: Sequence[int] = ()) -> list[int]:
+    """Each seat's finishing place in a game of three or four (1: first; seats that finished together share a
+    place): the winner; whoever was still in at the end; in a draw, the seats that went out last together (first
+    place, shared); then the others, the last to go out first and the first out last."""
+    places = [0] * len(in_game)
+    groups: list[list[int]] = [[winner]] if winner is not None else []
+    groups.append([seat for seat, flag in enumerate(in_game) if flag and seat != winner])
+    groups.append([seat for seat in together if seat != winner])
+    groups += [[seat] for seat in reversed(out_order) if seat != winner and seat not in together]
+    place = 1
+    for group in groups:
+        for seat in group:
+            places[seat] = place
+        place += len(group)
+    return places
 
 
 def _per_seat(value: Any, what: str, seats: int) -> list[Any]:

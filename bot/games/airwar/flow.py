@@ -25,7 +25,7 @@ from typing import Any, cast
 
 from bot.cards import label_of_text
 from bot.games import game_class
-from bot.games.airwar.engine import AirWar
+from bot.games.airwar.engine import AirWar, finishing_places
 from bot.games.base import Action, Event, Game
 from bot.i18n import N_, Phrase
 from bot.match import errors
@@ -139,6 +139,13 @@ class AirWarFlow(Flow):
         up to 5,040, is not built for it)."""
         stack = cast(AirWar, game).stacks[seat]
         return {"type": "order", "cards": list(stack)} if len(set(stack)) == 1 else None
+
+    def places(self, game: Game) -> list[int] | None:
+        air = cast(AirWar, game)
+        if air.n == 2:
+            return None  # the winner first, the other second (or a draw)
+        winner = air.outcome.winner if air.outcome is not None else None
+        return finishing_places(winner, air.in_game, air.out_order, air.together)
 
     def extra_seconds(self, events: Sequence[Event], flip_pace_ms: int) -> float:
         flips = sum(1 for event in events if event.get("type") == "flip")

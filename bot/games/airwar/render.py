@@ -55,6 +55,7 @@ from bot.render.common import (
     ratings_line,
     timestamp,
     two_names,
+    win_title,
     withdrawn_line,
 )
 
@@ -489,7 +490,7 @@ def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | Non
     if winner is None:
         title = _("{game} — draw", game=_(TITLE))
     else:
-        title = _("{game} — {player} wins", game=_(TITLE), player=plain_names(names, image_names, _)[winner])
+        title = win_title(_(TITLE), plain_names(names, image_names, _)[winner], _)
     return Surface(_title(title), clamp("\n".join(lines), say=_))
 
 

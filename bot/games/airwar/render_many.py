@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.cards import card_label
 from bot.games.airwar import render as base
+from bot.games.airwar.engine import finishing_places
 from bot.i18n import N_, Texts
 from bot.render.common import (
     ENGLISH,
@@ -25,8 +26,9 @@ from bot.render.common import (
     join_words,
     name,
     plain_names,
-    ratings_line,
+    rating_change,
     timestamp,
+    win_title,
 )
 
 if TYPE_CHECKING:
@@ -54,9 +56,10 @@ def _in_game(view: Mapping[str, Any]) -> list[bool]:
 
 
 def _places(view: Mapping[str, Any]) -> list[int]:
-    """Seats from first to last: whoever is still in (the winner), then the others, the last out first."""
-    in_game = _in_game(view)
-    return [s for s in range(len(in_game)) if in_game[s]] + list(reversed(view.get("out_order", [])))
+    """Each seat's finishing place (see :func:`~bot.games.airwar.engine.finishing_places`)."""
+    outcome = view.get("outcome") or {}
+    return finishing_places(outcome.get("winner"), _in_game(view), view.get("out_order", []),
+                            view.get("together", []))
 
 
 # --- the board -------------------------------------------------------------------------------------------
@@ -243,22 +246,24 @@ def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | Non
              _("Engagements: {engagements} · ties fought: {ties}", engagements=view["engagement"],
                ties=stats.get("wars", 0))]
     out_order = list(view.get("out_order", []))
-    for place, seat in enumerate(_places(view), start=1):
-        where = "🏆" if seat == winner else f"{place}." if winner is not None else "="
+    together = set(view.get("together", []))
+    places = _places(view)
+    for seat in sorted(range(len(shown)), key=lambda s: (places[s], s)):  # first to last
+        place = places[seat]
+        where = "🏆" if seat == winner else f"={place}." if places.count(place) > 1 else f"{place}."
         gone = ""
-        if seat in out_order:
+        if seat in out_order and seat not in together:  # (the seats of a draw went out together, at the end)
             went = out_order.index(seat) + 1
             gone = " — " + _(OUT_PLACES[went])  # (four players at most)
         counts = _("deck {deck} · discards {discards}", deck=view["deck_counts"][seat],
                    discards=len(view["discards"][seat]))
-        lines.append(f"{where} **{shown[seat]}** · {counts}{gone}")
-    rated = ratings_line(ratings, shown, say=_)
-    if rated:
-        lines.append(rated)
+        change = rating_change(ratings[seat], say=_) if ratings and seat < len(ratings) else None
+        rated = " · " + _("rating {change}", change=change) if change else ""
+        lines.append(f"{where} **{shown[seat]}** · {counts}{gone}{rated}")
     if winner is None:
         title = _("{game} — draw", game=_(TITLE))
     else:
-        title = _("{game} — {player} wins", game=_(TITLE), player=plain_names(names, image_names, _)[winner])
+        title = win_title(_(TITLE), plain_names(names, image_names, _)[winner], _)
     return Surface(base._title(title), clamp("\n".join(lines), say=_))
 
 

@@ -30,6 +30,7 @@ from bot.render.common import (
     ratings_line,
     timestamp,
     two_names,
+    win_title,
     withdrawn_line,
 )
 
@@ -426,7 +427,7 @@ def result_title(game_over: Event, names: Sequence[str], say: Texts = ENGLISH) -
     winner = game_over.get("winner")
     if winner is None:
         return clamp_line(_("{game} — draw", game=_(TITLE)), 256)
-    return clamp_line(_("{game} — {player} wins", game=_(TITLE), player=clamp_line(names[winner], 60)), 256)
+    return clamp_line(win_title(_(TITLE), clamp_line(names[winner], 60), _), 256)
 
 
 def result(game_over: Event, final: Sequence[Event], names: Sequence[str], *,

@@ -17,6 +17,7 @@ from bot.games.base import Action, Game
 from bot.i18n import N_
 from bot.match import errors
 from bot.match.flow import Flow, SeatPanel
+from bot.match.ratings import places_by_count
 from bot.storage.records import ActionRecord, MatchRecord
 
 GAME = "bundlewar"
@@ -82,6 +83,12 @@ class BundleWarFlow(Flow):
 
     def step(self, game: Game) -> int:
         return game.step  # type: ignore[attr-defined]
+
+    def places(self, game: Game) -> list[int] | None:
+        """Three or four players: the winner, then the others by the cards they end with (the players who ran out
+        share the last place)."""
+        outcome = game.outcome
+        return places_by_count(None if outcome is None else outcome.winner, game.counts())  # type: ignore[attr-defined]
 
     def waiting_for(self, game: Game) -> list[int]:
         return game.pending_seats()

@@ -20,6 +20,7 @@ from bot.render.common import (
     clamp_line,
     ratings_line,
     timestamp,
+    win_title,
 )
 
 TITLE = N_("Bundle War")
@@ -243,7 +244,7 @@ def result(game_over: Mapping[str, Any], names: Sequence[str], plain: Sequence[s
         head, title = "🤝 **" + _("It's a draw.") + "**", _("{game} — draw", game=_(TITLE))
     else:
         head = "🏆 " + _("**{player}** wins!", player=names[winner])
-        title = _("{game} — {player} wins", game=_(TITLE), player=plain[winner])
+        title = win_title(_(TITLE), plain[winner], _)
     lines = [f"{head} {why}".rstrip()]
     rated = ratings_line(ratings, names, say=say)
     if rated:

@@ -19,6 +19,7 @@ from bot.render.common import (
     join_words,
     ratings_line,
     timestamp,
+    win_title,
 )
 
 TITLE = N_("Speed War")
@@ -168,7 +169,7 @@ def result(game_over: Mapping[str, Any], names: Sequence[str], plain: Sequence[s
         head, title = "🤝 **" + _("It's a draw.") + "**", _("{game} — draw", game=_(TITLE))
     else:
         head = "🏆 " + _("**{player}** wins!", player=names[winner])
-        title = _("{game} — {player} wins", game=_(TITLE), player=plain[winner])
+        title = win_title(_(TITLE), plain[winner], _)
     lines = [f"{head} {reason_text(game_over, say)}".rstrip(), *reactions]
     rated = ratings_line(ratings, names, say=say)
     if rated:

@@ -46,6 +46,7 @@ from bot.games.base import Action, Event, Game
 from bot.i18n import N_, Phrase
 from bot.match import errors
 from bot.match.flow import Flow, NextDeadline
+from bot.match.ratings import places_by_count
 from bot.storage.records import ActionRecord, MatchRecord
 
 #: a pace players vote for at flip pace: the rounds up to the next war are played at once, then back to flip
@@ -229,6 +230,12 @@ class WarFlow(Flow):
     # --- steps ---------------------------------------------------------------------------------------------
     def step(self, game: Game) -> int:
         return game.stats.rounds
+
+    def places(self, game: Game) -> list[int] | None:
+        """Three or four players: the winner, then the others by the cards they end with (the players who ran out
+        share the last place)."""
+        outcome = game.outcome
+        return places_by_count(None if outcome is None else outcome.winner, game.view(None)["card_counts"])
 
     def due_step(self, stored: int) -> int:
         return stored + 1

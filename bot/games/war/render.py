@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from bot.cards import card_label
 from bot.games import game_class
 from bot.i18n import N_, Texts
+from bot.match.ratings import places_by_count
 from bot.render.common import (
     ALT_TEXT_LIMIT,
     EMBED_TITLE_LIMIT,
@@ -30,6 +31,7 @@ from bot.render.common import (
     plain_names,
     ratings_line,
     timestamp,
+    win_title,
 )
 from bot.render.plots import line_chart
 
@@ -696,7 +698,8 @@ def result(view: View, names: Sequence[str], game: str, *, image_names: Sequence
              _("Rounds: {rounds} · wars: {wars} · longest war: {longest}",
                rounds=stats.get("rounds", view["round"]), wars=say.number(wars), longest=longest),
              counts_line(view, names, say)]
-    rated = ratings_line(ratings, shown, say=say)
+    places = places_by_count(outcome.get("winner"), view["card_counts"]) if "card_counts" in view else None
+    rated = ratings_line(ratings, shown, places=places, say=say)
     if rated:
         lines.append(rated)
     picture = None
@@ -705,7 +708,7 @@ def result(view: View, names: Sequence[str], game: str, *, image_names: Sequence
         picture = chart(points, rounds, plain, game, say) if drawn else None
     winner = outcome.get("winner")
     title = (_("{game} — draw", game=_(title_of(game))) if winner is None
-             else _("{game} — {player} wins", game=_(title_of(game)), player=plain[winner]))
+             else win_title(_(title_of(game)), plain[winner], say))
     return Surface(_title(title), clamp("\n".join(lines), say=say), picture)
 
 

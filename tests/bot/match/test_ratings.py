@@ -42,3 +42,27 @@ def test_the_displayed_rating_keeps_the_stored_order():
 def test_a_rating_is_provisional_until_the_minimum_games():
     assert [is_provisional(games) for games in range(MIN_GAMES + 2)] == [True] * MIN_GAMES + [False, False]
     assert is_provisional(4, min_games=5) and not is_provisional(5, min_games=5)
+
+
+def test_a_game_of_four_is_rated_by_finishing_place():
+    ratings = Ratings()
+    new = ratings.initial()
+    # seat 2 won, seat 0 second, seat 3 third, seat 1 out first
+    after = ratings.rate([new] * 4, winner=2, places=[2, 4, 1, 3])
+    change = [displayed(skill.ordinal) - DISPLAY_START for skill in after]
+    assert change[2] > change[0] > change[3] > change[1]
+    by_winner = ratings.rate([new] * 4, winner=2)  # without places: every loser alike
+    assert len({round(skill.ordinal, 9) for index, skill in enumerate(by_winner) if index != 2}) == 1
+    # a draw of the last two in: they share first place and gain more than the third (openskill alone would rate
+    # a tie of three or more players below the place after it)
+    tied = ratings.rate([new] * 4, winner=None, places=[3, 1, 1, 4])
+    assert abs(tied[1].ordinal - tied[2].ordinal) < 1e-9 and tied[1].ordinal > tied[0].ordinal > tied[3].ordinal
+
+
+def test_places_by_count_put_the_winner_first_then_the_most_cards():
+    from bot.match.ratings import places_by_count
+
+    assert places_by_count(2, [5, 0, 20, 5]) == [2, 4, 1, 2]  # two with 5 share second; the next place is fourth
+    assert places_by_count(None, [10, 10, 3, 0]) == [1, 1, 3, 4]  # a draw: the leaders share first
+    assert places_by_count(1, [0, 52, 0, 0]) == [2, 1, 2, 2]  # everyone else ran out: they share second
+    assert places_by_count(0, [0, 3]) is None  # two players: the winner first, the other second

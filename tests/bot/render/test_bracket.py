@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import pytest
 from PIL import Image
@@ -97,7 +98,9 @@ def test_a_64_player_bracket_is_split_by_region_and_its_first_round_is_all_there
     pictures = bracket.pictures(tournament, NAMES, "Big")
     whole = image_of(bracket.picture(tournament, NAMES, "Big"))
     assert whole.width > 4 * bracket.PREVIEW_WIDTH // 2  # the one picture is far too wide to read in Discord
-    assert len(pictures) == 6  # W1-W2 in four regions of 8 + 4 matches, W3-W4, W5-W6
+    # each round beside the round it feeds: W1-W2 in four regions of 8 + 4 matches, W2-W3 in two, W3-W4 on, the
+    # last regions stacked in one picture
+    assert len(pictures) == 8
     alts = [picture.alt for picture in pictures]
     for number in range(1, 33):
         assert sum(f"W1-{number} " in alt for alt in alts) == 1
@@ -133,7 +136,7 @@ def test_the_pictures_and_texts_speak_russian():
     pictures = bracket.pictures(tournament, NAMES, "Cup", ru)
     alt = pictures[0].alt
     assert alt.startswith("Cup: сетка, 4 игрока; чемпион: player-")
-    assert "Верхняя сетка · Полуфиналы и Финал" in alt
+    assert "Картинка 1 из 1: Полуфиналы и Финал." in alt and "Верхняя сетка" not in alt  # one bracket only
     assert english_left(alt, ["Cup", *NAMES.values()]) == []
     assert pictures != bracket.pictures(tournament, NAMES, "Cup")  # the picture's own words too
     text = bracket.bracket_text(tournament, NAMES, say=ru)
@@ -171,3 +174,46 @@ def test_every_picture_and_text_goes_through_the_catalogues(format):
             names = ["Cup", *NAMES.values(), "GF", "GF2"]  # the grand final's match keys
             assert [english_left(text, names) for text in shown] == [[]] * len(shown), shown
             play_out(tournament, random.Random(6))
+
+
+@pytest.mark.parametrize("format", ["single_elimination", "double_elimination"])
+@pytest.mark.parametrize("players", [3, 4, 8, 12, 16, 64])
+def test_every_round_of_the_pictures_is_joined_to_the_next(format, players):
+    from tests.bot.render.bracket_geometry import unjoined_matches
+
+    tournament = Tournament.new(format, list(range(players)), rng=random.Random(1))
+    play_out(tournament, random.Random(2))
+    pngs = [bracket._part_image(group, NAMES, tournament, "Cup", texts("en"))
+            for group in bracket.picture_groups(tournament)]
+    assert unjoined_matches(tournament, pngs) == []
+
+
+def test_a_single_elimination_is_not_called_a_winners_bracket():
+    single = Tournament.new("single_elimination", list(range(8)), rng=random.Random(1))
+    double = Tournament.new("double_elimination", list(range(8)), rng=random.Random(1))
+    single_alt = " ".join(picture.alt for picture in bracket.pictures(single, NAMES, "Cup"))
+    double_alt = " ".join(picture.alt for picture in bracket.pictures(double, NAMES, "Cup"))
+    assert "Winners' bracket" not in single_alt and "Quarterfinals and Semifinals" in single_alt
+    assert "Winners' bracket" in double_alt and "Losers' bracket" in double_alt
+
+
+def test_the_standings_say_each_elimination_place_in_words():
+    tournament = Tournament.new("single_elimination", [1, 2, 3, 4], seeded=True)
+    for key, winner in (("W1-1", 1), ("W1-2", 2), ("W2-1", 1)):
+        tournament.record_result(key, winner)
+    text = bracket.standings_text(tournament, NAMES)
+    assert "1. player-1 — 🏆 champion" in text
+    assert "2. player-2 — 🥈 runner-up: lost the final" in text
+    assert "3. player-3 — out in Semifinals" in text and "3. player-4 — out in Semifinals" in text
+    assert not re.search(r"\bW\d+-\d+\b", text)
+    double = Tournament.new("double_elimination", [1, 2, 3, 4], seeded=True)
+    play_out(double, random.Random(5))
+    text = bracket.standings_text(double, NAMES)
+    assert "runner-up" in text and "out in Losers'" in text and not re.search(r"\b(?:[WL]\d+-\d+|GF2?)\b", text)
+
+
+def test_a_round_robin_champion_is_named_in_the_standings():
+    tournament = Tournament.new("round_robin", [1, 2, 3], seeded=True)
+    play_out(tournament, random.Random(5))
+    first = bracket.standings_text(tournament, NAMES).splitlines()[0]
+    assert first.startswith("1. ") and first.endswith("— 🏆 champion")

@@ -166,7 +166,8 @@ def test_a_round_summary_lists_its_results_and_the_champion():
                            wins=(0, 1))}
     text = wording.summary_text(record(), bracket, final.key.split("-")[0], rows, {}, over=True,
                                 champion=final.players[1])
-    assert text.splitlines()[-1] == f"🏆 <@{final.players[1]}> is the champion of **Cup**!"
+    assert text.splitlines()[-2:] == [f"🏆 <@{final.players[1]}> is the champion of **Cup**!",
+                                      f"🥈 Runner-up: <@{final.players[0]}> (lost the final)"]
 
 
 def test_a_round_robin_summary_gives_the_leaders():
@@ -282,3 +283,42 @@ def test_every_summary_line_goes_through_the_catalogues():
             text = wording.summary_text(record(format=format, options={"best_of": 3}), bracket, first.label, rows,
                                         {1: "Ann"}, over=True, champion=1, say=say)
             assert english_left(text, ["Cup", "Ann"]) == [], text
+
+
+def test_a_drawn_game_played_again_says_so():
+    playing = row("W1-1", (1, 2), status="playing", draws=1)
+    assert wording.call_state(playing, 1) == " — Game 1 was a draw: ▶️ playing game 2"
+    assert wording.call_state(replace(playing, draws=2), 1) == " — Games 1–2 were draws: ▶️ playing game 3"
+    series = replace(playing, wins=(1, 0), draws=1)
+    assert wording.call_state(series, 3) == " — ▶️ playing game 3 (1–0, 1 draw)"
+    assert wording.call_state(replace(playing, draws=0), 1) == " — ▶️ playing"
+    won = replace(playing, status="decided", wins=(0, 1), winner_id=2, outcome="series")
+    assert wording.call_state(won, 1) == " — 🏁 <@2> wins (after 1 drawn game)"
+
+
+def event(seq: int, kind: str, **fields):
+    from bot.storage.tournaments import TournamentEvent
+
+    return TournamentEvent(tournament_id=1, seq=seq, type=kind, event={"type": kind, **fields}, shown=False)
+
+
+def test_a_rounds_calls_are_one_call_even_with_the_bots_ready_between_them():
+    queued = [event(1, "started"), event(2, "call", key="R1-1", round="R1"), event(3, "call", key="R1-2", round="R1"),
+              event(4, "ready", key="R1-2", user_id=9, ready=[False, True]),
+              event(5, "call", key="R1-3", round="R1"), event(6, "ready", key="R1-3", user_id=9, ready=[True, False]),
+              event(7, "call", key="R2-1", round="R2"), event(8, "ready", key="W1-1", user_id=5, ready=[True, False])]
+    assert wording.call_run(queued, 1) == 4  # the three calls of R1 (the last one's Ready is shown after)
+    assert wording.call_run(queued, 6) == 6
+    assert wording.call_parts(3) == [3]  # so one message, no "(1 of 2)"
+
+
+def test_the_signup_says_when_the_bot_takes_an_odd_seat():
+    bot = {"id": 99, "name": "Air War", "level": "medium"}
+    signup = record(status="signup", game="airwar", options={**record().options, "bot": bot})
+    note = "🤖 If an odd number of players start, I take the last seat (level: medium); games against me are unrated."
+    assert wording.bot_seat_note(signup) == note
+    assert note in wording.status_text(signup, [], None, []).description
+    assert note in wording.status_text(replace(signup, status="check_in"), [], None, []).description
+    assert wording.bot_seat_note(record(status="signup")) is None  # no bot: nothing said
+    assert wording.bot_seat_note(replace(signup, status="running")) is None
+    assert "🤖" not in wording.status_text(record(status="signup"), [], None, []).description

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
 
 import pytest
@@ -800,3 +801,46 @@ async def test_matches_against_the_bot_that_ended_without_a_message_are_found(se
     assert await service.finished_against_the_bot_without("accuracy", clock() + 1) == []  # ended before then
     await service.set_message(against.match.id, "accuracy", 77)
     assert await service.finished_against_the_bot_without("accuracy", since) == []
+
+
+async def test_a_lobby_of_four_is_rated_by_finishing_place_and_its_result_lists_that_order(service):
+    from bot.games.airwar import render_many
+    from bot.games.airwar.engine import finishing_places
+    from bot.match.ratings import displayed
+
+    players = [ALICE, BOB, CAROL, DAVE]
+    lobby = (await service.open_lobby(GUILD, CHANNEL, ALICE, rules={"stack": 3})).match
+    for user in players[1:]:
+        await service.join(lobby.id, user)
+    await service.start(lobby.id, ALICE)
+    for _ in range(300):
+        match = await service.get_match(lobby.id)
+        if match.status != "active":
+            break
+        view = await service.view(lobby.id)
+        for seat, user in enumerate(match.user_ids):
+            if view["in_game"][seat] and not view["locked"][seat]:
+                await service.as_drawn(lobby.id, user, match.step)
+                await service.confirm(lobby.id, user, match.step)
+    view = await service.view(lobby.id)
+    assert view["phase"] == "over" and len(view["out_order"]) >= 2
+    result = next(event.event for event in await service.events(lobby.id) if event.type == "result")
+    places = finishing_places(result["winner"], view["in_game"], view["out_order"], view.get("together", []))
+    assert places[view["out_order"][0]] == 4 and sorted(places)[0] == 1  # the first out is last
+    order = sorted(range(4), key=lambda seat: (places[seat], seat))
+    after = [displayed(change["after"]) - displayed(change["before"]) for change in result["ratings"]]
+    for better, worse in itertools.pairwise(order):  # a better place gains more; a shared one alike
+        assert (after[better] > after[worse] if places[better] < places[worse]
+                else after[better] == after[worse]), (places, after, view.get("together"), view["out_order"])
+    stored = {record.seat: record for record in await service.results(lobby.id)}
+    assert [stored[seat].rating_after for seat in range(4)] == [change["after"] for change in result["ratings"]]
+    # the result lists them in that order, each with its own rating change
+    names = ["Ann", "Ben", "Cy", "Dave"]
+    text = render_many.result(view, names, ratings=result["ratings"]).text
+    listed = [line for line in text.splitlines() if "**" in line and " · " in line and "rating" in line]
+    assert [next(name for name in names if f"**{name}**" in line) for line in listed] == [names[s] for s in order]
+    for line, seat in zip(listed, order, strict=True):
+        assert f"({after[seat]:+d}" in line
+        assert line.startswith("🏆" if seat == result["winner"] else
+                               f"={places[seat]}." if places.count(places[seat]) > 1 else f"{places[seat]}.")
+    assert "Ratings:" not in text and listed[-1].startswith("4. ") and "out first" in listed[-1]

@@ -380,3 +380,22 @@ async def test_every_refusal_goes_through_the_catalogues(world):
     assert len(said) == 18 and len(set(said)) == 18
     assert [english_left(text, ["Cup", "single_elimination", "double_elimination", "round_robin", "swiss", "nope"])
             for text in said] == [[]] * len(said), said
+
+
+async def test_a_swiss_rounds_calls_with_the_bot_in_it_come_together(world):
+    """Five players and the bot: round 1's three calls are queued one after the other (the bot's Ready after them),
+    so the channel posts them as one call on one message."""
+    from bot.render import tournament as wording
+
+    tid = await create(world, "swiss", 5, no_show=600, game="airwar", rules={"stack": 3}, pace=None,
+                       bot={"id": 999, "name": "Air War", "level": "medium"})
+    update = await world.service.start(tid, ORGANISER)
+    events = list(update.events)
+    first = next(index for index, e in enumerate(events) if e.type == "call")
+    end = wording.call_run(events, first)
+    calls = [e for e in events[first:end + 1] if e.type == "call"]
+    assert len(calls) == 3 and [e.type for e in events[first:first + 3]] == ["call"] * 3
+    assert any(999 in e.event["players"] for e in calls)
+    bot_ready = next(index for index, e in enumerate(events) if e.type == "ready")
+    assert bot_ready > first + 2 and events[bot_ready].event["user_id"] == 999
+    assert wording.call_parts(len(calls)) == [3]

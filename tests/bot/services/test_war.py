@@ -3,6 +3,7 @@ results, resume."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -13,6 +14,7 @@ from bot.games.war.flow import FLIP, NotInWarGame, WarGameNotActive, card_histor
 from bot.match import errors
 from bot.match.errors import AlreadyOut, NotStartedYet
 from bot.match.kernel import LOBBY_IDLE_SECONDS, MatchKernel
+from bot.match.ratings import places_by_count
 from bot.storage.diagnostics import check_consistency
 from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, SEED, open_database, start_match
 
@@ -196,7 +198,17 @@ async def test_lobby_join_leave_start_four_players(war, clock):
     final = await war.get_match(lobby.id)
     expected = reference({"max_rounds": 40, "players": 4})
     assert final.result["winner"] == expected.outcome.winner and final.result["reason"] == expected.outcome.reason
-    assert len(await war.results(lobby.id)) == 4
+    results = {record.seat: record for record in await war.results(lobby.id)}
+    assert len(results) == 4
+    # rated by place: the winner, then the others by the cards they ended with (as many: the same change)
+    counts = expected.view(None)["card_counts"]
+    places = places_by_count(expected.outcome.winner, counts)
+    gain = {seat: record.rating_after - record.rating_before for seat, record in results.items()}
+    for better, worse in itertools.permutations(range(4), 2):
+        if places[better] < places[worse]:
+            assert gain[better] > gain[worse], (places, gain)
+        elif places[better] == places[worse]:
+            assert gain[better] == pytest.approx(gain[worse]), (places, gain)
     async with war.db.read() as conn:  # (the checks still expect two seats per match)
         assert await check_consistency(conn) == []
 

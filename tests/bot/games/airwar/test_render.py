@@ -472,3 +472,19 @@ def test_a_result_in_the_servers_language(language):
     assert render.reason_text(outcome, NAMES, stack_size=5, say=say) == say(
         "{player} cannot draw {stack}{left}.", player="Bob", stack=say("a full stack of {size}", size=5),
         left=" " + say("(only {cards} left)", cards=say.ngettext("{count} card", "{count} cards", 3)))
+
+
+def test_a_winner_named_like_the_game_does_not_make_the_title_read_twice():
+    from bot.games.airwar import render_many
+    from bot.render.common import win_title
+
+    game = AirWar.new(seed=1)
+    game.forfeit(1)
+    assert render.result(game.view(None), ["Air War", "Bob"]).title == "Air War — won by the player named Air War"
+    assert render.result(game.view(None), ["Alice", "Bob"]).title == "Air War — Alice wins"
+    many = AirWar.new({"players": 3}, seed=1)
+    many.forfeit(1)
+    many.forfeit(2)
+    assert render_many.result(many.view(None), [" air  war ", "Bob", "Cy"]).title == (
+        "Air War — won by the player named air war")  # (names are written with single spaces)
+    assert win_title("War", "Warren") == "War — Warren wins"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.errors import GameError
@@ -262,3 +264,16 @@ def test_every_surface_is_in_the_catalogues():
         texts_shown += render.round_lines(events, NAMES, say)
         found = [(text, english_left(text, allowed)) for text in texts_shown if english_left(text, allowed)]
         assert found == []
+
+
+def test_a_game_of_four_lists_its_rating_changes_first_to_last():
+    game, points = played({"max_rounds": 40, "players": 4}, seed=3)
+    counts = game.view(None)["card_counts"]
+    order = sorted(range(4), key=lambda seat: (seat != game.outcome.winner, -counts[seat], seat))
+    ratings = [{"before": 0.0, "after": float(seat)} for seat in range(4)]
+    names = ["<@1>", "<@2>", "<@3>", "<@4>"]
+    surface = render.result(game.view(None), names, "war", image_names=["A", "B", "C", "D"], points=points,
+                            rounds=list(range(len(points))), ratings=ratings, drawn=False)
+    line = next(line for line in surface.text.splitlines() if line.startswith("Ratings: "))
+    assert [int(name) for name in re.findall(r"<@(\d)>", line)] == [seat + 1 for seat in order]
+    assert len(set(counts)) > 1
