@@ -82,6 +82,22 @@ class RoutedView:
         return self
 
 
+class RoutedButtons(discord.ui.View):
+    """A classic message's buttons (dynamic items: rules, stats, leaderboard, privacy, tournament) whose clicks the
+    bot routes itself by their custom ids (:meth:`bot.client.CardGameBot.route_clicks`, where their cogs register
+    them): discord.py keeps nothing of it per message sent, so no click is handled twice and every click is
+    answered in one place."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:  # (what keeps discord.py from storing it: an interaction's answer checks only this)
+        return True
+
+
 def fit_rows(wanted: Sequence[int]) -> list[int]:
     """The action row of each button, in order, from the rows a render asked for: a button goes on its row or a
     later one, never before the button ahead of it, and a full row (five buttons) sends it to the next. A render
