@@ -141,6 +141,8 @@ class CasinoWarFlow(Flow):
     choice_kinds = CHOICE_KINDS
     rated = False
     tournaments = False
+    host_starts = N_("Only the host deals.")
+    host_cancels = N_("Only the host can close this table.")
 
     # --- steps ---------------------------------------------------------------------------------------------
     def step(self, game: Game) -> int:
