@@ -6,6 +6,11 @@ SIGKILL) picks every match up where it was: once the gateway is ready each game'
 the match's timer, and the thread is told), shows every event not shown yet and re-arms each open match's deadline
 timer from its stored deadline (a challenge that expired meanwhile expires at once). Buttons
 in old messages work from the first interaction on: they are dynamic items registered when the cogs load.
+
+Clicks. The bot routes every click itself, by its button's custom id (:meth:`CardGameBot.route_clicks`; discord.py's
+view store holds none of the bot's buttons), so one place sees each click through: a click no button takes (a kind
+of button no longer shown, an id it can't read), or that its button left unanswered, gets a private answer within
+Discord's 3 seconds instead of "This interaction failed".
 """
 
 from __future__ import annotations

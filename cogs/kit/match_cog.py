@@ -23,6 +23,9 @@ handled here (:meth:`MatchCog.on_lobby_button`); one with buttons on a public ta
 (:meth:`MatchCog.on_rematch_button`: a new challenge, the same game and rules). Its own words go in the hooks:
 :meth:`~MatchCog.forfeit_question`, :meth:`~MatchCog.forfeited_text`, :meth:`~MatchCog.kept_playing_text`,
 :meth:`~MatchCog.waiting_text`, :meth:`~MatchCog.status_reply`, :meth:`~MatchCog.rematch_spent_text`.
+
+One open match per player and game family, but a challenge its sender made that nobody has answered yet (a
+Rematch's too) does not count: their next challenge or lobby withdraws it (:meth:`MatchCog.withdraw_sent_challenge`).
 """
 
 from __future__ import annotations

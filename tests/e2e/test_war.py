@@ -218,7 +218,7 @@ async def test_vote_to_speed_up(make_env, tmp_path):
     carol = env.user("carol")
     ix = await env.click(carol, table, custom_id=f"war:t:{match_id}:0:vote:instant")
     await ix.wait_response()
-    assert env.ephemerals(carol)[-1].text == "You haven't joined, so there is nothing to leave."
+    assert env.ephemerals(carol)[-1].text == "This isn't your match."
     assert (await service(env).get_match(match_id)).options["pace"] == "flip"
     await click(env, bob, table, f"war:t:{match_id}:0:vote:instant")
     assert "Everyone agreed: the game is now at the instant pace" in env.ephemerals(bob)[-1].text
