@@ -11,8 +11,12 @@ someone else who may press them."""
 
 from __future__ import annotations
 
+import re
+
+import discord
 import pytest
 
+from cogs.kit.items import RoutedButtons
 from tests.e2e import test_war as war
 from tests.e2e.test_airwar import (
     accept,
@@ -297,3 +301,32 @@ async def test_a_lobbys_start_pressed_by_someone_else_names_the_host(make_env, t
     assert ix.response.ephemeral and ix.message.text == f"Only the host, <@{alice.id}>, can start this game."
     ix = (await answered(await env.click(bob, lobby, custom_id=f"war:l:{lobby_id}:cancel")))[0]
     assert ix.response.ephemeral and ix.message.text == f"Only the host, <@{alice.id}>, can cancel this lobby."
+
+
+# --- the catch-all ------------------------------------------------------------------------------------------------
+
+
+class SilentButton(discord.ui.DynamicItem[discord.ui.Button], template=r"silent:(?P<n>[0-9]+)"):
+    """A button whose callback answers nothing (as a handler with a forgotten path would)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label="Silent", custom_id=f"silent:{n}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> SilentButton:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        return None
+
+
+async def test_a_click_its_button_leaves_unanswered_is_answered_by_the_bot(make_env, tmp_path):
+    env = await war.start(make_env, tmp_path)
+    alice = env.user("alice")
+    env.bot.add_dynamic_items(SilentButton)
+    channel = env.bot.get_channel(env.channel().id)
+    sent = await channel.send("A button", view=RoutedButtons().add_item(SilentButton(1)))
+    message = next(m for m in env.messages() if m.id == sent.id)
+    ix = (await answered(await env.click(alice, message, "Silent")))[0]
+    assert ix.response.ephemeral and ix.message.text == "That button has nothing more to do; nothing was changed."
