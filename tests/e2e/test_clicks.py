@@ -56,7 +56,7 @@ async def answered(*clicks: Interaction) -> list[Interaction]:
     return list(clicks)
 
 
-def private_text(env: Env, ix: Interaction) -> str:
+def private_text(ix: Interaction) -> str:
     """The words of a click's private answer: a new ephemeral message, or the ephemeral message it edited."""
     assert ix.response is not None
     if ix.response.type == 4:
@@ -91,14 +91,15 @@ async def test_a_double_clicked_rematch_gets_two_answers_and_makes_one_rematch(m
     channel = env.channel()
     result, match_id = await finished_war(env, alice, bob)
 
-    # the second click goes out before the bot has answered the first
+    # the second click right after the first, as a double-click sends it (the button still on the screen)
     first = await env.click(alice, result, "Rematch")
     second = await env.click_shown(alice, result, f"war:rm:{match_id}")
     await answered(first, second)
     public = [ix for ix in (first, second) if not ix.response.ephemeral]
     [refused] = [ix for ix in (first, second) if ix.response.ephemeral]
     assert len(public) == 1 and labels(public[0].message) == ["Accept", "Decline", "Withdraw"]
-    assert "rematch" in refused.message.text.lower()
+    assert refused.message.text.startswith(("A rematch of this game is being made right now.",
+                                             "The rematch of this game was asked for already.")), refused.message.text
     await env.wait_for(lambda: not result.buttons, message="the Rematch stayed")
     rematches = [m for m in in_channel(env, channel) if m is not result]
     assert rematches == [public[0].message]  # one rematch
@@ -106,7 +107,7 @@ async def test_a_double_clicked_rematch_gets_two_answers_and_makes_one_rematch(m
 
     # a third click, from a screen that still shows the Rematch: told where the rematch is
     late = (await answered(await env.click_shown(alice, result, f"war:rm:{match_id}")))[0]
-    assert "asked for already" in private_text(env, late) and f"/{public[0].message.id}" in late.message.text
+    assert "asked for already" in private_text(late) and f"/{public[0].message.id}" in late.message.text
     assert [m for m in in_channel(env, channel) if m is not result] == rematches
     await settled(env, war.match_id_of(public[0].message))
 
@@ -129,7 +130,7 @@ async def test_a_double_clicked_forfeit_gets_two_answers_and_forfeits_once(make_
     # and again from a screen that still shows the buttons, either of them
     for answer in ("yes", "no"):
         late = (await answered(await env.click_shown(bob, question, f"war:ff:{match_id}:{answer}")))[0]
-        assert private_text(env, late) == ANSWERED_ALREADY
+        assert private_text(late) == ANSWERED_ALREADY
     assert question.text.startswith("🏳️ You gave up")
     await env.wait_for(lambda: war.results(env, thread), message="no result")
     await settled(env, match_id)
@@ -169,8 +170,10 @@ async def test_old_buttons_from_before_a_restart_are_answered(make_env, tmp_path
     war.lift_rate_limits(env)
     alice, bob, carol = env.user("alice"), env.user("bob"), env.user("carol")
     result, match_id = await finished_war(env, alice, bob)
-    thread = result.thread
-    table = war.table_of(env, thread)
+    table = war.table_of(env, result.thread)
+    flip = f"war:t:{match_id}:0:flip"
+    assert any(b["custom_id"] == flip for v in table.history for b in _buttons(v.components))
+    [question] = [m for m in env.ephemerals(bob) if m.text.startswith("🏳️ You gave up")]
     # a non-match button: alice asks to delete her data and cancels; the question keeps no buttons
     ask = (await war.slash(env, alice, "privacy delete")).message
     cancel = next(b["custom_id"] for b in ask.buttons if b["custom_id"].endswith(":no"))
@@ -183,15 +186,15 @@ async def test_old_buttons_from_before_a_restart_are_answered(make_env, tmp_path
 
     # the finished match's buttons, from screens that still show them: the challenge's, the table's, the
     # forfeit question's -- each answered privately, nothing changed
-    clicks = [(bob, result, f"war:c:{match_id}:accept"), (carol, result, f"war:c:{match_id}:decline"),
-              (alice, result, f"war:c:{match_id}:withdraw")]
-    if table is not None and any(v.components for v in table.history):
-        clicks += [(alice, table, next(b["custom_id"] for v in table.history for b in _buttons(v.components)))]
-    for user, message, custom_id in clicks:
+    closed = "This challenge is no longer open: it was already accepted."
+    for user, message, custom_id, said in (
+            (bob, result, f"war:c:{match_id}:accept", closed), (carol, result, f"war:c:{match_id}:decline", closed),
+            (alice, result, f"war:c:{match_id}:withdraw", closed),
+            (alice, table, flip, "This game is over already; nothing changed."),
+            (bob, question, f"war:ff:{match_id}:yes", ANSWERED_ALREADY)):
         ix = (await answered(await env.click_shown(user, message, custom_id)))[0]
-        assert ix.response.ephemeral and ix.message.text in (
-            "This challenge is no longer open: it was already accepted.",
-            "This game is over already; nothing changed."), ix.message.text
+        assert private_text(ix) == said, (custom_id, ix.message.text)
+    assert question.text.startswith("🏳️ You gave up")
     assert labels(result) == ["Rematch"]
     assert (await war.service(env).get_match(match_id)).status == "finished"
 
@@ -244,26 +247,41 @@ async def test_a_rematch_not_accepted_does_not_block_its_senders_next_challenge(
 
 async def test_a_second_challenge_withdraws_the_first_in_every_game(make_env, tmp_path):
     env = await start_air_war(make_env, tmp_path)
-    alice, bob, carol = env.user("alice"), env.user("bob"), env.user("carol")
+    alice, bob, carol, dave, erin = (env.user(name) for name in ("alice", "bob", "carol", "dave", "erin"))
     first = await challenge(env, alice, bob)
     first_id = match_id_of(first)
     second = await challenge(env, alice, carol)  # (refused before: alice was "already in a match")
     await env.wait_for(lambda: not first.buttons, message="the first challenge kept its buttons")
-    assert "withdr" in first.text.lower()
+    assert first.text == f"↩️ **<@{alice.id}>** withdrew the Air War challenge to **<@{bob.id}>**."
     assert labels(second) == ["Accept", "Decline", "Withdraw"]
     assert (await env.bot.matches.get_match(first_id)).reason == "withdrawn"
+    ix = (await answered(await env.click_shown(bob, first, f"aw:c:{first_id}:accept")))[0]
+    assert ix.response.ephemeral and ix.message.text == "This challenge is no longer open: it was withdrawn."
     await settled(env, first_id)
-    # a refused challenge (bob challenges himself) withdraws nothing; someone else's challenge is not withdrawn
-    ix = await slash(env, bob, "airwar challenge", opponent=bob)
-    assert ix.response.ephemeral
+
+    # a challenge refused withdraws nothing: dave is busy (erin challenged him); nor does someone else's challenge
+    # (carol, challenged by alice, is not its sender)
+    await challenge(env, erin, dave)
+    ix = await slash(env, alice, "airwar challenge", opponent=dave)
+    assert ix.response.ephemeral and ix.message.text == f"<@{dave.id}> is already in an Air War match."
     ix = await slash(env, carol, "airwar challenge", opponent=bob)
-    assert ix.response.ephemeral and ix.message.text.startswith("You're already in"), ix.message.text
+    assert ix.response.ephemeral and ix.message.text.startswith("You're already in an Air War match")
     assert labels(second) == ["Accept", "Decline", "Withdraw"]
+
     # a bystander's click on a challenge is told who may press it
-    dave = env.user("dave")
     for label, who in (("Accept", carol), ("Decline", carol), ("Withdraw", alice)):
         ix = (await answered(await env.click(dave, second, label)))[0]
         assert ix.response.ephemeral and ix.message.text == f"Only <@{who.id}> can {label.lower()} this challenge."
+
+    # opening a lobby withdraws it too (War: one open match of the family at a time)
+    war_challenge = (await war.slash(env, carol, "war challenge", opponent=bob, pace="flip")).message
+    war_challenge_id = war.match_id_of(war_challenge)
+    await war.stored(env, war_challenge_id)
+    ix = await war.slash(env, carol, "war lobby")
+    assert not ix.response.ephemeral and "Players (1/4)" in ix.message.text
+    await env.wait_for(lambda: not war_challenge.buttons, message="the War challenge kept its buttons")
+    assert (await war.service(env).get_match(war_challenge_id)).reason == "withdrawn"
+    await settled(env, war.match_id_of(ix.message))
 
 
 # --- the host's buttons ------------------------------------------------------------------------------------------
