@@ -316,21 +316,31 @@ class MatchCog(commands.Cog):
                 self.after(update)
 
     async def on_challenge_button(self, interaction: discord.Interaction, match_id: int, action: str) -> None:
+        """Accept, Decline (the opponent) or Withdraw (the challenger); anyone else is told who may (the service)."""
         method = {"accept": self.service.accept, "decline": self.service.decline,
                   "withdraw": self.service.withdraw}[action]
-        await self.act(interaction, lambda: method(match_id, interaction.user.id))
+        await self.act(interaction, self._remembering(interaction, lambda: method(match_id, interaction.user.id)))
 
     async def on_lobby_button(self, interaction: discord.Interaction, match_id: int, action: str) -> None:
-        """Join (anyone), Leave, Start (the host) or Cancel (the host) a lobby."""
+        """Join (anyone), Leave, Start (the host) or Cancel (the host) a lobby; anyone else is told who may."""
         user = interaction.user
+        if action == "join":
+            call = functools.partial(self.service.join, match_id, user.id, user.display_name)
+        else:
+            call = functools.partial({"leave": self.service.leave, "start": self.service.start,
+                                      "cancel": self.service.cancel_lobby}[action], match_id, user.id)
+        await self.act(interaction, self._remembering(interaction, call))
 
-        async def join() -> MatchUpdate:
-            update = await self.service.join(match_id, user.id, user.display_name)
-            self.presenter.remember_name(interaction.guild_id, user)
+    def _remembering(self, interaction: discord.Interaction,
+                     call: Callable[[], Awaitable[MatchUpdate]]) -> Callable[[], Awaitable[MatchUpdate]]:
+        """``call``, then the clicker's name remembered (it was taken: they are in the match)."""
+
+        async def remembering() -> MatchUpdate:
+            update = await call()
+            self.presenter.remember_name(interaction.guild_id, interaction.user)
             return update
 
-        method = {"leave": self.service.leave, "start": self.service.start, "cancel": self.service.cancel_lobby}
-        await self.act(interaction, join if action == "join" else lambda: method[action](match_id, user.id))
+        return remembering
 
     def _panel_call(self, key: str) -> tuple[str, tuple[str, ...]]:
         """The match service's method a panel key calls, and its extra argument (the item of a ``prefix:`` key)."""
