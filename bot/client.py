@@ -327,24 +327,26 @@ class CardGameBot(commands.Bot):
         bot no longer shows, a malformed id) or that its button left unanswered (it had nothing to do) is answered
         privately: never "This interaction failed"."""
         custom_id = str((interaction.data or {}).get("custom_id", ""))
-        fallback = NO_LONGER_IN_USE
+        taken = failed = False
         try:
             for pattern, factory in self._routed:
                 found = pattern.fullmatch(custom_id)
                 if found is None:
                     continue
-                fallback = NOTHING_TO_DO
+                taken = True
                 item = await factory.from_custom_id(interaction, discord.ui.Button(custom_id=custom_id), found)
                 if await item.interaction_check(interaction):
                     await item.callback(interaction)
                 break
         except Exception:
             log.exception("a click on %s failed", custom_id)
-            fallback = SORRY
-        if not interaction.response.is_done():
-            if fallback is NO_LONGER_IN_USE:
-                log.info("a click on %s, a button no longer in use, answered", custom_id)
-            await self._tell_privately(interaction, texts(interaction.locale)(fallback))
+            failed = True
+        if interaction.response.is_done():
+            return
+        if not taken:
+            log.info("a click on %s, which no button takes, answered", custom_id)
+        answer = SORRY if failed else NOTHING_TO_DO if taken else NO_LONGER_IN_USE
+        await self._tell_privately(interaction, texts(interaction.locale)(answer))
 
     @staticmethod
     async def _tell_privately(interaction: discord.Interaction, text: str) -> None:
