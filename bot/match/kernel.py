@@ -850,7 +850,7 @@ class MatchKernel:
             if seat is None:
                 raise errors.LobbyError(N_("You haven't joined, so there is nothing to leave."))
             if seat == 0:
-                raise errors.LobbyError(N_("You're the host: use Cancel to close the lobby."))
+                raise errors.LobbyError(self.flow.host_leaves)
             await self.store.remove_seat(work.conn, match_id, user_id)
             return await self._lobby_changed(work, {"type": "left", "user_id": user_id}, Change.LEFT)
 

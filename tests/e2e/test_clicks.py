@@ -304,6 +304,8 @@ async def test_deal_pressed_by_someone_else_says_only_the_host_deals(make_env, t
         assert ix.response.ephemeral and ix.message.text == "Only the host can close this table."
     ix = (await answered(await env.click(bob, table, "Leave")))[0]
     assert ix.response.ephemeral and ix.message.text == "You haven't joined, so there is nothing to leave."
+    ix = (await answered(await env.click(alice, table, "Leave")))[0]
+    assert ix.response.ephemeral and ix.message.text == "You're the host: use Cancel to close the table."
     assert (await env.bot.service_for("casinowar").get_match(table_id)).status == "challenge"
 
 

@@ -143,6 +143,7 @@ class CasinoWarFlow(Flow):
     tournaments = False
     host_starts = N_("Only the host deals.")
     host_cancels = N_("Only the host can close this table.")
+    host_leaves = N_("You're the host: use Cancel to close the table.")
 
     # --- steps ---------------------------------------------------------------------------------------------
     def step(self, game: Game) -> int:
