@@ -6,6 +6,11 @@ SIGKILL) picks every match up where it was: once the gateway is ready each game'
 the match's timer, and the thread is told), shows every event not shown yet and re-arms each open match's deadline
 timer from its stored deadline (a challenge that expired meanwhile expires at once). Buttons
 in old messages work from the first interaction on: they are dynamic items registered when the cogs load.
+
+Clicks. The bot routes every click itself, by its button's custom id (:meth:`CardGameBot.route_clicks`; discord.py's
+view store holds none of the bot's buttons), so one place sees each click through: a click no button takes (a kind
+of button no longer shown, an id it can't read), or that its button left unanswered, gets a private answer within
+Discord's 3 seconds instead of "This interaction failed".
 """
 
 from __future__ import annotations
@@ -42,6 +47,10 @@ from bot.thinking import Thinking
 log = logging.getLogger(__name__)
 
 SORRY = N_("Something went wrong on our side; nothing was changed. Please try again in a moment.")
+#: the answer to a click on a button of a kind the bot no longer shows, or whose id it can't read
+NO_LONGER_IN_USE = N_("That button is no longer in use; nothing was changed.")
+#: the answer to a click its button had nothing to do for (a handler that did not answer)
+NOTHING_TO_DO = N_("That button has nothing more to do; nothing was changed.")
 
 
 def cog_extensions() -> list[str]:
@@ -302,28 +311,56 @@ class CardGameBot(commands.Bot):
         """Clicks on these buttons are handed to them by their custom id (:meth:`on_interaction`), as discord.py
         does for dynamic items but without building a view from the clicked message for each click (a good part
         of a click's cost) and without dropping a click on a button its message no longer shows. The kit's match
-        buttons, in :class:`cogs.kit.items.RoutedView` views (which discord.py does not keep)."""
+        buttons, in :class:`cogs.kit.items.RoutedView` views (which discord.py does not keep), and every other
+        button the bot shows (:meth:`add_dynamic_items`)."""
         self._routed += [(item.__discord_ui_compiled_template__, item) for item in items]
 
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """The bot routes every button's clicks itself (:meth:`route_clicks`), so that one place answers each
+        click, whatever became of its button: discord.py's view store is left out (it would drop a click on a
+        button its message no longer shows, unanswered). The buttons' views are
+        :class:`cogs.kit.items.RoutedButtons`, which discord.py does not keep either."""
+        self.route_clicks(*items)
+
     async def _route_click(self, interaction: discord.Interaction) -> None:
+        """Hand a click to its button (:meth:`route_clicks`); a click that no button takes (a button of a kind the
+        bot no longer shows, a malformed id) or that its button left unanswered (it had nothing to do) is answered
+        privately: never "This interaction failed"."""
         custom_id = str((interaction.data or {}).get("custom_id", ""))
-        for pattern, factory in self._routed:
-            found = pattern.fullmatch(custom_id)
-            if found is None:
-                continue
-            try:
+        taken = failed = False
+        try:
+            for pattern, factory in self._routed:
+                found = pattern.fullmatch(custom_id)
+                if found is None:
+                    continue
+                taken = True
                 item = await factory.from_custom_id(interaction, discord.ui.Button(custom_id=custom_id), found)
                 if await item.interaction_check(interaction):
                     await item.callback(interaction)
-            except Exception:
-                log.exception("a click on %s failed", custom_id)
+                break
+        except Exception:
+            log.exception("a click on %s failed", custom_id)
+            failed = True
+        if interaction.response.is_done():
             return
+        if not taken:
+            log.info("a click on %s, which no button takes, answered", custom_id)
+        answer = SORRY if failed else NOTHING_TO_DO if taken else NO_LONGER_IN_USE
+        await self._tell_privately(interaction, texts(interaction.locale)(answer))
+
+    @staticmethod
+    async def _tell_privately(interaction: discord.Interaction, text: str) -> None:
+        try:
+            await interaction.response.send_message(text, ephemeral=True,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:  # (answered meanwhile, or too late: nothing more to do)
+            log.warning("could not answer interaction %s: %s", interaction.id, error)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A click on a routed button (:meth:`route_clicks`) goes to it, in a task of its own; and the language of
-        the user's client is remembered beside it: what the bot sends them outside an interaction (a DM panel)
-        speaks it."""
-        if self._routed and interaction.type is discord.InteractionType.component:
+        """Every click goes to its button (:meth:`route_clicks`), in a task of its own, and is answered whatever
+        becomes of it; and the language of the user's client is remembered beside it: what the bot sends them
+        outside an interaction (a DM panel) speaks it."""
+        if interaction.type is discord.InteractionType.component:
             click = asyncio.get_running_loop().create_task(self._route_click(interaction),
                                                            name=f"{ROUTED_CLICK_TASK}{interaction.id}")
             self._clicks.add(click)

@@ -13,6 +13,7 @@ import discord
 
 from bot.i18n import N_, Texts
 from bot.render.tournament import CallButton
+from cogs.kit.items import RoutedButtons
 from cogs.kit.messages import SORRY, private_words
 from cogs.kit.messages import tell_privately as tell
 
@@ -100,7 +101,7 @@ DYNAMIC_ITEMS = (SignupButton, ReadyButton)
 
 def signup_view(tournament_id: int, status: str, say: Texts | None = None) -> discord.ui.View | None:
     """The status message's buttons, labelled in ``say``'s language (the server's: the message is public)."""
-    view = discord.ui.View(timeout=None)
+    view = RoutedButtons()
     if status == "signup":
         view.add_item(SignupButton(tournament_id, "join", say))
         view.add_item(SignupButton(tournament_id, "leave", say))
@@ -116,7 +117,7 @@ def call_view(tournament_id: int, buttons: Sequence[CallButton]) -> discord.ui.V
     """A round's call: one Ready button per match, five to a row (``None``: no buttons, no ready check)."""
     if not buttons:
         return None
-    view = discord.ui.View(timeout=None)
+    view = RoutedButtons()
     for button in buttons:
         view.add_item(ReadyButton(tournament_id, button.key, label=button.label, live=button.live))
     return view

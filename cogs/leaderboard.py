@@ -50,6 +50,7 @@ from bot.services.stats import Board, BotBoard
 from bot.storage.records import LeaderboardPage
 from cogs._stats_ui import board_choices, message_words, server_words, stats_service, tell
 from cogs.kit.choices import set_choices
+from cogs.kit.items import RoutedButtons
 from cogs.kit.messages import private_words, said
 
 LEADERBOARD_COLOUR = discord.Colour.gold()
@@ -82,7 +83,7 @@ def board_view(shown: Board) -> discord.ui.View | None:
     if board.pages <= 1:
         return None
     season = None if shown.current else shown.season.number
-    view = discord.ui.View(timeout=None)
+    view = RoutedButtons()
     view.add_item(PageButton(board.guild_id, board.game, max(1, board.page - 1), season, label=PREVIOUS,
                              disabled=board.page <= 1))
     view.add_item(PageButton(board.guild_id, board.game, min(board.pages, board.page + 1), season, label=NEXT,
@@ -101,7 +102,7 @@ def bot_board_view(shown: BotBoard, guild_id: int) -> discord.ui.View | None:
     if shown.pages <= 1:
         return None
     season = None if shown.current else shown.season.number
-    view = discord.ui.View(timeout=None)
+    view = RoutedButtons()
     view.add_item(PageButton(guild_id, shown.game, max(1, shown.page - 1), season, label=PREVIOUS,
                              disabled=shown.page <= 1, bot=True))
     view.add_item(PageButton(guild_id, shown.game, min(shown.pages, shown.page + 1), season, label=NEXT,
@@ -134,7 +135,7 @@ async def chips_page(interaction: discord.Interaction, guild_id: int, game: str,
     embed.set_footer(text=chips_footer(page, pages, say))
     view = None
     if pages > 1:
-        view = discord.ui.View(timeout=None)
+        view = RoutedButtons()
         view.add_item(PageButton(guild_id, game, max(1, page - 1), label=PREVIOUS, disabled=page <= 1))
         view.add_item(PageButton(guild_id, game, min(pages, page + 1), label=NEXT, disabled=page >= pages))
     return embed, view

@@ -19,6 +19,7 @@ from bot.i18n import N_
 from bot.render.stats import command as slash_command
 from bot.services import USER_ERRORS
 from cogs._stats_ui import NO_MENTIONS, stats_service, tell
+from cogs.kit.items import RoutedButtons
 from cogs.kit.messages import private_words, said
 
 CONFIRM_TEXT = N_("Delete your stats and match history from this server? Your results, ratings (this season's and "
@@ -74,7 +75,7 @@ class PrivacyButton(discord.ui.DynamicItem[discord.ui.Button],
 
 def confirm_view(guild_id: int, user_id: int, say=None) -> discord.ui.View:
     """Delete / Cancel, in ``say``'s language (the member's; English by default)."""
-    view = discord.ui.View(timeout=None)
+    view = RoutedButtons()
     view.add_item(PrivacyButton(guild_id, user_id, "yes", label=say(DELETE) if say else None))
     view.add_item(PrivacyButton(guild_id, user_id, "no", label=say(CANCEL) if say else None))
     return view

@@ -16,6 +16,7 @@ from bot.render.common import ENGLISH
 from bot.render.stats import command
 from bot.rules_text import rules_text
 from cogs.kit.choices import set_choices
+from cogs.kit.items import RoutedButtons
 from cogs.kit.messages import private_words
 
 RULES_COLOUR = discord.Colour.dark_teal()
@@ -113,7 +114,7 @@ def description_parts(body: str, limit: int = DESCRIPTION_LIMIT) -> list[str]:
 
 
 def rules_view(current: str, language: str = "en") -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = RoutedButtons()
     for game in game_names():
         view.add_item(RulesButton(game, current=game == current, language=language))
     return view

@@ -27,6 +27,7 @@ from bot.services import USER_ERRORS
 from bot.services.stats import HistoryPage
 from cogs._stats_ui import NO_MENTIONS, game_choices, message_words, stats_service, tell, words_for
 from cogs.kit.choices import set_choices
+from cogs.kit.items import RoutedButtons
 from cogs.kit.messages import private_words, said
 
 STATS_COLOUR = discord.Colour.blurple()
@@ -50,7 +51,7 @@ def history_message(page: HistoryPage, say: Texts = ENGLISH) -> tuple[discord.Em
     embed = discord.Embed(title=surface.title, description=surface.text, colour=STATS_COLOUR)
     if not page.matches:
         return embed, None
-    view = discord.ui.View(timeout=None)
+    view = RoutedButtons()
     if page.pages > 1:
         view.add_item(HistoryPageButton(page.guild_id, page.user_id, max(1, page.page - 1), label=PREVIOUS,
                                         disabled=page.page <= 1))

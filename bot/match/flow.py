@@ -130,6 +130,11 @@ class Flow:
     rated: ClassVar[bool] = True
     #: tournaments may play the game (a game against the house: no)
     tournaments: ClassVar[bool] = True
+    #: the refusals of a lobby's Start and Cancel pressed by someone who is not its host (``{host}``: the host), and
+    #: of its Leave pressed by the host
+    host_starts: ClassVar[str] = N_("Only the host, {host}, can start this game.")
+    host_cancels: ClassVar[str] = N_("Only the host, {host}, can cancel this lobby.")
+    host_leaves: ClassVar[str] = N_("You're the host: use Cancel to close the lobby.")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A flow whose single choices play themselves counts them among its choices (the match file, the panels of

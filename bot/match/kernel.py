@@ -489,15 +489,25 @@ class MatchKernel:
         return (await self.store.open_matches_of_users(conn, (user_id,), self._family(game))).get(user_id)
 
     async def _refuse_busy(self, conn: Connection, challenger_id: int, opponent_id: int, game: str | None = None,
-                           *, program: bool = False) -> None:
+                           *, program: bool = False, sent_ok: bool = False) -> None:
         """Raise AlreadyInMatch when either player (the challenger first) is in an open match of the family: one
-        statement for both (``program``: the opponent is the bot, who plays any number of matches)."""
+        statement for both (``program``: the opponent is the bot, who plays any number of matches; ``sent_ok``: a
+        challenge the challenger sent that is still waiting does not count, see :meth:`sent_challenge`)."""
         players = (challenger_id,) if program else (challenger_id, opponent_id)
         busy = await self.store.open_matches_of_users(conn, players, self._family(game))
+        sent = busy.get(challenger_id)
+        if sent_ok and sent is not None and await self._is_sent_challenge(conn, sent, challenger_id):
+            busy = {user_id: match_id for user_id, match_id in busy.items() if match_id != sent}
         for user_id in players:
             if user_id in busy:
                 raise errors.AlreadyInMatch(user_id, self._title(game or self.game), you=user_id == challenger_id,
                                             match_id=busy[user_id])
+
+    async def _is_sent_challenge(self, conn: Connection, match_id: int, user_id: int) -> bool:
+        """Whether the match is a two-player challenge the user sent that nobody has answered yet."""
+        match = await self.store.load_match(conn, match_id)
+        return (match is not None and match.status == Status.CHALLENGE and not match.options.get("lobby")
+                and match.challenger_id == user_id)
 
     @staticmethod
     def _title(game: str) -> str:
@@ -642,21 +652,33 @@ class MatchKernel:
         return self.paces.index(pace) > self.paces.index(than)
 
     # --- challenges ----------------------------------------------------------------------------------------
-    async def check_player(self, user_id: int) -> None:
-        """Raise AlreadyInMatch when the user is in an open match of the family (the cog asks before it answers)."""
+    async def sent_challenge(self, user_id: int) -> int | None:
+        """The user's open match of the family when it is a two-player challenge they sent that nobody has answered
+        yet: it does not keep them from sending another (:meth:`check_player`, :meth:`check_challenge`); the cog
+        withdraws it when they do, and :meth:`challenge` and :meth:`open_lobby` still refuse while it is open."""
         async with self.db.statement() as conn:
             busy = await self._busy(conn, user_id)
+            return busy if busy is not None and await self._is_sent_challenge(conn, busy, user_id) else None
+
+    async def check_player(self, user_id: int) -> None:
+        """Raise AlreadyInMatch when the user is in an open match of the family other than a challenge they sent
+        that is still waiting (:meth:`sent_challenge`); the cog asks before it answers."""
+        async with self.db.statement() as conn:
+            busy = await self._busy(conn, user_id)
+            if busy is not None and await self._is_sent_challenge(conn, busy, user_id):
+                busy = None
         if busy is not None:
             raise errors.AlreadyInMatch(user_id, self._title(self.game), you=True, match_id=busy)
 
     async def check_challenge(self, challenger_id: int, opponent_id: int, game: str | None = None) -> None:
         """Raise what :meth:`challenge` would refuse for these two players right now (yourself; either already in
-        an open match of the family), changing nothing: the cog asks before it answers in public. :meth:`challenge`
+        an open match of the family, but for a challenge the challenger sent that is still waiting:
+        :meth:`sent_challenge`), changing nothing: the cog asks before it answers in public. :meth:`challenge`
         checks again (a challenge made in between still refuses there)."""
         if challenger_id == opponent_id:
             raise errors.CannotChallengeSelf()
-        async with self.db.statement() as conn:  # (one SELECT)
-            await self._refuse_busy(conn, challenger_id, opponent_id, game)
+        async with self.db.statement() as conn:
+            await self._refuse_busy(conn, challenger_id, opponent_id, game, sent_ok=True)
 
     async def challenge(
         self,
@@ -724,7 +746,7 @@ class MatchKernel:
         settings = None if known is None else await self.get_settings(known.match.guild_id)
         async with self._work(match_id) as work:
             match = work.match
-            seat = self._seat(match, user_id)
+            seat = match.seat_of(user_id)  # (anyone else is told who can accept)
             if match.options.get("lobby"):
                 raise errors.LobbyError(N_("This is a lobby: its host starts the game."))
             if match.status != Status.CHALLENGE:
@@ -813,11 +835,10 @@ class MatchKernel:
 
     def _check_host(self, work: _Work, user_id: int, refusal: str) -> None:
         """Refuse a host's action (start, cancel: ``refusal`` says who can, with ``{host}``) unless the lobby is open
-        and ``user_id`` is its host."""
+        and ``user_id`` is its host (anyone else, in the lobby or not, is told who can)."""
         match = work.match
-        seat = self._seat(match, user_id)
         self._check_lobby_open(match, work.now)
-        if seat != 0:
+        if match.seat_of(user_id) != 0:
             raise errors.LobbyError(refusal, host=f"<@{match.challenger_id}>")
 
     async def join(self, match_id: int, user_id: int, name: str | None = None) -> MatchUpdate:
@@ -846,10 +867,12 @@ class MatchKernel:
         """Give up a seat in the lobby (the host cancels it instead)."""
         async with self._work(match_id) as work:
             match = work.match
-            seat = self._seat(match, user_id)
+            seat = match.seat_of(user_id)
             self._check_lobby_open(match, work.now)
+            if seat is None:
+                raise errors.LobbyError(N_("You haven't joined, so there is nothing to leave."))
             if seat == 0:
-                raise errors.LobbyError(N_("You're the host: use Cancel to close the lobby."))
+                raise errors.LobbyError(self.flow.host_leaves)
             await self.store.remove_seat(work.conn, match_id, user_id)
             return await self._lobby_changed(work, {"type": "left", "user_id": user_id}, Change.LEFT)
 
@@ -864,7 +887,7 @@ class MatchKernel:
     async def cancel_lobby(self, match_id: int, user_id: int) -> MatchUpdate:
         """The host closes the lobby (cancelled, reason ``withdrawn``)."""
         async with self._work(match_id) as work:
-            self._check_host(work, user_id, N_("Only the host, {host}, can cancel this lobby."))
+            self._check_host(work, user_id, self.flow.host_cancels)
             return await self._cancel(work, Reason.WITHDRAWN, {"by": user_id})
 
     async def start(self, match_id: int, user_id: int) -> MatchUpdate:
@@ -873,7 +896,7 @@ class MatchKernel:
         ``accepted``, then what the game starts with."""
         async with self._work(match_id) as work:
             match = work.match
-            self._check_host(work, user_id, N_("Only the host, {host}, can start this game."))
+            self._check_host(work, user_id, self.flow.host_starts)
             if len(match.seats) < game_class(match.game).min_players:
                 raise errors.LobbyError(N_("At least one more player has to join before the game can start."))
             counts = self.playable_counts(match.game, match.rules)
@@ -906,7 +929,7 @@ class MatchKernel:
                                reason: Reason) -> MatchUpdate:
         async with self._work(match_id) as work:
             match = work.match
-            seat = self._seat(match, user_id)
+            seat = match.seat_of(user_id)  # (anyone else is told who can)
             if match.status != Status.CHALLENGE:
                 raise errors.ChallengeClosed("accepted" if match.status != Status.CANCELLED else match.reason)
             if seat != seat_allowed:

@@ -17,8 +17,9 @@ sent before a restart still works (nothing about it lives in memory):
 
 The bot routes their clicks by custom id (``bot.route_clicks(*buttons.items)``, in the views of
 :class:`RoutedView`). The items only parse their custom id and hand the click to the game's cog (found by name):
-``interaction_check`` answers a click by someone outside the match (but a lobby's Join) with an ephemeral "This
-isn't your match." (the cog's ``check_player``), and an error is answered privately, never raised. No rules and no
+``interaction_check`` answers a click by someone outside the match with an ephemeral "This isn't your match." (the
+cog's ``check_player``) -- but on a challenge's or a lobby's buttons, where the match service says who may press
+it ("Only the host deals.") -- and an error is answered privately, never raised. No rules and no
 state here.
 """
 
@@ -82,6 +83,22 @@ class RoutedView:
         return self
 
 
+class RoutedButtons(discord.ui.View):
+    """A classic message's buttons (dynamic items: rules, stats, leaderboard, privacy, tournament) whose clicks the
+    bot routes itself by their custom ids (:meth:`bot.client.CardGameBot.route_clicks`, where their cogs register
+    them): discord.py keeps nothing of it per message sent, so no click is handled twice and every click is
+    answered in one place."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:  # (what keeps discord.py from storing it: an interaction's answer checks only this)
+        return True
+
+
 def fit_rows(wanted: Sequence[int]) -> list[int]:
     """The action row of each button, in order, from the rows a render asked for: a button goes on its row or a
     later one, never before the button ahead of it, and a full row (five buttons) sends it to the next. A render
@@ -104,7 +121,7 @@ def fit_rows(wanted: Sequence[int]) -> list[int]:
 class GameItem:
     """What every game's match button shares (mixed into its ``DynamicItem``): a match id, the player check (the
     cog's ``check_player``), and errors answered privately, never raised. A subclass names its cog (``cog_name``)
-    and game (``title``); ``open_to_all``: anyone may press it (a lobby's Join)."""
+    and game (``title``); ``open_to_all``: anyone may press it (a challenge's, a lobby's buttons)."""
 
     match_id: int
     cog_name: ClassVar[str]
@@ -276,7 +293,9 @@ class MatchButtons:
             async def callback(self, interaction: discord.Interaction) -> None:
                 await self._run(interaction, "on_rematch_button")
 
-        self.ChallengeButton = action_button("c", CHALLENGE_ACTIONS, "on_challenge_button")
+        # anyone may press a challenge's or a lobby's buttons: the match service tells someone else who can
+        self.ChallengeButton = action_button("c", CHALLENGE_ACTIONS, "on_challenge_button",
+                                             open_actions=CHALLENGE_ACTIONS)
         self.ForfeitButton = ForfeitButton
         self.RematchButton = RematchButton
         items: list[type[Any]] = [self.ChallengeButton, ForfeitButton, RematchButton]
@@ -288,7 +307,7 @@ class MatchButtons:
             items += [self.PanelButton, OpenPanelButton]
         self.LobbyButton: Any = None
         if lobby:
-            self.LobbyButton = action_button("l", LOBBY_ACTIONS, "on_lobby_button", open_actions=("join",))
+            self.LobbyButton = action_button("l", LOBBY_ACTIONS, "on_lobby_button", open_actions=LOBBY_ACTIONS)
             items.append(self.LobbyButton)
         self.TableButton: Any = None
         if table_key is not None:

@@ -216,6 +216,11 @@ def walk_components(components: Sequence[Any]) -> Iterator[Any]:
             yield accessory
 
 
+def shows_buttons(message: discord.Message) -> bool:
+    """Whether a received message (its components as Discord sent them with a click) shows any button."""
+    return any(isinstance(component, discord.Button) for component in walk_components(message.components))
+
+
 def without_buttons(message: discord.Message) -> LiveLayout:
     """The V2 layout ``message`` shows, without its action rows (its text and pictures as they are)."""
 

@@ -23,6 +23,9 @@ handled here (:meth:`MatchCog.on_lobby_button`); one with buttons on a public ta
 (:meth:`MatchCog.on_rematch_button`: a new challenge, the same game and rules). Its own words go in the hooks:
 :meth:`~MatchCog.forfeit_question`, :meth:`~MatchCog.forfeited_text`, :meth:`~MatchCog.kept_playing_text`,
 :meth:`~MatchCog.waiting_text`, :meth:`~MatchCog.status_reply`, :meth:`~MatchCog.rematch_spent_text`.
+
+One open match per player and game family, but a challenge its sender made that nobody has answered yet (a
+Rematch's too) does not count: their next challenge or lobby withdraws it (:meth:`MatchCog.withdraw_sent_challenge`).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from bot.storage.settings import GuildSettings
 from cogs._match_common import message_link, missing_permissions
 from cogs._stats_ui import settings_service
 from cogs.kit.items import MatchButtons, RoutedView
+from cogs.kit.layout import shows_buttons
 from cogs.kit.messages import DEFER_AFTER, NO_MENTIONS, Answer, private_words, said
 from cogs.kit.presenter import Presenter, dm_name
 
@@ -61,6 +65,8 @@ PLAYERS_CACHED = 4096
 CHOICES = frozenset({"confirm", "pick"})
 #: the panel keys of a draft that every drafting game's panel has
 DRAFT_ACTIONS = MappingProxyType({"undo": "undo", "reset": "reset", "confirm": "confirm"})
+#: the answer to a second click on a question answered already
+ANSWERED_ALREADY = N_("You answered this already; nothing more was changed.")
 
 
 class MatchCog(commands.Cog):
@@ -86,6 +92,8 @@ class MatchCog(commands.Cog):
         self.resumed = asyncio.Event()
         #: matches whose rematch is being made (a second click meanwhile is told so)
         self._rematching: set[int] = set()
+        #: forfeit questions (message ids) whose answer is being handled (a second click meanwhile is told so)
+        self._answering: set[int] = set()
         #: (match, step) pairs the bot's own seat is choosing for
         self._thinking: set[tuple[int, int]] = set()
 
@@ -308,21 +316,31 @@ class MatchCog(commands.Cog):
                 self.after(update)
 
     async def on_challenge_button(self, interaction: discord.Interaction, match_id: int, action: str) -> None:
+        """Accept, Decline (the opponent) or Withdraw (the challenger); anyone else is told who may (the service)."""
         method = {"accept": self.service.accept, "decline": self.service.decline,
                   "withdraw": self.service.withdraw}[action]
-        await self.act(interaction, lambda: method(match_id, interaction.user.id))
+        await self.act(interaction, self._remembering(interaction, lambda: method(match_id, interaction.user.id)))
 
     async def on_lobby_button(self, interaction: discord.Interaction, match_id: int, action: str) -> None:
-        """Join (anyone), Leave, Start (the host) or Cancel (the host) a lobby."""
+        """Join (anyone), Leave, Start (the host) or Cancel (the host) a lobby; anyone else is told who may."""
         user = interaction.user
+        if action == "join":
+            call = functools.partial(self.service.join, match_id, user.id, user.display_name)
+        else:
+            call = functools.partial({"leave": self.service.leave, "start": self.service.start,
+                                      "cancel": self.service.cancel_lobby}[action], match_id, user.id)
+        await self.act(interaction, self._remembering(interaction, call))
 
-        async def join() -> MatchUpdate:
-            update = await self.service.join(match_id, user.id, user.display_name)
-            self.presenter.remember_name(interaction.guild_id, user)
+    def _remembering(self, interaction: discord.Interaction,
+                     call: Callable[[], Awaitable[MatchUpdate]]) -> Callable[[], Awaitable[MatchUpdate]]:
+        """``call``, then the clicker's name remembered (it was taken: they are in the match)."""
+
+        async def remembering() -> MatchUpdate:
+            update = await call()
+            self.presenter.remember_name(interaction.guild_id, interaction.user)
             return update
 
-        method = {"leave": self.service.leave, "start": self.service.start, "cancel": self.service.cancel_lobby}
-        await self.act(interaction, join if action == "join" else lambda: method[action](match_id, user.id))
+        return remembering
 
     def _panel_call(self, key: str) -> tuple[str, tuple[str, ...]]:
         """The match service's method a panel key calls, and its extra argument (the item of a ``prefix:`` key)."""
@@ -379,7 +397,22 @@ class MatchCog(commands.Cog):
                                                                                    say=private_words(interaction)))
 
     async def on_forfeit_button(self, interaction: discord.Interaction, match_id: int, answer_: str) -> None:
-        """The "really forfeit?" question: Forfeit forfeits, the other button changes nothing."""
+        """The "really forfeit?" question: Forfeit forfeits, the other button changes nothing. A second click on
+        the same question (a double-click, or a screen that still shows the buttons of a question answered) gets a
+        note of its own and leaves the answer shown."""
+        question = interaction.message
+        if question is not None and (question.id in self._answering or not shows_buttons(question)):
+            await self.tell(interaction, private_words(interaction)(ANSWERED_ALREADY))
+            return
+        if question is not None:
+            self._answering.add(question.id)
+        try:
+            await self._answer_forfeit(interaction, match_id, answer_)
+        finally:
+            if question is not None:
+                self._answering.discard(question.id)
+
+    async def _answer_forfeit(self, interaction: discord.Interaction, match_id: int, answer_: str) -> None:
         async with self.answer(interaction) as answer:
             try:
                 if answer_ == "no":
@@ -491,6 +524,8 @@ class MatchCog(commands.Cog):
         assert interaction.guild_id is not None and interaction.channel_id is not None
         async with self.answer(interaction, thinking=True) as answer:
             try:
+                self.service.resolve_rules(game, dict(rules), 2)  # (bad rules refuse before anything is withdrawn)
+                await self.withdraw_sent_challenge(user.id)
                 update = await self.service.challenge(
                     interaction.guild_id, interaction.channel_id, user.id, opponent.id, game=game, rules=dict(rules),
                     challenger_name=user.display_name, opponent_name=opponent.display_name, **options)
@@ -501,6 +536,19 @@ class MatchCog(commands.Cog):
             self.presenter.remember_name(interaction.guild_id, opponent)
             await self.post_opening(interaction, answer, update)
             return update
+
+    async def withdraw_sent_challenge(self, user_id: int) -> None:
+        """Withdraw the challenge the user sent that nobody has answered yet (a Rematch's too), as they send a new
+        challenge or open a lobby: a player who challenges again means the new one. Its message says it was
+        withdrawn and loses its buttons, as when they press Withdraw."""
+        match_id = await self.service.sent_challenge(user_id)
+        if match_id is None:
+            return
+        try:
+            update = await self.service.withdraw(match_id, user_id)
+        except USER_ERRORS:  # (answered or expired meanwhile: the new challenge is checked as ever)
+            return
+        self.after(update)
 
     async def refuse_opponent(self, interaction: discord.Interaction, opponent: discord.Member | discord.User,
                               title: str) -> bool:
@@ -635,6 +683,8 @@ class MatchCog(commands.Cog):
             try:
                 me = self.bot.user
                 bot = None if level is None or me is None else {"id": me.id, "name": me.display_name, "level": level}
+                self.service.resolve_lobby_rules(game, dict(rules))  # (bad rules refuse before anything is withdrawn)
+                await self.withdraw_sent_challenge(user.id)
                 update = await self.service.open_lobby(interaction.guild_id, interaction.channel_id, user.id, game=game,
                                                        rules=dict(rules), pace=pace, host_name=user.display_name,
                                                        bot=bot)

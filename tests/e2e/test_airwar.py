@@ -722,8 +722,8 @@ async def test_decline_withdraw_and_clicks_by_the_wrong_people(make_env, tmp_pat
     alice, bob, dave = env.user("alice"), env.user("bob"), env.user("dave")
 
     message = await challenge(env, alice, bob)
-    ix = await click(env, dave, message, label="Accept")
-    assert ix.response.ephemeral and ix.message.text == "This isn't your match."
+    ix = await click(env, dave, message, label="Accept")  # someone else: told who may accept
+    assert ix.response.ephemeral and ix.message.text == f"Only <@{bob.id}> can accept this challenge."
     ix = await click(env, alice, message, label="Accept")
     assert ix.response.ephemeral and ix.message.text == f"Only <@{bob.id}> can accept this challenge."
     ix = await click(env, bob, message, label="Withdraw")

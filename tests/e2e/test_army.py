@@ -485,7 +485,7 @@ async def test_refusals_and_outsiders(make_env, tmp_path):
     assert "You're already in an Army match" in await refused(bob, carol)
     # the buttons: an outsider, the wrong player
     ix = await click(env, dave, message, label="Accept")
-    assert ix.response.ephemeral and ix.message.text == "This isn't your match."
+    assert ix.response.ephemeral and ix.message.text == f"Only <@{bob.id}> can accept this challenge."
     ix = await click(env, bob, message, label="Withdraw")
     assert ix.message.text == f"Only <@{alice.id}> can withdraw this challenge."
     ix = await slash(env, dave, "army status")

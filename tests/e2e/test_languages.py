@@ -103,10 +103,6 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
     assert title(french) == challenge_title(FRENCH) != "Air War challenge"
     assert button_labels(french) == [FRENCH("Accept"), FRENCH("Decline"), FRENCH("Withdraw")]
     assert FRENCH("Rules: {rules}", rules="").split(":")[0] in french.body
-    ix = await slash(env, anna, "airwar challenge", opponent=chloe)
-    assert ix.response.ephemeral
-    assert ix.message.text == GERMAN("You're already in a match of {game}; finish it (or withdraw your "
-                                        "challenge) first.", game=GERMAN(TITLE))
 
     # the challenge posted before the change keeps its words; no public message is in a member's own language
     assert title(public) == "Air War challenge"
@@ -131,6 +127,11 @@ async def test_a_german_member_sees_german_commands_and_replies_while_the_server
     await stored(env, french_id)
     await click(env, dora, french, "accept")
     thread = await env.wait_for(lambda: french.thread, message="no thread for the match")
+    # a private refusal in the member's own language: emil is playing already
+    ix = await slash(env, emil, "airwar challenge", opponent=chloe)
+    assert ix.response.ephemeral
+    assert ix.message.text == GERMAN("You're already in a match of {game}; finish it (or withdraw your "
+                                        "challenge) first.", game=GERMAN(TITLE))
     match = await env.bot.matches.get_match(french_id)
     await env.wait_for(lambda: f"<#{thread.id}>" in (french.text or ""), message="no link to the thread")
     assert french.text == "⚔️ " + FRENCH("**{game}:** {players} · {rules} — follow the match in {thread}.",

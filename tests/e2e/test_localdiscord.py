@@ -396,6 +396,25 @@ async def test_a_button_in_a_dm_sends_an_interaction_with_user_and_no_guild(prob
     assert message.components == []
 
 
+async def test_a_button_an_edit_removed_is_clicked_from_a_screen_that_still_shows_it(probe: Env):
+    bot = bot_of(probe)
+    alice = probe.user("alice")
+    user = await bot.fetch_user(alice.id)
+    await user.send("Accept the challenge?", view=ConfirmView())
+    [message] = probe.messages(alice)
+    await (await probe.click(alice, message, "Accept")).wait_response()
+    assert message.components == []
+    with pytest.raises(ComponentNotFound):
+        await probe.click(alice, message, "Accept")
+    # a client that has not caught up with the edit: Discord sends the click with the message as it is now
+    ix = await probe.click_shown(alice, message, "dm:accept")
+    payload = probe._interaction_payload(ix)
+    assert payload["data"]["custom_id"] == "dm:accept" and payload["message"]["components"] == []
+    await ix.wait_response()  # (the probe's view still listens for it)
+    with pytest.raises(ComponentNotFound, match="never showed"):
+        await probe.click_shown(alice, message, "dm:decline")
+
+
 async def test_closed_dms_give_50007(probe: Env):
     bot = bot_of(probe)
     carol = probe.user("carol", dms_open=False)

@@ -283,7 +283,7 @@ async def test_lobby_leave_cancel_and_expiry(make_env, tmp_path):
     await click(env, bob, message, f"war:l:{match_id}:start")
     assert "Only the host" in env.ephemerals(bob)[-1].text
     await click(env, carol, message, f"war:l:{match_id}:leave")
-    assert env.ephemerals(carol)[-1].text == "This isn't your match."
+    assert env.ephemerals(carol)[-1].text == "You haven't joined, so there is nothing to leave."
     await click(env, bob, message, f"war:l:{match_id}:leave")
     await env.wait_for(lambda: "Players (1/4)" in message.text)
     await click(env, alice, message, f"war:l:{match_id}:cancel")

@@ -48,6 +48,7 @@ from .state import (
     Role,
     User,
     new_token,
+    walk_components,
 )
 
 GUARDED_LOGGERS = ("discord", "bot", "cogs")
@@ -716,6 +717,20 @@ class Env:
         data = {"custom_id": button["custom_id"], "component_type": 2, "id": button["id"]}
         ix = self._new_interaction(user, message.channel, MESSAGE_COMPONENT, data, source=message)
         return await self._send(ix)
+
+    async def click_shown(self, user: User, message: Message | Interaction, custom_id: str) -> Interaction:
+        """``user`` clicks the button ``custom_id`` that ``message`` shows or showed before an edit: a client that
+        has not caught up with the edit yet (a double-click, a phone that was away) still shows it, and Discord
+        sends the click with the message as it is now. The message must still exist and be visible to them."""
+        message = self._message_of(message)
+        self._check_message_visible(user, message)
+        for components in [message.components, *(v.components for v in reversed(message.history))]:
+            for button in walk_components(components):
+                if button.get("type") == 2 and button.get("custom_id") == custom_id:
+                    data = {"custom_id": custom_id, "component_type": 2, "id": button.get("id", 0)}
+                    ix = self._new_interaction(user, message.channel, MESSAGE_COMPONENT, data, source=message)
+                    return await self._send(ix)
+        raise errors.ComponentNotFound(f"{message!r} never showed a button {custom_id!r}")
 
     async def select(self, user: User, message: Message | Interaction, values: Iterable[Any], *,
                      custom_id: str | None = None, placeholder: str | None = None) -> Interaction:

@@ -141,6 +141,9 @@ class CasinoWarFlow(Flow):
     choice_kinds = CHOICE_KINDS
     rated = False
     tournaments = False
+    host_starts = N_("Only the host deals.")
+    host_cancels = N_("Only the host can close this table.")
+    host_leaves = N_("You're the host: use Cancel to close the table.")
 
     # --- steps ---------------------------------------------------------------------------------------------
     def step(self, game: Game) -> int:

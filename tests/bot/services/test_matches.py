@@ -235,9 +235,10 @@ async def test_refusals_change_nothing(service):
     error = await refused(service, errors.AlreadyInMatch, service.challenge(2, 20, ALICE, CAROL))
     assert error.user_id == ALICE and str(error).startswith("You're already in an Air War match")
     # the wrong user for each button
-    await refused(service, errors.NotYourMatch, service.accept(challenge.id, CAROL), "This isn't your match.")
-    await refused(service, errors.NotYourMatch, service.decline(challenge.id, CAROL))
-    await refused(service, errors.NotYourMatch, service.withdraw(challenge.id, CAROL))
+    # someone outside the challenge is told who may answer it
+    await refused(service, errors.WrongPlayer, service.accept(challenge.id, CAROL), f"Only <@{BOB}> can accept")
+    await refused(service, errors.WrongPlayer, service.decline(challenge.id, CAROL), f"Only <@{BOB}> can decline")
+    await refused(service, errors.WrongPlayer, service.withdraw(challenge.id, CAROL), f"Only <@{ALICE}> can withdraw")
     await refused(service, errors.WrongPlayer, service.accept(challenge.id, ALICE), f"Only <@{BOB}> can accept")
     await refused(service, errors.MatchNotActive, service.tap(challenge.id, ALICE, 0, "AS"), "hasn't started")
     await refused(service, errors.MatchNotActive, service.forfeit(challenge.id, ALICE))
@@ -777,12 +778,22 @@ async def test_the_cogs_questions_before_it_answers(service):
     await refused(service, errors.NotInMatch, service.forfeit_target(ALICE), "You're not in an Air War match.")
     challenge = await service.challenge(GUILD, CHANNEL, ALICE, BOB)
     await refused(service, errors.AlreadyInMatch, service.check_challenge(CAROL, BOB), f"<@{BOB}> is already in")
-    await refused(service, errors.AlreadyInMatch, service.check_challenge(ALICE, CAROL), "You're already in")
+    # a challenge alice sent that is still waiting does not keep her from sending another (the cog withdraws it
+    # first); the match service itself still refuses a second open match
+    assert await service.sent_challenge(ALICE) == challenge.match.id and await service.sent_challenge(BOB) is None
+    await service.check_challenge(ALICE, CAROL)
+    await service.check_challenge(ALICE, BOB)
+    await service.check_player(ALICE)
+    await refused(service, errors.AlreadyInMatch, service.check_player(BOB), "You're already in")
+    await refused(service, errors.AlreadyInMatch, service.check_challenge(BOB, CAROL), "You're already in")
+    await refused(service, errors.AlreadyInMatch, service.challenge(GUILD, CHANNEL, ALICE, CAROL), "You're already in")
     await refused(service, errors.ChallengeNotStarted, service.forfeit_target(ALICE),
                   f"Your Air War challenge with <@{BOB}> hasn't started yet: withdraw it with the button")
     await refused(service, errors.ChallengeNotStarted, service.forfeit_target(BOB), "decline it")
     await service.accept(challenge.match.id, BOB)
     assert (await service.forfeit_target(BOB)).id == challenge.match.id
+    assert await service.sent_challenge(ALICE) is None  # (accepted: a match being played keeps her from another)
+    await refused(service, errors.AlreadyInMatch, service.check_challenge(ALICE, CAROL), "You're already in")
     assert before != await table_dump(service.db)
 
 
