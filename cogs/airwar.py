@@ -35,8 +35,8 @@ ACES = [app_commands.Choice(name="high (default): the ace beats the king", value
 DECKS = [app_commands.Choice(name="standard, 52 cards (default)", value="standard"),
          app_commands.Choice(name="with two jokers, 54 cards", value="jokers"),
          app_commands.Choice(name="tarot, 78 cards", value="tarot")]
-LEVELS = [app_commands.Choice(name="expert: the equilibrium, leaning on the habits you show", value="expert"),
-          app_commands.Choice(name="hard (default): the engagement's equilibrium", value="hard"),
+LEVELS = [app_commands.Choice(name="expert: my best play, leaning on the habits you show", value="expert"),
+          app_commands.Choice(name="hard (default): my best play, mixed so it can't be read", value="hard"),
           app_commands.Choice(name="medium: greedy, beats the order as drawn", value="medium"),
           app_commands.Choice(name="easy: a random order", value="easy")]
 

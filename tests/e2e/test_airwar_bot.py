@@ -137,7 +137,7 @@ def assert_accuracy_of_the_human_only(env: Env, text: str, human, unit: str, pla
     assert text.startswith(f"🎯 <@{human.id}>, your accuracy: **"), text
     assert f"how close your {play}s came to the best {play}; 100% = the best {play} every {unit}" in text
     assert f"<@{env.bot_user.id}>" not in text and text.count("🎯") == 1  # the bot is not graded
-    assert f"Your costliest {unit}: **" in text and f"the best {play} there was " in text \
+    assert (f"Your costliest {unit}: **" in text and f"the best {play} there was " in text) \
         or "You made the best play every time." in text
     assert_plain(text)
 
