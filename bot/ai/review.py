@@ -175,6 +175,11 @@ def _alike(orders: Sequence[tuple[int, ...]], alike: Sequence[int], best: int, c
     return {"kind": "count", "count": len(alike)}
 
 
+def _best(values: np.ndarray, mix: np.ndarray) -> int:
+    """The best order (an index): among the orders that get the most, the one the equilibrium plays most."""
+    return max(range(len(values)), key=lambda index: (bool(values[index] >= values.max() - SAME), mix[index]))
+
+
 def hint(view: Mapping[str, Any], seat: int, draft: Sequence[str] = (), budget: float = BUDGET_SECONDS) -> Hint:
     """The hint for ``seat`` from any view of the position (it reads only what everyone sees)."""
     engagement = Engagement(Position.from_view(view), value_model(view["rules"]))
@@ -182,8 +187,7 @@ def hint(view: Mapping[str, Any], seat: int, draft: Sequence[str] = (), budget: 
     strength = _strength(view["rules"])
     stack, their_stack = view["stacks"][seat], view["stacks"][1 - seat]
     orders = engagement.orders[seat]
-    # the best order; among equally good ones, the one the equilibrium plays most
-    best = max(range(len(orders)), key=lambda index: (values[index] >= values.max() - SAME, mix[index]))
+    best = _best(values, mix)
     alike, close = plays_alike(values, best)
     cards = card_order(stack, orders[best], strength)
     verdict = None
@@ -243,9 +247,9 @@ def _review_engagement(game: AirWar, orders: Sequence[Sequence[str]], budget: fl
     found = equilibrium(engagement, budget)
     regrets, stakes, best = [], [], []
     for seat in (0, 1):
-        values = _values(engagement, found, seat)[0]
+        values, mix, _ = _values(engagement, found, seat)
         chosen = engagement.orders[seat].index(tuple(strength[card] for card in orders[seat]))
-        top = int(np.argmax(values))
+        top = _best(values, mix)
         regrets.append(max(0.0, float(values[top] - values[chosen])))
         stakes.append(float(values[top] - values.min()))
         best.append(tuple(card_order(view["stacks"][seat], engagement.orders[seat][top], strength)))

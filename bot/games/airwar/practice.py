@@ -21,9 +21,10 @@ def _reason(reason: Mapping[str, Any], say: Texts = ENGLISH) -> str:
     if reason["kind"] == "spent":
         return _("Your weakest card, {mine}, most likely meets my strongest, {theirs}.",
                  mine=card_label(reason["mine"]), theirs=card_label(reason["theirs"]))
-    return _.ngettext("Against my best play it wins about {won} of the {count} fight.",
-                      "Against my best play it wins about {won} of the {count} fights.", reason["count"],
-                      won=reason["won"], count=reason["count"])
+    return _.ngettext("Against my best play it wins about {won} of the {count} fight, and no order of yours gets "
+                      "more out of this engagement.",
+                      "Against my best play it wins about {won} of the {count} fights, and no order of yours gets "
+                      "more out of this engagement.", reason["count"], won=reason["won"], count=reason["count"])
 
 
 def _alike(alike: Mapping[str, Any], say: Texts = ENGLISH) -> str:

@@ -214,7 +214,8 @@ def test_the_practice_hint_and_accuracy_in_the_players_and_servers_language():
     fights = {**data, "reason": {"kind": "fights", "won": 2, "count": 3}, "alike": None, "close": ["QS", "2C", "10H"],
               "draft": None}
     assert practice.hint(fights) == (
-        "💡 **Hint:** play **2♣ Q♠ 10♥**. Against my best play it wins about 2 of the 3 fights.\n"
+        "💡 **Hint:** play **2♣ Q♠ 10♥**. Against my best play it wins about 2 of the 3 fights, and no order of yours "
+        "gets more out of this engagement.\n"
         "Almost as good: **Q♠ 2♣ 10♥**.\n"
         "-# Place every card to see how your order compares.")
     anything = {**data, "alike": {"kind": "any"}, "draft": "best"}
