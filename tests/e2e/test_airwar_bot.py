@@ -164,7 +164,17 @@ async def test_the_hint_says_the_best_order_and_why_privately_and_the_end_grades
     assert "%" not in hint.text  # no probability of an order
     assert_plain(hint.text)
     assert all(m.author is not env.bot_user or "💡" not in m.text for m in env.messages(thread))
-    await play_against_the_bot(env, alice, thread)
+    # the stack placed as drawn: the Hint now says how that order compares with the best
+    drawn = next(b["custom_id"] for b in panel.buttons if b["custom_id"].endswith(":drawn"))
+    await (await env.click(alice, panel, None, custom_id=drawn)).wait_response()
+    await (await env.click(alice, panel, None, custom_id=hint_button["custom_id"])).wait_response()
+    second = await env.wait_for(lambda: [m for m in env.ephemerals(alice) if "💡" in m.text][1:] or None, timeout=20)
+    assert second[0].text.splitlines()[-1] in ("Your order as it stands is one of the best.",
+                                               "Your order as it stands is almost as good as the best.",
+                                               "Your order as it stands is weaker than the best.")
+    confirm = next(b["custom_id"] for b in panel.buttons if b["custom_id"].endswith(":confirm"))
+    await (await env.click(alice, panel, None, custom_id=confirm)).wait_response()
+    await play_against_the_bot(env, alice, thread, first=2)
     await settled(env, match_id)
     accuracy = await env.wait_for(lambda: accuracy_of(env, thread), timeout=30, message="no accuracy after the match")
     assert_accuracy_of_the_human_only(env, accuracy.text, alice, "engagement", "order")
