@@ -61,7 +61,8 @@ class PracticeCog:
     bot: Any
     service: Any
 
-    def _practice_init(self) -> None:
+    def __init__(self, bot: Any) -> None:
+        super().__init__(bot)  # type: ignore[call-arg]
         self._accuracy_tasks: set[asyncio.Task[None]] = set()
         self._accuracy_matches: set[int] = set()  # whose accuracy is being posted
 

@@ -51,10 +51,6 @@ class AirWarCog(PracticeCog, MatchCog, name=COG_NAME):
     review_target = "bot.ai.review:summary"
     review_unit = "engagement"
 
-    def __init__(self, bot: commands.Bot) -> None:
-        super().__init__(bot)
-        self._practice_init()
-
     def hint_args(self, panel: Any) -> tuple[Any, ...]:
         """The public view (what everyone sees), the seat and the order being built."""
         return panel.view, panel.seat, list(panel.draft)

@@ -43,10 +43,6 @@ class ArmyCog(PracticeCog, MatchCog, name=COG_NAME):
     review_target = "bot.ai.army_review:summary"
     review_unit = "round"
 
-    def __init__(self, bot: commands.Bot) -> None:
-        super().__init__(bot)
-        self._practice_init()
-
     def hint_text(self, data: Mapping[str, Any], say: Texts) -> str:
         return practice.hint(data, say)
 
