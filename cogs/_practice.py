@@ -67,6 +67,7 @@ class PracticeCog:
         self._accuracy_matches: set[int] = set()  # whose accuracy is being posted
 
     def hint_text(self, data: Mapping[str, Any], say: Texts) -> str:
+        """The hint's words from :attr:`hint_target`'s data, in ``say``'s language (the asker's)."""
         raise NotImplementedError
 
     def hint_args(self, panel: Any) -> tuple[Any, ...]:
