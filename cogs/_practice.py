@@ -1,5 +1,6 @@
-"""A practice match against the bot, on any game's match cog: the panel's **Hint** button (the best play and why,
-privately) and, after the match, the accuracy of its human player (never the bot's) in the match.
+"""A match against the bot, on any game's match cog: in practice (not a tournament's game) the panel's **Hint**
+button (the best play and why, privately); after any two-player match against it, the accuracy of its human player
+(never the bot's) in the match.
 
 A game's cog mixes in :class:`PracticeCog` and says where its words come from: :attr:`PracticeCog.hint_target` and
 :attr:`PracticeCog.review_target` (``"module:function"``, run in the thinking process: a solve can take a second),
@@ -38,6 +39,11 @@ ACCURACY_LATE = 3600.0
 def is_practice(match: MatchRecord) -> bool:
     """A two-player match against the bot outside a tournament: it gets a Hint button and an accuracy."""
     return bool(match.options.get(OPPONENT_OPTION)) and not match.options.get("tournament") and len(match.seats) == 2
+
+
+def graded(match: MatchRecord) -> bool:
+    """A two-player match against the bot (a tournament's too): its human player gets an accuracy after it."""
+    return bool(match.options.get(OPPONENT_OPTION)) and len(match.seats) == 2
 
 
 def with_hint(match: MatchRecord, surface: ButtonSurface, say: Texts = ENGLISH) -> ButtonSurface:
@@ -111,7 +117,7 @@ class PracticeCog:
             self._accuracy_if_due(match)
 
     def _accuracy_if_due(self, match: MatchRecord) -> None:
-        if is_practice(match) and "accuracy" not in match.messages:
+        if graded(match) and "accuracy" not in match.messages:
             self._accuracy_later(match.id)
 
     async def resume(self) -> None:
@@ -147,7 +153,7 @@ class PracticeCog:
         costliest step (the bot's own seat is not graded)."""
         try:
             match = await self.service.get_match(match_id)
-            if not is_practice(match) or "accuracy" in match.messages:  # (a two-player measure)
+            if not graded(match) or "accuracy" in match.messages:
                 return
             humans = [seat for seat in range(len(match.seats)) if seat not in program_seats(match)]
             export = await self.service.export(match_id)
