@@ -37,7 +37,7 @@ DECKS = [app_commands.Choice(name="standard, 52 cards (default)", value="standar
          app_commands.Choice(name="tarot, 78 cards", value="tarot")]
 LEVELS = [app_commands.Choice(name="expert: my best play, leaning on the habits you show", value="expert"),
           app_commands.Choice(name="hard (default): my best play, mixed so it can't be read", value="hard"),
-          app_commands.Choice(name="medium: greedy, beats the order as drawn", value="medium"),
+          app_commands.Choice(name="medium: my best order if you play your stack as drawn", value="medium"),
           app_commands.Choice(name="easy: a random order", value="easy")]
 
 
