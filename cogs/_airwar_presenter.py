@@ -48,10 +48,11 @@ import discord
 from bot.games.airwar import render, render_many
 from bot.games.airwar.flow import Panel, PublicBoard, public_board
 from bot.i18n import Texts, texts
-from bot.match.kernel import OPPONENT_OPTION, MatchKernel
-from bot.render.common import ENGLISH, Button, ButtonSurface, accepted_line, clamp
+from bot.match.kernel import MatchKernel
+from bot.render.common import ENGLISH, ButtonSurface, accepted_line, clamp
 from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
-from cogs._airwar_ui import BUTTONS, COLOUR, HINT_KEY
+from cogs._airwar_ui import BUTTONS, COLOUR
+from cogs._practice import with_hint
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
 from cogs.kit.pictures import rendered
 from cogs.kit.presenter import CLOSED_MARKS, Presenter, Show, mentions, without_empty_files
@@ -69,18 +70,6 @@ class AirWarShow(Show):
     image_names: list[str] = field(default_factory=list)
     flip_pace_ms: int | None = None
     flips_of: PublicBoard | None = None
-
-
-def with_hint(match: MatchRecord, surface: ButtonSurface, say: Texts = ENGLISH) -> ButtonSurface:
-    """A panel with its buttons gets **Hint** in a match against the bot (practice: the equilibrium may help), not
-    in a tournament's game against it."""
-    _ = say
-    if not match.options.get(OPPONENT_OPTION) or match.options.get("tournament") or len(match.seats) != 2 \
-            or not surface.buttons:
-        return surface
-    row = max(button.row for button in surface.buttons) + 1
-    hint = Button(HINT_KEY, "💡 " + _("Hint"), True, "secondary", row)
-    return dataclasses.replace(surface, buttons=[*surface.buttons, hint])
 
 
 class AirWarPresenter(Presenter):

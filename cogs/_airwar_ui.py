@@ -27,8 +27,6 @@ from cogs.kit.items import MatchButtons
 COG_NAME = "AirWar"
 COLOUR = discord.Colour.from_rgb(70, 110, 160)
 
-#: the panel's Hint button (a match against the bot only)
-HINT_KEY = "hint"
 PANEL_KEY = r"(?:card:[0-9A-Z]{1,3}|undo|reset|random|drawn|confirm|hint)"
 #: the button of ``/airwar status`` that opens the asker's panel
 OPEN_LABEL = N_("Open my battle-order panel")

@@ -25,13 +25,17 @@ Everything public speaks the server's language (``show.language``, read once a r
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from bot.games.army import render
 from bot.games.army.flow import ARRANGE_STEP
-from bot.i18n import texts
-from bot.storage.records import QueuedEvent
+from bot.i18n import Texts, texts
+from bot.render.common import ENGLISH, ButtonSurface
+from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._army_ui import BUTTONS, COLOUR
+from cogs._practice import with_hint
 from cogs.kit.messages import edit_kwargs, message_kwargs
 from cogs.kit.presenter import Presenter, Show, dm_name, mentions
 
@@ -52,6 +56,10 @@ class ArmyPresenter(Presenter):
     buttons = BUTTONS
     prefix = "army"
     colour = COLOUR
+
+    def panel_surface_of(self, match: MatchRecord, panel: Any, say: Texts = ENGLISH) -> ButtonSurface:
+        """A panel, with **Hint** in a practice match against the bot."""
+        return with_hint(match, super().panel_surface_of(match, panel, say), say)
 
     # --- steps -----------------------------------------------------------------------------------------------
     async def _round_surface(self, show: Show, step: int, up_to: int, closed: str | None = None):

@@ -2,7 +2,8 @@
 
 * ``army:c:<match>:<accept|decline|withdraw>`` -- the challenge message;
 * ``army:p:<match>:<step>:<key>`` -- the DM panel (or its ephemeral copy); ``key`` is the render's button key:
-  ``army:<CARD>``, ``undo``, ``reset``, ``dealt``, ``confirm`` (setting the armies), ``play:<CARD>`` (a round);
+  ``army:<CARD>``, ``undo``, ``reset``, ``dealt``, ``confirm`` (setting the armies), ``play:<CARD>`` (a round),
+  ``hint`` against the bot;
 * ``army:open:<match>:<step>`` -- **Choose** on the round message (the presser's panel, ephemeral, in the thread)
   and "Open my Army panel" in ``/army status``;
 * ``army:ff:<match>:<yes|no>`` -- the ephemeral "really forfeit?" question.
@@ -20,7 +21,7 @@ from cogs.kit.items import MatchButtons
 
 COG_NAME = "Army"
 COLOUR = discord.Colour.from_rgb(150, 60, 50)
-PANEL_KEY = r"(?:army:[0-9AJQK]{1,2}[CDHS]|play:[0-9]{1,2}[CDHS]|undo|reset|dealt|confirm)"
+PANEL_KEY = r"(?:army:[0-9AJQK]{1,2}[CDHS]|play:[0-9]{1,2}[CDHS]|undo|reset|dealt|confirm|hint)"
 
 
 BUTTONS = MatchButtons("army", cog_name=COG_NAME, title="Army", panel_key=PANEL_KEY,

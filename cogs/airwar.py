@@ -9,53 +9,54 @@ in a background task per match, never inside an interaction. Buttons are :mod:`c
 
 from __future__ import annotations
 
-import asyncio
-import logging
+from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.games.airwar import practice, render
-from bot.i18n import Texts, texts
-from bot.match.kernel import ARRANGE_SECONDS_RANGE, OPPONENT_OPTION, MatchStatus, MatchUpdate
+from bot.i18n import Texts
+from bot.match.kernel import ARRANGE_SECONDS_RANGE, MatchStatus
 from bot.render.common import ENGLISH
-from bot.services import USER_ERRORS
 from bot.services.settings import SettingsService
-from bot.storage.records import MatchRecord, Status
+from bot.storage.records import MatchRecord
 from cogs._airwar_presenter import AirWarPresenter
-from cogs._airwar_ui import BUTTONS, COG_NAME, HINT_KEY
+from cogs._airwar_ui import BUTTONS, COG_NAME
 from cogs._match_common import mentions
+from cogs._practice import PracticeCog
 from cogs.kit.match_cog import DRAFT_ACTIONS, MatchCog
-from cogs.kit.messages import NO_MENTIONS, nonce, private_words, said
-
-log = logging.getLogger(__name__)
-
-#: a match against the bot that ended at most this long before a start still gets its accuracy posted then
-ACCURACY_LATE = 3600.0
+from cogs.kit.messages import private_words
 
 ACES = [app_commands.Choice(name="high (default): the ace beats the king", value="high"),
         app_commands.Choice(name="low: the ace is below the 2", value="low")]
 DECKS = [app_commands.Choice(name="standard, 52 cards (default)", value="standard"),
          app_commands.Choice(name="with two jokers, 54 cards", value="jokers"),
          app_commands.Choice(name="tarot, 78 cards", value="tarot")]
-LEVELS = [app_commands.Choice(name="expert: the equilibrium, leaning on the habits you show", value="expert"),
-          app_commands.Choice(name="hard (default): the engagement's equilibrium", value="hard"),
-          app_commands.Choice(name="medium: greedy, beats the order as drawn", value="medium"),
+LEVELS = [app_commands.Choice(name="expert: my best play, leaning on the habits you show", value="expert"),
+          app_commands.Choice(name="hard (default): my best play, mixed so it can't be read", value="hard"),
+          app_commands.Choice(name="medium: my best order if you play your stack as drawn", value="medium"),
           app_commands.Choice(name="easy: a random order", value="easy")]
 
 
-class AirWarCog(MatchCog, name=COG_NAME):
+class AirWarCog(PracticeCog, MatchCog, name=COG_NAME):
     game = "airwar"
     presenter_class = AirWarPresenter
     buttons = BUTTONS
     panel_actions = MappingProxyType({**DRAFT_ACTIONS, "card:": "tap", "random": "random_order", "drawn": "as_drawn"})
 
-    def __init__(self, bot: commands.Bot) -> None:
-        super().__init__(bot)
-        self._accuracy_tasks: set[asyncio.Task[None]] = set()
-        self._accuracy_matches: set[int] = set()  # whose accuracy is being posted
+    hint_target = "bot.ai.review:hint_data"
+    review_target = "bot.ai.review:summary"
+    review_unit = "engagement"
+
+    def hint_args(self, panel: Any) -> tuple[Any, ...]:
+        """The public view (what everyone sees), the seat and the order being built."""
+        return panel.view, panel.seat, list(panel.draft)
+
+    def hint_text(self, data: Mapping[str, Any], say: Texts) -> str:
+        return practice.hint(data, say)
 
     airwar = app_commands.Group(name="airwar", description="Air War: a card battle for 2-4 pilots", guild_only=True)
 
@@ -143,104 +144,6 @@ class AirWarCog(MatchCog, name=COG_NAME):
     @airwar.command(name="status", description="Your Air War match: the stacks, the counts and what is known")
     async def status(self, interaction: discord.Interaction) -> None:
         await self.show_status(interaction)  # refused while flips are to be shown
-
-    # --- against the bot: the hint and the accuracy ------------------------------------------------------
-    async def on_panel_button(self, interaction: discord.Interaction, match_id: int, step: int, key: str) -> None:
-        if key == HINT_KEY:
-            await self.show_hint(interaction, match_id, step)
-        else:
-            await super().on_panel_button(interaction, match_id, step, key)
-
-    async def show_hint(self, interaction: discord.Interaction, match_id: int, step: int) -> None:
-        """The equilibrium's advice for the presser's stack, privately (from public facts only)."""
-        _ = private_words(interaction)
-        async with self.answer(interaction, thinking=True, ephemeral=True) as answer:
-            try:
-                panel = await self.service.panel_for(match_id, interaction.user.id, step)
-            except USER_ERRORS as error:
-                await answer.tell(said(error, interaction))
-                return
-            if panel.view is None or panel.locked or panel.ended or panel.deadline_at is None:
-                await answer.tell(_("Engagement {number} is not yours to order any more: no hint for it.",
-                                    number=step))
-                return
-            match = await self.service.get_match(match_id)
-            if not match.options.get(OPPONENT_OPTION) or match.options.get("tournament") or len(match.seats) != 2:
-                await answer.tell(_("Hints are for practice against me only."))
-                return
-            data = await self.bot.thinking.run("bot.ai.review:hint_data", panel.view, panel.seat, list(panel.draft))
-            await answer.tell(practice.hint(step, data, _))
-
-    def after(self, update: MatchUpdate) -> None:
-        super().after(update)
-        if update.finished and self.service.owns(update.match.guild_id):
-            self._accuracy_if_due(update.match)
-
-    def changed_elsewhere(self, match: MatchRecord) -> None:
-        super().changed_elsewhere(match)
-        if match.status == Status.FINISHED:
-            self._accuracy_if_due(match)
-
-    def _accuracy_if_due(self, match: MatchRecord) -> None:
-        if match.options.get(OPPONENT_OPTION) and "accuracy" not in match.messages:
-            self._accuracy_later(match.id)
-
-    async def resume(self) -> None:
-        """After a start: the accuracy of a match against the bot that ended in the last hour and never got one
-        (the bot stopped before it was posted) is posted now."""
-        await super().resume()
-        for match_id in await self.service.finished_against_the_bot_without("accuracy",
-                                                                             self.bot.clock() - ACCURACY_LATE):
-            if self.service.owns((await self.service.get_match(match_id)).guild_id):
-                self._accuracy_later(match_id)
-
-    def _accuracy_later(self, match_id: int) -> None:
-        if match_id in self._accuracy_matches:
-            return
-        self._accuracy_matches.add(match_id)
-        task = asyncio.get_running_loop().create_task(self._post_accuracy(match_id),
-                                                      name=f"airwar-accuracy-{match_id}")
-        self._accuracy_tasks.add(task)
-        task.add_done_callback(self._accuracy_tasks.discard)
-        task.add_done_callback(lambda _: self._accuracy_matches.discard(match_id))
-
-    async def cog_unload(self) -> None:
-        """Closing: an accuracy still being worked out is dropped (the bot is leaving the channel anyway; a start
-        within :data:`ACCURACY_LATE` posts it)."""
-        tasks = list(self._accuracy_tasks)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await super().cog_unload()
-
-    async def _post_accuracy(self, match_id: int) -> None:
-        """After a match against the bot, in its thread (once the result is shown): each player's accuracy and the
-        costliest engagement."""
-        try:
-            match = await self.service.get_match(match_id)
-            if len(match.seats) != 2 or "accuracy" in match.messages:  # the accuracy is a two-player measure
-                return
-            export = await self.service.export(match_id)
-            summary = await self.bot.thinking.run("bot.ai.review:summary", export)
-            for _ in range(600):  # the result first
-                if not await self.service.unshown_events(match_id):
-                    break
-                await asyncio.sleep(0.05)
-            match = await self.service.get_match(match_id)
-            if "accuracy" in match.messages:  # posted meanwhile
-                return
-            channel = self.bot.get_channel(match.play_channel_id)
-            if channel is None:
-                return
-            # with the message's nonce: posted again after a crash before its id was stored, it is not doubled
-            say = texts(await self.presenter.language(match))  # (posted in the match: the server's language)
-            message = await channel.send(practice.accuracy(summary, mentions(match), say),
-                                         allowed_mentions=NO_MENTIONS, nonce=nonce(match, "accuracy", channel.id))
-            await self.service.set_message(match_id, "accuracy", message.id)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("Air War match %s: the accuracy could not be posted", match_id)
 
     def status_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
         panel = status.panel

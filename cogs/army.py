@@ -9,19 +9,22 @@ question and its answers.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.army import render
+from bot.games.army import practice, render
 from bot.games.army.flow import GAME
 from bot.i18n import Texts
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, MatchStatus
 from bot.render.common import ENGLISH
 from cogs._army_presenter import ArmyPresenter, mentions
 from cogs._army_ui import BUTTONS, COG_NAME
+from cogs._practice import PracticeCog
 from cogs.kit.match_cog import DRAFT_ACTIONS, MatchCog
 
 MAX_ROUNDS_RANGE = (1, 100_000)
@@ -30,11 +33,18 @@ LEVELS = [app_commands.Choice(name="hard (default): the best card against any ha
           app_commands.Choice(name="easy: a random card", value="easy")]
 
 
-class ArmyCog(MatchCog, name=COG_NAME):
+class ArmyCog(PracticeCog, MatchCog, name=COG_NAME):
     game = GAME
     presenter_class = ArmyPresenter
     buttons = BUTTONS
     panel_actions = MappingProxyType({**DRAFT_ACTIONS, "army:": "tap", "play:": "pick", "dealt": "as_drawn"})
+
+    hint_target = "bot.ai.army_review:hint_data"
+    review_target = "bot.ai.army_review:summary"
+    review_unit = "round"
+
+    def hint_text(self, data: Mapping[str, Any], say: Texts) -> str:
+        return practice.hint(data, say)
 
     army = app_commands.Group(name="army", description="Army: armies with stamina fight with red and black cards",
                               guild_only=True)

@@ -39,7 +39,8 @@ def _worth(card: str) -> float:
     return KEEP * fighting_value(card) * (1.0 if is_red(card) else 0.5)
 
 
-def _lethal(player: Mapping[str, Any]) -> bool:
+def lethal(player: Mapping[str, Any]) -> bool:
+    """Whether one more stamina point lost ends the game for ``player`` (its last point of its last army)."""
     front = player.get("front")
     return front is not None and front["stamina"] == 1 and player["armies_left"] == 1
 
@@ -52,9 +53,9 @@ def payoff(mine: Sequence[str], theirs: Sequence[str], me: Mapping[str, Any], th
             ours, their = fighting_value(card), fighting_value(other)
             value = 0.0
             if ours > their and is_red(card):
-                value = LETHAL if _lethal(them) else 1.0
+                value = LETHAL if lethal(them) else 1.0
             elif their > ours and is_red(other):
-                value = -LETHAL if _lethal(me) else -1.0
+                value = -LETHAL if lethal(me) else -1.0
             table[row, column] = value - _worth(card) + _worth(other)
     return table
 

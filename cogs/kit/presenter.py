@@ -71,7 +71,7 @@ from discord.http import handle_message_parameters
 
 from bot.i18n import N_, Texts, texts
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel, MatchUpdate
-from bot.render.common import ENGLISH, Surface, name
+from bot.render.common import ENGLISH, ButtonSurface, Surface, name
 from bot.services import USER_ERRORS
 from bot.services.preferences import DEFAULT_PANELS, PreferencesService
 from bot.storage.records import MatchRecord, QueuedEvent
@@ -846,10 +846,14 @@ class Presenter(ShowLoop):
         """``send`` keyword arguments of a new message showing ``panel`` in ``say``'s language (the player's:
         ``private_words(interaction)`` when ``answering``, an interaction's answer waiting for it, else
         :meth:`player_words` for a DM)."""
-        surface = self.render.panel(panel, mentions(match), say=say)
+        surface = self.panel_surface_of(match, panel, say)
         return without_empty_files(message_kwargs(
             surface, extra=self.panel_footer(match, say), colour=self.colour,
             view=self.buttons.panel_view(match.id, self.panel_step(panel), surface)))
+
+    def panel_surface_of(self, match: MatchRecord, panel: Any, say: Texts = ENGLISH) -> ButtonSurface:
+        """What a panel shows, with its buttons, in ``say``'s language (the game's render's ``panel``)."""
+        return self.render.panel(panel, mentions(match), say=say)
 
     @staticmethod
     def panel_step(panel: Any) -> int:
@@ -869,7 +873,7 @@ class Presenter(ShowLoop):
                          say: Texts = ENGLISH) -> dict[str, Any]:
         """``edit`` keyword arguments that make a panel message show ``panel`` (no buttons once chosen or over), in
         ``say``'s language."""
-        surface = self.render.panel(panel, mentions(match), say=say)
+        surface = self.panel_surface_of(match, panel, say)
         return edit_kwargs(surface, extra=self.panel_footer(match, say),
                            view=self.buttons.panel_view(match.id, self.panel_step(panel), surface),
                            colour=self.finished_colour if panel.ended else self.colour)

@@ -86,9 +86,8 @@ async def test_a_whole_match_against_the_bot_at_each_level(make_env, tmp_path, l
     assert await env.bot.matches.rating(env.guild.id, alice.id) is None
     export = await env.bot.matches.export(match_id)
     replayed_like_the_bot(export, level)
-    accuracy = await env.wait_for(lambda: next((m for m in env.messages(thread) if "Accuracy" in m.text), None),
-                                  timeout=30, message="no accuracy after the match")
-    assert f"<@{alice.id}>" in accuracy.text and "%" in accuracy.text
+    accuracy = await env.wait_for(lambda: accuracy_of(env, thread), timeout=30, message="no accuracy after the match")
+    assert_accuracy_of_the_human_only(env, accuracy.text, alice, "engagement", "order")
 
 
 async def test_a_restart_mid_match_replays_the_bots_stored_order(make_env, tmp_path):
@@ -121,23 +120,79 @@ async def test_a_restart_mid_match_replays_the_bots_stored_order(make_env, tmp_p
     replayed_like_the_bot(export, "hard")
 
 
-async def test_the_hint_shows_the_equilibriums_orders_privately(make_env, tmp_path):
+#: words a newcomer would not understand, never in a hint or an accuracy
+EXPERT_WORDS = ("equilibrium", "win-chance", "win chance", "mixed strategy", "best mix")
+
+
+def assert_plain(text: str) -> None:
+    assert not any(word in text.lower() for word in EXPERT_WORDS), text
+
+
+def accuracy_of(env: Env, thread):
+    return next((m for m in env.messages(thread) if "🎯" in m.text), None)
+
+
+def assert_accuracy_of_the_human_only(env: Env, text: str, human, unit: str, play: str) -> None:
+    """The human's accuracy in the new words, with the costliest step's best play; nothing about the bot."""
+    assert text.startswith(f"🎯 <@{human.id}>, your accuracy: **"), text
+    assert f"how close your {play}s came to the best {play}; 100% = the best {play} every {unit}" in text
+    assert f"<@{env.bot_user.id}>" not in text and text.count("🎯") == 1  # the bot is not graded
+    assert (f"Your costliest {unit}: **" in text and f"the best {play} there was " in text) \
+        or "You made the best play every time." in text
+    assert_plain(text)
+
+
+async def test_the_hint_says_the_best_order_and_why_privately_and_the_end_grades_the_human_only(make_env, tmp_path):
     env = await start(make_env, tmp_path)
     alice = env.user("alice")
-    _, thread = await challenge_the_bot(env, alice, "hard")
+    match_id, thread = await challenge_the_bot(env, alice, "hard")
     panel = await env.wait_for(lambda: dm_panel(env, alice, 1))
     hint_button = next(b for b in panel.buttons if b["label"].endswith("Hint"))
     ix = await env.click(alice, panel, None, custom_id=hint_button["custom_id"])
     await ix.wait_response()
-    hint = await env.wait_for(lambda: next((m for m in env.ephemerals(alice) if "Hint" in m.text), None), timeout=20)
-    labels = [card_label(card) for card in stack_of(panel)]
-    assert "%" in hint.text and all(label in hint.text for label in labels)
-    assert all(m.author is not env.bot_user or "Hint" not in m.text for m in env.messages(thread))
+    hint = await env.wait_for(lambda: next((m for m in env.ephemerals(alice) if "💡" in m.text), None), timeout=20)
+    stack = stack_of(panel)
+    lines = hint.text.splitlines()
+    if lines[0].startswith("💡 **Hint:** play **"):  # the best order, all of the stack, and why
+        order = lines[0].split("**")[3].split()
+        assert sorted(order) == sorted(card_label(card) for card in stack)
+        assert any(words in lines[0] for words in ("comes last, when my", "most likely meets my strongest",
+                                                   "Against my best play it wins about"))
+    else:
+        assert lines[0] == "💡 **Hint:** any order works as well here: against my best play they all come out the same."
+    assert lines[-1] == "-# Place every card to see how your order compares."
+    assert "%" not in hint.text  # no probability of an order
+    assert_plain(hint.text)
+    assert all(m.author is not env.bot_user or "💡" not in m.text for m in env.messages(thread))
+    # the stack placed as drawn: the Hint now says how that order compares with the best
+    drawn = next(b["custom_id"] for b in panel.buttons if b["custom_id"].endswith(":drawn"))
+    await (await env.click(alice, panel, None, custom_id=drawn)).wait_response()
+    await (await env.click(alice, panel, None, custom_id=hint_button["custom_id"])).wait_response()
+    second = await env.wait_for(lambda: [m for m in env.ephemerals(alice) if "💡" in m.text][1:] or None, timeout=20)
+    assert second[0].text.splitlines()[-1] in ("Your order as it stands is one of the best.",
+                                               "Your order as it stands is almost as good as the best.",
+                                               "Your order as it stands is weaker than the best.")
+    confirm = next(b["custom_id"] for b in panel.buttons if b["custom_id"].endswith(":confirm"))
+    await (await env.click(alice, panel, None, custom_id=confirm)).wait_response()
+    await play_against_the_bot(env, alice, thread, first=2)
+    await settled(env, match_id)
+    accuracy = await env.wait_for(lambda: accuracy_of(env, thread), timeout=30, message="no accuracy after the match")
+    assert_accuracy_of_the_human_only(env, accuracy.text, alice, "engagement", "order")
 
 
-async def test_an_army_match_against_the_bot_to_the_end(make_env, tmp_path):
+async def army_hint(env: Env, user, panel) -> str:
+    """Press the panel's Hint: the private answer's text."""
+    before = len([m for m in env.ephemerals(user) if "💡" in m.text])
+    hint_button = next(b for b in panel.buttons if b["label"].endswith("Hint"))
+    await (await env.click(user, panel, custom_id=hint_button["custom_id"])).wait_response()
+    found = await env.wait_for(lambda: [m for m in env.ephemerals(user) if "💡" in m.text][before:] or None,
+                               timeout=20, message="no hint")
+    return found[0].text
+
+
+async def test_an_army_match_against_the_bot_with_the_hint_and_the_humans_accuracy(make_env, tmp_path):
     from tests.e2e.test_army import dm_panel as army_panel
-    from tests.e2e.test_army import keys, strongest
+    from tests.e2e.test_army import keys
     from tests.e2e.test_army import results as army_results
 
     env = await start(make_env, tmp_path)
@@ -148,19 +203,33 @@ async def test_an_army_match_against_the_bot_to_the_end(make_env, tmp_path):
     thread = await env.wait_for(lambda: ix.message.thread, message="the bot did not take its own challenge")
     army = env.bot.get_cog("Army").service
     step = 1
+    hints = []
     while not army_results(env, thread):
         panel = await env.wait_for(lambda s=step: army_results(env, thread) or army_panel(env, alice, s),
                                    timeout=20, message=f"no Army panel for step {step}")
         if isinstance(panel, list):
             break
+        hint = await army_hint(env, alice, panel)
+        hints.append(hint)
+        assert_plain(hint)
         if step == 1:
+            assert hint == ("💡 **Hint:** any order of your armies works as well: each must be worn down, whatever "
+                            "the order.")
             ids = [b["custom_id"] for b in panel.buttons if b["custom_id"].endswith(":dealt")]
             await (await env.click(alice, panel, custom_id=ids[0])).wait_response()
             confirm = [b["custom_id"] for b in panel.buttons if b["custom_id"].endswith(":confirm")]
             await (await env.click(alice, panel, custom_id=confirm[0])).wait_response()
         else:
-            card = strongest(keys(panel, "play"))
-            play = next(b["custom_id"] for b in panel.buttons if b["custom_id"].endswith(f":play:{card}"))
+            first = hint.splitlines()[0]
+            assert first.startswith("💡 **Hint:** play **") and ("A red card attacks: it beats" in first
+                                                                 or "A black card defends: it stops" in first
+                                                                 or "It can take my last stamina point" in first)
+            best = first.split("**")[3]
+            hand = keys(panel, "play")
+            assert best in [card_label(card) for card in hand]  # a card of the player's own hand
+            value = next(int(card[:-1]) for card in hand if card_label(card) == best)
+            worst = min(hand, key=lambda card: (int(card[:-1]) == value, int(card[:-1])))  # not the best's number
+            play = next(b["custom_id"] for b in panel.buttons if b["custom_id"].endswith(f":play:{worst}"))
             await (await env.click(alice, panel, custom_id=play)).wait_response()
         step += 1
     await settled(env, match_id)
@@ -170,6 +239,11 @@ async def test_an_army_match_against_the_bot_to_the_end(make_env, tmp_path):
     assert env.messages(env.dm(env.bot_user)) == []
     last = list(replay(await army.export(match_id)))[-1]
     assert last["winner"] == match.result["winner"] and last["reason"] == match.result["reason"]
+    assert all(m.author is not env.bot_user or "💡" not in m.text for m in env.messages(thread))
+    accuracy = await env.wait_for(lambda: accuracy_of(env, thread), timeout=30, message="no accuracy after the match")
+    assert_accuracy_of_the_human_only(env, accuracy.text, alice, "round", "card")
+    if len(hints) > 2:  # a card other than the best, round after round: not a perfect score
+        assert "**100%**" not in accuracy.text
 
 
 async def test_matches_against_the_bot_have_their_own_board_by_level(make_env, tmp_path):
@@ -215,12 +289,12 @@ async def test_an_accuracy_the_bot_stopped_before_posting_is_posted_once_after_a
     env = await start(make_env, tmp_path)
     alice = env.user("alice")
     match_id, thread = await challenge_the_bot(env, alice, "easy")
-    hold = env.hold(creates(thread, lambda body: "Accuracy" in (body.get("content") or "")))
+    hold = env.hold(creates(thread, lambda body: "🎯" in (body.get("content") or "")))
     await play_against_the_bot(env, alice, thread)
     await settled(env, match_id)
     await crash(env, hold)  # the bot stops while posting the accuracy
     await restart_in_process(env, tmp_path / "airwar.db")
-    posted = await env.wait_for(lambda: [m for m in env.messages(thread) if "Accuracy" in m.text] or None,
+    posted = await env.wait_for(lambda: [m for m in env.messages(thread) if "🎯" in m.text] or None,
                                 timeout=30, message="no accuracy after the start")
     for _ in range(100):
         if "accuracy" in (await env.bot.matches.get_match(match_id)).messages:
@@ -228,4 +302,4 @@ async def test_an_accuracy_the_bot_stopped_before_posting_is_posted_once_after_a
         await asyncio.sleep(0.05)
     assert "accuracy" in (await env.bot.matches.get_match(match_id)).messages
     await asyncio.sleep(0.2)
-    assert len([m for m in env.messages(thread) if "Accuracy" in m.text]) == len(posted) == 1
+    assert len([m for m in env.messages(thread) if "🎯" in m.text]) == len(posted) == 1

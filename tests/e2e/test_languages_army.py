@@ -144,3 +144,29 @@ async def test_army_matches_show_no_english_in_the_pseudo_language(make_env, tmp
         players = (anna, ben, carl)
         names = [f"<@{user.id}>" for user in players] + [user.name for user in players] + ["Anna", "Ben", "Carl"]
         assert english_in_messages(every_message(env), names) == []
+
+
+async def test_a_practice_match_against_the_bot_shows_no_english_in_the_pseudo_language(make_env, tmp_path):
+    """The Hint while the armies are set and in every round, and the accuracy after the match."""
+    with pseudo_language():
+        env = await start(make_env, tmp_path)
+        anna = env.user("anna", locale=PSEUDO)
+        await env.bot.guild_settings.set_language(env.guild.id, PSEUDO)
+
+        ix = await slash(env, anna, "army challenge", opponent=env.bot_user, rounds=3, level="hard")
+        match_id = match_id_of(ix.message)
+        thread = await env.wait_for(lambda: ix.message.thread, message="the bot did not take its own challenge")
+        panel = await dm_of(env, anna, match_id, 1)
+        await click(env, anna, panel, "hint")
+        await click(env, anna, panel, "dealt")
+        await click(env, anna, panel, "confirm")
+        for step in (2, 3, 4):
+            panel = await dm_of(env, anna, match_id, step)
+            await click(env, anna, panel, "hint")
+            await click(env, anna, panel, f"play:{keys(panel, 'play')[0]}")
+        await settled(env, match_id)
+        await env.wait_for(lambda: [m for m in env.messages(thread) if "🎯" in m.text], timeout=30,
+                           message="no accuracy after the match")
+        assert len([m for m in env.ephemerals(anna) if "💡" in m.text]) == 4
+        names = [f"<@{anna.id}>", anna.name, "Anna", f"<@{env.bot_user.id}>", env.bot_user.name]
+        assert english_in_messages(every_message(env), names) == []

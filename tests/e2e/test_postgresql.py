@@ -43,7 +43,7 @@ async def test_a_match_against_the_bot_on_postgresql_survives_a_restart(make_env
     assert match.status == "finished" and match.options[OPPONENT_OPTION]["level"] == "hard"
     assert [result.rated for result in await env.bot.matches.results(match_id)] == [False, False]
     replayed_like_the_bot(await env.bot.matches.export(match_id), "hard")
-    await env.wait_for(lambda: any("Accuracy" in m.text for m in env.messages(thread)), timeout=30,
+    await env.wait_for(lambda: any("🎯" in m.text for m in env.messages(thread)), timeout=30,
                        message="no accuracy after the match")
     assert not unused.exists()  # nothing went to SQLite
 

@@ -1,52 +1,63 @@
-"""The words of a practice match against the bot: the hint and the accuracy (pure: from plain data)."""
+"""The words of an Air War practice match against the bot: the hint (pure: from :func:`bot.ai.review.hint_data`);
+the accuracy is every game's (:func:`bot.render.practice.accuracy`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from bot.cards import card_label
 from bot.i18n import Texts
+from bot.render import practice
 from bot.render.common import ENGLISH
 
 
-def _worth(value: float, say: Texts = ENGLISH) -> str:
-    """A value in [-1, 1] as win-chance points for the reader (+1 a sure win, -1 a sure loss), signed, with one
-    decimal in the language's form."""
-    points = 50 * value
-    return f"{points:+.1f}"[0] + say.number(abs(points), digits=1)
-
-
-def _percent(value: float, say: Texts = ENGLISH) -> str:
-    return say.number(value, digits=0)
-
-
-def hint(step: int, data: Mapping[str, Any], say: Texts = ENGLISH) -> str:
-    """The hint for engagement ``step`` (:func:`bot.ai.review.hint_data`), in ``say``'s language (the asker's)."""
+def _reason(reason: Mapping[str, Any], say: Texts = ENGLISH) -> str:
+    """Why the order (:func:`bot.ai.review._reason`), as one sentence."""
     _ = say
-    lines = [_("💡 **Hint** for engagement {number}: the equilibrium's orders, from what everyone sees.", number=step)]
-    for rank, (order, probability) in enumerate(data["orders"], start=1):
-        lines.append(f"{rank}. {' '.join(card_label(card) for card in order)} — "
-                     + _("{percent}%", percent=_percent(100 * probability, _)))
-    lines.append(_("This engagement is worth **{points}** win-chance points to you, played well.",
-                   points=_worth(data["value"], _)))
-    if data["draft_value"] is None:
-        lines.append("-# " + _("Place every card to see what your order gets."))
+    if reason["kind"] == "last":
+        return _("Your {mine} comes last, when my {theirs} is most likely spent.",
+                 mine=card_label(reason["mine"]), theirs=card_label(reason["theirs"]))
+    if reason["kind"] == "spent":
+        return _("Your weakest card, {mine}, most likely meets my strongest, {theirs}.",
+                 mine=card_label(reason["mine"]), theirs=card_label(reason["theirs"]))
+    return _.ngettext("Against my best play it wins about {won} of the {count} fight, and no order of yours gets "
+                      "more out of this engagement.",
+                      "Against my best play it wins about {won} of the {count} fights, and no order of yours gets "
+                      "more out of this engagement.", reason["count"], won=reason["won"], count=reason["count"])
+
+
+def _alike(alike: Mapping[str, Any], say: Texts = ENGLISH) -> str:
+    _ = say
+    if alike["kind"] == "first":
+        return _("Any order with {card} first works as well.", card=card_label(alike["card"]))
+    if alike["kind"] == "last":
+        return _("Any order with {card} last works as well.", card=card_label(alike["card"]))
+    if alike["kind"] == "kept":
+        return _("Any order that keeps {cards} where they are works as well.", cards=practice.cards(alike["cards"]))
+    if alike["kind"] == "not_first":
+        return _("Any order works as well, as long as {card} is not first.", card=card_label(alike["card"]))
+    if alike["kind"] == "not_last":
+        return _("Any order works as well, as long as {card} is not last.", card=card_label(alike["card"]))
+    return _.ngettext("{count} other order works as well.", "{count} other orders work as well.", alike["count"],
+                      count=alike["count"])
+
+
+def hint(data: Mapping[str, Any], say: Texts = ENGLISH) -> str:
+    """The hint (:func:`bot.ai.review.hint_data`) in ``say``'s language (the asker's): the order to play and why,
+    which others are as good (or a close second), and how a complete order being built compares."""
+    _ = say
+    alike = data["alike"]
+    if alike is not None and alike["kind"] == "any":
+        lines = ["💡 " + _("**Hint:** any order works as well here: against my best play they all come out the "
+                          "same.")]
     else:
-        lines.append(_("Your order gets **{points}** against my best mix.", points=_worth(data["draft_value"], _)))
-    return "\n".join(lines)
-
-
-def accuracy(summary: Mapping[str, Any], mentions: Sequence[str], say: Texts = ENGLISH) -> str:
-    """The accuracy line after a match (:func:`bot.ai.review.summary`): each player's, and the costliest
-    engagement of each who lost anything; in ``say``'s language (the server's: it is posted in the match)."""
-    _ = say
-    scores = " · ".join(mentions[seat] + " **" + _("{percent}%", percent=_percent(score, _)) + "**"
-                        for seat, score in enumerate(summary["accuracy"]))
-    lines = [_("🎯 **Accuracy** (each order against the equilibrium's): {scores}", scores=scores)]
-    for seat, worst in enumerate(summary["costliest"]):
-        if worst is not None:
-            lines.append(_("{player}'s costliest engagement: **{number}** ({points} win-chance points).",
-                           player=mentions[seat], number=worst["engagement"],
-                           points=say.number(worst["points"], digits=1)))
+        lines = [practice.head(data["best"], _reason(data["reason"], _), _)]
+        more = _alike(alike, _) if alike is not None else practice.as_good((), data["close"], _)
+        if more:
+            lines.append(more)
+    if data["draft"] is None:
+        lines.append("-# " + _("Place every card to see how your order compares."))
+    else:
+        lines.append(_(practice.VERDICTS[data["draft"]]))
     return "\n".join(lines)

@@ -59,15 +59,18 @@ def rules_line(rules: Mapping[str, Any], say: Texts = ENGLISH) -> str:
 
 
 def house_edge_line(rules: Mapping[str, Any], say: Texts = ENGLISH) -> str:
-    """The house's edge for these rules, exact for a full shoe (going to war on every tie, or surrendering)."""
+    """What the house keeps on average (its edge) for these rules, exact for a full shoe (going to war on every tie,
+    or surrendering), in plain words."""
     _ = say
     decks, bonus = int(rules["decks"]), bool(rules["tie_bonus"])
     params = {"war": percent(float(main_bet_edge(decks, bonus=bonus)), say),
               "surrender": percent(float(main_bet_edge(decks, war=False)), say)}
     if rules.get("tie_bet"):
-        return _("House edge: {war} of the bet going to war on every tie ({surrender} surrendering every tie); the "
-                 "tie bet {tie}.", tie=percent(float(tie_bet_edge(decks)), say), **params)
-    return _("House edge: {war} of the bet going to war on every tie ({surrender} surrendering every tie).", **params)
+        return _("On average the house keeps {war} of each bet if you go to war on every tie ({surrender} if you "
+                 "surrender every tie), and {tie} of each tie bet.", tie=percent(float(tie_bet_edge(decks)), say),
+                 **params)
+    return _("On average the house keeps {war} of each bet if you go to war on every tie ({surrender} if you "
+             "surrender every tie).", **params)
 
 
 def lobby(players: Sequence[str], rules: Mapping[str, Any], *, expires_at: float | None,

@@ -16,6 +16,7 @@ from bot.games.airwar.engine import AirWar
 from bot.games.airwar.flow import AirWarFlow
 from bot.i18n import N_, Phrase, texts
 from bot.render.common import ButtonSurface, Surface, cards_line, timestamp
+from bot.render.practice import accuracy
 from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language
 
 NAMES = ["Alice", "Bob", "Cyril", "Dora"]
@@ -199,26 +200,46 @@ def test_the_flows_refusals_in_the_players_language():
 
 
 def test_the_practice_hint_and_accuracy_in_the_players_and_servers_language():
-    data = {"orders": [(["QS", "10H", "2C"], 0.625), (["2C", "QS", "10H"], 0.375)], "value": 0.1234,
-            "draft_value": -0.05}
+    data = {"best": ["2C", "QS", "10H"], "reason": {"kind": "last", "mine": "10H", "theirs": "KD"},
+            "alike": {"kind": "first", "card": "2C"}, "close": None, "draft": "weaker"}
+    assert practice.hint(data) == (
+        "💡 **Hint:** play **2♣ Q♠ 10♥**. Your 10♥ comes last, when my K♦ is most likely spent.\n"
+        "Any order with 2♣ first works as well.\n"
+        "Your order as it stands is weaker than the best.")
     de = texts("de")
-    hint = practice.hint(3, data, de)
-    assert hint.split("\n")[0] == de("💡 **Hint** for engagement {number}: the equilibrium's orders, from what "
-                                     "everyone sees.", number=3)
-    assert "— 62 %" in hint and "**+6,2**" in hint and "**-2,5**" in hint
-    assert practice.hint(3, data) == (
-        "💡 **Hint** for engagement 3: the equilibrium's orders, from what everyone sees.\n"
-        "1. Q♠ 10♥ 2♣ — 62%\n2. 2♣ Q♠ 10♥ — 38%\n"
-        "This engagement is worth **+6.2** win-chance points to you, played well.\n"
-        "Your order gets **-2.5** against my best mix.")
-    summary = {"accuracy": [87.4, 100.0], "costliest": [{"engagement": 4, "points": 12.25}, None]}
-    assert practice.accuracy(summary, ["<@1>", "<@2>"], texts("ru")) == (
-        "🎯 **Точность** (каждый порядок в сравнении с равновесным): <@1> **87%** · <@2> **100%**\n"
-        "Самый дорогой бой для <@1>: **4** (12,2 очков шанса на победу).")
+    assert practice.hint(data, de) == (
+        "💡 **Tipp:** spiel **2♣ Q♠ 10♥**. Deine 10♥ kommt zuletzt, wenn meine K♦ höchstwahrscheinlich schon "
+        "gespielt ist.\nJede Reihenfolge mit 2♣ vorn ist genauso gut.\n"
+        "Deine Reihenfolge, so wie sie ist, ist schwächer als die beste.")
+    fights = {**data, "reason": {"kind": "fights", "won": 2, "count": 3}, "alike": None, "close": ["QS", "2C", "10H"],
+              "draft": None}
+    assert practice.hint(fights) == (
+        "💡 **Hint:** play **2♣ Q♠ 10♥**. Against my best play it wins about 2 of the 3 fights, and no order of yours "
+        "gets more out of this engagement.\n"
+        "Almost as good: **Q♠ 2♣ 10♥**.\n"
+        "-# Place every card to see how your order compares.")
+    anything = {**data, "alike": {"kind": "any"}, "draft": "best"}
+    assert practice.hint(anything) == (
+        "💡 **Hint:** any order works as well here: against my best play they all come out the same.\n"
+        "Your order as it stands is one of the best.")
+    players = {0: {"accuracy": 87.4,
+                   "costliest": {"step": 4, "best": ["QS", "5D", "KC"], "played": ["KC", "QS", "5D"]}}}
+    assert accuracy(players, ["<@1>", "<@2>"], "engagement") == (
+        "🎯 <@1>, your accuracy: **87%** (how close your orders came to the best order; 100% = the best order every "
+        "engagement).\nYour costliest engagement: **4** — the best order there was Q♠ 5♦ K♣; you played K♣ Q♠ 5♦.")
+    assert accuracy({1: {"accuracy": 100.0, "costliest": None}}, ["<@1>", "<@2>"], "engagement",
+                    texts("ru")) == (
+        "🎯 <@2>, твоя точность: **100%** (насколько твои порядки были близки к лучшему порядку; 100% = лучший "
+        "порядок в каждом бою).\nТы каждый раз играл лучшим образом.")
     with pseudo_language():
         say = texts(PSEUDO)
-        for text in (practice.hint(3, data, say), practice.hint(3, {**data, "draft_value": None}, say),
-                     practice.accuracy(summary, ["<@1>", "<@2>"], say)):
+        texts_shown = [practice.hint(data, say), practice.hint(fights, say), practice.hint(anything, say),
+                       accuracy(players, ["<@1>", "<@2>"], "engagement", say)]
+        for kind in ("last", "not_first", "not_last", "kept", "count"):
+            alike = {"kind": kind, "card": "2C", "cards": ["2C"], "count": 3}
+            texts_shown.append(practice.hint({**data, "reason": {"kind": "spent", "mine": "2C", "theirs": "KD"},
+                                              "alike": alike}, say))
+        for text in texts_shown:
             assert english_left(text) == [], text
 
 

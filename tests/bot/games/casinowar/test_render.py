@@ -86,8 +86,8 @@ def test_english_is_as_it_was():
         "The table's 20 hands were played.\n")
     lobby = render.lobby(NAMES, RULES, expires_at=None)
     assert lobby.title == "Casino War table" and [b.label for b in lobby.buttons] == ["Join", "Leave", "Deal", "Cancel"]
-    assert render.house_edge_line(RULES) == ("House edge: 2.33% of the bet going to war on every tie (3.70% "
-                                             "surrendering every tie); the tie bet 18.65%.")
+    assert render.house_edge_line(RULES) == ("On average the house keeps 2.33% of each bet if you go to war on every "
+                                             "tie (3.70% if you surrender every tie), and 18.65% of each tie bet.")
 
 
 def test_the_table_and_its_panel_in_german():
@@ -104,9 +104,9 @@ def test_the_table_and_its_panel_in_german():
     assert shown.text == "Du hast 1.500 Chips. Mach deinen Einsatz oder setz diese Runde aus. Wähle <t:1800000000:R>."
     assert [b.label for b in shown.buttons] == ["10 setzen", "20 setzen", "50 setzen", "100 setzen",
                                                 "10 + Unentschieden 10", "20 + Unentschieden 10", "Aussetzen"]
-    assert render.house_edge_line(RULES, de) == ("Hausvorteil: 2,33% des Einsatzes, wenn du bei jedem Gleichstand in "
-                                                 "den Krieg ziehst (3,70%, wenn du jedes Mal aufgibst); "
-                                                 "Unentschieden-Wette 18,65%.")
+    assert render.house_edge_line(RULES, de) == ("Im Schnitt behält die Bank 2,33% jedes Einsatzes, wenn du bei jedem "
+                                                 "Gleichstand in den Krieg ziehst (3,70%, wenn du jedes Mal aufgibst), "
+                                                 "und 18,65% jeder Unentschieden-Wette.")
 
 
 def test_a_tie_and_the_result_in_russian():
