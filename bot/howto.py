@@ -45,7 +45,6 @@ LABELS: Mapping[str, tuple[str, Mapping[str, str]]] = {
     "as_dealt": (N_("As dealt"), {}),
     "lock_in": (N_("Lock in"), {}),
     "confirm": (N_("Confirm"), {}),
-    "hint": (N_("Hint"), {}),
     "flip": (N_("Flip"), {}),
     "sit_out": (N_("Sit out"), {}),
     "play_card": (N_("Play {card}"), {"card": EXAMPLE_CARDS["card"]}),
@@ -56,10 +55,10 @@ LABELS: Mapping[str, tuple[str, Mapping[str, str]]] = {
     "surrender": (N_("Surrender (−{loss})"), {"loss": "5"}),
     "war_raise": (N_("War (raise {bet})"), {"bet": "10"}),
 }
-#: buttons whose label is no word (the same in every language)
-MARKS = {"equal": "=", "next_war": "⏭️", "auto": "⏩", "instant": "⚡"}
+#: buttons whose label starts with a mark (the same in every language), or is one
+MARKS = {"equal": "=", "hint": "💡", "next_war": "⏭️", "auto": "⏩", "instant": "⚡"}
 #: the words beside a mark (War's vote buttons: "⏩ Auto")
-MARK_WORDS = {"next_war": N_("Next war"), "auto": N_("Auto"), "instant": N_("Instant")}
+MARK_WORDS = {"hint": N_("Hint"), "next_war": N_("Next war"), "auto": N_("Auto"), "instant": N_("Instant")}
 
 
 def option_name(say: Texts, option: str) -> str:

@@ -1,15 +1,25 @@
 """The players' rules texts, one per registered game or variant (``bot/games/<game>/rules/<name>.md``): first line
 ``# Title``, then Discord markdown. Each language the bot speaks has its own (``<name>.<language>.md`` beside it,
-``<name>.de.md``); English is the one without a language."""
+``<name>.de.md``); English is the one without a language.
+
+A text names a slash command or an option as the reader's client shows it, so a text never writes one out:
+``{{/airwar lobby}}`` is the command, ``{{aces}}`` the option (``/luftkrieg lobby``, ``asse`` in German). Every
+text starts with how to start and play the game (:func:`bot.howto.how_to`)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from bot.errors import InvalidRules
 from bot.games import registry
-from bot.i18n import DEFAULT_LANGUAGE
+from bot.howto import how_to, option_name
+from bot.i18n import DEFAULT_LANGUAGE, Texts, texts
+from bot.render.stats import command
+
+#: a command (``{{/airwar lobby}}``) or an option (``{{aces}}``) named in a rules text
+NAME = re.compile(r"\{\{(/?)([a-z_ ]+)\}\}")
 
 
 @dataclass(frozen=True)
@@ -19,7 +29,7 @@ class RulesText:
     body: str
 
 
-_cache: dict[Path, RulesText] = {}
+_cache: dict[tuple[Path, str], RulesText] = {}
 
 
 def translated_path(path: Path, language: str) -> Path:
@@ -27,9 +37,14 @@ def translated_path(path: Path, language: str) -> Path:
     return path if language == DEFAULT_LANGUAGE else path.with_name(f"{path.stem}.{language}.md")
 
 
+def client_names(text: str, say: Texts) -> str:
+    """``text`` with its commands and options (``{{/airwar lobby}}``, ``{{aces}}``) as ``say``'s client names them."""
+    return NAME.sub(lambda found: command(say, found[2]) if found[1] else option_name(say, found[2]), text)
+
+
 def rules_text(game: str, language: str = DEFAULT_LANGUAGE) -> RulesText:
-    """The rules text of a game in ``language`` (in English where it has none); raise KeyError for a game with no
-    text."""
+    """The rules text of a game in ``language`` (in English where it has none), starting with how to start and play
+    it; raise KeyError for a game with no text."""
     try:
         english = registry().entry(game).rules_path
     except InvalidRules:
@@ -37,12 +52,14 @@ def rules_text(game: str, language: str = DEFAULT_LANGUAGE) -> RulesText:
     path = translated_path(english, language)
     if not path.exists():
         path = english
-    if path not in _cache:
+    if (path, language) not in _cache:
         if not path.exists():
             raise KeyError(game)
         lines = path.read_text(encoding="utf-8").strip().splitlines()
         if not lines or not lines[0].startswith("# "):
             raise ValueError(f"{path} must start with a '# Title' line")
-        _cache[path] = RulesText(game, lines[0][2:].strip(), "\n".join(lines[1:]).strip())
-    return _cache[path]
+        say = texts(language)
+        body = client_names("\n".join(lines[1:]).strip(), say)
+        _cache[path, language] = RulesText(game, lines[0][2:].strip(), how_to(game, say) + "\n\n" + body)
+    return _cache[path, language]
 
