@@ -99,3 +99,14 @@ def how_to(game: str, say: Texts = ENGLISH) -> str:
     """How to start and play ``game`` (a game or a variant: its game's paragraphs), in ``say``'s language."""
     plugin = registry().entry(game).plugin
     return "\n".join(fill(paragraph, plugin.name, say) for paragraph in plugin.how_to or DEFAULT_HOW_TO)
+
+
+def start_command(game: str, say: Texts = ENGLISH) -> str:
+    """The command that starts ``game``, as the reader's client names it: the first command its first paragraph
+    names (``/airwar challenge``, ``/casinowar table``)."""
+    plugin = registry().entry(game).plugin
+    first = say((plugin.how_to or DEFAULT_HOW_TO)[0])
+    names = [name for _, name, _, _ in string.Formatter().parse(first) if name]
+    command_names = [name for name in names if name not in LABELS and name not in MARKS and name != "variants"
+                     and not name.startswith(("opt_", "cmd_"))]
+    return _filled(command_names[0], plugin.name, say) if command_names else ""

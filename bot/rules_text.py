@@ -24,9 +24,13 @@ NAME = re.compile(r"\{\{(/?)([a-z_ ]+)\}\}")
 
 @dataclass(frozen=True)
 class RulesText:
+    """A game's rules in one language: ``body`` starts with how to start and play it; ``tagline`` is the text's
+    own first line, a summary (without its italics)."""
+
     game: str
     title: str
     body: str
+    tagline: str = ""
 
 
 _cache: dict[tuple[Path, str], RulesText] = {}
@@ -60,6 +64,10 @@ def rules_text(game: str, language: str = DEFAULT_LANGUAGE) -> RulesText:
             raise ValueError(f"{path} must start with a '# Title' line")
         say = texts(language)
         body = client_names("\n".join(lines[1:]).strip(), say)
-        _cache[path, language] = RulesText(game, lines[0][2:].strip(), how_to(game, say) + "\n\n" + body)
+        first = body.splitlines()[0] if body else ""
+        italic = first.startswith("*") and first.endswith("*") and not first.startswith("**")
+        tagline = first[1:-1] if italic else first
+        _cache[path, language] = RulesText(game, lines[0][2:].strip(), how_to(game, say) + "\n\n" + body,
+                                           tagline)
     return _cache[path, language]
 

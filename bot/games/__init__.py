@@ -45,10 +45,10 @@ class GamePlugin:
     ``cog``: the extension that is its Discord face (default ``cogs.<name>``); ``order``: its place in menus;
     ``paces``: the paces a match of it can be played at (empty: it has none to choose), ``default_pace`` the one
     a match gets when nobody chose; ``how_to``: how a newcomer starts and plays it on Discord, paragraphs with the
-    placeholders of :mod:`bot.howto` (``/help`` shows them, and every rules text starts with them); ``opponent``: ``"module:function"`` of the bot's own player, ``decide(view, seat, level, key)``
-    returning the action a seat of the bot plays (run in another process: pure, picklable arguments), with its
-    ``levels``, strongest first, and the ``default_level`` (``None``: the first); ``None``: nobody can play the
-    bot."""
+    placeholders of :mod:`bot.howto` (``/help`` shows them, and every rules text starts with them);
+    ``opponent``: ``"module:function"`` of the bot's own player, ``decide(view, seat, level, key)`` returning the
+    action a seat of the bot plays (run in another process: pure, picklable arguments), with its ``levels``,
+    strongest first, and the ``default_level`` (``None``: the first); ``None``: nobody can play the bot."""
 
     engine: type[Game]
     flow: type[Any]
