@@ -19,7 +19,7 @@ import string
 from collections.abc import Mapping
 
 from bot.games import game_class, registry
-from bot.i18n import COMMAND_NAME, N_, Texts
+from bot.i18n import COMMAND_NAME, N_, Phrase, Texts
 from bot.render.common import ENGLISH, join_words
 from bot.render.stats import command
 
@@ -66,10 +66,23 @@ def option_name(say: Texts, option: str) -> str:
     return say.pgettext(COMMAND_NAME, option)
 
 
-def variants_line(game: str, say: Texts = ENGLISH) -> str:
+def variants_line(game: str, say: Texts = ENGLISH, *, either: bool = False) -> str:
     """The game and all its variants, by their titles in the registry's order: "War, Drunkard, Tod und Leben and
-    Double War"."""
-    return join_words([say(game_class(name).title) for name in registry().family(game)], say)
+    Double War" (``either``: "... or Double War")."""
+    titles = [say(game_class(name).title) for name in registry().family(game)]
+    if not either or len(titles) <= 1:
+        return join_words(titles, say)
+    return say(N_("{items} or {last}"), items=", ".join(titles[:-1]), last=titles[-1])
+
+
+class FamilyTitles(Phrase):
+    """:func:`variants_line` as a param of a message said later (an error's), in the language it is said in."""
+
+    def __init__(self, game: str, *, either: bool = True) -> None:
+        super().__init__("", game=game, either=either)
+
+    def said(self, say: Texts) -> str:
+        return variants_line(self.params["game"], say, either=self.params["either"])
 
 
 def _filled(name: str, family: str, say: Texts) -> str:

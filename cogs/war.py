@@ -27,6 +27,7 @@ from bot.games import game_class, registry
 from bot.games.war import render
 from bot.games.war.flow import DEFAULT_PACE, FLIP, NEXT_WAR
 from bot.i18n import N_, Texts
+from bot.i18n.commands import naming_variants
 from bot.match.kernel import MatchStatus, MatchUpdate
 from bot.render.common import ENGLISH
 from bot.render.stats import rules_text as settings_rules_text
@@ -69,6 +70,8 @@ PACES = [app_commands.Choice(name="auto: the bot plays, pausing on every war (a 
                              value="flip"),
          app_commands.Choice(name="instant: played out at once", value="instant")]
 PACE_HELP = "How the rounds are played (default: this server's War pace)"
+#: the variant option's description: every variant the registry has
+VARIANT_HELP = naming_variants(N_("The game: {games} (War by default)"), "war")
 RULES_HELP = 'Rules as key=value, e.g. "face_down=3 pack=32" (pick them from the list as you type)'
 
 Choice = app_commands.Choice[str]
@@ -79,8 +82,8 @@ class WarCog(MatchCog, name=COG_NAME):
     presenter_class = WarPresenter
     buttons = BUTTONS
 
-    war_group = app_commands.Group(name="war", description="War, Drunkard and Tod und Leben for 2-4 players",
-                                   guild_only=True)
+    war_group = app_commands.Group(name="war", description=naming_variants(N_("{games} for 2-4 players"), "war",
+                                                                           either=False), guild_only=True)
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -188,7 +191,7 @@ class WarCog(MatchCog, name=COG_NAME):
             return None
 
     @war_group.command(name="challenge", description="Challenge someone in this server to a game of War")
-    @app_commands.describe(opponent="Who to challenge", variant="The game: War (default), Drunkard or Tod und Leben",
+    @app_commands.describe(opponent="Who to challenge", variant=VARIANT_HELP,
                            pace=PACE_HELP, rules=RULES_HELP)
     @app_commands.choices(pace=PACES)
     async def challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User,
@@ -211,7 +214,7 @@ class WarCog(MatchCog, name=COG_NAME):
         await self.issue_challenge(interaction, opponent, game=game, rules=resolved, pace=chosen_pace)
 
     @war_group.command(name="lobby", description="Open a game of War for 2-4 players that anyone here can join")
-    @app_commands.describe(variant="The game: War (default), Drunkard or Tod und Leben (2 players)",
+    @app_commands.describe(variant=VARIANT_HELP,
                            pace=PACE_HELP, rules=RULES_HELP)
     @app_commands.choices(pace=PACES)
     async def lobby(self, interaction: discord.Interaction, variant: Choice | None = None, pace: Choice | None = None,
