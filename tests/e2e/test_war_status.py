@@ -11,7 +11,7 @@ from tests.localdiscord import ComponentNotFound
 
 pytestmark = pytest.mark.e2e
 
-NOT_IN_A_GAME = ("You're not in a game of War, Drunkard or Tod und Leben. Start one with `/war challenge` or "
+NOT_IN_A_GAME = ("You're not in a game of War, Drunkard, Tod und Leben or Double War. Start one with `/war challenge` or "
                  "`/war lobby`.")
 
 
