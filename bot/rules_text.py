@@ -2,8 +2,9 @@
 ``# Title``, then Discord markdown. Each language the bot speaks has its own (``<name>.<language>.md`` beside it,
 ``<name>.de.md``); English is the one without a language.
 
-A text names a slash command or an option as the reader's client shows it, so a text never writes one out:
-``{{/airwar lobby}}`` is the command, ``{{aces}}`` the option (``/luftkrieg lobby``, ``asse`` in German). Every
+A text names a slash command, an option or a button as the reader's client shows it, so a text never writes one
+out: ``{{/airwar lobby}}`` is the command, ``{{aces}}`` the option (``/luftkrieg lobby``, ``asse`` in German),
+``{{button:Join}}`` the button labelled with that catalogue entry (``Beitreten``). Every
 text starts with how to start and play the game (:func:`bot.howto.how_to`)."""
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from bot.howto import how_to, option_name
 from bot.i18n import DEFAULT_LANGUAGE, Texts, texts
 from bot.render.stats import command
 
-#: a command (``{{/airwar lobby}}``) or an option (``{{aces}}``) named in a rules text
-NAME = re.compile(r"\{\{(/?)([a-z_ ]+)\}\}")
+#: a command (``{{/airwar lobby}}``), an option (``{{aces}}``) or a button (``{{button:Join}}``) in a rules text
+NAME = re.compile(r"\{\{(/|button:)?([A-Za-z_ ]+)\}\}")
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,16 @@ def translated_path(path: Path, language: str) -> Path:
 
 
 def client_names(text: str, say: Texts) -> str:
-    """``text`` with its commands and options (``{{/airwar lobby}}``, ``{{aces}}``) as ``say``'s client names them."""
-    return NAME.sub(lambda found: command(say, found[2]) if found[1] else option_name(say, found[2]), text)
+    """``text`` with its commands, options and buttons (``{{/airwar lobby}}``, ``{{aces}}``, ``{{button:Join}}``)
+    as ``say``'s client shows them."""
+
+    def named(found: re.Match[str]) -> str:
+        kind, name = found[1], found[2]
+        if kind == "/":
+            return command(say, name)
+        return say(name) if kind == "button:" else option_name(say, name)
+
+    return NAME.sub(named, text)
 
 
 def rules_text(game: str, language: str = DEFAULT_LANGUAGE) -> RulesText:

@@ -68,3 +68,28 @@ def test_every_rules_text_fits_one_message_and_names_nothing_by_a_placeholder(ga
     assert sum(len(embed.title or "") + len(embed.description or "") + len(embed.footer.text or "")
                for embed in embeds) <= MESSAGE_EMBEDS_LIMIT
     assert not re.search(r"\{\{|\}\}", rules_text(game, language).body)
+
+
+def rules_sources() -> list[tuple[str, str, str]]:
+    """(game, language, source text) of every rules text file."""
+    found = []
+    for game in game_names():
+        english = registry().entry(game).rules_path
+        for language in LANGUAGES:
+            path = english if language == "en" else english.with_name(f"{english.stem}.{language}.md")
+            found.append((game, language, path.read_text(encoding="utf-8")))
+    return found
+
+
+@pytest.mark.parametrize(("game", "language", "source"), rules_sources(), ids=lambda value: str(value)[:12])
+def test_a_button_a_rules_text_names_reads_as_the_readers_button_does(game: str, language: str, source: str):
+    say = texts(language)
+    body = rules_text(game, language).body
+    buttons = set(re.findall(r"\{\{button:([^{}]+)\}\}", source))
+    every_button = {name for _, _, text in rules_sources() for name in re.findall(r"\{\{button:([^{}]+)\}\}", text)}
+    for label in buttons:
+        assert texts("de").has(label)  # a label of the catalogues
+        assert f"**{say(label)}**" in body
+    for label in every_button:  # and none in English in another language's text
+        if say(label) != label:
+            assert f"**{label}**" not in body
