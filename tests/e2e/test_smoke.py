@@ -139,6 +139,26 @@ async def test_help_is_a_short_private_overview_whose_menu_shows_how_each_game_i
     assert env.ephemerals(bob) == [] and env.messages() == []
 
 
+async def test_help_speaks_the_readers_language_through_its_menu(env: Env):
+    from bot.games import ACCURACY
+    from bot.howto import how_to, start_command
+    from bot.i18n import texts
+
+    german = texts("de")
+    anna = env.user("anna", locale="de")
+    ix = await env.slash(anna, "help")
+    await ix.wait_response()
+    message = ix.message
+    assert message.ephemeral_to is anna
+    assert start_command("airwar", german) == "`/luftkrieg herausfordern`"
+    assert start_command("airwar", german) in message.body and "/airwar" not in message.body
+    assert [option["label"] for option in message.selects[0]["options"]][0] == german("Overview")
+
+    await (await env.select(anna, message, ["airwar"])).wait_response()
+    assert message.title == german("Air War") and how_to("airwar", german) in message.body
+    assert german(ACCURACY) in message.body and f"**{german('Lock in')}**" in message.body
+
+
 async def test_help_pages_together_explain_every_command(env: Env):
     from cogs.rules import help_pages
 
