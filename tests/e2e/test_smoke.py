@@ -152,7 +152,7 @@ async def test_help_speaks_the_readers_language_through_its_menu(env: Env):
     assert message.ephemeral_to is anna
     assert start_command("airwar", german) == "`/luftkrieg herausfordern`"
     assert start_command("airwar", german) in message.body and "/airwar" not in message.body
-    assert [option["label"] for option in message.selects[0]["options"]][0] == german("Overview")
+    assert message.selects[0]["options"][0]["label"] == german("Overview")
 
     await (await env.select(anna, message, ["airwar"])).wait_response()
     assert message.title == german("Air War") and how_to("airwar", german) in message.body
