@@ -38,7 +38,7 @@ from bot.storage.records import MatchRecord
 from cogs._match_common import mentions, message_link
 from cogs._war_presenter import WarPresenter
 from cogs._war_ui import BUTTONS, COG_NAME
-from cogs.kit.choices import set_choices
+from cogs.kit.choices import set_choices, set_description, set_descriptions
 from cogs.kit.match_cog import MatchCog
 from cogs.kit.messages import private_words, said
 
@@ -70,8 +70,9 @@ PACES = [app_commands.Choice(name="auto: the bot plays, pausing on every war (a 
                              value="flip"),
          app_commands.Choice(name="instant: played out at once", value="instant")]
 PACE_HELP = "How the rounds are played (default: this server's War pace)"
-#: the variant option's description: every variant the registry has
-VARIANT_HELP = naming_variants(N_("The game: {games} (War by default)"), "war")
+#: the variant option's and the command group's descriptions: every variant the registry has (filled at load)
+VARIANT_HELP = N_("The game: {games} (War by default)")
+GROUP_HELP = N_("{games} for 2-4 players")
 RULES_HELP = 'Rules as key=value, e.g. "face_down=3 pack=32" (pick them from the list as you type)'
 
 Choice = app_commands.Choice[str]
@@ -82,14 +83,16 @@ class WarCog(MatchCog, name=COG_NAME):
     presenter_class = WarPresenter
     buttons = BUTTONS
 
-    war_group = app_commands.Group(name="war", description=naming_variants(N_("{games} for 2-4 players"), "war",
-                                                                           either=False), guild_only=True)
+    war_group = app_commands.Group(name="war", description=GROUP_HELP, guild_only=True)
 
     async def cog_load(self) -> None:
         await super().cog_load()
         variants = variant_choices()
         set_choices(self.challenge, variant=variants)
         set_choices(self.lobby, variant=variants)
+        set_descriptions(self.challenge, variant=naming_variants(VARIANT_HELP, "war"))
+        set_descriptions(self.lobby, variant=naming_variants(VARIANT_HELP, "war"))
+        set_description(self.war_group, naming_variants(GROUP_HELP, "war", either=False))
 
     # --- the table's buttons -----------------------------------------------------------------------------------
     async def on_table_button(self, interaction: discord.Interaction, match_id: int, _step: int, key: str) -> None:
