@@ -4,7 +4,8 @@
 
 A text names a slash command, an option or a button as the reader's client shows it, so a text never writes one
 out: ``{{/airwar lobby}}`` is the command, ``{{aces}}`` the option (``/luftkrieg lobby``, ``asse`` in German),
-``{{button:Join}}`` the button labelled with that catalogue entry (``Beitreten``). Every
+``{{button:Join}}`` the button labelled with that catalogue entry (``Beitreten``), ``{{aces=low}}`` a choice of
+an option by the first words of its name in the client (``low``, ``niedrig``: the game's plugin declares them). Every
 text starts with how to start and play the game (:func:`bot.howto.how_to`)."""
 
 from __future__ import annotations
@@ -19,8 +20,11 @@ from bot.howto import how_to, option_name
 from bot.i18n import DEFAULT_LANGUAGE, Texts, texts
 from bot.render.stats import command
 
-#: a command (``{{/airwar lobby}}``), an option (``{{aces}}``) or a button (``{{button:Join}}``) in a rules text
-NAME = re.compile(r"\{\{(/|button:)?([A-Za-z_ ]+)\}\}")
+#: a command (``{{/airwar lobby}}``), an option (``{{aces}}``), a button (``{{button:Join}}``) or a choice
+#: (``{{aces=low}}``) in a rules text
+NAME = re.compile(r"\{\{(/|button:)?([A-Za-z_ ]+)(?:=([a-z0-9_]+))?\}\}")
+#: where a choice's short name ends: "low: the ace is below the 2", "standard, 52 cards (default)"
+SHORT_END = re.compile(r"\s*[(:,]")
 
 
 @dataclass(frozen=True)
@@ -42,15 +46,23 @@ def translated_path(path: Path, language: str) -> Path:
     return path if language == DEFAULT_LANGUAGE else path.with_name(f"{path.stem}.{language}.md")
 
 
-def client_names(text: str, say: Texts) -> str:
-    """``text`` with its commands, options and buttons (``{{/airwar lobby}}``, ``{{aces}}``, ``{{button:Join}}``)
-    as ``say``'s client shows them."""
+def choice_name(say: Texts, game: str, option: str, value: str) -> str:
+    """A choice of ``game``'s ``option`` by the first words of its name in ``say``'s client (``low``)."""
+    name = say(registry().entry(game).plugin.choice_names(option)[value])
+    return SHORT_END.split(name, maxsplit=1)[0].strip()
+
+
+def client_names(text: str, game: str, say: Texts) -> str:
+    """``game``'s ``text`` with its commands, options, buttons and choices (``{{/airwar lobby}}``, ``{{aces}}``,
+    ``{{button:Join}}``, ``{{aces=low}}``) as ``say``'s client shows them."""
 
     def named(found: re.Match[str]) -> str:
-        kind, name = found[1], found[2]
+        kind, name, value = found[1], found[2], found[3]
         if kind == "/":
             return command(say, name)
-        return say(name) if kind == "button:" else option_name(say, name)
+        if kind == "button:":
+            return say(name)
+        return choice_name(say, game, name, value) if value else option_name(say, name)
 
     return NAME.sub(named, text)
 
@@ -72,7 +84,7 @@ def rules_text(game: str, language: str = DEFAULT_LANGUAGE) -> RulesText:
         if not lines or not lines[0].startswith("# "):
             raise ValueError(f"{path} must start with a '# Title' line")
         say = texts(language)
-        body = client_names("\n".join(lines[1:]).strip(), say)
+        body = client_names("\n".join(lines[1:]).strip(), game, say)
         first = body.splitlines()[0] if body else ""
         italic = first.startswith("*") and first.endswith("*") and not first.startswith("**")
         tagline = first[1:-1] if italic else first

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.airwar import practice, render
+from bot.games.airwar import PLUGIN, practice, render
 from bot.i18n import Texts, texts
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, OPPONENT_OPTION, MatchStatus, MatchUpdate
 from bot.render.common import ENGLISH
@@ -27,6 +27,7 @@ from bot.storage.records import MatchRecord, Status
 from cogs._airwar_presenter import AirWarPresenter
 from cogs._airwar_ui import BUTTONS, COG_NAME, HINT_KEY
 from cogs._match_common import mentions
+from cogs.kit.choices import plugin_choices
 from cogs.kit.match_cog import DRAFT_ACTIONS, MatchCog
 from cogs.kit.messages import NO_MENTIONS, nonce, private_words, said
 
@@ -35,11 +36,8 @@ log = logging.getLogger(__name__)
 #: a match against the bot that ended at most this long before a start still gets its accuracy posted then
 ACCURACY_LATE = 3600.0
 
-ACES = [app_commands.Choice(name="high (default): the ace beats the king", value="high"),
-        app_commands.Choice(name="low: the ace is below the 2", value="low")]
-DECKS = [app_commands.Choice(name="standard, 52 cards (default)", value="standard"),
-         app_commands.Choice(name="with two jokers, 54 cards", value="jokers"),
-         app_commands.Choice(name="tarot, 78 cards", value="tarot")]
+ACES = plugin_choices(PLUGIN, "aces")
+DECKS = plugin_choices(PLUGIN, "deck")
 LEVELS = [app_commands.Choice(name="expert: the equilibrium, leaning on the habits you show", value="expert"),
           app_commands.Choice(name="hard (default): the engagement's equilibrium", value="hard"),
           app_commands.Choice(name="medium: greedy, beats the order as drawn", value="medium"),

@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import game_class, registry
-from bot.games.war import render
+from bot.games.war import PLUGIN, render
 from bot.games.war.flow import DEFAULT_PACE, FLIP, NEXT_WAR
 from bot.i18n import N_, Texts
 from bot.i18n.commands import naming_variants
@@ -38,7 +38,7 @@ from bot.storage.records import MatchRecord
 from cogs._match_common import mentions, message_link
 from cogs._war_presenter import WarPresenter
 from cogs._war_ui import BUTTONS, COG_NAME
-from cogs.kit.choices import set_choices, set_description, set_descriptions
+from cogs.kit.choices import plugin_choices, set_choices, set_description, set_descriptions
 from cogs.kit.match_cog import MatchCog
 from cogs.kit.messages import private_words, said
 
@@ -65,10 +65,7 @@ def variant_choices() -> list[app_commands.Choice[str]]:
     return choices
 
 
-PACES = [app_commands.Choice(name="auto: the bot plays, pausing on every war (a game takes minutes)", value="auto"),
-         app_commands.Choice(name="flip: everyone presses Flip each round, or all skip to the next war",
-                             value="flip"),
-         app_commands.Choice(name="instant: played out at once", value="instant")]
+PACES = plugin_choices(PLUGIN, "pace")
 PACE_HELP = "How the rounds are played (default: this server's War pace)"
 #: the variant option's and the command group's descriptions: every variant the registry has (filled at load)
 VARIANT_HELP = N_("The game: {games} (War by default)")

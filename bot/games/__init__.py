@@ -48,7 +48,9 @@ class GamePlugin:
     placeholders of :mod:`bot.howto` (``/help`` shows them, and every rules text starts with them);
     ``opponent``: ``"module:function"`` of the bot's own player, ``decide(view, seat, level, key)`` returning the
     action a seat of the bot plays (run in another process: pure, picklable arguments), with its ``levels``,
-    strongest first, and the ``default_level`` (``None``: the first); ``None``: nobody can play the bot."""
+    strongest first, and the ``default_level`` (``None``: the first); ``None``: nobody can play the bot;
+    ``choices``: the choices its slash commands offer for an option, ``(option, ((value, name), ...))``, each name
+    marked with ``N_`` (a rules text names a choice as the reader's client shows it)."""
 
     engine: type[Game]
     flow: type[Any]
@@ -58,6 +60,7 @@ class GamePlugin:
     paces: tuple[str, ...] = ()
     default_pace: str | None = None
     how_to: tuple[str, ...] = ()
+    choices: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     opponent: str | None = None
     levels: tuple[str, ...] = ()
     default_level: str | None = None
@@ -75,6 +78,10 @@ class GamePlugin:
     def level(self) -> str:
         """The level the bot plays at when none is chosen."""
         return self.default_level or self.levels[0]
+
+    def choice_names(self, option: str) -> dict[str, str]:
+        """The choices offered for ``option``: each value's name (English, marked for the catalogues)."""
+        return dict(dict(self.choices)[option])
 
     @property
     def cog_extension(self) -> str:

@@ -9,6 +9,8 @@ from typing import Any
 
 from discord import app_commands
 
+from bot.games import GamePlugin
+
 Choices = list[app_commands.Choice[Any]]
 
 
@@ -31,3 +33,8 @@ def set_descriptions(command: app_commands.Command[Any, ..., Any],
 def set_description(group: app_commands.Group, description: app_commands.locale_str) -> None:
     """Give a command group (the loading cog's own copy) its description, in every language."""
     group.description, group._locale_description = description.message, description
+
+
+def plugin_choices(plugin: GamePlugin, option: str) -> Choices:
+    """The choices a game's plugin declares for ``option`` (:attr:`~bot.games.GamePlugin.choices`)."""
+    return [app_commands.Choice(name=name, value=value) for value, name in plugin.choice_names(option).items()]

@@ -65,6 +65,32 @@ async def test_a_rules_text_names_each_option_as_the_readers_client_shows_it(env
     assert checked >= 8 * 6  # (Air War's aces, deck, stack, Casino War's four, Army's three, ... in 8 languages)
 
 
+def choice_names(env: Env, group: str, option: str) -> dict[str, dict[str, str]]:
+    """The choices the group's commands offer for ``option``, by value: each choice's name per Discord locale."""
+    for sub in env.commands[group].get("options", []):
+        for inner in sub.get("options", []):
+            if inner["name"] == option and inner.get("choices"):
+                return {choice["value"]: {"en-US": choice["name"], **choice.get("name_localizations", {})}
+                        for choice in inner["choices"]}
+    raise KeyError(option)
+
+
+async def test_a_rules_text_names_each_choice_as_the_readers_client_begins_it(env: Env):
+    checked = 0
+    for game in game_names():
+        group = registry().entry(game).family
+        for language in LANGUAGES:
+            body = rules_text(game, language).body
+            for option, value in set(re.findall(r"\{\{([a-z_]+)=([a-z0-9_]+)\}\}", source_of(game, language))):
+                shown = client_name(choice_names(env, group, option)[value], language)
+                start = re.split(r"\s*[(:,]", shown, maxsplit=1)[0].strip()
+                assert start and shown.startswith(start) and start in body, (game, language, option, value, shown)
+                checked += 1
+    assert checked >= 8 * (5 + 3)  # Air War's aces and decks, War's paces, in 8 languages
+    body = rules_text("airwar", "ru").body
+    assert "`тузы` старшие|младшие" in body and "high|low" not in body
+
+
 async def test_russian_air_war_rules_show_the_options_as_the_russian_client_does(env: Env):
     options = option_names(env, "airwar")
     body = rules_text("airwar", "ru").body

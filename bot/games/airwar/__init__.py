@@ -19,5 +19,13 @@ HOW_TO = (
     N_("{status} shows your match (only to you); {forfeit} gives up."),
 )
 
-PLUGIN = GamePlugin(how_to=HOW_TO, opponent="bot.ai.players:decide", levels=("expert", "hard", "medium", "easy"),
-                    default_level="hard", engine=AirWar, flow=AirWarFlow, order=0)
+#: the choices of the commands' options (names as the client shows them, in its language)
+CHOICES = (
+    ("aces", (("high", N_("high (default): the ace beats the king")), ("low", N_("low: the ace is below the 2")))),
+    ("deck", (("standard", N_("standard, 52 cards (default)")), ("jokers", N_("with two jokers, 54 cards")),
+              ("tarot", N_("tarot, 78 cards")))),
+)
+
+PLUGIN = GamePlugin(how_to=HOW_TO, choices=CHOICES, opponent="bot.ai.players:decide",
+                    levels=("expert", "hard", "medium", "easy"), default_level="hard", engine=AirWar, flow=AirWarFlow,
+                    order=0)

@@ -15,7 +15,14 @@ HOW_TO = (
     N_("{status} shows your game (only to you); {forfeit} gives up."),
 )
 
-PLUGIN = GamePlugin(how_to=HOW_TO, engine=War, variants=(Drunkard, TodUndLeben, DoubleWar), flow=WarFlow, order=10,
-                    paces=PACES, default_pace=DEFAULT_PACE)
+#: the choices of the commands' options (names as the client shows them, in its language)
+CHOICES = (
+    ("pace", (("auto", N_("auto: the bot plays, pausing on every war (a game takes minutes)")),
+              ("flip", N_("flip: everyone presses Flip each round, or all skip to the next war")),
+              ("instant", N_("instant: played out at once")))),
+)
+
+PLUGIN = GamePlugin(how_to=HOW_TO, choices=CHOICES, engine=War, variants=(Drunkard, TodUndLeben, DoubleWar),
+                    flow=WarFlow, order=10, paces=PACES, default_pace=DEFAULT_PACE)
 
 __all__ = ["DEFAULT_PACE", "PACES", "PLUGIN"]
