@@ -35,6 +35,7 @@ OPTION_LIMIT = 100
 
 
 def command_list(say: Texts, *paths: str) -> str:
+    """The commands, as the reader's client names them, in backticks and a comma apart."""
     return ", ".join(f"`{command(say, path)}`" for path in paths)
 
 
