@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.airwar import practice, render
+from bot.games.airwar import PLUGIN, practice, render
 from bot.i18n import Texts
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, MatchStatus
 from bot.render.common import ENGLISH
@@ -27,14 +27,12 @@ from cogs._airwar_presenter import AirWarPresenter
 from cogs._airwar_ui import BUTTONS, COG_NAME
 from cogs._match_common import mentions
 from cogs._practice import PracticeCog
+from cogs.kit.choices import plugin_choices
 from cogs.kit.match_cog import DRAFT_ACTIONS, MatchCog
 from cogs.kit.messages import private_words
 
-ACES = [app_commands.Choice(name="high (default): the ace beats the king", value="high"),
-        app_commands.Choice(name="low: the ace is below the 2", value="low")]
-DECKS = [app_commands.Choice(name="standard, 52 cards (default)", value="standard"),
-         app_commands.Choice(name="with two jokers, 54 cards", value="jokers"),
-         app_commands.Choice(name="tarot, 78 cards", value="tarot")]
+ACES = plugin_choices(PLUGIN, "aces")
+DECKS = plugin_choices(PLUGIN, "deck")
 LEVELS = [app_commands.Choice(name="expert: my best play, leaning on the habits you show", value="expert"),
           app_commands.Choice(name="hard (default): my best play, mixed so it can't be read", value="hard"),
           app_commands.Choice(name="medium: my best order if you play your stack as drawn", value="medium"),

@@ -1,8 +1,10 @@
-"""`/rules` and `/help`: the players' rules texts, with buttons to switch between games, and what the bot does; both
-answer only the member who asks, in their language."""
+"""`/rules` and `/help`: the players' rules texts, with buttons to switch between games, and what the bot does (a
+short overview, then a page per game -- how to start and play it -- and per topic, picked from a menu); both answer
+only the member who asks, in their language, and change their message in place."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 import discord
@@ -10,9 +12,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import game_class, game_names, registry
-from bot.i18n import Texts, language_of, texts
-from bot.match.ratings import DISPLAY_SCALE, DISPLAY_START, MIN_GAMES, Ratings
-from bot.render.common import ENGLISH
+from bot.howto import how_to, start_command
+from bot.i18n import N_, Texts, language_of, texts
+from bot.match.ratings import DISPLAY_START, MIN_GAMES
+from bot.render.common import ENGLISH, clamp_line, join_words
 from bot.render.stats import command
 from bot.rules_text import rules_text
 from cogs.kit.choices import set_choices
@@ -24,22 +27,49 @@ RULES_COLOUR = discord.Colour.dark_teal()
 DESCRIPTION_LIMIT = 4096
 
 
-def games_help(say: Texts = ENGLISH) -> str:
-    """Each registered game's line of `/help`, from its plugin (a variant is named with its game)."""
+#: ``/help``'s pages beside the overview and the games' (select values), with their titles
+TOPICS = {"rankings": N_("Rankings and ratings"), "tournaments": N_("Tournaments"),
+          "settings": N_("Settings, your data and panels")}
+OVERVIEW = "overview"
+#: Discord's limit on a select option's label
+OPTION_LIMIT = 100
+
+
+def command_list(say: Texts, *paths: str) -> str:
+    """The commands, as the reader's client names them, in backticks and a comma apart."""
+    return ", ".join(f"`{command(say, path)}`" for path in paths)
+
+
+def overview_text(say: Texts = ENGLISH) -> str:
+    """``/help``'s first page: what the bot is, each game in a line with the command that starts it, how to start."""
     _ = say
-    lines = []
+    lines = [_("Card games of the War family, played right here in Discord."), ""]
     for plugin in registry().plugins:
-        variants = [_(variant.title) for variant in plugin.variants]
-        title = (_("**{game}** (and {variants})", game=_(plugin.title), variants=", ".join(variants)) if variants
-                 else f"**{_(plugin.title)}**")
-        lines.append(f"{title}: {_(plugin.help)}\n")
-    return "".join(lines)
+        title = f"**{_(plugin.title)}**"
+        if plugin.variants:
+            title = _("{game} (and {variants})", game=title,
+                      variants=join_words([_(variant.title) for variant in plugin.variants], say))
+        lines.append(f"{title} · {start_command(plugin.name, say)}")
+        tagline = rules_text(plugin.name, say.language).tagline
+        if tagline:
+            lines.append(f"-# {tagline}")
+    lines += ["", _("**How to start:** a game's command above, then pick your opponent, who presses **{accept}**. "
+                    "Pick a game below to see how it is played; {rules} has its full rules.",
+                    accept=_("Accept"), rules=f"`{command(say, 'rules')}`")]
+    return "\n".join(lines)
+
+
+def game_help(game: str, say: Texts = ENGLISH) -> str:
+    """A game's ``/help`` page: its summary, how to start and play it, where its full rules are."""
+    _ = say
+    tagline = rules_text(game, say.language).tagline
+    return ((f"*{tagline}*\n\n" if tagline else "") + how_to(game, say) + "\n\n-# "
+            + _("Full rules: {command}", command=f"`{command(say, 'rules')}`"))
 
 
 def ratings_help(say: Texts = ENGLISH) -> str:
-    """How ratings work, for `/help`: the displayed scale and, underneath, openskill's numbers."""
+    """How ratings work, for `/help`: the displayed scale and, in small print, what is behind it."""
     _ = say
-    start = Ratings().initial()
     leaderboard = f"`{command(say, 'leaderboard')}`"
     return (_.ngettext("**Ratings:** everyone starts at {start}; a win raises your rating, a loss lowers it, never "
                        "below 0. Each game has its own rating and All games one more, over every match; a rating is "
@@ -48,47 +78,86 @@ def ratings_help(say: Texts = ENGLISH) -> str:
                        "below 0. Each game has its own rating and All games one more, over every match; a rating is "
                        "provisional for its first {count} games, then you are ranked on {leaderboard}.", MIN_GAMES,
                        start=DISPLAY_START, leaderboard=leaderboard) + "\n"
-            + _("-# Underneath is an openskill rating (Plackett-Luce): μ, your estimated skill ({mu} at first), and "
-                "σ, how unsure that estimate still is ({sigma} at first). The number shown is {start} + {scale} × "
-                "(μ − 3σ), the ordinal: a cautious estimate that also rises as σ shrinks, so the first games move it "
-                "most.", mu=_.number(round(start.mu, 2)), sigma=_.number(start.sigma, digits=2), start=DISPLAY_START,
-                scale=_.number(DISPLAY_SCALE)) + "\n")
+            + _("-# Behind the number: openskill, a rating method many online games use. It keeps two things for "
+                "you, your estimated skill and how sure it is of it; the number shown is a cautious reading of both, "
+                "so it also rises as the estimate grows surer, and your first games move it most."))
 
 
-def help_text(say: Texts = ENGLISH) -> str:
-    """`/help`'s text: the games, the commands, how ratings work."""
+def topic_help(topic: str, say: Texts = ENGLISH) -> str:
+    """One of ``/help``'s pages beside the games' (:data:`TOPICS`)."""
     _ = say
-
-    def c(*paths: str) -> str:
-        return ", ".join(f"`{command(say, path)}`" for path in paths)
-
-    games = ", ".join(_(game_class(game).title) for game in game_names())
+    c = functools.partial(command_list, say)
+    if topic == "rankings":
+        return (_("**Rankings:** {leaderboard} (every game, all games together, past seasons), {stats}, {history} "
+                  "(with match files to export), {h2h}.", leaderboard=c("leaderboard"), stats=c("stats"),
+                  history=c("history"), h2h=c("h2h")) + "\n\n" + ratings_help(say))
+    if topic == "tournaments":
+        return _("**Tournaments:** {create}, then {commands}; organisers: {organisers}.",
+                 create=c("tournament create"),
+                 commands=c("tournament start", "tournament status", "tournament bracket", "tournament history"),
+                 organisers=c("tournament pause", "tournament resume", "tournament disqualify", "tournament cancel"))
     dm, here = _.pgettext("panel place", "dm"), _.pgettext("panel place", "here")
-    dm, here = f"`{dm}`", f"`{here}`"
-    return (_("Card games of the War family, played right here in Discord.") + "\n\n"
-            + _("**Games:** {games}.", games=games) + "\n\n"
-            + games_help(say)
-            + _("**Rankings:** {leaderboard} (every game, all games together, past seasons), {stats}, {history} (with "
-                "match files to export), {h2h}.", leaderboard=c("leaderboard"), stats=c("stats"),
-                history=c("history"), h2h=c("h2h")) + "\n"
-            + ratings_help(say)
-            + _("**Tournaments:** {create}, then {commands}; organisers: {organisers}.",
-                create=c("tournament create"),
-                commands=c("tournament start", "tournament status", "tournament bracket", "tournament history"),
-                organisers=c("tournament pause", "tournament resume", "tournament disqualify",
-                             "tournament cancel")) + "\n"
-            + _("**Server settings** (Manage Server): {commands}, {language} (the language of the server's public "
-                "messages), {newseason}. Past seasons: {seasons}.",
-                commands=c("settings show", "settings timer", "settings pace", "settings warpace", "settings threads",
-                           "settings rules", "settings channels"),
-                language=c("settings language"), newseason=c("settings newseason"), seasons=c("season list"))
-            + "\n"
+    return (_("**Server settings** (Manage Server): {commands}, {language} (the language of the server's public "
+              "messages), {newseason}. Past seasons: {seasons}.",
+              commands=c("settings show", "settings timer", "settings pace", "settings warpace", "settings threads",
+                         "settings rules", "settings channels"),
+              language=c("settings language"), newseason=c("settings newseason"), seasons=c("season list"))
+            + "\n\n"
             + _("**Your data:** {command} removes your stats and history from this server.",
-                command=c("privacy delete")) + "\n"
+                command=c("privacy delete")) + "\n\n"
             + _("**Your panels:** the board in a match's thread opens your private panel; {command} picks {dm} (also "
                 "one DM per match, edited each step; the default) or {here} (no DMs).", command=c("preferences panels"),
-                dm=dm, here=here) + "\n"
-            + _("**Read the rules:** {command} and pick a game, or press a button below.", command=c("rules")) + "\n")
+                dm=f"`{dm}`", here=f"`{here}`"))
+
+
+def help_pages() -> tuple[str, ...]:
+    """``/help``'s pages, in the menu's order: the overview, each game, the topics."""
+    return (OVERVIEW, *(plugin.name for plugin in registry().plugins), *TOPICS)
+
+
+def help_embed(page: str, language: str = "en") -> discord.Embed:
+    """One ``/help`` page in ``language`` (the reader's)."""
+    _ = texts(language)
+    if page == OVERVIEW:
+        title, text = _("Air War"), overview_text(_)
+    elif page in TOPICS:
+        title, text = _(TOPICS[page]), topic_help(page, _)
+    else:
+        title, text = _(game_class(page).title), game_help(page, _)
+    return discord.Embed(title=title, description=text, colour=RULES_COLOUR)
+
+
+def help_view(page: str, language: str = "en") -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(HelpMenu(page, language))
+    return view
+
+
+class HelpMenu(discord.ui.DynamicItem[discord.ui.Select], template=r"help:menu"):
+    """``/help``'s menu: picking a game or a topic shows its page in place of the message's; works after restarts."""
+
+    def __init__(self, current: str = OVERVIEW, language: str = "en") -> None:
+        _ = texts(language)
+        labels = {OVERVIEW: _("Overview"), **{page: _(label) for page, label in TOPICS.items()}}
+        options = [discord.SelectOption(label=clamp_line(labels.get(page) or _(game_class(page).title), OPTION_LIMIT),
+                                        value=page, default=page == current) for page in help_pages()]
+        super().__init__(discord.ui.Select(custom_id="help:menu", options=options,
+                                           placeholder=_("Pick a game to see how it is played")))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str]) -> HelpMenu:
+        return cls(language=language_of(interaction.locale))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        language = language_of(interaction.locale)
+        values = (interaction.data or {}).get("values") or [""]
+        page = values[0]
+        if page not in help_pages():
+            _ = private_words(interaction)
+            await interaction.response.send_message(_("That page is no longer available."), ephemeral=True)
+            return
+        await interaction.response.edit_message(embed=help_embed(page, language), view=help_view(page, language))
 
 
 def rules_embeds(game: str, language: str = "en") -> list[discord.Embed]:
@@ -171,11 +240,10 @@ class Rules(commands.Cog):
     @app_commands.command(name="help", description="What this bot does and how to start")
     async def help(self, interaction: discord.Interaction) -> None:
         language = language_of(interaction.locale)
-        _ = texts(language)
-        embed = discord.Embed(title=_("Air War"), description=help_text(_), colour=RULES_COLOUR)
-        await interaction.response.send_message(embed=embed, view=rules_view("", language), ephemeral=True)
+        await interaction.response.send_message(embed=help_embed(OVERVIEW, language),
+                                                view=help_view(OVERVIEW, language), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(RulesButton)
+    bot.add_dynamic_items(RulesButton, HelpMenu)
     await bot.add_cog(Rules(bot))

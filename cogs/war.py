@@ -24,9 +24,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import game_class, registry
-from bot.games.war import render
+from bot.games.war import PLUGIN, render
 from bot.games.war.flow import DEFAULT_PACE, FLIP, NEXT_WAR
 from bot.i18n import N_, Texts
+from bot.i18n.commands import naming_variants
 from bot.match.kernel import MatchStatus, MatchUpdate
 from bot.render.common import ENGLISH
 from bot.render.stats import rules_text as settings_rules_text
@@ -37,7 +38,7 @@ from bot.storage.records import MatchRecord
 from cogs._match_common import mentions, message_link
 from cogs._war_presenter import WarPresenter
 from cogs._war_ui import BUTTONS, COG_NAME
-from cogs.kit.choices import set_choices
+from cogs.kit.choices import plugin_choices, set_choices, set_description, set_descriptions
 from cogs.kit.match_cog import MatchCog
 from cogs.kit.messages import private_words, said
 
@@ -64,11 +65,11 @@ def variant_choices() -> list[app_commands.Choice[str]]:
     return choices
 
 
-PACES = [app_commands.Choice(name="auto: the bot plays, pausing on every war (a game takes minutes)", value="auto"),
-         app_commands.Choice(name="flip: everyone presses Flip each round, or all skip to the next war",
-                             value="flip"),
-         app_commands.Choice(name="instant: played out at once", value="instant")]
+PACES = plugin_choices(PLUGIN, "pace")
 PACE_HELP = "How the rounds are played (default: this server's War pace)"
+#: the variant option's and the command group's descriptions: every variant the registry has (filled at load)
+VARIANT_HELP = N_("The game: {games} (War by default)")
+GROUP_HELP = N_("{games} for 2-4 players")
 RULES_HELP = 'Rules as key=value, e.g. "face_down=3 pack=32" (pick them from the list as you type)'
 
 Choice = app_commands.Choice[str]
@@ -79,14 +80,16 @@ class WarCog(MatchCog, name=COG_NAME):
     presenter_class = WarPresenter
     buttons = BUTTONS
 
-    war_group = app_commands.Group(name="war", description="War, Drunkard and Tod und Leben for 2-4 players",
-                                   guild_only=True)
+    war_group = app_commands.Group(name="war", description=GROUP_HELP, guild_only=True)
 
     async def cog_load(self) -> None:
         await super().cog_load()
         variants = variant_choices()
         set_choices(self.challenge, variant=variants)
         set_choices(self.lobby, variant=variants)
+        set_descriptions(self.challenge, variant=naming_variants(VARIANT_HELP, "war"))
+        set_descriptions(self.lobby, variant=naming_variants(VARIANT_HELP, "war"))
+        set_description(self.war_group, naming_variants(GROUP_HELP, "war", either=False))
 
     # --- the table's buttons -----------------------------------------------------------------------------------
     async def on_table_button(self, interaction: discord.Interaction, match_id: int, _step: int, key: str) -> None:
@@ -188,7 +191,7 @@ class WarCog(MatchCog, name=COG_NAME):
             return None
 
     @war_group.command(name="challenge", description="Challenge someone in this server to a game of War")
-    @app_commands.describe(opponent="Who to challenge", variant="The game: War (default), Drunkard or Tod und Leben",
+    @app_commands.describe(opponent="Who to challenge", variant=VARIANT_HELP,
                            pace=PACE_HELP, rules=RULES_HELP)
     @app_commands.choices(pace=PACES)
     async def challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User,
@@ -211,7 +214,7 @@ class WarCog(MatchCog, name=COG_NAME):
         await self.issue_challenge(interaction, opponent, game=game, rules=resolved, pace=chosen_pace)
 
     @war_group.command(name="lobby", description="Open a game of War for 2-4 players that anyone here can join")
-    @app_commands.describe(variant="The game: War (default), Drunkard or Tod und Leben (2 players)",
+    @app_commands.describe(variant=VARIANT_HELP,
                            pace=PACE_HELP, rules=RULES_HELP)
     @app_commands.choices(pace=PACES)
     async def lobby(self, interaction: discord.Interaction, variant: Choice | None = None, pace: Choice | None = None,

@@ -29,6 +29,9 @@ from bot.errors import InvalidRules
 from bot.games.base import Game
 from bot.i18n import N_
 
+#: the line of a game's ``how_to`` that says what its accuracy is (a game that measures one: Air War, Army)
+ACCURACY = N_("Accuracy: how close your plays came to the best play (100% = the best play every engagement)")
+
 #: The environment variable naming extra game packages (comma-separated module names).
 GAME_PACKAGES_VARIABLE = "GAME_PACKAGES"
 
@@ -41,11 +44,13 @@ class GamePlugin:
     ``flow``: its :class:`~bot.match.flow.Flow` (the match kernel plays it with that);
     ``cog``: the extension that is its Discord face (default ``cogs.<name>``); ``order``: its place in menus;
     ``paces``: the paces a match of it can be played at (empty: it has none to choose), ``default_pace`` the one
-    a match gets when nobody chose; ``help``: its line of ``/help`` (how to start and play it, its commands in
-    backticks); ``opponent``: ``"module:function"`` of the bot's own player, ``decide(view, seat, level, key)``
-    returning the action a seat of the bot plays (run in another process: pure, picklable arguments), with its
-    ``levels``, strongest first, and the ``default_level`` (``None``: the first); ``None``: nobody can play the
-    bot."""
+    a match gets when nobody chose; ``how_to``: how a newcomer starts and plays it on Discord, paragraphs with the
+    placeholders of :mod:`bot.howto` (``/help`` shows them, and every rules text starts with them);
+    ``opponent``: ``"module:function"`` of the bot's own player, ``decide(view, seat, level, key)`` returning the
+    action a seat of the bot plays (run in another process: pure, picklable arguments), with its ``levels``,
+    strongest first, and the ``default_level`` (``None``: the first); ``None``: nobody can play the bot;
+    ``choices``: the choices its slash commands offer for an option, ``(option, ((value, name), ...))``, each name
+    marked with ``N_`` (a rules text names a choice as the reader's client shows it)."""
 
     engine: type[Game]
     flow: type[Any]
@@ -54,7 +59,8 @@ class GamePlugin:
     order: int = 100
     paces: tuple[str, ...] = ()
     default_pace: str | None = None
-    help: str = ""
+    how_to: tuple[str, ...] = ()
+    choices: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     opponent: str | None = None
     levels: tuple[str, ...] = ()
     default_level: str | None = None
@@ -72,6 +78,10 @@ class GamePlugin:
     def level(self) -> str:
         """The level the bot plays at when none is chosen."""
         return self.default_level or self.levels[0]
+
+    def choice_names(self, option: str) -> dict[str, str]:
+        """The choices offered for ``option``: each value's name (English, marked for the catalogues)."""
+        return dict(dict(self.choices)[option])
 
     @property
     def cog_extension(self) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.i18n import COMMAND_NAME, DEFAULT_LANGUAGE, LANGUAGES, discord_locales, language_of, texts
+from bot.i18n import COMMAND_NAME, DEFAULT_LANGUAGE, LANGUAGES, Texts, discord_locales, language_of, texts
 
 Location = app_commands.TranslationContextLocation
 #: where a string is a name: one lower-case word (Discord's rule), looked up under its own context
@@ -30,9 +30,25 @@ class CommandTranslator(app_commands.Translator):
             return None
         words = texts(language_of(locale))
         message = string.message
+        if "family" in string.extras:
+            return family_text(string.extras, words) if words.has(string.extras["template"]) else None
         if context.location in NAME_LOCATIONS:
             return words.pgettext(COMMAND_NAME, message) if words.has(message, COMMAND_NAME) else None
         return words(message) if words.has(message) else None
+
+
+def naming_variants(template: str, game: str, *, either: bool = True) -> app_commands.locale_str:
+    """A command's text naming ``game`` and all its variants (``{games}`` in ``template``), from the registry: the
+    English filled now, another language's when Discord asks for it; the catalogues hold the template. ``either``:
+    the titles joined by "or" (a choice), else by "and"."""
+    extras = {"template": template, "family": game, "either": either}
+    return app_commands.locale_str(family_text(extras, texts(DEFAULT_LANGUAGE)), **extras)
+
+
+def family_text(extras: dict[str, Any], words: Texts) -> str:
+    from bot.howto import variants_line  # (the games' registry, which imports the catalogues itself)
+
+    return words(extras["template"], games=variants_line(extras["family"], words, either=extras["either"]))
 
 
 @dataclass(frozen=True)
@@ -53,7 +69,7 @@ class _Recorder(app_commands.Translator):
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContext[Any, Any]) -> str | None:
         if locale is discord.Locale.american_english and not string.extras.get("verbatim"):  # (once per string)
-            self.found.append(_described(string.message, context))
+            self.found.append(_described(string.extras.get("template", string.message), context))
         return None
 
 

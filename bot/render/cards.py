@@ -9,6 +9,11 @@ included; card faces in Pillow's Aileron), so pictures look the same on every ma
 shapes. Card faces are drawn three times larger and scaled down, which smooths the shapes. The same rows always
 give the same PNG bytes.
 
+A card's face has no words, only its index -- the rank as the bot's card notation writes it in every language
+(``10``, ``J``, ``Q``, ``K``, ``A``; ``P``/``N`` for tarot, ``JK``, a trump's number) -- and pips: a picture is
+drawn once for every reader, whatever their language (public boards, kept bytes, the card emoji), so it holds
+nothing to translate.
+
 Colours: red suits and the red joker in red, clubs, spades and the black joker in near-black, trumps in black
 on a parchment card. Marks frame a card: ``"win"`` gold, ``"tie"`` blue, ``"lose"`` fades it.
 """
@@ -56,9 +61,6 @@ ROW_GAP = 8
 LABEL_H = LABEL_SIZE + 10  # a row's label and the room under it
 CAPTION_H = CAPTION_SIZE + 8
 MIN_STEP = 0.46  # overlapping cards still show this much of their width: the whole corner index
-
-FACE_WORDS = {"J": "JACK", "Q": "QUEEN", "K": "KING", "P": "PAGE", "N": "KNIGHT"}
-
 
 @dataclass(frozen=True)
 class CardRow:
@@ -134,10 +136,8 @@ def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: i
 
 
 @lru_cache(maxsize=512)
-def card_tile(card: str | None, width: int = CARD_WIDTH, mark: str | None = None, compact: bool = False) -> Image.Image:
-    """One card with room for its frame around it: an RGBA image ``width + 2*PAD`` wide (treat as read-only).
-
-    ``compact`` leaves out the words at the foot of the card (KING, TRUMP, ...), for cards that overlap."""
+def card_tile(card: str | None, width: int = CARD_WIDTH, mark: str | None = None) -> Image.Image:
+    """One card with room for its frame around it: an RGBA image ``width + 2*PAD`` wide (treat as read-only)."""
     if mark is not None and mark not in MARKS:
         raise ValueError(f"a card mark is one of {', '.join(MARKS)}, not {mark!r}")
     k = SUPERSAMPLE
@@ -154,7 +154,7 @@ def card_tile(card: str | None, width: int = CARD_WIDTH, mark: str | None = None
     elif card == EMPTY:
         draw.rounded_rectangle(box, radius=radius, outline=(*CAPTION_INK, 150), width=2 * k)
     else:
-        _draw_face(draw, card, box, radius, w, h, words=not compact)
+        _draw_face(draw, card, box, radius, w, h)
     if mark == "lose":
         fade = Image.new("RGBA", tile.size, (*TABLE, 0))
         ImageDraw.Draw(fade).rounded_rectangle(box, radius=radius, fill=(*TABLE, 120))
@@ -190,7 +190,7 @@ def _draw_back(tile: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int
 
 
 def _draw_face(draw: ImageDraw.ImageDraw, card: str, box: tuple[int, int, int, int], radius: int,
-               w: int, h: int, *, words: bool = True) -> None:
+               w: int, h: int) -> None:
     x0, y0, _x1, _y1 = box
     suit, rank = suit_of(card), rank_of(card)
     ink = RED if is_red(card) else BLACK
@@ -201,29 +201,19 @@ def _draw_face(draw: ImageDraw.ImageDraw, card: str, box: tuple[int, int, int, i
     if is_joker(card):
         _pip(draw, "*", index_x, y0 + 0.14 * h, 0.3 * w, ink)
         _text(draw, (index_x, y0 + 0.27 * h), "JK", round(0.2 * w), ink, "mt")
-        _pip(draw, "*", x0 + 0.56 * w, y0 + 0.6 * h, 0.62 * w, ink)
-        if words:
-            _text(draw, (x0 + 0.5 * w, y0 + 0.93 * h), "JOKER", round(0.17 * w), ink, "ms")
+        _pip(draw, "*", x0 + 0.56 * w, y0 + 0.66 * h, 0.62 * w, ink)
         return
     if trump:
         _text(draw, (index_x, y0 + 0.05 * h), rank, rank_size, ink, "mt")
         _pip(draw, "*", index_x, y0 + 0.39 * h, 0.2 * w, ink)
         if rank == "0":
-            _pip(draw, "*", x0 + 0.6 * w, y0 + 0.6 * h, 0.5 * w, ink)
-            word = "FOOL"
+            _pip(draw, "*", x0 + 0.6 * w, y0 + 0.66 * h, 0.5 * w, ink)
         else:
-            _text(draw, (x0 + 0.6 * w, y0 + 0.62 * h), rank, round(0.5 * w), ink, "mm")
-            word = "TRUMP"
-        if words:
-            _text(draw, (x0 + 0.5 * w, y0 + 0.94 * h), word, round(0.16 * w), ink, "ms")
+            _text(draw, (x0 + 0.6 * w, y0 + 0.66 * h), rank, round(0.5 * w), ink, "mm")
         return
     _text(draw, (index_x, y0 + 0.05 * h), rank, rank_size, ink, "mt")
     _pip(draw, suit, index_x, y0 + 0.39 * h, 0.22 * w, ink)
-    word = FACE_WORDS.get(rank) if words else None
-    centre_y = y0 + (0.6 if word else 0.66) * h
-    _pip(draw, suit, x0 + 0.6 * w, centre_y, 0.5 * w, ink)
-    if word:
-        _text(draw, (x0 + 0.5 * w, y0 + 0.94 * h), word, round(0.15 * w), ink, "ms")
+    _pip(draw, suit, x0 + 0.6 * w, y0 + 0.66 * h, 0.5 * w, ink)
 
 
 # --- rows --------------------------------------------------------------------------------------------
@@ -351,8 +341,8 @@ class _Canvas:
     def text(self, xy: tuple[float, float], text: str, size: int, ink: tuple[int, int, int], anchor: str) -> None:
         draw_text(self.draw, xy, text, size=size, fill=ink, anchor=anchor)
 
-    def card(self, xy: tuple[int, int], card: str | None, width: int, mark: str | None, compact: bool) -> None:
-        tile = card_tile(card, width, mark, compact)
+    def card(self, xy: tuple[int, int], card: str | None, width: int, mark: str | None) -> None:
+        tile = card_tile(card, width, mark)
         self.image.paste(tile, xy, tile)
 
 
@@ -369,8 +359,8 @@ class _PalettedCanvas:
         if piece is not None:
             _paste(self.image, piece, x, y)
 
-    def card(self, xy: tuple[int, int], card: str | None, width: int, mark: str | None, compact: bool) -> None:
-        _paste(self.image, _paletted_tile(card, width, mark, compact), *xy)
+    def card(self, xy: tuple[int, int], card: str | None, width: int, mark: str | None) -> None:
+        _paste(self.image, _paletted_tile(card, width, mark), *xy)
 
 
 def _paint(rows: Sequence[CardRow], layout: _Layout, canvas: _Canvas | _PalettedCanvas) -> None:
@@ -385,7 +375,7 @@ def _paint(rows: Sequence[CardRow], layout: _Layout, canvas: _Canvas | _Paletted
             y += LABEL_H
         for i, card in enumerate(row.cards):
             mark = row.marks[i] if row.marks else None
-            canvas.card((MARGIN + i * step, y + (slot_h - tile_h) // 2), card, width, mark, layout.overlapping)
+            canvas.card((MARGIN + i * step, y + (slot_h - tile_h) // 2), card, width, mark)
         y += slot_h
         if row.captions:
             last_right = -1.0  # crowded captions (overlapping cards) are skipped rather than drawn over each other
@@ -430,8 +420,8 @@ def _paste(image: Image.Image, piece: Piece, x: int, y: int) -> None:
 
 
 @lru_cache(maxsize=1024)
-def _paletted_tile(card: str | None, width: int, mark: str | None, compact: bool) -> Piece:
-    tile = card_tile(card, width, mark, compact)
+def _paletted_tile(card: str | None, width: int, mark: str | None) -> Piece:
+    tile = card_tile(card, width, mark)
     on_table = Image.new("RGB", tile.size, TABLE)
     on_table.paste(tile, (0, 0), tile)
     return _piece(_in_palette(on_table))
@@ -507,7 +497,7 @@ def warm_up() -> None:
     _table_index()
     for card in [*standard_pack(jokers=2), None, EMPTY]:
         for mark in (None, *MARKS):
-            _paletted_tile(card, CARD_WIDTH, mark, False)
+            _paletted_tile(card, CARD_WIDTH, mark)
 
 
 def _png(image: Image.Image) -> bytes:

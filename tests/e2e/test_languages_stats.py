@@ -15,6 +15,7 @@ import pytest
 
 from bot.games import registry
 from bot.i18n import texts
+from bot.rules_text import rules_text
 from tests.bot.i18n.pseudo import PSEUDO, english_in_messages, pseudo_language
 from tests.e2e.test_stats import Matches, slash
 from tests.localdiscord import Env, Message, User
@@ -134,10 +135,9 @@ async def test_the_stats_area_shows_no_english_in_the_pseudo_language(make_env, 
         replays = [f"`python -m bot replay match-{match_id}.json`" for match_id in matches.ids]
         names = [f"<@{user.id}>" for user in (anna, ben, cleo, dave, mo)] + [
             user.name for user in (anna, ben, cleo, dave, mo)]
-        # each game's line of /help is its plugin's HELP (bot/games/<game>/__init__.py), which the games' own files
-        # mark for the catalogues: not this area's, so left out here until they do
-        games_help = [plugin.help for plugin in registry().plugins]
-        assert english_in_messages(shown, [*names, *replays, *TYPED, "Pseudo", *games_help]) == []
+        # /help names each game with its rules text's first line, which has no pseudo-language translation
+        taglines = [rules_text(plugin.name).tagline for plugin in registry().plugins]
+        assert english_in_messages(shown, [*names, *replays, *TYPED, "Pseudo", *taglines]) == []
 
 
 async def test_a_private_answer_speaks_the_members_language_and_a_shared_one_the_servers(make_env, tmp_path):

@@ -268,6 +268,8 @@ async def test_army_from_the_thread_and_by_one_dm(make_env, tmp_path):
 
 async def test_help_tells_where_panels_open(make_env, tmp_path):
     env = await start(make_env, tmp_path)
-    ix = await slash(env, env.user("alice"), "help")
-    assert "/preferences panels" in ix.message.text
+    alice = env.user("alice")
+    ix = await slash(env, alice, "help")
     assert TITLE in ix.message.text
+    await (await env.select(alice, ix.message, ["settings"])).wait_response()
+    assert "/preferences panels" in ix.message.text

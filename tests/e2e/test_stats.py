@@ -363,6 +363,8 @@ async def test_a_first_loss_reads_on_the_familiar_scale_provisional_and_only_hel
     assert said and not any(word in text for text in said for word in INTERNALS)
 
     ix = await slash(env, bob, "help")
+    assert not any(word in ix.message.text for word in INTERNALS)  # the overview is short: the ratings have a page
+    await (await env.select(bob, ix.message, ["rankings"])).wait_response()
     text = ix.message.body
     assert f"everyone starts at {DISPLAY_START}" in text and f"provisional for its first {MIN_GAMES} games" in text
     assert "openskill" in text and "μ, your estimated skill (25 at first)" in text

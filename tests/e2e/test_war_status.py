@@ -11,8 +11,8 @@ from tests.localdiscord import ComponentNotFound
 
 pytestmark = pytest.mark.e2e
 
-NOT_IN_A_GAME = ("You're not in a game of War, Drunkard or Tod und Leben. Start one with `/war challenge` or "
-                 "`/war lobby`.")
+NOT_IN_A_GAME = ("You're not in a game of War, Drunkard, Tod und Leben or Double War. Start one with "
+                 "`/war challenge` or `/war lobby`.")
 
 
 async def test_forfeit_asks_first_and_a_stale_question_says_the_game_is_over(make_env, tmp_path):

@@ -5,10 +5,15 @@ from bot.games.speedwar.engine import SpeedWar
 from bot.games.speedwar.flow import SpeedWarFlow
 from bot.i18n import N_
 
-HELP = N_("`/speedwar challenge` a member: each round both cards show at once; press the higher card (or `=` on equal "
-          "ranks) first to take them, a wrong press gives them away. Your reaction times are in `/stats`. "
-          "`/speedwar status`, `/speedwar forfeit`.")
+#: how a newcomer starts and plays it (:mod:`bot.howto` fills the placeholders in the reader's language)
+HOW_TO = (
+    N_("**Start:** {challenge} and pick your opponent, who presses {accept}."),
+    N_("**Play:** each round both top cards show at once, with a button for each card and {equal}: press the higher "
+       "card's button, or {equal} when the ranks are equal. The first right press takes both cards; a wrong press "
+       "gives them away. Your reaction times are in {cmd_stats}."),
+    N_("{status} shows your game (only to you); {forfeit} gives up."),
+)
 
-PLUGIN = GamePlugin(help=HELP, engine=SpeedWar, flow=SpeedWarFlow, order=30)
+PLUGIN = GamePlugin(how_to=HOW_TO, engine=SpeedWar, flow=SpeedWarFlow, order=30)
 
 __all__ = ["PLUGIN"]

@@ -1,4 +1,4 @@
-"""War's flow for the match kernel: War, Drunkard and Tod und Leben for 2-4 players, played at a pace.
+"""War's flow for the match kernel: War and its variants for 2-4 players, played at a pace.
 
 A step is a round; the stored step (``matches.step``) is the number of rounds played, so the round being
 played, the one players' buttons carry, is one more (:meth:`WarFlow.due_step`).
@@ -76,9 +76,10 @@ class NotInWarGame(errors.NotInMatch):
     """``/war forfeit`` or ``/war status`` by a user without an open game of the War family."""
 
     def __init__(self) -> None:
-        text = N_("You're not in a game of War, Drunkard or Tod und Leben. Start one with `/war challenge` or "
-                  "`/war lobby`.")
-        errors.ServiceError.__init__(self, text, template=text)
+        from bot.howto import FamilyTitles  # (the registry this module's package is part of)
+
+        errors.ServiceError.__init__(self, N_("You're not in a game of {games}. Start one with `/war challenge` or "
+                                              "`/war lobby`."), games=FamilyTitles("war"))
 
 
 class WarGameNotActive(errors.MatchNotActive):

@@ -72,7 +72,7 @@ RETURN_ORDERS = {
 }
 
 
-#: the family's name: War, Drunkard and Tod und Leben are its games
+#: the family's name: War and its variants (the registry's) are its games
 TITLE = "War"
 
 

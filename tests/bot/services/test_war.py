@@ -322,7 +322,7 @@ async def test_lobby_rules_are_checked_for_the_players_who_can_play_them(war):
 
 
 async def test_forfeit_refusals_in_the_projects_words(war):
-    with pytest.raises(NotInWarGame, match="You're not in a game of War, Drunkard or Tod und Leben"):
+    with pytest.raises(NotInWarGame, match="You're not in a game of War, Drunkard, Tod und Leben or Double War"):
         await war.forfeit_target(ALICE)
     match = await challenge(war)
     with pytest.raises(NotStartedYet, match="withdraw it"):
