@@ -128,7 +128,7 @@ def help_embed(page: str, language: str = "en") -> discord.Embed:
 
 
 def help_view(page: str, language: str = "en") -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = RoutedButtons()
     view.add_item(HelpMenu(page, language))
     return view
 

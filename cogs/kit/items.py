@@ -84,10 +84,10 @@ class RoutedView:
 
 
 class RoutedButtons(discord.ui.View):
-    """A classic message's buttons (dynamic items: rules, stats, leaderboard, privacy, tournament) whose clicks the
-    bot routes itself by their custom ids (:meth:`bot.client.CardGameBot.route_clicks`, where their cogs register
-    them): discord.py keeps nothing of it per message sent, so no click is handled twice and every click is
-    answered in one place."""
+    """A classic message's buttons and menus (dynamic items: rules, help, stats, leaderboard, privacy, tournament)
+    whose clicks the bot routes itself by their custom ids (:meth:`bot.client.CardGameBot.route_clicks`, where their
+    cogs register them): discord.py keeps nothing of it per message sent, so no click is handled twice and every
+    click is answered in one place."""
 
     def __init__(self) -> None:
         super().__init__(timeout=None)
