@@ -141,7 +141,7 @@ class BundleWarPresenter(Presenter):
             return
         say = texts(show.language)
         surface = render.result(game_over, show.names, await self.display_names(show.match),
-                                ratings=event.event.get("ratings"), say=say)
+                                ratings=event.event.get("ratings"), places=event.event.get("places"), say=say)
         # the last round's message becomes the result; a last round that played itself in the same run as the
         # game's end has none yet: the result is posted with its lines
         last_round = [q for q in await self._phase_events(show, event, round_of)]

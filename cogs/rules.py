@@ -53,9 +53,10 @@ def overview_text(say: Texts = ENGLISH) -> str:
         tagline = rules_text(plugin.name, say.language).tagline
         if tagline:
             lines.append(f"-# {tagline}")
-    lines += ["", _("**How to start:** a game's command above, then pick your opponent, who presses **{accept}**. "
-                    "Pick a game below to see how it is played; {rules} has its full rules.",
-                    accept=_("Accept"), rules=f"`{command(say, 'rules')}`")]
+    lines += ["", _("**How to start:** a game's command above, then pick your opponent, who presses **{accept}** "
+                    "(at a table or a lobby, the others press **{join}**). Pick a game below to see how it is "
+                    "played; {rules} has its full rules.",
+                    accept=_("Accept"), join=_("Join"), rules=f"`{command(say, 'rules')}`")]
     return "\n".join(lines)
 
 

@@ -484,8 +484,11 @@ class TournamentCog(commands.Cog, name=COG_NAME):
     # --- buttons --------------------------------------------------------------------------------------------
     async def check_player(self, interaction: discord.Interaction, tournament_id: int, key: str) -> bool:
         row = await self.service.bracket_match(tournament_id, key)
-        if row is None or interaction.user.id not in row.players:
-            _ = private_words(interaction)
+        _ = private_words(interaction)
+        if row is None:  # a call from a bracket that changed (a cancelled tournament, a match replayed anew)
+            await tell(interaction, _("That match is no longer in the tournament; nothing was changed."))
+            return False
+        if interaction.user.id not in row.players:
             await tell(interaction, _("This isn't your match: press the Ready button with your name on it."))
             return False
         return True

@@ -32,7 +32,8 @@ flow tags them), the flow's own (see each game's ``flow`` module) and the kernel
   their players late, see :meth:`MatchKernel.step_delivered`);
 * ``result`` (after ``game_over``): ``winner`` (seat or ``None``), ``winner_id``, ``reason``, ``detail``,
   ``user_ids``, ``outcomes`` (per seat: win/loss/draw), ``ratings`` (per seat: ``before``, ``after``, the
-  openskill ordinals, and ``games``: the games on the rating with this one).
+  openskill ordinals, and ``games``: the games on the rating with this one), ``places`` (a game of three or four:
+  each seat's finishing place, 1 first, which the ratings were moved by).
 
 The cog shows unshown events in order and calls :meth:`MatchKernel.mark_shown` after each (or each batch):
 after a restart it continues with the first unshown one, so nothing is shown twice except, at worst, the one
@@ -1542,7 +1543,8 @@ class MatchKernel:
             stored = await self.db.results.get_rating(work.conn, match.guild_id, match.game, user_id)
             before.append(stored or RatingRecord(match.guild_id, match.game, user_id, *self._initial()))
         skills = [self.ratings.skill(r.mu, r.sigma) for r in before]
-        after = self.ratings.rate(skills, outcome.winner, self.flow.places(game))
+        places = self.flow.places(game)
+        after = self.ratings.rate(skills, outcome.winner, places)
         outcomes = ["draw" if outcome.winner is None else "win" if seat == outcome.winner else "loss"
                     for seat in range(len(users))]
         await self.db.results.insert_results(work.conn, [
@@ -1561,6 +1563,7 @@ class MatchKernel:
             "engagement": self._step(game), "outcomes": outcomes,
             "ratings": [{"before": before[seat].rating, "after": after[seat].ordinal, "games": before[seat].games + 1}
                         for seat in range(len(users))],
+            **({} if places is None else {"places": places}),
         }])
         work.changes |= {Change.FINISHED, Change.DEADLINE}
 

@@ -181,6 +181,13 @@ async def test_eight_player_single_elimination_with_a_no_show(make_env, tmp_path
     ix = await env.click(outsider, message, custom_id=custom_id)
     await ix.wait_response()
     assert (await note(env, outsider)) == "This isn't your match: press the Ready button with your name on it."
+    # a Ready of a match the bracket no longer has (a call from before the bracket changed): said so, privately
+    ready = next(button for button in message.buttons if button["custom_id"] == custom_id)
+    ready["custom_id"] = gone = f"tn:ready:{tid}:W9-9"
+    ix = await env.click(outsider, message, custom_id=gone)
+    await ix.wait_response()
+    ready["custom_id"] = custom_id
+    assert (await note(env, outsider)) == "That match is no longer in the tournament; nothing was changed."
     absent = players[7]
     await play_to_the_end(env, tid, players, skip={absent.id}, no_show_after=61)
     final = await wait_over(env)

@@ -235,7 +235,10 @@ def status(view: Mapping[str, Any], names: Sequence[str], say: Texts = ENGLISH) 
 
 
 def result(game_over: Mapping[str, Any], names: Sequence[str], plain: Sequence[str], *,
-           ratings: Sequence[Mapping[str, float]] | None, say: Texts = ENGLISH) -> Surface:
+           ratings: Sequence[Mapping[str, float]] | None, places: Sequence[int] | None = None,
+           say: Texts = ENGLISH) -> Surface:
+    """The result: who won and why, and each player's rating change, first to last when ``places`` (each seat's
+    finishing place, a game of three or four) is known."""
     _ = say
     winner = game_over.get("winner")
     reason = REASONS.get(game_over.get("reason"))  # type: ignore[arg-type]
@@ -246,7 +249,7 @@ def result(game_over: Mapping[str, Any], names: Sequence[str], plain: Sequence[s
         head = "🏆 " + _("**{player}** wins!", player=names[winner])
         title = win_title(_(TITLE), plain[winner], _)
     lines = [f"{head} {why}".rstrip()]
-    rated = ratings_line(ratings, names, say=say)
+    rated = ratings_line(ratings, names, places=places, say=say)
     if rated:
         lines.append(rated)
     return Surface(clamp_line(title, 256), "\n".join(lines))

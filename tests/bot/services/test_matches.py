@@ -838,6 +838,7 @@ async def test_a_lobby_of_four_is_rated_by_finishing_place_and_its_result_lists_
     result = next(event.event for event in await service.events(lobby.id) if event.type == "result")
     places = finishing_places(result["winner"], view["in_game"], view["out_order"], view.get("together", []))
     assert places[view["out_order"][0]] == 4 and sorted(places)[0] == 1  # the first out is last
+    assert result["places"] == places  # (the result event says the places the ratings were moved by)
     order = sorted(range(4), key=lambda seat: (places[seat], seat))
     after = [displayed(change["after"]) - displayed(change["before"]) for change in result["ratings"]]
     for better, worse in itertools.pairwise(order):  # a better place gains more; a shared one alike

@@ -127,3 +127,16 @@ def test_no_english_in_the_pseudo_language():
         say = texts(PSEUDO)
         left = {text: english_left(text, NAMES + PLAIN) for text in every_text(say)}
         assert {text: words for text, words in left.items() if words} == {}
+
+
+def test_a_result_of_three_lists_the_rating_changes_first_to_last():
+    ratings = [{"before": 0.0, "after": -1.0, "games": 1}, {"before": 0.0, "after": 2.0, "games": 1},
+               {"before": 0.0, "after": 0.5, "games": 1}]
+    game_over = {"type": "game_over", "winner": 1, "reason": "last_standing", "detail": "", "round": 9}
+    names = ["Ann", "Ben", "Cy"]
+    by_place = render.result(game_over, names, names, ratings=ratings, places=[3, 1, 2]).text
+    line = next(line for line in by_place.splitlines() if line.startswith("Ratings:"))
+    assert line.index("Ben") < line.index("Cy") < line.index("Ann")
+    by_seat = render.result(game_over, names, names, ratings=ratings).text  # (places unknown: seat order)
+    line = next(line for line in by_seat.splitlines() if line.startswith("Ratings:"))
+    assert line.index("Ann") < line.index("Ben") < line.index("Cy")
