@@ -22,7 +22,7 @@ import asyncio
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +31,9 @@ from typing import Any
 import aiosqlite
 
 from bot.storage import chips, matches, port, preferences, results, seasons, settings, stats, tournaments
+from bot.storage.errors import ConstraintViolation
 from bot.storage.pipeline import STATEMENT_METHODS, Pipelined, Transaction, pipelined
+from bot.storage.sql import SQLITE, Dialect
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +41,25 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 #: the first line of a migration that must run with foreign keys off (a table rebuild)
 FOREIGN_KEYS_OFF = "-- foreign_keys: off"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+class SqliteConnection(aiosqlite.Connection):
+    """The bot's aiosqlite connection, saying which database it is (:attr:`dialect`). It runs the text it is given
+    as it is, parameters ``?`` by position; a broken constraint is raised as
+    :class:`~bot.storage.errors.ConstraintViolation` (on aiosqlite's thread, where the statement ran)."""
+
+    dialect: Dialect = SQLITE
+
+    def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Awaitable[Any]:
+        # every statement, cursor call and pipelined batch goes to the thread through here
+        return super()._execute(_refusing_in_storage_terms, fn, *args, **kwargs)
+
+
+def _refusing_in_storage_terms(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    try:
+        return fn(*args, **kwargs)
+    except sqlite3.IntegrityError as error:
+        raise ConstraintViolation(str(error)) from error
 
 
 class MigrationError(Exception):
@@ -121,7 +142,7 @@ class Database:
             made.append(sqlite3.connect(path, isolation_level=None))
             return made[0]
 
-        connection = await aiosqlite.Connection(connect, 64)
+        connection = await SqliteConnection(connect, 64)
         try:
             await connection.execute("PRAGMA journal_mode = WAL")
             await connection.execute("PRAGMA synchronous = NORMAL")
@@ -372,6 +393,8 @@ class _InFlight:
 class _OneByOne:
     """A statement block's connection (:meth:`Database.statement`): each statement waits while a transaction is
     open, then goes to aiosqlite's thread in the same step (a caller awaits it at once: ``await conn.execute(...)``)."""
+
+    dialect: Dialect = SQLITE
 
     def __init__(self, connection: aiosqlite.Connection, transaction_over: asyncio.Event) -> None:
         self._connection = connection
