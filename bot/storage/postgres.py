@@ -76,6 +76,9 @@ class PostgresCursor:
     async def fetchall(self) -> list[asyncpg.Record]:
         return list(self._rows)
 
+    async def close(self) -> None:
+        """Nothing to free: the rows came with the statement."""
+
 
 class PostgresConnection:
     """One pooled asyncpg connection, with the statement methods of :class:`bot.storage.sql.Connection`. It runs

@@ -33,6 +33,8 @@ class Cursor(Protocol):
 
     async def fetchall(self) -> Iterable[Row]: ...
 
+    async def close(self) -> None: ...
+
 
 class Connection(Protocol):
     """A connection the stores take, of one database (:attr:`dialect`): the SQLite one
