@@ -17,7 +17,7 @@ STAKE = "stake"
 TOPUP = "topup"
 
 
-_SIT_DOWN_1 = Statement(
+_OPEN_BALANCE = Statement(
     sqlite=(
         "INSERT INTO chip_balances (guild_id, user_id, balance, topped_up_on, updated_at) VALUES (?, ?, 0, ?,"
         " ?) ON CONFLICT (guild_id, user_id) DO NOTHING"
@@ -27,11 +27,11 @@ _SIT_DOWN_1 = Statement(
         " $3, $4) ON CONFLICT (guild_id, user_id) DO NOTHING"
     ),
 )
-_SIT_DOWN_2 = Statement(
+_BALANCE = Statement(
     sqlite="SELECT balance, topped_up_on FROM chip_balances WHERE guild_id = ? AND user_id = ?",
     postgresql="SELECT balance, topped_up_on FROM chip_balances WHERE guild_id = $1 AND user_id = $2",
 )
-_SIT_DOWN_3 = Statement(
+_MARK_TOPPED_UP = Statement(
     sqlite="UPDATE chip_balances SET topped_up_on = ? WHERE guild_id = ? AND user_id = ?",
     postgresql="UPDATE chip_balances SET topped_up_on = $1 WHERE guild_id = $2 AND user_id = $3",
 )
@@ -44,15 +44,15 @@ async def sit_down(conn: Connection, guild_id: int, user_ids: Sequence[int], *, 
     balances = []
     for user_id in user_ids:
         cursor = await conn.execute(
-            _SIT_DOWN_1.on(conn), (guild_id, user_id, day, now))
+            _OPEN_BALANCE.on(conn), (guild_id, user_id, day, now))
         if cursor.rowcount == 1:
             await _grant(conn, guild_id, user_id, STAKE, day, stake, now)
         rows = await conn.execute_fetchall(
-            _SIT_DOWN_2.on(conn), (guild_id, user_id))
+            _BALANCE.on(conn), (guild_id, user_id))
         balance, last = int(rows[0]["balance"]), int(rows[0]["topped_up_on"])
         if last < day and balance < stake and daily_topup > 0:
             amount = min(daily_topup, stake - balance)
-            await conn.execute(_SIT_DOWN_3.on(conn),
+            await conn.execute(_MARK_TOPPED_UP.on(conn),
                                (day, guild_id, user_id))
             balance += await _grant(conn, guild_id, user_id, TOPUP, day, amount, now)
         balances.append(balance)
@@ -141,16 +141,16 @@ async def board_count(conn: Connection, guild_id: int) -> int:
 _BOARD_ROWS = Statement(
     sqlite=(
         "SELECT b.user_id, b.balance, p.display_name, (SELECT COALESCE(SUM(l.amount), 0) FROM chip_ledger AS"
-        " l WHERE l.guild_id = b.guild_id   AND l.user_id = b.user_id AND l.match_id IS NOT NULL) AS net,"
-        " (SELECT COUNT(DISTINCT l.match_id) FROM chip_ledger AS l WHERE l.guild_id = b.guild_id   AND"
+        " l WHERE l.guild_id = b.guild_id AND l.user_id = b.user_id AND l.match_id IS NOT NULL) AS net,"
+        " (SELECT COUNT(DISTINCT l.match_id) FROM chip_ledger AS l WHERE l.guild_id = b.guild_id AND"
         " l.user_id = b.user_id AND l.match_id IS NOT NULL) AS tables FROM chip_balances AS b LEFT JOIN"
         " players AS p ON p.guild_id = b.guild_id AND p.user_id = b.user_id WHERE b.guild_id = ? ORDER BY"
         " b.balance DESC, b.user_id ASC LIMIT ? OFFSET ?"
     ),
     postgresql=(
         "SELECT b.user_id, b.balance, p.display_name, (SELECT COALESCE(SUM(l.amount), 0) FROM chip_ledger AS"
-        " l WHERE l.guild_id = b.guild_id   AND l.user_id = b.user_id AND l.match_id IS NOT NULL) AS net,"
-        " (SELECT COUNT(DISTINCT l.match_id) FROM chip_ledger AS l WHERE l.guild_id = b.guild_id   AND"
+        " l WHERE l.guild_id = b.guild_id AND l.user_id = b.user_id AND l.match_id IS NOT NULL) AS net,"
+        " (SELECT COUNT(DISTINCT l.match_id) FROM chip_ledger AS l WHERE l.guild_id = b.guild_id AND"
         " l.user_id = b.user_id AND l.match_id IS NOT NULL) AS tables FROM chip_balances AS b LEFT JOIN"
         " players AS p ON p.guild_id = b.guild_id AND p.user_id = b.user_id WHERE b.guild_id = $1 ORDER BY"
         " b.balance DESC, b.user_id ASC LIMIT $2 OFFSET $3"
@@ -167,11 +167,11 @@ async def board_rows(conn: Connection, guild_id: int, *, limit: int, offset: int
                          int(row["net"]), int(row["tables"])) for index, row in enumerate(rows)]
 
 
-_DELETE_PLAYER_1 = Statement(
+_DELETE_LEDGER = Statement(
     sqlite="DELETE FROM chip_ledger WHERE guild_id = ? AND user_id = ?",
     postgresql="DELETE FROM chip_ledger WHERE guild_id = $1 AND user_id = $2",
 )
-_DELETE_PLAYER_2 = Statement(
+_DELETE_BALANCE = Statement(
     sqlite="DELETE FROM chip_balances WHERE guild_id = ? AND user_id = ?",
     postgresql="DELETE FROM chip_balances WHERE guild_id = $1 AND user_id = $2",
 )
@@ -179,5 +179,5 @@ _DELETE_PLAYER_2 = Statement(
 
 async def delete_player(conn: Connection, guild_id: int, user_id: int) -> None:
     """Forget the player's chips in the server (their balance and the ledger's rows naming them)."""
-    await conn.execute(_DELETE_PLAYER_1.on(conn), (guild_id, user_id))
-    await conn.execute(_DELETE_PLAYER_2.on(conn), (guild_id, user_id))
+    await conn.execute(_DELETE_LEDGER.on(conn), (guild_id, user_id))
+    await conn.execute(_DELETE_BALANCE.on(conn), (guild_id, user_id))

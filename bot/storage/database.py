@@ -1,6 +1,9 @@
-"""Opening the database, applying the numbered migrations in `migrations/` (NNNN_name.sql), transactions.
+"""The SQLite storage: opening the database file, applying the numbered migrations in `migrations/`
+(NNNN_name.sql), transactions.
 
-The bot has one aiosqlite connection. Every statement of the project goes through :meth:`Database.transaction`
+The bot has one aiosqlite connection (:class:`SqliteConnection`: it says it is SQLite's, runs the stores' SQLite
+texts as written, and raises a broken schema rule as :class:`~bot.storage.errors.ConstraintViolation`). Every
+statement of the project goes through :meth:`Database.transaction`
 (writes: ``BEGIN IMMEDIATE`` ... ``COMMIT``), :meth:`Database.read` (reads that see no transaction land between
 them) or :meth:`Database.statement` (statements one by one: one write that commits by itself, and reads). A
 transaction holds the connection alone: nobody sees its uncommitted writes, and it holds only its own statements.
@@ -33,7 +36,7 @@ import aiosqlite
 from bot.storage import chips, matches, port, preferences, results, seasons, settings, stats, tournaments
 from bot.storage.errors import ConstraintViolation
 from bot.storage.pipeline import STATEMENT_METHODS, Pipelined, Transaction, pipelined
-from bot.storage.sql import SQLITE, Dialect
+from bot.storage.sql import SQLITE, Connection, Dialect
 
 log = logging.getLogger(__name__)
 
@@ -97,19 +100,20 @@ class Database:
     """The bot's one SQLite connection: WAL journal, foreign keys on, schema at the newest version. The SQLite
     implementation of :class:`bot.storage.port.Storage`: its stores are this package's modules.
 
-    Use it only through :meth:`transaction` (writes), :meth:`statement` (one write) and :meth:`read` (reads); rows
-    are ``aiosqlite.Row`` (by name or by index). :meth:`close` waits for everything in flight.
+    Use it only through :meth:`transaction` (writes), :meth:`statement` (one write) and :meth:`read` (reads); each
+    hands out a connection of the stores' :class:`~bot.storage.sql.Connection` (``dialect`` ``"sqlite"``); rows are
+    ``aiosqlite.Row`` (by name or by index). :meth:`close` waits for everything in flight.
     """
 
     # the stores (the port's), each this package's module of the same name
-    matches: port.MatchStore[aiosqlite.Connection] = matches
-    results: port.ResultStore[aiosqlite.Connection] = results
-    settings: port.SettingsStore[aiosqlite.Connection] = settings
-    stats: port.StatsStore[aiosqlite.Connection] = stats
-    seasons: port.SeasonStore[aiosqlite.Connection] = seasons
-    tournaments: port.TournamentStore[aiosqlite.Connection] = tournaments
-    preferences: port.PreferenceStore[aiosqlite.Connection] = preferences
-    chips: port.ChipStore[aiosqlite.Connection] = chips
+    matches: port.MatchStore[Connection] = matches
+    results: port.ResultStore[Connection] = results
+    settings: port.SettingsStore[Connection] = settings
+    stats: port.StatsStore[Connection] = stats
+    seasons: port.SeasonStore[Connection] = seasons
+    tournaments: port.TournamentStore[Connection] = tournaments
+    preferences: port.PreferenceStore[Connection] = preferences
+    chips: port.ChipStore[Connection] = chips
 
     def __init__(self, connection: aiosqlite.Connection, path: Path, *, shared: bool = False,
                  raw: sqlite3.Connection | None = None) -> None:
@@ -211,7 +215,7 @@ class Database:
         return self._closed
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Connection]:
         """``async with database.transaction() as connection:`` -- one write transaction, all or nothing.
 
         Transactions are serialised by one ``asyncio.Lock`` and wait for the reads in flight (not for
@@ -257,7 +261,7 @@ class Database:
                 self._owner = None
 
     @asynccontextmanager
-    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def read(self) -> AsyncIterator[Connection]:
         """``async with database.read() as connection:`` -- reads. Each statement reads committed data and never a
         transaction in flight, and no transaction lands between two of them: a transaction waits for the reads in
         flight, and they wait for it. Reads run side by side with each other and with :meth:`statement` blocks,
@@ -273,7 +277,7 @@ class Database:
             yield connection
 
     @asynccontextmanager
-    async def statement(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def statement(self) -> AsyncIterator[Connection]:
         """``async with database.statement() as connection:`` -- statements one by one: at most ONE that writes,
         which SQLite commits by itself, all or nothing (a write without the ``BEGIN`` and ``COMMIT`` round trips of
         :meth:`transaction`), and reads, each of which sees what is committed when it runs.

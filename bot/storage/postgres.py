@@ -31,7 +31,7 @@ from bot.storage import chips, matches, port, preferences, results, seasons, set
 from bot.storage.database import DatabaseClosed, Migration, MigrationError
 from bot.storage.database import load_migrations as load_numbered
 from bot.storage.errors import ConstraintViolation
-from bot.storage.sql import POSTGRESQL, Dialect
+from bot.storage.sql import POSTGRESQL, Connection, Dialect
 
 log = logging.getLogger(__name__)
 
@@ -173,14 +173,14 @@ class PostgresDatabase:
     """A PostgreSQL database through a pool of asyncpg connections: the second implementation of
     :class:`bot.storage.port.Storage` (see the module docstring)."""
 
-    matches: port.MatchStore[PostgresConnection] = matches  # type: ignore[assignment]
-    results: port.ResultStore[PostgresConnection] = results  # type: ignore[assignment]
-    settings: port.SettingsStore[PostgresConnection] = settings  # type: ignore[assignment]
-    stats: port.StatsStore[PostgresConnection] = stats  # type: ignore[assignment]
-    seasons: port.SeasonStore[PostgresConnection] = seasons  # type: ignore[assignment]
-    tournaments: port.TournamentStore[PostgresConnection] = tournaments  # type: ignore[assignment]
-    preferences: port.PreferenceStore[PostgresConnection] = preferences  # type: ignore[assignment]
-    chips: port.ChipStore[PostgresConnection] = chips  # type: ignore[assignment]
+    matches: port.MatchStore[Connection] = matches
+    results: port.ResultStore[Connection] = results
+    settings: port.SettingsStore[Connection] = settings
+    stats: port.StatsStore[Connection] = stats
+    seasons: port.SeasonStore[Connection] = seasons
+    tournaments: port.TournamentStore[Connection] = tournaments
+    preferences: port.PreferenceStore[Connection] = preferences
+    chips: port.ChipStore[Connection] = chips
 
     def __init__(self, pool: asyncpg.Pool, url: str, *, shared: bool = False) -> None:
         self.pool = pool

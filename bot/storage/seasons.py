@@ -52,7 +52,7 @@ async def current_season(conn: Connection, guild_id: int) -> Season:
     return (await seasons(conn, guild_id))[-1]
 
 
-_START_SEASON_1 = Statement(
+_KEEP_CURRENT_SEASON = Statement(
     sqlite=(
         "INSERT INTO seasons (guild_id, number, name, started_at, ended_at) VALUES (?, ?, ?, ?, NULL) ON"
         " CONFLICT (guild_id, number) DO NOTHING"
@@ -62,11 +62,11 @@ _START_SEASON_1 = Statement(
         " CONFLICT (guild_id, number) DO NOTHING"
     ),
 )
-_START_SEASON_2 = Statement(
+_END_SEASON = Statement(
     sqlite="UPDATE seasons SET ended_at = ? WHERE guild_id = ? AND number = ?",
     postgresql="UPDATE seasons SET ended_at = $1 WHERE guild_id = $2 AND number = $3",
 )
-_START_SEASON_3 = Statement(
+_ARCHIVE_RATINGS = Statement(
     sqlite=(
         "INSERT INTO season_ratings (guild_id, season, game, user_id, mu, sigma, rating, games, wins, losses,"
         " draws) SELECT guild_id, ?, game, user_id, mu, sigma, rating, games, wins, losses, draws FROM"
@@ -78,7 +78,7 @@ _START_SEASON_3 = Statement(
         " ratings WHERE guild_id = $2"
     ),
 )
-_START_SEASON_4 = Statement(
+_ARCHIVE_COMBINED_RATINGS = Statement(
     sqlite=(
         "INSERT INTO season_ratings (guild_id, season, game, user_id, mu, sigma, rating, games, wins, losses,"
         " draws) SELECT guild_id, ?, ?, user_id, mu, sigma, rating, games, wins, losses, draws FROM"
@@ -90,15 +90,15 @@ _START_SEASON_4 = Statement(
         " combined_ratings WHERE guild_id = $3"
     ),
 )
-_START_SEASON_5 = Statement(
+_EMPTY_RATINGS = Statement(
     sqlite="DELETE FROM ratings WHERE guild_id = ?",
     postgresql="DELETE FROM ratings WHERE guild_id = $1",
 )
-_START_SEASON_6 = Statement(
+_EMPTY_COMBINED_RATINGS = Statement(
     sqlite="DELETE FROM combined_ratings WHERE guild_id = ?",
     postgresql="DELETE FROM combined_ratings WHERE guild_id = $1",
 )
-_START_SEASON_7 = Statement(
+_OPEN_SEASON = Statement(
     sqlite="INSERT INTO seasons (guild_id, number, name, started_at, ended_at) VALUES (?, ?, ?, ?, NULL)",
     postgresql=(
         "INSERT INTO seasons (guild_id, number, name, started_at, ended_at) VALUES ($1, $2, $3, $4, NULL)"
@@ -113,26 +113,26 @@ async def start_season(
     Returns (the closed season, the new one)."""
     current = await current_season(conn, guild_id)
     await conn.execute(
-        _START_SEASON_1.on(conn),
+        _KEEP_CURRENT_SEASON.on(conn),
         (guild_id, current.number, current.name, current.started_at),
     )
     await conn.execute(
-        _START_SEASON_2.on(conn), (now, guild_id, current.number)
+        _END_SEASON.on(conn), (now, guild_id, current.number)
     )
     await conn.execute(
-        _START_SEASON_3.on(conn),
+        _ARCHIVE_RATINGS.on(conn),
         (current.number, guild_id),
     )
     await conn.execute(
-        _START_SEASON_4.on(conn),
+        _ARCHIVE_COMBINED_RATINGS.on(conn),
         (current.number, COMBINED, guild_id),
     )
-    await conn.execute(_START_SEASON_5.on(conn), (guild_id,))
-    await conn.execute(_START_SEASON_6.on(conn), (guild_id,))
+    await conn.execute(_EMPTY_RATINGS.on(conn), (guild_id,))
+    await conn.execute(_EMPTY_COMBINED_RATINGS.on(conn), (guild_id,))
     number = current.number + 1
     new_name = name or default_name(number)
     await conn.execute(
-        _START_SEASON_7.on(conn),
+        _OPEN_SEASON.on(conn),
         (guild_id, number, new_name, now),
     )
     closed = Season(current.number, current.name, current.started_at, now)

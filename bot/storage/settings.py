@@ -121,11 +121,11 @@ async def update_settings(conn: Connection, guild_id: int, now: float, **values:
         )
 
 
-_PUT_DEFAULT_RULES_1 = Statement(
+_DELETE_DEFAULT_RULES = Statement(
     sqlite="DELETE FROM guild_default_rules WHERE guild_id = ? AND game = ?",
     postgresql="DELETE FROM guild_default_rules WHERE guild_id = $1 AND game = $2",
 )
-_PUT_DEFAULT_RULES_2 = Statement(
+_PUT_DEFAULT_RULES = Statement(
     sqlite=(
         "INSERT INTO guild_default_rules (guild_id, game, rules, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT"
         " (guild_id, game) DO UPDATE SET rules = excluded.rules, updated_at = excluded.updated_at"
@@ -142,10 +142,10 @@ async def put_default_rules(
 ) -> None:
     """The server's default rules for the game (an empty mapping removes them)."""
     if not rules:
-        await conn.execute(_PUT_DEFAULT_RULES_1.on(conn), (guild_id, game))
+        await conn.execute(_DELETE_DEFAULT_RULES.on(conn), (guild_id, game))
         return
     await conn.execute(
-        _PUT_DEFAULT_RULES_2.on(conn),
+        _PUT_DEFAULT_RULES.on(conn),
         (guild_id, game, json.dumps(dict(rules), sort_keys=True), now),
     )
 

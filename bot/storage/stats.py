@@ -326,11 +326,11 @@ async def put_combined_rating(
     )
 
 
-_MARK_COMBINED_1 = Statement(
+_MARK_COMBINED_APPLIED = Statement(
     sqlite="INSERT INTO combined_applied (match_id, guild_id) VALUES (?, ?)",
     postgresql="INSERT INTO combined_applied (match_id, guild_id) VALUES ($1, $2)",
 )
-_MARK_COMBINED_2 = Statement(
+_INSERT_COMBINED_RESULT = Statement(
     sqlite=(
         "INSERT INTO combined_results (match_id, seat, guild_id, user_id, rating_before, rating_after) VALUES"
         " (?, ?, ?, ?, ?, ?)"
@@ -346,9 +346,9 @@ async def mark_combined(
     conn: Connection, guild_id: int, match_id: int, points: Sequence[tuple[int, int, float, float]]
 ) -> None:
     """Match ``match_id`` is counted: ``points`` are (seat, user id, rating before, rating after)."""
-    await conn.execute(_MARK_COMBINED_1.on(conn), (match_id, guild_id))
+    await conn.execute(_MARK_COMBINED_APPLIED.on(conn), (match_id, guild_id))
     await conn.executemany(
-        _MARK_COMBINED_2.on(conn),
+        _INSERT_COMBINED_RESULT.on(conn),
         [(match_id, seat, guild_id, user_id, before, after) for seat, user_id, before, after in points],
     )
 
@@ -526,11 +526,11 @@ class Deletion:
     tournaments: int = 0
 
 
-_DELETE_PLAYER_1 = Statement(
+_DISPLAY_NAME = Statement(
     sqlite="SELECT display_name FROM players WHERE guild_id = ? AND user_id = ?",
     postgresql="SELECT display_name FROM players WHERE guild_id = $1 AND user_id = $2",
 )
-_DELETE_PLAYER_2 = Statement(
+_SEATS_OF_PLAYER = Statement(
     sqlite=(
         "SELECT s.match_id, s.seat, m.status FROM match_seats AS s JOIN matches AS m ON m.id = s.match_id"
         " WHERE m.guild_id = ? AND s.user_id = ? AND m.status IN ('finished', 'cancelled')"
@@ -540,7 +540,7 @@ _DELETE_PLAYER_2 = Statement(
         " WHERE m.guild_id = $1 AND s.user_id = $2 AND m.status IN ('finished', 'cancelled')"
     ),
 )
-_DELETE_PLAYER_3 = Statement(
+_ANONYMISE_SEAT = Statement(
     sqlite=(
         "UPDATE match_seats SET user_id = ?, dm_channel_id = NULL, dm_message_id = NULL WHERE match_id = ?"
         " AND seat = ?"
@@ -550,14 +550,14 @@ _DELETE_PLAYER_3 = Statement(
         " AND seat = $3"
     ),
 )
-_DELETE_PLAYER_4 = Statement(
+_ANONYMISE_RESULT = Statement(
     sqlite="UPDATE results SET user_id = ?, rating_before = 0, rating_after = 0 WHERE match_id = ? AND seat = ?",
     postgresql=(
         "UPDATE results SET user_id = $1, rating_before = 0, rating_after = 0 WHERE match_id = $2 AND seat ="
         " $3"
     ),
 )
-_DELETE_PLAYER_5 = Statement(
+_ANONYMISE_COMBINED_RESULT = Statement(
     sqlite=(
         "UPDATE combined_results SET user_id = ?, rating_before = 0, rating_after = 0 WHERE match_id = ? AND"
         " seat = ?"
@@ -567,35 +567,35 @@ _DELETE_PLAYER_5 = Statement(
         " AND seat = $3"
     ),
 )
-_DELETE_PLAYER_6 = Statement(
+_MATCH_TEXTS = Statement(
     sqlite="SELECT result, options, state FROM matches WHERE id = ?",
     postgresql="SELECT result, options, state FROM matches WHERE id = $1",
 )
-_DELETE_PLAYER_7 = Statement(
+_REWRITE_MATCH_TEXTS = Statement(
     sqlite="UPDATE matches SET result = ?, options = ?, state = ?, version = version + 1 WHERE id = ?",
     postgresql="UPDATE matches SET result = $1, options = $2, state = $3, version = version + 1 WHERE id = $4",
 )
-_DELETE_PLAYER_8 = Statement(
+_MATCH_EVENTS = Statement(
     sqlite="SELECT seq, type, event FROM match_events WHERE match_id = ?",
     postgresql="SELECT seq, type, event FROM match_events WHERE match_id = $1",
 )
-_DELETE_PLAYER_9 = Statement(
+_REWRITE_MATCH_EVENT = Statement(
     sqlite="UPDATE match_events SET event = ? WHERE match_id = ? AND seq = ?",
     postgresql="UPDATE match_events SET event = $1 WHERE match_id = $2 AND seq = $3",
 )
-_DELETE_PLAYER_10 = Statement(
+_DELETE_RATINGS = Statement(
     sqlite="DELETE FROM ratings WHERE guild_id = ? AND user_id = ?",
     postgresql="DELETE FROM ratings WHERE guild_id = $1 AND user_id = $2",
 )
-_DELETE_PLAYER_11 = Statement(
+_DELETE_SEASON_RATINGS = Statement(
     sqlite="DELETE FROM season_ratings WHERE guild_id = ? AND user_id = ?",
     postgresql="DELETE FROM season_ratings WHERE guild_id = $1 AND user_id = $2",
 )
-_DELETE_PLAYER_12 = Statement(
+_DELETE_COMBINED_RATING = Statement(
     sqlite="DELETE FROM combined_ratings WHERE guild_id = ? AND user_id = ?",
     postgresql="DELETE FROM combined_ratings WHERE guild_id = $1 AND user_id = $2",
 )
-_DELETE_PLAYER_13 = Statement(
+_DELETE_PLAYER_NAME = Statement(
     sqlite="DELETE FROM players WHERE guild_id = ? AND user_id = ?",
     postgresql="DELETE FROM players WHERE guild_id = $1 AND user_id = $2",
 )
@@ -608,42 +608,42 @@ async def delete_player(conn: Connection, guild_id: int, user_id: int) -> Deleti
     matches' stored JSON (result, options, state, events) is replaced the same way; their DM ids are forgotten.
     Call with no open match of the player in the server (the caller checks it in the same transaction)."""
     name_rows = await conn.execute_fetchall(
-        _DELETE_PLAYER_1.on(conn), (guild_id, user_id)
+        _DISPLAY_NAME.on(conn), (guild_id, user_id)
     )
     name = name_rows[0]["display_name"] if name_rows else None
     seats = await conn.execute_fetchall(
-        _DELETE_PLAYER_2.on(conn),
+        _SEATS_OF_PLAYER.on(conn),
         (guild_id, user_id),
     )
     for seat_row in seats:
         match_id, seat = seat_row["match_id"], seat_row["seat"]
         placeholder = placeholder_id(seat)
         await conn.execute(
-            _DELETE_PLAYER_3.on(conn),
+            _ANONYMISE_SEAT.on(conn),
             (placeholder, match_id, seat),
         )
         # the seat's result stays (the match still has one per seat) but no longer says whose it was, nor a
         # rating: ratings chain from one match to the next and would tie the anonymised matches together
         await conn.execute(
-            _DELETE_PLAYER_4.on(conn),
+            _ANONYMISE_RESULT.on(conn),
             (placeholder, match_id, seat),
         )
         await conn.execute(
-            _DELETE_PLAYER_5.on(conn),
+            _ANONYMISE_COMBINED_RESULT.on(conn),
             (placeholder, match_id, seat),
         )
         match_rows = await conn.execute_fetchall(
-            _DELETE_PLAYER_6.on(conn), (match_id,)
+            _MATCH_TEXTS.on(conn), (match_id,)
         )
         row = match_rows[0]
         await conn.execute(
-            _DELETE_PLAYER_7.on(conn),
+            _REWRITE_MATCH_TEXTS.on(conn),
             (_scrub_text(row["result"], user_id, placeholder, name),
              _scrub_text(row["options"], user_id, placeholder, name),
              _scrub_text(row["state"], user_id, placeholder, name), match_id),
         )
         events = await conn.execute_fetchall(
-            _DELETE_PLAYER_8.on(conn), (match_id,)
+            _MATCH_EVENTS.on(conn), (match_id,)
         )
         updates = []
         for event in events:
@@ -652,14 +652,14 @@ async def delete_player(conn: Connection, guild_id: int, user_id: int) -> Deleti
             if event["type"] == "result" and isinstance(ratings, list) and 0 <= seat < len(ratings):
                 ratings[seat] = {"before": 0, "after": 0}
             updates.append((json.dumps(data), match_id, event["seq"]))
-        await conn.executemany(_DELETE_PLAYER_9.on(conn), updates)
+        await conn.executemany(_REWRITE_MATCH_EVENT.on(conn), updates)
     results = sum(1 for seat_row in seats if seat_row["status"] == "finished")
-    ratings = await conn.execute(_DELETE_PLAYER_10.on(conn), (guild_id, user_id))
+    ratings = await conn.execute(_DELETE_RATINGS.on(conn), (guild_id, user_id))
     archived = await conn.execute(
-        _DELETE_PLAYER_11.on(conn), (guild_id, user_id)
+        _DELETE_SEASON_RATINGS.on(conn), (guild_id, user_id)
     )
-    await conn.execute(_DELETE_PLAYER_12.on(conn), (guild_id, user_id))
-    await conn.execute(_DELETE_PLAYER_13.on(conn), (guild_id, user_id))
+    await conn.execute(_DELETE_COMBINED_RATING.on(conn), (guild_id, user_id))
+    await conn.execute(_DELETE_PLAYER_NAME.on(conn), (guild_id, user_id))
     await chips.delete_player(conn, guild_id, user_id)
     return Deletion(results, len(seats), ratings.rowcount, archived.rowcount)
 
@@ -670,9 +670,9 @@ _HAS_DATA = Statement(
         " results WHERE guild_id = ?1 AND user_id = ?2) OR EXISTS (SELECT 1 FROM ratings WHERE guild_id = ?1"
         " AND user_id = ?2) OR EXISTS (SELECT 1 FROM chip_balances WHERE guild_id = ?1 AND user_id = ?2) OR"
         " EXISTS (SELECT 1 FROM season_ratings WHERE guild_id = ?1 AND user_id = ?2) OR EXISTS (SELECT 1 FROM"
-        " match_seats AS s JOIN matches AS m ON m.id = s.match_id            WHERE m.guild_id = ?1 AND"
+        " match_seats AS s JOIN matches AS m ON m.id = s.match_id WHERE m.guild_id = ?1 AND"
         " s.user_id = ?2) OR EXISTS (SELECT 1 FROM tournament_players AS p JOIN tournaments AS t ON t.id ="
-        " p.tournament_id            WHERE t.guild_id = ?1 AND p.user_id = ?2) OR EXISTS (SELECT 1 FROM"
+        " p.tournament_id WHERE t.guild_id = ?1 AND p.user_id = ?2) OR EXISTS (SELECT 1 FROM"
         " tournaments WHERE guild_id = ?1 AND organiser_id = ?2) AS found"
     ),
     postgresql=(
@@ -680,9 +680,9 @@ _HAS_DATA = Statement(
         " results WHERE guild_id = $1 AND user_id = $2) OR EXISTS (SELECT 1 FROM ratings WHERE guild_id = $1"
         " AND user_id = $2) OR EXISTS (SELECT 1 FROM chip_balances WHERE guild_id = $1 AND user_id = $2) OR"
         " EXISTS (SELECT 1 FROM season_ratings WHERE guild_id = $1 AND user_id = $2) OR EXISTS (SELECT 1 FROM"
-        " match_seats AS s JOIN matches AS m ON m.id = s.match_id            WHERE m.guild_id = $1 AND"
+        " match_seats AS s JOIN matches AS m ON m.id = s.match_id WHERE m.guild_id = $1 AND"
         " s.user_id = $2) OR EXISTS (SELECT 1 FROM tournament_players AS p JOIN tournaments AS t ON t.id ="
-        " p.tournament_id            WHERE t.guild_id = $1 AND p.user_id = $2) OR EXISTS (SELECT 1 FROM"
+        " p.tournament_id WHERE t.guild_id = $1 AND p.user_id = $2) OR EXISTS (SELECT 1 FROM"
         " tournaments WHERE guild_id = $1 AND organiser_id = $2) AS found"
     ),
 )

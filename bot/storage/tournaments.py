@@ -231,7 +231,7 @@ async def channel_tournaments(conn: Connection, guild_id: int, channel_id: int, 
     return [_tournament(row) for row in rows]
 
 
-_PAST_TOURNAMENTS_1 = Statement(
+_PAST_PAGE = Statement(
     sqlite=(
         "SELECT * FROM tournaments WHERE guild_id = ? AND status IN ('finished', 'cancelled') ORDER BY"
         " COALESCE(finished_at, updated_at) DESC, id DESC LIMIT ? OFFSET ?"
@@ -241,7 +241,7 @@ _PAST_TOURNAMENTS_1 = Statement(
         " COALESCE(finished_at, updated_at) DESC, id DESC LIMIT $2 OFFSET $3"
     ),
 )
-_PAST_TOURNAMENTS_2 = Statement(
+_PAST_COUNT = Statement(
     sqlite="SELECT COUNT(*) AS n FROM tournaments WHERE guild_id = ? AND status IN ('finished', 'cancelled')",
     postgresql=(
         "SELECT COUNT(*) AS n FROM tournaments WHERE guild_id = $1 AND status IN ('finished', 'cancelled')"
@@ -252,9 +252,9 @@ _PAST_TOURNAMENTS_2 = Statement(
 async def past_tournaments(conn: Connection, guild_id: int, *, limit: int, offset: int = 0
                            ) -> tuple[list[TournamentRecord], int]:
     """The server's finished and cancelled tournaments, newest first, and how many there are."""
-    rows = await _all(conn, _PAST_TOURNAMENTS_1.on(conn),
+    rows = await _all(conn, _PAST_PAGE.on(conn),
                       (guild_id, limit, offset))
-    total = await _one(conn, _PAST_TOURNAMENTS_2.on(conn), (guild_id,))
+    total = await _one(conn, _PAST_COUNT.on(conn), (guild_id,))
     assert total is not None
     return [_tournament(row) for row in rows], total["n"]
 
@@ -466,22 +466,22 @@ async def bracket_match_of_game(conn: Connection, match_id: int) -> tuple[int, s
 
 # --- games -----------------------------------------------------------------------------------------------
 
-_INSERT_GAME_1 = Statement(
+_NEXT_GAME_NUMBER = Statement(
     sqlite="SELECT COALESCE(MAX(number), 0) + 1 AS n FROM tournament_games WHERE tournament_id = ? AND key = ?",
     postgresql=(
         "SELECT COALESCE(MAX(number), 0) + 1 AS n FROM tournament_games WHERE tournament_id = $1 AND key = $2"
     ),
 )
-_INSERT_GAME_2 = Statement(
+_INSERT_GAME = Statement(
     sqlite="INSERT INTO tournament_games (tournament_id, key, number, match_id) VALUES (?, ?, ?, ?)",
     postgresql="INSERT INTO tournament_games (tournament_id, key, number, match_id) VALUES ($1, $2, $3, $4)",
 )
 
 
 async def insert_game(conn: Connection, tournament_id: int, key: str, match_id: int) -> int:
-    row = await _one(conn, _INSERT_GAME_1.on(conn), (tournament_id, key))
+    row = await _one(conn, _NEXT_GAME_NUMBER.on(conn), (tournament_id, key))
     assert row is not None
-    await conn.execute(_INSERT_GAME_2.on(conn),
+    await conn.execute(_INSERT_GAME.on(conn),
                        (tournament_id, key, row["n"], match_id))
     return row["n"]
 
@@ -529,11 +529,11 @@ async def finished_uncounted_games(conn: Connection) -> list[tuple[int, str, int
 
 # --- the channel's queue ---------------------------------------------------------------------------------
 
-_APPEND_EVENTS_1 = Statement(
+_LAST_EVENT_SEQ = Statement(
     sqlite="SELECT COALESCE(MAX(seq), 0) AS seq FROM tournament_events WHERE tournament_id = ?",
     postgresql="SELECT COALESCE(MAX(seq), 0) AS seq FROM tournament_events WHERE tournament_id = $1",
 )
-_APPEND_EVENTS_2 = Statement(
+_INSERT_EVENT = Statement(
     sqlite=(
         "INSERT INTO tournament_events (tournament_id, seq, type, event, shown, created_at) VALUES (?, ?, ?,"
         " ?, 0, ?)"
@@ -547,7 +547,7 @@ _APPEND_EVENTS_2 = Statement(
 
 async def append_events(conn: Connection, tournament_id: int, events: Iterable[Mapping[str, Any]],
                         now: float) -> list[TournamentEvent]:
-    row = await _one(conn, _APPEND_EVENTS_1.on(conn),
+    row = await _one(conn, _LAST_EVENT_SEQ.on(conn),
                      (tournament_id,))
     assert row is not None
     seq = row["seq"]
@@ -556,7 +556,7 @@ async def append_events(conn: Connection, tournament_id: int, events: Iterable[M
         seq += 1
         queued.append(TournamentEvent(tournament_id, seq, str(event["type"]), dict(event), False))
     await conn.executemany(
-        _APPEND_EVENTS_2.on(conn),
+        _INSERT_EVENT.on(conn),
         [(q.tournament_id, q.seq, q.type, _dumps(q.event), now) for q in queued])
     return queued
 
@@ -627,13 +627,13 @@ _TOURNAMENTS_OF_PLAYER = Statement(
     sqlite=(
         "SELECT * FROM tournaments AS t WHERE t.guild_id = ?1 AND (t.organiser_id = ?2 OR t.champion_id = ?2"
         " OR EXISTS (SELECT 1 FROM tournament_players AS p WHERE p.tournament_id = t.id AND p.user_id = ?2)"
-        " OR EXISTS (SELECT 1 FROM tournament_events AS e WHERE e.tournament_id = t.id            AND"
+        " OR EXISTS (SELECT 1 FROM tournament_events AS e WHERE e.tournament_id = t.id AND"
         " instr(e.event, CAST(?2 AS TEXT)) > 0)) ORDER BY t.id"
     ),
     postgresql=(
         "SELECT * FROM tournaments AS t WHERE t.guild_id = $1 AND (t.organiser_id = $2 OR t.champion_id = $2"
         " OR EXISTS (SELECT 1 FROM tournament_players AS p WHERE p.tournament_id = t.id AND p.user_id = $2)"
-        " OR EXISTS (SELECT 1 FROM tournament_events AS e WHERE e.tournament_id = t.id            AND"
+        " OR EXISTS (SELECT 1 FROM tournament_events AS e WHERE e.tournament_id = t.id AND"
         " strpos(e.event, CAST($2 AS TEXT)) > 0)) ORDER BY t.id"
     ),
 )
@@ -676,13 +676,13 @@ def _scrub_event(value: Any, user_id: int, placeholder: int, key: str | None = N
     return value
 
 
-_ANONYMISE_PLAYER_1 = Statement(
+_ANONYMISE_ENTRANT = Statement(
     sqlite="UPDATE tournament_players SET user_id = ?, name = NULL WHERE tournament_id = ? AND user_id = ?",
     postgresql=(
         "UPDATE tournament_players SET user_id = $1, name = NULL WHERE tournament_id = $2 AND user_id = $3"
     ),
 )
-_ANONYMISE_PLAYER_2 = Statement(
+_ANONYMISE_ORGANISER_AND_CHAMPION = Statement(
     sqlite=(
         "UPDATE tournaments SET organiser_id = CASE WHEN organiser_id = ?1 THEN ?2 ELSE organiser_id END,"
         " champion_id = CASE WHEN champion_id = ?1 THEN ?2 ELSE champion_id END, state = COALESCE(?3, state)"
@@ -694,7 +694,7 @@ _ANONYMISE_PLAYER_2 = Statement(
         " WHERE id = $4"
     ),
 )
-_ANONYMISE_PLAYER_3 = Statement(
+_ANONYMISE_BRACKET_PLAYERS = Statement(
     sqlite=(
         "UPDATE tournament_matches SET player_a = CASE WHEN player_a = ?1 THEN ?2 ELSE player_a END, player_b"
         " = CASE WHEN player_b = ?1 THEN ?2 ELSE player_b END, winner_id = CASE WHEN winner_id = ?1 THEN ?2"
@@ -706,15 +706,15 @@ _ANONYMISE_PLAYER_3 = Statement(
         " ELSE winner_id END WHERE tournament_id = $3 AND $1 IN (player_a, player_b, winner_id)"
     ),
 )
-_ANONYMISE_PLAYER_4 = Statement(
+_ANONYMISE_GAME_WINNER = Statement(
     sqlite="UPDATE tournament_games SET winner_id = ? WHERE tournament_id = ? AND winner_id = ?",
     postgresql="UPDATE tournament_games SET winner_id = $1 WHERE tournament_id = $2 AND winner_id = $3",
 )
-_ANONYMISE_PLAYER_5 = Statement(
+_EVENTS_TO_ANONYMISE = Statement(
     sqlite="SELECT seq, event FROM tournament_events WHERE tournament_id = ?",
     postgresql="SELECT seq, event FROM tournament_events WHERE tournament_id = $1",
 )
-_ANONYMISE_PLAYER_6 = Statement(
+_REWRITE_EVENT = Statement(
     sqlite="UPDATE tournament_events SET event = ? WHERE tournament_id = ? AND seq = ?",
     postgresql="UPDATE tournament_events SET event = $1 WHERE tournament_id = $2 AND seq = $3",
 )
@@ -725,20 +725,20 @@ async def anonymise_player(conn: Connection, tournament_id: int, user_id: int, p
     """Replace the user by ``placeholder`` in the tournament: their signup row (name forgotten), organiser and
     champion, bracket matches, games, every channel event; ``state`` (the Tournament's JSON with the player
     replaced already, ``None``: leave it) is stored."""
-    await conn.execute(_ANONYMISE_PLAYER_1.on(conn),
+    await conn.execute(_ANONYMISE_ENTRANT.on(conn),
                        (placeholder, tournament_id, user_id))
     await conn.execute(
-        _ANONYMISE_PLAYER_2.on(conn),
+        _ANONYMISE_ORGANISER_AND_CHAMPION.on(conn),
         (user_id, placeholder, None if state is None else _dumps(dict(state)), tournament_id))
     await conn.execute(
-        _ANONYMISE_PLAYER_3.on(conn),
+        _ANONYMISE_BRACKET_PLAYERS.on(conn),
         (user_id, placeholder, tournament_id))
-    await conn.execute(_ANONYMISE_PLAYER_4.on(conn),
+    await conn.execute(_ANONYMISE_GAME_WINNER.on(conn),
                        (placeholder, tournament_id, user_id))
     updates = []
-    for row in await _all(conn, _ANONYMISE_PLAYER_5.on(conn), (tournament_id,)):
+    for row in await _all(conn, _EVENTS_TO_ANONYMISE.on(conn), (tournament_id,)):
         event = json.loads(row["event"])
         scrubbed = _scrub_event(event, user_id, placeholder)
         if scrubbed != event:
             updates.append((_dumps(scrubbed), tournament_id, row["seq"]))
-    await conn.executemany(_ANONYMISE_PLAYER_6.on(conn), updates)
+    await conn.executemany(_REWRITE_EVENT.on(conn), updates)
