@@ -154,3 +154,30 @@ async def test_a_write_sent_down_a_pipelined_transaction_is_refused_the_same_way
                 piped.send(lambda sent: matches.add_seat(sent, match_id, 20))
     finally:
         await database.close()
+
+
+async def test_each_database_is_sent_its_own_text_of_a_statement_unchanged(tmp_path, backend, databases):
+    database = await open_database(tmp_path / "sent-text.db", databases)
+    try:
+        match_id = await _match(database)
+        sent: list[str] = []
+        if backend == SQLITE:  # SQLite traces a statement with its parameters' values in place
+            await database.connection.set_trace_callback(sent.append)
+        async with database.statement() as conn:
+            if backend == POSTGRESQL:
+                conn.raw.add_query_logger(log := lambda logged: sent.append(logged.query))
+            assert await matches.load_state(conn, match_id) is None
+            assert await matches.open_match_ids(conn, ["airwar"]) == [match_id]
+            if backend == POSTGRESQL:  # (what the pool sends when it takes the connection back is not the store's)
+                conn.raw.remove_query_logger(log)
+        if backend == SQLITE:
+            await database.connection.set_trace_callback(None)
+            assert sent == [matches._LOAD_STATE.sqlite.replace("?", str(match_id)),
+                            "SELECT id FROM matches WHERE status IN ('challenge', 'active') AND game IN ('airwar')"
+                            " ORDER BY id"]
+        else:
+            assert sent == [matches._LOAD_STATE.postgresql,
+                            "SELECT id FROM matches WHERE status IN ('challenge', 'active') AND game IN ($1)"
+                            " ORDER BY id"]
+    finally:
+        await database.close()
