@@ -1,6 +1,9 @@
-"""Opening the database, applying the numbered migrations in `migrations/` (NNNN_name.sql), transactions.
+"""The SQLite storage: opening the database file, applying the numbered migrations in `migrations/`
+(NNNN_name.sql), transactions.
 
-The bot has one aiosqlite connection. Every statement of the project goes through :meth:`Database.transaction`
+The bot has one aiosqlite connection (:class:`SqliteConnection`: it says it is SQLite's, runs the stores' SQLite
+texts as written, and raises a broken schema rule as :class:`~bot.storage.errors.ConstraintViolation`). Every
+statement of the project goes through :meth:`Database.transaction`
 (writes: ``BEGIN IMMEDIATE`` ... ``COMMIT``), :meth:`Database.read` (reads that see no transaction land between
 them) or :meth:`Database.statement` (statements one by one: one write that commits by itself, and reads). A
 transaction holds the connection alone: nobody sees its uncommitted writes, and it holds only its own statements.
@@ -22,7 +25,7 @@ import asyncio
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +34,9 @@ from typing import Any
 import aiosqlite
 
 from bot.storage import chips, matches, port, preferences, results, seasons, settings, stats, tournaments
+from bot.storage.errors import ConstraintViolation
 from bot.storage.pipeline import STATEMENT_METHODS, Pipelined, Transaction, pipelined
+from bot.storage.sql import SQLITE, Connection, Dialect
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +44,25 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 #: the first line of a migration that must run with foreign keys off (a table rebuild)
 FOREIGN_KEYS_OFF = "-- foreign_keys: off"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+class SqliteConnection(aiosqlite.Connection):
+    """The bot's aiosqlite connection, saying which database it is (:attr:`dialect`). It runs the text it is given
+    as it is, parameters ``?`` by position; a broken constraint is raised as
+    :class:`~bot.storage.errors.ConstraintViolation` (on aiosqlite's thread, where the statement ran)."""
+
+    dialect: Dialect = SQLITE
+
+    def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Awaitable[Any]:
+        # every statement, cursor call and pipelined batch goes to the thread through here
+        return super()._execute(_refusing_in_storage_terms, fn, *args, **kwargs)
+
+
+def _refusing_in_storage_terms(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    try:
+        return fn(*args, **kwargs)
+    except sqlite3.IntegrityError as error:
+        raise ConstraintViolation(str(error)) from error
 
 
 class MigrationError(Exception):
@@ -76,19 +100,20 @@ class Database:
     """The bot's one SQLite connection: WAL journal, foreign keys on, schema at the newest version. The SQLite
     implementation of :class:`bot.storage.port.Storage`: its stores are this package's modules.
 
-    Use it only through :meth:`transaction` (writes), :meth:`statement` (one write) and :meth:`read` (reads); rows
-    are ``aiosqlite.Row`` (by name or by index). :meth:`close` waits for everything in flight.
+    Use it only through :meth:`transaction` (writes), :meth:`statement` (one write) and :meth:`read` (reads); each
+    hands out a connection of the stores' :class:`~bot.storage.sql.Connection` (``dialect`` ``"sqlite"``); rows are
+    ``aiosqlite.Row`` (by name or by index). :meth:`close` waits for everything in flight.
     """
 
     # the stores (the port's), each this package's module of the same name
-    matches: port.MatchStore[aiosqlite.Connection] = matches
-    results: port.ResultStore[aiosqlite.Connection] = results
-    settings: port.SettingsStore[aiosqlite.Connection] = settings
-    stats: port.StatsStore[aiosqlite.Connection] = stats
-    seasons: port.SeasonStore[aiosqlite.Connection] = seasons
-    tournaments: port.TournamentStore[aiosqlite.Connection] = tournaments
-    preferences: port.PreferenceStore[aiosqlite.Connection] = preferences
-    chips: port.ChipStore[aiosqlite.Connection] = chips
+    matches: port.MatchStore[Connection] = matches
+    results: port.ResultStore[Connection] = results
+    settings: port.SettingsStore[Connection] = settings
+    stats: port.StatsStore[Connection] = stats
+    seasons: port.SeasonStore[Connection] = seasons
+    tournaments: port.TournamentStore[Connection] = tournaments
+    preferences: port.PreferenceStore[Connection] = preferences
+    chips: port.ChipStore[Connection] = chips
 
     def __init__(self, connection: aiosqlite.Connection, path: Path, *, shared: bool = False,
                  raw: sqlite3.Connection | None = None) -> None:
@@ -121,7 +146,7 @@ class Database:
             made.append(sqlite3.connect(path, isolation_level=None))
             return made[0]
 
-        connection = await aiosqlite.Connection(connect, 64)
+        connection = await SqliteConnection(connect, 64)
         try:
             await connection.execute("PRAGMA journal_mode = WAL")
             await connection.execute("PRAGMA synchronous = NORMAL")
@@ -190,7 +215,7 @@ class Database:
         return self._closed
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Connection]:
         """``async with database.transaction() as connection:`` -- one write transaction, all or nothing.
 
         Transactions are serialised by one ``asyncio.Lock`` and wait for the reads in flight (not for
@@ -236,7 +261,7 @@ class Database:
                 self._owner = None
 
     @asynccontextmanager
-    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def read(self) -> AsyncIterator[Connection]:
         """``async with database.read() as connection:`` -- reads. Each statement reads committed data and never a
         transaction in flight, and no transaction lands between two of them: a transaction waits for the reads in
         flight, and they wait for it. Reads run side by side with each other and with :meth:`statement` blocks,
@@ -252,7 +277,7 @@ class Database:
             yield connection
 
     @asynccontextmanager
-    async def statement(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def statement(self) -> AsyncIterator[Connection]:
         """``async with database.statement() as connection:`` -- statements one by one: at most ONE that writes,
         which SQLite commits by itself, all or nothing (a write without the ``BEGIN`` and ``COMMIT`` round trips of
         :meth:`transaction`), and reads, each of which sees what is committed when it runs.
@@ -372,6 +397,8 @@ class _InFlight:
 class _OneByOne:
     """A statement block's connection (:meth:`Database.statement`): each statement waits while a transaction is
     open, then goes to aiosqlite's thread in the same step (a caller awaits it at once: ``await conn.execute(...)``)."""
+
+    dialect: Dialect = SQLITE
 
     def __init__(self, connection: aiosqlite.Connection, transaction_over: asyncio.Event) -> None:
         self._connection = connection

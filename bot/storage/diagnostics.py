@@ -1,5 +1,6 @@
 """Whole-database checks: a dump of every table, and the invariants the match service keeps (for tests, and for
-an operator who suspects damage). Returns findings; changes nothing."""
+an operator who suspects damage), on either database. Returns findings; changes nothing. The checks are written
+once, in SQL both databases run as it is (they take no parameters)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-import aiosqlite
+from bot.storage.sql import POSTGRESQL, Connection, Statement
 
 
-async def dump_tables(conn: aiosqlite.Connection) -> dict[str, list[tuple[Any, ...]]]:
+async def dump_tables(conn: Connection) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table: in rowid order on SQLite; on PostgreSQL (which has no rowid) sorted by value."""
-    postgres = getattr(conn, "dialect", "sqlite") == "postgresql"
+    postgres = conn.dialect == POSTGRESQL
     tables = [row["name"] for row in await conn.execute_fetchall(
         "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'"
         " AND table_name != 'schema_version' ORDER BY table_name" if postgres else
@@ -42,7 +43,8 @@ _CHECKS = {
     "an open match without its deadline":
         "SELECT id FROM matches WHERE status IN ('challenge', 'active') AND deadline_at IS NULL",
     "a deadline of the wrong kind":
-        "SELECT id FROM matches WHERE (status = 'challenge' AND deadline_kind IS NOT 'challenge')"
+        "SELECT id FROM matches WHERE (status = 'challenge'"
+        " AND (deadline_kind IS NULL OR deadline_kind != 'challenge'))"
         " OR (status = 'active' AND deadline_kind NOT IN ('arrange', 'turn', 'round'))",
     "a match with no seat, or more than four":
         "SELECT id FROM (SELECT m.id, m.status, (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id) AS seats"
@@ -69,14 +71,25 @@ _CHECKS = {
 }
 
 
-_SEATS_OUTSIDE = (
-    "SELECT id, game, seats FROM (SELECT m.id, m.game, m.status,"
-    " (SELECT COUNT(*) FROM match_seats s WHERE s.match_id = m.id) AS seats FROM matches m WHERE m.game = ?) AS counted"
-    " WHERE seats > ? OR (seats < ? AND status != 'challenge')"
+_SEATS_OUTSIDE = Statement(
+    sqlite=(
+        "SELECT id, game, seats FROM (SELECT m.id, m.game, m.status, (SELECT COUNT(*) FROM match_seats s"
+        " WHERE s.match_id = m.id) AS seats FROM matches m WHERE m.game = ?) AS counted"
+        " WHERE seats > ? OR (seats < ? AND status != 'challenge')"
+    ),
+    postgresql=(
+        "SELECT id, game, seats FROM (SELECT m.id, m.game, m.status, (SELECT COUNT(*) FROM match_seats s"
+        " WHERE s.match_id = m.id) AS seats FROM matches m WHERE m.game = $1) AS counted"
+        " WHERE seats > $2 OR (seats < $3 AND status != 'challenge')"
+    ),
+)
+_OUTCOMES = Statement(
+    sqlite="SELECT seat, outcome FROM results WHERE match_id = ?",
+    postgresql="SELECT seat, outcome FROM results WHERE match_id = $1",
 )
 
 
-async def check_consistency(conn: aiosqlite.Connection,
+async def check_consistency(conn: Connection,
                             seat_ranges: Mapping[str, tuple[int, int]] | None = None) -> list[str]:
     """Every broken invariant, one line each (empty: all is well). ``seat_ranges``: per game, the fewest and most
     seats a started match has (default: every registered game's)."""
@@ -90,13 +103,13 @@ async def check_consistency(conn: aiosqlite.Connection,
         if rows:
             problems.append(f"{what}: {[tuple(row) for row in rows][:5]}")
     for game, (fewest, most) in seat_ranges.items():
-        rows = await conn.execute_fetchall(_SEATS_OUTSIDE, (game, most, fewest))
+        rows = await conn.execute_fetchall(_SEATS_OUTSIDE.on(conn), (game, most, fewest))
         if rows:
             problems.append(f"a {game} match with other than {fewest}-{most} seats: {[tuple(r) for r in rows][:5]}")
     for row in await conn.execute_fetchall("SELECT id, status, result FROM matches WHERE status = 'finished'"):
         result = json.loads(row["result"])
         outcomes = {r["seat"]: r["outcome"] for r in await conn.execute_fetchall(
-            "SELECT seat, outcome FROM results WHERE match_id = ?", (row["id"],))}
+            _OUTCOMES.on(conn), (row["id"],))}
         expected = {seat: "draw" if result["winner"] is None else "win" if seat == result["winner"] else "loss"
                     for seat in outcomes}
         if "outcomes" in result:  # a game against the house: each seat's own outcome

@@ -14,3 +14,9 @@ class VersionConflict(StorageConflict):
         super().__init__(f"match {match_id} is no longer at version {expected_version}")
         self.match_id = match_id
         self.expected_version = expected_version
+
+
+class ConstraintViolation(Exception):
+    """A statement broke a rule of the schema -- a unique key, a foreign key, a check, or a trigger's rule (results
+    only for finished matches, a final status never changes) -- and wrote nothing. Both databases raise it; the
+    message is the database's own."""

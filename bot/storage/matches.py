@@ -32,15 +32,14 @@ A single process needs no claims: its match locks and timers do the same in memo
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import aiosqlite
 import orjson
 
-from bot.storage.errors import StorageConflict, VersionConflict
+from bot.storage.errors import ConstraintViolation, StorageConflict, VersionConflict
 from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent, SeatRecord, Status
+from bot.storage.sql import Connection, Placeholders, Row, Statement
 
 _MATCH_COLUMNS = {
     "thread_id", "challenge_message_id", "arrange_seconds", "seed", "status", "reason", "state", "step",
@@ -57,11 +56,11 @@ def _dumps(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
 
 
-async def _all(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+async def _all(conn: Connection, sql: str, params: Sequence[Any] = ()) -> list[Row]:
     return list(await conn.execute_fetchall(sql, params))
 
 
-async def _one(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+async def _one(conn: Connection, sql: str, params: Sequence[Any] = ()) -> Row | None:
     rows = await _all(conn, sql, params)
     return rows[0] if rows else None
 
@@ -69,7 +68,7 @@ async def _one(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ())
 # --- matches ---------------------------------------------------------------------------------------------
 
 async def insert_match(
-    conn: aiosqlite.Connection, *, guild_id: int, channel_id: int, game: str, rules: Mapping[str, Any],
+    conn: Connection, *, guild_id: int, channel_id: int, game: str, rules: Mapping[str, Any],
     arrange_seconds: int | None, user_ids: Sequence[int], deadline_at: float, now: float,
     options: Mapping[str, Any] | None = None, program_seats: Sequence[int] = (),
 ) -> int:
@@ -80,25 +79,42 @@ async def insert_match(
         return await _insert_match(conn, guild_id=guild_id, channel_id=channel_id, game=game, rules=rules,
                                    arrange_seconds=arrange_seconds, user_ids=user_ids, deadline_at=deadline_at,
                                    now=now, options=options, program_seats=program_seats)
-    except sqlite3.IntegrityError as error:
+    except ConstraintViolation as error:
         raise StorageConflict(str(error)) from None
 
 
+_INSERT_MATCH = Statement(
+    sqlite=(
+        "INSERT INTO matches (guild_id, channel_id, game, rules, options, arrange_seconds, status,"
+        " deadline_at, deadline_kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'challenge', ?,"
+        " 'challenge', ?, ?) RETURNING id"
+    ),
+    postgresql=(
+        "INSERT INTO matches (guild_id, channel_id, game, rules, options, arrange_seconds, status,"
+        " deadline_at, deadline_kind, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, 'challenge',"
+        " $7, 'challenge', $8, $9) RETURNING id"
+    ),
+)
+_INSERT_SEATS = Statement(
+    sqlite="INSERT INTO match_seats (match_id, seat, user_id, game, open) VALUES (?, ?, ?, ?, ?)",
+    postgresql="INSERT INTO match_seats (match_id, seat, user_id, game, open) VALUES ($1, $2, $3, $4, $5)",
+)
+
+
 async def _insert_match(
-    conn: aiosqlite.Connection, *, guild_id: int, channel_id: int, game: str, rules: Mapping[str, Any],
+    conn: Connection, *, guild_id: int, channel_id: int, game: str, rules: Mapping[str, Any],
     arrange_seconds: int | None, user_ids: Sequence[int], deadline_at: float, now: float,
     options: Mapping[str, Any] | None, program_seats: Sequence[int] = (),
 ) -> int:
-    cursor = await conn.execute(
-        "INSERT INTO matches (guild_id, channel_id, game, rules, options, arrange_seconds, status, deadline_at,"
-        " deadline_kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'challenge', ?, 'challenge', ?, ?)",
+    inserted = await _one(
+        conn, _INSERT_MATCH.on(conn),
         (guild_id, channel_id, game, _dumps(dict(rules)), _dumps(dict(options or {})), arrange_seconds, deadline_at,
          now, now),
     )
-    match_id = cursor.lastrowid
-    assert match_id is not None
+    assert inserted is not None
+    match_id: int = inserted["id"]
     await conn.executemany(
-        "INSERT INTO match_seats (match_id, seat, user_id, game, open) VALUES (?, ?, ?, ?, ?)",
+        _INSERT_SEATS.on(conn),
         [(match_id, seat, user_id, game, None if seat in program_seats else 1)
          for seat, user_id in enumerate(user_ids)],
     )
@@ -108,23 +124,34 @@ async def _insert_match(
 _SEAT_FIELDS = ("seat", "user_id", "dm_channel_id", "dm_message_id", "draft", "misses")
 # One statement, not three: every statement is a round trip to aiosqlite's thread, and under load each trip waits
 # for the event loop (and the GIL) while the transaction holds the database lock for everyone else.
-_LOAD_MATCH = (
-    "SELECT m.*,"
-    f" (SELECT json_group_array(json_array({', '.join(f's.{name}' for name in _SEAT_FIELDS)}))"
-    "   FROM match_seats AS s WHERE s.match_id = m.id) AS seats_json,"
-    " (SELECT json_group_object(g.name, g.message_id) FROM match_messages AS g WHERE g.match_id = m.id)"
-    "   AS messages_json"
-    " FROM matches AS m WHERE m.id = ?"
+_SEATS_AS_ARRAYS = ", ".join(f"s.{name}" for name in _SEAT_FIELDS)
+_LOAD_MATCH = Statement(
+    sqlite=(
+        "SELECT m.*,"
+        f" (SELECT json_group_array(json_array({_SEATS_AS_ARRAYS}))"
+        " FROM match_seats AS s WHERE s.match_id = m.id) AS seats_json,"
+        " (SELECT json_group_object(g.name, g.message_id) FROM match_messages AS g WHERE g.match_id = m.id)"
+        " AS messages_json"
+        " FROM matches AS m WHERE m.id = ?"
+    ),
+    postgresql=(
+        "SELECT m.*,"
+        f" (SELECT COALESCE(json_agg(json_build_array({_SEATS_AS_ARRAYS})), '[]'::json)"
+        " FROM match_seats AS s WHERE s.match_id = m.id) AS seats_json,"
+        " (SELECT COALESCE(json_object_agg(g.name, g.message_id), '{}'::json) FROM match_messages AS g"
+        " WHERE g.match_id = m.id) AS messages_json"
+        " FROM matches AS m WHERE m.id = $1"
+    ),
 )
 
 
-async def load_match(conn: aiosqlite.Connection, match_id: int) -> MatchRecord | None:
+async def load_match(conn: Connection, match_id: int) -> MatchRecord | None:
     return (await load_match_and_state(conn, match_id))[0]
 
 
-async def load_match_and_state(conn: aiosqlite.Connection, match_id: int) -> tuple[MatchRecord | None, str | None]:
+async def load_match_and_state(conn: Connection, match_id: int) -> tuple[MatchRecord | None, str | None]:
     """The match and, in the same statement, the engine's state as stored (JSON text; ``None`` before accept)."""
-    row = await _one(conn, _LOAD_MATCH, (match_id,))
+    row = await _one(conn, _LOAD_MATCH.on(conn), (match_id,))
     if row is None:
         return None, None
     seats = sorted((dict(zip(_SEAT_FIELDS, seat, strict=True)) for seat in orjson.loads(row["seats_json"])),
@@ -132,7 +159,7 @@ async def load_match_and_state(conn: aiosqlite.Connection, match_id: int) -> tup
     return _match(row, seats, orjson.loads(row["messages_json"])), row["state"]
 
 
-def _match(row: aiosqlite.Row, seats: Iterable[aiosqlite.Row], messages: dict[str, int]) -> MatchRecord:
+def _match(row: Row, seats: Iterable[Row], messages: dict[str, int]) -> MatchRecord:
     return MatchRecord(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
         challenge_message_id=row["challenge_message_id"], game=row["game"], rules=orjson.loads(row["rules"]),
@@ -152,7 +179,7 @@ def _match(row: aiosqlite.Row, seats: Iterable[aiosqlite.Row], messages: dict[st
     )
 
 
-async def load_matches(conn: aiosqlite.Connection, match_ids: Iterable[int]) -> list[MatchRecord]:
+async def load_matches(conn: Connection, match_ids: Iterable[int]) -> list[MatchRecord]:
     matches = []
     for match_id in match_ids:
         match = await load_match(conn, match_id)
@@ -161,16 +188,22 @@ async def load_matches(conn: aiosqlite.Connection, match_ids: Iterable[int]) -> 
     return matches
 
 
-async def load_state(conn: aiosqlite.Connection, match_id: int) -> dict[str, Any] | None:
+_LOAD_STATE = Statement(
+    sqlite="SELECT state FROM matches WHERE id = ?",
+    postgresql="SELECT state FROM matches WHERE id = $1",
+)
+
+
+async def load_state(conn: Connection, match_id: int) -> dict[str, Any] | None:
     """The engine's JSON state (``None`` before the challenge is accepted)."""
-    row = await _one(conn, "SELECT state FROM matches WHERE id = ?", (match_id,))
+    row = await _one(conn, _LOAD_STATE.on(conn), (match_id,))
     if row is None or row["state"] is None:
         return None
     return orjson.loads(row["state"])
 
 
 async def update_match(
-    conn: aiosqlite.Connection, match_id: int, now: float, *, expected_version: int | None = None,
+    conn: Connection, match_id: int, now: float, *, expected_version: int | None = None,
     only_status: str | Sequence[str] | None = None, **fields: Any,
 ) -> int:
     """Set the given columns (``state``, ``result`` given as JSON-ready values) and add one to the match's version;
@@ -185,87 +218,103 @@ async def update_match(
     unknown = set(fields) - _MATCH_COLUMNS
     if unknown:
         raise ValueError(f"not match columns: {sorted(unknown)}")
-    columns = [f"{name} = ?" for name in fields] + ["updated_at = ?", "version = version + 1"]
+    marks = Placeholders(conn)
+    columns = [f"{name} = {marks(_dumps(v) if name in _JSON_COLUMNS and v is not None else v)}"
+               for name, v in fields.items()]
+    columns += [f"updated_at = {marks(now)}", "version = version + 1"]
     if not _DEADLINE_COLUMNS.isdisjoint(fields):
         columns += ["deadline_claimed_by = NULL", "deadline_claimed_until = NULL"]
-    values = [_dumps(v) if name in _JSON_COLUMNS and v is not None else v for name, v in fields.items()]
-    sql = f"UPDATE matches SET {', '.join(columns)} WHERE id = ?"
-    params: list[Any] = [*values, now, match_id]
+    sql = f"UPDATE matches SET {', '.join(columns)} WHERE id = {marks(match_id)}"
     if only_status is not None:
         statuses = (only_status,) if isinstance(only_status, str) else tuple(only_status)
-        sql += f" AND status IN ({', '.join('?' for _ in statuses)})"
-        params += statuses
-    condition, condition_params = _at_version(match_id, expected_version, match_row=True)
-    return await _write(conn, sql + condition, [*params, *condition_params], match_id, expected_version)
+        sql += f" AND status IN ({marks.each(statuses)})"
+    sql += _at_version(marks, match_id, expected_version, match_row=True)
+    return await _write(conn, sql, marks.values, match_id, expected_version)
 
 
-def _at_version(match_id: int, expected_version: int | None, *, match_row: bool) -> tuple[str, list[Any]]:
-    """The condition (`` AND ...``) and parameters that hold a write of the match to ``expected_version`` (none
-    when it is ``None``). ``match_row``: the write is of the ``matches`` row itself (else of the match's seats or
-    messages, which ask the row in the same statement)."""
+def _at_version(marks: Placeholders, match_id: int, expected_version: int | None, *, match_row: bool) -> str:
+    """The condition (`` AND ...``) that holds a write of the match to ``expected_version`` (none when it is
+    ``None``), its parameters added to ``marks``. ``match_row``: the write is of the ``matches`` row itself (else
+    of the match's seats or messages, which ask the row in the same statement)."""
     if expected_version is None:
-        return "", []
+        return ""
     if match_row:
-        return " AND version = ?", [expected_version]
-    return " AND (SELECT version FROM matches WHERE id = ?) = ?", [match_id, expected_version]
+        return f" AND version = {marks(expected_version)}"
+    return f" AND (SELECT version FROM matches WHERE id = {marks(match_id)}) = {marks(expected_version)}"
 
 
-async def _write(conn: aiosqlite.Connection, sql: str, params: Sequence[Any], match_id: int,
+_VERSION = Statement(
+    sqlite="SELECT version FROM matches WHERE id = ?",
+    postgresql="SELECT version FROM matches WHERE id = $1",
+)
+
+
+async def _write(conn: Connection, sql: str, params: Sequence[Any], match_id: int,
                  expected_version: int | None) -> int:
     """Run one write of the match; the rows changed. A write held to a version that changed nothing raises
     VersionConflict if the version moved on (asked only then: a write that changes its row costs one statement)."""
     cursor = await conn.execute(sql, params)
     # (no close: one more round trip, and the cursor holds nothing once it has run)
     if expected_version is not None and cursor.rowcount == 0:
-        row = await _one(conn, "SELECT version FROM matches WHERE id = ?", (match_id,))
+        row = await _one(conn, _VERSION.on(conn), (match_id,))
         if row is None or row["version"] != expected_version:
             raise VersionConflict(match_id, expected_version)
     return cursor.rowcount
 
 
-def _games_filter(games: Iterable[str] | None, column: str = "game") -> tuple[str, list[str]]:
-    """`` AND <column> IN (...)`` for ``games`` (``None``: every game) and its parameters."""
+def _games_filter(marks: Placeholders, games: Iterable[str] | None, column: str = "game") -> str:
+    """`` AND <column> IN (...)`` for ``games`` (``None``: every game), its parameters added to ``marks``."""
     if games is None:
-        return "", []
+        return ""
     names = list(games)
-    return f" AND {column} IN ({', '.join('?' for _ in names) or 'NULL'})", names
+    return f" AND {column} IN ({marks.each(names) or 'NULL'})"
 
 
-async def open_match_ids(conn: aiosqlite.Connection, games: Iterable[str] | None = None) -> list[int]:
+async def open_match_ids(conn: Connection, games: Iterable[str] | None = None) -> list[int]:
     """Matches in ``challenge`` or ``active`` (of ``games`` only, if given), oldest first."""
-    where, params = _games_filter(games)
+    marks = Placeholders(conn)
+    where = _games_filter(marks, games)
     rows = await _all(conn, f"SELECT id FROM matches WHERE status IN ('challenge', 'active'){where} ORDER BY id",
-                      params)
+                      marks.values)
     return [row["id"] for row in rows]
 
 
-async def finished_program_matches_without(conn: aiosqlite.Connection, games: Iterable[str], name: str,
+#: the condition that a match ``m`` is against the bot (its options name the bot's seat)
+_AGAINST_THE_BOT = Statement(
+    sqlite="json_extract(m.options, '$.opponent.seat') IS NOT NULL",
+    postgresql="(m.options::jsonb #>> '{opponent,seat}') IS NOT NULL",
+)
+
+
+async def finished_program_matches_without(conn: Connection, games: Iterable[str], name: str,
                                             since: float) -> list[int]:
     """Matches against the bot of ``games`` finished at ``since`` or later that have no message named ``name``
     stored (a message the bot posts after such a match), oldest first."""
-    where, params = _games_filter(games, "m.game")
+    marks = Placeholders(conn)
+    against_the_bot = _AGAINST_THE_BOT.on(conn)
     rows = await _all(
         conn,
-        "SELECT m.id FROM matches AS m WHERE m.status = 'finished' AND m.finished_at >= ?"
-        " AND json_extract(m.options, '$.opponent.seat') IS NOT NULL" + where +
-        " AND NOT EXISTS (SELECT 1 FROM match_messages AS g WHERE g.match_id = m.id AND g.name = ?) ORDER BY m.id",
-        (since, *params, name))
+        f"SELECT m.id FROM matches AS m WHERE m.status = 'finished' AND m.finished_at >= {marks(since)}"
+        f" AND {against_the_bot}{_games_filter(marks, games, 'm.game')} AND NOT EXISTS"
+        f" (SELECT 1 FROM match_messages AS g WHERE g.match_id = m.id AND g.name = {marks(name)}) ORDER BY m.id",
+        marks.values)
     return [row["id"] for row in rows]
 
 
 async def open_matches_of_users(
-    conn: aiosqlite.Connection, user_ids: Iterable[int], games: Iterable[str]
+    conn: Connection, user_ids: Iterable[int], games: Iterable[str]
 ) -> dict[int, int]:
     """Each of the users' open (challenge or active) match of any of ``games``, in any server: user id -> match id
     (users in none are left out). One statement however many users and games."""
     users, names = list(user_ids), list(games)
     if not users or not names:
         return {}
+    marks = Placeholders(conn)
     rows = await _all(
         conn,
-        f"SELECT user_id, match_id FROM match_seats WHERE open = 1 AND game IN ({', '.join('?' * len(names))})"
-        f" AND user_id IN ({', '.join('?' * len(users))}) ORDER BY match_id",
-        (*names, *users),
+        f"SELECT user_id, match_id FROM match_seats WHERE open = 1 AND game IN ({marks.each(names)})"
+        f" AND user_id IN ({marks.each(users)}) ORDER BY match_id",
+        marks.values,
     )
     found: dict[int, int] = {}
     for row in rows:
@@ -276,7 +325,7 @@ async def open_matches_of_users(
 # --- seats -----------------------------------------------------------------------------------------------
 
 async def update_seat(
-    conn: aiosqlite.Connection, match_id: int, seat: int, *, expected_version: int | None = None, **fields: Any
+    conn: Connection, match_id: int, seat: int, *, expected_version: int | None = None, **fields: Any
 ) -> None:
     """Set seat columns: ``dm_channel_id``, ``dm_message_id``, ``draft`` (a list of cards), ``misses``.
 
@@ -285,88 +334,152 @@ async def update_seat(
     unknown = set(fields) - _SEAT_COLUMNS
     if unknown:
         raise ValueError(f"not seat columns: {sorted(unknown)}")
-    values = [_dumps(list(v)) if name == "draft" else v for name, v in fields.items()]
-    columns = ", ".join(f"{name} = ?" for name in fields)
-    condition, condition_params = _at_version(match_id, expected_version, match_row=False)
-    await _write(conn, f"UPDATE match_seats SET {columns} WHERE match_id = ? AND seat = ?{condition}",
-                 [*values, match_id, seat, *condition_params], match_id, expected_version)
+    marks = Placeholders(conn)
+    columns = ", ".join(f"{name} = {marks(_dumps(list(v)) if name == 'draft' else v)}" for name, v in fields.items())
+    sql = f"UPDATE match_seats SET {columns} WHERE match_id = {marks(match_id)} AND seat = {marks(seat)}"
+    sql += _at_version(marks, match_id, expected_version, match_row=False)
+    await _write(conn, sql, marks.values, match_id, expected_version)
 
 
-async def add_seat(conn: aiosqlite.Connection, match_id: int, user_id: int) -> int:
+_GAME_OF_MATCH = Statement(
+    sqlite="SELECT game FROM matches WHERE id = ?",
+    postgresql="SELECT game FROM matches WHERE id = $1",
+)
+_SEAT_COUNT = Statement(
+    sqlite="SELECT COUNT(*) AS n FROM match_seats WHERE match_id = ?",
+    postgresql="SELECT COUNT(*) AS n FROM match_seats WHERE match_id = $1",
+)
+_INSERT_OPEN_SEAT = Statement(
+    sqlite="INSERT INTO match_seats (match_id, seat, user_id, game, open) VALUES (?, ?, ?, ?, 1)",
+    postgresql="INSERT INTO match_seats (match_id, seat, user_id, game, open) VALUES ($1, $2, $3, $4, 1)",
+)
+
+
+async def add_seat(conn: Connection, match_id: int, user_id: int) -> int:
     """A new open seat for the user after the match's last one (a lobby being joined); returns its number.
-    Raises ``sqlite3.IntegrityError`` when the user is in the match or in another open match of its game."""
-    row = await _one(conn, "SELECT game FROM matches WHERE id = ?", (match_id,))
+    Raises :class:`~bot.storage.errors.ConstraintViolation` when the user is in the match or in another open match
+    of its game."""
+    row = await _one(conn, _GAME_OF_MATCH.on(conn), (match_id,))
     if row is None:
         raise ValueError(f"no match {match_id}")
-    count = await _one(conn, "SELECT COUNT(*) AS n FROM match_seats WHERE match_id = ?", (match_id,))
+    count = await _one(conn, _SEAT_COUNT.on(conn), (match_id,))
     assert count is not None
     seat = count["n"]
-    await conn.execute("INSERT INTO match_seats (match_id, seat, user_id, game, open) VALUES (?, ?, ?, ?, 1)",
+    await conn.execute(_INSERT_OPEN_SEAT.on(conn),
                        (match_id, seat, user_id, row["game"]))
     return seat
 
 
-async def remove_seat(conn: aiosqlite.Connection, match_id: int, user_id: int) -> int | None:
+_SEAT_OF_USER = Statement(
+    sqlite="SELECT seat FROM match_seats WHERE match_id = ? AND user_id = ?",
+    postgresql="SELECT seat FROM match_seats WHERE match_id = $1 AND user_id = $2",
+)
+_DELETE_SEAT = Statement(
+    sqlite="DELETE FROM match_seats WHERE match_id = ? AND seat = ?",
+    postgresql="DELETE FROM match_seats WHERE match_id = $1 AND seat = $2",
+)
+_SEATS_AFTER_OUT_OF_THE_WAY = Statement(
+    sqlite="UPDATE match_seats SET seat = seat + 1000000 WHERE match_id = ? AND seat > ?",
+    postgresql="UPDATE match_seats SET seat = seat + 1000000 WHERE match_id = $1 AND seat > $2",
+)
+_SEATS_AFTER_DOWN_ONE = Statement(
+    sqlite="UPDATE match_seats SET seat = seat - 1000001 WHERE match_id = ? AND seat >= 1000000",
+    postgresql="UPDATE match_seats SET seat = seat - 1000001 WHERE match_id = $1 AND seat >= 1000000",
+)
+
+
+async def remove_seat(conn: Connection, match_id: int, user_id: int) -> int | None:
     """Take the user's seat out of the match (a lobby being left); the seats after it move up one, so seats stay
     numbered 0, 1, ... Returns the seat the user had (``None``: not in the match, nothing changed)."""
-    row = await _one(conn, "SELECT seat FROM match_seats WHERE match_id = ? AND user_id = ?", (match_id, user_id))
+    row = await _one(conn, _SEAT_OF_USER.on(conn), (match_id, user_id))
     if row is None:
         return None
     seat = row["seat"]
-    await conn.execute("DELETE FROM match_seats WHERE match_id = ? AND seat = ?", (match_id, seat))
+    await conn.execute(_DELETE_SEAT.on(conn), (match_id, seat))
     # in two steps: moving each seat down one at once could meet the next one's number mid-statement
-    await conn.execute("UPDATE match_seats SET seat = seat + 1000000 WHERE match_id = ? AND seat > ?",
+    await conn.execute(_SEATS_AFTER_OUT_OF_THE_WAY.on(conn),
                        (match_id, seat))
-    await conn.execute("UPDATE match_seats SET seat = seat - 1000001 WHERE match_id = ? AND seat >= 1000000",
+    await conn.execute(_SEATS_AFTER_DOWN_ONE.on(conn),
                        (match_id,))
     return seat
 
 
-async def reset_misses(conn: aiosqlite.Connection, match_id: int) -> None:
-    await conn.execute("UPDATE match_seats SET misses = 0 WHERE match_id = ?", (match_id,))
+_RESET_MISSES = Statement(
+    sqlite="UPDATE match_seats SET misses = 0 WHERE match_id = ?",
+    postgresql="UPDATE match_seats SET misses = 0 WHERE match_id = $1",
+)
 
 
-async def reset_drafts(conn: aiosqlite.Connection, match_id: int) -> None:
-    await conn.execute("UPDATE match_seats SET draft = '[]' WHERE match_id = ?", (match_id,))
+async def reset_misses(conn: Connection, match_id: int) -> None:
+    await conn.execute(_RESET_MISSES.on(conn), (match_id,))
+
+
+_RESET_DRAFTS = Statement(
+    sqlite="UPDATE match_seats SET draft = '[]' WHERE match_id = ?",
+    postgresql="UPDATE match_seats SET draft = '[]' WHERE match_id = $1",
+)
+
+
+async def reset_drafts(conn: Connection, match_id: int) -> None:
+    await conn.execute(_RESET_DRAFTS.on(conn), (match_id,))
 
 
 # --- messages --------------------------------------------------------------------------------------------
 
 async def set_message(
-    conn: aiosqlite.Connection, match_id: int, name: str, message_id: int, *, expected_version: int | None = None
+    conn: Connection, match_id: int, name: str, message_id: int, *, expected_version: int | None = None
 ) -> None:
     """Store the id of the match's message ``name``. ``expected_version``: only while the match is at that version
     (else VersionConflict); the version stays as it is."""
-    condition, condition_params = _at_version(match_id, expected_version, match_row=False)
+    marks = Placeholders(conn)
+    values = f"{marks(match_id)}, {marks(name)}, {marks(message_id)}"
+    condition = _at_version(marks, match_id, expected_version, match_row=False)
     # (the WHERE, true without a condition, keeps SQLite from reading ON CONFLICT as a join's ON)
     await _write(
         conn,
-        f"INSERT INTO match_messages (match_id, name, message_id) SELECT ?, ?, ? WHERE true{condition}"
+        f"INSERT INTO match_messages (match_id, name, message_id) SELECT {values} WHERE true{condition}"
         " ON CONFLICT (match_id, name) DO UPDATE SET message_id = excluded.message_id",
-        [match_id, name, message_id, *condition_params], match_id, expected_version,
+        marks.values, match_id, expected_version,
     )
 
 
 # --- action log ------------------------------------------------------------------------------------------
 
+_APPEND_ACTION = Statement(
+    sqlite=(
+        "INSERT INTO match_actions (match_id, seq, seat, step, kind, action, created_at) SELECT ?,"
+        " COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ? FROM match_actions WHERE match_id = ? RETURNING seq"
+    ),
+    postgresql=(
+        "INSERT INTO match_actions (match_id, seq, seat, step, kind, action, created_at) SELECT $1,"
+        " COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6 FROM match_actions WHERE match_id = $7 RETURNING seq"
+    ),
+)
+
+
 async def append_action(
-    conn: aiosqlite.Connection, match_id: int, *, seat: int, step: int, kind: str, action: Mapping[str, Any],
+    conn: Connection, match_id: int, *, seat: int, step: int, kind: str, action: Mapping[str, Any],
     now: float,
 ) -> int:
     """Log an action after the match's last one; returns its number (one statement: it runs inside a transaction,
     which holds the connection for every round trip)."""
     row = await _one(
         conn,
-        "INSERT INTO match_actions (match_id, seq, seat, step, kind, action, created_at)"
-        " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ? FROM match_actions WHERE match_id = ? RETURNING seq",
+        _APPEND_ACTION.on(conn),
         (match_id, seat, step, kind, _dumps(dict(action)), now, match_id),
     )
     assert row is not None
     return row["seq"]
 
 
-async def actions(conn: aiosqlite.Connection, match_id: int) -> list[ActionRecord]:
-    rows = await _all(conn, "SELECT * FROM match_actions WHERE match_id = ? ORDER BY seq", (match_id,))
+_ACTIONS = Statement(
+    sqlite="SELECT * FROM match_actions WHERE match_id = ? ORDER BY seq",
+    postgresql="SELECT * FROM match_actions WHERE match_id = $1 ORDER BY seq",
+)
+
+
+async def actions(conn: Connection, match_id: int) -> list[ActionRecord]:
+    rows = await _all(conn, _ACTIONS.on(conn), (match_id,))
     return [
         ActionRecord(row["match_id"], row["seq"], row["seat"], row["step"], row["kind"],
                      orjson.loads(row["action"]), row["created_at"])
@@ -383,11 +496,17 @@ def event_step(event: Mapping[str, Any]) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+_APPEND_EVENTS = Statement(
+    sqlite="SELECT COALESCE(MAX(seq), 0) AS seq FROM match_events WHERE match_id = ?",
+    postgresql="SELECT COALESCE(MAX(seq), 0) AS seq FROM match_events WHERE match_id = $1",
+)
+
+
 async def append_events(
-    conn: aiosqlite.Connection, match_id: int, events: Iterable[Mapping[str, Any]], now: float
+    conn: Connection, match_id: int, events: Iterable[Mapping[str, Any]], now: float
 ) -> list[QueuedEvent]:
     """Queue events (not shown yet), numbered after the match's last one."""
-    row = await _one(conn, "SELECT COALESCE(MAX(seq), 0) AS seq FROM match_events WHERE match_id = ?", (match_id,))
+    row = await _one(conn, _APPEND_EVENTS.on(conn), (match_id,))
     assert row is not None
     queued = numbered_events(match_id, events, after_seq=row["seq"])
     await insert_events(conn, queued, now)
@@ -403,27 +522,37 @@ def numbered_events(match_id: int, events: Iterable[Mapping[str, Any]], *, after
     return queued
 
 
-async def insert_events(conn: aiosqlite.Connection, queued: Sequence[QueuedEvent], now: float) -> None:
+_INSERT_EVENTS = Statement(
+    sqlite=(
+        "INSERT INTO match_events (match_id, seq, step, type, event, shown, created_at) VALUES (?, ?, ?, ?,"
+        " ?, 0, ?)"
+    ),
+    postgresql=(
+        "INSERT INTO match_events (match_id, seq, step, type, event, shown, created_at) VALUES ($1, $2, $3,"
+        " $4, $5, 0, $6)"
+    ),
+)
+
+
+async def insert_events(conn: Connection, queued: Sequence[QueuedEvent], now: float) -> None:
     """Queue numbered events (:func:`numbered_events`) in one statement."""
     await conn.executemany(
-        "INSERT INTO match_events (match_id, seq, step, type, event, shown, created_at)"
-        " VALUES (?, ?, ?, ?, ?, 0, ?)",
+        _INSERT_EVENTS.on(conn),
         [(q.match_id, q.seq, q.step, q.type, _dumps(q.event), now) for q in queued],
     )
 
 
 async def events(
-    conn: aiosqlite.Connection, match_id: int, *, unshown_only: bool = False, step: int | None = None,
+    conn: Connection, match_id: int, *, unshown_only: bool = False, step: int | None = None,
     after_seq: int = 0,
 ) -> list[QueuedEvent]:
-    sql = "SELECT * FROM match_events WHERE match_id = ? AND seq > ?"
-    params: list[Any] = [match_id, after_seq]
+    marks = Placeholders(conn)
+    sql = f"SELECT * FROM match_events WHERE match_id = {marks(match_id)} AND seq > {marks(after_seq)}"
     if unshown_only:
         sql += " AND shown = 0"
     if step is not None:
-        sql += " AND step = ?"
-        params.append(step)
-    rows = await _all(conn, sql + " ORDER BY seq", params)
+        sql += f" AND step = {marks(step)}"
+    rows = await _all(conn, sql + " ORDER BY seq", marks.values)
     return [
         QueuedEvent(row["match_id"], row["seq"], row["step"], row["type"], orjson.loads(row["event"]),
                     bool(row["shown"]))
@@ -431,75 +560,116 @@ async def events(
     ]
 
 
-async def mark_shown(conn: aiosqlite.Connection, match_id: int, up_to_seq: int) -> int:
+_MARK_SHOWN = Statement(
+    sqlite="UPDATE match_events SET shown = 1 WHERE match_id = ? AND seq <= ? AND shown = 0 RETURNING seq",
+    postgresql="UPDATE match_events SET shown = 1 WHERE match_id = $1 AND seq <= $2 AND shown = 0 RETURNING seq",
+)
+
+
+async def mark_shown(conn: Connection, match_id: int, up_to_seq: int) -> int:
     """Mark every event of the match up to ``up_to_seq`` (inclusive) shown; returns how many were not yet. One
     statement (see :meth:`bot.storage.Database.statement`)."""
     rows = await conn.execute_fetchall(
-        "UPDATE match_events SET shown = 1 WHERE match_id = ? AND seq <= ? AND shown = 0 RETURNING seq",
+        _MARK_SHOWN.on(conn),
         (match_id, up_to_seq),
     )
     return len(list(rows))
 
 
-async def match_ids_with_unshown_events(conn: aiosqlite.Connection, games: Iterable[str] | None = None) -> list[int]:
+_MATCH_IDS_WITH_UNSHOWN_EVENTS = (  # the same text on both databases
+    "SELECT DISTINCT match_id FROM match_events WHERE shown = 0 ORDER BY match_id"
+)
+
+
+async def match_ids_with_unshown_events(conn: Connection, games: Iterable[str] | None = None) -> list[int]:
     """Matches (of ``games`` only, if given) with events not shown yet."""
     if games is None:
-        rows = await _all(conn, "SELECT DISTINCT match_id FROM match_events WHERE shown = 0 ORDER BY match_id")
+        rows = await _all(conn, _MATCH_IDS_WITH_UNSHOWN_EVENTS)
     else:
-        where, params = _games_filter(games, "m.game")
+        marks = Placeholders(conn)
+        where = _games_filter(marks, games, "m.game")
         rows = await _all(conn, "SELECT DISTINCT e.match_id FROM match_events AS e JOIN matches AS m"
-                                f" ON m.id = e.match_id WHERE e.shown = 0{where} ORDER BY e.match_id", params)
+                                f" ON m.id = e.match_id WHERE e.shown = 0{where} ORDER BY e.match_id", marks.values)
     return [row["match_id"] for row in rows]
 
 
 # --- claims ----------------------------------------------------------------------------------------------
 
+# A claim is one conditional update: of the processes claiming at once, one changes the row, and the others find it
+# claimed (SQLite runs one write at a time; PostgreSQL checks the row the update locked). Parameters, numbered the
+# same on both databases: 1 the match, 2 the owner, 3 now, 4 the lease (then the deadline's kind and step).
+_CLAIM_DEADLINE = Statement(
+    sqlite=(
+        "UPDATE matches SET deadline_claimed_by = ?2, deadline_claimed_until = ?3 + ?4 WHERE id = ?1"
+        " AND (deadline_claimed_by IS NULL OR deadline_claimed_by = ?2 OR deadline_claimed_until <= ?3)"
+        " AND deadline_kind = ?5 AND step = ?6 AND deadline_at <= ?3"
+    ),
+    postgresql=(
+        "UPDATE matches SET deadline_claimed_by = $2, deadline_claimed_until = $3 + $4 WHERE id = $1"
+        " AND (deadline_claimed_by IS NULL OR deadline_claimed_by = $2 OR deadline_claimed_until <= $3)"
+        " AND deadline_kind = $5 AND step = $6 AND deadline_at <= $3"
+    ),
+)
+_CLAIM_UNSHOWN = Statement(
+    sqlite=(
+        "UPDATE matches SET events_claimed_by = ?2, events_claimed_until = ?3 + ?4 WHERE id = ?1"
+        " AND (events_claimed_by IS NULL OR events_claimed_by = ?2 OR events_claimed_until <= ?3)"
+        " AND EXISTS (SELECT 1 FROM match_events WHERE match_id = ?1 AND shown = 0)"
+    ),
+    postgresql=(
+        "UPDATE matches SET events_claimed_by = $2, events_claimed_until = $3 + $4 WHERE id = $1"
+        " AND (events_claimed_by IS NULL OR events_claimed_by = $2 OR events_claimed_until <= $3)"
+        " AND EXISTS (SELECT 1 FROM match_events WHERE match_id = $1 AND shown = 0)"
+    ),
+)
+_RELEASE_DEADLINE = Statement(
+    sqlite=(
+        "UPDATE matches SET deadline_claimed_by = NULL, deadline_claimed_until = NULL"
+        " WHERE id = ? AND deadline_claimed_by = ?"
+    ),
+    postgresql=(
+        "UPDATE matches SET deadline_claimed_by = NULL, deadline_claimed_until = NULL"
+        " WHERE id = $1 AND deadline_claimed_by = $2"
+    ),
+)
+_RELEASE_UNSHOWN = Statement(
+    sqlite=(
+        "UPDATE matches SET events_claimed_by = NULL, events_claimed_until = NULL"
+        " WHERE id = ? AND events_claimed_by = ?"
+    ),
+    postgresql=(
+        "UPDATE matches SET events_claimed_by = NULL, events_claimed_until = NULL"
+        " WHERE id = $1 AND events_claimed_by = $2"
+    ),
+)
+
+
 async def claim_deadline(
-    conn: aiosqlite.Connection, match_id: int, kind: str, step: int, owner: str, now: float, lease: float
+    conn: Connection, match_id: int, kind: str, step: int, owner: str, now: float, lease: float
 ) -> bool:
     """Claim the match's deadline of ``kind`` at ``step`` (``matches.step``) for ``owner`` until ``now +
     lease``, if it is due (``deadline_at <= now``) and nobody else holds it (unclaimed, or the claim ran out).
     ``True``: ``owner`` runs it. Claiming again while holding it renews the claim."""
-    return await _claim(conn, "deadline", match_id, owner, now, lease,
-                        "deadline_kind = :kind AND step = :step AND deadline_at <= :now",
-                        {"kind": kind, "step": step})
+    return await _changed_one(conn, _CLAIM_DEADLINE, (match_id, owner, now, lease, kind, step))
 
 
-async def release_deadline(conn: aiosqlite.Connection, match_id: int, owner: str) -> bool:
+async def release_deadline(conn: Connection, match_id: int, owner: str) -> bool:
     """Give up ``owner``'s claim on the match's deadline (it found nothing to do); ``False``: it held none."""
-    return await _release(conn, "deadline", match_id, owner)
+    return await _changed_one(conn, _RELEASE_DEADLINE, (match_id, owner))
 
 
-async def claim_unshown(conn: aiosqlite.Connection, match_id: int, owner: str, now: float, lease: float) -> bool:
+async def claim_unshown(conn: Connection, match_id: int, owner: str, now: float, lease: float) -> bool:
     """Claim the showing of the match's unshown events for ``owner`` until ``now + lease``, if it has any and
     nobody else holds the claim (unclaimed, or the claim ran out). ``True``: ``owner`` shows them, in order, and
     marks them shown (:func:`mark_shown`). Claiming again while holding it renews the claim."""
-    return await _claim(conn, "events", match_id, owner, now, lease,
-                        "EXISTS (SELECT 1 FROM match_events WHERE match_id = :id AND shown = 0)", {})
+    return await _changed_one(conn, _CLAIM_UNSHOWN, (match_id, owner, now, lease))
 
 
-async def release_unshown(conn: aiosqlite.Connection, match_id: int, owner: str) -> bool:
+async def release_unshown(conn: Connection, match_id: int, owner: str) -> bool:
     """Give up ``owner``'s claim on showing the match's events; ``False``: it held none."""
-    return await _release(conn, "events", match_id, owner)
+    return await _changed_one(conn, _RELEASE_UNSHOWN, (match_id, owner))
 
 
-async def _claim(conn: aiosqlite.Connection, subject: str, match_id: int, owner: str, now: float, lease: float,
-                 condition: str, params: Mapping[str, Any]) -> bool:
-    """One conditional update: of the processes claiming at once, one changes the row, and the others find it
-    claimed (SQLite runs one write at a time; another database checks the row the update locked)."""
-    by, until = f"{subject}_claimed_by", f"{subject}_claimed_until"
-    cursor = await conn.execute(
-        f"UPDATE matches SET {by} = :owner, {until} = :now + :lease WHERE id = :id"
-        f" AND ({by} IS NULL OR {by} = :owner OR {until} <= :now) AND {condition}",
-        {"id": match_id, "owner": owner, "now": now, "lease": lease, **params},
-    )
-    return cursor.rowcount == 1
-
-
-async def _release(conn: aiosqlite.Connection, subject: str, match_id: int, owner: str) -> bool:
-    cursor = await conn.execute(
-        f"UPDATE matches SET {subject}_claimed_by = NULL, {subject}_claimed_until = NULL"
-        f" WHERE id = ? AND {subject}_claimed_by = ?",
-        (match_id, owner),
-    )
+async def _changed_one(conn: Connection, statement: Statement, params: Sequence[Any]) -> bool:
+    cursor = await conn.execute(statement.on(conn), params)
     return cursor.rowcount == 1

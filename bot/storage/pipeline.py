@@ -17,6 +17,8 @@ from typing import Any
 import aiosqlite
 from aiosqlite.context import Result
 
+from bot.storage.sql import SQLITE, Dialect
+
 #: the connection's methods that run SQL
 STATEMENT_METHODS = frozenset({"execute", "executemany", "execute_fetchall", "execute_insert", "executescript"})
 
@@ -32,6 +34,8 @@ class Pipelined:
     over together and awaited together (:meth:`flush`): before any statement awaited after them, and before the
     transaction commits. If the transaction fails, :meth:`abandon` makes sure none of them runs after its
     ``ROLLBACK``."""
+
+    dialect: Dialect = SQLITE
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._connection = connection
@@ -120,6 +124,8 @@ class Transaction:
     The writes sent are the storage layer's functions (``write(connection)``, one statement each, as for
     :class:`Pipelined`), run on the thread with a connection whose statements never suspend (:class:`_OnTheThread`).
     """
+
+    dialect: Dialect = SQLITE
 
     def __init__(self, connection: aiosqlite.Connection, raw: sqlite3.Connection) -> None:
         self._connection = connection
@@ -271,6 +277,7 @@ class _OnTheThread:
     """The connection a write sent is run with, on aiosqlite's thread: aiosqlite's statement methods, run at once."""
 
     __slots__ = ("_raw",)
+    dialect: Dialect = SQLITE
 
     def __init__(self, raw: sqlite3.Connection) -> None:
         self._raw = raw

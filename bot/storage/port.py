@@ -4,16 +4,17 @@
 pipelining of a transaction's writes, and its stores -- :class:`MatchStore`, :class:`ResultStore`,
 :class:`SettingsStore`, :class:`StatsStore`, :class:`SeasonStore`, :class:`TournamentStore`,
 :class:`PreferenceStore`, :class:`ChipStore` -- whose functions take a connection of one of its contexts first. The
-SQLite
-implementation is :class:`bot.storage.database.Database`, whose stores are this package's modules
-(``database.matches`` is :mod:`bot.storage.matches`, ...); another one (PostgreSQL, shared by several bot
-processes) comes from its own ``open`` and hands out its own connections.
+SQLite implementation is :class:`bot.storage.database.Database` and the PostgreSQL one (shared by several bot
+processes) :class:`bot.storage.postgres.PostgresDatabase`; the stores of both are this package's modules
+(``database.matches`` is :mod:`bot.storage.matches`, ...), which take either database's :class:`Connection` and
+run the statement written for the database it says it is (``conn.dialect``, see :mod:`bot.storage.sql`).
 
 Concurrency is part of the contract, so that several processes can share one database: a match's writes may be held
 to the version their writer read (``expected_version``: :class:`~bot.storage.errors.VersionConflict` when the match
 moved on, checked by the write itself), and a due deadline or a match's unshown events are claimed by one process
 at a time (:meth:`MatchStore.claim_deadline`, :meth:`MatchStore.claim_unshown`; see :mod:`bot.storage.matches`).
-An implementation raises only :mod:`bot.storage.errors`, never its driver's exceptions.
+An implementation raises only :mod:`bot.storage.errors` (a broken rule of the schema is
+:class:`~bot.storage.errors.ConstraintViolation` on both), never its driver's exceptions.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from bot.storage.records import (
 )
 from bot.storage.seasons import Season
 from bot.storage.settings import GuildSettings
+from bot.storage.sql import Connection as Connection  # the stores' connection (re-exported: callers look here)
 from bot.storage.stats import CombinedPoint, Deletion, PendingResult, PlayedMatch, SharedMatch
 from bot.storage.tournaments import (
     BracketMatchRecord,
@@ -46,7 +48,7 @@ from bot.storage.tournaments import (
 
 #: an implementation's connection, as its stores take it
 Conn_contra = TypeVar("Conn_contra", contravariant=True)
-Conn = TypeVar("Conn")
+Conn = TypeVar("Conn", bound=Connection)
 
 
 class Row(Protocol):

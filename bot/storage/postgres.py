@@ -1,11 +1,9 @@
 """The PostgreSQL implementation of the storage port (asyncpg), chosen by ``DATABASE_URL=postgresql://...``.
 
-Its stores are the SQLite storage's own modules: their SQL is written once, in what both databases understand, and
-:func:`translate` rewrites the spellings that differ before a statement reaches PostgreSQL (placeholders, SQLite's
-JSON functions, ``INSERT OR IGNORE``, ``IS NOT`` a value, the id an insert made). :class:`PgConnection` gives the
-stores the connection methods they call (``execute``, ``execute_fetchall``, ``executemany``, a cursor's
-``rowcount`` and ``lastrowid``); a broken constraint is raised as :class:`ConstraintBroken`, a
-``sqlite3.IntegrityError``, which is what the stores catch whatever the backend.
+Its stores are the storage package's modules; each of their statements is written for PostgreSQL beside its SQLite
+text (:class:`bot.storage.sql.Statement`), and :class:`PostgresConnection` runs the text it is given as it is,
+parameters ``$1``, ``$2`` ... in order. A broken constraint (unique, foreign key, check, a trigger's rule) is raised
+as :class:`bot.storage.errors.ConstraintViolation`, as the SQLite storage raises it.
 
 Connections come from a pool: a transaction holds one for its statements (``READ COMMITTED``: a store that reads
 what it then writes locks the rows it needs, see the kernel); a read holds one in a ``REPEATABLE READ`` read-only
@@ -22,10 +20,8 @@ import contextvars
 import functools
 import logging
 import re
-import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +30,12 @@ import asyncpg
 from bot.storage import chips, matches, port, preferences, results, seasons, settings, stats, tournaments
 from bot.storage.database import DatabaseClosed, Migration, MigrationError
 from bot.storage.database import load_migrations as load_numbered
+from bot.storage.errors import ConstraintViolation
+from bot.storage.sql import POSTGRESQL, Connection, Dialect
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations" / "postgresql"
-#: the tables whose rows get their id from the database: an insert into one returns it (a cursor's lastrowid)
-ID_TABLES = frozenset({"matches", "tournaments", "chip_ledger"})
 #: the first key of an advisory lock: what the second (an id) numbers
 LOCK_MATCH, LOCK_TOURNAMENT = 1, 2
 #: the channel of the announcements that wake the other processes (see :meth:`PostgresDatabase.announce`)
@@ -48,139 +44,15 @@ ANNOUNCEMENTS = "airwar_changes"
 MISSED = ""
 
 
-class ConstraintBroken(sqlite3.IntegrityError):
-    """A statement broke a constraint (unique, foreign key, check, or a trigger's rule)."""
+# --- the connection the stores use -------------------------------------------------------------------------------
 
-
-# --- the SQL both databases run ---------------------------------------------------------------------------------
-
-_TOKENS = re.compile(r"'(?:[^']|'')*'|\?\d*|:[A-Za-z_]\w*|[^'?:]+|[?:]")
-_FUNCTION = re.compile(r"\b(json_extract|json_group_array|json_group_object|json_array|json|instr)\s*\(", re.I)
-_INSERT_INTO = re.compile(r"^\s*INSERT\s+(?:OR\s+IGNORE\s+)?INTO\s+\"?(\w+)\"?", re.I)
-
-
-@dataclass(frozen=True)
-class Translated:
-    """A statement as PostgreSQL takes it, the parameter names of a named-parameter statement in order, and
-    whether it returns the id it inserted."""
-
-    sql: str
-    names: tuple[str, ...] = ()
-    returns_id: bool = False
-
-
-def _call_end(sql: str, start: int) -> int:
-    """The index of the parenthesis that closes the one opened at ``start``."""
-    depth = 0
-    index = start
-    while index < len(sql):
-        char = sql[index]
-        if char == "'":
-            index = sql.index("'", index + 1)
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return index
-        index += 1
-    raise ValueError(f"unbalanced parentheses in {sql!r}")
-
-
-def _arguments(text: str) -> list[str]:
-    """A call's arguments (top-level commas only)."""
-    parts, depth, current, quoted = [], 0, [], False
-    for char in text:
-        if char == "'":
-            quoted = not quoted
-        elif not quoted and char == "(":
-            depth += 1
-        elif not quoted and char == ")":
-            depth -= 1
-        elif not quoted and char == "," and depth == 0:
-            parts.append("".join(current).strip())
-            current = []
-            continue
-        current.append(char)
-    parts.append("".join(current).strip())
-    return parts
-
-
-def _functions(sql: str) -> str:
-    """SQLite's JSON functions (and ``instr``) as PostgreSQL spells them, innermost calls included."""
-    while True:
-        found = _FUNCTION.search(sql)
-        if found is None:
-            return sql
-        name, open_at = found.group(1).lower(), found.end() - 1
-        close_at = _call_end(sql, open_at)
-        args = _arguments(_functions(sql[open_at + 1:close_at]))
-        if name == "json_extract":
-            path = args[1].strip("'")
-            if not path.startswith("$."):
-                raise ValueError(f"json_extract path {args[1]} is not $.key[.key...]")
-            keys = ",".join(path[2:].split("."))
-            replacement = f"(({args[0]})::jsonb #>> '{{{keys}}}')"
-        elif name == "json_group_array":
-            replacement = f"COALESCE(json_agg({args[0]}), '[]'::json)"
-        elif name == "json_group_object":
-            replacement = f"COALESCE(json_object_agg({args[0]}, {args[1]}), '{{}}'::json)"
-        elif name == "json_array":
-            replacement = f"json_build_array({', '.join(args)})"
-        elif name == "json":
-            replacement = f"(({args[0]})::json)"
-        else:  # instr(text, part)
-            replacement = f"strpos({args[0]}, {args[1]})"
-        sql = sql[:found.start()] + replacement + sql[close_at + 1:]
+#: a statement that returns rows (asyncpg's ``fetch``); any other returns its status, which counts the rows it changed
+_RETURNS_ROWS = re.compile(r"^\s*(?:SELECT|WITH)\b|\bRETURNING\b", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=1024)
-def translate(sql: str) -> Translated:
-    """``sql`` as PostgreSQL runs it (see the module docstring)."""
-    pieces: list[str] = []
-    names: list[str] = []
-    counter = 0
-    for token in _TOKENS.findall(sql):
-        if token.startswith("?"):
-            if len(token) > 1:
-                pieces.append(f"${token[1:]}")
-            else:
-                counter += 1
-                pieces.append(f"${counter}")
-        elif token.startswith(":") and len(token) > 1:
-            name = token[1:]
-            if name not in names:
-                names.append(name)
-            pieces.append(f"${names.index(name) + 1}")
-        else:
-            pieces.append(token)
-    text = "".join(pieces)
-    text = _functions(text)
-    text = re.sub(r"\bIS NOT (?!NULL\b|DISTINCT\b)", "IS DISTINCT FROM ", text)
-    text = re.sub(r"\bAS INTEGER\)", "AS BIGINT)", text)
-    returns_id = False
-    insert = _INSERT_INTO.match(text)
-    if insert is not None:
-        ignore = re.match(r"^\s*INSERT\s+OR\s+IGNORE\s+", text, re.I) is not None
-        text = re.sub(r"^\s*INSERT\s+OR\s+IGNORE\s+INTO", "INSERT INTO", text, flags=re.I)
-        returning = re.search(r"\bRETURNING\b", text, re.I)
-        if ignore:
-            at = returning.start() if returning else len(text.rstrip().rstrip(";"))
-            text = text[:at].rstrip() + " ON CONFLICT DO NOTHING " + text[at:]
-        if insert.group(1).lower() in ID_TABLES and not returning:
-            text = text.rstrip().rstrip(";") + " RETURNING id"
-            returns_id = True
-    return Translated(text.strip(), tuple(names), returns_id)
-
-
-# --- a connection the stores can use ------------------------------------------------------------------------------
-
-def _params(translated: Translated, params: Sequence[Any] | Mapping[str, Any] | None) -> list[Any]:
-    if params is None:
-        return []
-    if isinstance(params, Mapping):
-        return [params[name] for name in translated.names]
-    return list(params)
+def _returns_rows(sql: str) -> bool:
+    return _RETURNS_ROWS.search(sql) is not None
 
 
 def _count(status: str) -> int:
@@ -189,13 +61,14 @@ def _count(status: str) -> int:
     return int(last) if last.isdigit() else -1
 
 
-class PgCursor:
-    """What a statement left: its rows, ``rowcount`` and ``lastrowid`` (an insert into an id table)."""
+class PostgresCursor:
+    """What a statement left: its rows and ``rowcount`` (the rows it returned, or changed)."""
 
-    def __init__(self, rows: list[asyncpg.Record], rowcount: int, lastrowid: int | None) -> None:
+    __slots__ = ("_rows", "rowcount")
+
+    def __init__(self, rows: list[asyncpg.Record], rowcount: int) -> None:
         self._rows = rows
         self.rowcount = rowcount
-        self.lastrowid = lastrowid
 
     async def fetchone(self) -> asyncpg.Record | None:
         return self._rows[0] if self._rows else None
@@ -204,80 +77,54 @@ class PgCursor:
         return list(self._rows)
 
     async def close(self) -> None:
-        return None
-
-    async def __aenter__(self) -> PgCursor:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
+        """Nothing to free: the rows came with the statement."""
 
 
-class _Pending:
-    """``conn.execute(...)``: awaited, or used as ``async with`` (both give the cursor), as aiosqlite's is."""
+class PostgresConnection:
+    """One pooled asyncpg connection, with the statement methods of :class:`bot.storage.sql.Connection`. It runs
+    the text it is given as it is (the stores' PostgreSQL texts), with the parameters in order (``$1``, ``$2``
+    ...); a broken constraint (unique, foreign key, check, or a trigger's rule) is raised as
+    :class:`~bot.storage.errors.ConstraintViolation`. One statement at a time: asyncpg runs nothing side by side
+    on a connection, so statements of one block queue on its lock."""
 
-    def __init__(self, run: Awaitable[PgCursor]) -> None:
-        self._run = run
-
-    def __await__(self):  # type: ignore[no-untyped-def]
-        return self._run.__await__()
-
-    async def __aenter__(self) -> PgCursor:
-        return await self._run
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-
-class PgConnection:
-    """One pooled asyncpg connection, with the methods the stores call. One statement at a time: asyncpg runs
-    nothing side by side on a connection, so statements of one block queue on its lock."""
-
-    #: which SQL it speaks (the few whole-database checks that differ ask: :mod:`bot.storage.diagnostics`)
-    dialect = "postgresql"
+    dialect: Dialect = POSTGRESQL
 
     def __init__(self, raw: asyncpg.Connection) -> None:
         self.raw = raw
         self._lock = asyncio.Lock()
 
-    async def _run(self, sql: str, params: Any) -> PgCursor:
-        translated = translate(sql)
-        values = _params(translated, params)
+    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> PostgresCursor:
         async with self._lock:
             try:
-                if translated.returns_id or re.search(r"^\s*(SELECT|WITH)\b|\bRETURNING\b", translated.sql, re.I):
-                    rows = await self.raw.fetch(translated.sql, *values)
-                    lastrowid = rows[0]["id"] if translated.returns_id and rows else None
-                    return PgCursor(rows, len(rows), lastrowid)
-                status = await self.raw.execute(translated.sql, *values)
-                return PgCursor([], _count(status), None)
+                if _returns_rows(sql):
+                    rows = await self.raw.fetch(sql, *parameters)
+                    return PostgresCursor(rows, len(rows))
+                return PostgresCursor([], _count(await self.raw.execute(sql, *parameters)))
             except asyncpg.IntegrityConstraintViolationError as error:
-                raise ConstraintBroken(str(error)) from error
+                raise ConstraintViolation(str(error)) from error
 
-    def execute(self, sql: str, params: Any = None) -> _Pending:
-        return _Pending(self._run(sql, params))
+    async def execute_fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[asyncpg.Record]:
+        return await (await self.execute(sql, parameters)).fetchall()
 
-    async def execute_fetchall(self, sql: str, params: Any = None) -> list[asyncpg.Record]:
-        return await (await self._run(sql, params)).fetchall()
-
-    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        translated = translate(sql)
-        batch = [_params(translated, row) for row in rows]
+    async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]]) -> None:
+        batch = list(parameters)
         if not batch:
             return
         async with self._lock:
             try:
-                await self.raw.executemany(translated.sql, batch)
+                await self.raw.executemany(sql, batch)
             except asyncpg.IntegrityConstraintViolationError as error:
-                raise ConstraintBroken(str(error)) from error
+                raise ConstraintViolation(str(error)) from error
 
 
-class PgPipelined:
+class PostgresPipelined:
     """:meth:`Storage.pipelined` for PostgreSQL: the writes sent run in order, on the transaction's connection,
     before any statement awaited after them and before the block ends (asyncpg runs one statement at a time on a
     connection, so they are not overlapped; they are still batched out of the caller's way)."""
 
-    def __init__(self, connection: PgConnection) -> None:
+    dialect: Dialect = POSTGRESQL
+
+    def __init__(self, connection: PostgresConnection) -> None:
         self._connection = connection
         self._sent: list[Callable[[Any], Awaitable[Any]]] = []
         self.wrote = False
@@ -319,21 +166,21 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return load_numbered(directory, baseline=True)
 
 
-_current: contextvars.ContextVar[PgConnection | None] = contextvars.ContextVar("pg_connection", default=None)
+_current: contextvars.ContextVar[PostgresConnection | None] = contextvars.ContextVar("pg_connection", default=None)
 
 
 class PostgresDatabase:
     """A PostgreSQL database through a pool of asyncpg connections: the second implementation of
     :class:`bot.storage.port.Storage` (see the module docstring)."""
 
-    matches: port.MatchStore[PgConnection] = matches  # type: ignore[assignment]
-    results: port.ResultStore[PgConnection] = results  # type: ignore[assignment]
-    settings: port.SettingsStore[PgConnection] = settings  # type: ignore[assignment]
-    stats: port.StatsStore[PgConnection] = stats  # type: ignore[assignment]
-    seasons: port.SeasonStore[PgConnection] = seasons  # type: ignore[assignment]
-    tournaments: port.TournamentStore[PgConnection] = tournaments  # type: ignore[assignment]
-    preferences: port.PreferenceStore[PgConnection] = preferences  # type: ignore[assignment]
-    chips: port.ChipStore[PgConnection] = chips  # type: ignore[assignment]
+    matches: port.MatchStore[Connection] = matches
+    results: port.ResultStore[Connection] = results
+    settings: port.SettingsStore[Connection] = settings
+    stats: port.StatsStore[Connection] = stats
+    seasons: port.SeasonStore[Connection] = seasons
+    tournaments: port.TournamentStore[Connection] = tournaments
+    preferences: port.PreferenceStore[Connection] = preferences
+    chips: port.ChipStore[Connection] = chips
 
     def __init__(self, pool: asyncpg.Pool, url: str, *, shared: bool = False) -> None:
         self.pool = pool
@@ -404,14 +251,14 @@ class PostgresDatabase:
             raise DatabaseClosed("the database is closed")
 
     @asynccontextmanager
-    async def _connection(self, begin: Callable[[asyncpg.Connection], Any] | None) -> AsyncIterator[PgConnection]:
+    async def _connection(self, begin: Callable[[asyncpg.Connection], Any] | None) -> AsyncIterator[PostgresConnection]:
         inside = _current.get()
         if inside is not None:
             yield inside
             return
         self._check_open()
         async with self.pool.acquire() as raw:
-            connection = PgConnection(raw)
+            connection = PostgresConnection(raw)
             token = _current.set(connection)
             try:
                 if begin is None:
@@ -423,25 +270,25 @@ class PostgresDatabase:
                 _current.reset(token)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PgConnection]:
+    async def transaction(self) -> AsyncIterator[PostgresConnection]:
         if _current.get() is not None:
             raise RuntimeError("transactions do not nest: this task is already inside one (or a statement block)")
         async with self._connection(lambda raw: raw.transaction()) as connection:
             yield connection
 
     @asynccontextmanager
-    async def read(self) -> AsyncIterator[PgConnection]:
+    async def read(self) -> AsyncIterator[PostgresConnection]:
         async with self._connection(lambda raw: raw.transaction(isolation="repeatable_read", readonly=True)) as conn:
             yield conn
 
     @asynccontextmanager
-    async def statement(self) -> AsyncIterator[PgConnection]:
+    async def statement(self) -> AsyncIterator[PostgresConnection]:
         async with self._connection(None) as connection:
             yield connection
 
     @asynccontextmanager
-    async def pipelined(self, connection: PgConnection) -> AsyncIterator[PgPipelined]:
-        watched = PgPipelined(connection)
+    async def pipelined(self, connection: PostgresConnection) -> AsyncIterator[PostgresPipelined]:
+        watched = PostgresPipelined(connection)
         try:
             yield watched
         except BaseException:
@@ -449,19 +296,19 @@ class PostgresDatabase:
             raise
         await watched.flush()
 
-    async def lock_match(self, connection: PgConnection, match_id: int) -> None:
+    async def lock_match(self, connection: PostgresConnection, match_id: int) -> None:
         """The match's advisory lock, held until the transaction ends: one process's transaction on a match at a
         time, so none writes from a match it read before another's commit."""
-        await connection.execute("SELECT pg_advisory_xact_lock(?, ?)", (LOCK_MATCH, match_id))
+        await connection.execute("SELECT pg_advisory_xact_lock($1, $2)", (LOCK_MATCH, match_id))
 
-    async def lock_tournament(self, connection: PgConnection, tournament_id: int) -> None:
+    async def lock_tournament(self, connection: PostgresConnection, tournament_id: int) -> None:
         """The tournament's advisory lock (see :meth:`lock_match`)."""
-        await connection.execute("SELECT pg_advisory_xact_lock(?, ?)", (LOCK_TOURNAMENT, tournament_id))
+        await connection.execute("SELECT pg_advisory_xact_lock($1, $2)", (LOCK_TOURNAMENT, tournament_id))
 
-    async def announce(self, connection: PgConnection, payload: str) -> None:
+    async def announce(self, connection: PostgresConnection, payload: str) -> None:
         """``NOTIFY``: PostgreSQL delivers it to the listeners when the transaction commits, and never if it rolls
         back."""
-        await connection.execute("SELECT pg_notify(?, ?)", (ANNOUNCEMENTS, payload))
+        await connection.execute("SELECT pg_notify($1, $2)", (ANNOUNCEMENTS, payload))
 
     async def listen(self, receive: Callable[[str], None]) -> bool:
         """A connection of its own that listens (a pooled one would stop hearing when it goes back). If the database

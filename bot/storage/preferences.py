@@ -7,50 +7,72 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import aiosqlite
+from bot.storage.sql import Connection, Placeholders, Statement
 
 PANEL_PLACES = ("dm", "here")
 DEFAULT_PANELS = "dm"
 
 
-async def panel_places(conn: aiosqlite.Connection, user_ids: Iterable[int]) -> dict[int, str]:
+async def panel_places(conn: Connection, user_ids: Iterable[int]) -> dict[int, str]:
     """Where each player's panels open (every user asked for, the default for those without a row); one
     statement."""
     wanted = sorted(set(user_ids))
     if not wanted:
         return {}
-    marks = ", ".join("?" for _ in wanted)
+    marks = Placeholders(conn)
     rows = await conn.execute_fetchall(
-        f"SELECT user_id, panels FROM player_preferences WHERE user_id IN ({marks})", wanted)
+        f"SELECT user_id, panels FROM player_preferences WHERE user_id IN ({marks.each(wanted)})", marks.values)
     stored = {int(row["user_id"]): str(row["panels"]) for row in rows}
     return {user_id: stored.get(user_id, DEFAULT_PANELS) for user_id in wanted}
 
 
-async def set_panel_place(conn: aiosqlite.Connection, user_id: int, place: str, now: float) -> None:
+_SET_PANEL_PLACE = Statement(
+    sqlite=(
+        "INSERT INTO player_preferences (user_id, panels, updated_at) VALUES (?, ?, ?) ON CONFLICT (user_id)"
+        " DO UPDATE SET panels = excluded.panels, updated_at = excluded.updated_at"
+    ),
+    postgresql=(
+        "INSERT INTO player_preferences (user_id, panels, updated_at) VALUES ($1, $2, $3) ON CONFLICT"
+        " (user_id) DO UPDATE SET panels = excluded.panels, updated_at = excluded.updated_at"
+    ),
+)
+
+
+async def set_panel_place(conn: Connection, user_id: int, place: str, now: float) -> None:
     """Where the player's panels open from now on (``dm`` or ``here``)."""
     await conn.execute(
-        "INSERT INTO player_preferences (user_id, panels, updated_at) VALUES (?, ?, ?)"
-        " ON CONFLICT (user_id) DO UPDATE SET panels = excluded.panels, updated_at = excluded.updated_at",
+        _SET_PANEL_PLACE.on(conn),
         (user_id, place, now),
     )
 
 
-async def languages(conn: aiosqlite.Connection, user_ids: Iterable[int]) -> dict[int, str]:
+async def languages(conn: Connection, user_ids: Iterable[int]) -> dict[int, str]:
     """The language each player's client last showed, for those it is known of; one statement."""
     wanted = sorted(set(user_ids))
     if not wanted:
         return {}
-    marks = ", ".join("?" for _ in wanted)
+    marks = Placeholders(conn)
     rows = await conn.execute_fetchall(
-        f"SELECT user_id, language FROM player_preferences WHERE language IS NOT NULL AND user_id IN ({marks})",
-        wanted)
+        "SELECT user_id, language FROM player_preferences WHERE language IS NOT NULL"
+        f" AND user_id IN ({marks.each(wanted)})", marks.values)
     return {int(row["user_id"]): str(row["language"]) for row in rows}
 
 
-async def set_language(conn: aiosqlite.Connection, user_id: int, language: str, now: float) -> None:
+_SET_LANGUAGE = Statement(
+    sqlite=(
+        "INSERT INTO player_preferences (user_id, language, updated_at) VALUES (?, ?, ?) ON CONFLICT"
+        " (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at"
+    ),
+    postgresql=(
+        "INSERT INTO player_preferences (user_id, language, updated_at) VALUES ($1, $2, $3) ON CONFLICT"
+        " (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at"
+    ),
+)
+
+
+async def set_language(conn: Connection, user_id: int, language: str, now: float) -> None:
     """The player's client shows ``language`` (a catalogue's code)."""
     await conn.execute(
-        "INSERT INTO player_preferences (user_id, language, updated_at) VALUES (?, ?, ?)"
-        " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
+        _SET_LANGUAGE.on(conn),
         (user_id, language, now),
     )

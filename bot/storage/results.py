@@ -4,24 +4,39 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import aiosqlite
-
 from bot.storage.records import LeaderboardRow, RatingRecord, ResultRecord
+from bot.storage.sql import Connection, Row, Statement
 
-
-async def insert_results(conn: aiosqlite.Connection, results: Iterable[ResultRecord], now: float) -> None:
-    """Record a finished match's results. The primary key (match, seat) and a trigger (finished matches only)
-    make a second recording of the same match fail with ``sqlite3.IntegrityError``."""
-    await conn.executemany(
+_INSERT_RESULTS = Statement(
+    sqlite=(
         "INSERT INTO results (match_id, seat, guild_id, game, user_id, outcome, rating_before, rating_after,"
-        " rated, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " rated, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    ),
+    postgresql=(
+        "INSERT INTO results (match_id, seat, guild_id, game, user_id, outcome, rating_before, rating_after,"
+        " rated, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+    ),
+)
+
+
+async def insert_results(conn: Connection, results: Iterable[ResultRecord], now: float) -> None:
+    """Record a finished match's results. The primary key (match, seat) and a trigger (finished matches only)
+    make a second recording of the same match fail with :class:`~bot.storage.errors.ConstraintViolation`."""
+    await conn.executemany(
+        _INSERT_RESULTS.on(conn),
         [(r.match_id, r.seat, r.guild_id, r.game, r.user_id, r.outcome, r.rating_before, r.rating_after,
           int(r.rated), now) for r in results],
     )
 
 
-async def results_of_match(conn: aiosqlite.Connection, match_id: int) -> list[ResultRecord]:
-    rows = await conn.execute_fetchall("SELECT * FROM results WHERE match_id = ? ORDER BY seat", (match_id,))
+_RESULTS_OF_MATCH = Statement(
+    sqlite="SELECT * FROM results WHERE match_id = ? ORDER BY seat",
+    postgresql="SELECT * FROM results WHERE match_id = $1 ORDER BY seat",
+)
+
+
+async def results_of_match(conn: Connection, match_id: int) -> list[ResultRecord]:
+    rows = await conn.execute_fetchall(_RESULTS_OF_MATCH.on(conn), (match_id,))
     return [
         ResultRecord(row["match_id"], row["seat"], row["guild_id"], row["game"], row["user_id"], row["outcome"],
                      row["rating_before"], row["rating_after"], bool(row["rated"]))
@@ -29,50 +44,92 @@ async def results_of_match(conn: aiosqlite.Connection, match_id: int) -> list[Re
     ]
 
 
-def _rating(row: aiosqlite.Row) -> RatingRecord:
+def _rating(row: Row) -> RatingRecord:
     return RatingRecord(row["guild_id"], row["game"], row["user_id"], row["mu"], row["sigma"], row["rating"],
                         row["games"], row["wins"], row["losses"], row["draws"])
 
 
-async def get_rating(conn: aiosqlite.Connection, guild_id: int, game: str, user_id: int) -> RatingRecord | None:
+_GET_RATING = Statement(
+    sqlite="SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+    postgresql="SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 AND user_id = $3",
+)
+
+
+async def get_rating(conn: Connection, guild_id: int, game: str, user_id: int) -> RatingRecord | None:
     rows = await conn.execute_fetchall(
-        "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id)
+        _GET_RATING.on(conn), (guild_id, game, user_id)
     )
     return _rating(rows[0]) if rows else None
 
 
-async def put_rating(conn: aiosqlite.Connection, rating: RatingRecord, now: float) -> None:
+_PUT_RATING = Statement(
+    sqlite=(
+        "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, rating, games, wins, losses, draws,"
+        " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO"
+        " UPDATE SET mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating, games ="
+        " excluded.games, wins = excluded.wins, losses = excluded.losses, draws = excluded.draws, updated_at"
+        " = excluded.updated_at"
+    ),
+    postgresql=(
+        "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, rating, games, wins, losses, draws,"
+        " updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (guild_id, game,"
+        " user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating, games ="
+        " excluded.games, wins = excluded.wins, losses = excluded.losses, draws = excluded.draws, updated_at"
+        " = excluded.updated_at"
+    ),
+)
+
+
+async def put_rating(conn: Connection, rating: RatingRecord, now: float) -> None:
     await conn.execute(
-        "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, rating, games, wins, losses, draws, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
-        " mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating, games = excluded.games,"
-        " wins = excluded.wins, losses = excluded.losses, draws = excluded.draws, updated_at = excluded.updated_at",
+        _PUT_RATING.on(conn),
         (rating.guild_id, rating.game, rating.user_id, rating.mu, rating.sigma, rating.rating, rating.games,
          rating.wins, rating.losses, rating.draws, now),
     )
 
 
-async def count_players(conn: aiosqlite.Connection, guild_id: int, game: str, min_games: int) -> tuple[int, int]:
+_COUNT_PLAYERS = Statement(
+    sqlite=(
+        "SELECT COALESCE(SUM(CASE WHEN games >= ? THEN 1 ELSE 0 END), 0) AS ranked, COALESCE(SUM(CASE WHEN"
+        " games < ? THEN 1 ELSE 0 END), 0) AS unranked FROM ratings WHERE guild_id = ? AND game = ?"
+    ),
+    postgresql=(
+        "SELECT COALESCE(SUM(CASE WHEN games >= $1 THEN 1 ELSE 0 END), 0) AS ranked, COALESCE(SUM(CASE WHEN"
+        " games < $2 THEN 1 ELSE 0 END), 0) AS unranked FROM ratings WHERE guild_id = $3 AND game = $4"
+    ),
+)
+
+
+async def count_players(conn: Connection, guild_id: int, game: str, min_games: int) -> tuple[int, int]:
     """(players with at least ``min_games`` games, players with fewer) in this server and game."""
     rows = await conn.execute_fetchall(
-        "SELECT COALESCE(SUM(CASE WHEN games >= ? THEN 1 ELSE 0 END), 0) AS ranked,"
-        " COALESCE(SUM(CASE WHEN games < ? THEN 1 ELSE 0 END), 0) AS unranked"
-        " FROM ratings WHERE guild_id = ? AND game = ?",
+        _COUNT_PLAYERS.on(conn),
         (min_games, min_games, guild_id, game),
     )
     row = next(iter(rows))
     return int(row["ranked"]), int(row["unranked"])
 
 
+_LEADERBOARD_ROWS = Statement(
+    sqlite=(
+        "SELECT r.*, p.display_name FROM ratings AS r LEFT JOIN players AS p ON p.guild_id = r.guild_id AND"
+        " p.user_id = r.user_id WHERE r.guild_id = ? AND r.game = ? AND r.games >= ? ORDER BY r.rating DESC,"
+        " r.wins DESC, r.games DESC, r.user_id ASC LIMIT ? OFFSET ?"
+    ),
+    postgresql=(
+        "SELECT r.*, p.display_name FROM ratings AS r LEFT JOIN players AS p ON p.guild_id = r.guild_id AND"
+        " p.user_id = r.user_id WHERE r.guild_id = $1 AND r.game = $2 AND r.games >= $3 ORDER BY r.rating"
+        " DESC, r.wins DESC, r.games DESC, r.user_id ASC LIMIT $4 OFFSET $5"
+    ),
+)
+
+
 async def leaderboard_rows(
-    conn: aiosqlite.Connection, guild_id: int, game: str, *, min_games: int, limit: int, offset: int
+    conn: Connection, guild_id: int, game: str, *, min_games: int, limit: int, offset: int
 ) -> list[LeaderboardRow]:
     """Ranked players (``min_games`` or more), best rating first (then more wins, more games, lower user id)."""
     rows = await conn.execute_fetchall(
-        "SELECT r.*, p.display_name FROM ratings AS r"
-        " LEFT JOIN players AS p ON p.guild_id = r.guild_id AND p.user_id = r.user_id"
-        " WHERE r.guild_id = ? AND r.game = ? AND r.games >= ?"
-        " ORDER BY r.rating DESC, r.wins DESC, r.games DESC, r.user_id ASC LIMIT ? OFFSET ?",
+        _LEADERBOARD_ROWS.on(conn),
         (guild_id, game, min_games, limit, offset),
     )
     return [

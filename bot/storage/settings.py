@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import aiosqlite
+from bot.storage.sql import Connection, Placeholders, Statement
 
 WAR_PACES = ("flip", "auto", "instant")
 
@@ -34,10 +34,10 @@ class GuildSettings:
     language: str = "en"
 
 
-async def get_settings(conn: aiosqlite.Connection, guild_id: int) -> GuildSettings:
+async def get_settings(conn: Connection, guild_id: int) -> GuildSettings:
     """The server's settings; the defaults when it has never set any (one statement and one round trip: it is read
     inside match transactions, which hold the connection for every round trip)."""
-    rows = await conn.execute_fetchall(_GET_SETTINGS, {"guild": guild_id})
+    rows = await conn.execute_fetchall(_GET_SETTINGS.on(conn), (guild_id,))
     row = next(iter(rows), None)
     assert row is not None
     rules = dict(sorted(json.loads(row["rules"])))
@@ -48,22 +48,44 @@ async def get_settings(conn: aiosqlite.Connection, guild_id: int) -> GuildSettin
                          bool(row["thread_per_match"]), rules, channels, row["language"] or "en")
 
 
-_GET_SETTINGS = """
+# (the server's id three times: SQLite's ?1 and PostgreSQL's $1 are its one parameter)
+_GET_SETTINGS = Statement(
+    sqlite="""
 SELECT s.arrange_seconds, s.flip_pace_ms, s.war_pace, s.thread_per_match, s.language,
        (SELECT json_group_array(json_array(game, json(rules))) FROM guild_default_rules
-         WHERE guild_id = :guild) AS rules,
-       (SELECT json_group_array(channel_id) FROM guild_start_channels WHERE guild_id = :guild) AS channels
-  FROM (SELECT CAST(:guild AS BIGINT) AS guild_id) AS asked LEFT JOIN guild_settings AS s ON s.guild_id = asked.guild_id
-"""
+         WHERE guild_id = ?1) AS rules,
+       (SELECT json_group_array(channel_id) FROM guild_start_channels WHERE guild_id = ?1) AS channels
+  FROM (SELECT CAST(?1 AS BIGINT) AS guild_id) AS asked LEFT JOIN guild_settings AS s ON s.guild_id = asked.guild_id
+""",
+    postgresql="""
+SELECT s.arrange_seconds, s.flip_pace_ms, s.war_pace, s.thread_per_match, s.language,
+       (SELECT COALESCE(json_agg(json_build_array(game, rules::json)), '[]'::json) FROM guild_default_rules
+         WHERE guild_id = $1) AS rules,
+       (SELECT COALESCE(json_agg(channel_id), '[]'::json) FROM guild_start_channels WHERE guild_id = $1) AS channels
+  FROM (SELECT CAST($1 AS BIGINT) AS guild_id) AS asked LEFT JOIN guild_settings AS s ON s.guild_id = asked.guild_id
+""",
+)
 
 
-async def put_settings(conn: aiosqlite.Connection, settings: GuildSettings, now: float) -> None:
+_PUT_SETTINGS = Statement(
+    sqlite=(
+        "INSERT INTO guild_settings (guild_id, arrange_seconds, flip_pace_ms, updated_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (guild_id) DO UPDATE SET arrange_seconds = excluded.arrange_seconds, flip_pace_ms ="
+        " excluded.flip_pace_ms, updated_at = excluded.updated_at"
+    ),
+    postgresql=(
+        "INSERT INTO guild_settings (guild_id, arrange_seconds, flip_pace_ms, updated_at) VALUES ($1, $2, $3,"
+        " $4) ON CONFLICT (guild_id) DO UPDATE SET arrange_seconds = excluded.arrange_seconds, flip_pace_ms ="
+        " excluded.flip_pace_ms, updated_at = excluded.updated_at"
+    ),
+)
+
+
+async def put_settings(conn: Connection, settings: GuildSettings, now: float) -> None:
     """Store Air War's timer and flip pace (only those two: the other settings have their own writers below, so a
     caller that builds ``GuildSettings(guild_id, timer, pace)`` never resets them)."""
     await conn.execute(
-        "INSERT INTO guild_settings (guild_id, arrange_seconds, flip_pace_ms, updated_at) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (guild_id) DO UPDATE SET arrange_seconds = excluded.arrange_seconds,"
-        " flip_pace_ms = excluded.flip_pace_ms, updated_at = excluded.updated_at",
+        _PUT_SETTINGS.on(conn),
         (settings.guild_id, settings.arrange_seconds, settings.flip_pace_ms, now),
     )
 
@@ -71,77 +93,142 @@ async def put_settings(conn: aiosqlite.Connection, settings: GuildSettings, now:
 _COLUMNS = ("arrange_seconds", "flip_pace_ms", "war_pace", "thread_per_match", "language")
 
 
-async def update_settings(conn: aiosqlite.Connection, guild_id: int, now: float, **values: Any) -> None:
+_UPDATE_SETTINGS = Statement(
+    sqlite="INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING",
+    postgresql=(
+        "INSERT INTO guild_settings (guild_id, updated_at) VALUES ($1, $2) ON CONFLICT (guild_id) DO NOTHING"
+    ),
+)
+
+
+async def update_settings(conn: Connection, guild_id: int, now: float, **values: Any) -> None:
     """Set some of the row's settings (``arrange_seconds``, ``flip_pace_ms``, ``war_pace``, ``thread_per_match``,
     ``language``); the others keep their stored (or default) values."""
     unknown = sorted(set(values) - set(_COLUMNS))
     if unknown:
         raise ValueError(f"no setting {unknown[0]!r}")
     await conn.execute(
-        "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING",
+        _UPDATE_SETTINGS.on(conn),
         (guild_id, now),
     )
     if values:
-        assignments = ", ".join(f"{column} = ?" for column in values)
-        stored = [int(value) if isinstance(value, bool) else value for value in values.values()]
+        marks = Placeholders(conn)
+        assignments = ", ".join(f"{column} = {marks(int(value) if isinstance(value, bool) else value)}"
+                                for column, value in values.items())
         await conn.execute(
-            f"UPDATE guild_settings SET {assignments}, updated_at = ? WHERE guild_id = ?",
-            (*stored, now, guild_id),
+            f"UPDATE guild_settings SET {assignments}, updated_at = {marks(now)} WHERE guild_id = {marks(guild_id)}",
+            marks.values,
         )
 
 
+_DELETE_DEFAULT_RULES = Statement(
+    sqlite="DELETE FROM guild_default_rules WHERE guild_id = ? AND game = ?",
+    postgresql="DELETE FROM guild_default_rules WHERE guild_id = $1 AND game = $2",
+)
+_PUT_DEFAULT_RULES = Statement(
+    sqlite=(
+        "INSERT INTO guild_default_rules (guild_id, game, rules, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT"
+        " (guild_id, game) DO UPDATE SET rules = excluded.rules, updated_at = excluded.updated_at"
+    ),
+    postgresql=(
+        "INSERT INTO guild_default_rules (guild_id, game, rules, updated_at) VALUES ($1, $2, $3, $4) ON"
+        " CONFLICT (guild_id, game) DO UPDATE SET rules = excluded.rules, updated_at = excluded.updated_at"
+    ),
+)
+
+
 async def put_default_rules(
-    conn: aiosqlite.Connection, guild_id: int, game: str, rules: Mapping[str, Any], now: float
+    conn: Connection, guild_id: int, game: str, rules: Mapping[str, Any], now: float
 ) -> None:
     """The server's default rules for the game (an empty mapping removes them)."""
     if not rules:
-        await conn.execute("DELETE FROM guild_default_rules WHERE guild_id = ? AND game = ?", (guild_id, game))
+        await conn.execute(_DELETE_DEFAULT_RULES.on(conn), (guild_id, game))
         return
     await conn.execute(
-        "INSERT INTO guild_default_rules (guild_id, game, rules, updated_at) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (guild_id, game) DO UPDATE SET rules = excluded.rules, updated_at = excluded.updated_at",
+        _PUT_DEFAULT_RULES.on(conn),
         (guild_id, game, json.dumps(dict(rules), sort_keys=True), now),
     )
 
 
-async def add_start_channel(conn: aiosqlite.Connection, guild_id: int, channel_id: int, now: float) -> bool:
+_ADD_START_CHANNEL = Statement(
+    sqlite=(
+        "INSERT INTO guild_start_channels (guild_id, channel_id, created_at) VALUES (?, ?, ?) ON CONFLICT"
+        " (guild_id, channel_id) DO NOTHING"
+    ),
+    postgresql=(
+        "INSERT INTO guild_start_channels (guild_id, channel_id, created_at) VALUES ($1, $2, $3) ON CONFLICT"
+        " (guild_id, channel_id) DO NOTHING"
+    ),
+)
+
+
+async def add_start_channel(conn: Connection, guild_id: int, channel_id: int, now: float) -> bool:
     """List a channel where matches may start; ``False`` when it was listed already."""
     cursor = await conn.execute(
-        "INSERT INTO guild_start_channels (guild_id, channel_id, created_at) VALUES (?, ?, ?)"
-        " ON CONFLICT (guild_id, channel_id) DO NOTHING",
+        _ADD_START_CHANNEL.on(conn),
         (guild_id, channel_id, now),
     )
     return cursor.rowcount == 1
 
 
-async def remove_start_channel(conn: aiosqlite.Connection, guild_id: int, channel_id: int) -> bool:
+_REMOVE_START_CHANNEL = Statement(
+    sqlite="DELETE FROM guild_start_channels WHERE guild_id = ? AND channel_id = ?",
+    postgresql="DELETE FROM guild_start_channels WHERE guild_id = $1 AND channel_id = $2",
+)
+
+
+async def remove_start_channel(conn: Connection, guild_id: int, channel_id: int) -> bool:
     """``False`` when the channel was not listed."""
     cursor = await conn.execute(
-        "DELETE FROM guild_start_channels WHERE guild_id = ? AND channel_id = ?", (guild_id, channel_id)
+        _REMOVE_START_CHANNEL.on(conn), (guild_id, channel_id)
     )
     return cursor.rowcount == 1
 
 
-async def clear_start_channels(conn: aiosqlite.Connection, guild_id: int) -> int:
+_CLEAR_START_CHANNELS = Statement(
+    sqlite="DELETE FROM guild_start_channels WHERE guild_id = ?",
+    postgresql="DELETE FROM guild_start_channels WHERE guild_id = $1",
+)
+
+
+async def clear_start_channels(conn: Connection, guild_id: int) -> int:
     """Remove every listed channel (matches may start anywhere again); returns how many were listed."""
-    cursor = await conn.execute("DELETE FROM guild_start_channels WHERE guild_id = ?", (guild_id,))
+    cursor = await conn.execute(_CLEAR_START_CHANNELS.on(conn), (guild_id,))
     return cursor.rowcount
 
 
+_REMEMBER_PLAYER = Statement(
+    sqlite=(
+        "INSERT INTO players (guild_id, user_id, display_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, user_id) DO UPDATE SET display_name = COALESCE(excluded.display_name,"
+        " players.display_name), updated_at = excluded.updated_at"
+    ),
+    postgresql=(
+        "INSERT INTO players (guild_id, user_id, display_name, created_at, updated_at) VALUES ($1, $2, $3,"
+        " $4, $5) ON CONFLICT (guild_id, user_id) DO UPDATE SET display_name ="
+        " COALESCE(excluded.display_name, players.display_name), updated_at = excluded.updated_at"
+    ),
+)
+
+
 async def remember_player(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int, display_name: str | None, now: float
+    conn: Connection, guild_id: int, user_id: int, display_name: str | None, now: float
 ) -> None:
     """Create the player's row; a given name replaces the stored one, ``None`` keeps it."""
     await conn.execute(
-        "INSERT INTO players (guild_id, user_id, display_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"
-        " ON CONFLICT (guild_id, user_id) DO UPDATE SET"
-        " display_name = COALESCE(excluded.display_name, players.display_name), updated_at = excluded.updated_at",
+        _REMEMBER_PLAYER.on(conn),
         (guild_id, user_id, display_name, now, now),
     )
 
 
-async def display_name(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> str | None:
+_DISPLAY_NAME = Statement(
+    sqlite="SELECT display_name FROM players WHERE guild_id = ? AND user_id = ?",
+    postgresql="SELECT display_name FROM players WHERE guild_id = $1 AND user_id = $2",
+)
+
+
+async def display_name(conn: Connection, guild_id: int, user_id: int) -> str | None:
     rows = await conn.execute_fetchall(
-        "SELECT display_name FROM players WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        _DISPLAY_NAME.on(conn), (guild_id, user_id)
     )
     return next(iter(rows))["display_name"] if rows else None

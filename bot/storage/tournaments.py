@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-import aiosqlite
+from bot.storage.sql import Connection, Placeholders, Row, Statement
 
 OPEN_STATUSES = ("signup", "check_in", "running", "paused")
 
@@ -119,16 +119,16 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-async def _all(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+async def _all(conn: Connection, sql: str, params: Sequence[Any] = ()) -> list[Row]:
     return list(await conn.execute_fetchall(sql, params))
 
 
-async def _one(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+async def _one(conn: Connection, sql: str, params: Sequence[Any] = ()) -> Row | None:
     rows = await _all(conn, sql, params)
     return rows[0] if rows else None
 
 
-def _tournament(row: aiosqlite.Row) -> TournamentRecord:
+def _tournament(row: Row) -> TournamentRecord:
     return TournamentRecord(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], name=row["name"], game=row["game"],
         format=row["format"], rules=json.loads(row["rules"]), options=json.loads(row["options"]),
@@ -141,7 +141,7 @@ def _tournament(row: aiosqlite.Row) -> TournamentRecord:
     )
 
 
-def _bracket_match(row: aiosqlite.Row) -> BracketMatchRecord:
+def _bracket_match(row: Row) -> BracketMatchRecord:
     return BracketMatchRecord(
         tournament_id=row["tournament_id"], key=row["key"], round=row["round"],
         players=(row["player_a"], row["player_b"]), status=row["status"],
@@ -153,256 +153,401 @@ def _bracket_match(row: aiosqlite.Row) -> BracketMatchRecord:
 
 # --- tournaments -----------------------------------------------------------------------------------------
 
+_INSERT_TOURNAMENT = Statement(
+    sqlite=(
+        "INSERT INTO tournaments (guild_id, channel_id, name, game, format, rules, options, organiser_id,"
+        " status, seed, signup_closes_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'signup',"
+        " ?, ?, ?, ?) RETURNING id"
+    ),
+    postgresql=(
+        "INSERT INTO tournaments (guild_id, channel_id, name, game, format, rules, options, organiser_id,"
+        " status, seed, signup_closes_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8,"
+        " 'signup', $9, $10, $11, $12) RETURNING id"
+    ),
+)
+
+
 async def insert_tournament(
-    conn: aiosqlite.Connection, *, guild_id: int, channel_id: int, name: str, game: str, format: str,
+    conn: Connection, *, guild_id: int, channel_id: int, name: str, game: str, format: str,
     rules: Mapping[str, Any], options: Mapping[str, Any], organiser_id: int, seed: int,
     signup_closes_at: float | None, now: float,
 ) -> int:
-    cursor = await conn.execute(
-        "INSERT INTO tournaments (guild_id, channel_id, name, game, format, rules, options, organiser_id, status,"
-        " seed, signup_closes_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'signup', ?, ?, ?, ?)",
+    inserted = await _one(
+        conn, _INSERT_TOURNAMENT.on(conn),
         (guild_id, channel_id, name, game, format, _dumps(dict(rules)), _dumps(dict(options)), organiser_id, seed,
          signup_closes_at, now, now),
     )
-    tournament_id = cursor.lastrowid
-    await cursor.close()
-    assert tournament_id is not None
-    return tournament_id
+    assert inserted is not None
+    return int(inserted["id"])
 
 
-async def load_tournament(conn: aiosqlite.Connection, tournament_id: int) -> TournamentRecord | None:
-    row = await _one(conn, "SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+_LOAD_TOURNAMENT = Statement(
+    sqlite="SELECT * FROM tournaments WHERE id = ?",
+    postgresql="SELECT * FROM tournaments WHERE id = $1",
+)
+
+
+async def load_tournament(conn: Connection, tournament_id: int) -> TournamentRecord | None:
+    row = await _one(conn, _LOAD_TOURNAMENT.on(conn), (tournament_id,))
     return None if row is None else _tournament(row)
 
 
-async def update_tournament(conn: aiosqlite.Connection, tournament_id: int, now: float, **fields: Any) -> int:
+async def update_tournament(conn: Connection, tournament_id: int, now: float, **fields: Any) -> int:
     """Set the given columns (``state`` and ``options`` as JSON-ready values); returns the rows changed.
     ``only_status=`` (a status or a tuple) makes the update conditional on the current status."""
     only_status = fields.pop("only_status", None)
     unknown = set(fields) - _TOURNAMENT_COLUMNS
     if unknown:
         raise ValueError(f"not tournament columns: {sorted(unknown)}")
-    columns = [f"{name} = ?" for name in fields] + ["updated_at = ?"]
-    values = [_dumps(v) if name in _JSON_COLUMNS and v is not None else v for name, v in fields.items()]
-    sql = f"UPDATE tournaments SET {', '.join(columns)} WHERE id = ?"
-    params: list[Any] = [*values, now, tournament_id]
+    marks = Placeholders(conn)
+    columns = [f"{name} = {marks(_dumps(v) if name in _JSON_COLUMNS and v is not None else v)}"
+               for name, v in fields.items()]
+    sql = f"UPDATE tournaments SET {', '.join(columns)}, updated_at = {marks(now)} WHERE id = {marks(tournament_id)}"
     if only_status is not None:
         statuses = (only_status,) if isinstance(only_status, str) else tuple(only_status)
-        sql += f" AND status IN ({', '.join('?' for _ in statuses)})"
-        params += statuses
-    cursor = await conn.execute(sql, params)
+        sql += f" AND status IN ({marks.each(statuses)})"
+    cursor = await conn.execute(sql, marks.values)
     changed = cursor.rowcount
     await cursor.close()
     return changed
 
 
-async def open_tournaments(conn: aiosqlite.Connection) -> list[TournamentRecord]:
+async def open_tournaments(conn: Connection) -> list[TournamentRecord]:
     """Every tournament not finished or cancelled, oldest first."""
-    marks = ", ".join("?" for _ in OPEN_STATUSES)
-    rows = await _all(conn, f"SELECT * FROM tournaments WHERE status IN ({marks}) ORDER BY id", OPEN_STATUSES)
+    marks = Placeholders(conn)
+    rows = await _all(conn, f"SELECT * FROM tournaments WHERE status IN ({marks.each(OPEN_STATUSES)}) ORDER BY id",
+                      marks.values)
     return [_tournament(row) for row in rows]
 
 
-async def channel_tournaments(conn: aiosqlite.Connection, guild_id: int, channel_id: int, *,
+async def channel_tournaments(conn: Connection, guild_id: int, channel_id: int, *,
                               open_only: bool = True) -> list[TournamentRecord]:
     """The channel's tournaments (open ones only by default), newest first."""
-    sql = "SELECT * FROM tournaments WHERE guild_id = ? AND channel_id = ?"
-    params: list[Any] = [guild_id, channel_id]
+    marks = Placeholders(conn)
+    sql = f"SELECT * FROM tournaments WHERE guild_id = {marks(guild_id)} AND channel_id = {marks(channel_id)}"
     if open_only:
-        sql += f" AND status IN ({', '.join('?' for _ in OPEN_STATUSES)})"
-        params += OPEN_STATUSES
-    rows = await _all(conn, sql + " ORDER BY id DESC", params)
+        sql += f" AND status IN ({marks.each(OPEN_STATUSES)})"
+    rows = await _all(conn, sql + " ORDER BY id DESC", marks.values)
     return [_tournament(row) for row in rows]
 
 
-async def past_tournaments(conn: aiosqlite.Connection, guild_id: int, *, limit: int, offset: int = 0
+_PAST_PAGE = Statement(
+    sqlite=(
+        "SELECT * FROM tournaments WHERE guild_id = ? AND status IN ('finished', 'cancelled') ORDER BY"
+        " COALESCE(finished_at, updated_at) DESC, id DESC LIMIT ? OFFSET ?"
+    ),
+    postgresql=(
+        "SELECT * FROM tournaments WHERE guild_id = $1 AND status IN ('finished', 'cancelled') ORDER BY"
+        " COALESCE(finished_at, updated_at) DESC, id DESC LIMIT $2 OFFSET $3"
+    ),
+)
+_PAST_COUNT = Statement(
+    sqlite="SELECT COUNT(*) AS n FROM tournaments WHERE guild_id = ? AND status IN ('finished', 'cancelled')",
+    postgresql=(
+        "SELECT COUNT(*) AS n FROM tournaments WHERE guild_id = $1 AND status IN ('finished', 'cancelled')"
+    ),
+)
+
+
+async def past_tournaments(conn: Connection, guild_id: int, *, limit: int, offset: int = 0
                            ) -> tuple[list[TournamentRecord], int]:
     """The server's finished and cancelled tournaments, newest first, and how many there are."""
-    rows = await _all(conn, "SELECT * FROM tournaments WHERE guild_id = ? AND status IN ('finished', 'cancelled')"
-                            " ORDER BY COALESCE(finished_at, updated_at) DESC, id DESC LIMIT ? OFFSET ?",
+    rows = await _all(conn, _PAST_PAGE.on(conn),
                       (guild_id, limit, offset))
-    total = await _one(conn, "SELECT COUNT(*) AS n FROM tournaments WHERE guild_id = ?"
-                             " AND status IN ('finished', 'cancelled')", (guild_id,))
+    total = await _one(conn, _PAST_COUNT.on(conn), (guild_id,))
     assert total is not None
     return [_tournament(row) for row in rows], total["n"]
 
 
 # --- players ---------------------------------------------------------------------------------------------
 
-async def add_entrant(conn: aiosqlite.Connection, tournament_id: int, user_id: int, name: str | None,
+_ADD_ENTRANT = Statement(
+    sqlite=(
+        "INSERT OR IGNORE INTO tournament_players (tournament_id, user_id, name, joined_at) VALUES (?, ?, ?,"
+        " ?)"
+    ),
+    postgresql=(
+        "INSERT INTO tournament_players (tournament_id, user_id, name, joined_at) VALUES ($1, $2, $3, $4) ON"
+        " CONFLICT DO NOTHING"
+    ),
+)
+
+
+async def add_entrant(conn: Connection, tournament_id: int, user_id: int, name: str | None,
                       now: float) -> bool:
     """Sign the user up; ``False`` when they were already."""
     cursor = await conn.execute(
-        "INSERT OR IGNORE INTO tournament_players (tournament_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
+        _ADD_ENTRANT.on(conn),
         (tournament_id, user_id, name, now))
     added = cursor.rowcount == 1
     await cursor.close()
     return added
 
 
-async def remove_entrant(conn: aiosqlite.Connection, tournament_id: int, user_id: int) -> bool:
-    cursor = await conn.execute("DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
+_REMOVE_ENTRANT = Statement(
+    sqlite="DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
+    postgresql="DELETE FROM tournament_players WHERE tournament_id = $1 AND user_id = $2",
+)
+
+
+async def remove_entrant(conn: Connection, tournament_id: int, user_id: int) -> bool:
+    cursor = await conn.execute(_REMOVE_ENTRANT.on(conn),
                                 (tournament_id, user_id))
     removed = cursor.rowcount == 1
     await cursor.close()
     return removed
 
 
-async def check_in(conn: aiosqlite.Connection, tournament_id: int, user_id: int) -> bool:
+_CHECK_IN = Statement(
+    sqlite=(
+        "UPDATE tournament_players SET checked_in = 1 WHERE tournament_id = ? AND user_id = ? AND checked_in"
+        " = 0"
+    ),
+    postgresql=(
+        "UPDATE tournament_players SET checked_in = 1 WHERE tournament_id = $1 AND user_id = $2 AND"
+        " checked_in = 0"
+    ),
+)
+
+
+async def check_in(conn: Connection, tournament_id: int, user_id: int) -> bool:
     """Mark the user checked in; ``False`` when they already were (or are not signed up)."""
-    cursor = await conn.execute("UPDATE tournament_players SET checked_in = 1 WHERE tournament_id = ? AND user_id = ?"
-                                " AND checked_in = 0", (tournament_id, user_id))
+    cursor = await conn.execute(_CHECK_IN.on(conn), (tournament_id, user_id))
     changed = cursor.rowcount == 1
     await cursor.close()
     return changed
 
 
-async def entrants(conn: aiosqlite.Connection, tournament_id: int) -> list[EntrantRecord]:
+_ENTRANTS = Statement(
+    sqlite="SELECT * FROM tournament_players WHERE tournament_id = ? ORDER BY joined_at, rowid",
+    postgresql="SELECT * FROM tournament_players WHERE tournament_id = $1 ORDER BY joined_at, rowid",
+)
+
+
+async def entrants(conn: Connection, tournament_id: int) -> list[EntrantRecord]:
     """The players signed up, in the order they joined."""
-    rows = await _all(conn, "SELECT * FROM tournament_players WHERE tournament_id = ? ORDER BY joined_at, rowid",
+    rows = await _all(conn, _ENTRANTS.on(conn),
                       (tournament_id,))
     return [EntrantRecord(row["user_id"], row["name"], row["joined_at"], bool(row["checked_in"])) for row in rows]
 
 
-async def names(conn: aiosqlite.Connection, tournament_id: int) -> dict[int, str]:
-    rows = await _all(conn, "SELECT user_id, name FROM tournament_players WHERE tournament_id = ?"
-                            " AND name IS NOT NULL", (tournament_id,))
+_NAMES = Statement(
+    sqlite="SELECT user_id, name FROM tournament_players WHERE tournament_id = ? AND name IS NOT NULL",
+    postgresql="SELECT user_id, name FROM tournament_players WHERE tournament_id = $1 AND name IS NOT NULL",
+)
+
+
+async def names(conn: Connection, tournament_id: int) -> dict[int, str]:
+    rows = await _all(conn, _NAMES.on(conn), (tournament_id,))
     return {row["user_id"]: row["name"] for row in rows}
 
 
-async def ratings_of(conn: aiosqlite.Connection, guild_id: int, game: str, user_ids: Iterable[int]
+async def ratings_of(conn: Connection, guild_id: int, game: str, user_ids: Iterable[int]
                      ) -> dict[int, float]:
     """The players' ratings (openskill ordinals) for the game in the server; unrated players are left out."""
     ids = list(user_ids)
     if not ids:
         return {}
-    rows = await _all(conn, f"SELECT user_id, rating FROM ratings WHERE guild_id = ? AND game = ?"
-                            f" AND user_id IN ({', '.join('?' for _ in ids)})", (guild_id, game, *ids))
+    marks = Placeholders(conn)
+    rows = await _all(conn, f"SELECT user_id, rating FROM ratings WHERE guild_id = {marks(guild_id)}"
+                            f" AND game = {marks(game)} AND user_id IN ({marks.each(ids)})", marks.values)
     return {row["user_id"]: row["rating"] for row in rows}
 
 
 # --- bracket matches -------------------------------------------------------------------------------------
 
-async def insert_bracket_match(conn: aiosqlite.Connection, tournament_id: int, key: str, round: str,
+_INSERT_BRACKET_MATCH = Statement(
+    sqlite=(
+        "INSERT INTO tournament_matches (tournament_id, key, round, player_a, player_b, status, deadline_at,"
+        " called_at) VALUES (?, ?, ?, ?, ?, 'called', ?, ?)"
+    ),
+    postgresql=(
+        "INSERT INTO tournament_matches (tournament_id, key, round, player_a, player_b, status, deadline_at,"
+        " called_at) VALUES ($1, $2, $3, $4, $5, 'called', $6, $7)"
+    ),
+)
+
+
+async def insert_bracket_match(conn: Connection, tournament_id: int, key: str, round: str,
                                players: Sequence[int], deadline_at: float | None, now: float) -> None:
     await conn.execute(
-        "INSERT INTO tournament_matches (tournament_id, key, round, player_a, player_b, status, deadline_at,"
-        " called_at) VALUES (?, ?, ?, ?, ?, 'called', ?, ?)",
+        _INSERT_BRACKET_MATCH.on(conn),
         (tournament_id, key, round, players[0], players[1], deadline_at, now))
 
 
-async def load_bracket_match(conn: aiosqlite.Connection, tournament_id: int, key: str) -> BracketMatchRecord | None:
-    row = await _one(conn, "SELECT * FROM tournament_matches WHERE tournament_id = ? AND key = ?",
+_LOAD_BRACKET_MATCH = Statement(
+    sqlite="SELECT * FROM tournament_matches WHERE tournament_id = ? AND key = ?",
+    postgresql="SELECT * FROM tournament_matches WHERE tournament_id = $1 AND key = $2",
+)
+
+
+async def load_bracket_match(conn: Connection, tournament_id: int, key: str) -> BracketMatchRecord | None:
+    row = await _one(conn, _LOAD_BRACKET_MATCH.on(conn),
                      (tournament_id, key))
     return None if row is None else _bracket_match(row)
 
 
-async def bracket_matches(conn: aiosqlite.Connection, tournament_id: int, *, open_only: bool = False,
+async def bracket_matches(conn: Connection, tournament_id: int, *, open_only: bool = False,
                           round: str | None = None, call_message_id: int | None = None) -> list[BracketMatchRecord]:
     """The tournament's bracket matches in the order they were called: only those not decided (``open_only``), of
     one round, or on one call message."""
-    sql = "SELECT * FROM tournament_matches WHERE tournament_id = ?"
-    params: list[Any] = [tournament_id]
+    marks = Placeholders(conn)
+    sql = f"SELECT * FROM tournament_matches WHERE tournament_id = {marks(tournament_id)}"
     if open_only:
         sql += " AND status != 'decided'"
     if round is not None:
-        sql += " AND round = ?"
-        params.append(round)
+        sql += f" AND round = {marks(round)}"
     if call_message_id is not None:
-        sql += " AND call_message_id = ?"
-        params.append(call_message_id)
-    rows = await _all(conn, sql + " ORDER BY called_at, rowid", params)
+        sql += f" AND call_message_id = {marks(call_message_id)}"
+    rows = await _all(conn, sql + " ORDER BY called_at, rowid", marks.values)
     return [_bracket_match(row) for row in rows]
 
 
-async def update_bracket_match(conn: aiosqlite.Connection, tournament_id: int, key: str, **fields: Any) -> int:
+async def update_bracket_match(conn: Connection, tournament_id: int, key: str, **fields: Any) -> int:
     unknown = set(fields) - _MATCH_COLUMNS
     if unknown:
         raise ValueError(f"not tournament match columns: {sorted(unknown)}")
-    columns = ", ".join(f"{name} = ?" for name in fields)
-    cursor = await conn.execute(f"UPDATE tournament_matches SET {columns} WHERE tournament_id = ? AND key = ?",
-                                (*fields.values(), tournament_id, key))
+    marks = Placeholders(conn)
+    columns = ", ".join(f"{name} = {marks(value)}" for name, value in fields.items())
+    cursor = await conn.execute(f"UPDATE tournament_matches SET {columns} WHERE tournament_id = {marks(tournament_id)}"
+                                f" AND key = {marks(key)}", marks.values)
     changed = cursor.rowcount
     await cursor.close()
     return changed
 
 
-async def next_deadline(conn: aiosqlite.Connection, tournament_id: int) -> float | None:
+_NEXT_DEADLINE = Statement(
+    sqlite=(
+        "SELECT MIN(deadline_at) AS at FROM tournament_matches WHERE tournament_id = ? AND status = 'called'"
+        " AND deadline_at IS NOT NULL"
+    ),
+    postgresql=(
+        "SELECT MIN(deadline_at) AS at FROM tournament_matches WHERE tournament_id = $1 AND status = 'called'"
+        " AND deadline_at IS NOT NULL"
+    ),
+)
+
+
+async def next_deadline(conn: Connection, tournament_id: int) -> float | None:
     """The earliest no-show deadline of the tournament's called matches (``None``: none)."""
-    row = await _one(conn, "SELECT MIN(deadline_at) AS at FROM tournament_matches WHERE tournament_id = ?"
-                           " AND status = 'called' AND deadline_at IS NOT NULL", (tournament_id,))
+    row = await _one(conn, _NEXT_DEADLINE.on(conn), (tournament_id,))
     return None if row is None else row["at"]
 
 
-async def stalled_bracket_matches(conn: aiosqlite.Connection) -> list[tuple[int, str, int | None]]:
+_STALLED_BRACKET_MATCHES = (  # the same text on both databases
+    "SELECT tm.tournament_id, tm.key, CASE WHEN tm.status = 'playing' THEN tm.match_id END AS match_id"
+    " FROM tournament_matches AS tm JOIN tournaments AS t ON t.id = tm.tournament_id LEFT JOIN matches AS"
+    " m ON m.id = tm.match_id WHERE t.status = 'running' AND tm.status != 'decided' AND (tm.status ="
+    " 'waiting' OR (tm.status = 'playing' AND m.status = 'challenge')) ORDER BY tm.tournament_id,"
+    " tm.called_at, tm.rowid"
+)
+
+
+async def stalled_bracket_matches(conn: Connection) -> list[tuple[int, str, int | None]]:
     """Bracket matches of running tournaments that wait for a game to be dealt (match id ``None``) or whose game
     was dealt but not accepted yet (a crash in between): (tournament id, key, match id), oldest call first."""
     rows = await _all(
         conn,
-        "SELECT tm.tournament_id, tm.key, CASE WHEN tm.status = 'playing' THEN tm.match_id END AS match_id"
-        " FROM tournament_matches AS tm JOIN tournaments AS t ON t.id = tm.tournament_id"
-        " LEFT JOIN matches AS m ON m.id = tm.match_id"
-        " WHERE t.status = 'running' AND tm.status != 'decided'"
-        " AND (tm.status = 'waiting' OR (tm.status = 'playing' AND m.status = 'challenge'))"
-        " ORDER BY tm.tournament_id, tm.called_at, tm.rowid")
+        _STALLED_BRACKET_MATCHES)
     return [(row["tournament_id"], row["key"], row["match_id"]) for row in rows]
 
 
-async def bracket_match_of_game(conn: aiosqlite.Connection, match_id: int) -> tuple[int, str] | None:
+_BRACKET_MATCH_OF_GAME = Statement(
+    sqlite="SELECT tournament_id, key FROM tournament_games WHERE match_id = ?",
+    postgresql="SELECT tournament_id, key FROM tournament_games WHERE match_id = $1",
+)
+
+
+async def bracket_match_of_game(conn: Connection, match_id: int) -> tuple[int, str] | None:
     """The (tournament id, bracket match key) a real match was played for, or ``None``."""
-    row = await _one(conn, "SELECT tournament_id, key FROM tournament_games WHERE match_id = ?", (match_id,))
+    row = await _one(conn, _BRACKET_MATCH_OF_GAME.on(conn), (match_id,))
     return None if row is None else (row["tournament_id"], row["key"])
 
 
 # --- games -----------------------------------------------------------------------------------------------
 
-async def insert_game(conn: aiosqlite.Connection, tournament_id: int, key: str, match_id: int) -> int:
-    row = await _one(conn, "SELECT COALESCE(MAX(number), 0) + 1 AS n FROM tournament_games"
-                           " WHERE tournament_id = ? AND key = ?", (tournament_id, key))
+_NEXT_GAME_NUMBER = Statement(
+    sqlite="SELECT COALESCE(MAX(number), 0) + 1 AS n FROM tournament_games WHERE tournament_id = ? AND key = ?",
+    postgresql=(
+        "SELECT COALESCE(MAX(number), 0) + 1 AS n FROM tournament_games WHERE tournament_id = $1 AND key = $2"
+    ),
+)
+_INSERT_GAME = Statement(
+    sqlite="INSERT INTO tournament_games (tournament_id, key, number, match_id) VALUES (?, ?, ?, ?)",
+    postgresql="INSERT INTO tournament_games (tournament_id, key, number, match_id) VALUES ($1, $2, $3, $4)",
+)
+
+
+async def insert_game(conn: Connection, tournament_id: int, key: str, match_id: int) -> int:
+    row = await _one(conn, _NEXT_GAME_NUMBER.on(conn), (tournament_id, key))
     assert row is not None
-    await conn.execute("INSERT INTO tournament_games (tournament_id, key, number, match_id) VALUES (?, ?, ?, ?)",
+    await conn.execute(_INSERT_GAME.on(conn),
                        (tournament_id, key, row["n"], match_id))
     return row["n"]
 
 
-async def games(conn: aiosqlite.Connection, tournament_id: int, key: str | None = None) -> list[GameRecord]:
-    sql = "SELECT * FROM tournament_games WHERE tournament_id = ?"
-    params: list[Any] = [tournament_id]
+async def games(conn: Connection, tournament_id: int, key: str | None = None) -> list[GameRecord]:
+    marks = Placeholders(conn)
+    sql = f"SELECT * FROM tournament_games WHERE tournament_id = {marks(tournament_id)}"
     if key is not None:
-        sql += " AND key = ?"
-        params.append(key)
-    rows = await _all(conn, sql + " ORDER BY key, number", params)
+        sql += f" AND key = {marks(key)}"
+    rows = await _all(conn, sql + " ORDER BY key, number", marks.values)
     return [GameRecord(row["tournament_id"], row["key"], row["number"], row["match_id"], row["winner_id"],
                        bool(row["counted"])) for row in rows]
 
 
-async def count_game(conn: aiosqlite.Connection, match_id: int, winner_id: int | None) -> bool:
+_COUNT_GAME = Statement(
+    sqlite="UPDATE tournament_games SET counted = 1, winner_id = ? WHERE match_id = ? AND counted = 0",
+    postgresql="UPDATE tournament_games SET counted = 1, winner_id = $1 WHERE match_id = $2 AND counted = 0",
+)
+
+
+async def count_game(conn: Connection, match_id: int, winner_id: int | None) -> bool:
     """Mark a finished game counted in its series (once); ``False`` if it was counted already."""
-    cursor = await conn.execute("UPDATE tournament_games SET counted = 1, winner_id = ? WHERE match_id = ?"
-                                " AND counted = 0", (winner_id, match_id))
+    cursor = await conn.execute(_COUNT_GAME.on(conn), (winner_id, match_id))
     changed = cursor.rowcount == 1
     await cursor.close()
     return changed
 
 
-async def finished_uncounted_games(conn: aiosqlite.Connection) -> list[tuple[int, str, int]]:
+_FINISHED_UNCOUNTED_GAMES = (  # the same text on both databases
+    "SELECT g.tournament_id, g.key, g.match_id FROM tournament_games AS g JOIN matches AS m ON m.id ="
+    " g.match_id JOIN tournaments AS t ON t.id = g.tournament_id WHERE g.counted = 0 AND m.status IN"
+    " ('finished', 'cancelled') AND t.status IN ('running', 'paused') ORDER BY COALESCE(m.finished_at,"
+    " m.updated_at), g.match_id"
+)
+
+
+async def finished_uncounted_games(conn: Connection) -> list[tuple[int, str, int]]:
     """Games of open tournaments whose real match is over (finished or cancelled) but not counted yet:
     (tournament id, key, match id), in the order the matches ended."""
     rows = await _all(
         conn,
-        "SELECT g.tournament_id, g.key, g.match_id FROM tournament_games AS g"
-        " JOIN matches AS m ON m.id = g.match_id JOIN tournaments AS t ON t.id = g.tournament_id"
-        " WHERE g.counted = 0 AND m.status IN ('finished', 'cancelled')"
-        " AND t.status IN ('running', 'paused')"
-        " ORDER BY COALESCE(m.finished_at, m.updated_at), g.match_id")
+        _FINISHED_UNCOUNTED_GAMES)
     return [(row["tournament_id"], row["key"], row["match_id"]) for row in rows]
 
 
 # --- the channel's queue ---------------------------------------------------------------------------------
 
-async def append_events(conn: aiosqlite.Connection, tournament_id: int, events: Iterable[Mapping[str, Any]],
+_LAST_EVENT_SEQ = Statement(
+    sqlite="SELECT COALESCE(MAX(seq), 0) AS seq FROM tournament_events WHERE tournament_id = ?",
+    postgresql="SELECT COALESCE(MAX(seq), 0) AS seq FROM tournament_events WHERE tournament_id = $1",
+)
+_INSERT_EVENT = Statement(
+    sqlite=(
+        "INSERT INTO tournament_events (tournament_id, seq, type, event, shown, created_at) VALUES (?, ?, ?,"
+        " ?, 0, ?)"
+    ),
+    postgresql=(
+        "INSERT INTO tournament_events (tournament_id, seq, type, event, shown, created_at) VALUES ($1, $2,"
+        " $3, $4, 0, $5)"
+    ),
+)
+
+
+async def append_events(conn: Connection, tournament_id: int, events: Iterable[Mapping[str, Any]],
                         now: float) -> list[TournamentEvent]:
-    row = await _one(conn, "SELECT COALESCE(MAX(seq), 0) AS seq FROM tournament_events WHERE tournament_id = ?",
+    row = await _one(conn, _LAST_EVENT_SEQ.on(conn),
                      (tournament_id,))
     assert row is not None
     seq = row["seq"]
@@ -411,37 +556,53 @@ async def append_events(conn: aiosqlite.Connection, tournament_id: int, events: 
         seq += 1
         queued.append(TournamentEvent(tournament_id, seq, str(event["type"]), dict(event), False))
     await conn.executemany(
-        "INSERT INTO tournament_events (tournament_id, seq, type, event, shown, created_at) VALUES (?, ?, ?, ?, 0, ?)",
+        _INSERT_EVENT.on(conn),
         [(q.tournament_id, q.seq, q.type, _dumps(q.event), now) for q in queued])
     return queued
 
 
-async def unshown_events(conn: aiosqlite.Connection, tournament_id: int) -> list[TournamentEvent]:
-    rows = await _all(conn, "SELECT * FROM tournament_events WHERE tournament_id = ? AND shown = 0 ORDER BY seq",
+_UNSHOWN_EVENTS = Statement(
+    sqlite="SELECT * FROM tournament_events WHERE tournament_id = ? AND shown = 0 ORDER BY seq",
+    postgresql="SELECT * FROM tournament_events WHERE tournament_id = $1 AND shown = 0 ORDER BY seq",
+)
+
+
+async def unshown_events(conn: Connection, tournament_id: int) -> list[TournamentEvent]:
+    rows = await _all(conn, _UNSHOWN_EVENTS.on(conn),
                       (tournament_id,))
     return [TournamentEvent(row["tournament_id"], row["seq"], row["type"], json.loads(row["event"]), False)
             for row in rows]
 
 
-async def mark_shown(conn: aiosqlite.Connection, tournament_id: int, up_to_seq: int) -> int:
-    cursor = await conn.execute("UPDATE tournament_events SET shown = 1 WHERE tournament_id = ? AND seq <= ?"
-                                " AND shown = 0", (tournament_id, up_to_seq))
+_MARK_SHOWN = Statement(
+    sqlite="UPDATE tournament_events SET shown = 1 WHERE tournament_id = ? AND seq <= ? AND shown = 0",
+    postgresql="UPDATE tournament_events SET shown = 1 WHERE tournament_id = $1 AND seq <= $2 AND shown = 0",
+)
+
+
+async def mark_shown(conn: Connection, tournament_id: int, up_to_seq: int) -> int:
+    cursor = await conn.execute(_MARK_SHOWN.on(conn), (tournament_id, up_to_seq))
     changed = cursor.rowcount
     await cursor.close()
     return changed
 
 
-async def last_event(conn: aiosqlite.Connection, tournament_id: int, types: Sequence[str]) -> TournamentEvent | None:
+async def last_event(conn: Connection, tournament_id: int, types: Sequence[str]) -> TournamentEvent | None:
     """The tournament's latest channel event of one of these types (``None``: none)."""
-    row = await _one(conn, f"SELECT * FROM tournament_events WHERE tournament_id = ? AND type IN"
-                           f" ({', '.join('?' for _ in types)}) ORDER BY seq DESC LIMIT 1", (tournament_id, *types))
+    marks = Placeholders(conn)
+    row = await _one(conn, f"SELECT * FROM tournament_events WHERE tournament_id = {marks(tournament_id)}"
+                           f" AND type IN ({marks.each(types)}) ORDER BY seq DESC LIMIT 1", marks.values)
     return None if row is None else TournamentEvent(row["tournament_id"], row["seq"], row["type"],
                                                     json.loads(row["event"]), bool(row["shown"]))
 
 
-async def tournaments_with_unshown_events(conn: aiosqlite.Connection) -> list[int]:
-    rows = await _all(conn, "SELECT DISTINCT tournament_id FROM tournament_events WHERE shown = 0"
-                            " ORDER BY tournament_id")
+_TOURNAMENTS_WITH_UNSHOWN_EVENTS = (  # the same text on both databases
+    "SELECT DISTINCT tournament_id FROM tournament_events WHERE shown = 0 ORDER BY tournament_id"
+)
+
+
+async def tournaments_with_unshown_events(conn: Connection) -> list[int]:
+    rows = await _all(conn, _TOURNAMENTS_WITH_UNSHOWN_EVENTS)
     return [row["tournament_id"] for row in rows]
 
 
@@ -451,35 +612,54 @@ async def tournaments_with_unshown_events(conn: aiosqlite.Connection) -> list[in
 _PLAYER_KEYS = frozenset({"user_id", "player", "players", "winner", "champion", "by", "busy", "left_out"})
 
 
-async def open_tournaments_of_player(conn: aiosqlite.Connection, guild_id: int, user_id: int
+async def open_tournaments_of_player(conn: Connection, guild_id: int, user_id: int
                                      ) -> list[TournamentRecord]:
     """The server's tournaments not over yet that the user signed up for or organises, oldest first."""
-    marks = ", ".join("?" for _ in OPEN_STATUSES)
-    rows = await _all(conn, f"SELECT * FROM tournaments AS t WHERE t.guild_id = ? AND t.status IN ({marks})"
-                            " AND (t.organiser_id = ? OR EXISTS (SELECT 1 FROM tournament_players AS p"
-                            " WHERE p.tournament_id = t.id AND p.user_id = ?)) ORDER BY t.id",
-                      (guild_id, *OPEN_STATUSES, user_id, user_id))
+    marks = Placeholders(conn)
+    rows = await _all(conn, f"SELECT * FROM tournaments AS t WHERE t.guild_id = {marks(guild_id)}"
+                            f" AND t.status IN ({marks.each(OPEN_STATUSES)}) AND (t.organiser_id = {marks(user_id)}"
+                            " OR EXISTS (SELECT 1 FROM tournament_players AS p WHERE p.tournament_id = t.id"
+                            f" AND p.user_id = {marks(user_id)})) ORDER BY t.id", marks.values)
     return [_tournament(row) for row in rows]
 
 
-async def tournaments_of_player(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> list[TournamentRecord]:
+_TOURNAMENTS_OF_PLAYER = Statement(
+    sqlite=(
+        "SELECT * FROM tournaments AS t WHERE t.guild_id = ?1 AND (t.organiser_id = ?2 OR t.champion_id = ?2"
+        " OR EXISTS (SELECT 1 FROM tournament_players AS p WHERE p.tournament_id = t.id AND p.user_id = ?2)"
+        " OR EXISTS (SELECT 1 FROM tournament_events AS e WHERE e.tournament_id = t.id AND"
+        " instr(e.event, CAST(?2 AS TEXT)) > 0)) ORDER BY t.id"
+    ),
+    postgresql=(
+        "SELECT * FROM tournaments AS t WHERE t.guild_id = $1 AND (t.organiser_id = $2 OR t.champion_id = $2"
+        " OR EXISTS (SELECT 1 FROM tournament_players AS p WHERE p.tournament_id = t.id AND p.user_id = $2)"
+        " OR EXISTS (SELECT 1 FROM tournament_events AS e WHERE e.tournament_id = t.id AND"
+        " strpos(e.event, CAST($2 AS TEXT)) > 0)) ORDER BY t.id"
+    ),
+)
+
+
+async def tournaments_of_player(conn: Connection, guild_id: int, user_id: int) -> list[TournamentRecord]:
     """Every tournament of the server that holds something of the user: they signed up (and maybe left) or
     organised it, or a channel event names them; oldest first."""
     rows = await _all(
         conn,
-        "SELECT * FROM tournaments AS t WHERE t.guild_id = ?1 AND (t.organiser_id = ?2 OR t.champion_id = ?2"
-        " OR EXISTS (SELECT 1 FROM tournament_players AS p WHERE p.tournament_id = t.id AND p.user_id = ?2)"
-        " OR EXISTS (SELECT 1 FROM tournament_events AS e WHERE e.tournament_id = t.id"
-        "            AND instr(e.event, CAST(?2 AS TEXT)) > 0)) ORDER BY t.id",
+        _TOURNAMENTS_OF_PLAYER.on(conn),
         (guild_id, user_id))
     return [_tournament(row) for row in rows]
 
 
-async def placeholder_for(conn: aiosqlite.Connection, tournament_id: int, user_id: int) -> int:
+_PLACEHOLDER_FOR = Statement(
+    sqlite="SELECT user_id FROM tournament_players WHERE tournament_id = ? ORDER BY joined_at, rowid",
+    postgresql="SELECT user_id FROM tournament_players WHERE tournament_id = $1 ORDER BY joined_at, rowid",
+)
+
+
+async def placeholder_for(conn: Connection, tournament_id: int, user_id: int) -> int:
     """The id a deleted player gets in a tournament: ``-(n + 1)`` for the n-th player to sign up (from 0), so
     placeholders are distinct within a tournament and say nothing across tournaments; someone who is not signed
     up (the organiser, a player who left) gets ``-(players + 1)``."""
-    rows = await _all(conn, "SELECT user_id FROM tournament_players WHERE tournament_id = ? ORDER BY joined_at, rowid",
+    rows = await _all(conn, _PLACEHOLDER_FOR.on(conn),
                       (tournament_id,))
     ids = [row["user_id"] for row in rows]
     return -(ids.index(user_id) + 1) if user_id in ids else -(len(ids) + 1)
@@ -496,30 +676,69 @@ def _scrub_event(value: Any, user_id: int, placeholder: int, key: str | None = N
     return value
 
 
-async def anonymise_player(conn: aiosqlite.Connection, tournament_id: int, user_id: int, placeholder: int,
+_ANONYMISE_ENTRANT = Statement(
+    sqlite="UPDATE tournament_players SET user_id = ?, name = NULL WHERE tournament_id = ? AND user_id = ?",
+    postgresql=(
+        "UPDATE tournament_players SET user_id = $1, name = NULL WHERE tournament_id = $2 AND user_id = $3"
+    ),
+)
+_ANONYMISE_ORGANISER_AND_CHAMPION = Statement(
+    sqlite=(
+        "UPDATE tournaments SET organiser_id = CASE WHEN organiser_id = ?1 THEN ?2 ELSE organiser_id END,"
+        " champion_id = CASE WHEN champion_id = ?1 THEN ?2 ELSE champion_id END, state = COALESCE(?3, state)"
+        " WHERE id = ?4"
+    ),
+    postgresql=(
+        "UPDATE tournaments SET organiser_id = CASE WHEN organiser_id = $1 THEN $2 ELSE organiser_id END,"
+        " champion_id = CASE WHEN champion_id = $1 THEN $2 ELSE champion_id END, state = COALESCE($3, state)"
+        " WHERE id = $4"
+    ),
+)
+_ANONYMISE_BRACKET_PLAYERS = Statement(
+    sqlite=(
+        "UPDATE tournament_matches SET player_a = CASE WHEN player_a = ?1 THEN ?2 ELSE player_a END, player_b"
+        " = CASE WHEN player_b = ?1 THEN ?2 ELSE player_b END, winner_id = CASE WHEN winner_id = ?1 THEN ?2"
+        " ELSE winner_id END WHERE tournament_id = ?3 AND ?1 IN (player_a, player_b, winner_id)"
+    ),
+    postgresql=(
+        "UPDATE tournament_matches SET player_a = CASE WHEN player_a = $1 THEN $2 ELSE player_a END, player_b"
+        " = CASE WHEN player_b = $1 THEN $2 ELSE player_b END, winner_id = CASE WHEN winner_id = $1 THEN $2"
+        " ELSE winner_id END WHERE tournament_id = $3 AND $1 IN (player_a, player_b, winner_id)"
+    ),
+)
+_ANONYMISE_GAME_WINNER = Statement(
+    sqlite="UPDATE tournament_games SET winner_id = ? WHERE tournament_id = ? AND winner_id = ?",
+    postgresql="UPDATE tournament_games SET winner_id = $1 WHERE tournament_id = $2 AND winner_id = $3",
+)
+_EVENTS_TO_ANONYMISE = Statement(
+    sqlite="SELECT seq, event FROM tournament_events WHERE tournament_id = ?",
+    postgresql="SELECT seq, event FROM tournament_events WHERE tournament_id = $1",
+)
+_REWRITE_EVENT = Statement(
+    sqlite="UPDATE tournament_events SET event = ? WHERE tournament_id = ? AND seq = ?",
+    postgresql="UPDATE tournament_events SET event = $1 WHERE tournament_id = $2 AND seq = $3",
+)
+
+
+async def anonymise_player(conn: Connection, tournament_id: int, user_id: int, placeholder: int,
                            state: Mapping[str, Any] | None) -> None:
     """Replace the user by ``placeholder`` in the tournament: their signup row (name forgotten), organiser and
     champion, bracket matches, games, every channel event; ``state`` (the Tournament's JSON with the player
     replaced already, ``None``: leave it) is stored."""
-    await conn.execute("UPDATE tournament_players SET user_id = ?, name = NULL WHERE tournament_id = ? AND user_id = ?",
+    await conn.execute(_ANONYMISE_ENTRANT.on(conn),
                        (placeholder, tournament_id, user_id))
     await conn.execute(
-        "UPDATE tournaments SET organiser_id = CASE WHEN organiser_id = ?1 THEN ?2 ELSE organiser_id END,"
-        " champion_id = CASE WHEN champion_id = ?1 THEN ?2 ELSE champion_id END,"
-        " state = COALESCE(?3, state) WHERE id = ?4",
+        _ANONYMISE_ORGANISER_AND_CHAMPION.on(conn),
         (user_id, placeholder, None if state is None else _dumps(dict(state)), tournament_id))
     await conn.execute(
-        "UPDATE tournament_matches SET player_a = CASE WHEN player_a = ?1 THEN ?2 ELSE player_a END,"
-        " player_b = CASE WHEN player_b = ?1 THEN ?2 ELSE player_b END,"
-        " winner_id = CASE WHEN winner_id = ?1 THEN ?2 ELSE winner_id END"
-        " WHERE tournament_id = ?3 AND ?1 IN (player_a, player_b, winner_id)",
+        _ANONYMISE_BRACKET_PLAYERS.on(conn),
         (user_id, placeholder, tournament_id))
-    await conn.execute("UPDATE tournament_games SET winner_id = ? WHERE tournament_id = ? AND winner_id = ?",
+    await conn.execute(_ANONYMISE_GAME_WINNER.on(conn),
                        (placeholder, tournament_id, user_id))
     updates = []
-    for row in await _all(conn, "SELECT seq, event FROM tournament_events WHERE tournament_id = ?", (tournament_id,)):
+    for row in await _all(conn, _EVENTS_TO_ANONYMISE.on(conn), (tournament_id,)):
         event = json.loads(row["event"])
         scrubbed = _scrub_event(event, user_id, placeholder)
         if scrubbed != event:
             updates.append((_dumps(scrubbed), tournament_id, row["seq"]))
-    await conn.executemany("UPDATE tournament_events SET event = ? WHERE tournament_id = ? AND seq = ?", updates)
+    await conn.executemany(_REWRITE_EVENT.on(conn), updates)

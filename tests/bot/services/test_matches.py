@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import sqlite3
 
 import pytest
 from openskill.models import PlackettLuce
@@ -19,6 +18,7 @@ from bot.replay import replay
 from bot.storage import matches as store
 from bot.storage import results as results_store
 from bot.storage import settings as settings_store
+from bot.storage.errors import ConstraintViolation
 from bot.storage.settings import GuildSettings
 from tests.bot.services.support import (
     ALICE,
@@ -405,7 +405,7 @@ async def test_a_result_is_recorded_once(service):
             await service._finish(_Work(conn, service.store, work_match, 0.0), game)
     # the constraint: results of the same match cannot be written twice
     results = await service.results(match.id)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(ConstraintViolation):
         async with service.db.transaction() as conn:
             await results_store.insert_results(conn, results, 0.0)
     assert await table_dump(service.db) == before

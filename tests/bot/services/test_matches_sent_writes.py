@@ -5,12 +5,12 @@ the commit, and a transaction that fails keeps none of them -- not even one hand
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 
 import pytest
 
 from bot.match.kernel import MatchKernel
 from bot.storage import matches as store
+from bot.storage.errors import ConstraintViolation
 from tests.bot.services.support import ALICE, BOB, start_match
 
 
@@ -39,7 +39,7 @@ async def test_a_sent_write_that_fails_rolls_back_every_write_of_the_transaction
     reader = await opener(tmp_path / "airwar.db")
     before = await events_of(reader, match.id)
     stored = await reader.get_match(match.id)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(ConstraintViolation):
         async with service._work(match.id) as work:
             work.send_update(deadline_at=123.0)
             # an event numbered like one stored already: the primary key refuses it

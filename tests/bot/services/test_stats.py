@@ -27,6 +27,7 @@ from bot.services.stats import (
 from bot.services.tournaments import TournamentService
 from bot.storage import Database
 from bot.storage.diagnostics import dump_tables
+from bot.storage.sql import Placeholders
 from bot.tournaments import Tournament
 from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, START, FakeClock, open_database
 
@@ -242,12 +243,14 @@ async def test_deleting_a_player_anonymises_their_matches_and_removes_their_stat
     # nothing in this server's data names alice any more; the other server's is untouched
     async with world.db.read() as conn:
         tables = await dump_tables(conn)
+        marks = Placeholders(conn)
         other = await conn.execute_fetchall(
-            "SELECT COUNT(*) FROM match_seats s JOIN matches m ON m.id = s.match_id WHERE m.guild_id = ?"
-            " AND s.user_id = ?", (OTHER_GUILD, ALICE))
+            "SELECT COUNT(*) FROM match_seats s JOIN matches m ON m.id = s.match_id"
+            f" WHERE m.guild_id = {marks(OTHER_GUILD)} AND s.user_id = {marks(ALICE)}", marks.values)
+        marks = Placeholders(conn)
         seats = await conn.execute_fetchall(
-            "SELECT s.user_id FROM match_seats s JOIN matches m ON m.id = s.match_id WHERE m.guild_id = ?",
-            (GUILD,))
+            "SELECT s.user_id FROM match_seats s JOIN matches m ON m.id = s.match_id"
+            f" WHERE m.guild_id = {marks(GUILD)}", marks.values)
     text = json.dumps({name: rows for name, rows in tables.items()}, default=str)
     assert "Alice Liddell" not in text
     assert next(iter(other))[0] == 1
@@ -271,9 +274,10 @@ async def test_deleting_a_player_anonymises_their_matches_and_removes_their_stat
     # both players of a match may delete: the placeholders differ by seat
     await world.stats.delete_player(GUILD, BOB)
     async with world.db.read() as conn:
+        marks = Placeholders(conn)
         ids = [tuple(row) for row in await conn.execute_fetchall(
             "SELECT s.match_id, s.user_id FROM match_seats s JOIN matches m ON m.id = s.match_id"
-            " WHERE m.guild_id = ? AND s.user_id < 0 ORDER BY s.match_id, s.seat", (GUILD,))]
+            f" WHERE m.guild_id = {marks(GUILD)} AND s.user_id < 0 ORDER BY s.match_id, s.seat", marks.values)]
     assert all(user_id in (-1, -2) for _, user_id in ids) and len(ids) == len(set(ids))
 
 

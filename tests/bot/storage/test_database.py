@@ -5,6 +5,7 @@ import pytest
 
 from bot.storage import Database, DatabaseClosed, MigrationError
 from bot.storage.database import Migration, load_migrations
+from bot.storage.errors import ConstraintViolation
 
 
 async def test_open_applies_every_migration_once_with_wal_and_foreign_keys(tmp_path):
@@ -203,7 +204,7 @@ async def _insert_match(conn, match_id: int, users=(1, 2), status: str = "challe
 async def test_a_player_is_in_one_open_match_per_game(database):
     async with database.transaction() as conn:
         await _insert_match(conn, 1, (1, 2))
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(ConstraintViolation):
         async with database.transaction() as conn:
             await _insert_match(conn, 2, (2, 3))
     async with database.transaction() as conn:  # once the first is over, the seat is free again
@@ -220,16 +221,16 @@ async def test_results_only_for_finished_matches_once_and_final_statuses_stay(da
               " created_at) VALUES (1, 0, 1, 'airwar', 1, 'win', 0, 1, 0)")
     async with database.transaction() as conn:
         await _insert_match(conn, 1)
-    with pytest.raises(sqlite3.IntegrityError, match="only for finished"):
+    with pytest.raises(ConstraintViolation, match="only for finished"):
         async with database.transaction() as conn:
             await conn.execute(insert)
     async with database.transaction() as conn:
         await conn.execute("UPDATE matches SET status = 'finished', result = '{}', seed = 1, state = '{}' WHERE id = 1")
         await conn.execute(insert)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(ConstraintViolation):
         async with database.transaction() as conn:
             await conn.execute(insert)
-    with pytest.raises(sqlite3.IntegrityError, match="cannot change its status"):
+    with pytest.raises(ConstraintViolation, match="cannot change its status"):
         async with database.transaction() as conn:
             await conn.execute("UPDATE matches SET status = 'active' WHERE id = 1")
 
@@ -269,14 +270,14 @@ async def test_the_games_migration_keeps_every_row_and_widens_the_checks(tmp_pat
             await conn.execute("INSERT INTO match_actions VALUES (8, 1, 0, 0, 'flip', '{}', 0)")
             # any kind a game's flow names (a new game brings its own), but a kind
             await conn.execute("UPDATE matches SET deadline_kind = 'a_new_kind' WHERE id = 8")
-            with pytest.raises(sqlite3.IntegrityError):
+            with pytest.raises(ConstraintViolation):
                 await conn.execute("UPDATE matches SET deadline_kind = '' WHERE id = 8")
-            with pytest.raises(sqlite3.IntegrityError):  # still only finished matches get results
+            with pytest.raises(ConstraintViolation):  # still only finished matches get results
                 await conn.execute(
                     "INSERT INTO results (match_id, seat, guild_id, game, user_id, outcome, rating_before,"
                     " rating_after, created_at) VALUES (8, 0, 1, 'war', 11, 'win', 0, 1, 0)"
                 )
-            with pytest.raises(sqlite3.IntegrityError):  # the final-status trigger survived the rebuild
+            with pytest.raises(ConstraintViolation):  # the final-status trigger survived the rebuild
                 await conn.execute("UPDATE matches SET status = 'active' WHERE id = 7")
             await conn.execute("DELETE FROM matches WHERE id = 7")  # foreign keys cascade again
             left = await conn.execute_fetchall("SELECT COUNT(*) FROM match_seats WHERE match_id = 7")
@@ -314,7 +315,7 @@ async def test_a_lone_statement_commits_by_itself_and_a_failed_one_changes_nothi
             assert [tuple(row) for row in names] == [("a",)]
         finally:
             await again.close()
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(ConstraintViolation):
             async with database.statement() as conn:
                 await conn.execute(f"{INSERT_PLAYER} (3, 4, 'b', 0, 0), (1, 2, 'c', 0, 0)")
         async with database.read() as conn:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from bot.storage import Database
 from bot.storage import matches as store
+from bot.storage.errors import ConstraintViolation
 
 
 @pytest.fixture
@@ -42,9 +41,9 @@ async def test_a_seat_keeps_the_one_open_match_rule(db):
         first = await new_match(conn, "war", [10])
         second = await new_match(conn, "war", [20])
         await store.add_seat(conn, first, 30)
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(ConstraintViolation):
             await store.add_seat(conn, second, 30)
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(ConstraintViolation):
             await store.add_seat(conn, first, 10)
         await store.remove_seat(conn, first, 30)
         assert await store.add_seat(conn, second, 30) == 1

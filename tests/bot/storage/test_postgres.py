@@ -1,46 +1,13 @@
-"""The PostgreSQL storage: the SQL the stores write once, as PostgreSQL runs it; its migrations; a broken constraint
-raised as the stores expect; and the database the tests' server gives."""
+"""The PostgreSQL storage: its migrations; a broken constraint raised as the storage's own exception; and the
+database the tests' server gives. (Its SQL, written beside SQLite's: ``test_sql.py``.)"""
 
 from __future__ import annotations
-
-import sqlite3
 
 import pytest
 
 from bot.storage.database import MigrationError
-from bot.storage.postgres import Migration, PostgresDatabase, load_migrations, translate
-
-
-@pytest.mark.parametrize(("sqlite", "postgresql"), [
-    ("SELECT * FROM t WHERE a = ? AND b = ?", "SELECT * FROM t WHERE a = $1 AND b = $2"),
-    ("UPDATE t SET a = ?2 WHERE id = ?1 AND b = ?2", "UPDATE t SET a = $2 WHERE id = $1 AND b = $2"),
-    ("SELECT :guild AS g, x FROM t WHERE y = :guild AND z = :other",
-     "SELECT $1 AS g, x FROM t WHERE y = $1 AND z = $2"),
-    ("SELECT 'a?b' FROM t WHERE c = ?", "SELECT 'a?b' FROM t WHERE c = $1"),
-    ("SELECT json_extract(m.options, '$.opponent.level') AS level FROM m",
-     "SELECT ((m.options)::jsonb #>> '{opponent,level}') AS level FROM m"),
-    ("SELECT json_group_array(json_array(s.a, s.b)) FROM s",
-     "SELECT COALESCE(json_agg(json_build_array(s.a, s.b)), '[]'::json) FROM s"),
-    ("SELECT json_group_object(g.name, g.id) FROM g",
-     "SELECT COALESCE(json_object_agg(g.name, g.id), '{}'::json) FROM g"),
-    ("SELECT json(rules) FROM r", "SELECT ((rules)::json) FROM r"),
-    ("SELECT instr(e.event, CAST(?2 AS TEXT)) FROM e", "SELECT strpos(e.event, CAST($2 AS TEXT)) FROM e"),
-    ("SELECT id FROM m WHERE kind IS NOT 'challenge' AND x IS NOT NULL",
-     "SELECT id FROM m WHERE kind IS DISTINCT FROM 'challenge' AND x IS NOT NULL"),
-    ("SELECT CAST(json_extract(r, '$.winner') AS INTEGER) FROM m",
-     "SELECT CAST(((r)::jsonb #>> '{winner}') AS BIGINT) FROM m"),
-    ("INSERT OR IGNORE INTO p (a, b) VALUES (?, ?)", "INSERT INTO p (a, b) VALUES ($1, $2) ON CONFLICT DO NOTHING"),
-    ("INSERT INTO matches (a) VALUES (?)", "INSERT INTO matches (a) VALUES ($1) RETURNING id"),
-    ("INSERT INTO match_actions (a) SELECT ? RETURNING seq", "INSERT INTO match_actions (a) SELECT $1 RETURNING seq"),
-])
-def test_the_sql_is_rewritten_where_postgresql_spells_it_differently(sqlite, postgresql):
-    assert translate(sqlite).sql == postgresql
-
-
-def test_named_parameters_keep_their_order_and_an_insert_into_an_id_table_returns_its_id():
-    assert translate("SELECT :b, :a, :b").names == ("b", "a")
-    assert translate("INSERT INTO tournaments (a) VALUES (?)").returns_id
-    assert not translate("INSERT INTO players (a) VALUES (?)").returns_id
+from bot.storage.errors import ConstraintViolation
+from bot.storage.postgres import Migration, PostgresDatabase, load_migrations
 
 
 async def test_an_empty_database_gets_the_baseline_and_a_newer_one_is_refused(postgres):
@@ -52,10 +19,10 @@ async def test_an_empty_database_gets_the_baseline_and_a_newer_one_is_refused(po
         assert await database.schema_version() == baseline[-1].version
         async with database.transaction() as conn:
             await conn.execute("INSERT INTO players (guild_id, user_id, display_name, created_at, updated_at)"
-                               " VALUES (?, ?, ?, ?, ?)", (1, 2, "Ann", 0.0, 0.0))
-            with pytest.raises(sqlite3.IntegrityError, match="duplicate key"):  # what the stores catch
+                               " VALUES ($1, $2, $3, $4, $5)", (1, 2, "Ann", 0.0, 0.0))
+            with pytest.raises(ConstraintViolation, match="duplicate key"):
                 await conn.execute("INSERT INTO players (guild_id, user_id, display_name, created_at, updated_at)"
-                                   " VALUES (?, ?, ?, ?, ?)", (1, 2, "Ann", 0.0, 0.0))
+                                   " VALUES ($1, $2, $3, $4, $5)", (1, 2, "Ann", 0.0, 0.0))
     finally:
         await database.close()
     reopened = await PostgresDatabase.open(url)  # the baseline only makes an empty database

@@ -4,8 +4,6 @@ rating; and the new tables' checks hold."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 from openskill.models import PlackettLuce
 
@@ -13,6 +11,7 @@ from bot.services.settings import SettingsService
 from bot.services.stats import COMBINED, StatsService
 from bot.storage import Database
 from bot.storage.database import load_migrations
+from bot.storage.errors import ConstraintViolation
 from bot.storage.settings import GuildSettings, get_settings, put_settings
 from tests.bot.services.support import ALICE, BOB, CHANNEL, GUILD, START, FakeClock
 
@@ -80,10 +79,10 @@ async def test_the_settings_tables_refuse_what_the_service_would(tmp_path):
         for sql in ("UPDATE guild_settings SET war_pace = 'slow'", "UPDATE guild_settings SET thread_per_match = 2",
                     "INSERT INTO guild_default_rules VALUES (1, 'war', '[1]', 0)",
                     "INSERT INTO seasons VALUES (1, 0, 'x', NULL, NULL)"):
-            with pytest.raises(sqlite3.IntegrityError):
+            with pytest.raises(ConstraintViolation):
                 async with database.transaction() as conn:
                     await conn.execute(sql)
-        with pytest.raises(sqlite3.IntegrityError):  # one current season per server
+        with pytest.raises(ConstraintViolation):  # one current season per server
             async with database.transaction() as conn:
                 await conn.execute("INSERT INTO seasons VALUES (1, 1, 'a', NULL, NULL)")
                 await conn.execute("INSERT INTO seasons VALUES (1, 2, 'b', NULL, NULL)")

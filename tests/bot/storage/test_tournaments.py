@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from bot.storage import Database
 from bot.storage import matches as match_store
 from bot.storage import tournaments as store
+from bot.storage.errors import ConstraintViolation
 
 
 @pytest.fixture
@@ -45,7 +44,7 @@ async def test_tournament_players_and_queue_round_trip(db):
         assert await store.mark_shown(conn, tid, 1) == 1
         assert await store.update_tournament(conn, tid, 105.0, status="running", state={"x": 1},
                                              only_status="finished") == 0
-        with pytest.raises(sqlite3.IntegrityError):  # running needs the bracket state
+        with pytest.raises(ConstraintViolation):  # running needs the bracket state
             await store.update_tournament(conn, tid, 105.0, status="running")
     async with db.read() as conn:
         assert [e.seq for e in await store.unshown_events(conn, tid)] == [2]
