@@ -209,3 +209,13 @@ async def test_a_casino_war_turn_shows_the_deadline_its_late_panel_moved(make_en
     turn = next(m for m in env.messages(thread) if "Hand 1:" in m.text)
     assert deadline_shown(turn.text) == int(match.deadline_at) and turn.buttons  # the turn shows it, still open
     assert not any(q.type == "turn_timeout" for q in await service.events(match_id))
+
+
+def test_a_label_showing_a_mention_or_custom_emoji_is_caught():
+    from tests.e2e.live_table_checks import assert_labels_plain
+
+    assert_labels_plain([{"type": 1, "components": [{"type": 2, "label": "Steal the 7♣ pile", "custom_id": "x"}]}])
+    for raw in ("Steal <@123>'s pile", "Play <:c_QS:1000>", "Ends <t:1795870563:R>"):
+        with pytest.raises(AssertionError, match="raw markup"):
+            assert_labels_plain([{"type": 17, "components": [
+                {"type": 1, "components": [{"type": 2, "label": raw, "custom_id": "x"}]}]}])
