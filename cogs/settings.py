@@ -16,16 +16,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import game_names
 from bot.i18n import LANGUAGES, N_
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
+from bot.registry import game_names
 from bot.render import stats as render
 from bot.services import USER_ERRORS
 from bot.services.settings import InvalidSetting
 from bot.storage.settings import WAR_PACES, GuildSettings
-from cogs._stats_ui import NO_MENTIONS, game_choices, server_words, settings_service, stats_service, tell
 from cogs.kit.choices import set_choices
 from cogs.kit.messages import private_words, said
+from cogs.kit.stats_ui import NO_MENTIONS, game_choices, server_words, settings_service, stats_service, tell
 
 NEEDS_MANAGE = N_("Changing the server's settings needs the Manage Server permission.")
 SEASON_NEEDS_MANAGE = N_("Starting a new season needs the Manage Server permission.")

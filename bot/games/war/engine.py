@@ -65,7 +65,7 @@ from typing import Any, ClassVar, Self
 
 from bot.cards import JOKERS, STANDARD_RANKS, SUITS, is_red, parse_card, standard_pack, strength_table
 from bot.errors import GameError, IllegalAction, InvalidRules, InvalidState, NotYourTurn
-from bot.games.base import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
+from bot.game import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
 from bot.i18n import N_
 
 STATE_VERSION = 1
