@@ -456,14 +456,14 @@ def status(view: View, names: Sequence[str], *, deadline: When | None = None, dr
            say: Texts = ENGLISH) -> str:
     """``/airwar status`` (ephemeral, in ``say``'s language: the asker's): the match, counts and what is known, for
     a seat (``game.view(seat)``: shows its own locked order or draft) or a spectator (``game.view(None)``)."""
+    if view["phase"] == "over":
+        finished = result(view, names, say=say)
+        return clamp(f"**{finished.title}**\n{finished.text}", say=say)
     if _many(names):
         return str(render_many.status(view, names, deadline=deadline, draft=draft, say=say))
     _ = say
     shown = _names(names)
     seat = view.get("seat")
-    if view["phase"] == "over":
-        finished = result(view, names, say=_)
-        return clamp(f"**{finished.title}**\n{finished.text}", say=_)
     number, size = view["engagement"], view["stack_size"]
     rules = rules_text(view["rules"], say=_)
     if seat in (0, 1):

@@ -305,12 +305,10 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
 
 def status(view: View, names: Sequence[str], *, deadline: When | None = None, draft: Sequence[str] = (),
            say: Texts = ENGLISH) -> str:
+    """A game still being played (:func:`bot.games.airwar.render.status` says a finished one's result)."""
     _ = say
     shown = names_of(names)
     seat = view.get("seat")
-    if view["phase"] == "over":
-        finished = result(view, names, say=_)
-        return clamp(f"**{finished.title}**\n{finished.text}", say=_)
     in_game = _in_game(view)
     number, size = view["engagement"], view["stack_size"]
     lines = [_("**{game}:** {players} · engagement {number} · {rules}", game=_(TITLE), players=_vs(shown, _),
