@@ -1,6 +1,6 @@
 """The registry of games: every game package declares itself to it, and everything else asks it.
 
-A game package (``bot/games/<game>/``, see :mod:`bot.games`) declares one :class:`GamePlugin` named ``PLUGIN`` in
+A game package (``bot/games/<game>/``) declares one :class:`GamePlugin` named ``PLUGIN`` in
 its ``__init__``; the registry finds every such package by itself, so nothing else keeps a list of games:
 ``/rules``, ``/help``, tournaments, export, stats, settings, diagnostics and the simulator all ask the registry.
 It sits below the match kernel, storage and rendering (it knows only :mod:`bot.game`), and imports no game
