@@ -52,6 +52,7 @@ def rules_text(rules: Mapping[str, Any], *, say: Texts = ENGLISH) -> str:
 
 
 def title_line(text: str) -> str:
+    """``text`` cut to a title's length."""
     return clamp_line(text, EMBED_TITLE_LIMIT)
 
 
@@ -88,6 +89,8 @@ def deadline_line(deadline: When | None, say: Texts = ENGLISH) -> str:
 
 @dataclass
 class Engagement:
+    """One engagement's events (:func:`collect`)."""
+
     number: int
     start: Event | None
     stream: list[Event]  # flips and fights, in order
@@ -100,6 +103,7 @@ class Engagement:
 
 
 def engagement_number(events: Sequence[Event]) -> int:
+    """The engagement these events are of: the one flipped (or locked in, or ended), else the one drawn."""
     for kind in ("flip", "order_locked", "engagement_end"):
         for event in events:
             if event["type"] == kind:
@@ -198,6 +202,7 @@ def result_headline(outcome: Mapping[str, Any], shown: list[str], say: Texts = E
 
 
 def check_draft(stack: Sequence[str], draft: Sequence[str]) -> list[str]:
+    """The draft as a list; raise ValueError when it is not the start of an order of ``stack``."""
     draft = list(draft)
     if len(set(draft)) != len(draft) or any(card not in stack for card in draft):
         raise ValueError(f"the draft {cards_line(draft)} is not part of an order of the stack {cards_line(stack)}")
@@ -205,6 +210,7 @@ def check_draft(stack: Sequence[str], draft: Sequence[str]) -> list[str]:
 
 
 def order_line(order: Sequence[str], size: int) -> str:
+    """An order's ``size`` slots on one line: ``1 K♠ · 2 4♦ · 3 —``."""
     slots = [f"{i + 1} {card_label(order[i])}" if i < len(order) else f"{i + 1} —" for i in range(size)]
     return " · ".join(slots)
 
