@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from bot.config import Settings, SettingsError
 from bot.errors import GameError
-from bot.games import game_names
+from bot.registry import game_names
 
 if TYPE_CHECKING:
     from bot.client import CardGameBot

@@ -21,20 +21,20 @@ import pkgutil
 import re
 import time
 from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
 from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-import cogs
 from bot.config import Settings
 from bot.emoji import CARD_EMOJI
-from bot.games import registry
 from bot.i18n import N_, language_of, texts
 from bot.i18n.commands import CommandTranslator
 from bot.match.kernel import Announcement, MatchKernel, default_seed, read_announcement
 from bot.match.timers import Timers
+from bot.registry import registry
 from bot.render import cards as card_pictures
 from bot.services.preferences import PlayerLanguages
 from bot.services.settings import SettingsService
@@ -46,6 +46,9 @@ from bot.thinking import Thinking
 
 log = logging.getLogger(__name__)
 
+#: the folder of the cogs: read, not imported (the cogs sit above the client, which loads them by name)
+COGS_FOLDER = Path(__file__).resolve().parent.parent / "cogs"
+
 SORRY = N_("Something went wrong on our side; nothing was changed. Please try again in a moment.")
 #: the answer to a click on a button of a kind the bot no longer shows, or whose id it can't read
 NO_LONGER_IN_USE = N_("That button is no longer in use; nothing was changed.")
@@ -56,7 +59,7 @@ NOTHING_TO_DO = N_("That button has nothing more to do; nothing was changed.")
 def cog_extensions() -> list[str]:
     """Every module in the `cogs` package (``_name`` modules are the kit and a cog's helpers) and every registered
     game's cog, as extension names."""
-    found = {f"cogs.{module.name}" for module in pkgutil.iter_modules(cogs.__path__)
+    found = {f"cogs.{module.name}" for module in pkgutil.iter_modules([str(COGS_FOLDER)])
              if not module.ispkg and not module.name.startswith("_")}
     return sorted(found | {plugin.cog_extension for plugin in registry().plugins})
 

@@ -1,5 +1,5 @@
 """How a newcomer starts and plays a game on Discord: the paragraphs each game's plugin declares
-(:attr:`~bot.games.GamePlugin.how_to`), filled in the reader's language with the names their client shows.
+(:attr:`~bot.registry.GamePlugin.how_to`), filled in the reader's language with the names their client shows.
 
 A paragraph is a template marked with :func:`~bot.i18n.N_`; its placeholders name what it points at:
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping
 
-from bot.games import game_class, registry
 from bot.i18n import COMMAND_NAME, N_, Phrase, Texts
+from bot.registry import game_class, registry
 from bot.render.common import ENGLISH, join_words
 from bot.render.stats import command
 

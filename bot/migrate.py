@@ -62,8 +62,8 @@ async def move(source_path: Path, url: str) -> MoveReport:
 async def _replay_finished(source: Database) -> int:
     """Replay every finished match of the file from its moves; raise MigrationRefused if one does not end as
     stored. (The file's rows and the copy's are equal by then: the file is what is read.)"""
-    from bot.games import registry
     from bot.match.kernel import MatchKernel
+    from bot.registry import registry
     from bot.replay import MatchFileError, replay
 
     kernels: dict[str, MatchKernel] = {}

@@ -22,8 +22,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from bot.errors import GameError
-from bot.games import game_class
-from bot.games.base import Game
+from bot.game import Game
+from bot.registry import game_class
 
 MATCH_KEYS = {"game", "rules", "seed", "piles", "moves"}
 

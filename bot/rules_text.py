@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.errors import InvalidRules
-from bot.games import registry
 from bot.howto import how_to, option_name
 from bot.i18n import DEFAULT_LANGUAGE, Texts, texts
+from bot.registry import registry
 from bot.render.stats import command
 
 #: a command (``{{/airwar lobby}}``), an option (``{{aces}}``), a button (``{{button:Join}}``) or a choice

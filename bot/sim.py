@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
-from bot.games import game_class
-from bot.games.base import Game
+from bot.game import Game
+from bot.registry import game_class
 
 SEED_STRIDE = 2**32
 CHOICE_SALT = 0x5EED

@@ -24,7 +24,7 @@ from bot.render import practice
 from bot.render.common import ENGLISH, Button, ButtonSurface
 from bot.services import USER_ERRORS
 from bot.storage.records import MatchRecord, Status
-from cogs._match_common import mentions
+from cogs.kit.match_common import mentions
 from cogs.kit.messages import NO_MENTIONS, nonce, private_words, said
 from cogs.kit.presenter import program_seats
 

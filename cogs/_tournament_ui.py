@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import discord
 
@@ -17,16 +17,21 @@ from cogs.kit.items import RoutedButtons
 from cogs.kit.messages import SORRY, private_words
 from cogs.kit.messages import tell_privately as tell
 
-if TYPE_CHECKING:
-    from cogs.tournament import TournamentCog
-
 log = logging.getLogger("cogs.tournament")
 
 COG_NAME = "Tournament"
 GONE = N_("Tournaments are restarting; please try again in a moment.")
 
 
-def _cog(interaction: discord.Interaction) -> TournamentCog | None:
+class ButtonHandlers(Protocol):
+    """What the buttons ask of the tournament cog (:class:`cogs.tournament.TournamentCog`, found by its name, so
+    this module needs no import of it): whether a click on a match's Ready is its player's, and the handlers
+    ``_Item._run`` calls by name (``on_signup_button``, ``on_ready_button``)."""
+
+    async def check_player(self, interaction: discord.Interaction, tournament_id: int, key: str) -> bool: ...
+
+
+def _cog(interaction: discord.Interaction) -> ButtonHandlers | None:
     return interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined,return-value]
 
 

@@ -25,10 +25,10 @@ from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
 from cogs._airwar_presenter import AirWarPresenter
 from cogs._airwar_ui import BUTTONS, COG_NAME
-from cogs._match_common import mentions
 from cogs._practice import PracticeCog
 from cogs.kit.choices import plugin_choices
 from cogs.kit.match_cog import DRAFT_ACTIONS, MatchCog
+from cogs.kit.match_common import mentions
 from cogs.kit.messages import private_words
 
 ACES = plugin_choices(PLUGIN, "aces")

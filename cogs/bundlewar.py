@@ -18,8 +18,8 @@ from bot.render.common import ENGLISH
 from bot.services.settings import SettingsService
 from cogs._bundlewar_presenter import BundleWarPresenter
 from cogs._bundlewar_ui import BUTTONS, COG_NAME
-from cogs._match_common import mentions
 from cogs.kit.match_cog import MatchCog
+from cogs.kit.match_common import mentions
 
 
 class BundleWarCog(MatchCog, name=COG_NAME):

@@ -23,8 +23,8 @@ from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
 from cogs._casinowar_presenter import CasinoWarPresenter
 from cogs._casinowar_ui import BUTTONS, COG_NAME
-from cogs._match_common import message_link
 from cogs.kit.match_cog import MatchCog
+from cogs.kit.match_common import message_link
 from cogs.kit.messages import private_words, said
 
 #: what only the server sets (``/settings rules``), never a table's command

@@ -28,8 +28,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import game_names, registry
 from bot.i18n import N_, Texts
+from bot.registry import game_names, registry
 from bot.render.common import ENGLISH
 from bot.render.stats import (
     COMBINED,
@@ -48,10 +48,10 @@ from bot.render.stats import (
 from bot.services import USER_ERRORS
 from bot.services.stats import Board, BotBoard
 from bot.storage.records import LeaderboardPage
-from cogs._stats_ui import board_choices, message_words, server_words, stats_service, tell
 from cogs.kit.choices import set_choices
 from cogs.kit.items import RoutedButtons
 from cogs.kit.messages import private_words, said
+from cogs.kit.stats_ui import board_choices, message_words, server_words, stats_service, tell
 
 LEADERBOARD_COLOUR = discord.Colour.gold()
 DEFAULT_GAME = "airwar"

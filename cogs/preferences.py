@@ -18,8 +18,8 @@ from bot.i18n import N_
 from bot.render.stats import command as slash_command
 from bot.services import USER_ERRORS
 from bot.services.preferences import PreferencesService
-from cogs._stats_ui import tell
 from cogs.kit.messages import private_words, said
+from cogs.kit.stats_ui import tell
 
 PLACES = [app_commands.Choice(name=N_("dm: one DM per match, edited for each step (default)"), value="dm"),
           app_commands.Choice(name=N_("here: in the match's thread, from the board's button; no DMs"), value="here")]

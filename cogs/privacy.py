@@ -18,9 +18,9 @@ from discord.ext import commands
 from bot.i18n import N_
 from bot.render.stats import command as slash_command
 from bot.services import USER_ERRORS
-from cogs._stats_ui import NO_MENTIONS, stats_service, tell
 from cogs.kit.items import RoutedButtons
 from cogs.kit.messages import private_words, said
+from cogs.kit.stats_ui import NO_MENTIONS, stats_service, tell
 
 CONFIRM_TEXT = N_("Delete your stats and match history from this server? Your results, ratings (this season's and "
                   "past seasons'), leaderboard places and stored name are removed for good. Matches and tournaments "

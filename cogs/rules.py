@@ -11,10 +11,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import game_class, game_names, registry
 from bot.howto import how_to, start_command
 from bot.i18n import N_, Texts, language_of, texts
 from bot.match.ratings import DISPLAY_START, MIN_GAMES
+from bot.registry import game_class, game_names, registry
 from bot.render.common import ENGLISH, clamp_line, join_words
 from bot.render.stats import command
 from bot.rules_text import rules_text

@@ -16,16 +16,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import game_names
 from bot.i18n import LANGUAGES, N_
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
+from bot.registry import game_names
 from bot.render import stats as render
 from bot.services import USER_ERRORS
 from bot.services.settings import InvalidSetting
 from bot.storage.settings import WAR_PACES, GuildSettings
-from cogs._stats_ui import NO_MENTIONS, game_choices, server_words, settings_service, stats_service, tell
 from cogs.kit.choices import set_choices
 from cogs.kit.messages import private_words, said
+from cogs.kit.stats_ui import NO_MENTIONS, game_choices, server_words, settings_service, stats_service, tell
 
 NEEDS_MANAGE = N_("Changing the server's settings needs the Manage Server permission.")
 SEASON_NEEDS_MANAGE = N_("Starting a new season needs the Manage Server permission.")
@@ -66,8 +66,9 @@ class Settings(commands.Cog):
     def service(self):
         return settings_service(self.bot)
 
-    async def _change(self, interaction: discord.Interaction, change) -> None:
-        """Run a setter for a member who may manage the server; answer the settings after it, or the refusal."""
+    async def _change(self, interaction: discord.Interaction, change, answer=None) -> None:
+        """Run a setter for a member who may manage the server; answer the settings after it (or what
+        ``answer(words)`` says), or the refusal."""
         assert interaction.guild_id is not None
         _ = private_words(interaction)
         if not may_manage(interaction):
@@ -78,7 +79,8 @@ class Settings(commands.Cog):
         except USER_ERRORS as error:
             await tell(interaction, _("{refusal} Nothing was changed.", refusal=said(error, interaction)))
             return
-        await tell(interaction, _("Saved.") + "\n" + render.settings(current, game_names(), _))
+        await tell(interaction, answer(_) if answer is not None
+                   else _("Saved.") + "\n" + render.settings(current, game_names(), _))
 
     @settings.command(name="show", description="Show this server's settings")
     async def show(self, interaction: discord.Interaction) -> None:
@@ -153,19 +155,11 @@ class Settings(commands.Cog):
                                     "member's own")
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(self, interaction: discord.Interaction, language: app_commands.Choice[str]) -> None:
-        assert interaction.guild_id is not None
-        _ = private_words(interaction)
-        if not may_manage(interaction):
-            await tell(interaction, _(NEEDS_MANAGE))
-            return
-        try:
-            await self.service.set_language(interaction.guild_id, language.value)
-        except USER_ERRORS as error:
-            await tell(interaction, _("{refusal} Nothing was changed.", refusal=said(error, interaction)))
-            return
-        await tell(interaction, _("Saved: this server's public messages are in {language} from now on. Private "
-                                  "replies follow each member's own Discord language.",
-                                  language=LANGUAGES[language.value]))
+        def saved(_) -> str:
+            return _("Saved: this server's public messages are in {language} from now on. Private replies follow "
+                     "each member's own Discord language.", language=LANGUAGES[language.value])
+
+        await self._change(interaction, lambda guild: self.service.set_language(guild, language.value), saved)
 
     # --- seasons ----------------------------------------------------------------------------------------
     @settings.command(name="newseason", description="End this season (its boards are kept) and start fresh boards")

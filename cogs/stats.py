@@ -25,10 +25,10 @@ from bot.render import stats as render
 from bot.render.common import ENGLISH
 from bot.services import USER_ERRORS
 from bot.services.stats import HistoryPage
-from cogs._stats_ui import NO_MENTIONS, game_choices, message_words, stats_service, tell, words_for
 from cogs.kit.choices import set_choices
 from cogs.kit.items import RoutedButtons
 from cogs.kit.messages import private_words, said
+from cogs.kit.stats_ui import NO_MENTIONS, game_choices, message_words, stats_service, tell, words_for
 
 STATS_COLOUR = discord.Colour.blurple()
 HISTORY_PER_PAGE = 5

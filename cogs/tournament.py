@@ -37,9 +37,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import game_class, registry
 from bot.i18n import N_, Texts, texts
 from bot.match.kernel import MatchKernel, MatchUpdate
+from bot.registry import game_class, registry
 from bot.render import bracket as render
 from bot.render import tournament as wording
 from bot.render.bracket import mention
@@ -49,11 +49,11 @@ from bot.services.tournaments import DEFAULT_NO_SHOW, TournamentService, Tournam
 from bot.storage.records import MatchRecord
 from bot.storage.tournaments import BracketMatchRecord, TournamentEvent, TournamentRecord
 from bot.tournaments import Format, Tournament
-from cogs._stats_ui import game_choices, settings_service
 from cogs._tournament_ui import COG_NAME, DYNAMIC_ITEMS, call_view, signup_view, tell
 from cogs.kit.choices import set_choices
 from cogs.kit.layout import as_layout, layout
 from cogs.kit.messages import NO_MENTIONS, private_words, said
+from cogs.kit.stats_ui import game_choices, settings_service
 
 if TYPE_CHECKING:
     from bot.client import CardGameBot

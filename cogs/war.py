@@ -23,23 +23,23 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import game_class, registry
 from bot.games.war import PLUGIN, render
 from bot.games.war.flow import DEFAULT_PACE, FLIP, NEXT_WAR
 from bot.i18n import N_, Texts
 from bot.i18n.commands import naming_variants
 from bot.match.kernel import MatchStatus, MatchUpdate
+from bot.registry import game_class, registry
 from bot.render.common import ENGLISH
 from bot.render.stats import rules_text as settings_rules_text
 from bot.services import USER_ERRORS
 from bot.services.rules_input import read_rules, suggestions
 from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
-from cogs._match_common import mentions, message_link
 from cogs._war_presenter import WarPresenter
 from cogs._war_ui import BUTTONS, COG_NAME
 from cogs.kit.choices import plugin_choices, set_choices, set_description, set_descriptions
 from cogs.kit.match_cog import MatchCog
+from cogs.kit.match_common import mentions, message_link
 from cogs.kit.messages import private_words, said
 
 #: what the variant choices add to a game's title

@@ -81,7 +81,7 @@ def problems(language: str) -> list[str]:
 
 def rules_problems(language: str) -> list[str]:
     """Every game's rules text must have its translation into ``language``, starting with its ``# Title``."""
-    from bot.games import game_names, registry
+    from bot.registry import game_names, registry
     from bot.rules_text import translated_path
 
     found = []

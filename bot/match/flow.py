@@ -45,7 +45,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-from bot.games.base import Action, Event, Game
+from bot.game import Action, Event, Game
 from bot.i18n import N_, Phrase
 from bot.match import errors
 from bot.storage.records import ActionRecord, MatchRecord

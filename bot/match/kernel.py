@@ -106,12 +106,12 @@ from typing import Any
 import orjson
 
 from bot.errors import InvalidRules
-from bot.games import game_class, registry
-from bot.games.base import Event, Game
+from bot.game import Event, Game
 from bot.i18n import N_, Phrase
 from bot.match import errors
 from bot.match.flow import CHALLENGE_DEADLINE, Flow
 from bot.match.ratings import Ratings
+from bot.registry import game_class, registry
 from bot.storage import Connection
 from bot.storage.errors import StorageConflict, VersionConflict
 from bot.storage.port import MatchStore, PipelinedConnection, Storage

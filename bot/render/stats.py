@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games import game_class
 from bot.i18n import COMMAND_NAME, LANGUAGES, N_, Texts
 from bot.match.ratings import DISPLAY_START, displayed
+from bot.registry import game_class
 from bot.render.common import ALT_TEXT_LIMIT, ENGLISH, Picture, Surface, clamp, clamp_line, timestamp
 from bot.render.plots import line_chart
 

@@ -22,8 +22,8 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from bot.games import game_class, registry
 from bot.i18n import Texts
+from bot.registry import game_class, registry
 from bot.render.bracket import FORMAT_NAMES, mention, player_name, points_text, round_name
 from bot.render.common import (
     BUTTON_LABEL_LIMIT,

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games import game_class
-from bot.games.base import Option
+from bot.game import Option
 from bot.i18n import N_, Texts, texts
+from bot.registry import game_class
 from bot.services.settings import InvalidSetting, parse_rules_text
 
 #: Discord's most choices an autocomplete answers with, and the longest choice name and value

@@ -24,10 +24,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from bot.games import game_class, game_names, registry
 from bot.i18n import COMMAND_NAME, DEFAULT_LANGUAGE, N_, Texts, texts
 from bot.match.errors import ServiceError
 from bot.match.ratings import MIN_GAMES, Ratings, is_provisional
+from bot.registry import game_class, game_names, registry
 from bot.storage import Connection
 from bot.storage.port import Storage
 from bot.storage.records import BotRecord, LeaderboardPage

@@ -54,10 +54,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.errors import GameError
-from bot.games import game_class, registry
 from bot.i18n import N_, Phrase, Texts, texts
 from bot.match.errors import ServiceError
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel, MatchUpdate, default_seed
+from bot.registry import game_class, registry
 from bot.storage import Connection
 from bot.storage.errors import StorageConflict
 from bot.storage.port import Storage, TournamentStore

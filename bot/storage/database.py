@@ -33,10 +33,10 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage import chips, matches, port, preferences, results, seasons, settings, stats, tournaments
 from bot.storage.errors import ConstraintViolation
 from bot.storage.pipeline import STATEMENT_METHODS, Pipelined, Transaction, pipelined
 from bot.storage.sql import SQLITE, Connection, Dialect
+from bot.storage.stores import Stores
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +96,7 @@ def load_migrations(directory: Path = MIGRATIONS_DIR, *, baseline: bool = False)
     return migrations
 
 
-class Database:
+class Database(Stores):
     """The bot's one SQLite connection: WAL journal, foreign keys on, schema at the newest version. The SQLite
     implementation of :class:`bot.storage.port.Storage`: its stores are this package's modules.
 
@@ -104,16 +104,6 @@ class Database:
     hands out a connection of the stores' :class:`~bot.storage.sql.Connection` (``dialect`` ``"sqlite"``); rows are
     ``aiosqlite.Row`` (by name or by index). :meth:`close` waits for everything in flight.
     """
-
-    # the stores (the port's), each this package's module of the same name
-    matches: port.MatchStore[Connection] = matches
-    results: port.ResultStore[Connection] = results
-    settings: port.SettingsStore[Connection] = settings
-    stats: port.StatsStore[Connection] = stats
-    seasons: port.SeasonStore[Connection] = seasons
-    tournaments: port.TournamentStore[Connection] = tournaments
-    preferences: port.PreferenceStore[Connection] = preferences
-    chips: port.ChipStore[Connection] = chips
 
     def __init__(self, connection: aiosqlite.Connection, path: Path, *, shared: bool = False,
                  raw: sqlite3.Connection | None = None) -> None:

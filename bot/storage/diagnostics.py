@@ -8,6 +8,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from bot.registry import seat_ranges as registered_seat_ranges
 from bot.storage.sql import POSTGRESQL, Connection, Statement
 
 
@@ -94,9 +95,7 @@ async def check_consistency(conn: Connection,
     """Every broken invariant, one line each (empty: all is well). ``seat_ranges``: per game, the fewest and most
     seats a started match has (default: every registered game's)."""
     if seat_ranges is None:
-        from bot.games import seat_ranges as registered  # the games sit above storage: asked only here
-
-        seat_ranges = registered()
+        seat_ranges = registered_seat_ranges()
     problems = []
     for what, sql in _CHECKS.items():
         rows = await conn.execute_fetchall(sql)

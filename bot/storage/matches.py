@@ -215,19 +215,12 @@ async def update_match(
     them). A write of ``deadline_at``, ``deadline_kind`` or ``step`` ends the claim on the deadline that ran
     (:func:`claim_deadline`).
     """
-    unknown = set(fields) - _MATCH_COLUMNS
-    if unknown:
-        raise ValueError(f"not match columns: {sorted(unknown)}")
     marks = Placeholders(conn)
-    columns = [f"{name} = {marks(_dumps(v) if name in _JSON_COLUMNS and v is not None else v)}"
-               for name, v in fields.items()]
+    columns = marks.assignments("match", fields, _MATCH_COLUMNS, _JSON_COLUMNS, _dumps)
     columns += [f"updated_at = {marks(now)}", "version = version + 1"]
     if not _DEADLINE_COLUMNS.isdisjoint(fields):
         columns += ["deadline_claimed_by = NULL", "deadline_claimed_until = NULL"]
-    sql = f"UPDATE matches SET {', '.join(columns)} WHERE id = {marks(match_id)}"
-    if only_status is not None:
-        statuses = (only_status,) if isinstance(only_status, str) else tuple(only_status)
-        sql += f" AND status IN ({marks.each(statuses)})"
+    sql = f"UPDATE matches SET {', '.join(columns)} WHERE id = {marks(match_id)}" + marks.status_in(only_status)
     sql += _at_version(marks, match_id, expected_version, match_row=True)
     return await _write(conn, sql, marks.values, match_id, expected_version)
 

@@ -27,11 +27,11 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage import chips, matches, port, preferences, results, seasons, settings, stats, tournaments
 from bot.storage.database import DatabaseClosed, Migration, MigrationError
 from bot.storage.database import load_migrations as load_numbered
 from bot.storage.errors import ConstraintViolation
-from bot.storage.sql import POSTGRESQL, Connection, Dialect
+from bot.storage.sql import POSTGRESQL, Dialect
+from bot.storage.stores import Stores
 
 log = logging.getLogger(__name__)
 
@@ -169,18 +169,9 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
 _current: contextvars.ContextVar[PostgresConnection | None] = contextvars.ContextVar("pg_connection", default=None)
 
 
-class PostgresDatabase:
+class PostgresDatabase(Stores):
     """A PostgreSQL database through a pool of asyncpg connections: the second implementation of
     :class:`bot.storage.port.Storage` (see the module docstring)."""
-
-    matches: port.MatchStore[Connection] = matches
-    results: port.ResultStore[Connection] = results
-    settings: port.SettingsStore[Connection] = settings
-    stats: port.StatsStore[Connection] = stats
-    seasons: port.SeasonStore[Connection] = seasons
-    tournaments: port.TournamentStore[Connection] = tournaments
-    preferences: port.PreferenceStore[Connection] = preferences
-    chips: port.ChipStore[Connection] = chips
 
     def __init__(self, pool: asyncpg.Pool, url: str, *, shared: bool = False) -> None:
         self.pool = pool

@@ -26,16 +26,17 @@ async def panel_places(conn: Connection, user_ids: Iterable[int]) -> dict[int, s
     return {user_id: stored.get(user_id, DEFAULT_PANELS) for user_id in wanted}
 
 
-_SET_PANEL_PLACE = Statement(
-    sqlite=(
-        "INSERT INTO player_preferences (user_id, panels, updated_at) VALUES (?, ?, ?) ON CONFLICT (user_id)"
-        " DO UPDATE SET panels = excluded.panels, updated_at = excluded.updated_at"
-    ),
-    postgresql=(
-        "INSERT INTO player_preferences (user_id, panels, updated_at) VALUES ($1, $2, $3) ON CONFLICT"
-        " (user_id) DO UPDATE SET panels = excluded.panels, updated_at = excluded.updated_at"
-    ),
-)
+def _setting(column: str) -> Statement:
+    """The statement that sets one preference of a player (``user_id``, the value, ``updated_at``), adding the
+    player's row if it has none."""
+    upsert = f" ON CONFLICT (user_id) DO UPDATE SET {column} = excluded.{column}, updated_at = excluded.updated_at"
+    return Statement(
+        sqlite=f"INSERT INTO player_preferences (user_id, {column}, updated_at) VALUES (?, ?, ?){upsert}",
+        postgresql=f"INSERT INTO player_preferences (user_id, {column}, updated_at) VALUES ($1, $2, $3){upsert}",
+    )
+
+
+_SET_PANEL_PLACE = _setting("panels")
 
 
 async def set_panel_place(conn: Connection, user_id: int, place: str, now: float) -> None:
@@ -58,16 +59,7 @@ async def languages(conn: Connection, user_ids: Iterable[int]) -> dict[int, str]
     return {int(row["user_id"]): str(row["language"]) for row in rows}
 
 
-_SET_LANGUAGE = Statement(
-    sqlite=(
-        "INSERT INTO player_preferences (user_id, language, updated_at) VALUES (?, ?, ?) ON CONFLICT"
-        " (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at"
-    ),
-    postgresql=(
-        "INSERT INTO player_preferences (user_id, language, updated_at) VALUES ($1, $2, $3) ON CONFLICT"
-        " (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at"
-    ),
-)
+_SET_LANGUAGE = _setting("language")
 
 
 async def set_language(conn: Connection, user_id: int, language: str, now: float) -> None:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.storage.sql import Row
 
 
 class Status(StrEnum):
@@ -214,6 +218,16 @@ class LeaderboardRow:
     rating: float  # openskill ordinal (mu - 3 sigma): what the board is sorted by
     mu: float
     sigma: float
+
+    @classmethod
+    def ranked(cls, rows: Iterable[Row], offset: int = 0) -> list[LeaderboardRow]:
+        """A board's page from its rows (best first: ``user_id``, ``display_name``, ``wins``, ``losses``, ``draws``,
+        ``games``, ``rating``, ``mu``, ``sigma``), ranked from ``offset + 1``."""
+        return [cls(rank=offset + index + 1, user_id=row["user_id"], display_name=row["display_name"],
+                    wins=row["wins"], losses=row["losses"], draws=row["draws"], games=row["games"],
+                    win_rate=row["wins"] / row["games"] if row["games"] else 0.0, rating=row["rating"],
+                    mu=row["mu"], sigma=row["sigma"])
+                for index, row in enumerate(rows)]
 
 
 @dataclass(frozen=True)

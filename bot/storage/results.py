@@ -132,12 +132,4 @@ async def leaderboard_rows(
         _LEADERBOARD_ROWS.on(conn),
         (guild_id, game, min_games, limit, offset),
     )
-    return [
-        LeaderboardRow(
-            rank=offset + index + 1, user_id=row["user_id"], display_name=row["display_name"], wins=row["wins"],
-            losses=row["losses"], draws=row["draws"], games=row["games"],
-            win_rate=row["wins"] / row["games"] if row["games"] else 0.0, rating=row["rating"], mu=row["mu"],
-            sigma=row["sigma"],
-        )
-        for index, row in enumerate(rows)
-    ]
+    return LeaderboardRow.ranked(rows, offset)

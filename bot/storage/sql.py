@@ -8,7 +8,7 @@ position), ``$1``, ``$2`` ... for PostgreSQL (asyncpg's only form). A statement 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -81,3 +81,21 @@ class Placeholders:
     def each(self, values: Iterable[Any]) -> str:
         """A placeholder for each of ``values``, comma-separated (an ``IN`` list)."""
         return ", ".join(self(value) for value in values)
+
+    def assignments(self, table: str, fields: Mapping[str, Any], columns: Set[str], json_columns: Set[str],
+                    dumps: Callable[[Any], str]) -> list[str]:
+        """An ``UPDATE``'s ``column = placeholder`` for each of ``fields`` (a JSON column's value written by
+        ``dumps``, ``None`` left NULL); raise ValueError naming those that are not ``columns`` of ``table``."""
+        unknown = set(fields) - columns
+        if unknown:
+            raise ValueError(f"not {table} columns: {sorted(unknown)}")
+        return [f"{name} = {self(dumps(value) if name in json_columns and value is not None else value)}"
+                for name, value in fields.items()]
+
+    def status_in(self, only_status: str | Sequence[str] | None) -> str:
+        """`` AND status IN (...)`` for a status or several (an update only of a row in one of them); empty for
+        ``None``."""
+        if only_status is None:
+            return ""
+        statuses = (only_status,) if isinstance(only_status, str) else tuple(only_status)
+        return f" AND status IN ({self.each(statuses)})"

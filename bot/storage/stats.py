@@ -419,15 +419,7 @@ async def board_rows(
         f" r.user_id ASC LIMIT {marks(limit)} OFFSET {marks(offset)}",
         marks.values,
     )
-    return [
-        LeaderboardRow(
-            rank=offset + index + 1, user_id=row["user_id"], display_name=row["display_name"], wins=row["wins"],
-            losses=row["losses"], draws=row["draws"], games=row["games"],
-            win_rate=row["wins"] / row["games"] if row["games"] else 0.0, rating=row["rating"], mu=row["mu"],
-            sigma=row["sigma"],
-        )
-        for index, row in enumerate(rows)
-    ]
+    return LeaderboardRow.ranked(rows, offset)
 
 
 _BOT_RECORDS = Statement(

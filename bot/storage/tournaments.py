@@ -196,16 +196,10 @@ async def update_tournament(conn: Connection, tournament_id: int, now: float, **
     """Set the given columns (``state`` and ``options`` as JSON-ready values); returns the rows changed.
     ``only_status=`` (a status or a tuple) makes the update conditional on the current status."""
     only_status = fields.pop("only_status", None)
-    unknown = set(fields) - _TOURNAMENT_COLUMNS
-    if unknown:
-        raise ValueError(f"not tournament columns: {sorted(unknown)}")
     marks = Placeholders(conn)
-    columns = [f"{name} = {marks(_dumps(v) if name in _JSON_COLUMNS and v is not None else v)}"
-               for name, v in fields.items()]
-    sql = f"UPDATE tournaments SET {', '.join(columns)}, updated_at = {marks(now)} WHERE id = {marks(tournament_id)}"
-    if only_status is not None:
-        statuses = (only_status,) if isinstance(only_status, str) else tuple(only_status)
-        sql += f" AND status IN ({marks.each(statuses)})"
+    columns = marks.assignments("tournament", fields, _TOURNAMENT_COLUMNS, _JSON_COLUMNS, _dumps)
+    sql = (f"UPDATE tournaments SET {', '.join(columns)}, updated_at = {marks(now)} WHERE id = {marks(tournament_id)}"
+           + marks.status_in(only_status))
     cursor = await conn.execute(sql, marks.values)
     changed = cursor.rowcount
     await cursor.close()

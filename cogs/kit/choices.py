@@ -9,7 +9,7 @@ from typing import Any
 
 from discord import app_commands
 
-from bot.games import GamePlugin
+from bot.registry import GamePlugin
 
 Choices = list[app_commands.Choice[Any]]
 
@@ -36,5 +36,5 @@ def set_description(group: app_commands.Group, description: app_commands.locale_
 
 
 def plugin_choices(plugin: GamePlugin, option: str) -> Choices:
-    """The choices a game's plugin declares for ``option`` (:attr:`~bot.games.GamePlugin.choices`)."""
+    """The choices a game's plugin declares for ``option`` (:attr:`~bot.registry.GamePlugin.choices`)."""
     return [app_commands.Choice(name=name, value=value) for value, name in plugin.choice_names(option).items()]

@@ -18,16 +18,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
 from bot.cards import card_label, is_joker
 from bot.emoji import CARD_EMOJI
 from bot.render.card_emoji import BACK, CARDS
-
-if TYPE_CHECKING:
-    from cogs.kit.items import RoutedView
 
 #: Discord's limits on a V2 message: components in all, characters of text in all
 MAX_COMPONENTS = 40
@@ -37,6 +34,14 @@ ROW_WIDTH = 5
 
 #: a card in notation (:func:`bot.cards.card_label`): a rank and a suit symbol, a tarot trump's number and a star
 CARD_NOTATION = re.compile(r"(?<![0-9A-Za-z])(?:(10|[2-9JQKAPN])([♣♦♥♠])|(2[01]|1[0-9]|[0-9])★)")
+
+
+class ButtonRows(Protocol):
+    """A message's buttons as the layout reads them: a :class:`cogs.kit.items.RoutedView` (the match buttons) or a
+    discord.py view, each child with its Discord component (``to_component_dict``) and, if it names one, its row."""
+
+    @property
+    def children(self) -> Sequence[Any]: ...
 
 
 class LiveLayout(discord.ui.LayoutView):
@@ -113,7 +118,7 @@ def _alt_texts(files: Sequence[Any]) -> dict[str, str]:
 
 
 def layout(*, content: str | None = None, embeds: Sequence[discord.Embed] = (),
-           view: RoutedView | discord.ui.View | None = None, files: Sequence[Any] = (),
+           view: ButtonRows | None = None, files: Sequence[Any] = (),
            gallery: Sequence[str] = (), below: str = "") -> LiveLayout:
     """The V2 layout of a message written as ``content``, ``embeds`` and ``view`` (``files``: its uploads, for their
     alt text), and ``below`` (a text display after the buttons). The pictures no embed shows (an upload, or

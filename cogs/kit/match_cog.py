@@ -42,21 +42,21 @@ import discord
 from discord.ext import commands
 
 from bot.errors import GameError
-from bot.games import GamePlugin, registry
 from bot.i18n import N_, Texts, texts
 from bot.match import errors as service_errors
 from bot.match.kernel import ARRANGE_SECONDS_RANGE, OPPONENT_OPTION, MatchKernel, MatchStatus, MatchUpdate
+from bot.registry import GamePlugin, registry
 from bot.render.common import ENGLISH, clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
 from bot.storage.settings import GuildSettings
-from cogs._match_common import message_link, missing_permissions
-from cogs._stats_ui import settings_service
 from cogs.kit.items import MatchButtons, RoutedView
 from cogs.kit.layout import shows_buttons
+from cogs.kit.match_common import message_link, missing_permissions
 from cogs.kit.messages import DEFER_AFTER, NO_MENTIONS, Answer, private_words, said
 from cogs.kit.presenter import Presenter, dm_name
+from cogs.kit.stats_ui import settings_service
 
 log = logging.getLogger("cogs.kit")
 

@@ -8,17 +8,14 @@ import asyncio
 import hashlib
 import io
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.i18n import N_, Texts, texts
 from bot.render.common import Picture, Surface
 from bot.storage.records import MatchRecord
-from cogs.kit.layout import as_layout
-
-if TYPE_CHECKING:
-    from cogs.kit.items import RoutedView
+from cogs.kit.layout import ButtonRows, as_layout
 
 log = logging.getLogger("cogs.kit")
 
@@ -67,7 +64,7 @@ def files_of(surface: Surface) -> list[discord.File]:
     return [PictureFile(picture)]
 
 
-def message_kwargs(surface: Surface, *, extra: str = "", view: RoutedView | None = None,
+def message_kwargs(surface: Surface, *, extra: str = "", view: ButtonRows | None = None,
                    colour: discord.Colour | None = None, image_url: str | None = None,
                    below: str = "") -> dict[str, Any]:
     """``embed``, ``files`` and ``view`` for ``send``; use :func:`edit_kwargs` for edits. ``image_url``: the
@@ -83,7 +80,7 @@ def message_kwargs(surface: Surface, *, extra: str = "", view: RoutedView | None
     return kwargs
 
 
-def edit_kwargs(surface: Surface, *, extra: str = "", view: RoutedView | None = None,
+def edit_kwargs(surface: Surface, *, extra: str = "", view: ButtonRows | None = None,
                 colour: discord.Colour | None = None, below: str = "") -> dict[str, Any]:
     """``embed``, ``attachments`` (the picture replaces the old one; none: the old ones go) and ``view``
     (``None`` removes the buttons) for an edit; ``below``: text shown under the buttons."""

@@ -75,12 +75,12 @@ from bot.render.common import ENGLISH, ButtonSurface, Surface, name
 from bot.services import USER_ERRORS
 from bot.services.preferences import DEFAULT_PANELS, PreferencesService
 from bot.storage.records import MatchRecord, QueuedEvent
-from cogs._match_common import ensure_thread, fetch_name, mentions, message_link
-from cogs._stats_ui import settings_service
 from cogs.kit.items import MatchButtons, RoutedView
 from cogs.kit.layout import as_layout, walk_components, without_buttons
+from cogs.kit.match_common import ensure_thread, fetch_name, mentions, message_link
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs, nonce
 from cogs.kit.pictures import SentPictures
+from cogs.kit.stats_ui import settings_service
 
 log = logging.getLogger("cogs.kit")
 #: the mark before a challenge message's closing words, by the event that closed it

@@ -16,8 +16,8 @@ import statistics
 from typing import Any
 
 from bot import sim
-from bot.games import game_class
 from bot.games.war.flow import WarFlow, pause_after
+from bot.registry import game_class
 
 FLOW = WarFlow()
 SITTING = (120.0, 180.0)

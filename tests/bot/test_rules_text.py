@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-from bot.games import ACCURACY, game_names, registry
 from bot.games.airwar.render import PANEL_BUTTON as ARRANGE
 from bot.games.army.render import PANEL_BUTTON as CHOOSE
 from bot.games.casinowar.render import PANEL_BUTTON as BET
 from bot.howto import how_to, start_command
 from bot.i18n import LANGUAGES, texts
+from bot.registry import ACCURACY, game_names, registry
 from bot.render.common import ENGLISH
 from bot.rules_text import rules_text
 from cogs._bundlewar_ui import BUTTONS as BUNDLE_WAR_BUTTONS

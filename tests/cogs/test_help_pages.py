@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games import registry
 from bot.i18n import LANGUAGES, texts
+from bot.registry import registry
 from cogs.rules import OVERVIEW, help_embed, help_pages, help_view
 
 #: the longest a /help page may be (Discord's limit is 4,096: a page must read on a phone)

@@ -146,7 +146,7 @@ def table(env: Env, embed: dict) -> list[Row]:
 
 
 async def test_the_leaderboard_command_offers_every_game_the_combined_board_and_a_season(env: Env):
-    from bot.games import game_class, game_names
+    from bot.registry import game_class, game_names
 
     command = env.commands["leaderboard"]
     game, season, vs_bot = command["options"]

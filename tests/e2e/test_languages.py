@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games import game_names
 from bot.games.airwar import render as airwar_render
 from bot.i18n import texts
+from bot.registry import game_names
 from bot.rules_text import rules_text
 from tests.e2e.test_airwar import TITLE, click, match_id_of, slash, start, stored, title
 from tests.localdiscord import Env, Message, User

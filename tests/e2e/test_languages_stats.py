@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
-from bot.games import registry
 from bot.i18n import texts
+from bot.registry import registry
 from bot.rules_text import rules_text
 from tests.bot.i18n.pseudo import PSEUDO, english_in_messages, pseudo_language
 from tests.e2e.test_stats import Matches, slash

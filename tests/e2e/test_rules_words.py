@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from bot.games import game_names, registry
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, discord_locales, texts
+from bot.registry import game_names, registry
 from bot.rules_text import rules_text
 from tests.localdiscord import Env
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bot.games import game_names
+from bot.registry import game_names
 from tests.localdiscord import Env
 from tests.localdiscord.airwar import airwar_bot_factory
 
@@ -98,8 +98,8 @@ async def test_the_rules_buttons_keep_working_by_custom_id(env: Env):
 
 
 async def test_help_is_a_short_private_overview_whose_menu_shows_how_each_game_is_played(env: Env):
-    from bot.games import ACCURACY, registry
     from bot.howto import how_to, start_command
+    from bot.registry import ACCURACY, registry
     from cogs.rules import help_pages
 
     alice, bob = env.user("alice"), env.user("bob")
@@ -140,9 +140,9 @@ async def test_help_is_a_short_private_overview_whose_menu_shows_how_each_game_i
 
 
 async def test_help_speaks_the_readers_language_through_its_menu(env: Env):
-    from bot.games import ACCURACY
     from bot.howto import how_to, start_command
     from bot.i18n import texts
+    from bot.registry import ACCURACY
 
     german = texts("de")
     anna = env.user("anna", locale="de")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.cards import STANDARD_RANKS, card_label, rank_of
-from bot.games import discover, registry, use_registry
+from bot.registry import discover, registry, use_registry
 from tests.e2e.live_table_checks import assert_live_table_in_v2
 from tests.e2e.test_airwar import fast_bot, lift_rate_limits
 from tests.e2e.toygame.engine import HighCard

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.games import game_class
+from bot.registry import game_class
 from tests.e2e.live_table_checks import assert_live_table_in_v2
 from tests.e2e.test_airwar import SEED, fast_bot, lift_rate_limits, settled, version_texts
 from tests.localdiscord import Env, InvalidOptions, Message, User

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from bot.games import game_class
 from bot.games.war.flow import PLAIN_SECONDS
+from bot.registry import game_class
 from tests.e2e.test_airwar import SEED, fast_bot, lift_rate_limits, settled, version_texts
 from tests.e2e.test_war import (
     assert_result,

@@ -1,10 +1,10 @@
 """Air War, the flagship: each player has a deck of their own; every engagement both draw a stack that everyone
 sees, arrange it in secret, and the flips are shown card by card."""
 
-from bot.games import ACCURACY, GamePlugin
 from bot.games.airwar.engine import AirWar
 from bot.games.airwar.flow import AirWarFlow
 from bot.i18n import N_
+from bot.registry import ACCURACY, GamePlugin
 
 #: how a newcomer starts and plays it (:mod:`bot.howto` fills the placeholders in the reader's language)
 HOW_TO = (

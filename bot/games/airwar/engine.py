@@ -41,7 +41,7 @@ from typing import Any, Self
 
 from bot.cards import card_label, parse_card, standard_pack, strength_table, tarot_pack
 from bot.errors import IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
-from bot.games.base import Action, Event, Game, GameStats, Option, Outcome
+from bot.game import Action, Event, Game, GameStats, Option, Outcome
 from bot.i18n import N_
 
 SEATS = (0, 1)

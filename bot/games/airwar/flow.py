@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from bot.cards import label_of_text
-from bot.games import game_class
+from bot.game import Action, Event, Game
 from bot.games.airwar.engine import AirWar, finishing_places
-from bot.games.base import Action, Event, Game
 from bot.i18n import N_, Phrase
 from bot.match import errors
 from bot.match.flow import Flow, SeatPanel
+from bot.registry import game_class
 from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent
 
 ARRANGE = "arrange"  # the deadline kind of an engagement

@@ -23,29 +23,49 @@ its flips, the panels) has the cards in its text, which the kit shows as the app
   without it.
 
 Cards appear in one notation in texts and buttons, rank and suit symbol (``Q♠``, ``10♣``, ``🃏``:
-:func:`bot.cards.card_label`).
+:func:`bot.cards.card_label`). Three or four players' surfaces are :mod:`bot.games.airwar.render_many`'s (each
+surface here hands them over); the pieces both build on are in :mod:`bot.games.airwar.render_parts`.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.cards import card_label
+from bot.games.airwar import render_many
+from bot.games.airwar.render_parts import (
+    ARRANGING,
+    LOCKED,
+    NOT_LOCKED,
+    PANEL_BUTTON,
+    TITLE,
+    Engagement,
+    check_draft,
+    collect,
+    deadline_line,
+    end_lines,
+    flips_surface,
+    known_lines,
+    order_buttons,
+    order_line,
+    result_headline,
+    rules_text,
+    summary_head,
+    title_line,
+    versus,
+    visible_events,
+)
 from bot.i18n import N_, Texts
 from bot.render.common import (
-    EMBED_TITLE_LIMIT,
     ENGLISH,
-    MESSAGE_LIMIT,
     Button,
     ButtonSurface,
     Surface,
     cards_line,
     challenge_surface,
     clamp,
-    clamp_line,
     declined_line,
     expired_line,
     join_words,
@@ -62,30 +82,8 @@ from bot.render.common import (
 if TYPE_CHECKING:
     from bot.render.common import Event, View, When
 
-TITLE = N_("Air War")
-DECK_WORDS = {"standard": N_("standard decks (52 cards)"), "jokers": N_("decks with jokers (54 cards)"),
-              "tarot": N_("tarot decks (78 cards)")}
-ACES_WORDS = {"high": N_("aces high"), "low": N_("aces low")}
-LOCKED = N_("✅ locked in")
-ARRANGING = N_("⏳ arranging")
-NOT_LOCKED = N_("not locked in")
-#: the board's button that opens a player's battle-order panel in the match's thread
-PANEL_BUTTON = N_("Arrange")
-
 
 # --- small pieces -----------------------------------------------------------------------------------
-
-
-def rules_text(rules: Mapping[str, Any], *, say: Texts = ENGLISH) -> str:
-    """The options in words: ``stacks of 5 · aces high · standard decks (52 cards)``."""
-    _ = say
-    stack = int(rules.get("stack", 5))
-    aces = rules.get("aces", "high")
-    aces_words = _(ACES_WORDS[aces]) if aces in ACES_WORDS else f"aces {aces}"
-    deck = rules.get("deck", "standard")
-    deck_words = _(DECK_WORDS[deck]) if deck in DECK_WORDS else f"{deck} decks"
-    stacks = _.ngettext("stacks of {count}", "stacks of {count}", stack)
-    return f"{stacks} · {aces_words} · {deck_words}"
 
 
 def _names(names: Sequence[str]) -> list[str]:
@@ -95,44 +93,6 @@ def _names(names: Sequence[str]) -> list[str]:
 def _many(names: Sequence[str]) -> bool:
     """Three or four players: their surfaces are :mod:`bot.games.airwar.render_many`'s."""
     return 3 <= len(names) <= 4
-
-
-def _render_many() -> Any:
-    from bot.games.airwar import render_many  # (it builds on this module)
-
-    return render_many
-
-
-def _title(text: str) -> str:
-    return clamp_line(text, EMBED_TITLE_LIMIT)
-
-
-def versus(shown: Sequence[str], say: Texts = ENGLISH) -> str:
-    """``A vs B`` (``A vs B vs C``) in ``say``'s language; ``shown`` as given (bold, mentions...)."""
-    _ = say
-    text = shown[0] if shown else ""
-    for other in shown[1:]:
-        text = _("{first} vs {second}", first=text, second=other)
-    return text
-
-
-def _deck_line(who: str, total: int, bottom: Mapping[str, Any], say: Texts = ENGLISH) -> str:
-    """What is known about one deck: its count, the unknown top and the known bottom, top to bottom."""
-    _ = say
-    known = list(bottom.get("cards", []))
-    unknown = int(bottom.get("unknown_above", total - len(known)))
-    cards = _.ngettext("{count} card", "{count} cards", total)
-    if not known:
-        return _("{deck}: {cards}, all unknown", deck=who, cards=cards)
-    if unknown == 0:
-        return _("{deck}: {cards}, all known: {known}", deck=who, cards=cards, known=cards_line(known, say=_))
-    return _("{deck}: {cards}, {unknown} unknown, then {known} at the bottom", deck=who, cards=cards,
-             unknown=unknown, known=cards_line(known, say=_))
-
-
-def _deadline_line(deadline: When | None, say: Texts = ENGLISH) -> str:
-    _ = say
-    return _("Orders lock in {when}.", when=timestamp(deadline)) if deadline is not None else ""
 
 
 # --- the public board -------------------------------------------------------------------------------
@@ -150,7 +110,7 @@ def board(view: View, names: Sequence[str], *, deadline: When | None = None,
     (plain names) if given. In ``say``'s language (the server's).
     """
     if _many(names):
-        return _render_many().board(view, names, deadline=deadline, ended=ended, say=say)
+        return render_many.board(view, names, deadline=deadline, ended=ended, say=say)
     if view["phase"] == "over":
         return result(view, names, image_names=image_names, say=say)
     _ = say
@@ -176,68 +136,16 @@ def board(view: View, names: Sequence[str], *, deadline: When | None = None,
             _("Stack as drawn: {cards}", cards=cards_line(stacks[seat], say=_)),
             _("Deck {cards} · discards {discards}", cards=cards, discards=len(view["discards"][seat])),
         ]
-    return Surface(_title(_("{game} — engagement {number}", game=_(TITLE), number=number)),
+    return Surface(title_line(_("{game} — engagement {number}", game=_(TITLE), number=number)),
                    clamp("\n".join(lines), say=_))
 
 
 # --- flip by flip ------------------------------------------------------------------------------------
 
 
-@dataclass
-class _Engagement:
-    number: int
-    start: Event | None
-    stream: list[Event]  # flips and fights, in order
-    end: Event | None
-    over: Event | None
-
-    @property
-    def flips(self) -> list[Event]:
-        return [event for event in self.stream if event["type"] == "flip"]
-
-
-def _engagement_number(events: Sequence[Event]) -> int:
-    for kind in ("flip", "order_locked", "engagement_end"):
-        for event in events:
-            if event["type"] == kind:
-                return int(event["engagement"])
-    for event in events:
-        if event["type"] == "engagement":
-            return int(event["number"])
-    raise ValueError("no Air War engagement in these events")
-
-
-def _collect(events: Sequence[Event], engagement: int | None) -> _Engagement:
-    number = _engagement_number(events) if engagement is None else engagement
-    found = _Engagement(number, None, [], None, None)
-    for event in events:
-        kind = event["type"]
-        if kind == "engagement" and event["number"] == number:
-            found.start = event
-        elif kind in ("flip", "fight") and event["engagement"] == number:
-            found.stream.append(event)
-        elif kind == "engagement_end" and event["engagement"] == number:
-            found.end = event
-        elif kind == "game_over" and event.get("engagement") == number:
-            found.over = event
-    return found
-
-
 def flip_count(events: Sequence[Event], engagement: int | None = None) -> int:
     """How many flips the engagement had (the last ``shown`` for :func:`flips`)."""
-    return len(_collect(events, engagement).flips)
-
-
-def _visible(found: _Engagement, shown: int) -> list[Event]:
-    """The flips and fights up to the ``shown``-th flip (a fight settled by that flip included)."""
-    visible, flips = [], 0
-    for event in found.stream:
-        if event["type"] == "flip":
-            if flips == shown:
-                break
-            flips += 1
-        visible.append(event)
-    return visible
+    return len(collect(events, engagement).flips)
 
 
 def _flip_line(flip: Event, fight: Event | None, shown: list[str], say: Texts = ENGLISH) -> str:
@@ -270,13 +178,13 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
     long, the oldest flip lines give way to one line saying they are hidden.
     """
     if _many(names):
-        return _render_many().flips(events, names, shown, engagement=engagement, say=say)
-    found = _collect(events, engagement)
+        return render_many.flips(events, names, shown, engagement=engagement, say=say)
+    found = collect(events, engagement)
     all_flips = found.flips
     total = len(all_flips)
     shown = total if shown is None else max(0, min(int(shown), total))
     complete = shown == total
-    visible = _visible(found, shown)
+    visible = visible_events(found, shown)
     flipped = [event for event in visible if event["type"] == "flip"]
     _ = say
     text_names = _names(names)
@@ -292,38 +200,18 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
     if not flipped:
         flip_lines.append(_("Nothing flipped yet."))
 
-    tail = []
+    tail: list[str] = []
     remaining = _remaining(found, flipped)
     if remaining is not None and any(remaining) and not complete:
         tail.append(_("Not flipped yet — {first}: {first_cards} · {second}: {second_cards}", first=text_names[0],
                       first_cards=cards_line(remaining[0], say=_), second=text_names[1],
                       second_cards=cards_line(remaining[1], say=_)))
     if complete:
-        tail += ["", _summary(found, text_names, _)]
-        if found.over is not None:
-            size = found.start["stack_size"] if found.start else None
-            game_over = _("**Game over.**")
-            tail.append(f"🏁 {game_over} {_result_headline(found.over, text_names, _)} "
-                        f"{reason_text(found.over, text_names, stack_size=size, say=_)}")
-
-    title = _title(_("{game} — engagement {number}: flips", game=_(TITLE), number=found.number))
-    return Surface(title, _fit_flips(header, flip_lines, tail, _))
+        tail += end_lines(found, _summary(found, text_names, _), text_names, reason_text, _)
+    return flips_surface(found, header, flip_lines, tail, _)
 
 
-def _fit_flips(header: list[str], flip_lines: list[str], tail: list[str], say: Texts = ENGLISH) -> str:
-    """Header, flip lines and tail within the message limit: the oldest flip lines fold into one line that says
-    they are hidden, if need be."""
-    _ = say
-    text = "\n".join(header + flip_lines + tail)
-    folded = 0
-    while len(text) > MESSAGE_LIMIT and folded < len(flip_lines):
-        folded += 1
-        note = _("Flips 1 to {count} are hidden: the message is full.", count=folded)
-        text = "\n".join([*header, note, *flip_lines[folded:], *tail])
-    return clamp(text, say=_)
-
-
-def _remaining(found: _Engagement, flipped: list[Event]) -> list[list[str]] | None:
+def _remaining(found: Engagement, flipped: list[Event]) -> list[list[str]] | None:
     """Each stack's cards not flipped yet, in the order drawn (public: the stacks were shown as drawn)."""
     if found.start is None:
         return None
@@ -342,23 +230,11 @@ def engagement_summary(events: Sequence[Event], names: Sequence[str], *, engagem
                        say: Texts = ENGLISH) -> str:
     """What each player kept (back under their deck) and lost (discarded) in an engagement, and the counts."""
     if _many(names):
-        many = _render_many()
-        return clamp(many.summary(many._collect(events, engagement), _names(names), say), say=say)
-    return clamp(_summary(_collect(events, engagement), _names(names), say), say=say)
+        return render_many.engagement_summary(events, names, engagement=engagement, say=say)
+    return clamp(_summary(collect(events, engagement), _names(names), say), say=say)
 
 
-def summary_head(number: int, fights: int, ties: int, ended_early: bool, say: Texts = ENGLISH) -> str:
-    """An engagement summary's first line: its fights and ties (``ended_early``: the game ended before its end)."""
-    _ = say
-    fights_words = _.ngettext("{count} fight", "{count} fights", fights)
-    ties_words = _.ngettext("{count} tie", "{count} ties", ties)
-    if ended_early:
-        return _("**Engagement {number} cut short:** {fights}, {ties}.", number=number, fights=fights_words,
-                 ties=ties_words)
-    return _("**Engagement {number} over:** {fights}, {ties}.", number=number, fights=fights_words, ties=ties_words)
-
-
-def _summary(found: _Engagement, shown: list[str], say: Texts = ENGLISH) -> str:
+def _summary(found: Engagement, shown: list[str], say: Texts = ENGLISH) -> str:
     _ = say
     kept: list[list[str]] = [[], []]
     lost: list[list[str]] = [[], []]
@@ -411,12 +287,6 @@ def _decks_line(decks: Sequence[int], discards: Sequence[int] | None, shown: Seq
              second_deck=decks[1], first_discards=discards[0], second_discards=discards[1])
 
 
-def _result_headline(outcome: Mapping[str, Any], shown: list[str], say: Texts = ENGLISH) -> str:
-    _ = say
-    winner = outcome.get("winner")
-    return _("It's a draw.") if winner is None else _("**{player}** wins!", player=shown[winner])
-
-
 def reason_text(outcome: Mapping[str, Any], names: Sequence[str], *, stack_size: int | None = None,
                 say: Texts = ENGLISH) -> str:
     """Why the game ended, in words (``say``'s language), from an outcome (``view["outcome"]``) or a
@@ -424,7 +294,7 @@ def reason_text(outcome: Mapping[str, Any], names: Sequence[str], *, stack_size:
 
     ``names`` are used as given (already escaped when they come from :func:`name`)."""
     if _many(names):
-        return str(_render_many().reason_text(outcome, names, stack_size=stack_size, say=say))
+        return str(render_many.reason_text(outcome, names, stack_size=stack_size, say=say))
     _ = say
     winner, reason = outcome.get("winner"), outcome.get("reason", "")
     decks = outcome.get("deck_counts")
@@ -462,7 +332,7 @@ def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | Non
     ``image_names``: the players' plain names, for the title (which cannot show a mention; else "Player 1"...).
     ``ratings``: per seat ``{"before": x, "after": y}`` (the service's ``result`` event), shown as changes."""
     if _many(names):
-        return _render_many().result(view, names, image_names=image_names, ratings=ratings, say=say)
+        return render_many.result(view, names, image_names=image_names, ratings=ratings, say=say)
     outcome = view.get("outcome")
     if outcome is None:
         raise ValueError("this game is not over yet")
@@ -474,7 +344,7 @@ def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | Non
     full = {**outcome, "deck_counts": decks}
     reason = reason_text(full, shown, stack_size=view.get("stack_size"), say=_)
     lines = [
-        f"🏁 {_result_headline(outcome, shown, _)} {reason}",
+        f"🏁 {result_headline(outcome, shown, _)} {reason}",
         f"{versus([f'**{who}**' for who in shown], _)} · {rules_text(view['rules'], say=_)}",
         _("Engagements: {engagements} · ties fought: {ties}", engagements=view["engagement"],
           ties=stats.get("wars", 0)),
@@ -491,22 +361,10 @@ def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | Non
         title = _("{game} — draw", game=_(TITLE))
     else:
         title = win_title(_(TITLE), plain_names(names, image_names, _)[winner], _)
-    return Surface(_title(title), clamp("\n".join(lines), say=_))
+    return Surface(title_line(title), clamp("\n".join(lines), say=_))
 
 
 # --- the DM panel ------------------------------------------------------------------------------------
-
-
-def _check_draft(stack: Sequence[str], draft: Sequence[str]) -> list[str]:
-    draft = list(draft)
-    if len(set(draft)) != len(draft) or any(card not in stack for card in draft):
-        raise ValueError(f"the draft {cards_line(draft)} is not part of an order of the stack {cards_line(stack)}")
-    return draft
-
-
-def _order_line(order: Sequence[str], size: int) -> str:
-    slots = [f"{i + 1} {card_label(order[i])}" if i < len(order) else f"{i + 1} —" for i in range(size)]
-    return " · ".join(slots)
 
 
 def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), deadline: When | None = None,
@@ -526,7 +384,7 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
     instructions and the deadline, ``draft`` is the order that was played (if any) and there are no buttons.
     """
     if _many(names):
-        return _render_many().dm_panel(view, names, draft=draft, deadline=deadline, image_names=image_names,
+        return render_many.dm_panel(view, names, draft=draft, deadline=deadline, image_names=image_names,
                                        closed=closed, say=say)
     seat = view.get("seat")
     if seat not in (0, 1):
@@ -540,82 +398,30 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
     number, size = view["engagement"], view["stack_size"]
     stack, theirs = list(view["stacks"][seat]), list(view["stacks"][other])
     locked = bool(view["locked"][seat])
-    order = list(view["my_order"]) if locked and view.get("my_order") else _check_draft(stack, draft)
+    order = list(view["my_order"]) if locked and view.get("my_order") else check_draft(stack, draft)
 
     if closed is not None:
         lines = [closed]
         if order:
-            lines.append(_("**Your order:** {order}", order=_order_line(order, size)))
+            lines.append(_("**Your order:** {order}", order=order_line(order, size)))
     elif locked:
         waiting = (_("**{player}** has locked in too.", player=shown[other]) if view["locked"][other]
                    else _("Waiting for **{player}** to lock in.", player=shown[other]))
-        lines = [_("🔒 **Your order is locked in:** {order}", order=_order_line(order, size)), waiting]
+        lines = [_("🔒 **Your order is locked in:** {order}", order=order_line(order, size)), waiting]
     else:
         state = (_("**{player}** has locked in.", player=shown[other]) if view["locked"][other]
                  else _("**{player}** is still arranging.", player=shown[other]))
         if deadline is not None:
             state = _("Deadline: {when}, then your stack plays as drawn.", when=timestamp(deadline)) + " " + state
-        lines = [state, _("**Your order:** {order}", order=_order_line(order, size))]
+        lines = [state, _("**Your order:** {order}", order=order_line(order, size))]
     lines.append(_("**{player}'s stack:** {cards}", player=shown[other], cards=cards_line(theirs, say=_)))
-    lines += _known_lines(view, shown, seat, _)
+    lines += known_lines(view, shown, seat, _)
     if not locked and closed is None:
         lines.append("-# " + _("Tap your cards in the order to play them, then lock in."))
 
-    title = _title(_("{game} — engagement {number}: your battle order", game=_(TITLE), number=number))
+    title = title_line(_("{game} — engagement {number}: your battle order", game=_(TITLE), number=number))
     buttons = [] if closed is not None else order_buttons(view, draft if not locked else order, say=_)
     return ButtonSurface(title, clamp("\n".join(lines), say=_), None, buttons)
-
-
-def _known_lines(view: View, shown: list[str], seat: int | None, say: Texts = ENGLISH) -> list[str]:
-    """What is known about each deck (every flip is public) and its discards, one line a deck, for a seat
-    (``Your deck``) or a spectator."""
-    _ = say
-    lines = []
-    for s in range(len(shown)):
-        if not _in_game(view, s):
-            continue
-        label = _("Your deck") if seat == s else _("{player}'s deck", player=shown[s])
-        deck = _deck_line(label, view["deck_counts"][s], view["deck_bottoms"][s], _)
-        lines.append(deck + " · " + _("discards {count}", count=len(view["discards"][s])))
-    return lines
-
-
-def _in_game(view: View, seat: int) -> bool:
-    """The seat is still playing (two players: always; 3-4 players: not out)."""
-    in_game = view.get("in_game")
-    return True if not in_game else bool(in_game[seat])
-
-
-def order_buttons(view: View, draft: Sequence[str] = (), *, say: Texts = ENGLISH) -> list[Button]:
-    """The buttons of the DM panel, from the seat's own view and its draft order; none once locked in or over.
-
-    Keys: ``card:<card>`` (tap that card, e.g. ``card:QS``; a stack never holds a card twice), ``undo``, ``reset``,
-    ``random``, ``drawn``
-    (the order as drawn), ``confirm`` (lock in; enabled once every card is placed). Card buttons fill rows
-    0-1, five to a row; the controls share the next row.
-    """
-    seat = view.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(view["stacks"]) \
-            or view["phase"] == "over" or view["locked"][seat]:
-        return []
-    stack = list(view["stacks"][seat])
-    draft = _check_draft(stack, draft)
-    buttons = []
-    for i, card in enumerate(stack):
-        label = card_label(card) if card not in draft else f"{draft.index(card) + 1}: {card_label(card)}"
-        buttons.append(Button(f"card:{card}", label, card not in draft,
-                              "primary" if card not in draft else "secondary", i // 5, card=card))
-    row = (len(stack) - 1) // 5 + 1
-    placed = len(draft)
-    _ = say
-    buttons += [
-        Button("undo", _("Undo"), placed > 0, "secondary", row),
-        Button("reset", _("Reset"), placed > 0, "secondary", row),
-        Button("random", _("Random"), True, "secondary", row),
-        Button("drawn", _("As drawn"), True, "secondary", row),
-        Button("confirm", _("Lock in"), placed == len(stack), "success", row),
-    ]
-    return buttons
 
 
 def draft_after(stack: Sequence[str], draft: Sequence[str], key: str, *,
@@ -626,7 +432,7 @@ def draft_after(stack: Sequence[str], draft: Sequence[str], key: str, *,
     or an unknown key leaves the draft as it was.
     """
     stack = list(stack)
-    draft = _check_draft(stack, draft)
+    draft = check_draft(stack, draft)
     if key.startswith("card:"):
         card = key.removeprefix("card:")
         return draft if card in draft or card not in stack else [*draft, card]
@@ -650,14 +456,14 @@ def status(view: View, names: Sequence[str], *, deadline: When | None = None, dr
            say: Texts = ENGLISH) -> str:
     """``/airwar status`` (ephemeral, in ``say``'s language: the asker's): the match, counts and what is known, for
     a seat (``game.view(seat)``: shows its own locked order or draft) or a spectator (``game.view(None)``)."""
+    if view["phase"] == "over":
+        finished = result(view, names, say=say)
+        return clamp(f"**{finished.title}**\n{finished.text}", say=say)
     if _many(names):
-        return str(_render_many().status(view, names, deadline=deadline, draft=draft, say=say))
+        return str(render_many.status(view, names, deadline=deadline, draft=draft, say=say))
     _ = say
     shown = _names(names)
     seat = view.get("seat")
-    if view["phase"] == "over":
-        finished = result(view, names, say=_)
-        return clamp(f"**{finished.title}**\n{finished.text}", say=_)
     number, size = view["engagement"], view["stack_size"]
     rules = rules_text(view["rules"], say=_)
     if seat in (0, 1):
@@ -665,9 +471,9 @@ def status(view: View, names: Sequence[str], *, deadline: When | None = None, dr
         lines = [_("**Your {game} match** against **{player}** · engagement {number} · {rules}", game=_(TITLE),
                    player=shown[other], number=number, rules=rules)]
         if view["locked"][seat] and view.get("my_order"):
-            lines.append(_("You: 🔒 locked in: {order}", order=_order_line(view["my_order"], size)))
+            lines.append(_("You: 🔒 locked in: {order}", order=order_line(view["my_order"], size)))
         else:
-            placed = _check_draft(view["stacks"][seat], draft)
+            placed = check_draft(view["stacks"][seat], draft)
             lines.append(_("You: {state} ({placed} of {size} placed)", state=_(ARRANGING), placed=len(placed),
                            size=size))
         lines.append(f"{shown[other]}: {_(LOCKED) if view['locked'][other] else _(ARRANGING)}")
@@ -678,12 +484,12 @@ def status(view: View, names: Sequence[str], *, deadline: When | None = None, dr
         for s in (0, 1):
             lines.append(f"{shown[s]}: {_(LOCKED) if view['locked'][s] else _(ARRANGING)}")
     if deadline is not None and not all(view["locked"]):
-        lines.append(_deadline_line(deadline, _))
+        lines.append(deadline_line(deadline, _))
     for s in (0, 1):
         cards = cards_line(view["stacks"][s], say=_)
         lines.append(_("Your stack as drawn: {cards}", cards=cards) if seat == s
                      else _("{player}'s stack as drawn: {cards}", player=shown[s], cards=cards))
-    lines += ["", *_known_lines(view, shown, seat if seat in (0, 1) else None, _)]
+    lines += ["", *known_lines(view, shown, seat if seat in (0, 1) else None, _)]
     lines.append(_("Ties fought so far: {count}", count=view.get("stats", {}).get("wars", 0)))
     return clamp("\n".join(lines), say=_)
 
@@ -705,7 +511,8 @@ def challenge(challenger: str, opponent: str | None, rules: Mapping[str, Any], *
              _("Rules: {rules}", rules=rules_text(rules, say=_)),
              _("Anyone may accept; the challenge expires {when}.", when=timestamp(expires_at))]
     buttons = [Button("accept", _("Accept"), True, "success"), Button("withdraw", _("Withdraw"), True, "secondary")]
-    return ButtonSurface(_title(_("{game} challenge", game=_(TITLE))), clamp("\n".join(lines), say=_), None, buttons)
+    return ButtonSurface(title_line(_("{game} challenge", game=_(TITLE))), clamp("\n".join(lines), say=_), None,
+                         buttons)
 
 
 def declined(challenger: str, opponent: str, say: Texts = ENGLISH) -> str:
@@ -726,7 +533,7 @@ def afk(names: Sequence[str], seats: Sequence[int], engagement: int, *, forfeit:
     it was a second miss in a row for some (``forfeit``): they forfeit (both at once: a draw) and nothing is played.
     Matches the service's ``arrange_timeout`` event (``seats``, ``forfeit``). In ``say``'s language (the server's)."""
     if _many(names):
-        return str(_render_many().afk(names, seats, engagement, forfeit=forfeit, say=say))
+        return str(render_many.afk(names, seats, engagement, forfeit=forfeit, say=say))
     _ = say
     shown = _names(names)
     late, out = sorted(set(seats)), sorted(set(forfeit))

@@ -1,5 +1,6 @@
 """Air War's surfaces for three or four players (:mod:`bot.games.airwar.render` hands them over when it gets more
-than two names; two-player surfaces are never drawn here).
+than two names; two-player surfaces are never drawn here). The pieces both share are
+:mod:`bot.games.airwar.render_parts`.
 
 Written for a phone: one short block per player, a flip on one line (``2. Ann K♠ · Bob K♦ · Cy 4♣: tie``), the
 players that are out named once. The same rules as two-player Air War's surfaces hold: every surface is text alone
@@ -13,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.cards import card_label
-from bot.games.airwar import render as base
+from bot.games.airwar import render_parts as parts
 from bot.games.airwar.engine import finishing_places
 from bot.i18n import N_, Texts
 from bot.render.common import (
@@ -34,7 +35,7 @@ from bot.render.common import (
 if TYPE_CHECKING:
     from bot.render.common import Event, View, When
 
-TITLE = base.TITLE
+TITLE = parts.TITLE
 OUT = N_("❌ out")
 #: why a seat went out (an ``out`` event's ``reason``), after its name
 OUT_WORDS = {"short_stack": N_("could not draw a full stack"), "out_of_cards": N_("had no tie-breaker card left"),
@@ -48,7 +49,7 @@ def names_of(names: Sequence[str]) -> list[str]:
 
 
 def _vs(shown: Sequence[str], say: Texts = ENGLISH) -> str:
-    return base.versus([f"**{who}**" for who in shown], say)
+    return parts.versus([f"**{who}**" for who in shown], say)
 
 
 def _in_game(view: Mapping[str, Any]) -> list[bool]:
@@ -69,44 +70,36 @@ def board(view: View, names: Sequence[str], *, deadline: When | None = None, end
     shown = names_of(names)
     number = view["engagement"]
     in_game = _in_game(view)
-    lines = [f"{_vs(shown, _)} · {base.rules_text(view['rules'], say=_)}"]
+    lines = [f"{_vs(shown, _)} · {parts.rules_text(view['rules'], say=_)}"]
     waiting = [s for s in range(len(shown)) if in_game[s] and not view["locked"][s]]
     if waiting and not ended:
         if deadline is not None:
             lines.append(_("Each player arranges a battle order with **{button}** below or in their DMs; orders lock "
-                           "in {when}. A stack not locked in by then plays as drawn.", button=_(base.PANEL_BUTTON),
+                           "in {when}. A stack not locked in by then plays as drawn.", button=_(parts.PANEL_BUTTON),
                            when=timestamp(deadline)))
         else:
             lines.append(_("Each player arranges a battle order with **{button}** below or in their DMs; orders lock "
-                           "in. A stack not locked in by then plays as drawn.", button=_(base.PANEL_BUTTON)))
+                           "in. A stack not locked in by then plays as drawn.", button=_(parts.PANEL_BUTTON)))
     for seat, who in enumerate(shown):
         if not in_game[seat]:
             lines += ["", f"**{who}** — {_(OUT)}"]
             continue
-        state = base.LOCKED if view["locked"][seat] else base.NOT_LOCKED if ended else base.ARRANGING
+        state = parts.LOCKED if view["locked"][seat] else parts.NOT_LOCKED if ended else parts.ARRANGING
         cards = _.ngettext("{count} card", "{count} cards", view["deck_counts"][seat])
         lines += ["", f"**{who}** — {_(state)}", _("Stack: {cards}", cards=cards_line(view["stacks"][seat], say=_)),
                   _("Deck {cards} · discards {discards}", cards=cards, discards=len(view["discards"][seat]))]
-    return Surface(base._title(_("{game} — engagement {number}", game=_(TITLE), number=number)),
+    return Surface(parts.title_line(_("{game} — engagement {number}", game=_(TITLE), number=number)),
                    clamp("\n".join(lines), say=_))
 
 
 # --- flip by flip ----------------------------------------------------------------------------------------
-def _collect(events: Sequence[Event], engagement: int | None) -> base._Engagement:
-    number = base._engagement_number(events) if engagement is None else engagement
-    found = base._Engagement(number, None, [], None, None)
-    for event in events:
-        kind = event["type"]
-        if kind == "engagement" and event["number"] == number:
-            found.start = event
-        elif kind in ("flip", "fight", "out", "unopposed") and event["engagement"] == number \
-                and (kind != "out" or found.start is not None):
-            found.stream.append(event)
-        elif kind == "engagement_end" and event["engagement"] == number:
-            found.end = event
-        elif kind == "game_over" and event.get("engagement") == number:
-            found.over = event
-    return found
+#: the events of an engagement's stream with three or four players: the flips and fights, a seat going out, cards
+#: nobody was left to fight
+STREAM_KINDS = ("flip", "fight", "out", "unopposed")
+
+
+def _collect(events: Sequence[Event], engagement: int | None) -> parts.Engagement:
+    return parts.collect(events, engagement, STREAM_KINDS)
 
 
 def _stream_line(event: Event, shown: list[str], say: Texts = ENGLISH) -> str | None:
@@ -142,7 +135,7 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
     total = len(found.flips)
     shown = total if shown is None else max(0, min(int(shown), total))
     complete = shown == total
-    visible = base._visible(found, shown)
+    visible = parts.visible_events(found, shown)
     if complete:
         visible = list(found.stream)  # what follows the last flip (the unopposed cards) too
     text_names = names_of(names)
@@ -150,19 +143,11 @@ def flips(events: Sequence[Event], names: Sequence[str], shown: int | None = Non
     lines = [line for line in (_stream_line(event, text_names, _) for event in visible) if line]
     if not any(event["type"] == "flip" for event in visible):
         lines.append(_("Nothing flipped yet."))
-    tail = []
-    if complete:
-        tail += ["", summary(found, text_names, _)]
-        if found.over is not None:
-            size = found.start["stack_size"] if found.start else None
-            game_over = _("**Game over.**")
-            tail.append(f"🏁 {game_over} {base._result_headline(found.over, text_names, _)} "
-                        f"{reason_text(found.over, text_names, stack_size=size, say=_)}")
-    title = base._title(_("{game} — engagement {number}: flips", game=_(TITLE), number=found.number))
-    return Surface(title, base._fit_flips(header, lines, tail, _))
+    tail = parts.end_lines(found, summary(found, text_names, _), text_names, reason_text, _) if complete else []
+    return parts.flips_surface(found, header, lines, tail, _)
 
 
-def summary(found: base._Engagement, shown: list[str], say: Texts = ENGLISH) -> str:
+def summary(found: parts.Engagement, shown: list[str], say: Texts = ENGLISH) -> str:
     _ = say
     seats = range(len(shown))
     kept: list[list[str]] = [[] for _seat in seats]
@@ -184,7 +169,7 @@ def summary(found: base._Engagement, shown: list[str], say: Texts = ENGLISH) -> 
     if found.end is not None:
         counts = found.end
     playing = found.start["in_game"] if found.start and "in_game" in found.start else [True] * len(shown)
-    lines = [base.summary_head(found.number, fights, ties, found.end is None and found.over is not None, _)]
+    lines = [parts.summary_head(found.number, fights, ties, found.end is None and found.over is not None, _)]
     for seat in seats:
         if playing[seat]:
             lines.append(_("**{player}** kept {kept} · lost {lost}", player=shown[seat],
@@ -195,6 +180,13 @@ def summary(found: base._Engagement, shown: list[str], say: Texts = ENGLISH) -> 
         lines.append(_("Decks: {decks}", decks=" · ".join(f"{shown[s]} {counts['deck_counts'][s]}" for s in seats
                                                            if playing[s])))
     return "\n".join(lines)
+
+
+def engagement_summary(events: Sequence[Event], names: Sequence[str], *, engagement: int | None = None,
+                       say: Texts = ENGLISH) -> str:
+    """What each player kept and lost in an engagement, and the decks left (see
+    :func:`bot.games.airwar.render.engagement_summary`)."""
+    return clamp(summary(_collect(events, engagement), names_of(names), say), say=say)
 
 
 # --- the result ------------------------------------------------------------------------------------------
@@ -240,9 +232,9 @@ def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | Non
     shown = names_of(names)
     stats = view.get("stats", {})
     winner = outcome.get("winner")
-    lines = [f"🏁 {base._result_headline(outcome, shown, _)} "
+    lines = [f"🏁 {parts.result_headline(outcome, shown, _)} "
              f"{reason_text(outcome, shown, stack_size=view.get('stack_size'), say=_)}",
-             f"{_vs(shown, _)} · {base.rules_text(view['rules'], say=_)}",
+             f"{_vs(shown, _)} · {parts.rules_text(view['rules'], say=_)}",
              _("Engagements: {engagements} · ties fought: {ties}", engagements=view["engagement"],
                ties=stats.get("wars", 0))]
     out_order = list(view.get("out_order", []))
@@ -264,14 +256,10 @@ def result(view: View, names: Sequence[str], *, image_names: Sequence[str] | Non
         title = _("{game} — draw", game=_(TITLE))
     else:
         title = win_title(_(TITLE), plain_names(names, image_names, _)[winner], _)
-    return Surface(base._title(title), clamp("\n".join(lines), say=_))
+    return Surface(parts.title_line(title), clamp("\n".join(lines), say=_))
 
 
 # --- a seat's panel and status ---------------------------------------------------------------------------
-def _known_lines(view: View, shown: list[str], seat: int | None, say: Texts = ENGLISH) -> list[str]:
-    return base._known_lines(view, shown, seat, say)
-
-
 def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), deadline: When | None = None,
              image_names: Sequence[str] | None = None, closed: str | None = None,
              say: Texts = ENGLISH) -> ButtonSurface:
@@ -286,66 +274,64 @@ def dm_panel(view: View, names: Sequence[str], *, draft: Sequence[str] = (), dea
     in_game = _in_game(view)
     number, size = view["engagement"], view["stack_size"]
     if not in_game[seat]:
-        return ButtonSurface(base._title(_("{game} — engagement {number}", game=_(TITLE), number=number)),
+        return ButtonSurface(parts.title_line(_("{game} — engagement {number}", game=_(TITLE), number=number)),
                              f"{_(OUT)}: " + _("you are out of this game; the others play on. The flips are in the "
                                                "thread."), None, [])
     stack = list(view["stacks"][seat])
     locked = bool(view["locked"][seat])
-    order = list(view["my_order"]) if locked and view.get("my_order") else base._check_draft(stack, draft)
+    order = list(view["my_order"]) if locked and view.get("my_order") else parts.check_draft(stack, draft)
     others = [s for s in range(len(shown)) if s != seat and in_game[s]]
     waiting = [shown[s] for s in others if not view["locked"][s]]
     waiting_line = (_("Waiting for {players}.", players=", ".join(f"**{who}**" for who in waiting)) if waiting
                     else _("Everyone else has locked in."))
     if closed is not None:
-        lines = [closed] + ([_("**Your order:** {order}", order=base._order_line(order, size))] if order else [])
+        lines = [closed] + ([_("**Your order:** {order}", order=parts.order_line(order, size))] if order else [])
     elif locked:
-        lines = [_("🔒 **Your order is locked in:** {order}", order=base._order_line(order, size)), waiting_line]
+        lines = [_("🔒 **Your order is locked in:** {order}", order=parts.order_line(order, size)), waiting_line]
     else:
         due = (_("Deadline: {when}, then your stack plays as drawn.", when=timestamp(deadline)) + " "
                if deadline is not None else "")
-        lines = [f"{due}{waiting_line}", _("**Your order:** {order}", order=base._order_line(order, size))]
+        lines = [f"{due}{waiting_line}", _("**Your order:** {order}", order=parts.order_line(order, size))]
     lines += [_("**{player}'s stack:** {cards}", player=shown[s], cards=cards_line(view["stacks"][s], say=_))
               for s in others]
-    lines += _known_lines(view, shown, seat, _)
+    lines += parts.known_lines(view, shown, seat, _)
     if not locked and closed is None:
         lines.append("-# " + _("Tap your cards in the order to play them, then lock in."))
-    title = base._title(_("{game} — engagement {number}: your battle order", game=_(TITLE), number=number))
+    title = parts.title_line(_("{game} — engagement {number}: your battle order", game=_(TITLE), number=number))
     buttons: list[Button] = ([] if closed is not None
-                             else base.order_buttons(view, draft if not locked else order, say=_))
+                             else parts.order_buttons(view, draft if not locked else order, say=_))
     return ButtonSurface(title, clamp("\n".join(lines), say=_), None, buttons)
 
 
 def status(view: View, names: Sequence[str], *, deadline: When | None = None, draft: Sequence[str] = (),
            say: Texts = ENGLISH) -> str:
+    """A game still being played (:func:`bot.games.airwar.render.status` says a finished one's result)."""
     _ = say
     shown = names_of(names)
     seat = view.get("seat")
-    if view["phase"] == "over":
-        finished = result(view, names, say=_)
-        return clamp(f"**{finished.title}**\n{finished.text}", say=_)
     in_game = _in_game(view)
     number, size = view["engagement"], view["stack_size"]
     lines = [_("**{game}:** {players} · engagement {number} · {rules}", game=_(TITLE), players=_vs(shown, _),
-               number=number, rules=base.rules_text(view["rules"], say=_))]
+               number=number, rules=parts.rules_text(view["rules"], say=_))]
     for s, who in enumerate(shown):
         if not in_game[s]:
             lines.append(f"{who}: {_(OUT)}")
         elif s == seat and view["locked"][s] and view.get("my_order"):
-            lines.append(_("You: 🔒 locked in: {order}", order=base._order_line(view["my_order"], size)))
+            lines.append(_("You: 🔒 locked in: {order}", order=parts.order_line(view["my_order"], size)))
         elif s == seat:
-            placed = base._check_draft(view["stacks"][s], draft)
-            lines.append(_("You: {state} ({placed} of {size} placed)", state=_(base.ARRANGING), placed=len(placed),
+            placed = parts.check_draft(view["stacks"][s], draft)
+            lines.append(_("You: {state} ({placed} of {size} placed)", state=_(parts.ARRANGING), placed=len(placed),
                            size=size))
         else:
-            lines.append(f"{who}: {_(base.LOCKED) if view['locked'][s] else _(base.ARRANGING)}")
+            lines.append(f"{who}: {_(parts.LOCKED) if view['locked'][s] else _(parts.ARRANGING)}")
     if deadline is not None and not all(view["locked"][s] for s in range(len(shown)) if in_game[s]):
-        lines.append(base._deadline_line(deadline, _))
+        lines.append(parts.deadline_line(deadline, _))
     for s, who in enumerate(shown):
         if in_game[s]:
             cards = cards_line(view["stacks"][s], say=_)
             lines.append(_("Your stack as drawn: {cards}", cards=cards) if seat == s
                          else _("{player}'s stack as drawn: {cards}", player=who, cards=cards))
-    lines += ["", *_known_lines(view, shown, seat if isinstance(seat, int) else None, _)]
+    lines += ["", *parts.known_lines(view, shown, seat if isinstance(seat, int) else None, _)]
     lines.append(_("Ties fought so far: {count}", count=view.get("stats", {}).get("wars", 0)))
     return clamp("\n".join(lines), say=_)
 
@@ -377,7 +363,7 @@ def lobby(players: Sequence[str], rules: Mapping[str, Any], *, expires_at: When 
     host = _("{player} (host)", player=bold_host)
     lines = [_("✈️ **{host}** is opening a game of {game} for 3–4 players, a deck each!", host=shown[0],
                game=_(TITLE)),
-             _("Rules: {rules}", rules=base.rules_text(rules, say=_)),
+             _("Rules: {rules}", rules=parts.rules_text(rules, say=_)),
              _("Players ({count}/4): {players}", count=len(shown),
                players=", ".join([host, *(f"**{who}**" for who in shown[1:])]))]
     if expires_at is not None:
@@ -386,7 +372,8 @@ def lobby(players: Sequence[str], rules: Mapping[str, Any], *, expires_at: When 
     buttons = [Button("join", _("Join"), len(shown) < 4, "success"), Button("leave", _("Leave"), True, "secondary"),
                Button("start", _("Start"), len(shown) >= 3, "primary"),
                Button("cancel", _("Cancel"), True, "danger")]
-    return ButtonSurface(base._title(_("{game} lobby", game=_(TITLE))), clamp("\n".join(lines), say=_), None, buttons)
+    return ButtonSurface(parts.title_line(_("{game} lobby", game=_(TITLE))), clamp("\n".join(lines), say=_), None,
+                         buttons)
 
 
 def started(players: Sequence[str], where: str | None, say: Texts = ENGLISH) -> str:

@@ -1,9 +1,9 @@
 """Army: armies with stamina, red attack and black defence fighting cards."""
 
-from bot.games import ACCURACY, GamePlugin
 from bot.games.army.engine import Army
 from bot.games.army.flow import ArmyFlow
 from bot.i18n import N_
+from bot.registry import ACCURACY, GamePlugin
 
 #: how a newcomer starts and plays it (:mod:`bot.howto` fills the placeholders in the reader's language)
 HOW_TO = (

@@ -68,7 +68,7 @@ from typing import Any, ClassVar, Self
 
 from bot.cards import card_label, is_red, parse_card, rank_of, standard_pack
 from bot.errors import IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
-from bot.games.base import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
+from bot.game import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
 from bot.i18n import N_
 
 STAMINA = {"A": 4, "K": 3, "Q": 2, "J": 1}

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.cards import label_of_text
+from bot.game import Action, Event, Game
 from bot.games.army.engine import fighting_value
-from bot.games.base import Action, Event, Game
 from bot.i18n import N_, Phrase
 from bot.match import errors
 from bot.match.flow import Flow, SeatPanel

@@ -1,9 +1,9 @@
 """Bundle War: War with face-up capture piles that can be stolen (the War / Stealing Bundles hybrid)."""
 
-from bot.games import GamePlugin
 from bot.games.bundlewar.engine import BundleWar
 from bot.games.bundlewar.flow import BundleWarFlow
 from bot.i18n import N_
+from bot.registry import GamePlugin
 
 #: how a newcomer starts and plays it (:mod:`bot.howto` fills the placeholders in the reader's language)
 HOW_TO = (

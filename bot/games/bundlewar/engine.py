@@ -36,7 +36,7 @@ from typing import Any, ClassVar, Self
 
 from bot.cards import JOKERS, parse_card, rank_of, standard_pack, strength_table
 from bot.errors import IllegalAction, InvalidState, NotYourTurn
-from bot.games.base import Action, Event, Game, GameStats, Option, Outcome
+from bot.game import Action, Event, Game, GameStats, Option, Outcome
 from bot.i18n import N_
 
 STATE_VERSION = 1

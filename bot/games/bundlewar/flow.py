@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.cards import card_label
-from bot.games.base import Action, Game
+from bot.game import Action, Game
 from bot.i18n import N_
 from bot.match import errors
 from bot.match.flow import Flow, SeatPanel

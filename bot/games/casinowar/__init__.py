@@ -1,9 +1,9 @@
 """Casino War: one to four players against the house, for the server's chips (not rated, not in tournaments)."""
 
-from bot.games import GamePlugin
 from bot.games.casinowar.engine import CasinoWar
 from bot.games.casinowar.flow import CasinoWarFlow
 from bot.i18n import N_
+from bot.registry import GamePlugin
 
 #: how a newcomer starts and plays it (:mod:`bot.howto` fills the placeholders in the reader's language)
 HOW_TO = (

@@ -36,7 +36,7 @@ from typing import Any, Self
 
 from bot.cards import standard_pack, strength_table
 from bot.errors import IllegalAction, InvalidRules, InvalidState, NotYourTurn
-from bot.games.base import Action, Event, Game, Option, Outcome, rng_from_json
+from bot.game import Action, Event, Game, Option, Outcome, rng_from_json
 from bot.i18n import N_
 
 RANKS = strength_table(aces_high=True)

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.base import Action, Event, Game
+from bot.game import Action, Event, Game
 from bot.games.casinowar.engine import BET, DECIDE
 from bot.i18n import COMMAND_NAME, DEFAULT_LANGUAGE, N_, Texts, texts
 from bot.match import errors

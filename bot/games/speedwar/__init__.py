@@ -1,9 +1,9 @@
 """Speed War: both cards up at once, the first to press the right button takes them."""
 
-from bot.games import GamePlugin
 from bot.games.speedwar.engine import SpeedWar
 from bot.games.speedwar.flow import SpeedWarFlow
 from bot.i18n import N_
+from bot.registry import GamePlugin
 
 #: how a newcomer starts and plays it (:mod:`bot.howto` fills the placeholders in the reader's language)
 HOW_TO = (

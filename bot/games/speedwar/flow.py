@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.games.base import Action, Event, Game
+from bot.game import Action, Event, Game
 from bot.i18n import N_
 from bot.match import errors
 from bot.match.flow import Flow, NextDeadline, SeatPanel

@@ -1,9 +1,9 @@
 """War for 2-4 players with its many variants; Drunkard, Tod und Leben and Double War are registered variants."""
 
-from bot.games import GamePlugin
 from bot.games.war.engine import DoubleWar, Drunkard, TodUndLeben, War
 from bot.games.war.flow import DEFAULT_PACE, PACES, WarFlow
 from bot.i18n import N_
+from bot.registry import GamePlugin
 
 #: how a newcomer starts and plays it (:mod:`bot.howto` fills the placeholders in the reader's language)
 HOW_TO = (

@@ -65,7 +65,7 @@ from typing import Any, ClassVar, Self
 
 from bot.cards import JOKERS, STANDARD_RANKS, SUITS, is_red, parse_card, standard_pack, strength_table
 from bot.errors import GameError, IllegalAction, InvalidRules, InvalidState, NotYourTurn
-from bot.games.base import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
+from bot.game import Action, Event, Game, GameStats, Option, Outcome, rng_from_json
 from bot.i18n import N_
 
 STATE_VERSION = 1
@@ -85,6 +85,15 @@ _RAZBOI_VALUE = {
 _FACTORIALS = [1]
 for _size in range(1, 13):
     _FACTORIALS.append(_FACTORIALS[-1] * _size)
+
+
+def _six_beats_ace(first: str, second: str, first_strength: int, second_strength: int) -> tuple[int, int]:
+    """Two faces' strengths under the ``six`` rule: an ace met by a six is worth nothing."""
+    if first in _ACES and second in _SIXES:
+        return 0, second_strength
+    if second in _ACES and first in _SIXES:
+        return first_strength, 0
+    return first_strength, second_strength
 
 
 def _permutation(size: int, number: int) -> tuple[int, ...]:
@@ -443,6 +452,10 @@ class War(Game):
         to_a, to_b = (cap_a, cap_b) if self._capture else (a, b)
         strength = self._strength
         order = self._order
+        randomly = order == RANDOM
+        # a plain round's two cards go to its winner, seat 0's card (x) first where the order puts it first
+        a_first_if_a_wins = order in (PLAYED, WINNER_FIRST)
+        a_first_if_b_wins = order in (PLAYED, LOSER_FIRST)
         rand = self.rng.random
         six = self._six
         check = record or self._cycle or self.rules["target"] is not None
@@ -464,10 +477,7 @@ class War(Game):
             sx = strength[x]
             sy = strength[y]
             if six:
-                if x in _ACES and y in _SIXES:
-                    sx = 0
-                elif y in _ACES and x in _SIXES:
-                    sy = 0
+                sx, sy = _six_beats_ace(x, y, sx, sy)
             if sx == sy:
                 stats.rounds = rounds
                 war_two(x, y, record, out)
@@ -477,43 +487,22 @@ class War(Game):
                 continue
             rounds += 1
             if sx > sy:
-                if order == RANDOM:
-                    if rand() < 0.5:
-                        to_a.append(x)
-                        to_a.append(y)
-                    else:
-                        to_a.append(y)
-                        to_a.append(x)
-                elif order in (PLAYED, WINNER_FIRST):
-                    to_a.append(x)
-                    to_a.append(y)
-                else:
-                    to_a.append(y)
-                    to_a.append(x)
-                if check or (not b and not cap_b):
-                    stats.rounds = rounds
-                    after_plain(rounds, [x, y], 0, record, out)
-                    if self.outcome is not None:
-                        break
+                winner, won, x_first, loser, loser_caps = 0, to_a, a_first_if_a_wins, b, cap_b
             else:
-                if order == RANDOM:
-                    if rand() < 0.5:
-                        to_b.append(x)
-                        to_b.append(y)
-                    else:
-                        to_b.append(y)
-                        to_b.append(x)
-                elif order in (PLAYED, LOSER_FIRST):
-                    to_b.append(x)
-                    to_b.append(y)
-                else:
-                    to_b.append(y)
-                    to_b.append(x)
-                if check or (not a and not cap_a):
-                    stats.rounds = rounds
-                    after_plain(rounds, [x, y], 1, record, out)
-                    if self.outcome is not None:
-                        break
+                winner, won, x_first, loser, loser_caps = 1, to_b, a_first_if_b_wins, a, cap_a
+            if randomly:
+                x_first = rand() < 0.5
+            if x_first:
+                won.append(x)
+                won.append(y)
+            else:
+                won.append(y)
+                won.append(x)
+            if check or (not loser and not loser_caps):
+                stats.rounds = rounds
+                after_plain(rounds, [x, y], winner, record, out)
+                if self.outcome is not None:
+                    break
         stats.rounds = rounds
 
     def _after_plain(self, rnd: int, cards: list[str], winner: int, record: bool, out: list[Event] | None) -> None:
@@ -705,10 +694,7 @@ class War(Game):
             sa = strength[face_a]
             sb = strength[face_b]
             if six:
-                if face_a in _ACES and face_b in _SIXES:
-                    sa = 0
-                elif face_b in _ACES and face_a in _SIXES:
-                    sb = 0
+                sa, sb = _six_beats_ace(face_a, face_b, sa, sb)
             winner = None if sa == sb else (0 if sa > sb else 1)
             if events is not None:
                 events.append(

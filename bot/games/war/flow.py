@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.base import Action, Event, Game
+from bot.game import Action, Event, Game
 from bot.i18n import N_, Phrase
 from bot.match import errors
 from bot.match.flow import Flow, NextDeadline

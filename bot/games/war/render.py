@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.cards import card_label
-from bot.games import game_class
 from bot.i18n import N_, Texts
 from bot.match.ratings import places_by_count
+from bot.registry import game_class
 from bot.render.common import (
     ALT_TEXT_LIMIT,
     EMBED_TITLE_LIMIT,

@@ -1,4 +1,4 @@
-"""The engine contract (``bot.games.base.Game``), checked for every registered game and variant at every player
+"""The engine contract (``bot.game.Game``), checked for every registered game and variant at every player
 count its rules allow, and with mixed rules: determinism, JSON round trips mid-game, card conservation, hidden
 information (no view names a card ``hidden_from`` its viewer; a choice made in secret shows nobody else anything) and
 atomic ``apply``. Games are driven to their end by random legal choices through the base-class API only, so a game
@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from bot.errors import GameError, InvalidRules
-from bot.games import GameEntry, registry
-from bot.games.base import Action, Event, Game
+from bot.game import Action, Event, Game
+from bot.registry import GameEntry, registry
 
 #: Each registered name is played with its default rules, at every player count it allows, from these seeds...
 SEEDS = (0, 1)

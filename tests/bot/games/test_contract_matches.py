@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from bot.games import game_class, registry
-from bot.games.base import Game
+from bot.game import Game
 from bot.match.kernel import MatchKernel
+from bot.registry import game_class, registry
 from bot.replay import replay
 from bot.storage import Database
 from bot.storage import matches as store

@@ -10,11 +10,11 @@ import discord
 import pytest
 from babel.messages.pofile import write_po
 
-from bot.games import game_names
 from bot.i18n import COMMAND_NAME, DEFAULT_LANGUAGE, LANGUAGES, N_, placeholders, texts
 from bot.i18n.check import every_problem, is_command_name, read
 from bot.i18n.commands import SPOKEN_LOCALES, CommandTranslator
 from bot.i18n.extract import bot_command_strings, bot_command_tree, marked_strings
+from bot.registry import game_names
 from bot.render.fonts import BOLD_STACK, STACK, runs
 from bot.rules_text import rules_text
 from tests.localdiscord import command_characters

@@ -8,9 +8,9 @@ import pytest
 
 from bot.cards import card_label, describe
 from bot.errors import IllegalAction, InvalidRules
-from bot.games import game_class
 from bot.i18n import N_, Phrase, texts
 from bot.match import errors
+from bot.registry import game_class
 from bot.render.common import cards_line, join_words, ordinal, plain_names, words_line
 from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo, pseudo_language
 

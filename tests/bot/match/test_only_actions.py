@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from bot.games import game_class
 from bot.match import kernel as kernel_module
 from bot.match.kernel import Change, MatchKernel
+from bot.registry import game_class
 from bot.replay import replay
 from bot.storage import Database
 from bot.storage import matches as store

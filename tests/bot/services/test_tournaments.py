@@ -355,7 +355,7 @@ async def test_every_refusal_goes_through_the_catalogues(world):
     await refused(world.service.create(GUILD, CHANNEL + 1, ORGANISER, "Cup", "war", "nope"))
     await refused(world.service.create(GUILD, CHANNEL + 1, ORGANISER, "Cup", "war", "swiss", best_of=2))
     await refused(world.service.create(GUILD, CHANNEL + 1, ORGANISER, "Cup", "war", "swiss", no_show=-1))
-    with pytest.raises(TournamentRefused) as bad_rules:  # the rule's own refusal is the games' (bot/games/base.py)
+    with pytest.raises(TournamentRefused) as bad_rules:  # the rule's own refusal is the games' (bot/game.py)
         await world.service.create(GUILD, CHANNEL + 1, ORGANISER, "Cup", "war", "swiss", rules={"pack": 7})
     update = await world.service.start(tid, ORGANISER)
     first, second = (e.event for e in update.events if e.type == "call")

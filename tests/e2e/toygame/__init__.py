@@ -1,8 +1,8 @@
 """High Card, a toy game defined only here: proof that a new game costs its own package and cog, nothing else.
 
-The registry finds it when this package is named to :func:`bot.games.discover` (or in ``GAME_PACKAGES``)."""
+The registry finds it when this package is named to :func:`bot.registry.discover` (or in ``GAME_PACKAGES``)."""
 
-from bot.games import GamePlugin
+from bot.registry import GamePlugin
 from tests.e2e.toygame.engine import HighCard
 from tests.e2e.toygame.flow import HighCardFlow
 

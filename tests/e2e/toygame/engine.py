@@ -10,7 +10,7 @@ from typing import Any, Self
 
 from bot.cards import STANDARD_RANKS, SUITS, rank_of
 from bot.errors import IllegalAction
-from bot.games.base import Action, Event, Game, GameStats, Outcome, rng_from_json, rng_state_to_json
+from bot.game import Action, Event, Game, GameStats, Outcome, rng_from_json, rng_state_to_json
 
 HAND = 3
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.cards import STANDARD_RANKS, rank_of
-from bot.games.base import Action, Event, Game
+from bot.game import Action, Event, Game
 from bot.match import errors
 from bot.match.flow import Flow
 from bot.storage.records import ActionRecord, MatchRecord

@@ -11,8 +11,8 @@ import pytest
 
 from bot.cards import standard_pack, tarot_pack
 from bot.errors import GameOver, IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
-from bot.games import game_class
 from bot.games.airwar.engine import AirWar
+from bot.registry import game_class
 
 
 def cards(text: str) -> list[str]:

@@ -13,8 +13,8 @@ import pytest
 
 from bot.cards import standard_pack
 from bot.errors import GameOver, IllegalAction, InvalidCard, InvalidRules, InvalidState, NotYourTurn
-from bot.games import game_class
 from bot.games.army.engine import ARMY_CARDS, FIGHTING_CARDS, Army
+from bot.registry import game_class
 
 RULES_TEXT = Path(__file__).resolve().parents[4] / "bot" / "games" / "army" / "rules" / "army.md"
 

@@ -13,8 +13,8 @@ import pytest
 
 from bot.cards import is_red, standard_pack
 from bot.errors import GameOver, IllegalAction, InvalidRules, InvalidState, NotYourTurn
-from bot.games import game_class
 from bot.games.war.engine import Drunkard, TodUndLeben, War
+from bot.registry import game_class
 from bot.rules_text import rules_text
 
 RULES_DIR = Path(__file__).resolve().parents[4] / "bot" / "games" / "war" / "rules"

@@ -15,9 +15,9 @@ import discord
 from bot.i18n import Texts
 from bot.render.common import ENGLISH, clamp_line
 from bot.storage.records import MatchRecord
-from cogs._stats_ui import settings_service
 from cogs.kit.items import GameItem
 from cogs.kit.messages import tell_privately
+from cogs.kit.stats_ui import settings_service
 
 log = logging.getLogger("cogs.matches")
 

@@ -10,8 +10,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.games import game_names
 from bot.i18n import N_, Texts, texts
+from bot.registry import game_names
 from bot.render.stats import COMBINED, game_title
 from bot.services.settings import SettingsService
 from bot.services.stats import StatsService
