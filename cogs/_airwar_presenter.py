@@ -92,7 +92,7 @@ class AirWarPresenter(Presenter):
 
     async def _public_board(self, match_id: int, number: int, up_to: int | None) -> PublicBoard | None:
         """Engagement ``number`` as the public may see it at event ``up_to``."""
-        return public_board(*await self.service.step_record(match_id, number), up_to)
+        return public_board(*await self.outbox.step_record(match_id, number), up_to)
 
     # --- words -------------------------------------------------------------------------------------------
     def opening_message(self, match: MatchRecord, language: str = "en") -> dict[str, Any]:
@@ -204,7 +204,7 @@ class AirWarPresenter(Presenter):
         """Post engagement ``number``'s board (again, if ``lost_id``'s message is gone) and store its id."""
         name = board_message_name(number) + ("" if lost_id is None else f"/{lost_id}")
         message = await self._play_send(show, name, **kwargs)
-        show.match = await self.service.set_board_message(show.match.id, number, message.id)
+        show.match = await self.outbox.set_board_message(show.match.id, number, message.id)
 
     async def _show_board(self, show: AirWarShow, number: int, *, up_to: int, closed: str | None = None) -> None:
         """Engagement ``number``'s board as it stood at event ``up_to`` (posted the first time, edited after);

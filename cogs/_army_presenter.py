@@ -63,7 +63,7 @@ class ArmyPresenter(Presenter):
 
     # --- steps -----------------------------------------------------------------------------------------------
     async def _round_surface(self, show: Show, step: int, up_to: int, closed: str | None = None):
-        events = [q for q in await self.service.events(show.match.id, step=step) if q.seq <= up_to]
+        events = [q for q in await self.outbox.events(show.match.id, step=step) if q.seq <= up_to]
         turn = next((q.event for q in events if q.type == "turn"), None)
         if turn is None:
             return None
@@ -75,7 +75,7 @@ class ArmyPresenter(Presenter):
             elif q.type == "deadline_moved":
                 turn["deadline_at"] = q.event["deadline_at"]
         previous = [] if step == ARRANGE_STEP else [
-            q.event for q in await self.service.events(show.match.id, step=step - 1)]
+            q.event for q in await self.outbox.events(show.match.id, step=step - 1)]
         return render.round_board(turn, previous, show.names, chosen=chosen, closed=closed,
                                   dms_closed=self._dms_closed(show.match), say=texts(show.language)), chosen
 
@@ -127,7 +127,7 @@ class ArmyPresenter(Presenter):
                              content=render.deadline_moved(show.names, step, event.event["deadline_at"],
                                                            texts(show.language)))
         await self._show_round(show, step, event.seq)
-        chosen = {q.event["seat"] for q in await self.service.events(show.match.id, step=step)
+        chosen = {q.event["seat"] for q in await self.outbox.events(show.match.id, step=step)
                   if q.type == "chosen" and q.seq <= event.seq}
         await self._edit_panels(show, step, [seat for seat in (0, 1) if seat not in chosen])
 
@@ -135,14 +135,14 @@ class ArmyPresenter(Presenter):
         step = event.event["engagement"]
         if round_name(step) in show.match.messages:
             await self._show_round(show, step, event.seq, closed=render.match_over(texts(show.language)))
-        events = await self.service.events(show.match.id, step=step)
+        events = await self.outbox.events(show.match.id, step=step)
         chosen = {q.event["seat"] for q in events if q.type == "chosen" and q.seq < event.seq}
         timed_out = {seat for q in events if q.type == "turn_timeout" for seat in q.event["seats"]}
         await self._edit_panels(show, step, [seat for seat in (0, 1) if seat not in chosen | timed_out])
 
     async def _on_result(self, show: Show, event: QueuedEvent) -> None:
         match = show.match
-        events = await self.service.events(match.id)
+        events = await self.outbox.events(match.id)
         game_over = next((q for q in reversed(events) if q.type == "game_over" and q.seq < event.seq), None)
         if game_over is None:
             return

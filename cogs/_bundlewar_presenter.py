@@ -122,7 +122,7 @@ class BundleWarPresenter(Presenter):
         if show.match.step != step:
             return
         await self._show_round(show, event)
-        turn = next((q for q in reversed(await self.service.events(show.match.id))
+        turn = next((q for q in reversed(await self.outbox.events(show.match.id))
                      if q.type == "turn" and q.event.get("step") == step), None)
         if turn is not None:
             await self._edit_panels(show, step, turn.event["seats"])
@@ -135,7 +135,7 @@ class BundleWarPresenter(Presenter):
     _on_turn_timeout = _on_game_over = _on_round_event
 
     async def _on_result(self, show: Show, event: QueuedEvent) -> None:
-        events = await self.service.events(show.match.id)
+        events = await self.outbox.events(show.match.id)
         game_over = next((q.event for q in reversed(events) if q.type == "game_over" and q.seq < event.seq), None)
         if game_over is None:
             return

@@ -59,7 +59,7 @@ class CasinoWarPresenter(Presenter):
     async def _turn_event(self, show: Show, step: int) -> dict[str, Any] | None:
         """The ``turn`` event that opened ``step`` (with its latest deadline), if any."""
         found: dict[str, Any] | None = None
-        _, queued_events = await self.service.step_record(show.match.id, step)
+        _, queued_events = await self.outbox.step_record(show.match.id, step)
         for queued in queued_events:
             data = queued.event
             if queued.type == "turn" and data["engagement"] == step:
@@ -126,7 +126,7 @@ class CasinoWarPresenter(Presenter):
 
     async def _on_hand_over(self, show: Show, event: QueuedEvent) -> None:
         hand = event.event["hand"]
-        moves = [q.event for q in await self.service.events(show.match.id)
+        moves = [q.event for q in await self.outbox.events(show.match.id)
                  if q.type == "chips" and q.event["hand"] == hand]
         text = render.hand_over(event.event, show.names, moves, say=texts(show.language))
         await self._post(show, f"hand:{hand}", content=text)
@@ -150,7 +150,7 @@ class CasinoWarPresenter(Presenter):
         await self._edit_panels(show, step, range(len(show.match.seats)))
 
     async def _on_result(self, show: Show, event: QueuedEvent) -> None:
-        events = await self.service.events(show.match.id)
+        events = await self.outbox.events(show.match.id)
         game_over = next((q for q in reversed(events) if q.type == "game_over" and q.seq < event.seq), None)
         if game_over is not None:
             await self._post_result(show, render.result(game_over.event, show.names, texts(show.language),

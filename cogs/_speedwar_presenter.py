@@ -80,7 +80,7 @@ class SpeedWarPresenter(Presenter):
             await self._show_block(show, event)
 
     async def _on_result(self, show: Show, event: QueuedEvent) -> None:
-        events = await self.service.events(show.match.id)
+        events = await self.outbox.events(show.match.id)
         game_over = next((q.event for q in reversed(events) if q.type == "game_over" and q.seq < event.seq), None)
         if game_over is None:
             return

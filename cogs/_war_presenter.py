@@ -167,7 +167,7 @@ class WarPresenter(Presenter):
                 kwargs["content"] = " ".join(names)
                 kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(u) for u in match.user_ids])
             message = await self._play_send(show, "table" if message_id is None else f"table/{message_id}", **kwargs)
-            show.match = await self.service.set_message(match.id, "table", message.id)
+            show.match = await self.outbox.set_message(match.id, "table", message.id)
         show.table_seq = show.queued[show.at].seq
         if over:
             self._table_rounds.pop(match.id, None)

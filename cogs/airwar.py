@@ -18,8 +18,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.airwar import PLUGIN, practice, render
+from bot.games.airwar.flow import ARRANGE_SECONDS_RANGE
 from bot.i18n import Texts
-from bot.match.kernel import ARRANGE_SECONDS_RANGE, MatchStatus
+from bot.match.kernel import MatchStatus
 from bot.render.common import ENGLISH
 from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord

@@ -17,8 +17,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import game_names
+from bot.games.airwar.flow import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
 from bot.i18n import LANGUAGES, N_
-from bot.match.kernel import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
 from bot.render import stats as render
 from bot.services import USER_ERRORS
 from bot.services.settings import InvalidSetting

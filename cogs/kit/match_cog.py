@@ -45,7 +45,7 @@ from bot.errors import GameError
 from bot.games import GamePlugin, registry
 from bot.i18n import N_, Texts, texts
 from bot.match import errors as service_errors
-from bot.match.kernel import ARRANGE_SECONDS_RANGE, OPPONENT_OPTION, MatchKernel, MatchStatus, MatchUpdate
+from bot.match.kernel import OPPONENT_OPTION, MatchKernel, MatchStatus, MatchUpdate
 from bot.render.common import ENGLISH, clamp, timestamp
 from bot.services import USER_ERRORS
 from bot.services.settings import SettingsService
@@ -133,7 +133,7 @@ class MatchCog(commands.Cog):
         show unshown events, re-arm the timers."""
         try:
             moved = await self.service.resume_deadlines()  # before the timers: what passed while away isn't missed
-            pending = await self.service.matches_with_unshown_events()
+            pending = await self.service.outbox.matches_with_unshown_events()
             for match_id in pending:
                 self.presenter.show(match_id)
             open_matches = await self.service.open_matches()
@@ -596,9 +596,9 @@ class MatchCog(commands.Cog):
             message_id = await answer.send(**opening)
             if message_id is None:
                 message_id = (await interaction.original_response()).id
-            await self.service.set_challenge_message(match.id, message_id)
+            await self.service.outbox.set_challenge_message(match.id, message_id)
             if update.events:
-                await self.service.mark_shown(match.id, update.events[-1].seq)
+                await self.service.outbox.mark_shown(match.id, update.events[-1].seq)
         finally:
             self.after(update)  # an event left unshown (the answer was lost): the presenter posts it
 
@@ -632,7 +632,7 @@ class MatchCog(commands.Cog):
             if update is None:
                 return
             made = await self.service.get_match(update.match.id)
-            await self.service.set_message(match_id, "rematch", made.challenge_message_id or 0)
+            await self.service.outbox.set_message(match_id, "rematch", made.challenge_message_id or 0)
         finally:
             self._rematching.discard(match_id)
         if interaction.message is not None and interaction.channel_id is not None:
@@ -654,8 +654,8 @@ class MatchCog(commands.Cog):
         if await self.server_for_start(interaction, check) is None:
             return None
         options: dict[str, Any] = {}
-        if match.arrange_seconds is not None and ARRANGE_SECONDS_RANGE[0] <= match.arrange_seconds <= \
-                ARRANGE_SECONDS_RANGE[1]:
+        low, high = self.service.flow.timer_range
+        if match.arrange_seconds is not None and low <= match.arrange_seconds <= high:
             options["arrange_seconds"] = match.arrange_seconds
         if "pace" in match.options:
             options["pace"] = match.options["pace"]

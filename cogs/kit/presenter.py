@@ -71,6 +71,7 @@ from discord.http import handle_message_parameters
 
 from bot.i18n import N_, Texts, texts
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel, MatchUpdate
+from bot.match.outbox import Outbox
 from bot.render.common import ENGLISH, ButtonSurface, Surface, name
 from bot.services import USER_ERRORS
 from bot.services.preferences import DEFAULT_PANELS, PreferencesService
@@ -200,7 +201,8 @@ class ShowLoop:
 
     async def _claim(self, match_id: int) -> bool:
         """Whether this process shows the match's events now (a database shared by several processes: one at a
-        time, see :meth:`MatchKernel.claim_events`); asked again before each run, which renews the claim."""
+        time, see :meth:`~bot.match.outbox.Outbox.claim_events`); asked again before each run, which renews the
+        claim."""
         return True
 
     async def _release(self, match_id: int) -> None:
@@ -314,6 +316,8 @@ class Presenter(ShowLoop):
     def __init__(self, bot: Any, service: MatchKernel) -> None:
         super().__init__(bot)
         self.service = service
+        #: the matches' events to show and the ids of the messages that show them
+        self.outbox: Outbox = service.outbox
         self.preferences = PreferencesService(service.db, clock=service.clock)
         self._rate_locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = weakref.WeakValueDictionary()
         self._pictures = SentPictures()
@@ -344,15 +348,15 @@ class Presenter(ShowLoop):
         return Show(match, mentions(match), queued, language=await self.language(match))
 
     async def _claim(self, match_id: int) -> bool:
-        return await self.service.claim_events(match_id)
+        return await self.outbox.claim_events(match_id)
 
     async def _release(self, match_id: int) -> None:
-        await self.service.release_events(match_id)
+        await self.outbox.release_events(match_id)
 
     async def _show_unshown(self, match_id: int) -> None:
         seen = self._shown_up_to.get(match_id, 0)
         # (an event this process showed whose card edit is still on its way is unshown in the database: not again)
-        queued = [q for q in await self.service.unshown_events(match_id) if q.seq > seen]
+        queued = [q for q in await self.outbox.unshown_events(match_id) if q.seq > seen]
         if not queued:
             return
         show = await self._new_show(await self.service.get_match(match_id), queued)
@@ -382,7 +386,7 @@ class Presenter(ShowLoop):
         pending = self._card_work.get(match_id)
         up_to = min(pending) - 1 if pending else self._shown_up_to[match_id]
         if up_to > self._marked.get(match_id, 0):
-            await self.service.mark_shown(match_id, up_to)
+            await self.outbox.mark_shown(match_id, up_to)
             self._marked[match_id] = up_to
         if not pending:
             self._marked.pop(match_id, None)
@@ -468,7 +472,7 @@ class Presenter(ShowLoop):
             log.warning("%s match %s: its channel %s can't be used either: %s", self.title, match.id,
                         match.channel_id, failure)
             return False
-        show.match = await self.service.move_to_channel(match.id, message.id)
+        show.match = await self.outbox.move_to_channel(match.id, message.id)
         return True
 
     # --- sending ---------------------------------------------------------------------------------------------
@@ -549,7 +553,7 @@ class Presenter(ShowLoop):
             return
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
         message = await self._play_send(show, name, **kwargs)
-        show.match = await self.service.set_message(show.match.id, name, message.id)
+        show.match = await self.outbox.set_message(show.match.id, name, message.id)
 
     async def _drop(self, show: Show, name: str) -> None:
         """Delete the match's message ``name`` where the match is played, when it has one (a note that means nothing
@@ -579,7 +583,7 @@ class Presenter(ShowLoop):
             kwargs["content"] = " ".join(f"<@{user_id}>" for user_id in ping)
             kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(u) for u in ping])
         message = await self._play_send(show, name if message_id is None else f"{name}/{message_id}", **kwargs)
-        show.match = await self.service.set_message(show.match.id, name, message.id)
+        show.match = await self.outbox.set_message(show.match.id, name, message.id)
 
     async def _phase_events(self, show: Show, event: QueuedEvent,
                             phase_of: Callable[[QueuedEvent], int | None]) -> list[QueuedEvent]:
@@ -593,7 +597,7 @@ class Presenter(ShowLoop):
         if kept is not None and kept[0] >= first - 1:
             known = [q for q in kept[1] if q.seq < first] + show.queued
         else:
-            known = await self.service.events(show.match.id)
+            known = await self.outbox.events(show.match.id)
         upto = [q for q in known if q.seq <= event.seq]
         phase = next((p for q in reversed(upto) if (p := phase_of(q)) is not None), None)
         start = len(upto)
@@ -653,7 +657,7 @@ class Presenter(ShowLoop):
         except discord.Forbidden as error:
             log.info("%s match %s: no message in channel %s: %s", self.title, match.id, match.channel_id, error)
             return None
-        show.match = await self.service.set_challenge_message(match.id, message.id)
+        show.match = await self.outbox.set_challenge_message(match.id, message.id)
         return message
 
     def can_rematch(self, match: MatchRecord) -> bool:
@@ -710,7 +714,7 @@ class Presenter(ShowLoop):
             message = await self._send(match, channel, "challenge",
                                        **self.opening_message(match, await self.language(match)))
             message_id = message.id
-        show.match = await self.service.set_challenge_message(match.id, message_id)
+        show.match = await self.outbox.set_challenge_message(match.id, message_id)
 
     _on_lobby = _on_challenge
 
@@ -899,7 +903,7 @@ class Presenter(ShowLoop):
             for seat in seats), return_exceptions=True)
         # (the stored names: one write for the seats together, whatever each DM did)
         if messages:
-            show.match = await self.service.set_messages(match.id, messages)
+            show.match = await self.outbox.set_messages(match.id, messages)
         for outcome in outcomes:
             if isinstance(outcome, BaseException):
                 raise outcome
@@ -970,7 +974,7 @@ class Presenter(ShowLoop):
         message = await self._send(match, channel, dm_name(step, seat),
                                    **await self.panel_message(match, panel, answering=False,
                                                               say=await self.player_words(match, seat)))
-        show.match = await self.service.set_dm(match.id, record.user_id, channel.id, message.id)
+        show.match = await self.outbox.set_dm(match.id, record.user_id, channel.id, message.id)
         return message.id
 
     async def _dm(self, match: MatchRecord, seat: int) -> discord.abc.Messageable:
@@ -1061,7 +1065,7 @@ class Presenter(ShowLoop):
         if match.thread_id is None:
             if live is not None and "result" not in match.messages:
                 await self._show_live(show, live, surface, below=below, view=self.rematch_view(match, say))
-                show.match = await self.service.set_message(match.id, "result", show.match.messages[live])
+                show.match = await self.outbox.set_message(match.id, "result", show.match.messages[live])
             await self._post(show, "result", **without_empty_files(
                 message_kwargs(surface, colour=self.colour, view=self.rematch_view(match, say), below=below)))
             link = message_link(match.guild_id, match.channel_id, show.match.messages["result"])
@@ -1073,7 +1077,7 @@ class Presenter(ShowLoop):
                                      view=self.rematch_view(match, say))
         if live is not None:
             await self._show_live(show, live, surface, below=below)
-            show.match = await self.service.set_message(match.id, "result", show.match.messages[live])
+            show.match = await self.outbox.set_message(match.id, "result", show.match.messages[live])
             return
         image_url = None if card is None or surface.picture is None else uploaded_url(card, surface.picture.filename)
         await self._post(show, "result", **without_empty_files(

@@ -33,7 +33,7 @@ class HighCardPresenter(Presenter):
         await self._post(show, f"round:{event.event['round']}", content=render.round_line(show.names, event.event))
 
     async def _on_result(self, show: Show, event: QueuedEvent) -> None:
-        game_over = next(q.event for q in await self.service.events(show.match.id) if q.type == "game_over")
+        game_over = next(q.event for q in await self.outbox.events(show.match.id) if q.type == "game_over")
         await self._post_result(show, render.result(await self.display_names(show.match), game_over))
 
 
