@@ -37,7 +37,7 @@ from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._army_ui import BUTTONS, COLOUR
 from cogs._practice import with_hint
 from cogs.kit.messages import edit_kwargs, message_kwargs
-from cogs.kit.presenter import Presenter, Show, dm_name, mentions
+from cogs.kit.presenter import Presenter, Show, dm_name, mentions, shows
 
 #: events that end a step: a ``chosen`` followed by one of these in the same batch needs no edit of its own
 STEP_ENDS = frozenset({"reveal", "armies_set", "turn_timeout", "game_over"})
@@ -99,6 +99,7 @@ class ArmyPresenter(Presenter):
         kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(u) for u in ping])
         await self._post(show, round_name(step), content=" ".join(f"<@{u}>" for u in ping) or None, **kwargs)
 
+    @shows("turn")
     async def _on_turn(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         if step > ARRANGE_STEP and round_name(step - 1) in show.match.messages:
@@ -107,12 +108,14 @@ class ArmyPresenter(Presenter):
         await self._show_round(show, step, event.seq)
         await self._deadline_from_delivery(show, step, delivery)
 
+    @shows("chosen")
     async def _on_chosen(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         if any(q.step == step and q.type in STEP_ENDS for q in show.batch):
             return  # the step ends in this batch: the next message says it all
         await self._show_round(show, step, event.seq)
 
+    @shows("turn_timeout")
     async def _on_turn_timeout(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         await self._post(show, f"afk:{step}", content=render.afk(show.names, event.event, texts(show.language)),
@@ -120,6 +123,7 @@ class ArmyPresenter(Presenter):
                                                                          for u in event.event["user_ids"]]))
         await self._edit_panels(show, step, event.event["seats"])
 
+    @shows("deadline_moved")
     async def _on_deadline_moved(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         if event.event.get("reason") != "delivery":  # (a panel that came late: its time starts then)
@@ -131,6 +135,7 @@ class ArmyPresenter(Presenter):
                   if q.type == "chosen" and q.seq <= event.seq}
         await self._edit_panels(show, step, [seat for seat in (0, 1) if seat not in chosen])
 
+    @shows("game_over")
     async def _on_game_over(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         if round_name(step) in show.match.messages:
@@ -140,6 +145,7 @@ class ArmyPresenter(Presenter):
         timed_out = {seat for q in events if q.type == "turn_timeout" for seat in q.event["seats"]}
         await self._edit_panels(show, step, [seat for seat in (0, 1) if seat not in chosen | timed_out])
 
+    @shows("result")
     async def _on_result(self, show: Show, event: QueuedEvent) -> None:
         match = show.match
         events = await self.outbox.events(match.id)

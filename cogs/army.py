@@ -21,7 +21,7 @@ from bot.games.army import practice, render
 from bot.games.army.flow import GAME
 from bot.i18n import Texts
 from bot.match.flow import TIMER_SECONDS_RANGE
-from bot.match.kernel import MatchStatus
+from bot.match.kernel import MatchKernel, MatchStatus
 from bot.render.common import ENGLISH
 from cogs._army_presenter import ArmyPresenter, mentions
 from cogs._army_ui import BUTTONS, COG_NAME
@@ -38,7 +38,8 @@ class ArmyCog(PracticeCog, MatchCog, name=COG_NAME):
     game = GAME
     presenter_class = ArmyPresenter
     buttons = BUTTONS
-    panel_actions = MappingProxyType({**DRAFT_ACTIONS, "army:": "tap", "play:": "pick", "dealt": "as_drawn"})
+    panel_actions = MappingProxyType({**DRAFT_ACTIONS, "army:": MatchKernel.tap, "play:": MatchKernel.pick,
+                                      "dealt": MatchKernel.as_drawn})
 
     hint_target = "bot.ai.army_review:hint_data"
     review_target = "bot.ai.army_review:summary"

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.games.bundlewar import render
 from bot.games.bundlewar.flow import GAME
 from bot.i18n import Texts
-from bot.match.kernel import MatchStatus
+from bot.match.kernel import MatchKernel, MatchStatus
 from bot.render.common import ENGLISH
 from bot.services.settings import SettingsService
 from cogs._bundlewar_presenter import BundleWarPresenter
@@ -26,7 +26,7 @@ class BundleWarCog(MatchCog, name=COG_NAME):
     game = GAME
     presenter_class = BundleWarPresenter
     buttons = BUTTONS
-    panel_actions = MappingProxyType({"play": "pick", "steal:": "pick", "top:": "pick"})
+    panel_actions = MappingProxyType({"play": MatchKernel.pick, "steal:": MatchKernel.pick, "top:": MatchKernel.pick})
 
     bundlewar = app_commands.Group(name="bundlewar", description="Bundle War: War with face-up piles you can steal",
                                    guild_only=True)

@@ -43,8 +43,8 @@ message edited as the phase goes on (:meth:`Presenter._show_live`), rendered fro
 (:meth:`Presenter._phase_events`), so its thread gets a message a phase, not one an event; the last of them can
 become the result (:meth:`Presenter._post_result`'s ``live``).
 
-A game's presenter subclasses it and adds an ``_on_<event type>`` method per event of its own (or chooses
-otherwise: :meth:`Presenter._handler`).
+A game's presenter subclasses it and registers a method per event type of its own with :func:`shows` (the class's
+table, :attr:`ShowLoop.shown_by`; or chooses otherwise: :meth:`Presenter._handler`).
 
 The game's render module (``render``) gives the words and pictures: ``TITLE``, ``challenge(challenger, opponent,
 rules, expires_at=)``, ``declined`` / ``withdrawn`` / ``expired(challenger, opponent)``, ``accepted(challenger,
@@ -61,9 +61,9 @@ import dataclasses
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import Any, ClassVar
 
 import discord
@@ -91,7 +91,7 @@ LOBBY_CLOSED = {"withdrawn": N_("The {game} lobby of **{host}** was cancelled by
                 "expired": N_("The {game} lobby of **{host}** expired: nobody joined or left in time."),
                 "": N_("The {game} lobby of **{host}** closed.")}
 
-__all__ = ["Presenter", "Show", "ShowLoop", "ThreadLost", "dm_name", "dms_closed_name", "mentions"]
+__all__ = ["Presenter", "Show", "ShowLoop", "ThreadLost", "dm_name", "dms_closed_name", "mentions", "shows"]
 
 RETRIES = 4
 #: seconds before a match whose events could not be shown is tried again (its next update tries at once)
@@ -174,6 +174,20 @@ class Show:
         return self.queued[self.at + 1:]
 
 
+ShowEvent = Callable[[Any, "Show", QueuedEvent], Awaitable[None]]
+
+
+def shows(*event_types: str) -> Callable[[ShowEvent], ShowEvent]:
+    """Register a presenter's method as what shows the events of ``event_types`` (its class's
+    :attr:`ShowLoop.shown_by`)."""
+
+    def register(method: ShowEvent) -> ShowEvent:
+        method.shown_events = (*getattr(method, "shown_events", ()), *event_types)  # type: ignore[attr-defined]
+        return method
+
+    return register
+
+
 class ShowLoop:
     """What every game's presenter runs on: one background task per match showing its unshown events
     (:meth:`_show_unshown`, the subclass's), a retry later when they could not all be shown, one lock per player's
@@ -182,6 +196,20 @@ class ShowLoop:
 
     prefix: ClassVar[str]
     title: ClassVar[str]
+    #: event type -> the method that shows it: the methods each class registers with :func:`shows`, over its base's
+    shown_by: ClassVar[Mapping[str, ShowEvent]] = MappingProxyType({})
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        table = dict(cls.shown_by)
+        for value in vars(cls).values():
+            for event_type in getattr(value, "shown_events", ()):
+                table[event_type] = value
+        for event_type, method in table.items():
+            if getattr(cls, method.__name__, None) is not method:  # it would show the event the base class's way
+                raise TypeError(f"{cls.__name__}.{method.__name__} overrides what shows {event_type!r} events: "
+                                f"register it with @shows({event_type!r})")
+        cls.shown_by = MappingProxyType(table)
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -318,6 +346,9 @@ class Presenter(ShowLoop):
         self.service = service
         #: the matches' events to show and the ids of the messages that show them
         self.outbox: Outbox = service.outbox
+        #: event type -> what shows it, bound once (:attr:`ShowLoop.shown_by`)
+        self._shows: dict[str, Callable[[Show, QueuedEvent], Awaitable[None]]] = {
+            event_type: method.__get__(self) for event_type, method in self.shown_by.items()}
         self.preferences = PreferencesService(service.db, clock=service.clock)
         self._rate_locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = weakref.WeakValueDictionary()
         self._pictures = SentPictures()
@@ -421,9 +452,9 @@ class Presenter(ShowLoop):
         self._card_work.setdefault(event.match_id, {})[event.seq] = task
 
     def _handler(self, show: Show, event: QueuedEvent) -> Callable[[Show, QueuedEvent], Awaitable[None]] | None:
-        """What shows the run's event ``show.at`` (its ``_on_<type>`` method); ``None``: nothing (it is marked shown
-        with the next one)."""
-        return getattr(self, f"_on_{event.type}", None)
+        """What shows the run's event ``show.at`` (the method registered for its type: :func:`shows`); ``None``:
+        nothing (it is marked shown with the next one)."""
+        return self._shows.get(event.type)
 
     async def _show_with_retries(self, show: Show, event: QueuedEvent,
                                  handler: Callable[[Show, QueuedEvent], Awaitable[None]]) -> bool:
@@ -703,6 +734,7 @@ class Presenter(ShowLoop):
                 "view": self.buttons.challenge_view(match.id, surface.buttons),
                 "allowed_mentions": discord.AllowedMentions(users=[discord.Object(match.opponent_id)])}
 
+    @shows("challenge", "lobby")
     async def _on_challenge(self, show: Show, event: QueuedEvent) -> None:
         match = show.match
         self.open_dms_ahead(match)
@@ -716,8 +748,8 @@ class Presenter(ShowLoop):
             message_id = message.id
         show.match = await self.outbox.set_challenge_message(match.id, message_id)
 
-    _on_lobby = _on_challenge
 
+    @shows("joined", "left")
     async def _on_joined(self, show: Show, event: QueuedEvent) -> None:
         """A lobby's message shows who is in it now."""
         match = show.match
@@ -730,7 +762,6 @@ class Presenter(ShowLoop):
         except (discord.Forbidden, discord.NotFound) as error:
             log.info("%s match %s: could not update its lobby message: %s", self.title, match.id, error)
 
-    _on_left = _on_joined
 
     async def _find_challenge(self, match: MatchRecord, channel: discord.PartialMessageable) -> int | None:
         """The challenge (or lobby) message the command's answer made before a crash kept its id from being stored
@@ -783,13 +814,14 @@ class Presenter(ShowLoop):
         except (discord.Forbidden, discord.NotFound) as error:  # deleted, or out of reach: nothing hidden in it
             log.info("%s match %s: could not close its challenge message: %s", self.title, match.id, error)
 
+    @shows("declined", "withdrawn", "expired")
     async def _on_declined(self, show: Show, event: QueuedEvent) -> None:
         language = show.language
         await self._close_challenge(show.match,
                                     self.closed_challenge_text(show.match, event.type, show.names, language))
 
-    _on_withdrawn = _on_expired = _on_declined
 
+    @shows("accepted")
     async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
         """The thread is made, and the match's message in the channel says who plays and where (no buttons; on its
         way while the match goes on: :meth:`_card_later`)."""
