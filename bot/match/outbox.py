@@ -40,13 +40,13 @@ from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
 
 
 class Outbox:
-    """One game's matches' events and message ids (see the module docstring), kept through the kernel's plumbing
-    (``matches``): a message id is stored under the match's lock and kept in its record in memory."""
+    """One game's matches' events and message ids (see the module docstring), kept through its kernel's plumbing
+    (``kernel``): a message id is stored under the match's lock and kept in its record in memory."""
 
-    def __init__(self, matches: MatchWork) -> None:
-        self.matches = matches
-        self.db = matches.db
-        self.store = matches.store
+    def __init__(self, kernel: MatchWork) -> None:
+        self.kernel = kernel
+        self.db = kernel.db
+        self.store = kernel.store
 
     # --- Discord references ------------------------------------------------------------------------------
     # Each of these is one statement, and the record it returns is made here, not read back: the presenter stores a
@@ -54,20 +54,20 @@ class Outbox:
     # (one connection, one lock) for four round trips to its thread while clicks of every match waited.
     async def set_thread(self, match_id: int, thread_id: int | None) -> MatchRecord:
         """Where the match is played (``None``: in the channel itself)."""
-        async with self.matches._work(match_id, one_write=True) as work:
+        async with self.kernel._work(match_id, one_write=True) as work:
             await work.update(thread_id=thread_id)
             work.mirrored(dataclasses.replace(work.match, thread_id=thread_id, updated_at=work.now))
             return work.match
 
     async def set_challenge_message(self, match_id: int, message_id: int) -> MatchRecord:
-        async with self.matches._work(match_id, one_write=True) as work:
+        async with self.kernel._work(match_id, one_write=True) as work:
             await work.update(challenge_message_id=message_id)
             work.mirrored(dataclasses.replace(work.match, challenge_message_id=message_id, updated_at=work.now))
             return work.match
 
     async def set_dm(self, match_id: int, user_id: int, channel_id: int, message_id: int | None) -> MatchRecord:
         """The user's DM channel and panel message (the one to edit)."""
-        async with self.matches._work(match_id, one_write=True) as work:
+        async with self.kernel._work(match_id, one_write=True) as work:
             seat = work.match.seat_of(user_id)
             if seat is None:
                 raise errors.NotYourMatch()
@@ -77,14 +77,14 @@ class Outbox:
 
     async def set_message(self, match_id: int, name: str, message_id: int) -> MatchRecord:
         """Any named message of the match (``"result"``, ...); see :meth:`set_board_message`."""
-        async with self.matches._work(match_id, one_write=True) as work:
+        async with self.kernel._work(match_id, one_write=True) as work:
             await self.store.set_message(work.conn, match_id, name, message_id)
             work.mirrored(dataclasses.replace(work.match, messages={**work.match.messages, name: message_id}))
             return work.match
 
     async def set_messages(self, match_id: int, messages: Mapping[str, int]) -> MatchRecord:
         """Several named messages of the match at once (:meth:`set_message`), in one transaction."""
-        async with self.matches._work(match_id) as work:
+        async with self.kernel._work(match_id) as work:
             for name, message_id in messages.items():
                 await self.store.set_message(work.conn, match_id, name, message_id)
             work.mirrored(dataclasses.replace(work.match, messages={**work.match.messages, **messages}))
@@ -99,7 +99,7 @@ class Outbox:
         """The match's thread is gone (deleted, or the bot may no longer post in it): from now on the match is shown
         in its channel (``thread_id`` ``None``, message ``in_channel``). ``note_message_id``: the channel's note
         saying so (message ``moved``). Boards stored before keep their ids (in the lost thread)."""
-        async with self.matches._work(match_id) as work:
+        async with self.kernel._work(match_id) as work:
             await work.update(thread_id=None)
             await self.store.set_message(work.conn, match_id, "in_channel", work.match.channel_id)
             if note_message_id is not None:
@@ -109,7 +109,7 @@ class Outbox:
     async def step_record(self, match_id: int, step: int) -> tuple[MatchRecord, list[QueuedEvent]]:
         """The match and every event of one step, shown or not (a game's public board of the step is built from
         them: Air War's :func:`~bot.games.airwar.flow.public_board`)."""
-        known = self.matches._known(match_id)
+        known = self.kernel._known(match_id)
         # (statement by statement: what it reads of the match never changes, and a step's events only grow)
         async with self.db.statement() as conn:
             match = known.match if known is not None else await self.store.load_match(conn, match_id)
@@ -124,14 +124,14 @@ class Outbox:
         if not self.db.shared:
             return True
         async with self.db.statement() as conn:
-            matches = self.matches
-            return await self.store.claim_unshown(conn, match_id, matches.owner, matches.clock(), CLAIM_SECONDS)
+            kernel = self.kernel
+            return await self.store.claim_unshown(conn, match_id, kernel.owner, kernel.clock(), CLAIM_SECONDS)
 
     async def release_events(self, match_id: int) -> None:
         """The presenter showed every event it had claimed (see :meth:`claim_events`)."""
         if self.db.shared:
             async with self.db.statement() as conn:
-                await self.store.release_unshown(conn, match_id, self.matches.owner)
+                await self.store.release_unshown(conn, match_id, self.kernel.owner)
 
     async def unshown_events(self, match_id: int) -> list[QueuedEvent]:
         """Events not shown yet, in order."""
@@ -152,9 +152,9 @@ class Outbox:
         """Match ids (any status, of this service's ``games``, in the servers this process owns) with events still to
         show: after a restart, show them first."""
         async with self.db.statement() as conn:  # one SELECT (and a second in a cluster)
-            ids = await self.store.match_ids_with_unshown_events(conn, self.matches.games)
+            ids = await self.store.match_ids_with_unshown_events(conn, self.kernel.games)
             if ids and self.db.shared:
-                owns = self.matches.owns
+                owns = self.kernel.owns
                 owned = {match.id for match in await self.store.load_matches(conn, ids) if owns(match.guild_id)}
                 ids = [match_id for match_id in ids if match_id in owned]
             return ids
