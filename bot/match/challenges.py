@@ -83,7 +83,6 @@ class Challenges(MatchWork):
     def _title(game: str) -> str:
         return game_class(game).title
 
-
     @staticmethod
     def _validate_range(name: str, value: Any, bounds: tuple[int, int], unit: str) -> int:
         low, high = bounds
@@ -253,7 +252,6 @@ class Challenges(MatchWork):
             if match.deadline_at is not None and work.now >= match.deadline_at:
                 raise errors.ChallengeClosed("expired")
             return await self._deal(work, settings)
-
 
     # --- lobbies ---------------------------------------------------------------------------------------------
     async def open_lobby(self, guild_id: int, channel_id: int, host_id: int, *, game: str | None = None,

@@ -86,7 +86,6 @@ class Reason(StrEnum):
     DOUBLE_TIMEOUT = "double_timeout"
 
 
-
 @dataclass(frozen=True)
 class Announcement:
     """Another process changed a match (:meth:`MatchWork._announcement`): its game's kernel, the match, its server
@@ -106,7 +105,6 @@ def read_announcement(payload: str) -> Announcement | None:
                             None if data["guild"] is None else int(data["guild"]), str(data["by"]))
     except (ValueError, KeyError, TypeError):
         return None
-
 
 
 @dataclass(frozen=True)
@@ -246,7 +244,6 @@ class Work:
         return MatchUpdate(match, tuple(self.events), frozenset(self.changes), panel, self.timed_out, self.forfeited)
 
 
-
 class MatchWork:
     """What every change of a match runs in (see the module docstring): the match's lock, its transaction, its record
     in memory, and the claims and announcements of a shared database. ``game`` names the kernel in announcements;
@@ -292,7 +289,7 @@ class MatchWork:
                         match, state, event_seq = cached.match, cached.state, cached.event_seq
                     async with self.db.pipelined(conn) as watched:
                         work = Work(watched, self.store, match, self.clock(), state=state, cached=cached,  # type: ignore[arg-type]
-                                     event_seq=event_seq)
+                                    event_seq=event_seq)
                         yield work
                     if self.db.shared and (work.events or work.version != match.version):
                         await self.db.announce(conn, self._announcement(work.match))
@@ -320,7 +317,7 @@ class MatchWork:
             return
         if work.new_state is not None:
             self._cache[match_id] = Cached(work.match, orjson.dumps(work.new_state).decode(),
-                                            event_seq=work.event_seq)
+                                           event_seq=work.event_seq)
         elif work.cached is not None and work.cached.state == work.state:
             work.cached.match = work.match
             work.cached.event_seq = work.event_seq
