@@ -19,7 +19,7 @@ from bot.services.settings import SettingsService
 from cogs._bundlewar_presenter import BundleWarPresenter
 from cogs._bundlewar_ui import BUTTONS, COG_NAME
 from cogs._match_common import mentions
-from cogs.kit.match_cog import MatchCog
+from cogs.kit.match_cog import MatchCog, PanelCall
 
 
 class BundleWarCog(MatchCog, name=COG_NAME):
@@ -31,8 +31,8 @@ class BundleWarCog(MatchCog, name=COG_NAME):
     bundlewar = app_commands.Group(name="bundlewar", description="Bundle War: War with face-up piles you can steal",
                                    guild_only=True)
 
-    def _panel_call(self, key: str) -> tuple[str, tuple[str, ...]]:
-        return "pick", (key,)  # every panel button picks its key
+    def _panel_call(self, key: str) -> tuple[PanelCall, tuple[str, ...]]:
+        return MatchKernel.pick, (key,)  # every panel button picks its key
 
     @bundlewar.command(name="challenge", description="Challenge someone in this server to Bundle War")
     @app_commands.describe(opponent="Who to challenge", small="A short game: 32 cards and two jokers")
