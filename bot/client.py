@@ -256,7 +256,7 @@ class CardGameBot(commands.Bot):
                 service = self.service_for(game)
                 for match in await service.open_matches():
                     display.changed_elsewhere(match)
-                for match_id in await service.matches_with_unshown_events():
+                for match_id in await service.outbox.matches_with_unshown_events():
                     display.changed_elsewhere(await service.get_match(match_id))
             except Exception:
                 log.exception("catching up with the %s matches failed", game)

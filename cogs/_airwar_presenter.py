@@ -55,7 +55,7 @@ from cogs._airwar_ui import BUTTONS, COLOUR
 from cogs._practice import with_hint
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
 from cogs.kit.pictures import rendered
-from cogs.kit.presenter import CLOSED_MARKS, Presenter, Show, mentions, without_empty_files
+from cogs.kit.presenter import CLOSED_MARKS, Presenter, Show, mentions, shows, without_empty_files
 
 Sleep = Callable[[float], Awaitable[Any]]
 SUMMARIES_KEPT = 2000  #: engagement summaries kept for the panels' clicks (the latest, per match and language)
@@ -92,7 +92,7 @@ class AirWarPresenter(Presenter):
 
     async def _public_board(self, match_id: int, number: int, up_to: int | None) -> PublicBoard | None:
         """Engagement ``number`` as the public may see it at event ``up_to``."""
-        return public_board(*await self.service.step_record(match_id, number), up_to)
+        return public_board(*await self.outbox.step_record(match_id, number), up_to)
 
     # --- words -------------------------------------------------------------------------------------------
     def opening_message(self, match: MatchRecord, language: str = "en") -> dict[str, Any]:
@@ -194,6 +194,7 @@ class AirWarPresenter(Presenter):
                            colour=COLOUR)
 
     # --- an engagement ---------------------------------------------------------------------------------
+    @shows("engagement")
     async def _on_engagement(self, show: AirWarShow, event: QueuedEvent) -> None:
         number = event.event["number"]
         delivery = await self._send_panels(show, number)
@@ -204,7 +205,7 @@ class AirWarPresenter(Presenter):
         """Post engagement ``number``'s board (again, if ``lost_id``'s message is gone) and store its id."""
         name = board_message_name(number) + ("" if lost_id is None else f"/{lost_id}")
         message = await self._play_send(show, name, **kwargs)
-        show.match = await self.service.set_board_message(show.match.id, number, message.id)
+        show.match = await self.outbox.set_board_message(show.match.id, number, message.id)
 
     async def _show_board(self, show: AirWarShow, number: int, *, up_to: int, closed: str | None = None) -> None:
         """Engagement ``number``'s board as it stood at event ``up_to`` (posted the first time, edited after);
@@ -239,9 +240,11 @@ class AirWarPresenter(Presenter):
         content = " ".join(f"<@{user_id}>" for user_id in ping) or None
         await self._post_board(show, number, board_id, content=content, **kwargs)
 
+    @shows("order_locked")
     async def _on_order_locked(self, show: AirWarShow, event: QueuedEvent) -> None:
         await self._show_board(show, event.event["engagement"], up_to=event.seq)
 
+    @shows("flip")
     async def _on_flip(self, show: AirWarShow, event: QueuedEvent) -> None:
         match = show.match
         number, flip = event.event["engagement"], event.event["flip"]
@@ -262,6 +265,7 @@ class AirWarPresenter(Presenter):
             return
         await self._post_board(show, number, board_id, **message_kwargs(surface, colour=COLOUR))
 
+    @shows("arrange_timeout")
     async def _on_arrange_timeout(self, show: AirWarShow, event: QueuedEvent) -> None:
         match = show.match
         data = event.event
@@ -273,6 +277,7 @@ class AirWarPresenter(Presenter):
                          allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in ping]))
         await self._edit_panels(show, number, data["seats"])
 
+    @shows("deadline_moved")
     async def _on_deadline_moved(self, show: AirWarShow, event: QueuedEvent) -> None:
         match = show.match
         data = event.event
@@ -289,6 +294,7 @@ class AirWarPresenter(Presenter):
             await self._show_board(show, number, up_to=event.seq)
         await self._edit_panels(show, number, waiting)
 
+    @shows("game_over")
     async def _on_game_over(self, show: AirWarShow, event: QueuedEvent) -> None:
         match = show.match
         number = event.event.get("engagement")
@@ -305,6 +311,7 @@ class AirWarPresenter(Presenter):
         await self._edit_panels(show, number, [seat for seat in range(len(match.seats))
                                                if seat not in board.timed_out])
 
+    @shows("result")
     async def _on_result(self, show: AirWarShow, event: QueuedEvent) -> None:
         view = await self.service.view(show.match.id)
         surface = await rendered(render.result, view, show.names, image_names=show.image_names,

@@ -37,7 +37,7 @@ from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._army_ui import BUTTONS, COLOUR
 from cogs._practice import with_hint
 from cogs.kit.messages import edit_kwargs, message_kwargs
-from cogs.kit.presenter import Presenter, Show, dm_name, mentions
+from cogs.kit.presenter import Presenter, Show, dm_name, mentions, shows
 
 #: events that end a step: a ``chosen`` followed by one of these in the same batch needs no edit of its own
 STEP_ENDS = frozenset({"reveal", "armies_set", "turn_timeout", "game_over"})
@@ -63,7 +63,7 @@ class ArmyPresenter(Presenter):
 
     # --- steps -----------------------------------------------------------------------------------------------
     async def _round_surface(self, show: Show, step: int, up_to: int, closed: str | None = None):
-        events = [q for q in await self.service.events(show.match.id, step=step) if q.seq <= up_to]
+        events = [q for q in await self.outbox.events(show.match.id, step=step) if q.seq <= up_to]
         turn = next((q.event for q in events if q.type == "turn"), None)
         if turn is None:
             return None
@@ -75,7 +75,7 @@ class ArmyPresenter(Presenter):
             elif q.type == "deadline_moved":
                 turn["deadline_at"] = q.event["deadline_at"]
         previous = [] if step == ARRANGE_STEP else [
-            q.event for q in await self.service.events(show.match.id, step=step - 1)]
+            q.event for q in await self.outbox.events(show.match.id, step=step - 1)]
         return render.round_board(turn, previous, show.names, chosen=chosen, closed=closed,
                                   dms_closed=self._dms_closed(show.match), say=texts(show.language)), chosen
 
@@ -99,6 +99,7 @@ class ArmyPresenter(Presenter):
         kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(u) for u in ping])
         await self._post(show, round_name(step), content=" ".join(f"<@{u}>" for u in ping) or None, **kwargs)
 
+    @shows("turn")
     async def _on_turn(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         if step > ARRANGE_STEP and round_name(step - 1) in show.match.messages:
@@ -107,12 +108,14 @@ class ArmyPresenter(Presenter):
         await self._show_round(show, step, event.seq)
         await self._deadline_from_delivery(show, step, delivery)
 
+    @shows("chosen")
     async def _on_chosen(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         if any(q.step == step and q.type in STEP_ENDS for q in show.batch):
             return  # the step ends in this batch: the next message says it all
         await self._show_round(show, step, event.seq)
 
+    @shows("turn_timeout")
     async def _on_turn_timeout(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         await self._post(show, f"afk:{step}", content=render.afk(show.names, event.event, texts(show.language)),
@@ -120,6 +123,7 @@ class ArmyPresenter(Presenter):
                                                                          for u in event.event["user_ids"]]))
         await self._edit_panels(show, step, event.event["seats"])
 
+    @shows("deadline_moved")
     async def _on_deadline_moved(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         if event.event.get("reason") != "delivery":  # (a panel that came late: its time starts then)
@@ -127,22 +131,24 @@ class ArmyPresenter(Presenter):
                              content=render.deadline_moved(show.names, step, event.event["deadline_at"],
                                                            texts(show.language)))
         await self._show_round(show, step, event.seq)
-        chosen = {q.event["seat"] for q in await self.service.events(show.match.id, step=step)
+        chosen = {q.event["seat"] for q in await self.outbox.events(show.match.id, step=step)
                   if q.type == "chosen" and q.seq <= event.seq}
         await self._edit_panels(show, step, [seat for seat in (0, 1) if seat not in chosen])
 
+    @shows("game_over")
     async def _on_game_over(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         if round_name(step) in show.match.messages:
             await self._show_round(show, step, event.seq, closed=render.match_over(texts(show.language)))
-        events = await self.service.events(show.match.id, step=step)
+        events = await self.outbox.events(show.match.id, step=step)
         chosen = {q.event["seat"] for q in events if q.type == "chosen" and q.seq < event.seq}
         timed_out = {seat for q in events if q.type == "turn_timeout" for seat in q.event["seats"]}
         await self._edit_panels(show, step, [seat for seat in (0, 1) if seat not in chosen | timed_out])
 
+    @shows("result")
     async def _on_result(self, show: Show, event: QueuedEvent) -> None:
         match = show.match
-        events = await self.service.events(match.id)
+        events = await self.outbox.events(match.id)
         game_over = next((q for q in reversed(events) if q.type == "game_over" and q.seq < event.seq), None)
         if game_over is None:
             return

@@ -20,7 +20,7 @@ from bot.i18n import texts
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._bundlewar_ui import BUTTONS, COLOUR
 from cogs.kit.messages import NO_MENTIONS, embed_of
-from cogs.kit.presenter import Presenter, Show, mentions
+from cogs.kit.presenter import Presenter, Show, mentions, shows
 
 #: the events a round's message shows (a run of them is one edit, made at the last)
 SHOWN = frozenset({"turn", "step_played", "battle", "war", "take", "pot_aside", "out", "turn_timeout", "game_over",
@@ -108,6 +108,7 @@ class BundleWarPresenter(Presenter):
                 return True
         return False
 
+    @shows("turn")
     async def _on_turn(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["step"]
         delivery = await self._send_panels(show, step)
@@ -115,6 +116,7 @@ class BundleWarPresenter(Presenter):
             await self._show_round(show, event)
         await self._deadline_from_delivery(show, step, delivery)
 
+    @shows("deadline_moved")
     async def _on_deadline_moved(self, show: Show, event: QueuedEvent) -> None:
         """The step's panels reached their players late (or the bot was away): its round's message and its open
         panels show the deadline as it is now."""
@@ -122,20 +124,20 @@ class BundleWarPresenter(Presenter):
         if show.match.step != step:
             return
         await self._show_round(show, event)
-        turn = next((q for q in reversed(await self.service.events(show.match.id))
+        turn = next((q for q in reversed(await self.outbox.events(show.match.id))
                      if q.type == "turn" and q.event.get("step") == step), None)
         if turn is not None:
             await self._edit_panels(show, step, turn.event["seats"])
 
+    @shows("step_played", "battle", "war", "take", "pot_aside", "out", "turn_timeout", "game_over")
     async def _on_round_event(self, show: Show, event: QueuedEvent) -> None:
         if not self._shown_later_in_run(show, event):
             await self._show_round(show, event)
 
-    _on_step_played = _on_battle = _on_war = _on_take = _on_pot_aside = _on_out = _on_round_event
-    _on_turn_timeout = _on_game_over = _on_round_event
 
+    @shows("result")
     async def _on_result(self, show: Show, event: QueuedEvent) -> None:
-        events = await self.service.events(show.match.id)
+        events = await self.outbox.events(show.match.id)
         game_over = next((q.event for q in reversed(events) if q.type == "game_over" and q.seq < event.seq), None)
         if game_over is None:
             return

@@ -24,7 +24,7 @@ from bot.i18n import texts
 from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._casinowar_ui import BUTTONS, COLOUR
 from cogs.kit.messages import NO_MENTIONS, embed_of
-from cogs.kit.presenter import Presenter, Show, mentions
+from cogs.kit.presenter import Presenter, Show, mentions, shows
 
 
 def turn_name(step: int) -> str:
@@ -59,7 +59,7 @@ class CasinoWarPresenter(Presenter):
     async def _turn_event(self, show: Show, step: int) -> dict[str, Any] | None:
         """The ``turn`` event that opened ``step`` (with its latest deadline), if any."""
         found: dict[str, Any] | None = None
-        _, queued_events = await self.service.step_record(show.match.id, step)
+        _, queued_events = await self.outbox.step_record(show.match.id, step)
         for queued in queued_events:
             data = queued.event
             if queued.type == "turn" and data["engagement"] == step:
@@ -90,10 +90,12 @@ class CasinoWarPresenter(Presenter):
         if turn is not None:
             await self._play_edit_if_there(show, message_id, **self._turn_message(show, turn, open_=False))
 
+    @shows("accepted")
     async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
         await super()._on_accepted(show, event)
         await self._post(show, "opening", content=render.house_edge_line(show.match.rules, say=texts(show.language)))
 
+    @shows("turn")
     async def _on_turn(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         await self._close_turn(show, step - 1)
@@ -103,6 +105,7 @@ class CasinoWarPresenter(Presenter):
         await self._post(show, turn_name(step), **self._turn_message(show, dict(event.event), open_=True, ping=ping))
         await self._deadline_from_delivery(show, step, delivery)
 
+    @shows("deadline_moved")
     async def _on_deadline_moved(self, show: Show, event: QueuedEvent) -> None:
         """The turn's message and its players' panels show the deadline that starts from the panels' delivery."""
         step = event.event["engagement"]
@@ -114,43 +117,51 @@ class CasinoWarPresenter(Presenter):
         await self._play_edit_if_there(show, message_id, **self._turn_message(show, turn, open_=True))
         await self._edit_panels(show, step, list(turn["seats"]))
 
+    @shows("dealt")
     async def _on_dealt(self, show: Show, event: QueuedEvent) -> None:
         await self._close_turn(show, event.event["engagement"])
         text = render.dealt(event.event, show.names, say=texts(show.language))
         await self._post(show, f"dealt:{event.event['hand']}", content=text)
 
+    @shows("war")
     async def _on_war(self, show: Show, event: QueuedEvent) -> None:
         await self._close_turn(show, event.event["engagement"])
         text = render.war(event.event, show.names, say=texts(show.language))
         await self._post(show, f"war:{event.event['hand']}", content=text)
 
+    @shows("hand_over")
     async def _on_hand_over(self, show: Show, event: QueuedEvent) -> None:
         hand = event.event["hand"]
-        moves = [q.event for q in await self.service.events(show.match.id)
+        moves = [q.event for q in await self.outbox.events(show.match.id)
                  if q.type == "chips" and q.event["hand"] == hand]
         text = render.hand_over(event.event, show.names, moves, say=texts(show.language))
         await self._post(show, f"hand:{hand}", content=text)
 
+    @shows("reshuffle")
     async def _on_reshuffle(self, show: Show, event: QueuedEvent) -> None:
         text = render.reshuffle(event.event, say=texts(show.language))
         await self._post(show, f"reshuffle:{event.event['hand']}", content=text)
 
+    @shows("stood_up")
     async def _on_stood_up(self, show: Show, event: QueuedEvent) -> None:
         text = render.stood_up(event.event, show.names, say=texts(show.language))
         await self._post(show, f"stood_up:{event.seq}", content=text)
 
+    @shows("turn_timeout")
     async def _on_turn_timeout(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         await self._post(show, f"afk:{step}", content=render.afk(event.event, show.names, say=texts(show.language)))
         await self._edit_panels(show, step, event.event["seats"])
 
+    @shows("game_over")
     async def _on_game_over(self, show: Show, event: QueuedEvent) -> None:
         step = event.event["engagement"]
         await self._close_turn(show, step)
         await self._edit_panels(show, step, range(len(show.match.seats)))
 
+    @shows("result")
     async def _on_result(self, show: Show, event: QueuedEvent) -> None:
-        events = await self.service.events(show.match.id)
+        events = await self.outbox.events(show.match.id)
         game_over = next((q for q in reversed(events) if q.type == "game_over" and q.seq < event.seq), None)
         if game_over is not None:
             await self._post_result(show, render.result(game_over.event, show.names, texts(show.language),

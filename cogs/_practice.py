@@ -159,7 +159,7 @@ class PracticeCog:
             export = await self.service.export(match_id)
             summary = await self.bot.thinking.run(self.review_target, export, humans)
             for _ in range(600):  # the result first
-                if not await self.service.unshown_events(match_id):
+                if not await self.service.outbox.unshown_events(match_id):
                     break
                 await asyncio.sleep(0.05)
             match = await self.service.get_match(match_id)
@@ -173,7 +173,7 @@ class PracticeCog:
             text = practice.accuracy(summary["players"], mentions(match), self.review_unit, say)
             message = await channel.send(text, allowed_mentions=NO_MENTIONS,
                                          nonce=nonce(match, "accuracy", channel.id))
-            await self.service.set_message(match_id, "accuracy", message.id)
+            await self.service.outbox.set_message(match_id, "accuracy", message.id)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -14,7 +14,7 @@ from bot.games.speedwar import render
 from bot.i18n import texts
 from bot.storage.records import QueuedEvent
 from cogs._speedwar_ui import BUTTONS, COLOUR
-from cogs.kit.presenter import Presenter, Show
+from cogs.kit.presenter import Presenter, Show, shows
 
 
 def block_name(number: int) -> str:
@@ -64,10 +64,12 @@ class SpeedWarPresenter(Presenter):
     def _settled_later_in_run(self, show: Show, number: int) -> bool:
         return any(q.type == "settled" and q.event["round"] == number for q in show.batch)
 
+    @shows("round")
     async def _on_round(self, show: Show, event: QueuedEvent) -> None:
         if not self._settled_later_in_run(show, event.event["round"]):  # (else its settling shows it)
             await self._show_block(show, event)
 
+    @shows("settled")
     async def _on_settled(self, show: Show, event: QueuedEvent) -> None:
         later = next((q for q in show.batch if q.type in ("round", "result")), None)
         if later is not None and (later.type == "result"
@@ -75,12 +77,14 @@ class SpeedWarPresenter(Presenter):
             return  # the next round of the block, or the result, shows it
         await self._show_block(show, event)
 
+    @shows("round_timeout")
     async def _on_round_timeout(self, show: Show, event: QueuedEvent) -> None:
         if event.event.get("forfeit") and not any(q.type == "result" for q in show.batch):
             await self._show_block(show, event)
 
+    @shows("result")
     async def _on_result(self, show: Show, event: QueuedEvent) -> None:
-        events = await self.service.events(show.match.id)
+        events = await self.outbox.events(show.match.id)
         game_over = next((q.event for q in reversed(events) if q.type == "game_over" and q.seq < event.seq), None)
         if game_over is None:
             return

@@ -36,7 +36,7 @@ from bot.storage.records import MatchRecord, QueuedEvent
 from cogs._war_ui import BUTTONS, COLOUR, TABLE_STEP
 from cogs.kit.messages import NO_MENTIONS, embed_of
 from cogs.kit.pictures import rendered
-from cogs.kit.presenter import Presenter, Show, mentions
+from cogs.kit.presenter import Presenter, Show, mentions, shows
 
 #: events the live table shows (a run of them is one edit)
 TABLE_EVENTS = frozenset({"flip", "battle", "war", "take", "out", "reshuffle", "pot_aside", "turn", "vote", "pace",
@@ -77,7 +77,8 @@ class WarPresenter(Presenter):
         return WarShow(match, mentions(match), queued, language=await self.language(match))
 
     def _own_handler(self, show: Show, event: QueuedEvent) -> Callable[[Show, QueuedEvent], Awaitable[None]] | None:
-        """The event's own ``_on_<type>`` (a switch to the next war has none: the table shows the rounds it plays)."""
+        """The method registered for the event's type (a switch to the next war has none: the table shows the rounds
+        it plays)."""
         return None if _switch_to_next_war(event) else super()._handler(show, event)
 
     def _handler(self, show: Show, event: QueuedEvent) -> Callable[[Show, QueuedEvent], Awaitable[None]] | None:
@@ -132,6 +133,7 @@ class WarPresenter(Presenter):
         return render.thread_lost(names, say)
 
     # --- the table -------------------------------------------------------------------------------------------
+    @shows("accepted")
     async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
         await super()._on_accepted(show, event)
         await self._show_table(show, ping=True)
@@ -167,7 +169,7 @@ class WarPresenter(Presenter):
                 kwargs["content"] = " ".join(names)
                 kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(u) for u in match.user_ids])
             message = await self._play_send(show, "table" if message_id is None else f"table/{message_id}", **kwargs)
-            show.match = await self.service.set_message(match.id, "table", message.id)
+            show.match = await self.outbox.set_message(match.id, "table", message.id)
         show.table_seq = show.queued[show.at].seq
         if over:
             self._table_rounds.pop(match.id, None)
@@ -181,23 +183,27 @@ class WarPresenter(Presenter):
             allowed = discord.AllowedMentions(users=[discord.Object(u) for u in ping]) if ping else NO_MENTIONS
             await self._post(show, name, content=text, allowed_mentions=allowed)
 
+    @shows("turn_timeout")
     async def _on_turn_timeout(self, show: Show, event: QueuedEvent) -> None:
         data = event.event
         ping = [show.match.seats[seat].user_id for seat in data.get("auto_flipped", [])]
         await self._note(show, f"afk:{data['round']}",
                          render.turn_timeout(mentions(show.match), data, texts(show.language)), ping)
 
+    @shows("pace")
     async def _on_pace(self, show: Show, event: QueuedEvent) -> None:
         data = event.event
         await self._note(show, f"pace:{event.seq}",
                          render.pace_changed(data["pace"], data["previous"], texts(show.language)))
 
+    @shows("deadline_moved")
     async def _on_deadline_moved(self, show: Show, event: QueuedEvent) -> None:
         data = event.event
         await self._note(show, f"deadline:{event.seq}",
                          render.deadline_moved(data["round"], data["deadline_at"], texts(show.language)))
 
     # --- the result ------------------------------------------------------------------------------------------
+    @shows("result")
     async def _on_result(self, show: Show, event: QueuedEvent) -> None:
         match = show.match
         view = await self.service.view(match.id)

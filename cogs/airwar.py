@@ -18,8 +18,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.airwar import PLUGIN, practice, render
+from bot.games.airwar.flow import ARRANGE_SECONDS_RANGE
 from bot.i18n import Texts
-from bot.match.kernel import ARRANGE_SECONDS_RANGE, MatchStatus
+from bot.match.kernel import MatchKernel, MatchStatus
 from bot.render.common import ENGLISH
 from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
@@ -43,7 +44,8 @@ class AirWarCog(PracticeCog, MatchCog, name=COG_NAME):
     game = "airwar"
     presenter_class = AirWarPresenter
     buttons = BUTTONS
-    panel_actions = MappingProxyType({**DRAFT_ACTIONS, "card:": "tap", "random": "random_order", "drawn": "as_drawn"})
+    panel_actions = MappingProxyType({**DRAFT_ACTIONS, "card:": MatchKernel.tap, "random": MatchKernel.random_order,
+                                      "drawn": MatchKernel.as_drawn})
 
     hint_target = "bot.ai.review:hint_data"
     review_target = "bot.ai.review:summary"

@@ -20,7 +20,8 @@ from discord.ext import commands
 from bot.games.army import practice, render
 from bot.games.army.flow import GAME
 from bot.i18n import Texts
-from bot.match.kernel import ARRANGE_SECONDS_RANGE, MatchStatus
+from bot.match.flow import TIMER_SECONDS_RANGE
+from bot.match.kernel import MatchKernel, MatchStatus
 from bot.render.common import ENGLISH
 from cogs._army_presenter import ArmyPresenter, mentions
 from cogs._army_ui import BUTTONS, COG_NAME
@@ -37,7 +38,8 @@ class ArmyCog(PracticeCog, MatchCog, name=COG_NAME):
     game = GAME
     presenter_class = ArmyPresenter
     buttons = BUTTONS
-    panel_actions = MappingProxyType({**DRAFT_ACTIONS, "army:": "tap", "play:": "pick", "dealt": "as_drawn"})
+    panel_actions = MappingProxyType({**DRAFT_ACTIONS, "army:": MatchKernel.tap, "play:": MatchKernel.pick,
+                                      "dealt": MatchKernel.as_drawn})
 
     hint_target = "bot.ai.army_review:hint_data"
     review_target = "bot.ai.army_review:summary"
@@ -61,7 +63,7 @@ class ArmyCog(PracticeCog, MatchCog, name=COG_NAME):
         self,
         interaction: discord.Interaction,
         opponent: discord.Member | discord.User,
-        timer: app_commands.Range[int, ARRANGE_SECONDS_RANGE[0], ARRANGE_SECONDS_RANGE[1]] | None = None,
+        timer: app_commands.Range[int, TIMER_SECONDS_RANGE[0], TIMER_SECONDS_RANGE[1]] | None = None,
         rounds: app_commands.Range[int, MAX_ROUNDS_RANGE[0], MAX_ROUNDS_RANGE[1]] | None = None,
         level: app_commands.Choice[str] | None = None,
     ) -> None:

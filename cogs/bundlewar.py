@@ -13,12 +13,12 @@ from discord.ext import commands
 from bot.games.bundlewar import render
 from bot.games.bundlewar.flow import GAME
 from bot.i18n import Texts
-from bot.match.kernel import MatchStatus
+from bot.match.kernel import MatchKernel, MatchStatus
 from bot.render.common import ENGLISH
 from bot.services.settings import SettingsService
 from cogs._bundlewar_presenter import BundleWarPresenter
 from cogs._bundlewar_ui import BUTTONS, COG_NAME
-from cogs.kit.match_cog import MatchCog
+from cogs.kit.match_cog import MatchCog, PanelCall
 from cogs.kit.match_common import mentions
 
 
@@ -26,13 +26,13 @@ class BundleWarCog(MatchCog, name=COG_NAME):
     game = GAME
     presenter_class = BundleWarPresenter
     buttons = BUTTONS
-    panel_actions = MappingProxyType({"play": "pick", "steal:": "pick", "top:": "pick"})
+    panel_actions = MappingProxyType({"play": MatchKernel.pick, "steal:": MatchKernel.pick, "top:": MatchKernel.pick})
 
     bundlewar = app_commands.Group(name="bundlewar", description="Bundle War: War with face-up piles you can steal",
                                    guild_only=True)
 
-    def _panel_call(self, key: str) -> tuple[str, tuple[str, ...]]:
-        return "pick", (key,)  # every panel button picks its key
+    def _panel_call(self, key: str) -> tuple[PanelCall, tuple[str, ...]]:
+        return MatchKernel.pick, (key,)  # every panel button picks its key
 
     @bundlewar.command(name="challenge", description="Challenge someone in this server to Bundle War")
     @app_commands.describe(opponent="Who to challenge", small="A short game: 32 cards and two jokers")

@@ -16,14 +16,14 @@ from discord.ext import commands
 from bot.games.casinowar import render
 from bot.games.casinowar.flow import GAME
 from bot.i18n import N_, Texts
-from bot.match.kernel import MatchStatus, MatchUpdate
+from bot.match.kernel import MatchKernel, MatchStatus, MatchUpdate
 from bot.render.common import ENGLISH, timestamp
 from bot.services import USER_ERRORS
 from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
 from cogs._casinowar_presenter import CasinoWarPresenter
 from cogs._casinowar_ui import BUTTONS, COG_NAME
-from cogs.kit.match_cog import MatchCog
+from cogs.kit.match_cog import MatchCog, PanelCall
 from cogs.kit.match_common import message_link
 from cogs.kit.messages import private_words, said
 
@@ -43,8 +43,8 @@ class CasinoWarCog(MatchCog, name=COG_NAME):
     casinowar = app_commands.Group(name="casinowar", description="Casino War: one card each against the house, "
                                    "for this server's chips", guild_only=True)
 
-    def _panel_call(self, key: str) -> tuple[str, tuple[str, ...]]:
-        return "pick", (key,)  # every panel button picks its key (bet:20, tie:20, sit, war, surrender)
+    def _panel_call(self, key: str) -> tuple[PanelCall, tuple[str, ...]]:
+        return MatchKernel.pick, (key,)  # every panel button picks its key (bet:20, tie:20, sit, war, surrender)
 
     @casinowar.command(name="table", description="Open a Casino War table (1-4 players) that anyone here can join")
     @app_commands.describe(min_bet="The smallest bet (default: this server's, else 10)",

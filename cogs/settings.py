@@ -16,8 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.airwar.flow import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
 from bot.i18n import LANGUAGES, N_
-from bot.match.kernel import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
 from bot.registry import game_names
 from bot.render import stats as render
 from bot.services import USER_ERRORS

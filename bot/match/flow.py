@@ -49,9 +49,12 @@ from bot.game import Action, Event, Game
 from bot.i18n import N_, Phrase
 from bot.match import errors
 from bot.storage.records import ActionRecord, MatchRecord
+from bot.storage.settings import GuildSettings
 
 #: the kinds of deadline a step can have (``matches.deadline_kind``)
 CHALLENGE_DEADLINE = "challenge"
+#: the seconds a match's timer (a step's time to choose: the challenge's own, else the server's) may be set to
+TIMER_SECONDS_RANGE = (30, 600)
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,9 @@ class Flow:
     host_starts: ClassVar[str] = N_("Only the host, {host}, can start this game.")
     host_cancels: ClassVar[str] = N_("Only the host, {host}, can cancel this lobby.")
     host_leaves: ClassVar[str] = N_("You're the host: use Cancel to close the lobby.")
+    #: the seconds the match's timer may be set to, and what the game's words call it (a bad one is refused naming it)
+    timer_range: ClassVar[tuple[int, int]] = TIMER_SECONDS_RANGE
+    timer_name: ClassVar[str] = N_("timer")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A flow whose single choices play themselves counts them among its choices (the match file, the panels of
@@ -189,6 +195,11 @@ class Flow:
 
     def check_choosing(self, match: MatchRecord) -> None:
         """Refuse every choice while the match takes none (War at a pace where the bot flips)."""
+
+    def settings_in_force(self, stored: GuildSettings) -> GuildSettings:
+        """The server's settings as the game plays by them (a game may read a stored value it no longer takes as
+        something it does)."""
+        return stored
 
     def extra_seconds(self, events: Sequence[Event], flip_pace_ms: int) -> float:
         """Seconds a new step's deadline adds to the match's timer (the time its opening events take to show)."""

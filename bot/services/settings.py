@@ -24,9 +24,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.errors import GameError
+from bot.games.airwar.flow import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
 from bot.i18n import LANGUAGES, N_, Texts
 from bot.match.errors import ServiceError
-from bot.match.kernel import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
 from bot.registry import game_class, game_names
 from bot.storage.port import Storage
 from bot.storage.settings import WAR_PACES, GuildSettings

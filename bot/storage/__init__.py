@@ -10,7 +10,7 @@ several bot processes (``DATABASE_URL``). All SQL of the project lives in this p
   attributes;
 * :mod:`bot.storage.postgres` -- PostgreSQL: the same, over a pool of connections;
 * :mod:`bot.storage.matches` -- matches (versioned), seats, messages, the action log, the event queue, claims;
-* :mod:`bot.storage.results` -- results, ratings, the leaderboard;
+* :mod:`bot.storage.results` -- results and ratings;
 * :mod:`bot.storage.settings` -- server settings and players' names;
 * :mod:`bot.storage.preferences` -- players' own preferences (where their panels open);
 * :mod:`bot.storage.chips` -- each player's chips in a server and the ledger of their movements;

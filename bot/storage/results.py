@@ -1,10 +1,11 @@
-"""Results (one row per seat of a finished match, written once), ratings and the leaderboard."""
+"""Results (one row per seat of a finished match, written once) and ratings (the boards read them:
+:mod:`bot.storage.stats`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.storage.records import LeaderboardRow, RatingRecord, ResultRecord
+from bot.storage.records import RatingRecord, ResultRecord
 from bot.storage.sql import Connection, Row, Statement
 
 _INSERT_RESULTS = Statement(
@@ -86,50 +87,3 @@ async def put_rating(conn: Connection, rating: RatingRecord, now: float) -> None
         (rating.guild_id, rating.game, rating.user_id, rating.mu, rating.sigma, rating.rating, rating.games,
          rating.wins, rating.losses, rating.draws, now),
     )
-
-
-_COUNT_PLAYERS = Statement(
-    sqlite=(
-        "SELECT COALESCE(SUM(CASE WHEN games >= ? THEN 1 ELSE 0 END), 0) AS ranked, COALESCE(SUM(CASE WHEN"
-        " games < ? THEN 1 ELSE 0 END), 0) AS unranked FROM ratings WHERE guild_id = ? AND game = ?"
-    ),
-    postgresql=(
-        "SELECT COALESCE(SUM(CASE WHEN games >= $1 THEN 1 ELSE 0 END), 0) AS ranked, COALESCE(SUM(CASE WHEN"
-        " games < $2 THEN 1 ELSE 0 END), 0) AS unranked FROM ratings WHERE guild_id = $3 AND game = $4"
-    ),
-)
-
-
-async def count_players(conn: Connection, guild_id: int, game: str, min_games: int) -> tuple[int, int]:
-    """(players with at least ``min_games`` games, players with fewer) in this server and game."""
-    rows = await conn.execute_fetchall(
-        _COUNT_PLAYERS.on(conn),
-        (min_games, min_games, guild_id, game),
-    )
-    row = next(iter(rows))
-    return int(row["ranked"]), int(row["unranked"])
-
-
-_LEADERBOARD_ROWS = Statement(
-    sqlite=(
-        "SELECT r.*, p.display_name FROM ratings AS r LEFT JOIN players AS p ON p.guild_id = r.guild_id AND"
-        " p.user_id = r.user_id WHERE r.guild_id = ? AND r.game = ? AND r.games >= ? ORDER BY r.rating DESC,"
-        " r.wins DESC, r.games DESC, r.user_id ASC LIMIT ? OFFSET ?"
-    ),
-    postgresql=(
-        "SELECT r.*, p.display_name FROM ratings AS r LEFT JOIN players AS p ON p.guild_id = r.guild_id AND"
-        " p.user_id = r.user_id WHERE r.guild_id = $1 AND r.game = $2 AND r.games >= $3 ORDER BY r.rating"
-        " DESC, r.wins DESC, r.games DESC, r.user_id ASC LIMIT $4 OFFSET $5"
-    ),
-)
-
-
-async def leaderboard_rows(
-    conn: Connection, guild_id: int, game: str, *, min_games: int, limit: int, offset: int
-) -> list[LeaderboardRow]:
-    """Ranked players (``min_games`` or more), best rating first (then more wins, more games, lower user id)."""
-    rows = await conn.execute_fetchall(
-        _LEADERBOARD_ROWS.on(conn),
-        (guild_id, game, min_games, limit, offset),
-    )
-    return LeaderboardRow.ranked(rows, offset)

@@ -16,7 +16,8 @@ sent before a restart still works (nothing about it lives in memory):
 * ``<prefix>:rm:<match>`` -- "Rematch" on a finished match's result.
 
 The bot routes their clicks by custom id (``bot.route_clicks(*buttons.items)``, in the views of
-:class:`RoutedView`). The items only parse their custom id and hand the click to the game's cog (found by name):
+:class:`RoutedView`). The items only parse their custom id and hand the click to the game's cog (found by name), to
+the handler each kind of button names (:data:`ClickHandler`):
 ``interaction_check`` answers a click by someone outside the match with an ephemeral "This isn't your match." (the
 cog's ``check_player``) -- but on a challenge's or a lobby's buttons, where the match service says who may press
 it ("Only the host deals.") -- and an error is answered privately, never raised. No rules and no
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -45,6 +46,10 @@ LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
 REMATCH_LABEL = N_("Rematch")
 ROW_WIDTH = 5  # buttons in one action row (Discord's limit)
 MAX_ROWS = 5  # action rows in one message
+
+#: what a kind of button hands its clicks to: the game's cog -> its handler, called ``(interaction, match_id, *the
+#: button's parts)``
+ClickHandler = Callable[[Any], Callable[..., Awaitable[None]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,16 +154,17 @@ class GameItem:
             await tell_privately(interaction, private_words(interaction)(SORRY))
             return False
 
-    async def _run(self, interaction: discord.Interaction, handler_name: str, *args: Any) -> None:
-        """The cog's ``handler_name(interaction, match_id, *args)``."""
+    async def _run(self, interaction: discord.Interaction, handler: ClickHandler, *args: Any) -> None:
+        """The cog's ``handler``, called ``(interaction, match_id, *args)``."""
         cog = self._cog(interaction)
         if cog is None:
             await self._gone(interaction)
             return
+        handle = handler(cog)
         try:
-            await getattr(cog, handler_name)(interaction, self.match_id, *args)
+            await handle(interaction, self.match_id, *args)
         except Exception:
-            log.exception("a click on %s match %s (%s %s) failed", self.title, self.match_id, handler_name, args)
+            log.exception("a click on %s match %s (%s %s) failed", self.title, self.match_id, handle.__name__, args)
             await tell_privately(interaction, private_words(interaction)(SORRY))
 
 
@@ -188,7 +194,8 @@ class MatchButtons:
         Item.cog_name = cog_name
         Item.title = title
 
-        def action_button(kind: str, actions: Sequence[str], handler: str, open_actions: Sequence[str] = ()) -> Any:
+        def action_button(kind: str, actions: Sequence[str], handler: ClickHandler,
+                          open_actions: Sequence[str] = ()) -> Any:
             """``<prefix>:<kind>:<match>:<action>``, handed to the cog's ``handler(interaction, match, action)``;
             ``open_actions`` may be pressed by anyone."""
 
@@ -213,7 +220,7 @@ class MatchButtons:
 
             return ActionButton
 
-        def step_button(kind: str, key: str, digits: int, handler: str) -> Any:
+        def step_button(kind: str, key: str, digits: int, handler: ClickHandler) -> Any:
             """``<prefix>:<kind>:<match>:<step>:<key>``, handed to the cog's ``handler(interaction, match, step,
             key)``."""
 
@@ -255,7 +262,7 @@ class MatchButtons:
                 return cls(int(match["match"]), int(match["step"]), item.label)
 
             async def callback(self, interaction: discord.Interaction) -> None:
-                await self._run(interaction, "on_open_panel", self.step)
+                await self._run(interaction, lambda cog: cog.on_open_panel, self.step)
 
         class ForfeitButton(Item, discord.ui.DynamicItem[discord.ui.Button],
                             template=rf"{prefix}:ff:(?P<match>[0-9]{{1,19}}):(?P<answer>yes|no)"):
@@ -275,7 +282,7 @@ class MatchButtons:
                 return cls(int(match["match"]), match["answer"], item.label)
 
             async def callback(self, interaction: discord.Interaction) -> None:
-                await self._run(interaction, "on_forfeit_button", self.answer)
+                await self._run(interaction, lambda cog: cog.on_forfeit_button, self.answer)
 
         class RematchButton(Item, discord.ui.DynamicItem[discord.ui.Button],
                             template=rf"{prefix}:rm:(?P<match>[0-9]{{1,19}})"):
@@ -291,10 +298,10 @@ class MatchButtons:
                 return cls(int(match["match"]), item.label)
 
             async def callback(self, interaction: discord.Interaction) -> None:
-                await self._run(interaction, "on_rematch_button")
+                await self._run(interaction, lambda cog: cog.on_rematch_button)
 
         # anyone may press a challenge's or a lobby's buttons: the match service tells someone else who can
-        self.ChallengeButton = action_button("c", CHALLENGE_ACTIONS, "on_challenge_button",
+        self.ChallengeButton = action_button("c", CHALLENGE_ACTIONS, lambda cog: cog.on_challenge_button,
                                              open_actions=CHALLENGE_ACTIONS)
         self.ForfeitButton = ForfeitButton
         self.RematchButton = RematchButton
@@ -302,16 +309,17 @@ class MatchButtons:
         self.PanelButton: Any = None
         self.OpenPanelButton: Any = None
         if panel_key is not None:
-            self.PanelButton = step_button("p", panel_key, 6, "on_panel_button")
+            self.PanelButton = step_button("p", panel_key, 6, lambda cog: cog.on_panel_button)
             self.OpenPanelButton = OpenPanelButton
             items += [self.PanelButton, OpenPanelButton]
         self.LobbyButton: Any = None
         if lobby:
-            self.LobbyButton = action_button("l", LOBBY_ACTIONS, "on_lobby_button", open_actions=LOBBY_ACTIONS)
+            self.LobbyButton = action_button("l", LOBBY_ACTIONS, lambda cog: cog.on_lobby_button,
+                                             open_actions=LOBBY_ACTIONS)
             items.append(self.LobbyButton)
         self.TableButton: Any = None
         if table_key is not None:
-            self.TableButton = step_button("t", table_key, 7, "on_table_button")
+            self.TableButton = step_button("t", table_key, 7, lambda cog: cog.on_table_button)
             items.append(self.TableButton)
         #: for ``bot.route_clicks``
         self.items: tuple[type[Any], ...] = tuple(items)

@@ -15,10 +15,11 @@ while the bot was away, show every one of its matches' unshown events and re-arm
 (:meth:`MatchCog.resume`).
 
 A subclass sets ``game``, ``presenter_class``, ``buttons`` and ``panel_actions`` (panel button key, or key prefix
-ending in ``:``, -> the match service's method: ``tap``, ``pick``, ``undo``, ``reset``, ``as_drawn``,
-``random_order``, ``confirm``), and defines its ``app_commands.Group`` whose commands call :meth:`start_challenge`,
-:meth:`ask_forfeit` and :meth:`show_status` (with its :meth:`status_text`). A game with lobbies gets their buttons
-handled here (:meth:`MatchCog.on_lobby_button`); one with buttons on a public table handles them itself
+ending in ``:``, -> the match kernel's method it calls: :meth:`MatchKernel.tap`, ``pick``, ``undo``, ``reset``,
+``as_drawn``, ``random_order``, ``confirm``), and defines its ``app_commands.Group`` whose commands call
+:meth:`start_challenge`, :meth:`ask_forfeit` and :meth:`show_status` (with its :meth:`status_text`). A game with
+lobbies gets their buttons handled here (:meth:`MatchCog.on_lobby_button`); one with buttons on a public table
+handles them itself
 (``on_table_button``, with :meth:`MatchCog.act`). Every game's result has a Rematch button, handled here too
 (:meth:`MatchCog.on_rematch_button`: a new challenge, the same game and rules). Its own words go in the hooks:
 :meth:`~MatchCog.forfeit_question`, :meth:`~MatchCog.forfeited_text`, :meth:`~MatchCog.kept_playing_text`,
@@ -44,7 +45,7 @@ from discord.ext import commands
 from bot.errors import GameError
 from bot.i18n import N_, Texts, texts
 from bot.match import errors as service_errors
-from bot.match.kernel import ARRANGE_SECONDS_RANGE, OPPONENT_OPTION, MatchKernel, MatchStatus, MatchUpdate
+from bot.match.kernel import OPPONENT_OPTION, MatchKernel, MatchStatus, MatchUpdate
 from bot.registry import GamePlugin, registry
 from bot.render.common import ENGLISH, clamp, timestamp
 from bot.services import USER_ERRORS
@@ -61,10 +62,13 @@ from cogs.kit.stats_ui import settings_service
 log = logging.getLogger("cogs.kit")
 
 PLAYERS_CACHED = 4096
-#: the match service's methods that lock in a seat's choice (the step may be played by them)
-CHOICES = frozenset({"confirm", "pick"})
+#: a panel button's call: the match kernel's method, called ``(kernel, match_id, user_id, step, *item)``
+PanelCall = Callable[..., Awaitable[MatchUpdate]]
+#: the match kernel's methods that lock in a seat's choice (the step may be played by them)
+CHOICES: frozenset[PanelCall] = frozenset({MatchKernel.confirm, MatchKernel.pick})
 #: the panel keys of a draft that every drafting game's panel has
-DRAFT_ACTIONS = MappingProxyType({"undo": "undo", "reset": "reset", "confirm": "confirm"})
+DRAFT_ACTIONS: Mapping[str, PanelCall] = MappingProxyType(
+    {"undo": MatchKernel.undo, "reset": MatchKernel.reset, "confirm": MatchKernel.confirm})
 #: the answer to a second click on a question answered already
 ANSWERED_ALREADY = N_("You answered this already; nothing more was changed.")
 
@@ -75,7 +79,7 @@ class MatchCog(commands.Cog):
     game: ClassVar[str]
     presenter_class: ClassVar[type[Presenter]]
     buttons: ClassVar[MatchButtons]
-    panel_actions: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    panel_actions: ClassVar[Mapping[str, PanelCall]] = MappingProxyType({})
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -133,7 +137,7 @@ class MatchCog(commands.Cog):
         show unshown events, re-arm the timers."""
         try:
             moved = await self.service.resume_deadlines()  # before the timers: what passed while away isn't missed
-            pending = await self.service.matches_with_unshown_events()
+            pending = await self.service.outbox.matches_with_unshown_events()
             for match_id in pending:
                 self.presenter.show(match_id)
             open_matches = await self.service.open_matches()
@@ -342,8 +346,8 @@ class MatchCog(commands.Cog):
 
         return remembering
 
-    def _panel_call(self, key: str) -> tuple[str, tuple[str, ...]]:
-        """The match service's method a panel key calls, and its extra argument (the item of a ``prefix:`` key)."""
+    def _panel_call(self, key: str) -> tuple[PanelCall, tuple[str, ...]]:
+        """The match kernel's method a panel key calls, and its extra argument (the item of a ``prefix:`` key)."""
         if key in self.panel_actions:
             return self.panel_actions[key], ()
         prefix, _, item = key.partition(":")
@@ -351,7 +355,7 @@ class MatchCog(commands.Cog):
 
     async def on_panel_button(self, interaction: discord.Interaction, match_id: int, step: int, key: str) -> None:
         user_id = interaction.user.id
-        method_name, extra = self._panel_call(key)
+        method, extra = self._panel_call(key)
         update: MatchUpdate | None = None
         async with self.answer(interaction) as answer:
             try:
@@ -359,9 +363,9 @@ class MatchCog(commands.Cog):
                 # may close the panel (a deadline), so a late answer never puts the buttons of a closed panel back.
                 async with self.presenter.panel_lock(match_id, user_id):
                     try:
-                        update = await getattr(self.service, method_name)(match_id, user_id, step, *extra)
+                        update = await method(self.service, match_id, user_id, step, *extra)
                         panel = update.panel
-                        if (method_name in CHOICES or panel is None
+                        if (method in CHOICES or panel is None
                                 or self.presenter.panel_step(panel) != step):
                             # a choice may have played the step: its panel as it ended (nothing of the next one)
                             panel = await self.service.panel_for(match_id, user_id, step)
@@ -370,7 +374,7 @@ class MatchCog(commands.Cog):
                         return
                     await answer.edit(**await self.presenter.panel_answer(update.match, panel, interaction.message,
                                                                               say=private_words(interaction)))
-                    if method_name in CHOICES:
+                    if method in CHOICES:
                         await self._close_other_panel(update.match, user_id, step, interaction.message)
             finally:
                 if update is not None:
@@ -596,9 +600,9 @@ class MatchCog(commands.Cog):
             message_id = await answer.send(**opening)
             if message_id is None:
                 message_id = (await interaction.original_response()).id
-            await self.service.set_challenge_message(match.id, message_id)
+            await self.service.outbox.set_challenge_message(match.id, message_id)
             if update.events:
-                await self.service.mark_shown(match.id, update.events[-1].seq)
+                await self.service.outbox.mark_shown(match.id, update.events[-1].seq)
         finally:
             self.after(update)  # an event left unshown (the answer was lost): the presenter posts it
 
@@ -632,7 +636,7 @@ class MatchCog(commands.Cog):
             if update is None:
                 return
             made = await self.service.get_match(update.match.id)
-            await self.service.set_message(match_id, "rematch", made.challenge_message_id or 0)
+            await self.service.outbox.set_message(match_id, "rematch", made.challenge_message_id or 0)
         finally:
             self._rematching.discard(match_id)
         if interaction.message is not None and interaction.channel_id is not None:
@@ -654,8 +658,8 @@ class MatchCog(commands.Cog):
         if await self.server_for_start(interaction, check) is None:
             return None
         options: dict[str, Any] = {}
-        if match.arrange_seconds is not None and ARRANGE_SECONDS_RANGE[0] <= match.arrange_seconds <= \
-                ARRANGE_SECONDS_RANGE[1]:
+        low, high = self.service.flow.timer_range
+        if match.arrange_seconds is not None and low <= match.arrange_seconds <= high:
             options["arrange_seconds"] = match.arrange_seconds
         if "pace" in match.options:
             options["pace"] = match.options["pace"]

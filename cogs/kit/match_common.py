@@ -2,7 +2,7 @@
 the server settings every game's start obeys (where matches may start, a thread per match or not).
 
 Nothing here knows a game: a function takes the match record and a service with the shared setters
-(:meth:`~bot.match.kernel.MatchKernel.set_thread` / ``set_message``).
+(:meth:`~bot.match.outbox.Outbox.set_thread` / ``set_message``).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ async def ensure_thread(bot: discord.Client, service: Any, match: MatchRecord,
     if "in_channel" in match.messages:
         return match, None
     if not (await settings_service(bot).get(match.guild_id)).thread_per_match:
-        return await service.set_message(match.id, "in_channel", match.channel_id), None
+        return await service.outbox.set_message(match.id, "in_channel", match.channel_id), None
     channel = bot.get_channel(match.channel_id)
     if channel is None:
         try:
@@ -87,8 +87,8 @@ async def ensure_thread(bot: discord.Client, service: Any, match: MatchRecord,
                 raise
             thread_id = match.challenge_message_id
     if thread_id is None:
-        return await service.set_message(match.id, "in_channel", match.channel_id), None
-    return await service.set_thread(match.id, thread_id), thread_id
+        return await service.outbox.set_message(match.id, "in_channel", match.channel_id), None
+    return await service.outbox.set_thread(match.id, thread_id), thread_id
 
 
 def missing_permissions(interaction: discord.Interaction, say: Texts = ENGLISH) -> str:

@@ -43,8 +43,8 @@ message edited as the phase goes on (:meth:`Presenter._show_live`), rendered fro
 (:meth:`Presenter._phase_events`), so its thread gets a message a phase, not one an event; the last of them can
 become the result (:meth:`Presenter._post_result`'s ``live``).
 
-A game's presenter subclasses it and adds an ``_on_<event type>`` method per event of its own (or chooses
-otherwise: :meth:`Presenter._handler`).
+A game's presenter subclasses it and registers a method per event type of its own with :func:`shows` (the class's
+table, :attr:`ShowLoop.shown_by`; or chooses otherwise: :meth:`Presenter._handler`).
 
 The game's render module (``render``) gives the words and pictures: ``TITLE``, ``challenge(challenger, opponent,
 rules, expires_at=)``, ``declined`` / ``withdrawn`` / ``expired(challenger, opponent)``, ``accepted(challenger,
@@ -61,9 +61,9 @@ import dataclasses
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import Any, ClassVar
 
 import discord
@@ -71,6 +71,7 @@ from discord.http import handle_message_parameters
 
 from bot.i18n import N_, Texts, texts
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel, MatchUpdate
+from bot.match.outbox import Outbox
 from bot.render.common import ENGLISH, ButtonSurface, Surface, name
 from bot.services import USER_ERRORS
 from bot.services.preferences import DEFAULT_PANELS, PreferencesService
@@ -90,7 +91,7 @@ LOBBY_CLOSED = {"withdrawn": N_("The {game} lobby of **{host}** was cancelled by
                 "expired": N_("The {game} lobby of **{host}** expired: nobody joined or left in time."),
                 "": N_("The {game} lobby of **{host}** closed.")}
 
-__all__ = ["Presenter", "Show", "ShowLoop", "ThreadLost", "dm_name", "dms_closed_name", "mentions"]
+__all__ = ["Presenter", "Show", "ShowLoop", "ThreadLost", "dm_name", "dms_closed_name", "mentions", "shows"]
 
 RETRIES = 4
 #: seconds before a match whose events could not be shown is tried again (its next update tries at once)
@@ -173,6 +174,20 @@ class Show:
         return self.queued[self.at + 1:]
 
 
+ShowEvent = Callable[[Any, "Show", QueuedEvent], Awaitable[None]]
+
+
+def shows(*event_types: str) -> Callable[[ShowEvent], ShowEvent]:
+    """Register a presenter's method as what shows the events of ``event_types`` (its class's
+    :attr:`ShowLoop.shown_by`)."""
+
+    def register(method: ShowEvent) -> ShowEvent:
+        method.shown_events = (*getattr(method, "shown_events", ()), *event_types)  # type: ignore[attr-defined]
+        return method
+
+    return register
+
+
 class ShowLoop:
     """What every game's presenter runs on: one background task per match showing its unshown events
     (:meth:`_show_unshown`, the subclass's), a retry later when they could not all be shown, one lock per player's
@@ -181,6 +196,20 @@ class ShowLoop:
 
     prefix: ClassVar[str]
     title: ClassVar[str]
+    #: event type -> the method that shows it: the methods each class registers with :func:`shows`, over its base's
+    shown_by: ClassVar[Mapping[str, ShowEvent]] = MappingProxyType({})
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        table = dict(cls.shown_by)
+        for value in vars(cls).values():
+            for event_type in getattr(value, "shown_events", ()):
+                table[event_type] = value
+        for event_type, method in table.items():
+            if getattr(cls, method.__name__, None) is not method:  # it would show the event the base class's way
+                raise TypeError(f"{cls.__name__}.{method.__name__} overrides what shows {event_type!r} events: "
+                                f"register it with @shows({event_type!r})")
+        cls.shown_by = MappingProxyType(table)
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -200,7 +229,8 @@ class ShowLoop:
 
     async def _claim(self, match_id: int) -> bool:
         """Whether this process shows the match's events now (a database shared by several processes: one at a
-        time, see :meth:`MatchKernel.claim_events`); asked again before each run, which renews the claim."""
+        time, see :meth:`~bot.match.outbox.Outbox.claim_events`); asked again before each run, which renews the
+        claim."""
         return True
 
     async def _release(self, match_id: int) -> None:
@@ -314,6 +344,11 @@ class Presenter(ShowLoop):
     def __init__(self, bot: Any, service: MatchKernel) -> None:
         super().__init__(bot)
         self.service = service
+        #: the matches' events to show and the ids of the messages that show them
+        self.outbox: Outbox = service.outbox
+        #: event type -> what shows it, bound once (:attr:`ShowLoop.shown_by`)
+        self._shows: dict[str, Callable[[Show, QueuedEvent], Awaitable[None]]] = {
+            event_type: method.__get__(self) for event_type, method in self.shown_by.items()}
         self.preferences = PreferencesService(service.db, clock=service.clock)
         self._rate_locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = weakref.WeakValueDictionary()
         self._pictures = SentPictures()
@@ -344,15 +379,15 @@ class Presenter(ShowLoop):
         return Show(match, mentions(match), queued, language=await self.language(match))
 
     async def _claim(self, match_id: int) -> bool:
-        return await self.service.claim_events(match_id)
+        return await self.outbox.claim_events(match_id)
 
     async def _release(self, match_id: int) -> None:
-        await self.service.release_events(match_id)
+        await self.outbox.release_events(match_id)
 
     async def _show_unshown(self, match_id: int) -> None:
         seen = self._shown_up_to.get(match_id, 0)
         # (an event this process showed whose card edit is still on its way is unshown in the database: not again)
-        queued = [q for q in await self.service.unshown_events(match_id) if q.seq > seen]
+        queued = [q for q in await self.outbox.unshown_events(match_id) if q.seq > seen]
         if not queued:
             return
         show = await self._new_show(await self.service.get_match(match_id), queued)
@@ -382,7 +417,7 @@ class Presenter(ShowLoop):
         pending = self._card_work.get(match_id)
         up_to = min(pending) - 1 if pending else self._shown_up_to[match_id]
         if up_to > self._marked.get(match_id, 0):
-            await self.service.mark_shown(match_id, up_to)
+            await self.outbox.mark_shown(match_id, up_to)
             self._marked[match_id] = up_to
         if not pending:
             self._marked.pop(match_id, None)
@@ -417,9 +452,9 @@ class Presenter(ShowLoop):
         self._card_work.setdefault(event.match_id, {})[event.seq] = task
 
     def _handler(self, show: Show, event: QueuedEvent) -> Callable[[Show, QueuedEvent], Awaitable[None]] | None:
-        """What shows the run's event ``show.at`` (its ``_on_<type>`` method); ``None``: nothing (it is marked shown
-        with the next one)."""
-        return getattr(self, f"_on_{event.type}", None)
+        """What shows the run's event ``show.at`` (the method registered for its type: :func:`shows`); ``None``:
+        nothing (it is marked shown with the next one)."""
+        return self._shows.get(event.type)
 
     async def _show_with_retries(self, show: Show, event: QueuedEvent,
                                  handler: Callable[[Show, QueuedEvent], Awaitable[None]]) -> bool:
@@ -468,7 +503,7 @@ class Presenter(ShowLoop):
             log.warning("%s match %s: its channel %s can't be used either: %s", self.title, match.id,
                         match.channel_id, failure)
             return False
-        show.match = await self.service.move_to_channel(match.id, message.id)
+        show.match = await self.outbox.move_to_channel(match.id, message.id)
         return True
 
     # --- sending ---------------------------------------------------------------------------------------------
@@ -549,7 +584,7 @@ class Presenter(ShowLoop):
             return
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
         message = await self._play_send(show, name, **kwargs)
-        show.match = await self.service.set_message(show.match.id, name, message.id)
+        show.match = await self.outbox.set_message(show.match.id, name, message.id)
 
     async def _drop(self, show: Show, name: str) -> None:
         """Delete the match's message ``name`` where the match is played, when it has one (a note that means nothing
@@ -579,7 +614,7 @@ class Presenter(ShowLoop):
             kwargs["content"] = " ".join(f"<@{user_id}>" for user_id in ping)
             kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(u) for u in ping])
         message = await self._play_send(show, name if message_id is None else f"{name}/{message_id}", **kwargs)
-        show.match = await self.service.set_message(show.match.id, name, message.id)
+        show.match = await self.outbox.set_message(show.match.id, name, message.id)
 
     async def _phase_events(self, show: Show, event: QueuedEvent,
                             phase_of: Callable[[QueuedEvent], int | None]) -> list[QueuedEvent]:
@@ -593,7 +628,7 @@ class Presenter(ShowLoop):
         if kept is not None and kept[0] >= first - 1:
             known = [q for q in kept[1] if q.seq < first] + show.queued
         else:
-            known = await self.service.events(show.match.id)
+            known = await self.outbox.events(show.match.id)
         upto = [q for q in known if q.seq <= event.seq]
         phase = next((p for q in reversed(upto) if (p := phase_of(q)) is not None), None)
         start = len(upto)
@@ -653,7 +688,7 @@ class Presenter(ShowLoop):
         except discord.Forbidden as error:
             log.info("%s match %s: no message in channel %s: %s", self.title, match.id, match.channel_id, error)
             return None
-        show.match = await self.service.set_challenge_message(match.id, message.id)
+        show.match = await self.outbox.set_challenge_message(match.id, message.id)
         return message
 
     def can_rematch(self, match: MatchRecord) -> bool:
@@ -699,6 +734,7 @@ class Presenter(ShowLoop):
                 "view": self.buttons.challenge_view(match.id, surface.buttons),
                 "allowed_mentions": discord.AllowedMentions(users=[discord.Object(match.opponent_id)])}
 
+    @shows("challenge", "lobby")
     async def _on_challenge(self, show: Show, event: QueuedEvent) -> None:
         match = show.match
         self.open_dms_ahead(match)
@@ -710,10 +746,10 @@ class Presenter(ShowLoop):
             message = await self._send(match, channel, "challenge",
                                        **self.opening_message(match, await self.language(match)))
             message_id = message.id
-        show.match = await self.service.set_challenge_message(match.id, message_id)
+        show.match = await self.outbox.set_challenge_message(match.id, message_id)
 
-    _on_lobby = _on_challenge
 
+    @shows("joined", "left")
     async def _on_joined(self, show: Show, event: QueuedEvent) -> None:
         """A lobby's message shows who is in it now."""
         match = show.match
@@ -726,7 +762,6 @@ class Presenter(ShowLoop):
         except (discord.Forbidden, discord.NotFound) as error:
             log.info("%s match %s: could not update its lobby message: %s", self.title, match.id, error)
 
-    _on_left = _on_joined
 
     async def _find_challenge(self, match: MatchRecord, channel: discord.PartialMessageable) -> int | None:
         """The challenge (or lobby) message the command's answer made before a crash kept its id from being stored
@@ -779,13 +814,14 @@ class Presenter(ShowLoop):
         except (discord.Forbidden, discord.NotFound) as error:  # deleted, or out of reach: nothing hidden in it
             log.info("%s match %s: could not close its challenge message: %s", self.title, match.id, error)
 
+    @shows("declined", "withdrawn", "expired")
     async def _on_declined(self, show: Show, event: QueuedEvent) -> None:
         language = show.language
         await self._close_challenge(show.match,
                                     self.closed_challenge_text(show.match, event.type, show.names, language))
 
-    _on_withdrawn = _on_expired = _on_declined
 
+    @shows("accepted")
     async def _on_accepted(self, show: Show, event: QueuedEvent) -> None:
         """The thread is made, and the match's message in the channel says who plays and where (no buttons; on its
         way while the match goes on: :meth:`_card_later`)."""
@@ -899,7 +935,7 @@ class Presenter(ShowLoop):
             for seat in seats), return_exceptions=True)
         # (the stored names: one write for the seats together, whatever each DM did)
         if messages:
-            show.match = await self.service.set_messages(match.id, messages)
+            show.match = await self.outbox.set_messages(match.id, messages)
         for outcome in outcomes:
             if isinstance(outcome, BaseException):
                 raise outcome
@@ -970,7 +1006,7 @@ class Presenter(ShowLoop):
         message = await self._send(match, channel, dm_name(step, seat),
                                    **await self.panel_message(match, panel, answering=False,
                                                               say=await self.player_words(match, seat)))
-        show.match = await self.service.set_dm(match.id, record.user_id, channel.id, message.id)
+        show.match = await self.outbox.set_dm(match.id, record.user_id, channel.id, message.id)
         return message.id
 
     async def _dm(self, match: MatchRecord, seat: int) -> discord.abc.Messageable:
@@ -1061,7 +1097,7 @@ class Presenter(ShowLoop):
         if match.thread_id is None:
             if live is not None and "result" not in match.messages:
                 await self._show_live(show, live, surface, below=below, view=self.rematch_view(match, say))
-                show.match = await self.service.set_message(match.id, "result", show.match.messages[live])
+                show.match = await self.outbox.set_message(match.id, "result", show.match.messages[live])
             await self._post(show, "result", **without_empty_files(
                 message_kwargs(surface, colour=self.colour, view=self.rematch_view(match, say), below=below)))
             link = message_link(match.guild_id, match.channel_id, show.match.messages["result"])
@@ -1073,7 +1109,7 @@ class Presenter(ShowLoop):
                                      view=self.rematch_view(match, say))
         if live is not None:
             await self._show_live(show, live, surface, below=below)
-            show.match = await self.service.set_message(match.id, "result", show.match.messages[live])
+            show.match = await self.outbox.set_message(match.id, "result", show.match.messages[live])
             return
         image_url = None if card is None or surface.picture is None else uploaded_url(card, surface.picture.filename)
         await self._post(show, "result", **without_empty_files(

@@ -22,6 +22,7 @@ from typing import Any
 from bot.client import create_bot
 from bot.cluster import Cluster
 from bot.config import Settings
+from bot.services.settings import SettingsService
 from tests.bench.bot_protocol import Guards, serve, start
 
 
@@ -48,19 +49,19 @@ async def main(argv: list[str]) -> None:
     running = await start(bot, token)
     if int(pace_ms):
         for guild_id in guilds:
-            await bot.matches.set_settings(guild_id, flip_pace_ms=int(pace_ms))
+            await SettingsService(bot.matches.db).set_flip_pace_ms(guild_id, int(pace_ms))
 
     async def stored(match_id: int) -> bool:
         return (await bot.matches.get_match(match_id)).challenge_message_id is not None
 
     async def unshown() -> int:
-        return len(await bot.matches.matches_with_unshown_events())
+        return len(await bot.matches.outbox.matches_with_unshown_events())
 
     async def report(match_ids: list[int]) -> dict[str, Any]:
         finished = timeouts = 0
         for match_id in match_ids:
             finished += (await bot.matches.get_match(match_id)).status == "finished"
-            timeouts += sum(1 for q in await bot.matches.events(match_id) if q.type == "arrange_timeout")
+            timeouts += sum(1 for q in await bot.matches.outbox.events(match_id) if q.type == "arrange_timeout")
         return {"finished": finished, "arrange_timeouts": timeouts,
                 "errors": guards.problems()}
 

@@ -57,7 +57,7 @@ Prints one JSON line:
   both together in one process; ``database_server``: the PostgreSQL server's), ``bot_cpu_ms_per_interaction`` (the
   bot processes' CPU over the interactions) and ``database_cpu_ms_per_interaction``,
   ``bot_process``, ``channels``, ``pace_ms`` and ``pace`` (how flips are paced: the
-  server setting through ``MatchKernel.set_settings`` with real sleeps, or ``"no-op pace_sleep"`` for
+  server setting through ``SettingsService.set_flip_pace_ms`` with real sleeps, or ``"no-op pace_sleep"`` for
   ``--pace-ms 0``), ``think_ms``, ``db_dir`` (a tmpfs such as ``/dev/shm`` makes every commit's fsync free),
   ``load_avg_1m_at_start`` (the machine's load when the run began: other work skews the figures);
 * ``loop_lag_ms``: how late each event loop ran a callback that was due (:class:`tests.bench.loop_lag.LoopLag`,
@@ -89,7 +89,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.match.kernel import FLIP_PACE_MS_RANGE
+from bot.games.airwar.flow import FLIP_PACE_MS_RANGE
+from bot.services.settings import SettingsService
 from tests.bench.loop_lag import GcPauses, LoopLag, percentile
 from tests.e2e.test_airwar import POLICIES, TITLE, match_id_of, stack_of, title
 from tests.localdiscord import Env, Message, User
@@ -157,14 +158,14 @@ class InProcessBot:
         return (await self.env.bot.matches.get_match(match_id)).challenge_message_id is not None
 
     async def unshown(self) -> int:
-        return len(await self.env.bot.matches.matches_with_unshown_events())
+        return len(await self.env.bot.matches.outbox.matches_with_unshown_events())
 
     async def report(self, match_ids: list[int]) -> dict[str, Any]:
         matches = self.env.bot.matches
         finished = timeouts = 0
         for match_id in match_ids:
             finished += (await matches.get_match(match_id)).status == "finished"
-            timeouts += sum(1 for q in await matches.events(match_id) if q.type == "arrange_timeout")
+            timeouts += sum(1 for q in await matches.outbox.events(match_id) if q.type == "arrange_timeout")
         return {"finished": finished, "arrange_timeouts": timeouts, "errors": []}
 
     async def close(self) -> None:
@@ -485,7 +486,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             else:
                 bot = InProcessBot(env)
                 if args.pace_ms:
-                    await env.bot.matches.set_settings(env.guild.id, flip_pace_ms=args.pace_ms)
+                    await SettingsService(env.bot.matches.db).set_flip_pace_ms(env.guild.id, args.pace_ms)
             # channel i is in server i mod the servers; match i in channel i mod the channels
             channels = [env.channel("general" if i < len(guilds) else f"arena-{i + 1}", guild=guilds[i % len(guilds)])
                         for i in range(args.channels)]
@@ -600,7 +601,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "database": "postgresql" if args.postgresql else "sqlite",
         "channels": args.channels,
         "pace_ms": args.pace_ms,
-        "pace": "server setting (set_settings), real sleeps" if args.pace_ms else "no-op pace_sleep",
+        "pace": "server setting (set_flip_pace_ms), real sleeps" if args.pace_ms else "no-op pace_sleep",
         "think_ms": args.think_ms,
         "ramp_s": args.ramp_s,
         "db_dir": args.db_dir or tempfile.gettempdir(),

@@ -95,7 +95,7 @@ async def play(env: Env, players: tuple[User, User], match_id: int) -> int:
 
 async def settled(env: Env, match_id: int) -> None:
     for _ in range(int(WAIT / 0.01)):
-        if not await env.bot.matches.unshown_events(match_id):
+        if not await env.bot.matches.outbox.unshown_events(match_id):
             return
         await asyncio.sleep(0.01)
     raise TimeoutError("events still unshown")

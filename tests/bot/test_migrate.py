@@ -63,9 +63,9 @@ async def populate(path: Path) -> None:
         await stats.start_season(GUILD, "Autumn")  # season 1's boards archived
         airwar = MatchKernel(database, game="airwar", clock=clock, seed_source=lambda: 7)
         match = await start_match(airwar)
-        await airwar.set_thread(match.id, 555)
-        await airwar.set_challenge_message(match.id, 556)
-        await airwar.set_message(match.id, "result", 557)
+        await airwar.outbox.set_thread(match.id, 555)
+        await airwar.outbox.set_challenge_message(match.id, 556)
+        await airwar.outbox.set_message(match.id, "result", 557)
         while (await airwar.get_match(match.id)).status == "active":
             await play_engagement(airwar, match.id, (reverse, rotate))
         await stats.leaderboard(GUILD, COMBINED)  # the combined board counts the matches

@@ -24,9 +24,11 @@ from bot.cards import SUIT_SYMBOLS, card_label
 from bot.games.airwar.engine import AirWar
 from bot.games.airwar.render import engagement_summary
 from bot.i18n import LANGUAGES, texts
+from bot.services.settings import SettingsService
 from tests.localdiscord import CommandNotPermitted, Env, InvalidOptions, Message, User
 from tests.localdiscord.airwar import airwar_bot_factory, read_cards
 from tests.localdiscord.state import CREATE_PUBLIC_THREADS, IS_COMPONENTS_V2, VIEW_CHANNEL, Overwrite, walk_components
+from tests.records import match_results, rating_of
 
 pytestmark = pytest.mark.e2e
 
@@ -69,7 +71,7 @@ def lift_rate_limits(env: Env) -> None:
 async def start(make_env, tmp_path: Path, **options: Any) -> Env:
     env = await make_env(fast_bot(tmp_path / "airwar.db", **options))
     lift_rate_limits(env)
-    await env.bot.matches.set_settings(env.guild.id, flip_pace_ms=PACE_MS)
+    await SettingsService(env.bot.matches.db).set_flip_pace_ms(env.guild.id, PACE_MS)
     return env
 
 
@@ -179,7 +181,7 @@ async def challenge(env: Env, challenger: User, opponent: User, **options: Any) 
 async def settled(env: Env, match_id: int) -> None:
     """Wait until every event of the match has been shown (and marked so)."""
     for _ in range(500):
-        if not await env.bot.matches.unshown_events(match_id):
+        if not await env.bot.matches.outbox.unshown_events(match_id):
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"match {match_id} still has events to show")
@@ -337,10 +339,10 @@ async def assert_finished_like_reference(env: Env, match_id: int, played: Played
             assert f"**<@{players[game.outcome.winner].id}>** wins!" in message.text
         assert f"Decks: <@{players[0].id}> {decks[0]} · <@{players[1].id}> {decks[1]}" in message.text
     # recorded once
-    rows = await matches.results(match_id)
+    rows = await match_results(matches.db, match_id)
     assert sorted(r.user_id for r in rows) == sorted(p.id for p in players)
     for player in players:
-        rating = await matches.rating(env.guild.id, player.id)
+        rating = await rating_of(matches.db, env.guild.id, player.id)
         assert rating is not None and rating.games == games
     await settled(env, match_id)
     return game
@@ -741,7 +743,7 @@ async def test_decline_withdraw_and_clicks_by_the_wrong_people(make_env, tmp_pat
     match = await env.bot.matches.get_match(match_id)
     assert (match.status, match.reason) == ("cancelled", "withdrawn")
     assert not env.threads
-    assert await env.bot.matches.results(match_id) == []
+    assert await match_results(env.bot.matches.db, match_id) == []
 
 
 async def test_a_challenge_expires_after_five_minutes_and_says_so(make_env, tmp_path):
@@ -791,7 +793,7 @@ async def test_forfeit_ends_the_match_and_records_the_result_once(make_env, tmp_
     assert not first.buttons and "arranging" not in first.text and "— not locked in" in first.text
     panel = dm_panel(env, alice, 1)
     await env.wait_for(lambda: not panel.buttons)
-    rows = await env.bot.matches.results(match_id)
+    rows = await match_results(env.bot.matches.db, match_id)
     assert sorted((r.user_id, r.outcome) for r in rows) == sorted([(alice.id, "win"), (bob.id, "loss")])
     ix = await slash(env, bob, "airwar forfeit")
     assert ix.message.text == "You're not in an Air War match."
@@ -833,7 +835,7 @@ async def test_missed_deadlines_play_as_drawn_then_forfeit(make_env, tmp_path):
     assert notes[-1] == (f"⏰ Time's up in engagement 2: **<@{bob.id}>** missed a second deadline in a row and "
                          f"forfeits. **<@{alice.id}>** wins!")
     assert len(notes) == 2
-    rows = await env.bot.matches.results(match_id)
+    rows = await match_results(env.bot.matches.db, match_id)
     assert sorted((r.user_id, r.outcome) for r in rows) == sorted([(alice.id, "win"), (bob.id, "loss")])
 
 
@@ -1180,7 +1182,7 @@ async def test_flips_that_cannot_be_shown_anywhere_hold_back_the_match(make_env,
     await env.wait_for(lambda: any(r.status == 403 and r.method == "PATCH" for r in env.requests))  # refused ...
     await asyncio.sleep(0.3)  # ... and the bot has had time to go on, if it did
     assert dm_panel(env, alice, 2) is None and dm_panel(env, bob, 2) is None
-    assert [q.type for q in await env.bot.matches.unshown_events(match_id)].count("flip") >= 3
+    assert [q.type for q in await env.bot.matches.outbox.unshown_events(match_id)].count("flip") >= 3
     assert flip_lines(board(env, thread, 1).text) == 0 and not board(env, channel, 1)
     ix = await slash(env, alice, "airwar status")
     assert ix.response.ephemeral and ix.message.text == (

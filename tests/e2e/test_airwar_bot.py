@@ -26,6 +26,7 @@ from tests.e2e.test_airwar import (
     weave,
 )
 from tests.localdiscord import Env
+from tests.records import match_results, rating_of
 
 pytestmark = pytest.mark.e2e
 
@@ -81,9 +82,9 @@ async def test_a_whole_match_against_the_bot_at_each_level(make_env, tmp_path, l
     played = await play_against_the_bot(env, alice, thread)
     assert played >= 1
     await settled(env, match_id)
-    stored = await env.bot.matches.results(match_id)
+    stored = await match_results(env.bot.matches.db, match_id)
     assert [result.rated for result in stored] == [False, False]  # practice: unrated
-    assert await env.bot.matches.rating(env.guild.id, alice.id) is None
+    assert await rating_of(env.bot.matches.db, env.guild.id, alice.id) is None
     export = await env.bot.matches.export(match_id)
     replayed_like_the_bot(export, level)
     accuracy = await env.wait_for(lambda: accuracy_of(env, thread), timeout=30, message="no accuracy after the match")
@@ -235,7 +236,7 @@ async def test_an_army_match_against_the_bot_with_the_hint_and_the_humans_accura
     await settled(env, match_id)
     match = await army.get_match(match_id)
     assert match.status == "finished" and match.options[OPPONENT_OPTION]["level"] == "hard"
-    assert [result.rated for result in await army.results(match_id)] == [False, False]
+    assert [result.rated for result in await match_results(army.db, match_id)] == [False, False]
     assert env.messages(env.dm(env.bot_user)) == []
     last = list(replay(await army.export(match_id)))[-1]
     assert last["winner"] == match.result["winner"] and last["reason"] == match.result["reason"]
@@ -252,14 +253,14 @@ async def test_matches_against_the_bot_have_their_own_board_by_level(make_env, t
     match_id, thread = await challenge_the_bot(env, alice, "easy")
     await play_against_the_bot(env, alice, thread)
     await settled(env, match_id)
-    [alice_result] = [r for r in await env.bot.matches.results(match_id) if r.user_id == alice.id]
+    [alice_result] = [r for r in await match_results(env.bot.matches.db, match_id) if r.user_id == alice.id]
     forfeited, _ = await challenge_the_bot(env, bob, "expert")
     ix = await slash(env, bob, "airwar forfeit")
     confirm = next((b for b in ix.message.buttons if "orfeit" in b["label"]), None)
     if confirm is not None:  # asked to confirm
         await (await env.click(bob, ix.message, custom_id=confirm["custom_id"])).wait_response()
     await settled(env, forfeited)
-    assert [r.outcome for r in await env.bot.matches.results(forfeited) if r.user_id == bob.id] == ["loss"]
+    assert [r.outcome for r in await match_results(env.bot.matches.db, forfeited) if r.user_id == bob.id] == ["loss"]
 
     ix = await slash(env, alice, "leaderboard", vs_bot=True)
     assert not ix.response.ephemeral

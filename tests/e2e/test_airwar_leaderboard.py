@@ -60,9 +60,9 @@ class Results:
     async def _finish(self, match_id: int) -> int | None:
         match = await self.service.get_match(match_id)
         assert match.status == "finished", match
-        events = await self.service.unshown_events(match_id)
+        events = await self.service.outbox.unshown_events(match_id)
         if events:  # nobody else is to show them
-            await self.service.mark_shown(match_id, events[-1].seq)
+            await self.service.outbox.mark_shown(match_id, events[-1].seq)
         winner_id = match.result["winner_id"]
         a, b = match.user_ids
         guild = match.guild_id

@@ -32,6 +32,7 @@ from tests.e2e.test_airwar import (
 )
 from tests.e2e.test_airwar_restart import BotProcess, board_text, restart_in_process
 from tests.localdiscord import Env
+from tests.records import leaderboard_page, match_results, rating_of
 
 pytestmark = pytest.mark.e2e
 
@@ -153,9 +154,9 @@ async def test_a_lobby_of_three_played_to_the_end_through_a_kill(make_env, tmp_p
     assert board(env, thread, 1) is not None
 
     # stats, leaderboard, ratings: recorded once for each of the three; the winner wins against both others
-    rows = await bot.matches.results(match_id)
+    rows = await match_results(bot.matches.db, match_id)
     assert sorted(r.user_id for r in rows) == sorted(p.id for p in players)
-    ratings = {p.id: await bot.matches.rating(env.guild.id, p.id) for p in players}
+    ratings = {p.id: await rating_of(bot.matches.db, env.guild.id, p.id) for p in players}
     assert all(r is not None and r.games == 1 for r in ratings.values())
     if game.outcome.winner is not None:
         winner = players[game.outcome.winner].id
@@ -164,7 +165,7 @@ async def test_a_lobby_of_three_played_to_the_end_through_a_kill(make_env, tmp_p
     else:
         assert all(r.draws == 1 for r in ratings.values())
 
-    board_page = await bot.matches.leaderboard(env.guild.id, "airwar", min_games=1)
+    board_page = await leaderboard_page(bot.matches.db, env.guild.id, "airwar", min_games=1)
     assert sorted(row.user_id for row in board_page.rows) == sorted(p.id for p in players)
 
     # the match file replays to the same result
@@ -216,7 +217,7 @@ async def test_a_lobby_with_the_bot_in_a_seat_plays_to_the_end_unrated(make_env,
     await env.wait_for(lambda: results(env, thread) or None, timeout=20, message="no result")
     match = await matches.get_match(match_id)
     assert match.status == "finished" and match.rules["players"] == 3
-    assert [result.rated for result in await matches.results(match_id)] == [False, False, False]
+    assert [result.rated for result in await match_results(matches.db, match_id)] == [False, False, False]
     # the bot's account is named like the game: its win never reads "Air War — Air War wins"
     title = results(env, thread)[-1].title
     assert title != "Air War — Air War wins"

@@ -53,6 +53,7 @@ from tests.e2e.test_airwar import (
 from tests.localdiscord import Env
 from tests.localdiscord.server import HeldRequest, Hold
 from tests.localdiscord.state import walk_components
+from tests.records import match_results
 
 pytestmark = pytest.mark.e2e
 
@@ -222,7 +223,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_away_is_moved_not_missed
         assert due in dm_panel(env, bob, 1).text and dm_panel(env, bob, 1).buttons
         assert due in board(env, thread, 1).text
     assert not [m for m in env.messages(thread) if m.text.startswith("⏰")]
-    assert await env.bot.matches.results(match_id) == []
+    assert await match_results(env.bot.matches.db, match_id) == []
 
     env.clock.advance(31)  # the moved deadline counts like any other
     note = await env.wait_for(lambda: next((m for m in env.messages(thread) if m.text.startswith("⏰")), None))
@@ -341,7 +342,7 @@ async def test_a_crash_between_sending_and_storing_sends_nothing_twice(make_env,
     # every send after a crash got the message made before it: at least the four held above (the crash at the
     # accepted edit may also catch the first panels sent and not yet recorded: they no longer wait for that edit)
     assert env.discord.rest.nonce_hits >= 4
-    assert len(await env.bot.matches.results(match_id)) == 2
+    assert len(await match_results(env.bot.matches.db, match_id)) == 2
 
 
 async def test_a_kill_between_posting_the_result_and_storing_its_id_posts_it_once(make_env, tmp_path):

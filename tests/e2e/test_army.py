@@ -19,6 +19,7 @@ from bot.games.army.render import card as card_text
 from tests.e2e.live_table_checks import assert_live_table_in_v2
 from tests.e2e.test_airwar import every_version, fast_bot, lift_rate_limits, versions
 from tests.localdiscord import Env, Message, User
+from tests.records import leaderboard_page, match_results
 
 pytestmark = pytest.mark.e2e
 
@@ -110,7 +111,7 @@ def match_id_of(challenge: Message) -> int:
 
 async def settled(env: Env, match_id: int) -> None:
     for _ in range(500):
-        if not await service(env).unshown_events(match_id):
+        if not await service(env).outbox.unshown_events(match_id):
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"match {match_id} still has events to show")
@@ -303,9 +304,9 @@ async def test_an_army_match_from_challenge_to_result(make_env, tmp_path):
     final_round = round_message(env, thread, len(secrets.plays) + 1)
     assert "The match is over" in final_round.text and not final_round.buttons
     # recorded once, with ratings, on the board of Army
-    rows = await service(env).results(match_id)
+    rows = await match_results(service(env).db, match_id)
     assert sorted(r.user_id for r in rows) == sorted((alice.id, bob.id))
-    board = await service(env).leaderboard(env.guild.id, "army", min_games=1)
+    board = await leaderboard_page(service(env).db, env.guild.id, "army", min_games=1)
     assert {row.user_id for row in board.rows} == {alice.id, bob.id}
     # the whole history: a card nobody played and an army never face up was never shown but to its owner
     assert_no_secret_ever_shown(env, (alice, bob), secrets, game)
@@ -406,7 +407,7 @@ async def test_missed_deadlines_play_the_default_then_forfeit(make_env, tmp_path
     assert "forfeited the match" in bob_last.text and not bob_last.buttons
     # alice's card of the round nobody fought stayed hers
     assert_not_shown(env, (alice, bob), 0, [chosen], "alice's card of the unfought round")
-    assert len(await service(env).results(match_id)) == 2
+    assert len(await match_results(service(env).db, match_id)) == 2
 
 
 async def test_closed_dms_get_the_panel_from_the_round_message(make_env, tmp_path):
@@ -543,4 +544,4 @@ async def test_status_and_a_restart_mid_round(make_env, tmp_path):
     await click(env, alice, ix.message, label="Forfeit")
     await env.wait_for(lambda: results(env, thread) or None)
     await settled(env, match_id)
-    assert len(await service(env).results(match_id)) == 2
+    assert len(await match_results(service(env).db, match_id)) == 2

@@ -43,7 +43,7 @@ async def test_a_game_with_a_steal_and_a_war_to_the_end(make_env, tmp_path):
     match_id, thread = await play(env, small=True)
     result = await env.wait_for(lambda: result_of(env, thread), message="no result")
     await settled(env, match_id)
-    events = [q for q in await service(env).events(match_id)]
+    events = [q for q in await service(env).outbox.events(match_id)]
     assert any(q.type == "step_played" and q.event["steals"] for q in events)
     assert any(q.type == "war" for q in events)
     assert any("steals" in m.text and "pile with" in m.text for m in env.messages(thread))
@@ -83,7 +83,7 @@ async def test_a_pick_of_six_won_cards_fits_the_panel_and_the_game_goes_on(make_
     assert offered == ["10S", "JS", "QS", "AH"]
     match = await check_finished(env, match_id, result)
     assert match.result["reason"] != "timeout"
-    events = await service(env).events(match_id)
+    events = await service(env).outbox.events(match_id)
     assert not any(q.type in ("turn_timeout", "forfeit") for q in events)
     check_one_message_per_round(env, thread, events)
 
@@ -119,7 +119,7 @@ async def test_a_choice_that_is_the_only_one_plays_itself_and_is_shown_not_asked
     steps_asked = {(action.seat, action.step) for action in log if action.kind == "choice"}
     assert not steps_asked & {(action.seat, action.step) for action in played_themselves}
     assert not shown & {(action.seat, f"Bundle War — step {action.step}") for action in played_themselves}
-    events = await service(env).events(match_id)
+    events = await service(env).outbox.events(match_id)
     played = [entry["card"] for q in events if q.type == "step_played" for entry in q.event["played"]]
     lines = [line for m in env.messages(thread) for line in m.text.splitlines() if " plays " in line]
     assert len(lines) == len(played) >= len([a for a in played_themselves if a.action["type"] == "play"])
@@ -225,7 +225,7 @@ async def test_a_player_choosing_from_the_thread_is_mentioned_once_and_the_round
     await settled(env, match_id)
     await check_finished(env, match_id, result)
     created = [m for m in env.messages(thread) if m.author is env.bot_user]
-    events = await service(env).events(match_id)
+    events = await service(env).outbox.events(match_id)
     assert len(created) <= rounds_played(events), " | ".join(m.title for m in created)
     # she is called by a round's message when it is posted, or by a note that goes once its step is over
     calls = [m for m in env.messages(thread, include_deleted=True) if alice in m.notified]

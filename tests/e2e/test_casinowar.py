@@ -20,6 +20,7 @@ from tests.e2e.test_airwar import lift_rate_limits
 from tests.e2e.test_airwar_restart import BotProcess, creates, restart_in_process
 from tests.localdiscord import Env, Message, User
 from tests.localdiscord.airwar import open_test_database
+from tests.records import match_results
 
 pytestmark = pytest.mark.e2e
 
@@ -156,7 +157,7 @@ async def test_a_table_over_a_reshuffle_a_surrender_and_a_war_survives_a_kill_be
     await ix.wait_response()
     board = ix.message.body
     assert all(f"<@{user.id}> — **{stack:,}** chips" in board for user, stack in zip(users, engine.stacks, strict=True))
-    assert [r.outcome for r in await service.results(match_id)] == [
+    assert [r.outcome for r in await match_results(service.db, match_id)] == [
         "win" if net > 0 else "loss" if net < 0 else "draw" for net in engine.net]
 
 

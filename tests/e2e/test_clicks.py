@@ -33,6 +33,7 @@ from tests.e2e.test_airwar import start as start_air_war
 from tests.e2e.test_airwar_restart import restart_in_process
 from tests.localdiscord import Env, Message, User
 from tests.localdiscord.state import Interaction, walk_components
+from tests.records import match_results
 
 pytestmark = pytest.mark.e2e
 
@@ -135,7 +136,7 @@ async def test_a_double_clicked_forfeit_gets_two_answers_and_forfeits_once(make_
     await env.wait_for(lambda: war.results(env, thread), message="no result")
     await settled(env, match_id)
     assert len(war.results(env, thread)) == 1
-    assert sorted((r.user_id, r.outcome) for r in await war.service(env).results(match_id)) == [
+    assert sorted((r.user_id, r.outcome) for r in await match_results(war.service(env).db, match_id)) == [
         (alice.id, "win"), (bob.id, "loss")]
 
 
@@ -201,7 +202,7 @@ async def test_old_buttons_from_before_a_restart_are_answered(make_env, tmp_path
     # the non-match button from before the restart: answered in place, still nothing deleted
     ix = (await answered(await env.click_shown(alice, ask, cancel)))[0]
     assert ix.response.type == 7 and ask.text == "Nothing was deleted."
-    assert len(await war.service(env).results(match_id)) == 2
+    assert len(await match_results(war.service(env).db, match_id)) == 2
 
     # a button whose custom id the bot no longer knows (a kind it used to show), or can't read
     for forged in ("war:zz:1", "legacy-button", f"war:c:{match_id}:accept:extra"):

@@ -51,6 +51,7 @@ from tests.e2e.test_airwar import (
     weave,
 )
 from tests.localdiscord import Env
+from tests.records import match_results, rating_of
 
 pytestmark = pytest.mark.e2e
 
@@ -185,12 +186,12 @@ async def assert_ended_like_the_engine(env: Env, reader: MatchKernel, match_id: 
     assert match.status == "finished", match.status
     assert match.result["winner"] == game.outcome.winner and match.result["reason"] == game.outcome.reason
     assert (await reader.view(match_id))["deck_counts"] == game.view(None)["deck_counts"]
-    rows = await reader.results(match_id)
+    rows = await match_results(reader.db, match_id)
     assert sorted(row.user_id for row in rows) == sorted(player.id for player in players)  # recorded once
     for player in players:
-        rating = await reader.rating(guild.id, player.id)
+        rating = await rating_of(reader.db, guild.id, player.id)
         assert rating is not None and rating.games == 1
-    assert await reader.unshown_events(match_id) == []
+    assert await reader.outbox.unshown_events(match_id) == []
     await env.wait_for(lambda: len(results(env, thread)) == 1 and [m for m in results(env, channel)
                                                                    if f"<#{thread.id}>" in m.text])
     assert len(results(env, thread)) == 1

@@ -139,7 +139,7 @@ async def test_bundle_war_shows_no_english_in_the_pseudo_language(make_env, tmp_
             if (await service(env).get_match(match_id)).step != match.step:
                 break
             await asyncio.sleep(0.05)
-        events = await service(env).events(match_id)
+        events = await service(env).outbox.events(match_id)
         assert any(q.type == "turn_timeout" for q in events)
 
         # the status of each player
@@ -156,7 +156,7 @@ async def test_bundle_war_shows_no_english_in_the_pseudo_language(make_env, tmp_
             await play_step(env, users, match_id)
         match = await service(env).get_match(match_id)
         assert match.status == "finished"
-        events = await service(env).events(match_id)
+        events = await service(env).outbox.events(match_id)
         kinds = {q.type for q in events}
         assert {"step_played", "battle", "war", "take", "out", "turn_timeout", "game_over"} <= kinds, kinds
         assert any(q.type == "step_played" and q.event["steals"] for q in events)

@@ -58,7 +58,7 @@ class Table:
 
     async def settled(self) -> None:
         for _ in range(1000):
-            if not await self.service.unshown_events(self.match_id):
+            if not await self.service.outbox.unshown_events(self.match_id):
                 return
             await asyncio.sleep(0.01)
         raise AssertionError("the table still has events to show")
@@ -204,7 +204,8 @@ async def test_a_casino_war_table_shows_no_english_in_the_pseudo_language(make_e
         names = [f"<@{user.id}>" for user in (anna, ben, carl)] + ["anna", "ben", "carl"]
         found = english_in_messages(every_message(env), names)
         assert found == [], "\n".join(found)
-        kinds = {event.type for event in await table.service.events(match_id)}
+        kinds = {event.type for event in await table.service.outbox.events(match_id)}
         assert {"tie", "war", "turn_timeout", "stood_up", "result"} <= kinds
-        reasons = [event.event["reason"] for event in await table.service.events(match_id) if event.type == "stood_up"]
+        reasons = [event.event["reason"] for event in await table.service.outbox.events(match_id)
+                   if event.type == "stood_up"]
         assert reasons[0] == "forfeit" and reasons[-1] in ("timeout", "double_timeout")

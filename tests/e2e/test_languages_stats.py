@@ -52,9 +52,9 @@ async def bot_match(env: Env, matches: Matches, player: User, level: str) -> Non
     match_id = update.match.id
     await service.accept(match_id, env.bot_user.id)
     await service.forfeit(match_id, player.id)
-    events = await service.unshown_events(match_id)
+    events = await service.outbox.unshown_events(match_id)
     if events:
-        await service.mark_shown(match_id, events[-1].seq)
+        await service.outbox.mark_shown(match_id, events[-1].seq)
 
 
 async def test_the_stats_area_shows_no_english_in_the_pseudo_language(make_env, tmp_path, monkeypatch):

@@ -18,6 +18,7 @@ import time
 
 import pytest
 
+from bot.services.settings import SettingsService
 from tests.bot.i18n.pseudo import PSEUDO, english_in_messages, pseudo_language
 from tests.e2e.test_airwar import fast_bot, lift_rate_limits
 from tests.e2e.test_tournament_games import lock_in_as_drawn, open_panels
@@ -97,7 +98,7 @@ async def test_a_whole_tournament_shows_no_english_in_the_pseudo_language(make_e
     with pseudo_language():
         env = await make_env(fast_bot(tmp_path / "t.db", seeds=SEEDS))
         lift_rate_limits(env)
-        await env.bot.matches.set_settings(env.guild.id, flip_pace_ms=1000)
+        await SettingsService(env.bot.matches.db).set_flip_pace_ms(env.guild.id, 1000)
         await env.bot.guild_settings.set_language(env.guild.id, PSEUDO)
         organiser = env.user("olga", locale=PSEUDO)
         players = [env.user(name, locale=PSEUDO) for name in ("anna", "ben", "cleo", "dan")]

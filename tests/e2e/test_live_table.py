@@ -60,7 +60,7 @@ async def test_a_dm_held_back_moves_its_deadline_by_the_delay(make_env, tmp_path
 
     match = await env.bot.matches.get_match(match_id)
     assert match.deadline_at == pytest.approx(first + HELD_S, abs=1.0)  # moved by the delay
-    moved = [q.event for q in await env.bot.matches.events(match_id) if q.type == "deadline_moved"]
+    moved = [q.event for q in await env.bot.matches.outbox.events(match_id) if q.type == "deadline_moved"]
     assert [(e["reason"], e["engagement"]) for e in moved] == [("delivery", 1)]
     shown = board(env, thread, 1)
     assert shown is not None and deadline_shown(shown.text) == int(match.deadline_at)  # the board shows it
@@ -71,7 +71,7 @@ async def test_a_dm_held_back_moves_its_deadline_by_the_delay(make_env, tmp_path
     env.clock.advance(first - env.clock.time() + 1)
     assert first < env.clock.time() < match.deadline_at
     await settled(env, match_id)
-    assert not [q for q in await env.bot.matches.events(match_id) if q.type == "arrange_timeout"]
+    assert not [q for q in await env.bot.matches.outbox.events(match_id) if q.type == "arrange_timeout"]
     for seat, user in enumerate((alice, bob)):
         shown_panel = dm_panel(env, user, 1)
         await lock_in(env, user, shown_panel, POLICIES[seat](stack_of(shown_panel)))
@@ -96,7 +96,7 @@ async def test_a_busy_channel_does_not_hold_back_the_panels_of_its_matches(make_
                        message="the panels waited for the channel's edit")
     await env.wait_for(lambda: board(env, thread, 1), message="the board waited for the channel's edit")
     assert "follow the match" not in second.text
-    assert (await env.bot.matches.unshown_events(second_id))  # not shown until it lands
+    assert (await env.bot.matches.outbox.unshown_events(second_id))  # not shown until it lands
     hold.release()
     await env.wait_for(lambda: "follow the match" in second.text, message="the card never changed")
     await settled(env, second_id)
@@ -137,7 +137,7 @@ async def test_a_bundle_war_board_shows_the_deadline_its_late_panel_moved(make_e
     await env.wait_for(lambda: any(m.title == f"Bundle War — step {step}"
                                    for m in env.messages(player)), message="the panel never came")
     for _ in range(500):  # (every event shown)
-        if not await service.unshown_events(match_id):
+        if not await service.outbox.unshown_events(match_id):
             break
         await asyncio.sleep(0.01)
     match = await service.get_match(match_id)
@@ -204,11 +204,11 @@ async def test_a_casino_war_turn_shows_the_deadline_its_late_panel_moved(make_en
     await settled(env, match_id)
     match = await service.get_match(match_id)
     assert match.deadline_at == pytest.approx(first + HELD_S, abs=1.0)
-    moved = [q.event for q in await service.events(match_id) if q.type == "deadline_moved"]
+    moved = [q.event for q in await service.outbox.events(match_id) if q.type == "deadline_moved"]
     assert [e["reason"] for e in moved] == ["delivery"]
     turn = next(m for m in env.messages(thread) if "Hand 1:" in m.text)
     assert deadline_shown(turn.text) == int(match.deadline_at) and turn.buttons  # the turn shows it, still open
-    assert not any(q.type == "turn_timeout" for q in await service.events(match_id))
+    assert not any(q.type == "turn_timeout" for q in await service.outbox.events(match_id))
 
 
 def test_a_label_showing_a_mention_or_custom_emoji_is_caught():

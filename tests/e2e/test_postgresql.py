@@ -8,8 +8,10 @@ import asyncio
 import pytest
 
 from bot.match.kernel import OPPONENT_OPTION
+from bot.services.settings import SettingsService
 from tests.e2e.test_airwar import PACE_MS, SEED, dm_panel, fast_bot, lift_rate_limits, lock_in, settled, stack_of, weave
 from tests.e2e.test_airwar_bot import challenge_the_bot, play_against_the_bot, replayed_like_the_bot
+from tests.records import match_results
 
 pytestmark = pytest.mark.e2e
 
@@ -19,7 +21,7 @@ async def test_a_match_against_the_bot_on_postgresql_survives_a_restart(make_env
     unused = tmp_path / "not-used.db"
     env = await make_env(fast_bot(unused, seed=SEED, database_url=url))
     lift_rate_limits(env)
-    await env.bot.matches.set_settings(env.guild.id, flip_pace_ms=PACE_MS)
+    await SettingsService(env.bot.matches.db).set_flip_pace_ms(env.guild.id, PACE_MS)
     assert type(env.bot.database).__name__ == "PostgresDatabase"
     alice = env.user("alice")
     match_id, thread = await challenge_the_bot(env, alice, "hard")
@@ -41,7 +43,7 @@ async def test_a_match_against_the_bot_on_postgresql_survives_a_restart(make_env
     await settled(env, match_id)
     match = await env.bot.matches.get_match(match_id)
     assert match.status == "finished" and match.options[OPPONENT_OPTION]["level"] == "hard"
-    assert [result.rated for result in await env.bot.matches.results(match_id)] == [False, False]
+    assert [result.rated for result in await match_results(env.bot.matches.db, match_id)] == [False, False]
     replayed_like_the_bot(await env.bot.matches.export(match_id), "hard")
     await env.wait_for(lambda: any("🎯" in m.text for m in env.messages(thread)), timeout=30,
                        message="no accuracy after the match")

@@ -244,7 +244,7 @@ async def test_army_uses_the_servers_default_rules_and_timer(make_env, tmp_path)
     await army.accept(env, bob, message)
     await army.settled(env, match.id)
     match = await army.service(env).get_match(match.id)
-    turn = next(q.event for q in await army.service(env).events(match.id) if q.type == "turn")
+    turn = next(q.event for q in await army.service(env).outbox.events(match.id) if q.type == "turn")
     assert turn["seconds"] == 45 and match.deadline_at == pytest.approx(match.started_at + 45)
 
     other = await army.challenge(env, carol, dave, rounds=12, timer=60)  # its own options win

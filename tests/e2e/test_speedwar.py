@@ -108,7 +108,7 @@ async def test_a_game_with_a_wrong_press_and_a_simultaneous_press(make_env, tmp_
     await two.wait_response()
     monkeypatch.undo()
     await settled(env, match_id)
-    events = [q.event for q in await service(env).events(match_id) if q.type == "settled"]
+    events = [q.event for q in await service(env).outbox.events(match_id) if q.type == "settled"]
     assert events[1]["by"] == "simultaneous" and events[1]["taker"] == 0
     assert events[1]["presses"][0]["ms"] == events[1]["presses"][1]["ms"]
     assert "the one right press of two at once" in await block_text(env, match_id, 2)
@@ -131,7 +131,7 @@ async def test_a_game_with_a_wrong_press_and_a_simultaneous_press(make_env, tmp_
                                              None), timeout=10, message="no result")
     assert "median reaction" in result.text
     await settled(env, match_id)
-    events = [q.event for q in await service(env).events(match_id) if q.type == "settled"]
+    events = [q.event for q in await service(env).outbox.events(match_id) if q.type == "settled"]
     assert [e["by"] for e in events] == ["wrong", "simultaneous", "right", "right"]
     assert [e["taker"] for e in events][:3] == [1, 0, 1] and events[3]["taker"] == 0
     # one message in the thread: the rounds' live message became the result, the four rounds under it, no button
@@ -177,7 +177,7 @@ async def test_a_whole_game_is_one_message_per_ten_rounds_timed_from_the_edit(ma
     assert not any(m.buttons for m in created)
     assert all(m.text.count(" ✅ **") + m.text.count(" ❌ **") == 20 for m in created)  # each press of its 10 rounds
     assert not env.ephemerals(alice) and not env.ephemerals(bob)
-    presses = [press for q in await service(env).events(match_id) if q.type == "settled"
+    presses = [press for q in await service(env).outbox.events(match_id) if q.type == "settled"
                for press in q.event["presses"]]
     assert len(presses) == 2 * rounds
     # every time counts from the edit that showed the round: 250 ms (300 for the second), plus the bot's own lag

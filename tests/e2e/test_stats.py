@@ -17,6 +17,7 @@ from openskill.models import PlackettLuce
 from bot.match.ratings import DISPLAY_SCALE, DISPLAY_START, MIN_GAMES
 from tests.localdiscord import CommandNotPermitted, ComponentNotFound, Env, User
 from tests.localdiscord.airwar import airwar_bot_factory
+from tests.records import rating_of
 
 pytestmark = pytest.mark.e2e
 
@@ -46,9 +47,9 @@ class Matches:
     async def _done(self, match_id: int) -> dict:
         match = await self.service.get_match(match_id)
         assert match.status == "finished"
-        events = await self.service.unshown_events(match_id)
+        events = await self.service.outbox.unshown_events(match_id)
         if events:
-            await self.service.mark_shown(match_id, events[-1].seq)
+            await self.service.outbox.mark_shown(match_id, events[-1].seq)
         a, b = match.user_ids
         winner = match.result["winner_id"]
         ra, rb = self.combined.get(a) or self.model.rating(), self.combined.get(b) or self.model.rating()
@@ -298,13 +299,13 @@ async def test_privacy_delete_asks_refuses_during_a_match_and_anonymises(env: En
     click = await env.click(alice, ix.message, "Cancel")
     await click.wait_response()
     assert ix.message.text == "Nothing was deleted." and not ix.message.buttons
-    assert (await env.bot.matches.rating(env.guild.id, alice.id)) is not None
+    assert (await rating_of(env.bot.matches.db, env.guild.id, alice.id)) is not None
 
     ix = await slash(env, alice, "privacy delete")
     click = await env.click(alice, ix.message, "Delete my data")
     await click.wait_response()
     assert ix.message.text == "Done: your stats and history on this server are deleted (3 matches anonymised)."
-    assert (await env.bot.matches.rating(env.guild.id, alice.id)) is None
+    assert (await rating_of(env.bot.matches.db, env.guild.id, alice.id)) is None
 
     ix = await slash(env, bob, "stats", player=alice)
     assert "hasn't finished a game" in ix.message.body

@@ -16,6 +16,7 @@ import pytest
 
 from tests.e2e.test_airwar import fast_bot, lift_rate_limits
 from tests.localdiscord import Env, Message, User
+from tests.records import match_results
 
 pytestmark = pytest.mark.e2e
 
@@ -204,7 +205,7 @@ async def test_eight_player_single_elimination_with_a_no_show(make_env, tmp_path
     war = env.bot.get_cog("War").service
     for game in games:
         match = await war.get_match(game.match_id)
-        assert match.status == "finished" and len(await war.results(game.match_id)) == 2
+        assert match.status == "finished" and len(await match_results(war.db, game.match_id)) == 2
     # history
     ix = await env.slash(organiser, "tournament history")
     await ix.wait_response()
@@ -277,7 +278,7 @@ async def all_shown(env: Env, tournament_id: int) -> None:
     for _ in range(500):
         games = [game.match_id for game in await service.games(tournament_id)]
         if not await service.unshown_events(tournament_id) and not any(
-                [await env.bot.matches.unshown_events(match_id) for match_id in games]):
+                [await env.bot.matches.outbox.unshown_events(match_id) for match_id in games]):
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"tournament {tournament_id} still has events to show")

@@ -14,9 +14,11 @@ import time
 
 import pytest
 
+from bot.services.settings import SettingsService
 from tests.e2e.test_airwar import fast_bot, lift_rate_limits
 from tests.e2e.test_tournament import create, note, tournament_rows, wait_over
 from tests.localdiscord import Env, Message, User
+from tests.records import match_results, rating_of
 
 pytestmark = pytest.mark.e2e
 
@@ -66,7 +68,7 @@ async def play_airwar_to_the_end(env: Env, tournament_id: int, players: list[Use
 async def test_an_airwar_round_robin_played_through_the_panels_feeds_the_leaderboard(make_env, tmp_path):
     env = await make_env(fast_bot(tmp_path / "t.db", seeds=SEEDS))  # a deal of its own for every game
     lift_rate_limits(env)
-    await env.bot.matches.set_settings(env.guild.id, flip_pace_ms=1000)  # pace_sleep does not really wait
+    await SettingsService(env.bot.matches.db).set_flip_pace_ms(env.guild.id, 1000)  # pace_sleep does not really wait
     organiser = env.user("org")
     players = [env.user(name) for name in ("ann", "ben", "cat", "dan")]
     tid = await create(env, organiser, "round robin", players, no_show=0, game="airwar", rules="stack=7")
@@ -95,7 +97,7 @@ async def test_an_airwar_round_robin_played_through_the_panels_feeds_the_leaderb
     assert {row.player: row.wins for row in bracket.standings()} == wins
     # the games count on the Air War leaderboard like any other match: three games each, ranked
     for player in players:
-        rating = await matches.rating(env.guild.id, player.id)
+        rating = await rating_of(matches.db, env.guild.id, player.id)
         assert rating is not None and rating.games == 3 and rating.wins == wins[player.id]
     ix = await env.slash(players[0], "leaderboard", game="airwar")
     await ix.wait_response()
@@ -113,7 +115,7 @@ async def test_an_odd_round_robin_seats_the_bot_at_its_level_always_ready_and_un
 
     env = await make_env(fast_bot(tmp_path / "t.db", seeds=SEEDS))
     lift_rate_limits(env)
-    await env.bot.matches.set_settings(env.guild.id, flip_pace_ms=1000)
+    await SettingsService(env.bot.matches.db).set_flip_pace_ms(env.guild.id, 1000)
     organiser = env.user("org")
     for game, level, refusal in (("war", "hard", "I don't play War myself"),
                                  ("army", "expert", "I play Army at these levels: hard, medium, easy")):
@@ -152,14 +154,14 @@ async def test_an_odd_round_robin_seats_the_bot_at_its_level_always_ready_and_un
     for game in games:
         match = await matches.get_match(game.match_id)
         assert match.status == "finished" and game.counted and match.result["reason"] != "forfeit"
-        rated = [result.rated for result in await matches.results(game.match_id)]
+        rated = [result.rated for result in await match_results(matches.db, game.match_id)]
         if bot_id in match.user_ids:
             assert match.options[OPPONENT_OPTION] == {"seat": match.user_ids.index(bot_id), "level": "medium"}
             assert rated == [False, False]
         else:
             assert rated == [True, True]
     for player in players:  # only the games between people move ratings
-        rating = await matches.rating(env.guild.id, player.id)
+        rating = await rating_of(matches.db, env.guild.id, player.id)
         assert rating is not None and rating.games == 2
     assert env.messages(env.dm(env.bot_user)) == [] and hints == 0  # no panel for the bot, no hint in a tournament
     bracket = await service.bracket(tid)

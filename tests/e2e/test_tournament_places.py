@@ -20,6 +20,7 @@ import pytest
 
 from bot.games.airwar.engine import finishing_places
 from bot.match.ratings import displayed
+from bot.services.settings import SettingsService
 from tests.bot.render.bracket_geometry import unjoined_matches
 from tests.e2e.test_airwar import (
     click,
@@ -45,6 +46,7 @@ from tests.e2e.test_tournament import (
 )
 from tests.e2e.test_tournament_games import lock_in_as_drawn, open_panels
 from tests.localdiscord.state import MSG_THREAD_CREATED
+from tests.records import match_results
 
 pytestmark = pytest.mark.e2e
 
@@ -55,7 +57,7 @@ DRAW_THEN_WIN = [8, 8, 5]
 async def test_a_drawn_final_is_played_again_in_its_thread_and_its_loser_is_the_runner_up(make_env, tmp_path):
     env = await make_env(fast_bot(tmp_path / "t.db", seeds=DRAW_THEN_WIN))
     lift_rate_limits(env)
-    await env.bot.matches.set_settings(env.guild.id, flip_pace_ms=1000)
+    await SettingsService(env.bot.matches.db).set_flip_pace_ms(env.guild.id, 1000)
     organiser = env.user("org")
     players = [env.user("hal"), env.user("gus")]
     tid = await create(env, organiser, "single elimination", players, no_show=1, game="airwar", rules="stack=7")
@@ -166,7 +168,7 @@ async def test_a_lobby_of_four_is_rated_by_place_and_its_result_lists_the_player
     match = await matches.get_match(match_id)
     places = finishing_places(match.result["winner"], view["in_game"], view["out_order"], view.get("together", []))
     assert sorted(places)[-1] == 4 and places[view["out_order"][0]] == 4  # the first out finished last
-    stored = {record.seat: record for record in await matches.results(match_id)}
+    stored = {record.seat: record for record in await match_results(matches.db, match_id)}
     change = {seat: displayed(record.rating_after) - displayed(record.rating_before) for seat, record in stored.items()}
     order = sorted(range(4), key=lambda seat: (places[seat], seat))
     for better, worse in itertools.pairwise(order):

@@ -15,6 +15,7 @@ from tests.e2e.live_table_checks import assert_live_table_in_v2
 from tests.e2e.test_airwar import fast_bot, lift_rate_limits
 from tests.e2e.toygame.engine import HighCard
 from tests.localdiscord import Env, Message, User
+from tests.records import match_results
 
 pytestmark = pytest.mark.e2e
 
@@ -89,7 +90,7 @@ async def test_a_toy_game_is_challenged_played_and_finished(toy_registry, make_e
     assert expected in title(result).lower()
     match = await cog.service.get_match(match_id)
     assert match.status == "finished" and match.result["winner"] == engine.outcome.winner
-    assert len(await cog.service.results(match_id)) == 2
+    assert len(await match_results(cog.service.db, match_id)) == 2
     assert_live_table_in_v2(env, [env.channel(), thread])
     assert not any(title(m) == f"{TITLE} — round 3" for user in (alice, bob) for m in env.messages(user))
     exported = await cog.service.export(match_id)

@@ -16,6 +16,7 @@ from bot.registry import game_class
 from tests.e2e.live_table_checks import assert_live_table_in_v2
 from tests.e2e.test_airwar import SEED, fast_bot, lift_rate_limits, settled, version_texts
 from tests.localdiscord import Env, InvalidOptions, Message, User
+from tests.records import rating_of
 
 pytestmark = pytest.mark.e2e
 
@@ -155,7 +156,7 @@ async def assert_result(env: Env, match_id: int, thread, players: list[User], ga
             assert f"**<@{players[expected.outcome.winner].id}>** wins!" in text
         assert "started with" in text  # the chart in words beside it
     for user in players:
-        rating = await war.rating(env.guild.id, user.id, game)
+        rating = await rating_of(war.db, env.guild.id, user.id, game)
         assert rating is not None and rating.games == 1
     await settled(env, match_id)
     return expected
@@ -333,5 +334,5 @@ async def test_restart_continues_auto_rounds(make_env, tmp_path):
     bot = fast_bot(database)(env)
     await env.start_bot(bot)
     await assert_result(env, match_id, thread, [alice, bob], "war", SMALL_RULES)
-    rounds = [q.event["round"] for q in await service(env).events(match_id) if q.type == "battle"]
+    rounds = [q.event["round"] for q in await service(env).outbox.events(match_id) if q.type == "battle"]
     assert rounds == list(range(1, 13))  # every round once, across both lives

@@ -93,7 +93,7 @@ async def test_a_default_game_at_auto_pace_reads_in_a_sitting_and_shows_every_wa
     runs = [text for text in texts if re.search(r"^Rounds \d+–\d+: ", text, flags=re.MULTILINE)]
     assert runs and all(" won " in text for text in runs)  # a run of plain rounds is summed up
     # every round's events were queued, and the match file replays every round to the same end
-    battles = [q.event["round"] for q in await service(env).events(match_id) if q.type == "battle"]
+    battles = [q.event["round"] for q in await service(env).outbox.events(match_id) if q.type == "battle"]
     assert battles == list(range(1, rounds + 1))
     exported = await service(env).export(match_id)
     replayed = game_class(exported["game"]).new(exported["rules"], seed=exported["seed"])

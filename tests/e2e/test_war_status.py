@@ -8,6 +8,7 @@ import pytest
 from tests.e2e.test_airwar import settled
 from tests.e2e.test_war import click, lobby, match_id_of, results, service, slash, start, stored, table_of
 from tests.localdiscord import ComponentNotFound
+from tests.records import match_results
 
 pytestmark = pytest.mark.e2e
 
@@ -52,7 +53,7 @@ async def test_forfeit_asks_first_and_a_stale_question_says_the_game_is_over(mak
     for message, answer in ((stale_yes, "yes"), (stale_no, "no")):
         await click(env, bob, message, f"war:ff:{match_id}:{answer}")
         assert message.text == "This game is over already; nothing changed." and not message.buttons
-    assert sorted((r.user_id, r.outcome) for r in await war.results(match_id)) == [(alice.id, "win"),
+    assert sorted((r.user_id, r.outcome) for r in await match_results(war.db, match_id)) == [(alice.id, "win"),
                                                                                    (bob.id, "loss")]
     ix = await slash(env, bob, "war forfeit")
     assert ix.message.text == NOT_IN_A_GAME

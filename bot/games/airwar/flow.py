@@ -19,6 +19,7 @@ kernel's ``forfeit`` and ``timeout``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -28,11 +29,16 @@ from bot.game import Action, Event, Game
 from bot.games.airwar.engine import AirWar, finishing_places
 from bot.i18n import N_, Phrase
 from bot.match import errors
-from bot.match.flow import Flow, SeatPanel
+from bot.match.flow import TIMER_SECONDS_RANGE, Flow, SeatPanel
 from bot.registry import game_class
 from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent
+from bot.storage.settings import GuildSettings
 
 ARRANGE = "arrange"  # the deadline kind of an engagement
+#: the seconds the arrangement timer (the match's timer, the challenge's own or the server's) may be set to
+ARRANGE_SECONDS_RANGE = TIMER_SECONDS_RANGE
+#: Discord allows 5 edits per 5 s per channel: a board's flips (one edit each) must not go faster than 1 per second.
+FLIP_PACE_MS_RANGE = (1000, 5000)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -124,6 +130,8 @@ class AirWarFlow(Flow):
     timeout_event_type = "arrange_timeout"
     choice_kinds = ("order", "as_drawn")
     reveal_events = ("flip",)
+    timer_range = ARRANGE_SECONDS_RANGE
+    timer_name = N_("arrangement timer")
 
     def step(self, game: Game) -> int:
         return game.engagement  # type: ignore[attr-defined]
@@ -146,6 +154,12 @@ class AirWarFlow(Flow):
             return None  # the winner first, the other second (or a draw)
         winner = air.outcome.winner if air.outcome is not None else None
         return finishing_places(winner, air.in_game, air.out_order, air.together)
+
+    def settings_in_force(self, stored: GuildSettings) -> GuildSettings:
+        """A flip pace stored before the minimum was raised counts as the minimum."""
+        low, high = FLIP_PACE_MS_RANGE
+        pace = min(max(stored.flip_pace_ms, low), high)
+        return stored if pace == stored.flip_pace_ms else dataclasses.replace(stored, flip_pace_ms=pace)
 
     def extra_seconds(self, events: Sequence[Event], flip_pace_ms: int) -> float:
         flips = sum(1 for event in events if event.get("type") == "flip")

@@ -148,6 +148,7 @@ class ArmyFlow(Flow):
     deadline_kind = TURN
     timeout_event_type = "turn_timeout"
     choice_kinds = _CHOICES
+    timer_name = N_("arrangement timer")
 
     def step(self, game: Game) -> int:
         return step_of(game)

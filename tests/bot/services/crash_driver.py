@@ -40,12 +40,12 @@ def kill_at(limit: int | None) -> None:
 
 
 async def show_pending(service: MatchKernel, match_id: int, log: Path) -> None:
-    for queued in await service.unshown_events(match_id):
+    for queued in await service.outbox.unshown_events(match_id):
         with log.open("a") as file:
             file.write(f"{queued.seq} {queued.type}\n")
             file.flush()
             os.fsync(file.fileno())
-        await service.mark_shown(match_id, queued.seq)
+        await service.outbox.mark_shown(match_id, queued.seq)
 
 
 async def drive(service: MatchKernel, log: Path) -> int:

@@ -47,6 +47,12 @@ async def open_service(path: Path, clock: FakeClock, seed: int = SEED, postgres=
     return MatchKernel(database, game="airwar", clock=clock, seed_source=lambda: seed, draft_rng=random.Random(7))
 
 
+async def forfeit_mine(service: MatchKernel, user_id: int, game: str | None = None) -> MatchUpdate:
+    """Give up the user's match as ``forfeit`` does: the match its "really?" question is about, then its Forfeit."""
+    match = await service.forfeit_target(user_id, game)
+    return await service.forfeit(match.id, user_id)
+
+
 async def start_match(service: MatchKernel, a: int = ALICE, b: int = BOB, **options) -> MatchRecord:
     update = await service.challenge(GUILD, CHANNEL, a, b, **options)
     return (await service.accept(update.match.id, b)).match

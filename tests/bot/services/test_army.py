@@ -24,7 +24,8 @@ from bot.match.kernel import MatchKernel
 from bot.replay import replay
 from bot.storage.diagnostics import check_consistency
 from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language
-from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, SEED, open_database
+from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, SEED, forfeit_mine, open_database
+from tests.records import leaderboard_page, match_results
 
 TIMER = 60
 
@@ -102,17 +103,17 @@ async def test_a_seeded_match_plays_to_the_end_like_the_engine_alone(army):
     assert match.result["winner_id"] == (ALICE, BOB)[game.outcome.winner]
     assert update.finished
     # each round's reveal is queued with its step; the result once, ratings and the board
-    queued = await army.events(match.id)
+    queued = await army.outbox.events(match.id)
     reveals = [q for q in queued if q.type == "reveal"]
     assert [q.event["round"] for q in reveals] == list(range(1, len(moves) + 1))
     assert all(q.step == q.event["round"] + 1 for q in reveals)
     assert [q.type for q in queued].count("result") == 1
-    rows = await army.results(match.id)
+    rows = await match_results(army.db, match.id)
     assert sorted((r.user_id, r.outcome) for r in rows) == sorted(
         [((ALICE, BOB)[game.outcome.winner], "win"), ((ALICE, BOB)[1 - game.outcome.winner], "loss")])
-    board = await army.leaderboard(GUILD, GAME, min_games=1)
+    board = await leaderboard_page(army.db, GUILD, GAME, min_games=1)
     assert {row.user_id for row in board.rows} == {ALICE, BOB}
-    assert (await army.leaderboard(GUILD, "airwar", min_games=1)).rows == ()
+    assert (await leaderboard_page(army.db, GUILD, "airwar", min_games=1)).rows == ()
     # the match file replays to the same end
     exported = await army.export(match.id)
     assert exported["moves"][0] == {"armies": [list(reversed(dealt[0])), dealt[1]]}
@@ -160,7 +161,7 @@ async def test_the_army_draft_tap_undo_reset_as_dealt_confirm(army):
     assert turn["phase"] == "play" and turn["round"] == 1 and update.match.step == 2
     assert turn["players"][0]["front"]["army"] == dealt[2]
     # a hidden army or a hand is in no event
-    text = json.dumps([q.event for q in await army.events(match.id)])
+    text = json.dumps([q.event for q in await army.outbox.events(match.id)])
     for hidden in (dealt[0], dealt[1], *mine.hand, *(await army.panel(match.id, BOB)).hand):
         assert f'"{hidden}"' not in text
 
@@ -177,7 +178,7 @@ async def test_refusals_change_nothing(army):
     for user_id in (ALICE, BOB):
         await army.as_drawn(match.id, user_id, 1)
         await army.confirm(match.id, user_id, 1)
-    before = await army.events(match.id)
+    before = await army.outbox.events(match.id)
     panel = await army.panel(match.id, ALICE)
     with pytest.raises(ArmyDraftError, match="not in your hand"):
         await army.pick(match.id, ALICE, 2, (await army.panel(match.id, BOB)).hand[0])
@@ -188,7 +189,7 @@ async def test_refusals_change_nothing(army):
     await army.pick(match.id, ALICE, 2, panel.hand[0])
     with pytest.raises(AlreadyChosen, match="round 1"):
         await army.pick(match.id, ALICE, 2, panel.hand[1])
-    after = await army.events(match.id)
+    after = await army.outbox.events(match.id)
     assert len(after) == len(before) + 1 and after[-1].event["type"] == "chosen"
     assert (await army.panel(match.id, ALICE)).chosen == panel.hand[0]
     with pytest.raises(errors.UnsupportedGame):
@@ -226,7 +227,7 @@ async def test_a_missed_deadline_plays_the_default_and_two_in_a_row_forfeit(army
     assert update.finished and update.match.result["winner_id"] == ALICE
     assert update.match.reason == "timeout"
     assert not [q for q in update.events if q.type == "reveal"]  # Alice's card stays hers
-    assert alice_hand[0] not in json.dumps([q.event for q in await army.events(match.id)])
+    assert alice_hand[0] not in json.dumps([q.event for q in await army.outbox.events(match.id)])
     assert (await army.panel_for(match.id, BOB, 2)).ended == "timeout"
     exported = await army.export(match.id)
     assert exported["moves"][-1] == {"forfeit": 1, "reason": "timeout"}
@@ -263,7 +264,7 @@ async def test_both_missing_twice_is_a_draw(army, clock):
     update = await army.deadline_due(match.id)
     assert update.finished and update.match.result["winner"] is None
     assert update.match.reason == "double_timeout"
-    assert sorted(r.outcome for r in await army.results(match.id)) == ["draw", "draw"]
+    assert sorted(r.outcome for r in await match_results(army.db, match.id)) == ["draw", "draw"]
     assert (await army.export(match.id))["moves"][-1] == {"draw": "double_timeout"}
 
 
@@ -282,7 +283,7 @@ async def test_a_restart_moves_overdue_deadlines_and_air_war_leaves_army_alone(t
     assert len(moved) == 1 and moved[0].match.deadline_at == clock() + TIMER
     assert moved[0].events[0].event["type"] == "deadline_moved"
     assert [m.id for m in await again.open_matches()] == [match.id]
-    assert await again.matches_with_unshown_events() == [match.id]
+    assert await again.outbox.matches_with_unshown_events() == [match.id]
     # it goes on from the stored state
     for user_id in (ALICE, BOB):
         await again.as_drawn(match.id, user_id, 1)
@@ -301,7 +302,7 @@ async def test_forfeit_and_status(army):
     assert status.panel.phase == "arrange" and len(status.view["you"]["hand"]) == 5
     with pytest.raises(errors.NotInMatch):
         await army.status(CAROL, GAME)
-    result = await army.forfeit_mine(ALICE, GAME)
+    result = await forfeit_mine(army, ALICE, GAME)
     assert result.finished and result.match.result["winner_id"] == BOB and result.match.reason == "forfeit"
     game_over = next(q.event for q in result.events if q.type == "game_over")
     assert game_over["front"] == [None, None]  # nothing hidden was shown

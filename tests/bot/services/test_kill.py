@@ -16,6 +16,7 @@ import pytest
 
 from tests.bot.services.crash_driver import drive
 from tests.bot.services.support import FakeClock, consistency, open_service
+from tests.records import match_results
 
 ROOT = Path(__file__).resolve().parents[3]
 # where to die: fixed statement numbers in the challenge and the accept, then fractions of a whole match's
@@ -30,10 +31,11 @@ async def outcome(path: Path, log: Path) -> dict:
         match = await service.get_match(match_id)
         return {
             "result": match.result,
-            "results": [(r.seat, r.user_id, r.outcome, r.rating_after) for r in await service.results(match_id)],
+            "results": [(r.seat, r.user_id, r.outcome, r.rating_after)
+                        for r in await match_results(service.db, match_id)],
             "export": await service.export(match_id),
-            "events": [(q.seq, q.event) for q in await service.events(match_id)],
-            "unshown": await service.unshown_events(match_id),
+            "events": [(q.seq, q.event) for q in await service.outbox.events(match_id)],
+            "unshown": await service.outbox.unshown_events(match_id),
             "problems": await consistency(service.db),
             "open": await service.open_matches(),
         }

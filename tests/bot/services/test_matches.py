@@ -12,9 +12,12 @@ from bot.errors import InvalidRules, InvalidState
 from bot.games.airwar.engine import AirWar
 from bot.games.airwar.flow import public_board
 from bot.match import errors
-from bot.match.kernel import CHALLENGE_SECONDS, MatchKernel, _Work
+from bot.match.ending import finish
+from bot.match.kernel import CHALLENGE_SECONDS, MatchKernel
 from bot.match.timers import Timers
+from bot.match.work import Work
 from bot.replay import replay
+from bot.services.settings import InvalidSetting, SettingsService
 from bot.storage import matches as store
 from bot.storage import results as results_store
 from bot.storage import settings as settings_store
@@ -30,6 +33,7 @@ from tests.bot.services.support import (
     as_drawn,
     build_and_confirm,
     consistency,
+    forfeit_mine,
     play_engagement,
     play_to_the_end,
     reverse,
@@ -37,6 +41,7 @@ from tests.bot.services.support import (
     start_match,
     table_dump,
 )
+from tests.records import leaderboard_page, match_results, rating_of
 
 DAVE = 400
 
@@ -115,17 +120,17 @@ async def test_a_full_match_from_challenge_to_result(service, clock):
         if game.outcome.winner is not None else None, "reason": game.outcome.reason, "detail": game.outcome.detail,
         "engagement": game.engagement, "user_ids": [ALICE, BOB],
     }
-    queued = await service.unshown_events(match.id)
+    queued = await service.outbox.unshown_events(match.id)
     assert engine_events(queued) == events  # every flip queued, in order, exactly as the engine made them
     assert [q.seq for q in queued] == list(range(1, len(queued) + 1))
     assert queued[-1].type == "result" and queued[-2].type == "game_over"
 
-    results = await service.results(match.id)
+    results = await match_results(service.db, match.id)
     outcomes = {r.user_id: r.outcome for r in results}
     winner = final.result["winner_id"]
     assert len(results) == 2 and (winner is None or outcomes[winner] == "win")
     for user in (ALICE, BOB):
-        rating = await service.rating(GUILD, user)
+        rating = await rating_of(service.db, GUILD, user)
         assert rating.games == 1
     assert await consistency(service.db) == []
     assert await service.find_match(ALICE) is None  # both are free again
@@ -172,7 +177,7 @@ async def test_the_opponent_never_sees_an_order_before_the_flips(service):
     assert (await service.panel(match.id, ALICE)).view["my_order"] == list(reversed(bob_panel.view["stacks"][0]))
     spectator = await service.view(match.id)
     assert spectator["my_order"] is None
-    update_events = await service.unshown_events(match.id)
+    update_events = await service.outbox.unshown_events(match.id)
     assert all("cards" not in e.event for e in update_events if e.type == "order_locked")
     draft = list((await service.as_drawn(match.id, BOB, 1)).panel.draft)
     assert (await service.get_match(match.id)).seats[1].draft == tuple(draft)
@@ -242,13 +247,14 @@ async def test_refusals_change_nothing(service):
     await refused(service, errors.WrongPlayer, service.accept(challenge.id, ALICE), f"Only <@{BOB}> can accept")
     await refused(service, errors.MatchNotActive, service.tap(challenge.id, ALICE, 0, "AS"), "hasn't started")
     await refused(service, errors.MatchNotActive, service.forfeit(challenge.id, ALICE))
-    await refused(service, errors.NotInMatch, service.forfeit_mine(ALICE))  # a challenge is not a match to forfeit
+    # a challenge is not a match to forfeit
+    await refused(service, errors.ChallengeNotStarted, forfeit_mine(service, ALICE))
 
     match = (await service.accept(challenge.id, BOB)).match
     stack = list((await service.panel(match.id, ALICE)).stack)
     for call in (service.tap(match.id, CAROL, 1, stack[0]), service.confirm(match.id, CAROL, 1),
                  service.undo(match.id, CAROL, 1), service.forfeit(match.id, CAROL),
-                 service.set_dm(match.id, CAROL, 1, 2)):
+                 service.outbox.set_dm(match.id, CAROL, 1, 2)):
         await refused(service, errors.NotYourMatch, call)
     with pytest.raises(errors.NotYourMatch):
         await service.panel(match.id, CAROL)
@@ -277,7 +283,7 @@ async def test_two_concurrent_confirms_by_one_player_apply_once(service):
     outcomes = await asyncio.gather(*(service.confirm(match.id, ALICE, 1) for _ in range(2)),
                                     return_exceptions=True)
     assert sorted(type(o).__name__ for o in outcomes) == ["AlreadyLocked", "MatchUpdate"]
-    queued = await service.unshown_events(match.id)
+    queued = await service.outbox.unshown_events(match.id)
     assert [e.type for e in queued].count("order_locked") == 1
 
     # when the other order is in, the second click finds the engagement played: a stale panel, still one action
@@ -337,7 +343,7 @@ async def test_two_misses_in_a_row_forfeit_and_a_confirm_resets_the_count(servic
     assert [e.type for e in update.events] == ["arrange_timeout", "game_over", "result"]
     assert update.events[0].event["forfeit"] == [1]
     assert [s.misses for s in update.match.seats] == [0, 2]
-    assert {r.user_id: r.outcome for r in await service.results(match.id)} == {ALICE: "win", BOB: "loss"}
+    assert {r.user_id: r.outcome for r in await match_results(service.db, match.id)} == {ALICE: "win", BOB: "loss"}
     assert await service.deadline_due(match.id) is None
     assert await consistency(service.db) == []
 
@@ -363,7 +369,7 @@ async def test_both_missing_twice_is_a_draw(service, clock):
         update = await service.deadline_due(match.id)
     assert update.forfeited == (0, 1) and update.match.result["winner"] is None
     assert update.match.reason == "double_timeout"
-    assert {r.outcome for r in await service.results(match.id)} == {"draw"}
+    assert {r.outcome for r in await match_results(service.db, match.id)} == {"draw"}
     game_over = next(e.event for e in update.events if e.type == "game_over")
     assert game_over["winner"] is None and game_over["reason"] == "double_timeout"
     assert await consistency(service.db) == []
@@ -382,12 +388,12 @@ async def test_a_late_confirm_before_the_timer_ran_counts(service, clock):
 async def test_forfeit(service):
     match = await start_match(service)
     await play_engagement(service, match.id, (as_drawn, reverse))
-    update = await service.forfeit_mine(BOB)
+    update = await forfeit_mine(service, BOB)
     assert update.forfeited == (1,) and update.finished
     assert update.match.result["winner_id"] == ALICE and update.match.reason == "forfeit"
     assert [e.type for e in update.events] == ["game_over", "result"]
     await refused(service, errors.MatchNotActive, service.forfeit(match.id, ALICE), "over")
-    await refused(service, errors.NotInMatch, service.forfeit_mine(ALICE))
+    await refused(service, errors.NotInMatch, forfeit_mine(service, ALICE))
     await refused(service, errors.MatchNotActive, service.tap(match.id, ALICE, 2, "AS"), "over")
     assert (await service.panel(match.id, ALICE)).finished
 
@@ -402,14 +408,15 @@ async def test_a_result_is_recorded_once(service):
     work_match = await service.get_match(match.id)
     with pytest.raises(RuntimeError, match="no longer active"):
         async with service.db.transaction() as conn:
-            await service._finish(_Work(conn, service.store, work_match, 0.0), game)
+            await finish(Work(conn, service.store, work_match, 0.0), game, service.flow, service.ratings,
+                         service.db.results)
     # the constraint: results of the same match cannot be written twice
-    results = await service.results(match.id)
+    results = await match_results(service.db, match.id)
     with pytest.raises(ConstraintViolation):
         async with service.db.transaction() as conn:
             await results_store.insert_results(conn, results, 0.0)
     assert await table_dump(service.db) == before
-    assert (await service.rating(GUILD, ALICE)).games == 1
+    assert (await rating_of(service.db, GUILD, ALICE)).games == 1
 
 
 async def test_one_match_failing_never_touches_another(service, opener, tmp_path):
@@ -432,23 +439,23 @@ async def test_a_restart_mid_match_continues_to_the_identical_result(tmp_path, o
     plain = await opener(tmp_path / "plain.db")
     match = await start_match(plain)
     final = await play_to_the_end(plain, match.id, policies)
-    expected = (final.result, await plain.results(match.id), await plain.export(match.id),
-                [q.event for q in await plain.unshown_events(match.id)])
+    expected = (final.result, await match_results(plain.db, match.id), await plain.export(match.id),
+                [q.event for q in await plain.outbox.unshown_events(match.id)])
     await plain.db.close()
 
     path = tmp_path / "restarted.db"
     first = await opener(path)
     match = await start_match(first)
-    await first.set_thread(match.id, 555)
+    await first.outbox.set_thread(match.id, 555)
     for _ in range(3):
         await play_engagement(first, match.id, policies)
-    await first.set_board_message(match.id, 4, 777)
+    await first.outbox.set_board_message(match.id, 4, 777)
     await build_and_confirm(first, match.id, ALICE, policies[0])  # seat 0 locked in, then the bot stops
     half = (await first.panel(match.id, BOB)).stack[:2]
     for card in half:
         await first.tap(match.id, BOB, 4, card)
-    shown = await first.unshown_events(match.id)
-    await first.mark_shown(match.id, shown[-3].seq)
+    shown = await first.outbox.unshown_events(match.id)
+    await first.outbox.mark_shown(match.id, shown[-3].seq)
     await first.db.close()
 
     second = await opener(path)
@@ -456,16 +463,16 @@ async def test_a_restart_mid_match_continues_to_the_identical_result(tmp_path, o
     assert (resumed.id, resumed.status, resumed.step, resumed.deadline_kind) == (match.id, "active", 4,
                                                                                        "arrange")
     assert resumed.thread_id == 555 and resumed.board_message_id(4) == 777
-    assert await second.matches_with_unshown_events() == [match.id]
-    assert [q.seq for q in await second.unshown_events(match.id)] == [q.seq for q in shown[-2:]]
+    assert await second.outbox.matches_with_unshown_events() == [match.id]
+    assert [q.seq for q in await second.outbox.unshown_events(match.id)] == [q.seq for q in shown[-2:]]
     panel = await second.panel(match.id, BOB)
     assert panel.draft == tuple(half) and (await second.panel(match.id, ALICE)).locked
     await refused(second, errors.AlreadyLocked, second.confirm(match.id, ALICE, 4))
     await second.reset(match.id, BOB, 4)
     await build_and_confirm(second, match.id, BOB, policies[1])
     final = await play_to_the_end(second, match.id, policies)
-    got = (final.result, await second.results(match.id), await second.export(match.id),
-           [q.event for q in await second.events(match.id)])
+    got = (final.result, await match_results(second.db, match.id), await second.export(match.id),
+           [q.event for q in await second.outbox.events(match.id)])
     await second.db.close()
     assert got[0] == expected[0] and got[2] == expected[2]
     assert [(r.seat, r.user_id, r.outcome, r.rating_after) for r in got[1]] == [
@@ -476,29 +483,29 @@ async def test_a_restart_mid_match_continues_to_the_identical_result(tmp_path, o
 
 async def test_references_are_kept(service):
     match = (await service.challenge(GUILD, CHANNEL, ALICE, BOB)).match
-    await service.set_challenge_message(match.id, 11)
+    await service.outbox.set_challenge_message(match.id, 11)
     await service.accept(match.id, BOB)
-    await service.set_thread(match.id, 12)
-    await service.set_dm(match.id, BOB, 13, 14)
-    await service.set_board_message(match.id, 1, 15)
-    record = await service.set_message(match.id, "result", 16)
+    await service.outbox.set_thread(match.id, 12)
+    await service.outbox.set_dm(match.id, BOB, 13, 14)
+    await service.outbox.set_board_message(match.id, 1, 15)
+    record = await service.outbox.set_message(match.id, "result", 16)
     assert (record.challenge_message_id, record.thread_id, record.play_channel_id) == (11, 12, 12)
     assert (record.seats[1].dm_channel_id, record.seats[1].dm_message_id) == (13, 14)
     assert record.messages == {"board:1": 15, "result": 16} and record.board_message_id(1) == 15
-    assert (await service.set_thread(match.id, None)).play_channel_id == CHANNEL
+    assert (await service.outbox.set_thread(match.id, None)).play_channel_id == CHANNEL
 
 
 async def test_the_event_queue(service):
     match = await start_match(service)
-    queued = await service.unshown_events(match.id)
+    queued = await service.outbox.unshown_events(match.id)
     assert [q.type for q in queued] == ["challenge", "accepted", "engagement"]
-    assert await service.mark_shown(match.id, 2) == 2
-    assert await service.mark_shown(match.id, 2) == 0
-    assert [q.seq for q in await service.unshown_events(match.id)] == [3]
-    assert [q.shown for q in await service.events(match.id)] == [True, True, False]
-    assert [q.seq for q in await service.events(match.id, step=1)] == [3]
-    await service.mark_shown(match.id, 3)
-    assert await service.matches_with_unshown_events() == []
+    assert await service.outbox.mark_shown(match.id, 2) == 2
+    assert await service.outbox.mark_shown(match.id, 2) == 0
+    assert [q.seq for q in await service.outbox.unshown_events(match.id)] == [3]
+    assert [q.shown for q in await service.outbox.events(match.id)] == [True, True, False]
+    assert [q.seq for q in await service.outbox.events(match.id, step=1)] == [3]
+    await service.outbox.mark_shown(match.id, 3)
+    assert await service.outbox.matches_with_unshown_events() == []
 
 
 # --- export and replay ------------------------------------------------------------------------------------------
@@ -513,7 +520,7 @@ async def test_export_replays_to_the_stored_result(service):
     summary = lines[-1]
     assert (summary["winner"], summary["reason"], summary.get("detail")) == (
         final.result["winner"], final.result["reason"], final.result["detail"])
-    assert lines[:-1] == engine_events(await service.events(match.id))
+    assert lines[:-1] == engine_events(await service.outbox.events(match.id))
 
 
 async def _replayed_result(service, match_id):
@@ -526,7 +533,7 @@ async def test_export_of_a_forfeit_replays_to_the_forfeit(service):
     match = await start_match(service)
     await play_engagement(service, match.id, (as_drawn, reverse))
     await build_and_confirm(service, match.id, ALICE, rotate)  # locked, never flipped: stays out of the file
-    final = (await service.forfeit_mine(BOB)).match
+    final = (await forfeit_mine(service, BOB)).match
     moves, result = await _replayed_result(service, match.id)
     assert [set(move) for move in moves] == [{"orders"}, {"forfeit", "reason"}]
     assert moves[-1] == {"forfeit": 1, "reason": "forfeit"}
@@ -558,13 +565,16 @@ async def test_export_of_a_timeout_forfeit_and_of_a_double_timeout(service, cloc
 async def test_settings(service, clock):
     assert (await service.get_settings(GUILD)).arrange_seconds == 120
     assert (await service.get_settings(GUILD)).flip_pace_ms == 1500
-    new = await service.set_settings(GUILD, arrange_seconds=45)
+    settings = SettingsService(service.db, clock=clock)
+    new = await settings.set_arrange_seconds(GUILD, 45)
     assert (new.arrange_seconds, new.flip_pace_ms) == (45, 1500)
-    assert (await service.set_settings(GUILD, flip_pace_ms=1000)).arrange_seconds == 45  # the fastest pace
+    assert (await settings.set_flip_pace_ms(GUILD, 1000)).arrange_seconds == 45  # the fastest pace
     # faster than one flip a second would break Discord's 5 edits per 5 s on the board
+    setters = {"arrange_seconds": settings.set_arrange_seconds, "flip_pace_ms": settings.set_flip_pace_ms}
     for bad in ({"arrange_seconds": 29}, {"arrange_seconds": 601}, {"flip_pace_ms": 999}, {"flip_pace_ms": 500},
                 {"flip_pace_ms": 5001}, {"arrange_seconds": True}, {"arrange_seconds": 60.5}):
-        await refused(service, errors.InvalidSetting, service.set_settings(GUILD, **bad))
+        [(name, value)] = bad.items()
+        await refused(service, InvalidSetting, setters[name](GUILD, value))
     # a pace stored before the minimum was raised counts as the minimum
     async with service.db.transaction() as conn:
         await settings_store.put_settings(conn, GuildSettings(3, 60, 500), clock())
@@ -574,15 +584,16 @@ async def test_settings(service, clock):
     assert match.arrange_seconds == 45 and match.deadline_at == clock() + 45
     other = await start_match(service, CAROL, DAVE, arrange_seconds=300)  # the challenge's own timer wins
     assert other.arrange_seconds == 300 and other.deadline_at == clock() + 300
-    await service.set_settings(GUILD, arrange_seconds=600)  # a running match keeps its timer
+    await settings.set_arrange_seconds(GUILD, 600)  # a running match keeps its timer
     await play_engagement(service, match.id, (as_drawn, as_drawn))
     assert (await service.get_match(match.id)).arrange_seconds == 45
 
 
 async def test_the_leaderboard(service):
     players = [ALICE, BOB, CAROL, DAVE]
-    for user, name in zip(players, ["Alice", "Bob", "Carol", "Dave"], strict=True):
-        await service.remember_player(GUILD, user, name)
+    async with service.db.transaction() as conn:
+        for user, name in zip(players, ["Alice", "Bob", "Carol", "Dave"], strict=True):
+            await settings_store.remember_player(conn, GUILD, user, name, service.clock())
     # (winner, loser); forfeits make quick results
     games = [(ALICE, BOB), (ALICE, CAROL), (BOB, CAROL), (ALICE, BOB), (CAROL, BOB), (ALICE, CAROL), (DAVE, ALICE)]
     model = PlackettLuce()
@@ -599,9 +610,9 @@ async def test_the_leaderboard(service):
     new = model.rate([[expected[BOB]], [expected[CAROL]]], ranks=[1, 1])
     expected[BOB], expected[CAROL] = new[0][0], new[1][0]
 
-    board = await service.leaderboard(GUILD, per_page=2, min_games=3)
+    board = await leaderboard_page(service.db, GUILD, per_page=2, min_games=3)
     assert (board.page, board.pages, board.ranked, board.unranked) == (1, 2, 3, 1)  # Dave has 1 game: unranked
-    page2 = await service.leaderboard(GUILD, page=2, per_page=2, min_games=3)
+    page2 = await leaderboard_page(service.db, GUILD, page=2, per_page=2, min_games=3)
     rows = [*board.rows, *page2.rows]
     assert [r.rank for r in rows] == [1, 2, 3]
     order = sorted([ALICE, BOB, CAROL], key=lambda u: -expected[u].ordinal())
@@ -614,10 +625,10 @@ async def test_the_leaderboard(service):
     assert alice.win_rate == pytest.approx(0.8)
     bob = next(r for r in rows if r.user_id == BOB)
     assert (bob.wins, bob.losses, bob.draws) == (1, 3, 1)
-    assert (await service.leaderboard(GUILD, page=99, per_page=2, min_games=3)).page == 2  # clamped
-    everyone = await service.leaderboard(GUILD, min_games=1)
+    assert (await leaderboard_page(service.db, GUILD, page=99, per_page=2, min_games=3)).page == 2  # clamped
+    everyone = await leaderboard_page(service.db, GUILD, min_games=1)
     assert everyone.ranked == 4 and everyone.unranked == 0 and everyone.pages == 1
-    assert (await service.leaderboard(2)).rows == () and (await service.leaderboard(2)).pages == 1
+    assert (await leaderboard_page(service.db, 2)).rows == () and (await leaderboard_page(service.db, 2)).pages == 1
     assert await consistency(service.db) == []
 
 
@@ -666,7 +677,7 @@ async def test_deadlines_that_passed_while_the_bot_was_away_move_on(service, clo
         {"type": "deadline_moved", "engagement": 1, "deadline_at": clock() + 60, "reason": "bot_away"}]
     assert [s.misses for s in update.match.seats] == [0, 0] and update.match.step == 1
     assert await service.deadline_due(overdue.id) is None  # nobody missed anything
-    assert (public_board(*await service.step_record(overdue.id, 1))).deadline_at == clock() + 60
+    assert (public_board(*await service.outbox.step_record(overdue.id, 1))).deadline_at == clock() + 60
     assert (await service.get_match(later.id)).deadline_at == later.deadline_at  # not due: untouched
     assert (await service.get_match(waiting.id)).deadline_at == waiting.deadline_at  # a challenge just expires
     assert await service.resume_deadlines() == []  # once
@@ -728,22 +739,22 @@ async def test_a_second_missed_deadline_ends_the_panel_as_a_forfeit(service, clo
 
 async def test_nothing_derived_from_flips_shows_before_the_flips_are_shown(service):
     match = await start_match(service)
-    for q in await service.unshown_events(match.id):
-        await service.mark_shown(match.id, q.seq)
+    for q in await service.outbox.unshown_events(match.id):
+        await service.outbox.mark_shown(match.id, q.seq)
     assert (await service.open_panel(match.id, BOB, 1)).engagement == 1
     await play_engagement(service, match.id, (reverse, as_drawn))  # the flips of engagement 1 are queued
     message = f"The flips of engagement 1 are being shown in <#{CHANNEL}> right now; ask again in a moment."
     await refused(service, errors.StillShowing, service.status(ALICE), message)
     await refused(service, errors.StillShowing, service.open_panel(match.id, BOB, 2), message)
-    flips = [q for q in await service.unshown_events(match.id) if q.type == "flip"]
-    await service.mark_shown(match.id, flips[-2].seq)  # all but the last flip shown: still not
+    flips = [q for q in await service.outbox.unshown_events(match.id) if q.type == "flip"]
+    await service.outbox.mark_shown(match.id, flips[-2].seq)  # all but the last flip shown: still not
     await refused(service, errors.StillShowing, service.status(BOB))
-    await service.mark_shown(match.id, flips[-1].seq)
+    await service.outbox.mark_shown(match.id, flips[-1].seq)
     assert (await service.status(ALICE)).view["engagement"] == 2
     assert (await service.open_panel(match.id, BOB, 2)).engagement == 2
     await refused(service, errors.StalePanel, service.open_panel(match.id, BOB, 1))
-    await service.set_thread(match.id, 77)
-    moved = await service.move_to_channel(match.id, 88)  # the thread is gone: the match goes on in its channel
+    await service.outbox.set_thread(match.id, 77)
+    moved = await service.outbox.move_to_channel(match.id, 88)  # the thread is gone: the match goes on in its channel
     assert moved.thread_id is None and moved.play_channel_id == CHANNEL
     assert moved.messages["in_channel"] == CHANNEL and moved.messages["moved"] == 88
     await service.forfeit(match.id, BOB)
@@ -752,23 +763,23 @@ async def test_nothing_derived_from_flips_shows_before_the_flips_are_shown(servi
 
 async def test_the_public_board_of_an_engagement_at_any_event(service, clock):
     match = await start_match(service)
-    queued = await service.events(match.id, step=1)
+    queued = await service.outbox.events(match.id, step=1)
     start = next(q for q in queued if q.type == "engagement")
-    board = public_board(*await service.step_record(match.id, 1), start.seq)
+    board = public_board(*await service.outbox.step_record(match.id, 1), start.seq)
     assert board.locked == (False, False) and not board.played and board.deadline_at == start.event["deadline_at"]
     assert board.view["seat"] is None and board.view["my_order"] is None
     assert board.view["stacks"] == start.event["stacks"] and board.view["waiting_for"] == [0, 1]
     await build_and_confirm(service, match.id, BOB, reverse)
-    locked = next(q for q in await service.events(match.id, step=1) if q.type == "order_locked")
-    assert (public_board(*await service.step_record(match.id, 1), locked.seq - 1)).locked == (False, False)
-    assert (public_board(*await service.step_record(match.id, 1), locked.seq)).locked == (False, True)
+    locked = next(q for q in await service.outbox.events(match.id, step=1) if q.type == "order_locked")
+    assert (public_board(*await service.outbox.step_record(match.id, 1), locked.seq - 1)).locked == (False, False)
+    assert (public_board(*await service.outbox.step_record(match.id, 1), locked.seq)).locked == (False, True)
     clock.advance(200)
     await service.deadline_due(match.id)  # alice missed it: played as drawn
-    board = public_board(*await service.step_record(match.id, 1))
+    board = public_board(*await service.outbox.step_record(match.id, 1))
     assert board.played and board.timed_out == (0,) and board.locked == (True, True)  # her stack, as drawn
     assert [e["type"] for e in board.events].count("flip") >= 5
     assert all("order" not in e and "cards" not in e for e in board.events if e["type"] == "order_locked")
-    assert public_board(*await service.step_record(match.id, 9)) is None
+    assert public_board(*await service.outbox.step_record(match.id, 9)) is None
 
 
 async def test_the_cogs_questions_before_it_answers(service):
@@ -810,7 +821,7 @@ async def test_matches_against_the_bot_that_ended_without_a_message_are_found(se
     since = clock() - 60
     assert await service.finished_against_the_bot_without("accuracy", since) == [against.match.id]
     assert await service.finished_against_the_bot_without("accuracy", clock() + 1) == []  # ended before then
-    await service.set_message(against.match.id, "accuracy", 77)
+    await service.outbox.set_message(against.match.id, "accuracy", 77)
     assert await service.finished_against_the_bot_without("accuracy", since) == []
 
 
@@ -835,7 +846,7 @@ async def test_a_lobby_of_four_is_rated_by_finishing_place_and_its_result_lists_
                 await service.confirm(lobby.id, user, match.step)
     view = await service.view(lobby.id)
     assert view["phase"] == "over" and len(view["out_order"]) >= 2
-    result = next(event.event for event in await service.events(lobby.id) if event.type == "result")
+    result = next(event.event for event in await service.outbox.events(lobby.id) if event.type == "result")
     places = finishing_places(result["winner"], view["in_game"], view["out_order"], view.get("together", []))
     assert places[view["out_order"][0]] == 4 and sorted(places)[0] == 1  # the first out is last
     assert result["places"] == places  # (the result event says the places the ratings were moved by)
@@ -844,7 +855,7 @@ async def test_a_lobby_of_four_is_rated_by_finishing_place_and_its_result_lists_
     for better, worse in itertools.pairwise(order):  # a better place gains more; a shared one alike
         assert (after[better] > after[worse] if places[better] < places[worse]
                 else after[better] == after[worse]), (places, after, view.get("together"), view["out_order"])
-    stored = {record.seat: record for record in await service.results(lobby.id)}
+    stored = {record.seat: record for record in await match_results(service.db, lobby.id)}
     assert [stored[seat].rating_after for seat in range(4)] == [change["after"] for change in result["ratings"]]
     # the result lists them in that order, each with its own rating change
     names = ["Ann", "Ben", "Cy", "Dave"]

@@ -17,7 +17,7 @@ from tests.bot.services.support import ALICE, BOB, start_match
 
 async def same_as_stored(service: MatchKernel, reader: MatchKernel, match_id: int) -> None:
     assert await service.get_match(match_id) == await reader.get_match(match_id)
-    seqs = [queued.seq for queued in await reader.events(match_id)]
+    seqs = [queued.seq for queued in await reader.outbox.events(match_id)]
     assert seqs == list(range(1, len(seqs) + 1))  # numbered from memory, without gaps
     known = service._known(match_id)
     if known is not None and known.event_seq is not None:
@@ -27,8 +27,8 @@ async def same_as_stored(service: MatchKernel, reader: MatchKernel, match_id: in
     match = await reader.get_match(match_id)
     if match.status == "active":
         assert await service.view(match_id, ALICE) == await reader.view(match_id, ALICE)
-        board = public_board(*await service.step_record(match_id, match.step))
-        assert board == public_board(*await reader.step_record(match_id, match.step))
+        board = public_board(*await service.outbox.step_record(match_id, match.step))
+        assert board == public_board(*await reader.outbox.step_record(match_id, match.step))
 
 
 async def random_reference(service: MatchKernel, match_id: int, rng: random.Random) -> None:
@@ -37,15 +37,16 @@ async def random_reference(service: MatchKernel, match_id: int, rng: random.Rand
     message_id = rng.randrange(1, 10**12)
     kind = rng.choice(["message", "board", "dm", "thread", "challenge"])
     if kind == "message":
-        stored = await service.set_message(match_id, rng.choice(["result", "link", "afk:1", "dm:1:0"]), message_id)
+        name = rng.choice(["result", "link", "afk:1", "dm:1:0"])
+        stored = await service.outbox.set_message(match_id, name, message_id)
     elif kind == "board":
-        stored = await service.set_board_message(match_id, match.step, message_id)
+        stored = await service.outbox.set_board_message(match_id, match.step, message_id)
     elif kind == "dm":
-        stored = await service.set_dm(match_id, rng.choice((ALICE, BOB)), rng.randrange(1, 10**12), message_id)
+        stored = await service.outbox.set_dm(match_id, rng.choice((ALICE, BOB)), rng.randrange(1, 10**12), message_id)
     elif kind == "thread":
-        stored = await service.set_thread(match_id, rng.choice([None, message_id]))
+        stored = await service.outbox.set_thread(match_id, rng.choice([None, message_id]))
     else:
-        stored = await service.set_challenge_message(match_id, message_id)
+        stored = await service.outbox.set_challenge_message(match_id, message_id)
     assert stored == await service.get_match(match_id)
 
 
@@ -122,7 +123,7 @@ async def test_a_challenge_answers_what_it_stored(service, opener, tmp_path):
     reader = await opener(tmp_path / "airwar.db")
     update = await service.challenge(1, 10, ALICE, BOB, challenger_name="Alice", opponent_name="Bob")
     assert update.match == await reader.get_match(update.match.id)
-    assert list(update.events) == await reader.events(update.match.id)
+    assert list(update.events) == await reader.outbox.events(update.match.id)
     assert [event.type for event in update.events] == ["challenge"]
     async with reader.db.read() as conn:
         names = [await settings_store.display_name(conn, 1, user_id) for user_id in (ALICE, BOB)]

@@ -15,7 +15,7 @@ from tests.bot.services.support import ALICE, BOB, start_match
 
 
 async def events_of(service: MatchKernel, match_id: int) -> list[tuple[int, str]]:
-    return [(queued.seq, queued.type) for queued in await service.events(match_id)]
+    return [(queued.seq, queued.type) for queued in await service.outbox.events(match_id)]
 
 
 async def test_sent_writes_run_in_order_before_a_statement_awaited_after_them(service):

@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from bot.games.airwar.engine import AirWar
 from bot.match.errors import USER_ERRORS
 from bot.match.kernel import MatchKernel
+from bot.services.settings import SettingsService
 from bot.storage import Database
 from bot.storage.records import MatchRecord
-from tests.bot.services.support import FakeClock, consistency, table_dump
+from tests.bot.services.support import FakeClock, consistency, forfeit_mine, table_dump
 
 USERS = (1, 2, 3, 4, 5)
 GUILDS = (10, 20)
@@ -121,11 +122,12 @@ async def run(ops: list[tuple[str, int, int, int]], path: Path) -> None:
                 elif op == "forfeit":
                     result = await service.forfeit(match_id, player(match, a % 2, c, a))
                 elif op == "forfeit_mine":
-                    result = await service.forfeit_mine(USERS[a % len(USERS)])
+                    result = await forfeit_mine(service, USERS[a % len(USERS)])
                 elif op == "mark_shown":
-                    result = await service.mark_shown(match_id, c * 3)
+                    result = await service.outbox.mark_shown(match_id, c * 3)
                 elif op == "settings":
-                    result = await service.set_settings(GUILDS[b % 2], arrange_seconds=(30, 120, 10, 600)[c % 4])
+                    result = await SettingsService(database, clock=clock).set_arrange_seconds(GUILDS[b % 2],
+                                                                                   (30, 120, 10, 600)[c % 4])
                 else:
                     result = await service.status(USERS[a % len(USERS)])
             except USER_ERRORS as error:

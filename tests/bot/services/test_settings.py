@@ -56,9 +56,9 @@ async def test_defaults_then_every_setting_stored_and_read_back(settings: Settin
     assert await SettingsService(database).get(GUILD) == current  # stored, not cached
     assert (await settings.get(OTHER)).start_channels == ()  # per server
 
-    # the match service's own setter keeps the other settings; both read the same timer and pace
+    # a setter keeps the other settings; the match kernel reads the same timer and pace
     matches = MatchKernel(database, game="airwar", clock=FakeClock(START))
-    await matches.set_settings(GUILD, arrange_seconds=300)
+    await settings.set_arrange_seconds(GUILD, 300)
     after = await settings.get(GUILD)
     assert (after.arrange_seconds, after.flip_pace_ms, after.war_pace, after.thread_per_match) == \
         (300, 2000, "instant", False)

@@ -41,7 +41,7 @@ async def test_one_process_runs_a_due_deadline(two_processes, clock):
     clock.advance(10_000)
     updates = await asyncio.gather(first.deadline_due(match.id), second.deadline_due(match.id))
     assert sum(update is not None for update in updates) == 1
-    timeouts = [q for q in await first.events(match.id) if q.type == "arrange_timeout"]
+    timeouts = [q for q in await first.outbox.events(match.id) if q.type == "arrange_timeout"]
     assert len(timeouts) == 1 and timeouts[0].event["as_drawn"] == [0, 1]
     assert (await second.get_match(match.id)).step == 2
     # the claim ended with the deadline it ran: the next one is the next engagement's, unclaimed
@@ -92,11 +92,11 @@ async def test_the_same_click_in_both_processes_at_once_is_one_action(two_proces
 async def test_one_process_shows_a_matchs_events(two_processes):
     first, second = two_processes
     match = await start_match(first)
-    assert await first.claim_events(match.id) and await first.claim_events(match.id)  # (a renewal)
-    assert not await second.claim_events(match.id)
-    await first.release_events(match.id)
-    assert await second.claim_events(match.id)
-    assert not await first.claim_events(match.id)
+    assert await first.outbox.claim_events(match.id) and await first.outbox.claim_events(match.id)  # (a renewal)
+    assert not await second.outbox.claim_events(match.id)
+    await first.outbox.release_events(match.id)
+    assert await second.outbox.claim_events(match.id)
+    assert not await first.outbox.claim_events(match.id)
 
 
 async def test_a_stale_match_in_memory_is_refused_by_the_version_check(tmp_path, clock):

@@ -217,7 +217,8 @@ async def test_deleting_a_player_anonymises_their_matches_and_removes_their_stat
     await world.play(ALICE, CAROL)
     await world.play(CAROL, BOB)
     await world.play(ALICE, BOB, guild=OTHER_GUILD)
-    await world.airwar.remember_player(GUILD, ALICE, "Alice Liddell")
+    async with world.airwar.db.transaction() as conn:
+        await world.airwar.db.settings.remember_player(conn, GUILD, ALICE, "Alice Liddell", world.airwar.clock())
     await world.stats.start_season(GUILD)
     await world.play(BOB, ALICE)
     bob_combined = (await world.stats.player_stats(GUILD, BOB)).rating

@@ -16,6 +16,7 @@ from bot.storage.diagnostics import check_consistency
 from bot.tournaments import Tournament
 from tests.bot.i18n.pseudo import PSEUDO, english_left, pseudo_language
 from tests.bot.services.support import FakeClock, open_database
+from tests.records import match_results
 
 GUILD = 1
 CHANNEL = 10
@@ -87,7 +88,7 @@ async def test_each_format_plays_to_a_champion_with_real_games(world, format, pl
     for game in games:
         match = await world.war.get_match(game.match_id)
         assert match.status == "finished" and match.options["tournament"] == tid
-        assert len(await world.war.results(game.match_id)) == 2
+        assert len(await match_results(world.war.db, game.match_id)) == 2
     rows = await world.service.bracket_matches(tid)
     assert all(row.status == "decided" for row in rows)
     for row in rows:

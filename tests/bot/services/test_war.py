@@ -16,7 +16,18 @@ from bot.match.errors import AlreadyOut, NotStartedYet
 from bot.match.kernel import LOBBY_IDLE_SECONDS, MatchKernel
 from bot.match.ratings import places_by_count
 from bot.storage.diagnostics import check_consistency
-from tests.bot.services.support import ALICE, BOB, CAROL, CHANNEL, GUILD, SEED, open_database, start_match
+from tests.bot.services.support import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    SEED,
+    forfeit_mine,
+    open_database,
+    start_match,
+)
+from tests.records import match_results, rating_of
 
 DAVE = 400
 ERIN = 500
@@ -68,15 +79,15 @@ async def test_challenge_auto_plays_like_the_engine_and_records_once(war):
     assert final.result["reason"] == expected.outcome.reason
     assert final.step == expected.stats.rounds
     assert (await war.view(match.id))["card_counts"] == expected.view(None)["card_counts"]
-    rows = await war.results(match.id)
+    rows = await match_results(war.db, match.id)
     assert sorted(r.user_id for r in rows) == [ALICE, BOB]
-    assert (await war.rating(GUILD, ALICE, "war")).games == 1
+    assert (await rating_of(war.db, GUILD, ALICE, "war")).games == 1
     points, every, rounds = card_history(await war.get_match(match.id))
     assert points[0] == [16, 16] and rounds[-1] == expected.stats.rounds
     assert points[-1] == expected.view(None)["card_counts"]
     assert every == 1 and len(points) == expected.stats.rounds + 1
     # each round's events were queued, then a game_over and a result
-    types = [q.type for q in await war.events(match.id)]
+    types = [q.type for q in await war.outbox.events(match.id)]
     assert types.count("battle") == expected.stats.rounds and types[-2:] == ["game_over", "result"]
     assert await war.auto_step(match.id, final.step + 1) is None
     async with war.db.read() as conn:
@@ -198,7 +209,7 @@ async def test_lobby_join_leave_start_four_players(war, clock):
     final = await war.get_match(lobby.id)
     expected = reference({"max_rounds": 40, "players": 4})
     assert final.result["winner"] == expected.outcome.winner and final.result["reason"] == expected.outcome.reason
-    results = {record.seat: record for record in await war.results(lobby.id)}
+    results = {record.seat: record for record in await match_results(war.db, lobby.id)}
     assert len(results) == 4
     # rated by place: the winner, then the others by the cards they ended with (as many: the same change)
     counts = expected.view(None)["card_counts"]
@@ -250,11 +261,11 @@ async def test_forfeit_with_three_players_goes_on(war):
     await war.join(lobby.id, CAROL)
     await war.start(lobby.id, ALICE)
     await war.pick(lobby.id, ALICE, 1, FLIP)
-    update = await war.forfeit_mine(CAROL)
+    update = await forfeit_mine(war, CAROL)
     assert update.match.status == "active"
     view = await war.view(lobby.id)
     assert view["in_game"] == [True, True, False]
-    update = await war.forfeit_mine(BOB)
+    update = await forfeit_mine(war, BOB)
     assert update.match.status == "finished" and update.match.result["winner"] == 0
 
 
@@ -264,9 +275,9 @@ async def test_air_war_service_ignores_war_matches_and_war_resumes_turns(war, cl
     match = await challenge(war, "flip")
     await war.accept(match.id, BOB)
     assert [m.id for m in await airwar.open_matches()] == [air.id]
-    assert match.id not in await airwar.matches_with_unshown_events()
+    assert match.id not in await airwar.outbox.matches_with_unshown_events()
     assert [m.id for m in await war.open_matches()] == [match.id]
-    assert await war.matches_with_unshown_events() == [match.id]
+    assert await war.outbox.matches_with_unshown_events() == [match.id]
     clock.advance(1000)
     moved = await war.resume_deadlines()
     assert [u.match.id for u in moved] == [match.id]
@@ -342,13 +353,13 @@ async def test_forfeit_refusals_in_the_projects_words(war):
     await war.check_forfeit(lobby.id, CAROL)  # asks, changes nothing
     assert (await war.view(lobby.id))["in_game"] == [True, True, True]
     await war.forfeit(lobby.id, CAROL)
-    before = len(await war.events(lobby.id))
+    before = len(await war.outbox.events(lobby.id))
     for refused in (war.forfeit_target(CAROL), war.check_forfeit(lobby.id, CAROL), war.forfeit(lobby.id, CAROL),
                     war.pick(lobby.id, CAROL, 1, FLIP), war.vote(lobby.id, CAROL, "auto")):
         with pytest.raises(AlreadyOut) as error:
             await refused
         assert str(error.value).startswith("You're out of this game already") and "seat" not in str(error.value)
-    assert len(await war.events(lobby.id)) == before
+    assert len(await war.outbox.events(lobby.id)) == before
     with pytest.raises(errors.NotYourMatch):
         await war.forfeit(lobby.id, DAVE)
     update = await war.forfeit(lobby.id, BOB)
@@ -358,7 +369,7 @@ async def test_forfeit_refusals_in_the_projects_words(war):
                     war.pick(lobby.id, ALICE, 1, FLIP), war.vote(lobby.id, ALICE, "auto")):
         with pytest.raises(WarGameNotActive, match="This game is over already; nothing changed"):
             await refused
-    assert len(await war.results(lobby.id)) == 3
+    assert len(await match_results(war.db, lobby.id)) == 3
     async with war.db.read() as conn:
         assert await check_consistency(conn) == []
 

@@ -97,11 +97,11 @@ async def test_the_record_the_kernel_keeps_in_memory_is_the_stored_one(tmp_path)
         update = await service.challenge(1, 10, ALICE, BOB)
         match_id = update.match.id
         steps = [
-            lambda: service.set_challenge_message(match_id, 500),
+            lambda: service.outbox.set_challenge_message(match_id, 500),
             lambda: service.accept(match_id, BOB),
-            lambda: service.set_thread(match_id, 600),
-            lambda: service.set_dm(match_id, ALICE, 700, 701),
-            lambda: service.set_board_message(match_id, 1, 800),
+            lambda: service.outbox.set_thread(match_id, 600),
+            lambda: service.outbox.set_dm(match_id, ALICE, 700, 701),
+            lambda: service.outbox.set_board_message(match_id, 1, 800),
             lambda: play_engagement(service, match_id, (as_drawn, reverse)),
             lambda: play_engagement(service, match_id, (reverse, as_drawn)),
         ]

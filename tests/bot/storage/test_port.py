@@ -77,7 +77,8 @@ async def test_the_database_is_a_storage_whose_stores_are_the_modules(tmp_path):
 
 
 #: the store a caller holds as ``self.store``
-OWN_STORE = {"bot/match/kernel.py": "matches", "bot/services/tournaments.py": "tournaments"}
+OWN_STORE = {**{f"bot/match/{name}.py": "matches" for name in ("kernel", "challenges", "outbox", "work")},
+             "bot/services/tournaments.py": "tournaments"}
 
 
 def storage_calls(caller: str) -> set[tuple[str, str]]:

@@ -8,11 +8,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.match.kernel import MatchStatus
+from bot.match.kernel import MatchKernel, MatchStatus
 from bot.storage.records import QueuedEvent
 from cogs.kit.items import MatchButtons
 from cogs.kit.match_cog import MatchCog
-from cogs.kit.presenter import Presenter, Show
+from cogs.kit.presenter import Presenter, Show, shows
 from tests.e2e.toygame import render
 
 COG_NAME = "HighCard"
@@ -26,14 +26,17 @@ class HighCardPresenter(Presenter):
     prefix = "hc"
     colour = discord.Colour.dark_gold()
 
+    @shows("turn")
     async def _on_turn(self, show: Show, event: QueuedEvent) -> None:
         await self._send_panels(show, event.event["engagement"])
 
+    @shows("round")
     async def _on_round(self, show: Show, event: QueuedEvent) -> None:
         await self._post(show, f"round:{event.event['round']}", content=render.round_line(show.names, event.event))
 
+    @shows("result")
     async def _on_result(self, show: Show, event: QueuedEvent) -> None:
-        game_over = next(q.event for q in await self.service.events(show.match.id) if q.type == "game_over")
+        game_over = next(q.event for q in await self.outbox.events(show.match.id) if q.type == "game_over")
         await self._post_result(show, render.result(await self.display_names(show.match), game_over))
 
 
@@ -41,7 +44,7 @@ class HighCardCog(MatchCog, name=COG_NAME):
     game = "highcard"
     presenter_class = HighCardPresenter
     buttons = BUTTONS
-    panel_actions = MappingProxyType({"pick:": "pick"})
+    panel_actions = MappingProxyType({"pick:": MatchKernel.pick})
 
     highcard = app_commands.Group(name="highcard", description="High Card: three secret picks", guild_only=True)
 

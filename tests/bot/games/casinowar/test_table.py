@@ -13,6 +13,7 @@ from bot.services.tournaments import TournamentRefused, TournamentService
 from bot.storage.diagnostics import check_consistency
 from bot.storage.records import ChipEntry
 from tests.bot.services.support import ALICE, CHANNEL, GUILD, FakeClock, open_database
+from tests.records import match_results, rating_of
 
 RULES = {"hands": 2, "stake": 500, "daily_topup": 100, "tie_bet": 10}
 
@@ -55,8 +56,8 @@ async def test_a_table_of_one_stores_every_movement_once_and_is_not_rated(kernel
     async with kernel.db.transaction() as conn:
         assert await kernel.db.chips.record(conn, ledger, 0.0) == 0
     assert await balance(kernel) == 500 + total
-    results = await kernel.results(match_id)
-    assert [r.rated for r in results] == [False] and await kernel.rating(GUILD, ALICE) is None
+    results = await match_results(kernel.db, match_id)
+    assert [r.rated for r in results] == [False] and await rating_of(kernel.db, GUILD, ALICE) is None
     exported = await kernel.export(match_id)
     assert exported["moves"][0] == {"seat": 0, "action": {"type": "bet", "amount": 10, "tie": 10}}
 
