@@ -97,6 +97,43 @@ async def test_a_toy_game_is_challenged_played_and_finished(toy_registry, make_e
     assert exported["moves"] == [{"picks": [alice_order[i], hands[1][i]]} for i in range(3)]
 
 
+async def test_the_toy_games_status_forfeit_and_rematch(toy_registry, make_env, tmp_path):
+    """Every command a game gets from the kit works for a game added by its own folder alone: ``status`` (private,
+    the player's own hand), ``forfeit`` (asked, then the match ends so) and the result's Rematch."""
+    env = await make_env(fast_bot(tmp_path / "highcard.db", seed=SEED))
+    lift_rate_limits(env)
+    alice, bob = env.user("alice"), env.user("bob")
+    cog = env.bot.get_cog("HighCard")
+    ix = await env.slash(alice, "highcard challenge", opponent=bob)
+    await ix.wait_response()
+    challenge = ix.message
+    match_id = int(challenge.buttons[0]["custom_id"].split(":")[2])
+    await click(env, bob, challenge, f"hc:c:{match_id}:accept")
+    await env.wait_for(lambda: panel_of(env, alice, 1), message="no panel for round 1")
+
+    hand = [card_label(card) for card in HighCard.new(seed=SEED).hands[0]]
+    status = await env.slash(alice, "highcard status")
+    await status.wait_response()
+    assert status.response.ephemeral
+    assert status.message.text.startswith(f"{TITLE}, round 1: score 0-0; your hand ")
+    assert all(card in status.message.text for card in hand)
+
+    question = await env.slash(bob, "highcard forfeit")
+    await question.wait_response()
+    assert question.response.ephemeral and question.message.buttons
+    await click(env, bob, question.message, f"hc:ff:{match_id}:yes")
+    await env.wait_for(lambda: [b["label"] for b in challenge.buttons] == ["Rematch"], message="no Rematch")
+    match = await cog.service.get_match(match_id)
+    assert match.status == "finished" and match.result["winner"] == 0 and match.reason == "forfeit"
+
+    rematch = await env.click(alice, challenge, "Rematch")
+    await rematch.wait_response()
+    assert not rematch.response.ephemeral and [b["label"] for b in rematch.message.buttons] == [
+        "Accept", "Decline", "Withdraw"]
+    again = int(rematch.message.buttons[0]["custom_id"].split(":")[2])
+    assert (await cog.service.get_match(again)).user_ids == (alice.id, bob.id)
+
+
 async def test_every_command_that_names_a_game_offers_a_game_registered_before_the_bot_starts(toy_registry, make_env,
                                                                                             tmp_path):
     """The choices come from the registry when the cogs load, not when their modules were first imported."""

@@ -8,7 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import Texts
 from bot.match.kernel import MatchKernel, MatchStatus
+from bot.render.common import ENGLISH
 from bot.storage.records import QueuedEvent
 from cogs.kit.items import MatchButtons
 from cogs.kit.match_cog import MatchCog
@@ -60,8 +62,8 @@ class HighCardCog(MatchCog, name=COG_NAME):
     async def status(self, interaction: discord.Interaction) -> None:
         await self.show_status(interaction)
 
-    def status_text(self, status: MatchStatus) -> str:
-        return render.status(status.view)
+    def status_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
+        return render.status(status.view)  # (the toy game speaks English only)
 
 
 async def setup(bot: commands.Bot) -> None:

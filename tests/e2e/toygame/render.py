@@ -67,4 +67,5 @@ def result(names: Sequence[str], event: Mapping[str, Any]) -> Surface:
 
 
 def status(view: Mapping[str, Any]) -> str:
-    return f"{TITLE}, round {view['round']}: score {view['wins'][0]}-{view['wins'][1]}; your hand {view['hand']}."
+    hand = " ".join(card_label(card) for card in view["hand"])
+    return f"{TITLE}, round {view['round']}: score {view['wins'][0]}-{view['wins'][1]}; your hand {hand}."
