@@ -53,6 +53,7 @@ from cogs._tournament_ui import COG_NAME, DYNAMIC_ITEMS, call_view, signup_view,
 from cogs.kit.choices import set_choices
 from cogs.kit.layout import as_layout, layout
 from cogs.kit.messages import NO_MENTIONS, private_words, said
+from cogs.kit.presenter import ShowLoop
 from cogs.kit.stats_ui import game_choices, settings_service
 
 if TYPE_CHECKING:
@@ -89,15 +90,15 @@ def bot_level_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=level, value=level) for level in levels]
 
 
-class TournamentCog(commands.Cog, name=COG_NAME):
+class TournamentCog(ShowLoop, commands.Cog, name=COG_NAME):
     group = app_commands.Group(name="tournament", description="Tournaments of any game, played in this channel",
                                guild_only=True)
+    prefix = "tournament"  # ShowLoop's task and retry-timer names
+    title = "tournament"
 
     def __init__(self, bot: CardGameBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self.service = TournamentService(bot.db, self.game_service, clock=bot.clock, seed_source=bot.seed_source)
-        self._tasks: dict[int, asyncio.Task[None]] = {}
-        self._again: set[int] = set()
         self._refresh: dict[int, asyncio.Task[None]] = {}
         self._stale_calls: dict[int, set[str]] = {}  # call lines a click found out of date
         self._resync: set[int] = set()  # tournaments whose messages are brought up to date whatever was queued
@@ -107,7 +108,6 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         self._reconciling: asyncio.Task[None] | None = None
         self._reconcile_again = False
         self._loop: asyncio.Task[None] | None = None
-        self._closed = False
 
     # --- the games' services and displays -----------------------------------------------------------------
     def _display(self, game: str) -> Any:
@@ -128,9 +128,8 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         self._loop = asyncio.get_running_loop().create_task(self._run_loop(), name="tournament-loop")
 
     async def cog_unload(self) -> None:
-        self._closed = True
-        tasks = [t for t in (self._loop, self._reconciling, *self._tasks.values(), *self._refresh.values())
-                 if t is not None]
+        await self.close()  # the show loop's tasks and retry timers
+        tasks = [t for t in (self._loop, self._reconciling, *self._refresh.values()) if t is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -217,27 +216,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
 
         self.bot.timers.arm(key, at, due)
 
-    # --- showing the channel's events ----------------------------------------------------------------------
-    def show(self, tournament_id: int) -> None:
-        if self._closed:
-            return
-        self._again.add(tournament_id)
-        if tournament_id not in self._tasks:
-            self._tasks[tournament_id] = asyncio.get_running_loop().create_task(
-                self._show_loop(tournament_id), name=f"tournament-show-{tournament_id}")
-
-    async def _show_loop(self, tournament_id: int) -> None:
-        try:
-            while tournament_id in self._again and not self._closed:
-                self._again.discard(tournament_id)
-                await self._show_unshown(tournament_id)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("showing tournament %s failed; its events stay queued", tournament_id)
-        finally:
-            self._tasks.pop(tournament_id, None)
-
+    # --- showing the channel's events (the kit's show loop: one task per tournament, retried when it fails) ---
     async def _words(self, tournament: TournamentRecord) -> Texts:
         """The words of the tournament's server (its channel's messages are public)."""
         return texts(await settings_service(self.bot).language(tournament.guild_id))
@@ -255,7 +234,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         if not queued and not keys and not every_call:
             return
         tournament = await self.service.get(tournament_id)
-        names = await self._names(tournament)
+        names = await self._player_names(tournament)
         say = await self._words(tournament)
         status_now = every_call  # after a restart: the status message as things stand
         status_later = told_over = False
@@ -313,7 +292,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         return await self._channel(tournament).send(nonce=self._nonce(tournament, event.seq, part),
                                                     **as_layout({"content": content, **kwargs}, edit=False))
 
-    async def _names(self, tournament: TournamentRecord) -> dict[int, str]:
+    async def _player_names(self, tournament: TournamentRecord) -> dict[int, str]:
         return await self.service.names(tournament.id)
 
     # --- a round's Ready call --------------------------------------------------------------------------------
@@ -351,7 +330,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             and (row.key in keys or (every and (row.status != "decided" or row.outcome == "cancelled")))))
         if not messages:
             return
-        names = await self._names(tournament)
+        names = await self._player_names(tournament)
         say = await self._words(tournament)
         bracket = Tournament.from_json(tournament.state or {})
         channel = self._channel(tournament)
@@ -443,7 +422,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
         pictures: list[Picture] | None = None
         digest = None
         if bracket is not None:
-            names = await self._names(tournament)
+            names = await self._player_names(tournament)
             digest = hashlib.blake2b(repr((tournament.state_text, sorted(names.items()), words.title,
                                            say.language)).encode(), digest_size=16).hexdigest()
             if self._pictures.get(tournament_id) != digest:
@@ -632,7 +611,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         bracket = Tournament.from_json(tournament.state)
-        names = await self._names(tournament)
+        names = await self._player_names(tournament)
         pictures = await asyncio.to_thread(render.pictures, bracket, names, wording.title(tournament, say), say)
         text = render.bracket_text(bracket, names, limit=1800, say=say) if bracket.is_elimination else \
             render.standings_text(bracket, names, limit=1800, say=say)
@@ -661,7 +640,7 @@ class TournamentCog(commands.Cog, name=COG_NAME):
             lines.append(_("Bracket and results: {link}", link=link))
         if tournament.has_state:
             bracket = Tournament.from_json(tournament.state)
-            names = await self._names(tournament)
+            names = await self._player_names(tournament)
             rows = [row for row in await self.service.bracket_matches(tournament.id) if row.status != "decided"]
             for row in rows[:15]:
                 state = say(MATCH_STATES[row.status])
