@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 
 import pytest
@@ -178,3 +179,38 @@ async def test_starting_a_64_player_tournament_posts_two_ready_calls(make_env, t
     assert status.attachments  # the bracket picture stays on the status message, shown by its V2 layout
     assert status.flags & IS_COMPONENTS_V2 and status.images == [a.url for a in status.attachments]
     assert all(call.flags & IS_COMPONENTS_V2 for call in call_messages(env))
+
+
+async def test_a_tournament_shown_nowhere_is_tried_again_by_the_kits_show_loop(make_env, tmp_path):
+    """The tournament channel is shown by the kit's show loop, the one every game's presenter runs on: events that
+    could not be shown stay queued, a retry waits under the loop's own timer, and once the channel is back the
+    Ready call is posted."""
+    from cogs.kit.presenter import RETRY_LATER, ShowLoop
+    from tests.localdiscord.state import VIEW_CHANNEL, Overwrite
+
+    env = await start(make_env, tmp_path / "t.db")
+    organiser = env.user("org")
+    players = [env.user(name) for name in ("ann", "ben", "cat", "dan")]
+    tid = await create(env, organiser, "single elimination", players)
+    cog = env.bot.get_cog("Tournament")
+    assert isinstance(cog, ShowLoop)
+    channel = env.channel()
+    hidden = Overwrite(target=env.world.bot_role, deny=VIEW_CHANNEL)
+    channel.overwrites.append(hidden)
+
+    ix = await env.slash(organiser, "tournament start")
+    await ix.wait_response()
+    await env.wait_for(lambda: env.bot.timers.armed(cog.retry_key(tid)))
+    assert not call_messages(env)
+    assert await tournament_rows(env).unshown_events(tid)
+
+    channel.overwrites.remove(hidden)
+    for _ in range(12):
+        env.clock.advance(RETRY_LATER[0])
+        with contextlib.suppress(TimeoutError):
+            await env.wait_for(lambda: call_messages(env), timeout=0.25)
+            break
+    assert [len(pairings(m)) for m in call_messages(env)] == [2]
+    await env.wait_for(lambda: tid not in cog._tasks)
+    assert not await tournament_rows(env).unshown_events(tid)
+    assert all("showing tournament" in r.getMessage() for r in env.take_error_logs())  # the refused tries
