@@ -99,7 +99,7 @@ def round_title(number: int, say: Texts = ENGLISH) -> str:
 
 def round_lines(events: Sequence[Mapping[str, Any]], names: Sequence[str], say: Texts = ENGLISH) -> str:
     """What happened in a round so far, in order, one line each: the cards played and the steals, the battles,
-    wars, takes, players out and missed deadlines (``events``: the round's, of any type)."""
+    wars, takes (or a pot set aside), players out and missed deadlines (``events``: the round's, of any type)."""
     lines: list[str] = []
     for event in events:
         kind = event["type"]
@@ -111,6 +111,9 @@ def round_lines(events: Sequence[Mapping[str, Any]], names: Sequence[str], say: 
             lines.append(war_line(event["seats"], names, say))
         elif kind == "take":
             lines.append(take_line(event, names, say))
+        elif kind == "pot_aside":  # everyone in the war went out: the pot leaves play
+            lines.append(say.ngettext("Nobody is left in the war: {count} card set aside.",
+                                      "Nobody is left in the war: {count} cards set aside.", event["cards"]))
         elif kind == "out":
             lines.append(out_line(event, names, say))
         elif kind == "turn_timeout":

@@ -140,3 +140,11 @@ def test_a_result_of_three_lists_the_rating_changes_first_to_last():
     by_seat = render.result(game_over, names, names, ratings=ratings).text  # (places unknown: seat order)
     line = next(line for line in by_seat.splitlines() if line.startswith("Ratings:"))
     assert line.index("Ann") < line.index("Ben") < line.index("Cy")
+
+
+def test_a_pot_set_aside_has_its_line_in_the_rounds_message():
+    events = [{"type": "war", "round": 4, "seats": [0, 1]},
+              {"type": "pot_aside", "round": 4, "cards": 9}]
+    lines = render.round_lines(events, ["Ann", "Ben"], texts("en")).splitlines()
+    assert lines[-1] == "Nobody is left in the war: 9 cards set aside."
+    assert "9" in render.round_lines(events[1:], ["Ann", "Ben"], texts("de"))
