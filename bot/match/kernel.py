@@ -719,6 +719,7 @@ class MatchKernel(Challenges):
             work.write(self.store.reset_drafts, match.id)
             work.changes.add(Change.STEP)
         work.send_update(**fields)
+        work.keep_game(game, fields["state"])
         moves = self.flow.chip_moves([*events, *settled])
         if moves:  # stored with the step that makes them, before anything shows them; once (the ledger's key)
             await self.db.chips.record(work.conn, [

@@ -164,6 +164,8 @@ class Work:
     forfeited: tuple[int, ...] = ()
     state: str | None = None
     new_state: dict[str, Any] | None = None
+    #: the game whose ``to_json()`` is ``new_state`` (:meth:`keep_game`)
+    new_game: tuple[Game, dict[str, Any]] | None = None
     cached: Cached | None = None
     event_seq: int | None = None
     #: the match's version as this transaction wrote it so far: each update is held to it and moves it on
@@ -215,6 +217,11 @@ class Work:
         else:
             await self.store.append_action(self.conn, self.match.id, seat=seat, step=step, kind=kind, action=action,
                                            now=self.now)
+
+    def keep_game(self, game: Game, state: dict[str, Any]) -> None:
+        """``game`` is the one ``state`` (written by this transaction) was made from, and nothing changes it any more:
+        once committed, it is the match's game to read (no parsing of the state just written)."""
+        self.new_game = (game, state)
 
     def _note_state(self, fields: dict[str, Any]) -> None:
         if fields.get("state") is not None:
@@ -316,7 +323,9 @@ class MatchWork:
             self._cache.pop(match_id, None)
             return
         if work.new_state is not None:
+            kept = work.new_game
             self._cache[match_id] = Cached(work.match, orjson.dumps(work.new_state).decode(),
+                                           game=kept[0] if kept is not None and kept[1] is work.new_state else None,
                                            event_seq=work.event_seq)
         elif work.cached is not None and work.cached.state == work.state:
             work.cached.match = work.match

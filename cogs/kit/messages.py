@@ -11,6 +11,8 @@ import logging
 from typing import Any
 
 import discord
+from discord.http import Route
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot.i18n import N_, Texts, texts
 from bot.render.common import Picture, Surface
@@ -153,7 +155,7 @@ class Answer:
                 self._public_thinking = False
                 await self.interaction.edit_original_response(**as_layout(kwargs, edit=True))
             else:
-                await self.interaction.response.edit_message(**as_layout(kwargs, edit=True))
+                await update_clicked_message(self.interaction, **as_layout(kwargs, edit=True))
 
     async def send(self, content: str | None = None, *, ephemeral: bool = False, **kwargs: Any) -> int | None:
         """A new message (a command's response, or a followup once answered); returns its id when known. A ``view``
@@ -191,6 +193,29 @@ class Answer:
                 await self.interaction.response.defer()
 
 
+
+
+async def update_clicked_message(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Answer a click by editing the message it was made on (Discord's response type 7) with ``kwargs`` (those of
+    ``interaction.response.edit_message``, a :class:`~cogs.kit.layout.LiveLayout` as the view), as discord.py does
+    but without asking Discord to send the edited message back and making a ``discord.Message`` of it: nothing
+    reads it, and that round of parsing was a good part of a click's cost. The bot routes the layout's buttons
+    itself, so there is no view for discord.py to keep."""
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    state = interaction._state
+    params = interaction_message_response_params(type=discord.InteractionResponseType.message_update.value,
+                                                 previous_allowed_mentions=state.allowed_mentions, **kwargs)
+    route = Route("POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=interaction.id,
+                  webhook_token=interaction.token)
+    adapter = async_context.get()
+    http = state.http
+    await adapter.request(route, session=interaction._session, proxy=http.proxy, proxy_auth=http.proxy_auth,
+                          payload=None if params.files else params.payload, files=params.files or None,
+                          multipart=params.multipart if params.files else None)
+    # (discord.py's own record that the interaction is answered: ``is_done()`` and a second answer's refusal)
+    response._response_type = discord.InteractionResponseType.message_update
 
 
 def said(error: Exception, interaction: discord.Interaction) -> str:
