@@ -67,6 +67,8 @@ class WarPresenter(Presenter):
         super().__init__(bot, service)
         #: match id -> the round being played when its table was last shown (what a click on it meant)
         self._table_rounds: dict[int, int] = {}
+        #: match id -> the last round whose Flip button reached the players (its deadline starts then)
+        self._turns_delivered: dict[int, int] = {}
 
     def table_round(self, match_id: int) -> int | None:
         """The round the game's table showed being played when it was last shown (``None``: not shown since the
@@ -173,8 +175,25 @@ class WarPresenter(Presenter):
         show.table_seq = show.queued[show.at].seq
         if over:
             self._table_rounds.pop(match.id, None)
+            self._turns_delivered.pop(match.id, None)
         else:
             self._table_rounds[match.id] = view["round"] + 1
+            if deadline is not None:
+                await self._turn_delivered(show)
+
+    async def _turn_delivered(self, show: Show) -> None:
+        """The table now shows the round's Flip button to its players: the round's deadline starts no earlier
+        than now (the kernel moves it when the table came late: :meth:`MatchKernel.step_delivered`). Once per
+        round."""
+        match = show.match
+        step = self.service.flow.due_step(match.step)
+        if self._turns_delivered.get(match.id) == step:
+            return
+        self._turns_delivered[match.id] = step
+        update = await self.service.step_delivered(match.id, step, self.service.clock())
+        if update is not None:
+            show.match = update.match
+            self.on_update(update)
 
     async def _note(self, show: Show, name: str, text: str, ping: Sequence[int] = ()) -> None:
         """A note in the game (message ``name``, once), after the table as it stands."""
@@ -199,8 +218,10 @@ class WarPresenter(Presenter):
     @shows("deadline_moved")
     async def _on_deadline_moved(self, show: Show, event: QueuedEvent) -> None:
         data = event.event
-        await self._note(show, f"deadline:{event.seq}",
-                         render.deadline_moved(data["round"], data["deadline_at"], texts(show.language)))
+        # (a table that reached its players late: the table shows the deadline its delivery set; no note)
+        note = "" if data.get("reason") == "delivery" else render.deadline_moved(data["round"], data["deadline_at"],
+                                                                                 texts(show.language))
+        await self._note(show, f"deadline:{event.seq}", note)
 
     # --- the result ------------------------------------------------------------------------------------------
     @shows("result")

@@ -1,5 +1,6 @@
 """The live table at Discord's speed, through the local Discord: a player's time starts when they can act (their DM
-panel delivered), however late Discord delivers it (Air War, Army, Bundle War); and a channel whose edits wait on
+panel delivered, or a War table its Flip button), however late Discord delivers it (Air War, Army, Bundle War, Casino
+War, War); and a channel whose edits wait on
 its rate limit (every match there shares it) does not hold back the panels and boards of its matches; and a click
 on a button its message no longer shows is answered."""
 
@@ -209,6 +210,45 @@ async def test_a_casino_war_turn_shows_the_deadline_its_late_panel_moved(make_en
     turn = next(m for m in env.messages(thread) if "Hand 1:" in m.text)
     assert deadline_shown(turn.text) == int(match.deadline_at) and turn.buttons  # the turn shows it, still open
     assert not any(q.type == "turn_timeout" for q in await service.outbox.events(match_id))
+
+
+async def test_a_war_table_held_back_moves_its_turn_deadline_by_the_delay(make_env, tmp_path):
+    from tests.e2e import test_war as war
+
+    env = await war.start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    ix = await war.slash(env, alice, "war challenge", opponent=bob, pace="flip")
+    message = ix.message
+    match_id = war.match_id_of(message)
+    await war.stored(env, match_id)
+    # Discord holds the game's table (the Flip button of round 1) for 20 s: nobody can flip before it is there
+    hold = env.hold(lambda request: request.method == "POST" and request.template == "/channels/{channel_id}/messages"
+                    and war.flip_id(match_id) in json.dumps(request.body))
+    await war.click(env, bob, message, f"war:c:{match_id}:accept")
+    await hold.wait(timeout=10)
+    first = (await war.service(env).get_match(match_id)).deadline_at
+    assert first is not None
+    env.clock.advance(HELD_S)
+    hold.release()
+    thread = await env.wait_for(lambda: message.thread, message="no thread for the game")
+    table = await war.table_at(env, match_id, thread, 1)
+
+    match = await war.service(env).get_match(match_id)
+    assert match.deadline_at == pytest.approx(first + HELD_S, abs=1.0)  # moved by the delay
+    moved = [q.event for q in await war.service(env).outbox.events(match_id) if q.type == "deadline_moved"]
+    assert [(e["reason"], e["round"]) for e in moved] == [("delivery", 1)]
+    assert deadline_shown(table.text) == int(match.deadline_at)  # the table shows it
+    assert not [m for m in env.messages(thread) if "deadline" in m.text.lower()]  # no note for it
+    # past the first deadline, before the moved one: nobody was flipped for
+    env.clock.advance(first - env.clock.time() + 1)
+    await settled(env, match_id)
+    assert not [q for q in await war.service(env).outbox.events(match_id) if q.type == "turn_timeout"]
+    # the next round's table comes at once: its deadline is the match's timer from then, not moved again
+    for user in (alice, bob):
+        await war.click(env, user, table, war.flip_id(match_id))
+    await war.table_at(env, match_id, thread, 2)
+    moved = [q.event for q in await war.service(env).outbox.events(match_id) if q.type == "deadline_moved"]
+    assert len(moved) == 1
 
 
 def test_a_label_showing_a_mention_or_custom_emoji_is_caught():
