@@ -60,6 +60,11 @@ class SpeedWarPresenter(Presenter):
         surface = render.round_surface(current, show.names, deadline=deadline, say=say)
         await self._show_live(show, block_name(number), surface, below=below,
                               view=self.buttons.table_view(show.match.id, number, surface.buttons))
+        if deadline is not None:
+            # the round's buttons are there now: its time starts (a late message moves the deadline on; the
+            # message is not edited for that: an edit would restart the round's reaction clock, and the
+            # "nobody pressed" line then only shows a moment sooner than it comes)
+            await self._step_shown(show, number)
 
     def _settled_later_in_run(self, show: Show, number: int) -> bool:
         return any(q.type == "settled" and q.event["round"] == number for q in show.batch)

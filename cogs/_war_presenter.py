@@ -67,8 +67,6 @@ class WarPresenter(Presenter):
         super().__init__(bot, service)
         #: match id -> the round being played when its table was last shown (what a click on it meant)
         self._table_rounds: dict[int, int] = {}
-        #: match id -> the last round whose Flip button reached the players (its deadline starts then)
-        self._turns_delivered: dict[int, int] = {}
 
     def table_round(self, match_id: int) -> int | None:
         """The round the game's table showed being played when it was last shown (``None``: not shown since the
@@ -175,25 +173,10 @@ class WarPresenter(Presenter):
         show.table_seq = show.queued[show.at].seq
         if over:
             self._table_rounds.pop(match.id, None)
-            self._turns_delivered.pop(match.id, None)
         else:
             self._table_rounds[match.id] = view["round"] + 1
-            if deadline is not None:
-                await self._turn_delivered(show)
-
-    async def _turn_delivered(self, show: Show) -> None:
-        """The table now shows the round's Flip button to its players: the round's deadline starts no earlier
-        than now (the kernel moves it when the table came late: :meth:`MatchKernel.step_delivered`). Once per
-        round."""
-        match = show.match
-        step = self.service.flow.due_step(match.step)
-        if self._turns_delivered.get(match.id) == step:
-            return
-        self._turns_delivered[match.id] = step
-        update = await self.service.step_delivered(match.id, step, self.service.clock())
-        if update is not None:
-            show.match = update.match
-            self.on_update(update)
+            if deadline is not None:  # (the round's Flip button is there now: its time starts)
+                await self._step_shown(show, self.service.flow.due_step(match.step))
 
     async def _note(self, show: Show, name: str, text: str, ping: Sequence[int] = ()) -> None:
         """A note in the game (message ``name``, once), after the table as it stands."""

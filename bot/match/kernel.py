@@ -283,7 +283,8 @@ class MatchKernel(Challenges):
 
     async def step_delivered(self, match_id: int, step: int, at: float) -> MatchUpdate | None:
         """The step's choices reached their players at ``at`` (the last of their panels was delivered: a DM sent or
-        edited, or the public board with its button posted): a player's time starts when they can act, so the
+        edited, the public board with its button posted, or the thread's message whose buttons they act with: War's
+        table, Speed War's round): a player's time starts when they can act, so the
         step's deadline becomes at least ``at`` + the match's timer. Moved by more than
         :data:`DELIVERY_SLACK`: event ``deadline_moved`` (``reason`` ``delivery``); else, or when the step is
         over, nothing changes and ``None`` is returned (most calls decide that from memory, without a
@@ -296,7 +297,10 @@ class MatchKernel(Challenges):
                 return None
         async with self._work(match_id) as work:
             match = work.match
-            seconds = match.arrange_seconds or (await self._settings(work.conn, match.guild_id)).arrange_seconds
+            if timer is not None and timer[0] == step:
+                seconds: float = timer[1]
+            else:
+                seconds = match.arrange_seconds or (await self._settings(work.conn, match.guild_id)).arrange_seconds
             deadline = self._delivered_deadline(match, step, at + seconds)
             if deadline is None:
                 return None
@@ -713,6 +717,8 @@ class MatchKernel(Challenges):
                 self._step_seconds[match.id] = (self.flow.due_step(step), seconds)
             else:
                 deadline = work.now + plan.seconds
+                if plan.kind == self.flow.deadline_kind:  # (a step of choices on the flow's own clock: Speed War's)
+                    self._step_seconds[match.id] = (self.flow.due_step(step), plan.seconds)
             fields |= {"deadline_at": deadline, "deadline_kind": plan.kind}
             work.changes.add(Change.DEADLINE)
         if step_changed:

@@ -363,6 +363,8 @@ class Presenter(ShowLoop):
         self._marked: dict[int, int] = {}
         #: match id -> (the last event seq it holds, the events of the match's phase being shown and after it)
         self._phases: dict[int, tuple[int, list[QueuedEvent]]] = {}
+        #: match id -> the last step whose buttons reached the players in the thread (:meth:`_step_shown`)
+        self._steps_shown: dict[int, int] = {}
         #: what a committed update the presenter made (a moved deadline) is handed to: the cog's ``after``
         self.on_update: Callable[[MatchUpdate], None] = lambda update: None
 
@@ -987,6 +989,19 @@ class Presenter(ShowLoop):
             show.match = update.match
             self.on_update(update)
 
+    async def _step_shown(self, show: Show, step: int) -> None:
+        """The message whose buttons the players of ``step`` act with (War's table, Speed War's round) was just
+        shown to them: the step's deadline starts no earlier than now (the kernel moves it when the message came
+        late: :meth:`MatchKernel.step_delivered`). Once per step."""
+        match_id = show.match.id
+        if self._steps_shown.get(match_id) == step:
+            return
+        self._steps_shown[match_id] = step
+        update = await self.service.step_delivered(match_id, step, self.service.clock())
+        if update is not None:
+            show.match = update.match
+            self.on_update(update)
+
     async def _show_in_dm(self, show: Show, step: int, seat: int, panel: Any) -> int:
         """The seat's DM message of the match made to show ``panel``: edited when there is one (an edit notifies
         nobody), else sent (with the nonce of ``dm:<step>:<seat>``) and stored as the seat's; its id.
@@ -1092,6 +1107,7 @@ class Presenter(ShowLoop):
         such message (the last phase played itself with the end), the result's own message shows ``below``."""
         match = show.match
         self._phases.pop(match.id, None)
+        self._steps_shown.pop(match.id, None)
         say = _ = texts(show.language)
         live = live if live is not None and live in match.messages else None
         if match.thread_id is None:

@@ -251,6 +251,43 @@ async def test_a_war_table_held_back_moves_its_turn_deadline_by_the_delay(make_e
     assert len(moved) == 1
 
 
+async def test_a_speed_war_round_held_back_moves_its_deadline_by_the_delay(make_env, tmp_path):
+    from tests.e2e import test_speedwar as speedwar
+    from tests.e2e.test_airwar import slash, stored
+
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    ix = await slash(env, alice, "speedwar challenge", opponent=bob, rounds=3)
+    message = ix.message
+    match_id = int(message.buttons[0]["custom_id"].split(":")[2])
+    await stored(env, match_id)
+    # Discord holds the thread's first round (its buttons) for 10 s: nobody can press before it is there
+    held = 10.0
+    hold = env.hold(lambda request: request.method == "POST" and request.template == "/channels/{channel_id}/messages"
+                    and "Speed War — round 1" in json.dumps(request.body, ensure_ascii=False))
+    await (await env.click(bob, message, custom_id=f"sw:c:{match_id}:accept")).wait_response()
+    await hold.wait(timeout=10)
+    first = (await speedwar.service(env).get_match(match_id)).deadline_at
+    assert first is not None
+    env.clock.advance(held)
+    hold.release()
+    thread = await env.wait_for(lambda: message.thread, message="no thread")
+    shown, _ = await speedwar.live_round(env, match_id, thread, 1)
+    await settled(env, match_id)
+
+    match = await speedwar.service(env).get_match(match_id)
+    assert match.deadline_at == pytest.approx(first + held, abs=1.0)  # moved by the delay
+    moved = [q.event for q in await speedwar.service(env).outbox.events(match_id) if q.type == "deadline_moved"]
+    assert [(e["reason"], e["engagement"]) for e in moved] == [("delivery", 1)]
+    # (its message is not edited for it: an edit would restart the round's reaction clock)
+    assert deadline_shown(shown.text) == int(first) and len(shown.history) == 0
+    # past the first deadline, before the moved one: the round is still open
+    env.clock.advance(first - env.clock.time() + 1)
+    await settled(env, match_id)
+    assert not [q for q in await speedwar.service(env).outbox.events(match_id) if q.type == "round_timeout"]
+    assert speedwar.round_message(env, thread, 1).buttons
+
+
 def test_a_label_showing_a_mention_or_custom_emoji_is_caught():
     from tests.e2e.live_table_checks import assert_labels_plain
 
