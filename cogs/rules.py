@@ -161,54 +161,107 @@ class HelpMenu(discord.ui.DynamicItem[discord.ui.Select], template=r"help:menu")
         await interaction.response.edit_message(embed=help_embed(page, language), view=help_view(page, language))
 
 
-def rules_embeds(game: str, language: str = "en") -> list[discord.Embed]:
-    """A game's rules in ``language`` (the reader's: the answer is theirs alone): one embed, or more where the text
-    is longer than an embed's description (a translation may be), cut between paragraphs."""
+#: the most a page of a game's rules holds, title and footer included: Discord allows 4,096 characters in an embed,
+#: but a page must read on a phone
+RULES_PAGE_LIMIT = 3000
+#: room kept on a page for its title and footer
+_PAGE_FRAME = 300
+
+
+def rules_pages(game: str, language: str = "en") -> list[str]:
+    """A game's rules text in ``language``, in pages of at most :data:`RULES_PAGE_LIMIT` characters with their
+    title and footer, cut between paragraphs."""
+    text = rules_text(game, language)
+    limit = RULES_PAGE_LIMIT - _PAGE_FRAME - len(text.title)
+    pages = description_parts(text.body, limit)
+    # as many pages, as even as the paragraphs allow (no last page of three lines)
+    for even in range(len(text.body) // len(pages), limit, 100):
+        if len(balanced := description_parts(text.body, even)) == len(pages):
+            return balanced
+    return pages
+
+
+def rules_embed(game: str, language: str = "en", page: int = 0) -> discord.Embed:
+    """Page ``page`` (from 0; a page past the last shows the last) of a game's rules in ``language`` (the
+    reader's: the answer is theirs alone)."""
     _ = texts(language)
     text = rules_text(game, language)
-    embeds = [discord.Embed(title=text.title if not embeds_so_far else None, description=part, colour=RULES_COLOUR)
-              for embeds_so_far, part in enumerate(description_parts(text.body))]
-    embeds[-1].set_footer(text=_("Use the buttons to read another game's rules."))
-    return embeds
+    pages = rules_pages(game, language)
+    page = min(max(page, 0), len(pages) - 1)
+    embed = discord.Embed(title=text.title, description=pages[page], colour=RULES_COLOUR)
+    hint = _("Use the buttons to read another game's rules.")
+    if len(pages) > 1:
+        hint = _("Page {page} of {pages}", page=page + 1, pages=len(pages)) + " · " + hint
+    embed.set_footer(text=hint)
+    return embed
 
 
 def description_parts(body: str, limit: int = DESCRIPTION_LIMIT) -> list[str]:
-    """``body`` in as few parts of at most ``limit`` characters as its paragraphs allow."""
-    parts: list[str] = []
+    """``body`` in as few parts of at most ``limit`` characters as its paragraphs allow (a paragraph longer than
+    ``limit`` cut between its lines, or its words)."""
+    pieces: list[tuple[str, str]] = []  # (the separator before it, the piece)
     for paragraph in body.split("\n\n"):
-        if parts and len(parts[-1]) + 2 + len(paragraph) <= limit:
-            parts[-1] += "\n\n" + paragraph
+        if len(paragraph) <= limit:
+            pieces.append(("\n\n", paragraph))
+            continue
+        for number, line in enumerate(paragraph.split("\n")):
+            separator = "\n\n" if number == 0 else "\n"
+            while len(line) > limit:
+                cut = line.rfind(" ", 0, limit)
+                cut = limit if cut <= 0 else cut
+                pieces.append((separator, line[:cut]))
+                line, separator = line[cut:].lstrip(), " "
+            pieces.append((separator, line))
+    parts: list[str] = []
+    for separator, piece in pieces:
+        if parts and len(parts[-1]) + len(separator) + len(piece) <= limit:
+            parts[-1] += separator + piece
         else:
-            parts.append(paragraph[:limit])
+            parts.append(piece)
     return parts
 
 
-def rules_view(current: str, language: str = "en") -> discord.ui.View:
+def rules_view(current: str, language: str = "en", page: int = 0) -> discord.ui.View:
+    """The buttons under a game's rules: the previous and next page of a text with several, then one per game."""
     view = RoutedButtons()
-    for game in game_names():
-        view.add_item(RulesButton(game, current=game == current, language=language))
+    pages = len(rules_pages(current, language)) if current in game_names() else 1
+    page = min(max(page, 0), pages - 1)
+    if pages > 1:
+        _ = texts(language)
+        view.add_item(RulesButton(current, page=page - 1, label=_("◀ Previous page"), disabled=page == 0))
+        view.add_item(RulesButton(current, page=page + 1, label=_("Next page ▶"), disabled=page == pages - 1))
+    for number, game in enumerate(game_names()):  # (under the page buttons' row when there are any)
+        view.add_item(RulesButton(game, current=game == current, language=language,
+                                  row=1 + number // 5 if pages > 1 else None))
     return view
 
 
-class RulesButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rules:(?P<game>[a-z]+)"):
-    """Shows one game's rules in place of the message's current text; works after restarts."""
+class RulesButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"rules:(?P<game>[a-z]+)(?::(?P<page>-?[0-9]+))?"):
+    """Shows a game's rules (a page of them: ``page``, from 0) in place of the message's current text; works after
+    restarts. A game's button, or (``label``) a page button of the game shown."""
 
-    def __init__(self, game: str, *, current: bool = False, language: str = "en") -> None:
+    def __init__(self, game: str, *, current: bool = False, language: str = "en", page: int | None = None,
+                 label: str | None = None, disabled: bool = False, row: int | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=texts(language)(game_class(game).title),  # (the rules text's title, also in the catalogues)
-                custom_id=f"rules:{game}",
+                # (a game's button: the rules text's title, also in the catalogues)
+                label=label if label is not None else texts(language)(game_class(game).title),
+                custom_id=f"rules:{game}" if page is None else f"rules:{game}:{page}",
                 style=discord.ButtonStyle.primary if current else discord.ButtonStyle.secondary,
-                disabled=current,
+                disabled=current or disabled,
+                row=0 if page is not None else row,
             )
         )
         self.game = game
+        self.page = page or 0
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> RulesButton:
-        return cls(match["game"])
+        page = match["page"]
+        return cls(match["game"], page=None if page is None else int(page))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if self.game in game_names():
@@ -219,8 +272,8 @@ class RulesButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rules:(?
 
     async def callback(self, interaction: discord.Interaction) -> None:
         language = language_of(interaction.locale)
-        await interaction.response.edit_message(embeds=rules_embeds(self.game, language),
-                                                view=rules_view(self.game, language))
+        await interaction.response.edit_message(embed=rules_embed(self.game, language, self.page),
+                                                view=rules_view(self.game, language, self.page))
 
 
 class Rules(commands.Cog):
@@ -235,7 +288,7 @@ class Rules(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         language = language_of(interaction.locale)
         await interaction.response.send_message(
-            embeds=rules_embeds(game.value, language), view=rules_view(game.value, language), ephemeral=True
+            embed=rules_embed(game.value, language), view=rules_view(game.value, language), ephemeral=True
         )
 
     @app_commands.command(name="help", description="What this bot does and how to start")

@@ -1,5 +1,5 @@
 """The rules texts as a newcomer reads them: each starts with how to start the game and what its buttons do, in
-the reader's language; each fits one Discord message."""
+the reader's language; each reads in pages that fit a phone's screen."""
 
 from __future__ import annotations
 
@@ -16,12 +16,10 @@ from bot.registry import ACCURACY, game_names, registry
 from bot.render.common import ENGLISH
 from bot.rules_text import rules_text
 from cogs._bundlewar_ui import BUTTONS as BUNDLE_WAR_BUTTONS
-from cogs.rules import rules_embeds
+from cogs.rules import RULES_PAGE_LIMIT, description_parts, rules_embed, rules_pages
 
 #: the button on each game's board that opens a player's panel, as the game's own code labels it
 BOARD_BUTTONS = {"airwar": ARRANGE, "army": CHOOSE, "casinowar": BET, "bundlewar": BUNDLE_WAR_BUTTONS.board_label}
-#: Discord's limit on all of a message's embeds together
-MESSAGE_EMBEDS_LIMIT = 6000
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -63,11 +61,21 @@ def test_wars_how_to_names_every_variant_the_registry_has(language: str):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("game", game_names())
-def test_every_rules_text_fits_one_message_and_names_nothing_by_a_placeholder(game: str, language: str):
-    embeds = rules_embeds(game, language)
-    assert sum(len(embed.title or "") + len(embed.description or "") + len(embed.footer.text or "")
-               for embed in embeds) <= MESSAGE_EMBEDS_LIMIT
+def test_every_rules_text_reads_in_pages_for_a_phone_and_names_nothing_by_a_placeholder(game: str, language: str):
+    pages = rules_pages(game, language)
+    for page in range(len(pages)):
+        embed = rules_embed(game, language, page)
+        assert len(embed.title or "") + len(embed.description or "") + len(embed.footer.text or "") \
+            <= RULES_PAGE_LIMIT
+    assert "\n\n".join(pages) == rules_text(game, language).body  # all of it, cut between paragraphs
     assert not re.search(r"\{\{|\}\}", rules_text(game, language).body)
+
+
+def test_a_paragraph_longer_than_a_page_is_cut_between_its_lines_then_its_words():
+    body = "intro\n\n" + "\n".join(["word " * 30] * 3).strip() + "\n\nend"
+    parts = description_parts(body, 100)
+    assert all(len(part) <= 100 for part in parts)
+    assert " ".join(" ".join(parts).split()) == " ".join(body.split())  # every word, in order
 
 
 def rules_sources() -> list[tuple[str, str, str]]:

@@ -52,14 +52,25 @@ async def test_rules_answers_ephemerally_with_that_games_rules(env: Env):
     message = ix.message
     assert message.ephemeral and message.ephemeral_to is alice
     assert message.title == rules_of("war").title
-    # longer than one embed's 4,096 characters: cut between paragraphs over the embeds of one message
-    assert "\n\n".join(embed["description"] for embed in message.embeds) == rules_of("war").body
     assert message.body.startswith("**Start:** `/war challenge`")
+    # too long for a phone's screen in one go: pages of at most 3,000 characters, between paragraphs
+    assert len(message.text) <= 3000 and "Page 1 of 2" in message.text
+    pages = [message.embeds[0]["description"]]
+    previous, following = message.buttons[:2]
+    assert (previous["label"], previous.get("disabled")) == ("◀ Previous page", True)
+    assert following["label"] == "Next page ▶" and not following.get("disabled")
+    assert (await (await env.click(alice, message, custom_id=following["custom_id"])).wait_response()).type == 7
+    assert len(message.text) <= 3000 and "Page 2 of 2" in message.text
+    pages.append(message.embeds[0]["description"])
+    assert "\n\n".join(pages) == rules_of("war").body  # nothing left out
+    assert message.buttons[1].get("disabled") is True  # no page after the last
+    await (await env.click(alice, message, custom_id=message.buttons[0]["custom_id"])).wait_response()
+    assert message.embeds[0]["description"] == pages[0]
 
     # one button per game, the shown game's disabled
-    labels = {b["label"]: b for b in message.buttons}
+    labels = {b["label"]: b for b in message.buttons[2:]}
     assert list(labels) == [rules_of(g).title for g in GAMES]
-    assert [b["custom_id"] for b in message.buttons] == [f"rules:{g}" for g in GAMES]
+    assert [b["custom_id"] for b in message.buttons[2:]] == [f"rules:{g}" for g in GAMES]
     assert labels[rules_of("war").title].get("disabled") is True
 
     # only alice sees it: nothing public in the channel, nothing for bob
@@ -80,10 +91,10 @@ async def test_a_rules_button_switches_the_message_to_the_other_game(env: Env):
     assert response.type == 7  # UPDATE_MESSAGE: the same ephemeral message, edited in place
     assert click.message is message
     assert message.title == rules_of("army").title
-    assert message.body == rules_of("army").body
+    assert rules_of("army").body.startswith(message.embeds[0]["description"])  # its first page
     assert message.history[-1].embeds[0]["title"] == rules_of("airwar").title
     disabled = [b["label"] for b in message.buttons if b.get("disabled")]
-    assert disabled == [rules_of("army").title]
+    assert disabled == ["◀ Previous page", rules_of("army").title]
     assert env.ephemerals(alice) == [message]  # no new message
 
 
