@@ -11,6 +11,7 @@ from bot.games.airwar import render as airwar_render
 from bot.i18n import texts
 from bot.registry import game_names
 from bot.rules_text import rules_text
+from cogs.rules import rules_pages
 from tests.e2e.test_airwar import TITLE, click, match_id_of, slash, start, stored, title
 from tests.localdiscord import Env, Message, User
 
@@ -172,23 +173,39 @@ async def test_rules_are_read_in_the_readers_language(make_env, tmp_path):
     german = rules_text("airwar", "de")
     assert message.ephemeral_to is anna
     assert message.title == german.title != rules_text("airwar").title
-    # longer than one embed's 4,096 characters: cut between paragraphs over two embeds of one message
-    assert len(german.body) > 4096 and len(message.embeds) == 2
-    assert "\n\n".join(embed["description"] for embed in message.embeds) == german.body
-    assert message.embeds[-1]["footer"]["text"] == GERMAN("Use the buttons to read another game's rules.")
-    assert [b["label"] for b in message.buttons] == [rules_text(game, "de").title for game in game_names()]
+    # in pages of at most 3,000 characters (Next page until the last), cut between paragraphs
+    assert len(german.body) > 3000 and len(message.embeds) == 1
+    assert message.buttons[0]["label"] == GERMAN("◀ Previous page")
+    assert message.buttons[1]["label"] == GERMAN("Next page ▶")
+    assert [b["label"] for b in message.buttons[2:]] == [rules_text(game, "de").title for game in game_names()]
+    assert await read_every_page(env, anna, message) == german.body
+    pages = len(rules_pages("airwar", "de"))
+    assert message.embeds[0]["footer"]["text"] == " · ".join([GERMAN("Page {page} of {pages}", page=pages, pages=pages),
+                                                              GERMAN("Use the buttons to read another game's rules.")])
 
     click = await env.click(anna, message, rules_text("army", "de").title)
     await click.wait_response()
     assert message.title == rules_text("army", "de").title
-    assert "\n\n".join(embed["description"] for embed in message.embeds) == rules_text("army", "de").body
+    assert await read_every_page(env, anna, message) == rules_text("army", "de").body
 
     # an English reader of the same game: the English text, whatever the server's language
     await env.bot.guild_settings.set_language(env.guild.id, "ru")
-    ix = await env.slash(env.user("ben", locale="en-GB"), "rules", game="airwar")
+    ben = env.user("ben", locale="en-GB")
+    ix = await env.slash(ben, "rules", game="airwar")
     await ix.wait_response()
     assert ix.message.title == rules_text("airwar").title
-    assert "\n\n".join(embed["description"] for embed in ix.message.embeds) == rules_text("airwar").body
+    assert await read_every_page(env, ben, ix.message) == rules_text("airwar").body
+
+
+async def read_every_page(env, user, message) -> str:
+    """The rules a /rules message shows, read from its page to the last with the Next page button."""
+    pages = [message.embeds[0]["description"]]
+    while len(message.buttons) > 1 and ":" in message.buttons[1]["custom_id"][6:] \
+            and not message.buttons[1].get("disabled"):
+        await (await env.click(user, message, custom_id=message.buttons[1]["custom_id"])).wait_response()
+        assert len(message.text) <= 3000
+        pages.append(message.embeds[0]["description"])
+    return "\n\n".join(pages)
 
 
 async def test_a_lobby_speaks_the_servers_language_through_its_life(make_env, tmp_path):
