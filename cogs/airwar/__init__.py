@@ -2,8 +2,8 @@
 the kit's match cog (:mod:`cogs.kit.match_cog`: the buttons' handlers, timers, restarts, the challenge, forfeit and
 status are every game's); this module holds Air War's commands, their options, its presenter and its words.
 
-Everything public -- boards, flips, notes, results, DMs -- is shown by the presenter (:mod:`cogs._airwar_presenter`)
-in a background task per match, never inside an interaction. Buttons are :mod:`cogs._airwar_ui`'s dynamic items
+Everything public -- boards, flips, notes, results, DMs -- is shown by the presenter (:mod:`cogs.airwar.presenter`)
+in a background task per match, never inside an interaction. Buttons are :mod:`cogs.airwar.ui`'s dynamic items
 (custom ids ``aw:c:…``, ``aw:l:…``, ``aw:p:…``, ``aw:open:…``, ``aw:ff:…``); they keep working after a restart.
 """
 
@@ -24,13 +24,13 @@ from bot.match.kernel import MatchKernel, MatchStatus
 from bot.render.common import ENGLISH
 from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
-from cogs._airwar_presenter import AirWarPresenter
-from cogs._airwar_ui import BUTTONS, COG_NAME
-from cogs._practice import PracticeCog
+from cogs.airwar.presenter import AirWarPresenter
+from cogs.airwar.ui import BUTTONS, COG_NAME
 from cogs.kit.choices import plugin_choices
 from cogs.kit.match_cog import DRAFT_ACTIONS, MatchCog
 from cogs.kit.match_common import mentions
 from cogs.kit.messages import private_words
+from cogs.kit.practice import PracticeCog
 
 ACES = plugin_choices(PLUGIN, "aces")
 DECKS = plugin_choices(PLUGIN, "deck")

@@ -51,10 +51,10 @@ from bot.i18n import Texts, texts
 from bot.match.kernel import MatchKernel
 from bot.render.common import ENGLISH, ButtonSurface, accepted_line, clamp
 from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
-from cogs._airwar_ui import BUTTONS, COLOUR
-from cogs._practice import with_hint
+from cogs.airwar.ui import BUTTONS, COLOUR
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
 from cogs.kit.pictures import rendered
+from cogs.kit.practice import with_hint
 from cogs.kit.presenter import CLOSED_MARKS, Presenter, Show, mentions, shows, without_empty_files
 
 Sleep = Callable[[float], Awaitable[Any]]

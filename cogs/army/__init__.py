@@ -1,7 +1,7 @@
 """`/army challenge|forfeit|status` and every Army button: the Discord face of Army's match service, on the kit's
 match cog (:mod:`cogs.kit.match_cog`: the buttons, timers, restarts and the challenge are every game's); this
 module holds Army's commands, their options and its status words. Buttons are ``army:…`` dynamic items
-(:mod:`cogs._army_ui`); they keep working after a restart.
+(:mod:`cogs.army.ui`); they keep working after a restart.
 
 Every answer here is private, so it speaks the user's own (client's) language: ``/army status``, the forfeit
 question and its answers.
@@ -23,10 +23,10 @@ from bot.i18n import Texts
 from bot.match.flow import TIMER_SECONDS_RANGE
 from bot.match.kernel import MatchKernel, MatchStatus
 from bot.render.common import ENGLISH
-from cogs._army_presenter import ArmyPresenter, mentions
-from cogs._army_ui import BUTTONS, COG_NAME
-from cogs._practice import PracticeCog
+from cogs.army.presenter import ArmyPresenter, mentions
+from cogs.army.ui import BUTTONS, COG_NAME
 from cogs.kit.match_cog import DRAFT_ACTIONS, MatchCog
+from cogs.kit.practice import PracticeCog
 
 MAX_ROUNDS_RANGE = (1, 100_000)
 LEVELS = [app_commands.Choice(name="hard (default): the best card against any hand you could hold", value="hard"),

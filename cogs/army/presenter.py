@@ -34,9 +34,9 @@ from bot.games.army.flow import ARRANGE_STEP
 from bot.i18n import Texts, texts
 from bot.render.common import ENGLISH, ButtonSurface
 from bot.storage.records import MatchRecord, QueuedEvent
-from cogs._army_ui import BUTTONS, COLOUR
-from cogs._practice import with_hint
+from cogs.army.ui import BUTTONS, COLOUR
 from cogs.kit.messages import edit_kwargs, message_kwargs
+from cogs.kit.practice import with_hint
 from cogs.kit.presenter import Presenter, Show, dm_name, mentions, shows
 
 #: events that end a step: a ``chosen`` followed by one of these in the same batch needs no edit of its own

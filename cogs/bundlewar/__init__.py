@@ -16,8 +16,8 @@ from bot.i18n import Texts
 from bot.match.kernel import MatchKernel, MatchStatus
 from bot.render.common import ENGLISH
 from bot.services.settings import SettingsService
-from cogs._bundlewar_presenter import BundleWarPresenter
-from cogs._bundlewar_ui import BUTTONS, COG_NAME
+from cogs.bundlewar.presenter import BundleWarPresenter
+from cogs.bundlewar.ui import BUTTONS, COG_NAME
 from cogs.kit.match_cog import MatchCog, PanelCall
 from cogs.kit.match_common import mentions
 

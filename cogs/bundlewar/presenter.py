@@ -18,7 +18,7 @@ import discord
 from bot.games.bundlewar import render
 from bot.i18n import texts
 from bot.storage.records import MatchRecord, QueuedEvent
-from cogs._bundlewar_ui import BUTTONS, COLOUR
+from cogs.bundlewar.ui import BUTTONS, COLOUR
 from cogs.kit.messages import NO_MENTIONS, embed_of
 from cogs.kit.presenter import Presenter, Show, mentions, shows
 

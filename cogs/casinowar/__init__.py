@@ -2,7 +2,7 @@
 (:mod:`cogs.kit.match_cog`: the lobby's buttons, the panels, timers, restarts and the result are every game's).
 The table's rules are the server's defaults for Casino War (``/settings rules``: among them the starting ``stake``
 and the ``daily_topup``, which only the server sets) with the command's own table limits over them. Buttons are
-``cw:…`` dynamic items (:mod:`cogs._casinowar_ui`); they keep working after a restart.
+``cw:…`` dynamic items (:mod:`cogs.casinowar.ui`); they keep working after a restart.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from bot.render.common import ENGLISH, timestamp
 from bot.services import USER_ERRORS
 from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
-from cogs._casinowar_presenter import CasinoWarPresenter
-from cogs._casinowar_ui import BUTTONS, COG_NAME
+from cogs.casinowar.presenter import CasinoWarPresenter
+from cogs.casinowar.ui import BUTTONS, COG_NAME
 from cogs.kit.match_cog import MatchCog, PanelCall
 from cogs.kit.match_common import message_link
 from cogs.kit.messages import private_words, said

@@ -22,7 +22,7 @@ import discord
 from bot.games.casinowar import render
 from bot.i18n import texts
 from bot.storage.records import MatchRecord, QueuedEvent
-from cogs._casinowar_ui import BUTTONS, COLOUR
+from cogs.casinowar.ui import BUTTONS, COLOUR
 from cogs.kit.messages import NO_MENTIONS, embed_of
 from cogs.kit.presenter import Presenter, Show, mentions, shows
 

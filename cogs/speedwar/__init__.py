@@ -15,10 +15,10 @@ from bot.games.speedwar.flow import GAME
 from bot.i18n import Texts
 from bot.match.kernel import MatchStatus, MatchUpdate
 from bot.render.common import ENGLISH
-from cogs._speedwar_presenter import SpeedWarPresenter
-from cogs._speedwar_ui import BUTTONS, COG_NAME
 from cogs.kit.match_cog import MatchCog
 from cogs.kit.match_common import mentions
+from cogs.speedwar.presenter import SpeedWarPresenter
+from cogs.speedwar.ui import BUTTONS, COG_NAME
 
 ROUNDS_RANGE = (1, 10_000)
 

@@ -13,8 +13,8 @@ from typing import Any
 from bot.games.speedwar import render
 from bot.i18n import texts
 from bot.storage.records import QueuedEvent
-from cogs._speedwar_ui import BUTTONS, COLOUR
 from cogs.kit.presenter import Presenter, Show, shows
+from cogs.speedwar.ui import BUTTONS, COLOUR
 
 
 def block_name(number: int) -> str:

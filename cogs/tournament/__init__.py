@@ -49,12 +49,12 @@ from bot.services.tournaments import DEFAULT_NO_SHOW, TournamentService, Tournam
 from bot.storage.records import MatchRecord
 from bot.storage.tournaments import BracketMatchRecord, TournamentEvent, TournamentRecord
 from bot.tournaments import Format, Tournament
-from cogs._tournament_ui import COG_NAME, DYNAMIC_ITEMS, call_view, signup_view, tell
 from cogs.kit.choices import set_choices
 from cogs.kit.layout import as_layout, layout
 from cogs.kit.messages import NO_MENTIONS, private_words, said
 from cogs.kit.presenter import ShowLoop
 from cogs.kit.stats_ui import game_choices, settings_service
+from cogs.tournament.ui import COG_NAME, DYNAMIC_ITEMS, call_view, signup_view, tell
 
 if TYPE_CHECKING:
     from bot.client import CardGameBot

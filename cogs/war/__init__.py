@@ -7,9 +7,9 @@ starts with (the server's defaults for the variant, overridden by the command's 
 command names none, and the flip-pace turn timer. The variant choices are made from the registry when the cog
 loads; the ``rules`` option offers the variant's rules as they are typed (:mod:`bot.services.rules_input`).
 
-The table's buttons keep their ids for the whole game (:mod:`cogs._war_ui`), so a click may arrive after the table
+The table's buttons keep their ids for the whole game (:mod:`cogs.war.ui`), so a click may arrive after the table
 moved on: a Flip (or a vote to go to the next war) counts for the round the table showed being played when the
-click came (the presenter's :meth:`~cogs._war_presenter.WarPresenter.table_round`); when that round is over, the
+click came (the presenter's :meth:`~cogs.war.presenter.WarPresenter.table_round`); when that round is over, the
 click is answered privately with what happened, and nothing changes.
 """
 
@@ -35,12 +35,12 @@ from bot.services import USER_ERRORS
 from bot.services.rules_input import read_rules, suggestions
 from bot.services.settings import SettingsService
 from bot.storage.records import MatchRecord
-from cogs._war_presenter import WarPresenter
-from cogs._war_ui import BUTTONS, COG_NAME
 from cogs.kit.choices import plugin_choices, set_choices, set_description, set_descriptions
 from cogs.kit.match_cog import MatchCog
 from cogs.kit.match_common import mentions, message_link
 from cogs.kit.messages import private_words, said
+from cogs.war.presenter import WarPresenter
+from cogs.war.ui import BUTTONS, COG_NAME
 
 #: what the variant choices add to a game's title
 VARIANT_NOTES = {"war": "default", "drunkard": "36 cards, a 6 beats an ace",
@@ -94,7 +94,7 @@ class WarCog(MatchCog, name=COG_NAME):
     # --- the table's buttons -----------------------------------------------------------------------------------
     async def on_table_button(self, interaction: discord.Interaction, match_id: int, _step: int, key: str) -> None:
         """Flip, or a vote for a faster pace (answered privately), for the round the table showed (the id's step
-        names none: see :mod:`cogs._war_ui`)."""
+        names none: see :mod:`cogs.war.ui`)."""
         user_id = interaction.user.id
         if key == FLIP:
             async def flip() -> MatchUpdate:

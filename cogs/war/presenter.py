@@ -33,10 +33,10 @@ from bot.i18n import Texts, texts
 from bot.match.kernel import MatchKernel
 from bot.render.common import ENGLISH, Surface, plain_names
 from bot.storage.records import MatchRecord, QueuedEvent
-from cogs._war_ui import BUTTONS, COLOUR, TABLE_STEP
 from cogs.kit.messages import NO_MENTIONS, embed_of
 from cogs.kit.pictures import rendered
 from cogs.kit.presenter import Presenter, Show, mentions, shows
+from cogs.war.ui import BUTTONS, COLOUR, TABLE_STEP
 
 #: events the live table shows (a run of them is one edit)
 TABLE_EVENTS = frozenset({"flip", "battle", "war", "take", "out", "reshuffle", "pot_aside", "turn", "vote", "pace",
