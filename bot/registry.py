@@ -27,7 +27,7 @@ from typing import Any
 
 from bot.errors import InvalidRules
 from bot.game import Game
-from bot.i18n import N_
+from bot.i18n import GAME_LOCALES, N_, add_domain
 
 #: the line of a game's ``how_to`` that says what its accuracy is (a game that measures one: Air War, Army)
 ACCURACY = N_("Accuracy: how close your plays came to the best play (100% = the best play every engagement)")
@@ -92,10 +92,15 @@ class GamePlugin:
         return self.cog or f"cogs.{self.name}"
 
     @property
-    def rules_dir(self) -> Path:
+    def folder(self) -> Path:
+        """The game package's folder (its engine, flow, render, ``rules/`` and ``locales/``)."""
         module = import_module(self.package)
         assert module.__file__ is not None
-        return Path(module.__file__).resolve().parent / "rules"
+        return Path(module.__file__).resolve().parent
+
+    @property
+    def rules_dir(self) -> Path:
+        return self.folder / "rules"
 
 
 @dataclass(frozen=True)
@@ -165,7 +170,10 @@ def _plugin_of(module_name: str) -> GamePlugin:
     plugin = getattr(module, "PLUGIN", None)
     if not isinstance(plugin, GamePlugin):
         raise TypeError(f"game package {module_name} declares no PLUGIN = GamePlugin(...)")
-    return plugin if plugin.package else dataclasses.replace(plugin, package=module_name)
+    plugin = plugin if plugin.package else dataclasses.replace(plugin, package=module_name)
+    if plugin.folder.parent != GAMES_FOLDER:
+        add_domain(plugin.name, plugin.folder / GAME_LOCALES)  # (the project's games' words are found by folder)
+    return plugin
 
 
 def extra_packages() -> tuple[str, ...]:
