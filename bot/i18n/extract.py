@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import import_module
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir, extract_from_file
@@ -152,23 +152,29 @@ def commands_by_domain(commands: Iterable[CommandString],
     return found
 
 
-Item = TypeVar("Item", Marked, CommandString)
-
-
 def _string_key(string: Marked | CommandString) -> tuple[str | None, str]:
     return string.context, string.message if isinstance(string.message, str) else string.message[0]
 
 
-def _shared_first(found: dict[Domain, list[Item]]) -> dict[Domain, list[Item]]:
-    """A string the shared code marks too is the shared domain's alone, with the game's places: a game's code finds
-    it there (its own domain first, then the shared one), and it is translated once."""
-    shared = found[SHARED]
-    held = {_string_key(string) for string in shared}
-    games = {domain: [string for string in strings if _string_key(string) not in held]
-             for domain, strings in found.items() if domain != SHARED}
-    shared = shared + [string for domain, strings in found.items() if domain != SHARED for string in strings
-                       if _string_key(string) in held]
-    return {SHARED: shared, **games}
+def owned(marked: dict[Domain, list[Marked]],
+          commands: dict[Domain, list[CommandString]]) -> dict[Domain, list[Marked | CommandString]]:
+    """Each domain's strings. A string the shared code marks is the shared domain's alone (a game's code finds it
+    there: its own domain first, then the shared one). A string of a shared command that a game marks (its title,
+    a choice naming it) is that game's: adding a game changes no catalogue but its own. A string two games mark is
+    in both, translated the same."""
+    held = {_string_key(string) for string in marked[SHARED]}
+    games = [domain for domain in marked if domain != SHARED]
+    by_game = {domain: {_string_key(string) for string in marked[domain]} - held for domain in games}
+    found: dict[Domain, list[Marked | CommandString]] = {SHARED: [*marked[SHARED]]}
+    for string in commands[SHARED]:
+        key = _string_key(string)
+        owners = [domain for domain in games if key in by_game[domain]]
+        for domain in owners or [SHARED]:
+            found.setdefault(domain, []).append(string)
+    for domain in games:
+        found[domain] = [*found.get(domain, []), *(string for string in [*commands[domain], *marked[domain]]
+                                                    if _string_key(string) not in held)]
+    return found
 
 
 def new_catalogue(language: str | None, domain: Domain = SHARED) -> Catalog:
@@ -187,14 +193,16 @@ def new_catalogue(language: str | None, domain: Domain = SHARED) -> Catalog:
     return catalog
 
 
-def template(marked: list[Marked], commands: list[CommandString], domain: Domain = SHARED) -> Catalog:
-    """The domain's template: every string once, with every place it stands."""
+def template(marked: Sequence[Marked | CommandString], commands: Sequence[CommandString] = (),
+             domain: Domain = SHARED) -> Catalog:
+    """The domain's template: every string once, with every place it stands (a slash command's first)."""
     catalog = new_catalogue(None, domain)
-    for string in commands:
+    strings = [*commands, *marked]
+    for string in [s for s in strings if isinstance(s, CommandString)]:
         catalog.add(string.message, context=string.context, locations=[(string.where, 0)],
                     auto_comments=[f"Discord: at most {string.limit} characters"
                                    + (", lower case, one word" if string.context else "")])
-    for item in marked:
+    for item in [s for s in strings if isinstance(s, Marked)]:
         catalog.add(item.message, context=item.context, locations=[item.where])
     return catalog
 
@@ -257,18 +265,21 @@ def untranslated(catalog: Catalog) -> Iterator[str]:
             yield message.id if isinstance(message.id, str) else message.id[0]
 
 
+def templates() -> dict[Domain, Catalog]:
+    """Every domain's template, from the code and the commands as they are now."""
+    every = sources()
+    found = owned(marked_by_domain(every), commands_by_domain(asyncio.run(bot_command_strings()), every))
+    return {source.domain: template(found.get(source.domain, []), domain=source.domain) for source in every}
+
+
 def extract() -> dict[str, int]:
     """Write every domain's template and update its catalogues; returns each language's count of strings still in
     English (a string of two domains counts twice)."""
-    every = sources()
-    marked = _shared_first(marked_by_domain(every))
-    commands = _shared_first(commands_by_domain(asyncio.run(bot_command_strings()), every))
-    domains = [source.domain for source in every]
-    known = {language: known_translations(domains, language) for language in LANGUAGES
+    made = templates()
+    known = {language: known_translations(made, language) for language in LANGUAGES
              if language != DEFAULT_LANGUAGE}
     missing = dict.fromkeys(known, 0)
-    for domain in domains:
-        source = template(marked[domain], commands[domain], domain)
+    for domain, source in made.items():
         domain.folder.mkdir(exist_ok=True)
         write(source, domain.template_path)
         for language in known:
