@@ -1,6 +1,7 @@
-"""A game that exists only in this test's package (tests/e2e/toygame: High Card, its engine, flow, render and cog)
-is found by the registry, and is challenged, played and finished end to end through the local Discord by the real
-bot, with no project file naming it: a new game costs its own folder and cog."""
+"""A game that exists only in this test's package (tests/e2e/toygame: High Card, its engine, flow, render, its cog
+package and its catalogue) is found by the registry, and is challenged, played and finished end to end through the
+local Discord by the real bot, with no project file naming it and no catalogue but its own holding its words: a new
+game costs its own folders."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.cards import STANDARD_RANKS, card_label, rank_of
+from bot.i18n import SHARED, texts
+from bot.i18n.check import differences, problems, read_domain
+from bot.i18n.extract import sources, templates
 from bot.registry import discover, registry, use_registry
 from tests.e2e.live_table_checks import assert_live_table_in_v2
 from tests.e2e.test_airwar import fast_bot, lift_rate_limits
@@ -52,6 +56,27 @@ def test_no_project_file_names_the_toy_game():
     naming = [path for path in tracked if "highcard" in (ROOT / path).read_text(errors="ignore").lower()
               or "toygame" in (ROOT / path).read_text(errors="ignore")]
     assert naming == []
+
+
+def keys(catalog) -> set[tuple[str | None, str]]:
+    return {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in catalog if m.id}
+
+
+def test_the_toy_game_brings_its_own_catalogue_and_changes_no_other(toy_registry):
+    """Every word of the toy game (its code's and its commands', a shared command's choice naming it) is in its
+    own domain, in its own folder and translated; registered, it leaves every other domain's template as stored:
+    adding it edits nothing outside its folders."""
+    folder = ROOT / "tests" / "e2e" / "toygame"
+    toy = next(source for source in sources() if source.domain.name == "highcard")
+    assert toy.paths == (folder,) and toy.domain.folder == folder / "locales"
+    made = templates()
+    for domain, template in made.items():
+        assert keys(template) == keys(read_domain(domain)), f"{domain.name}'s template changed"
+    own = keys(made[toy.domain])
+    assert {(None, "High Card"), (None, "{game}, round {number}: score {score}; your hand {hand}."),
+            ("command name", "highcard")} <= own
+    assert (None, "High Card") not in keys(made[SHARED])  # (the choice naming it in /rules, /stats ... is its own)
+    assert [problem for language in ("de", "ru") for problem in problems(language) + differences(language)] == []
 
 
 async def test_a_toy_game_is_challenged_played_and_finished(toy_registry, make_env, tmp_path):
@@ -117,6 +142,13 @@ async def test_the_toy_games_status_forfeit_and_rematch(toy_registry, make_env, 
     assert status.response.ephemeral
     assert status.message.text.startswith(f"{TITLE}, round 1: score 0-0; your hand ")
     assert all(card in status.message.text for card in hand)
+
+    german = await env.slash(bob, "highcard status", locale="de")
+    await german.wait_response()
+    bobs_hand = " ".join(card_label(card) for card in HighCard.new(seed=SEED).hands[1])
+    assert german.message.text.startswith(texts("de")("{game}, round {number}: score {score}; your hand {hand}.",
+                                                      game="Hohe Karte", number=1, score="0-0", hand=bobs_hand))
+    assert german.message.text.startswith("Hohe Karte, Runde 1: Stand 0-0; deine Hand ")  # (from its own catalogue)
 
     question = await env.slash(bob, "highcard forfeit")
     await question.wait_response()

@@ -1,4 +1,5 @@
-"""`/highcard challenge|forfeit|status`: High Card's cog, on the kit (its commands, its events, its words)."""
+"""`/highcard challenge|forfeit|status`: High Card's cog, on the kit (its commands here, its events in
+:mod:`.presenter`, its buttons in :mod:`.ui`, its words in the game's render and catalogue)."""
 
 from __future__ import annotations
 
@@ -11,35 +12,10 @@ from discord.ext import commands
 from bot.i18n import Texts
 from bot.match.kernel import MatchKernel, MatchStatus
 from bot.render.common import ENGLISH
-from bot.storage.records import QueuedEvent
-from cogs.kit.items import MatchButtons
 from cogs.kit.match_cog import MatchCog
-from cogs.kit.presenter import Presenter, Show, shows
 from tests.e2e.toygame import render
-
-COG_NAME = "HighCard"
-BUTTONS = MatchButtons("hc", cog_name=COG_NAME, title=render.TITLE, panel_key=r"pick:[0-9AJQK]{1,2}[CDHS]",
-                       open_label="Open my High Card panel")
-
-
-class HighCardPresenter(Presenter):
-    render = render
-    buttons = BUTTONS
-    prefix = "hc"
-    colour = discord.Colour.dark_gold()
-
-    @shows("turn")
-    async def _on_turn(self, show: Show, event: QueuedEvent) -> None:
-        await self._send_panels(show, event.event["engagement"])
-
-    @shows("round")
-    async def _on_round(self, show: Show, event: QueuedEvent) -> None:
-        await self._post(show, f"round:{event.event['round']}", content=render.round_line(show.names, event.event))
-
-    @shows("result")
-    async def _on_result(self, show: Show, event: QueuedEvent) -> None:
-        game_over = next(q.event for q in await self.outbox.events(show.match.id) if q.type == "game_over")
-        await self._post_result(show, render.result(await self.display_names(show.match), game_over))
+from tests.e2e.toygame.cog.presenter import HighCardPresenter
+from tests.e2e.toygame.cog.ui import BUTTONS, COG_NAME
 
 
 class HighCardCog(MatchCog, name=COG_NAME):
@@ -63,7 +39,7 @@ class HighCardCog(MatchCog, name=COG_NAME):
         await self.show_status(interaction)
 
     def status_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
-        return render.status(status.view)  # (the toy game speaks English only)
+        return render.status(status.view, say)
 
 
 async def setup(bot: commands.Bot) -> None:
