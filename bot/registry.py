@@ -46,7 +46,8 @@ class GamePlugin:
 
     ``engine``: the game's engine class; ``variants``: preset subclasses registered under their own names;
     ``flow``: its :class:`~bot.match.flow.Flow` (the match kernel plays it with that);
-    ``cog``: the extension that is its Discord face (default ``cogs.<name>``); ``order``: its place in menus;
+    ``cog``: the extension that is its Discord face (default ``cogs.<name>``; ``".cog"``: a module of its own
+    package, for a game shipped as one package); ``order``: its place in menus;
     ``paces``: the paces a match of it can be played at (empty: it has none to choose), ``default_pace`` the one
     a match gets when nobody chose; ``how_to``: how a newcomer starts and plays it on Discord, paragraphs with the
     placeholders of :mod:`bot.howto` (``/help`` shows them, and every rules text starts with them);
@@ -89,6 +90,9 @@ class GamePlugin:
 
     @property
     def cog_extension(self) -> str:
+        """The cog's module: ``cog`` (``".cog"``: a module of the game's own package), else ``cogs.<name>``."""
+        if self.cog and self.cog.startswith("."):
+            return self.package + self.cog
         return self.cog or f"cogs.{self.name}"
 
     @property

@@ -5,7 +5,9 @@ game costs its own folders."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,6 +79,36 @@ def test_the_toy_game_brings_its_own_catalogue_and_changes_no_other(toy_registry
             ("command name", "highcard")} <= own
     assert (None, "High Card") not in keys(made[SHARED])  # (the choice naming it in /rules, /stats ... is its own)
     assert [problem for language in ("de", "ru") for problem in problems(language) + differences(language)] == []
+
+
+async def test_the_toy_games_folder_alone_is_the_game_its_cog_and_its_words(make_env, tmp_path, monkeypatch):
+    """A copy of the toy game's folder, anywhere, under another name, is the whole game: the registry finds it,
+    the bot loads its cog from the copy, and its status answers from the copy's catalogue. Nothing outside the
+    folder holds a piece of it."""
+    copy = tmp_path / "elsewhere" / "highcard_copy"
+    shutil.copytree(ROOT / "tests" / "e2e" / "toygame", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.syspath_prepend(str(copy.parent))
+    previous = use_registry(discover(["highcard_copy"]))
+    try:
+        plugin = registry().entry("highcard").plugin
+        assert plugin.folder == copy and plugin.cog_extension == "highcard_copy.cog"
+        env = await make_env(fast_bot(tmp_path / "copy.db", seed=SEED))
+        lift_rate_limits(env)
+        alice, bob = env.user("alice"), env.user("bob")
+        cog = env.bot.get_cog("HighCard")
+        assert Path(sys.modules[type(cog).__module__].__file__).is_relative_to(copy)
+        ix = await env.slash(alice, "highcard challenge", opponent=bob)
+        await ix.wait_response()
+        match_id = int(ix.message.buttons[0]["custom_id"].split(":")[2])
+        await click(env, bob, ix.message, f"hc:c:{match_id}:accept")
+        await env.wait_for(lambda: panel_of(env, alice, 1), message="no panel for round 1")
+        status = await env.slash(alice, "highcard status", locale="de")
+        await status.wait_response()
+        assert status.message.text.startswith("Hohe Karte, Runde 1: Stand 0-0; deine Hand ")
+    finally:
+        use_registry(previous)
+        for name in [name for name in sys.modules if name.startswith("highcard_copy")]:
+            del sys.modules[name]
 
 
 async def test_a_toy_game_is_challenged_played_and_finished(toy_registry, make_env, tmp_path):

@@ -3,7 +3,8 @@
 The registry finds it when this package is named to :func:`bot.registry.discover` (or in ``GAME_PACKAGES``)."""
 
 from bot.registry import GamePlugin
-from tests.e2e.toygame.engine import HighCard
-from tests.e2e.toygame.flow import HighCardFlow
 
-PLUGIN = GamePlugin(engine=HighCard, flow=HighCardFlow, cog="tests.e2e.toygame.cog", order=90)
+from .engine import HighCard
+from .flow import HighCardFlow
+
+PLUGIN = GamePlugin(engine=HighCard, flow=HighCardFlow, cog=".cog", order=90)

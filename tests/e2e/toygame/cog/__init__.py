@@ -13,9 +13,10 @@ from bot.i18n import Texts
 from bot.match.kernel import MatchKernel, MatchStatus
 from bot.render.common import ENGLISH
 from cogs.kit.match_cog import MatchCog
-from tests.e2e.toygame import render
-from tests.e2e.toygame.cog.presenter import HighCardPresenter
-from tests.e2e.toygame.cog.ui import BUTTONS, COG_NAME
+
+from .. import render
+from .presenter import HighCardPresenter
+from .ui import BUTTONS, COG_NAME
 
 
 class HighCardCog(MatchCog, name=COG_NAME):

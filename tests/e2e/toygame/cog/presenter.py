@@ -7,8 +7,9 @@ import discord
 from bot.i18n import texts
 from bot.storage.records import QueuedEvent
 from cogs.kit.presenter import Presenter, Show, shows
-from tests.e2e.toygame import render
-from tests.e2e.toygame.cog.ui import BUTTONS
+
+from .. import render
+from .ui import BUTTONS
 
 
 class HighCardPresenter(Presenter):

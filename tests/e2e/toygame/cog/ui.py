@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from bot.i18n import N_
 from cogs.kit.items import MatchButtons
-from tests.e2e.toygame import render
+
+from .. import render
 
 COG_NAME = "HighCard"
 BUTTONS = MatchButtons("hc", cog_name=COG_NAME, title=render.TITLE, panel_key=r"pick:[0-9AJQK]{1,2}[CDHS]",
