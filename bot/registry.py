@@ -41,6 +41,22 @@ GAMES_FOLDER = Path(__file__).resolve().parent / "games"
 
 
 @dataclass(frozen=True)
+class GameSetting:
+    """A server setting a game declares (``GamePlugin.settings``): the settings service checks a value against it and
+    stores it for the game in the one table of every game's settings, so a game's setting needs no column and no
+    migration. ``key``: its name in the game's code and on the command line; ``label``: what an admin reads
+    (marked with ``N_``); ``choices``: the values it takes, the first its default."""
+
+    key: str
+    label: str
+    choices: tuple[str, ...]
+
+    @property
+    def default(self) -> str:
+        return self.choices[0]
+
+
+@dataclass(frozen=True)
 class GamePlugin:
     """One game as its package declares it (``PLUGIN`` in the package's ``__init__``).
 
@@ -55,7 +71,8 @@ class GamePlugin:
     action a seat of the bot plays (run in another process: pure, picklable arguments), with its ``levels``,
     strongest first, and the ``default_level`` (``None``: the first); ``None``: nobody can play the bot;
     ``choices``: the choices its slash commands offer for an option, ``(option, ((value, name), ...))``, each name
-    marked with ``N_`` (a rules text names a choice as the reader's client shows it)."""
+    marked with ``N_`` (a rules text names a choice as the reader's client shows it); ``settings``: its per-server
+    settings (:class:`GameSetting`), stored for it by the settings service."""
 
     engine: type[Game]
     flow: type[Any]
@@ -69,6 +86,7 @@ class GamePlugin:
     opponent: str | None = None
     levels: tuple[str, ...] = ()
     default_level: str | None = None
+    settings: tuple[GameSetting, ...] = ()
     package: str = field(default="", compare=False)
 
     @property
@@ -87,6 +105,10 @@ class GamePlugin:
     def choice_names(self, option: str) -> dict[str, str]:
         """The choices offered for ``option``: each value's name (English, marked for the catalogues)."""
         return dict(dict(self.choices)[option])
+
+    def setting(self, key: str) -> GameSetting | None:
+        """The setting the game declares as ``key`` (``None``: it declares none so)."""
+        return next((setting for setting in self.settings if setting.key == key), None)
 
     @property
     def cog_extension(self) -> str:

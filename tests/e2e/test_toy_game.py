@@ -214,3 +214,45 @@ async def test_every_command_that_names_a_game_offers_a_game_registered_before_t
         assert "highcard" in game_values(command, *path), command
     war_family = [entry.name for entry in registry().entries() if entry.family == "war"]
     assert game_values("war", "challenge") == war_family and "highcard" not in war_family
+
+
+async def test_the_toy_games_own_setting_is_set_by_an_admin_shown_and_stored_like_every_games(toy_registry, make_env,
+                                                                                              tmp_path):
+    """High Card declares a server setting (round lines in the thread): its own command sets it for a member who
+    manages the server (anyone else is refused, nothing changes), ``/settings show`` lists it, a match then posts no
+    round lines, and it is stored in the table of every game's settings: no column, no migration of its own."""
+    env = await make_env(fast_bot(tmp_path / "highcard.db", seed=SEED))
+    lift_rate_limits(env)
+    alice, bob = env.user("alice"), env.user("bob")
+    mo = env.user("mo", roles=[env.role("Mod", permissions=1 << 5)])  # Manage Server
+    cog = env.bot.get_cog("HighCard")
+
+    refused = await env.slash(alice, "highcard rounds", shown="off")
+    await refused.wait_response()
+    assert refused.response.ephemeral and "Manage Server" in refused.message.text
+    changed = await env.slash(mo, "highcard rounds", shown="off")
+    await changed.wait_response()
+    assert changed.response.ephemeral and changed.message.text == "Round lines in the thread: off"
+    shown = await env.slash(mo, "settings show")
+    await shown.wait_response()
+    assert shown.message.text.endswith("Game settings:\n• High Card: Round lines in the thread: off")
+    async with env.bot.db.read() as conn:
+        rows = await conn.execute_fetchall("SELECT guild_id, game, setting, value FROM guild_game_settings")
+        columns = {row["name"] for row in await conn.execute_fetchall("PRAGMA table_info(guild_settings)")}
+    assert [tuple(row) for row in rows] == [(env.guild.id, "highcard", "round_lines", "off")]
+    assert not any("round" in column for column in columns)
+
+    ix = await env.slash(alice, "highcard challenge", opponent=bob)
+    await ix.wait_response()
+    match_id = int(ix.message.buttons[0]["custom_id"].split(":")[2])
+    await click(env, bob, ix.message, f"hc:c:{match_id}:accept")
+    thread = await env.wait_for(lambda: ix.message.thread, message="no thread for the match")
+    hands = HighCard.new(seed=SEED).hands
+    for step in (1, 2):
+        for seat, user in enumerate((alice, bob)):
+            panel = await env.wait_for(lambda u=user, s=step: panel_of(env, u, s), message=f"no panel {step}")
+            await click(env, user, panel, f"hc:p:{match_id}:{step}:pick:{hands[seat][step - 1]}")
+    await env.wait_for(lambda: next((m for m in env.messages(thread) if title(m).startswith(f"{TITLE} — ")
+                                     and "round" not in title(m)), None), message="no result")
+    assert (await cog.service.get_match(match_id)).status == "finished"
+    assert not any(m.text.startswith("Round ") for m in env.messages(thread))

@@ -12,9 +12,14 @@ from discord.ext import commands
 from bot.i18n import Texts
 from bot.match.kernel import MatchKernel, MatchStatus
 from bot.render.common import ENGLISH
+from bot.services import USER_ERRORS
 from cogs.kit.match_cog import MatchCog
+from cogs.kit.messages import private_words, said
+from cogs.kit.messages import tell_privately as tell
+from cogs.kit.stats_ui import settings_service
+from cogs.settings import NEEDS_MANAGE, may_manage
 
-from .. import render
+from .. import ROUND_LINES, render
 from .presenter import HighCardPresenter
 from .ui import BUTTONS, COG_NAME
 
@@ -38,6 +43,25 @@ class HighCardCog(MatchCog, name=COG_NAME):
     @highcard.command(name="status", description="Your High Card match")
     async def status(self, interaction: discord.Interaction) -> None:
         await self.show_status(interaction)
+
+    @highcard.command(name="rounds", description="Whether each round gets a line in the match's thread")
+    @app_commands.describe(shown="on (the default) or off: the thread then shows only the result")
+    @app_commands.choices(shown=[app_commands.Choice(name=app_commands.locale_str(value, verbatim=True), value=value)
+                                 for value in ROUND_LINES.choices])
+    async def rounds(self, interaction: discord.Interaction, shown: app_commands.Choice[str]) -> None:
+        """The server's round lines (for members who may manage the server), stored as every game's settings are."""
+        _ = private_words(interaction)
+        assert interaction.guild_id is not None
+        if not may_manage(interaction):
+            await tell(interaction, _(NEEDS_MANAGE))
+            return
+        try:
+            await settings_service(self.bot).set_game_setting(interaction.guild_id, self.game, ROUND_LINES.key,
+                                                              shown.value)
+        except USER_ERRORS as error:
+            await tell(interaction, _("{refusal} Nothing was changed.", refusal=said(error, interaction)))
+            return
+        await tell(interaction, f"{_(ROUND_LINES.label)}: {shown.value}")
 
     def status_text(self, status: MatchStatus, *, say: Texts = ENGLISH) -> str:
         return render.status(status.view, say)

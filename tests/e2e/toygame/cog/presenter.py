@@ -5,10 +5,11 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import texts
+from bot.services.settings import SettingsService
 from bot.storage.records import QueuedEvent
 from cogs.kit.presenter import Presenter, Show, shows
 
-from .. import render
+from .. import ROUND_LINES, render
 from .ui import BUTTONS
 
 
@@ -24,6 +25,9 @@ class HighCardPresenter(Presenter):
 
     @shows("round")
     async def _on_round(self, show: Show, event: QueuedEvent) -> None:
+        server = await self.service.get_settings(show.match.guild_id)
+        if SettingsService.game_setting(server, "highcard", ROUND_LINES.key) == "off":
+            return
         await self._post(show, f"round:{event.event['round']}",
                          content=render.round_line(show.names, event.event, texts(show.language)))
 
