@@ -343,8 +343,3 @@ def fill(translations: Mapping[str, Mapping[str, str | Sequence[str]]]) -> dict[
         counts[language] = len(filled)
     return counts
 
-
-def read_template() -> Catalog:
-    """The shared domain's template."""
-    with TEMPLATE.open("rb") as file:
-        return read_po(file, domain=SHARED.name)
