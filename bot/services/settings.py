@@ -225,10 +225,11 @@ class SettingsService:
     @staticmethod
     def game_setting(settings: GuildSettings, game: str, key: str) -> str:
         """The server's value of the game's setting ``key`` (its default until set), from settings already read."""
-        declared = registry().entry(game).plugin.setting(key)
+        plugin = registry().entry(game).plugin  # (a variant's settings are its game's)
+        declared = plugin.setting(key)
         if declared is None:
             raise KeyError(f"{game} declares no setting {key!r}")
-        return settings.game_settings.get(registry().entry(game).family, {}).get(key, declared.default)
+        return settings.game_settings.get(plugin.name, {}).get(key, declared.default)
 
     async def set_game_setting(self, guild_id: int, game: str, key: str, value: str) -> GuildSettings:
         """Set a setting the game declares to one of its choices (its default removes the stored value)."""
