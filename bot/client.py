@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 
 #: the folder of the cogs: read, not imported (the cogs sit above the client, which loads them by name)
 COGS_FOLDER = Path(__file__).resolve().parent.parent / "cogs"
+#: the package in `cogs` that every cog is made of, and no cog itself
+KIT = "kit"
 
 SORRY = N_("Something went wrong on our side; nothing was changed. Please try again in a moment.")
 #: the answer to a click on a button of a kind the bot no longer shows, or whose id it can't read
@@ -57,10 +59,10 @@ NOTHING_TO_DO = N_("That button has nothing more to do; nothing was changed.")
 
 
 def cog_extensions() -> list[str]:
-    """Every module in the `cogs` package (``_name`` modules are the kit and a cog's helpers) and every registered
-    game's cog, as extension names."""
+    """Every module and package in the `cogs` package (a game's cog is its package, ``cogs/<game>/``; the kit and
+    ``_name`` modules are none) and every registered game's cog, as extension names."""
     found = {f"cogs.{module.name}" for module in pkgutil.iter_modules([str(COGS_FOLDER)])
-             if not module.ispkg and not module.name.startswith("_")}
+             if module.name != KIT and not module.name.startswith("_")}
     return sorted(found | {plugin.cog_extension for plugin in registry().plugins})
 
 

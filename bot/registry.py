@@ -27,7 +27,7 @@ from typing import Any
 
 from bot.errors import InvalidRules
 from bot.game import Game
-from bot.i18n import N_
+from bot.i18n import GAME_LOCALES, N_, add_domain
 
 #: the line of a game's ``how_to`` that says what its accuracy is (a game that measures one: Air War, Army)
 ACCURACY = N_("Accuracy: how close your plays came to the best play (100% = the best play every engagement)")
@@ -41,12 +41,29 @@ GAMES_FOLDER = Path(__file__).resolve().parent / "games"
 
 
 @dataclass(frozen=True)
+class GameSetting:
+    """A server setting a game declares (``GamePlugin.settings``): the settings service checks a value against it and
+    stores it for the game in the one table of every game's settings, so a game's setting needs no column and no
+    migration. ``key``: its name in the game's code and on the command line; ``label``: what an admin reads
+    (marked with ``N_``); ``choices``: the values it takes, the first its default."""
+
+    key: str
+    label: str
+    choices: tuple[str, ...]
+
+    @property
+    def default(self) -> str:
+        return self.choices[0]
+
+
+@dataclass(frozen=True)
 class GamePlugin:
     """One game as its package declares it (``PLUGIN`` in the package's ``__init__``).
 
     ``engine``: the game's engine class; ``variants``: preset subclasses registered under their own names;
     ``flow``: its :class:`~bot.match.flow.Flow` (the match kernel plays it with that);
-    ``cog``: the extension that is its Discord face (default ``cogs.<name>``); ``order``: its place in menus;
+    ``cog``: the extension that is its Discord face (default ``cogs.<name>``; ``".cog"``: a module of its own
+    package, for a game shipped as one package); ``order``: its place in menus;
     ``paces``: the paces a match of it can be played at (empty: it has none to choose), ``default_pace`` the one
     a match gets when nobody chose; ``how_to``: how a newcomer starts and plays it on Discord, paragraphs with the
     placeholders of :mod:`bot.howto` (``/help`` shows them, and every rules text starts with them);
@@ -54,7 +71,8 @@ class GamePlugin:
     action a seat of the bot plays (run in another process: pure, picklable arguments), with its ``levels``,
     strongest first, and the ``default_level`` (``None``: the first); ``None``: nobody can play the bot;
     ``choices``: the choices its slash commands offer for an option, ``(option, ((value, name), ...))``, each name
-    marked with ``N_`` (a rules text names a choice as the reader's client shows it)."""
+    marked with ``N_`` (a rules text names a choice as the reader's client shows it); ``settings``: its per-server
+    settings (:class:`GameSetting`), stored for it by the settings service."""
 
     engine: type[Game]
     flow: type[Any]
@@ -68,6 +86,7 @@ class GamePlugin:
     opponent: str | None = None
     levels: tuple[str, ...] = ()
     default_level: str | None = None
+    settings: tuple[GameSetting, ...] = ()
     package: str = field(default="", compare=False)
 
     @property
@@ -87,15 +106,27 @@ class GamePlugin:
         """The choices offered for ``option``: each value's name (English, marked for the catalogues)."""
         return dict(dict(self.choices)[option])
 
+    def setting(self, key: str) -> GameSetting | None:
+        """The setting the game declares as ``key`` (``None``: it declares none so)."""
+        return next((setting for setting in self.settings if setting.key == key), None)
+
     @property
     def cog_extension(self) -> str:
+        """The cog's module: ``cog`` (``".cog"``: a module of the game's own package), else ``cogs.<name>``."""
+        if self.cog and self.cog.startswith("."):
+            return self.package + self.cog
         return self.cog or f"cogs.{self.name}"
 
     @property
-    def rules_dir(self) -> Path:
+    def folder(self) -> Path:
+        """The game package's folder (its engine, flow, render, ``rules/`` and ``locales/``)."""
         module = import_module(self.package)
         assert module.__file__ is not None
-        return Path(module.__file__).resolve().parent / "rules"
+        return Path(module.__file__).resolve().parent
+
+    @property
+    def rules_dir(self) -> Path:
+        return self.folder / "rules"
 
 
 @dataclass(frozen=True)
@@ -165,7 +196,10 @@ def _plugin_of(module_name: str) -> GamePlugin:
     plugin = getattr(module, "PLUGIN", None)
     if not isinstance(plugin, GamePlugin):
         raise TypeError(f"game package {module_name} declares no PLUGIN = GamePlugin(...)")
-    return plugin if plugin.package else dataclasses.replace(plugin, package=module_name)
+    plugin = plugin if plugin.package else dataclasses.replace(plugin, package=module_name)
+    if plugin.folder.parent != GAMES_FOLDER:
+        add_domain(plugin.name, plugin.folder / GAME_LOCALES)  # (the project's games' words are found by folder)
+    return plugin
 
 
 def extra_packages() -> tuple[str, ...]:

@@ -1,13 +1,18 @@
-"""The bot's languages: one gettext catalogue per language (``bot/i18n/locales/<language>.po``, English is the
-source), read with Babel.
+"""The bot's languages: gettext catalogues read with Babel, English the source. The catalogues are in domains: the
+shared one (``bot/i18n/locales/<language>.po``: the kit, the services, every word not a game's own) and one per
+game (``bot/games/<game>/locales/<language>.po``: the words of its package and its cog package), so a game brings
+its words with it. A language's words are every domain's (:func:`catalogue`): a game's domain first, then the
+shared one, which alone holds a word both the shared code and a game's say; a word two games say is in both
+games' domains, translated the same (``python -m bot.i18n.check`` says when not), so whose domain a word is found
+in never changes it.
 
 Text is written in English and marked where it is made: ``_ = texts(language)`` then ``_("You won {count}.",
 count=3)`` (placeholders in ``str.format`` style, filled after the lookup), ``_.ngettext(singular, plural, n)`` for
 counts, ``_.pgettext(context, text)`` where one English word means two things. Text made before anyone's language is
 known (an error's message, a button's label in a table) is marked with :func:`N_` and looked up when shown:
 ``_(ERROR_TEXT)``. ``python -m bot.i18n extract`` gathers every marked string, and the slash commands' names and
-descriptions, into ``locales/airwar.pot`` and adds the new ones to each catalogue; a string a catalogue lacks
-shows in English.
+descriptions, into each domain's template (``locales/<domain>.pot``) and adds the new ones to each catalogue of
+the domain; a string no catalogue has shows in English.
 
 Whose language: a private answer speaks the user's (Discord's ``interaction.locale``, never shown to anyone else);
 a public message the server's (``/settings language``; English until it is set, since Discord's server locale is
@@ -28,7 +33,12 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+#: the shared domain (the bot's own name): every word that is no game's own
 DOMAIN = "airwar"
+#: the folder of the project's game packages: read, not imported (the games sit far above the words)
+GAMES_FOLDER = Path(__file__).resolve().parent.parent / "games"
+#: a game package's folder of catalogues
+GAME_LOCALES = "locales"
 DEFAULT_LANGUAGE = "en"
 
 #: every language the bot speaks, by its catalogue's code, with its own name for itself
@@ -124,31 +134,86 @@ def _plural_function(expression: str) -> Callable[[int], int]:
     return gettext.c2py(expression)
 
 
+@dataclass(frozen=True)
+class Domain:
+    """One gettext domain: its ``name`` and the ``folder`` of its template (``<name>.pot``) and catalogues
+    (``<language>.po``)."""
+
+    name: str
+    folder: Path
+
+    @property
+    def template_path(self) -> Path:
+        return self.folder / f"{self.name}.pot"
+
+    def catalogue_path(self, language: str) -> Path:
+        return self.folder / f"{language}.po"
+
+
+#: the shared domain: the kit's, the services', the bot's own words
+SHARED = Domain(DOMAIN, LOCALES_DIR)
+#: the domains of games from elsewhere (``GAME_PACKAGES``, a test's toy game), added when the registry finds them
+_added: dict[str, Domain] = {}
+
+
 def catalogue_path(language: str) -> Path:
-    return LOCALES_DIR / f"{language}.po"
+    """The shared domain's catalogue of ``language``."""
+    return SHARED.catalogue_path(language)
+
+
+def game_domains() -> tuple[Domain, ...]:
+    """Every game's domain this process knows: each folder of ``bot/games/`` with catalogues (named by the
+    folder, as the registry names the game), then the games from elsewhere (:func:`add_domain`)."""
+    return tuple({**{domain.name: domain for domain in _project_game_domains()}, **_added}.values())
 
 
 @functools.cache
+def _project_game_domains() -> tuple[Domain, ...]:
+    if not GAMES_FOLDER.is_dir():
+        return ()
+    return tuple(Domain(folder.name, folder / GAME_LOCALES) for folder in sorted(GAMES_FOLDER.iterdir())
+                 if (folder / GAME_LOCALES).is_dir())
+
+
+def add_domain(name: str, folder: Path) -> None:
+    """A game from elsewhere brings its catalogues in ``folder``: its words are the language's from now on."""
+    domain = Domain(name, folder)
+    if _added.get(name) != domain and folder.is_dir():
+        _added[name] = domain
+        _read_catalogues.cache_clear()
+        texts.cache_clear()
+
+
 def catalogue(language: str) -> Catalogue:
-    """The language's catalogue as stored (English and a missing file: empty). Fuzzy and empty entries are left
-    out: they show in English."""
-    path = catalogue_path(language)
-    if language == DEFAULT_LANGUAGE or not path.exists():
-        return Catalogue(language)
-    with path.open("rb") as file:
-        po = read_po(file, locale=language, domain=DOMAIN)
+    """The language's words as stored, every domain's (English and missing files: empty). Fuzzy and empty entries
+    are left out: they show in English."""
+    return _read_catalogues(language, (*game_domains(), SHARED))
+
+
+@functools.cache
+def _read_catalogues(language: str, domains: tuple[Domain, ...]) -> Catalogue:
     singular: dict[tuple[str | None, str], str] = {}
     plural: dict[tuple[str | None, str], tuple[str, ...]] = {}
-    for message in po:
-        if not message.id or message.fuzzy:
+    plural_expr = "(n != 1)"
+    if language == DEFAULT_LANGUAGE:
+        return Catalogue(language)
+    for domain in domains:
+        path = domain.catalogue_path(language)
+        if not path.exists():
             continue
-        if isinstance(message.id, tuple | list):
-            forms = tuple(message.string or ())
-            if forms and all(forms):
-                plural[(message.context, message.id[0])] = forms
-        elif message.string:
-            singular[(message.context, message.id)] = message.string
-    return Catalogue(language, singular, plural, po.plural_expr)
+        with path.open("rb") as file:
+            po = read_po(file, locale=language, domain=domain.name)
+        plural_expr = po.plural_expr
+        for message in po:
+            if not message.id or message.fuzzy:
+                continue
+            if isinstance(message.id, tuple | list):
+                forms = tuple(message.string or ())
+                if forms and all(forms):
+                    plural.setdefault((message.context, message.id[0]), forms)
+            elif message.string:
+                singular.setdefault((message.context, message.id), message.string)
+    return Catalogue(language, singular, plural, plural_expr)
 
 
 #: the catalogues as stored (what a language's words are unless a test swaps :func:`catalogue`)

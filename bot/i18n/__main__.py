@@ -1,7 +1,9 @@
-"""``python -m bot.i18n extract``: gather the strings to translate into ``bot/i18n/locales/airwar.pot`` and add the
-new ones to each language's catalogue (``bot/i18n/locales/<language>.po``); prints how many each still lacks.
+"""``python -m bot.i18n extract``: gather the strings to translate into each domain's template (the shared one,
+``bot/i18n/locales/airwar.pot``; a game's, ``bot/games/<game>/locales/<game>.pot``) and add the new ones to the
+domain's catalogue of each language (``locales/<language>.po`` beside it); prints how many each still lacks.
 ``python -m bot.i18n fill FILE.json``: put the translations of a JSON file (``{"English": {"de": "Deutsch", ...}}``,
-``"context\u0004English"`` for a string with a context, a list of forms for a plural) into the catalogues."""
+``"context\u0004English"`` for a string with a context, a list of forms for a plural) into the catalogues of every
+domain that holds each string. ``python -m bot.i18n.check``: what is missing or wrong."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import json
 import logging
 from pathlib import Path
 
-from bot.i18n.extract import TEMPLATE, extract, fill
+from bot.i18n.extract import extract, fill, sources
 
 
 def main() -> None:
@@ -26,7 +28,8 @@ def main() -> None:
         print(", ".join(f"{language}: {count}" for language, count in counts.items()))
         return
     missing = extract()
-    print(f"wrote {TEMPLATE}")
+    for source in sources():
+        print(f"wrote {source.domain.template_path}")
     for language, count in missing.items():
         print(f"{language}: {count} strings to translate" if count else f"{language}: complete")
 

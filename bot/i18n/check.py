@@ -1,7 +1,8 @@
-"""What a catalogue must hold: every string of the template, translated (not fuzzy, not empty), with the same
-``{placeholders}``; a command's name as Discord takes it (lower case, one word, at most 32 characters); a
-description or choice at most 100 characters. And every game's rules text translated (``<name>.<language>.md``).
-``python -m bot.i18n.check [LANGUAGE ...]`` prints what is wrong."""
+"""What a language's catalogues must hold, every domain's together: every string of the templates, translated (not
+fuzzy, not empty), with the same ``{placeholders}``; a string two domains hold, translated the same in both; a
+command's name as Discord takes it (lower case, one word, at most 32 characters); a description or choice at most
+100 characters. And every game's rules text translated (``<name>.<language>.md``). ``python -m bot.i18n.check
+[LANGUAGE ...]`` prints what is wrong."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections.abc import Iterable
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
-from bot.i18n import COMMAND_NAME, DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, catalogue_path, placeholders
+from bot.i18n import COMMAND_NAME, DEFAULT_LANGUAGE, LANGUAGES, SHARED, Domain, catalogue_path, placeholders
 
 NAME_LIMIT = 32
 TEXT_LIMIT = 100
@@ -20,13 +21,59 @@ TEXT_LIMIT = 100
 RULES_LIMIT = 5800
 
 
-def read(language: str | None = None) -> Catalog:
-    """The language's catalogue as stored (``None``: the template)."""
-    from bot.i18n.extract import TEMPLATE
-
-    path = TEMPLATE if language is None else catalogue_path(language)
+def read_domain(domain: Domain, language: str | None = None) -> Catalog | None:
+    """The domain's catalogue of the language as stored (``None``: its template); ``None`` when it has none."""
+    if domain == SHARED:
+        path = SHARED.template_path if language is None else catalogue_path(language)
+    else:
+        path = domain.template_path if language is None else domain.catalogue_path(language)
+    if not path.exists():
+        return None
     with path.open("rb") as file:
-        return read_po(file, locale=language, domain=DOMAIN)
+        return read_po(file, locale=language, domain=domain.name)
+
+
+def domains() -> list[Domain]:
+    """The shared domain, then every registered game's."""
+    from bot.i18n.extract import sources
+
+    return [source.domain for source in sources()]
+
+
+def read(language: str | None = None) -> Catalog:
+    """The language's catalogues as stored, every domain's in one (``None``: the templates); a string two domains
+    hold is the shared domain's, or the first game's."""
+    merged: Catalog | None = None
+    for domain in domains():
+        catalog = read_domain(domain, language)
+        if catalog is None:
+            continue
+        if merged is None:
+            merged = catalog
+            continue
+        for message in catalog:
+            if message.id and merged.get(message.id, context=message.context) is None:
+                merged[message.id] = message
+    assert merged is not None, "no catalogue: run python -m bot.i18n extract"
+    return merged
+
+
+def differences(language: str) -> list[str]:
+    """The strings two domains' templates hold that their catalogues translate differently into ``language``."""
+    seen: dict[tuple[str | None, str], tuple[str, object]] = {}
+    found = []
+    for domain in domains():
+        held = {(message.context, message.id) for message in read_domain(domain) or () if message.id}
+        for message in read_domain(domain, language) or ():
+            if not message.id or message.fuzzy or not message.string or (message.context, message.id) not in held:
+                continue
+            key = (message.context, message.id if isinstance(message.id, str) else message.id[0])
+            string = message.string if isinstance(message.string, str) else tuple(message.string)
+            first = seen.setdefault(key, (domain.name, string))
+            if first[1] != string:
+                found.append(f"{language}: {key[1]!r} is {first[1]!r} in {first[0]}'s catalogue, {string!r} in "
+                             f"{domain.name}'s")
+    return found
 
 
 def is_command_name(text: str) -> bool:
@@ -102,7 +149,7 @@ def _is_command_text(message: Message) -> bool:
 
 def every_problem(languages: Iterable[str] = LANGUAGES) -> list[str]:
     return [problem for language in languages if language != DEFAULT_LANGUAGE
-            for problem in [*problems(language), *rules_problems(language)]]
+            for problem in [*problems(language), *differences(language), *rules_problems(language)]]
 
 
 def main() -> None:

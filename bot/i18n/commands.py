@@ -54,12 +54,14 @@ def family_text(extras: dict[str, Any], words: Texts) -> str:
 @dataclass(frozen=True)
 class CommandString:
     """A string a command tree shows: ``context`` is :data:`~bot.i18n.COMMAND_NAME` for a name, else ``None``;
-    ``where`` the command it belongs to (``/airwar challenge``)."""
+    ``where`` the command it belongs to (``/airwar challenge``); ``module`` the module defining that command (its
+    cog's: whose catalogue domain the string is in)."""
 
     message: str
     context: str | None
     where: str
     limit: int
+    module: str | None = None
 
 
 class _Recorder(app_commands.Translator):
@@ -77,9 +79,10 @@ def _described(message: str, context: app_commands.TranslationContext[Any, Any])
     data = context.data
     command = data if isinstance(data, app_commands.Command | app_commands.Group) else getattr(data, "command", None)
     where = f"/{command.qualified_name.replace(' ', '/')}" if command is not None else "/"
+    module = getattr(command, "module", None)
     if context.location in NAME_LOCATIONS:
-        return CommandString(message, COMMAND_NAME, where, 32)
-    return CommandString(message, None, where, 100)
+        return CommandString(message, COMMAND_NAME, where, 32, module)
+    return CommandString(message, None, where, 100, module)
 
 
 async def command_strings(tree: app_commands.CommandTree[Any]) -> list[CommandString]:

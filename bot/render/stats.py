@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.i18n import COMMAND_NAME, LANGUAGES, N_, Texts
 from bot.match.ratings import DISPLAY_START, displayed
-from bot.registry import game_class
+from bot.registry import game_class, registry
 from bot.render.common import ALT_TEXT_LIMIT, ENGLISH, Picture, Surface, clamp, clamp_line, timestamp
 from bot.render.plots import line_chart
 
@@ -411,4 +411,11 @@ def settings(current: Any, games: Sequence[str], say: Texts = ENGLISH) -> str:
     for game in games:
         given = rules.get(game)
         lines.append(f"• {game_title(game, say)}: {rules_text(given) if given else defaults}")
+    declared = [plugin for plugin in registry().plugins if plugin.name in games and plugin.settings]
+    if declared:
+        lines.append(_("Game settings:"))
+    for plugin in declared:
+        stored = current.game_settings.get(plugin.name, {})
+        lines += [f"• {game_title(plugin.name, say)}: {_(setting.label)}: {stored.get(setting.key, setting.default)}"
+                  for setting in plugin.settings]
     return clamp("\n".join(lines), say=say)

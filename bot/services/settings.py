@@ -10,7 +10,10 @@
 * the channels where matches may start (``start_channels``; none: anywhere), checked by
   :meth:`SettingsService.check_start`;
 * the language of the server's public messages (``language``, a code of :data:`bot.i18n.LANGUAGES`; English until
-  set), read through :meth:`SettingsService.language`, which keeps it in memory.
+  set), read through :meth:`SettingsService.language`, which keeps it in memory;
+* each game's own settings, as the game declares them (:class:`bot.registry.GameSetting`): set with
+  :meth:`SettingsService.set_game_setting` and read with :meth:`SettingsService.game_setting`, stored alike for
+  every game (a game's setting needs no column of its own).
 
 Every setter validates first and raises :class:`InvalidSetting` (its text is the user's message) without changing
 anything; a setter returns the settings after the change.
@@ -25,9 +28,9 @@ from typing import Any
 
 from bot.errors import GameError
 from bot.games.airwar.flow import ARRANGE_SECONDS_RANGE, FLIP_PACE_MS_RANGE
-from bot.i18n import LANGUAGES, N_, Texts
+from bot.i18n import LANGUAGES, N_, Phrase, Texts
 from bot.match.errors import ServiceError
-from bot.registry import game_class, game_names
+from bot.registry import game_class, game_names, registry
 from bot.storage.port import Storage
 from bot.storage.settings import WAR_PACES, GuildSettings
 
@@ -218,6 +221,32 @@ class SettingsService:
         async with self.db.transaction() as conn:
             await self.db.settings.put_default_rules(conn, guild_id, game, parsed, self.clock())
             return await self.db.settings.get_settings(conn, guild_id)
+
+    @staticmethod
+    def game_setting(settings: GuildSettings, game: str, key: str) -> str:
+        """The server's value of the game's setting ``key`` (its default until set), from settings already read."""
+        plugin = registry().entry(game).plugin  # (a variant's settings are its game's)
+        declared = plugin.setting(key)
+        if declared is None:
+            raise KeyError(f"{game} declares no setting {key!r}")
+        return settings.game_settings.get(plugin.name, {}).get(key, declared.default)
+
+    async def set_game_setting(self, guild_id: int, game: str, key: str, value: str) -> GuildSettings:
+        """Set a setting the game declares to one of its choices (its default removes the stored value)."""
+        if game not in game_names():
+            raise _no_game(game)
+        plugin = registry().entry(game).plugin
+        declared = plugin.setting(key)
+        if declared is None:
+            raise _refused(N_("{game} has no setting {key}."), game=plugin.title, key=repr(key))
+        if not isinstance(value, str) or value.strip().lower() not in declared.choices:
+            raise _refused(N_("{setting} is one of {choices}, not {value}."), setting=Phrase(declared.label),
+                           choices=", ".join(declared.choices), value=repr(value))
+        chosen = value.strip().lower()
+        async with self.db.transaction() as conn:
+            await self.db.settings.put_game_setting(conn, guild_id, plugin.name, key,
+                                                    None if chosen == declared.default else chosen, self.clock())
+            return self._read(await self.db.settings.get_settings(conn, guild_id))
 
     async def add_start_channel(self, guild_id: int, channel_id: int) -> GuildSettings:
         async with self.db.transaction() as conn:

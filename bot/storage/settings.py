@@ -2,7 +2,8 @@
 
 A server's settings are one ``guild_settings`` row (Air War's arrangement timer and flip pace, War's default pace,
 thread per match), its default rules per game (``guild_default_rules``: only the keys the server set) and the
-channels where matches may start (``guild_start_channels``; none: anywhere). A server without rows has the
+channels where matches may start (``guild_start_channels``; none: anywhere) and the settings each game declares
+(``guild_game_settings``: one row per setting changed, whatever the game). A server without rows has the
 defaults. Values are checked by the settings service before they get here; the table's CHECKs are the backstop.
 """
 
@@ -32,6 +33,8 @@ class GuildSettings:
     start_channels: tuple[int, ...] = ()
     #: the language of the server's public messages (a code of :data:`bot.i18n.LANGUAGES`)
     language: str = "en"
+    #: game -> the settings it declares that the server changed (key -> value; the others have their defaults)
+    game_settings: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 async def get_settings(conn: Connection, guild_id: int) -> GuildSettings:
@@ -42,10 +45,13 @@ async def get_settings(conn: Connection, guild_id: int) -> GuildSettings:
     assert row is not None
     rules = dict(sorted(json.loads(row["rules"])))
     channels = tuple(sorted(json.loads(row["channels"])))
+    games: dict[str, dict[str, str]] = {}
+    for game, key, value in sorted(json.loads(row["games"])):
+        games.setdefault(game, {})[key] = value
     if row["arrange_seconds"] is None:
-        return GuildSettings(guild_id, default_rules=rules, start_channels=channels)
+        return GuildSettings(guild_id, default_rules=rules, start_channels=channels, game_settings=games)
     return GuildSettings(guild_id, row["arrange_seconds"], row["flip_pace_ms"], row["war_pace"],
-                         bool(row["thread_per_match"]), rules, channels, row["language"] or "en")
+                         bool(row["thread_per_match"]), rules, channels, row["language"] or "en", games)
 
 
 # (the server's id three times: SQLite's ?1 and PostgreSQL's $1 are its one parameter)
@@ -54,14 +60,18 @@ _GET_SETTINGS = Statement(
 SELECT s.arrange_seconds, s.flip_pace_ms, s.war_pace, s.thread_per_match, s.language,
        (SELECT json_group_array(json_array(game, json(rules))) FROM guild_default_rules
          WHERE guild_id = ?1) AS rules,
-       (SELECT json_group_array(channel_id) FROM guild_start_channels WHERE guild_id = ?1) AS channels
+       (SELECT json_group_array(channel_id) FROM guild_start_channels WHERE guild_id = ?1) AS channels,
+       (SELECT json_group_array(json_array(game, setting, value)) FROM guild_game_settings
+         WHERE guild_id = ?1) AS games
   FROM (SELECT CAST(?1 AS BIGINT) AS guild_id) AS asked LEFT JOIN guild_settings AS s ON s.guild_id = asked.guild_id
 """,
     postgresql="""
 SELECT s.arrange_seconds, s.flip_pace_ms, s.war_pace, s.thread_per_match, s.language,
        (SELECT COALESCE(json_agg(json_build_array(game, rules::json)), '[]'::json) FROM guild_default_rules
          WHERE guild_id = $1) AS rules,
-       (SELECT COALESCE(json_agg(channel_id), '[]'::json) FROM guild_start_channels WHERE guild_id = $1) AS channels
+       (SELECT COALESCE(json_agg(channel_id), '[]'::json) FROM guild_start_channels WHERE guild_id = $1) AS channels,
+       (SELECT COALESCE(json_agg(json_build_array(game, setting, value)), '[]'::json) FROM guild_game_settings
+         WHERE guild_id = $1) AS games
   FROM (SELECT CAST($1 AS BIGINT) AS guild_id) AS asked LEFT JOIN guild_settings AS s ON s.guild_id = asked.guild_id
 """,
 )
@@ -148,6 +158,34 @@ async def put_default_rules(
         _PUT_DEFAULT_RULES.on(conn),
         (guild_id, game, json.dumps(dict(rules), sort_keys=True), now),
     )
+
+
+_DELETE_GAME_SETTING = Statement(
+    sqlite="DELETE FROM guild_game_settings WHERE guild_id = ? AND game = ? AND setting = ?",
+    postgresql="DELETE FROM guild_game_settings WHERE guild_id = $1 AND game = $2 AND setting = $3",
+)
+_PUT_GAME_SETTING = Statement(
+    sqlite=(
+        "INSERT INTO guild_game_settings (guild_id, game, setting, value, updated_at) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, game, setting) DO UPDATE SET value = excluded.value, updated_at ="
+        " excluded.updated_at"
+    ),
+    postgresql=(
+        "INSERT INTO guild_game_settings (guild_id, game, setting, value, updated_at) VALUES ($1, $2, $3, $4,"
+        " $5) ON CONFLICT (guild_id, game, setting) DO UPDATE SET value = excluded.value, updated_at ="
+        " excluded.updated_at"
+    ),
+)
+
+
+async def put_game_setting(
+    conn: Connection, guild_id: int, game: str, key: str, value: str | None, now: float
+) -> None:
+    """The server's value of a setting the game declares (``None``: back to its default)."""
+    if value is None:
+        await conn.execute(_DELETE_GAME_SETTING.on(conn), (guild_id, game, key))
+        return
+    await conn.execute(_PUT_GAME_SETTING.on(conn), (guild_id, game, key, value, now))
 
 
 _ADD_START_CHANNEL = Statement(

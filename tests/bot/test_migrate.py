@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from bot.match.kernel import MatchKernel
+from bot.registry import use_registry
 from bot.replay import replay
 from bot.services.preferences import PreferencesService
 from bot.services.settings import SettingsService
@@ -31,6 +32,7 @@ from tests.bot.services.support import (
     rotate,
     start_match,
 )
+from tests.bot.services.test_settings import with_war_declaring_a_setting
 from tests.bot.services.test_tournaments import ORGANISER, World, create, drive
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,6 +55,11 @@ async def populate(path: Path) -> None:
         await settings.set_default_rules(GUILD, "airwar", {"stack": 3})
         await settings.add_start_channel(GUILD, CHANNEL)
         await settings.set_arrange_seconds(GUILD, 90)
+        previous = use_registry(with_war_declaring_a_setting())  # (no game of the project declares a setting yet)
+        try:
+            await settings.set_game_setting(GUILD, "war", "table", "square")
+        finally:
+            use_registry(previous)
         await PreferencesService(database, clock=clock).set_panel_place(ALICE, "here")
         await play_table(MatchKernel(database, game="casinowar", clock=clock, seed_source=lambda: 4))
         world = World(database, clock, random.Random(5))

@@ -15,7 +15,7 @@ from bot.i18n import LANGUAGES, texts
 from bot.registry import ACCURACY, game_names, registry
 from bot.render.common import ENGLISH
 from bot.rules_text import rules_text
-from cogs._bundlewar_ui import BUTTONS as BUNDLE_WAR_BUTTONS
+from cogs.bundlewar.ui import BUTTONS as BUNDLE_WAR_BUTTONS
 from cogs.rules import RULES_PAGE_LIMIT, description_parts, rules_embed, rules_pages
 
 #: the button on each game's board that opens a player's panel, as the game's own code labels it

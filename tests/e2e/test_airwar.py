@@ -1,4 +1,4 @@
-"""Air War end to end: the real bot (cogs/airwar.py) against the local Discord, players clicking real buttons.
+"""Air War end to end: the real bot (cogs/airwar/) against the local Discord, players clicking real buttons.
 
 The helpers here (a fast bot, finding the DM panels and boards, playing an engagement through the panel
 buttons, the engine's reference run and the leak scan) are shared with ``test_airwar_restart.py`` and

@@ -1,4 +1,4 @@
-"""Army end to end: the real bot (cogs/army.py) against the local Discord, players clicking real buttons.
+"""Army end to end: the real bot (cogs/army/) against the local Discord, players clicking real buttons.
 
 A seeded match from the challenge to the result (the engine alone, fed the same choices, must end the same), missed
 deadlines (the default, then a forfeit), closed DMs (the panel from the round message), refusals, a restart, and a

@@ -1,4 +1,4 @@
-"""War end to end: the real bot (cogs/war.py) against the local Discord, players pressing real buttons.
+"""War end to end: the real bot (cogs/war/) against the local Discord, players pressing real buttons.
 
 Challenges and 4-player lobbies played to the end at every pace, a capped game, a vote to speed up, a missed
 turn, refusals, and restarts (flip pace: deadlines moved and old buttons working; auto pace: rounds continue).

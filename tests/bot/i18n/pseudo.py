@@ -14,11 +14,9 @@ import contextlib
 import re
 from collections.abc import Iterable, Iterator
 
-from babel.messages.pofile import read_po
-
 import bot.i18n as i18n
 from bot.cards import _card_words
-from bot.i18n import DOMAIN, Catalogue
+from bot.i18n import Catalogue
 
 PSEUDO = "ja"
 _LETTERS = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
@@ -42,11 +40,10 @@ def pseudo(text: str) -> str:
 
 
 def pseudo_catalogue() -> Catalogue:
-    """Every string of the template, in the pseudo-language (one plural form per English one)."""
-    from bot.i18n.extract import TEMPLATE
+    """Every string of the templates (every domain's), in the pseudo-language (one plural form per English one)."""
+    from bot.i18n.check import read
 
-    with TEMPLATE.open("rb") as file:
-        template = read_po(file, domain=DOMAIN)
+    template = read(None)
     singular, plural = {}, {}
     for message in template:
         if not message.id:

@@ -3,9 +3,13 @@ back, shared with the match service's own timer and pace, and the start-channel 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from bot.i18n import N_
 from bot.match.kernel import MatchKernel
+from bot.registry import GameSetting, Registry, registry, use_registry
 from bot.services.settings import InvalidSetting, SettingsService, StartChannelRefused, parse_rules_text
 from bot.storage import Database
 from bot.storage.diagnostics import dump_tables
@@ -161,3 +165,43 @@ async def test_a_refusal_is_said_in_the_members_language_and_stays_english_by_de
                 assert english_left(error.said(texts(PSEUDO)), ["'slow'", "'yes'", "'xx'", "flip", "auto",
                                                                  "instant", "en, de, fr, es, pt_BR, ru, ro, pl, ja"]) \
                     == [], error.said(texts(PSEUDO))
+
+
+#: a setting War declares in these tests only (no game of the project declares one yet)
+TABLE = GameSetting("table", N_("Table shape"), ("round", "square"))
+
+
+def with_war_declaring_a_setting() -> Registry:
+    """The registry, War declaring :data:`TABLE`."""
+    return Registry(dataclasses.replace(plugin, settings=(TABLE,)) if plugin.name == "war" else plugin
+                    for plugin in registry().plugins)
+
+
+@pytest.fixture
+def war_declares_a_setting():
+    previous = use_registry(with_war_declaring_a_setting())
+    yield
+    use_registry(previous)
+
+
+async def test_a_setting_a_game_declares_is_checked_stored_for_its_game_and_read_back(settings: SettingsService,
+                                                                                       database,
+                                                                                       war_declares_a_setting):
+    assert SettingsService.game_setting(await settings.get(GUILD), "war", "table") == "round"  # its default
+    after = await settings.set_game_setting(GUILD, "drunkard", "table", " Square ")  # a variant sets its game's
+    assert after.game_settings == {"war": {"table": "square"}}
+    assert SettingsService.game_setting(await settings.get(GUILD), "war", "table") == "square"
+    assert SettingsService.game_setting(await settings.get(GUILD), "doublewar", "table") == "square"
+    assert (await settings.get(OTHER)).game_settings == {}  # each server its own
+    assert await unchanged(database, settings.set_game_setting(GUILD, "war", "table", "oval")) == \
+        "Table shape is one of round, square, not 'oval'."
+    assert await unchanged(database, settings.set_game_setting(GUILD, "war", "colour", "red")) == \
+        "War has no setting 'colour'."
+    assert (await unchanged(database, settings.set_game_setting(GUILD, "chess", "table", "round"))).startswith(
+        "There is no game 'chess'")
+    with pytest.raises(KeyError):
+        SettingsService.game_setting(await settings.get(GUILD), "army", "table")  # a setting Army never declared
+    await settings.set_game_setting(GUILD, "war", "table", "round")  # its default again: nothing stored
+    async with database.read() as conn:
+        assert (await dump_tables(conn))["guild_game_settings"] == []
+    assert (await settings.get(GUILD)).game_settings == {}

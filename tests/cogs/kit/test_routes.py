@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from bot.match.kernel import MatchKernel
-from cogs._airwar_presenter import AirWarPresenter
-from cogs._bundlewar_presenter import BundleWarPresenter
-from cogs._war_presenter import WarPresenter
 from cogs.airwar import AirWarCog
+from cogs.airwar.presenter import AirWarPresenter
 from cogs.army import ArmyCog
+from cogs.bundlewar.presenter import BundleWarPresenter
 from cogs.kit.match_cog import CHOICES
 from cogs.kit.presenter import Presenter, shows
+from cogs.war.presenter import WarPresenter
 
 
 def test_a_presenter_shows_the_kits_events_and_its_own_each_with_its_registered_method():

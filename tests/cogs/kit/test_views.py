@@ -20,8 +20,8 @@ from bot.games.bundlewar import render as bundle_render
 from bot.games.bundlewar.engine import BundleWar
 from bot.games.bundlewar.flow import BundlePanel, item_of
 from bot.render.common import Button
-from cogs._airwar_ui import BUTTONS as AIRWAR_BUTTONS
-from cogs._bundlewar_ui import BUTTONS as BUNDLE_BUTTONS
+from cogs.airwar.ui import BUTTONS as AIRWAR_BUTTONS
+from cogs.bundlewar.ui import BUTTONS as BUNDLE_BUTTONS
 from cogs.kit.items import MAX_ROWS, ROW_WIDTH, fit_rows
 
 NAMES = ["<@1>", "<@2>", "<@3>", "<@4>"]

@@ -11,13 +11,14 @@ from typing import Any, Self
 from bot.cards import STANDARD_RANKS, SUITS, rank_of
 from bot.errors import IllegalAction
 from bot.game import Action, Event, Game, GameStats, Outcome, rng_from_json, rng_state_to_json
+from bot.i18n import N_
 
 HAND = 3
 
 
 class HighCard(Game):
     name = "highcard"
-    title = "High Card"
+    title = N_("High Card")
     options = ()
 
     def __init__(self, rules: dict[str, Any], seed: int, rng: random.Random, hands: list[list[str]],

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.cards import card_label
-from bot.i18n import Texts
+from bot.i18n import N_, Texts
 from bot.render.common import ENGLISH, Button, ButtonSurface, Surface, name, timestamp
 
-TITLE = "High Card"
+TITLE = N_("High Card")
 
 
 def challenge(challenger: str, opponent: str, rules: Mapping[str, Any], *, expires_at: float,
@@ -45,7 +45,7 @@ def link_line(names: Sequence[str], rules: Mapping[str, Any], thread_id: int, sa
 def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurface:
     """A seat's panel, in ``say``'s language (the player's: the kit passes it)."""
     _ = say
-    title = _("{game} — round {number}", game=TITLE, number=data.step)
+    title = _("{game} — round {number}", game=_(TITLE), number=data.step)
     if data.ended is not None or data.locked:
         text = _("You picked {card}.", card=card_label(data.chosen)) if data.chosen else _("This round is over.")
         return ButtonSurface(title, text, None, [])
@@ -54,18 +54,30 @@ def panel(data: Any, names: Sequence[str], say: Texts = ENGLISH) -> ButtonSurfac
                          [Button(f"pick:{card}", card_label(card), True, "primary", card=card) for card in data.hand])
 
 
-def round_line(names: Sequence[str], event: Mapping[str, Any]) -> str:
+def round_line(names: Sequence[str], event: Mapping[str, Any], say: Texts = ENGLISH) -> str:
+    """A round's line in the thread, in the server's language."""
+    _ = say
     cards = " vs ".join(card_label(card) for card in event["cards"])
-    who = "nobody" if event["winner"] is None else names[event["winner"]]
-    return f"Round {event['round']}: {cards}: {who} takes it ({event['wins'][0]}-{event['wins'][1]})."
+    score = f"{event['wins'][0]}-{event['wins'][1]}"
+    if event["winner"] is None:
+        return _("Round {number}: {cards}: nobody takes it ({score}).", number=event["round"], cards=cards,
+                 score=score)
+    return _("Round {number}: {cards}: {player} takes it ({score}).", number=event["round"], cards=cards,
+             player=names[event["winner"]], score=score)
 
 
-def result(names: Sequence[str], event: Mapping[str, Any]) -> Surface:
+def result(names: Sequence[str], event: Mapping[str, Any], say: Texts = ENGLISH) -> Surface:
+    """The match's result, in the server's language."""
+    _ = say
     winner = event.get("winner")
-    title = f"{TITLE} — draw" if winner is None else f"{TITLE} — {names[winner]} wins"
-    return Surface(title, f"Final score {event['detail']}.")
+    title = _("{game} — draw", game=_(TITLE)) if winner is None else _("{game} — {player} wins", game=_(TITLE),
+                                                                       player=names[winner])
+    return Surface(title, _("Final score {score}.", score=event["detail"]))
 
 
-def status(view: Mapping[str, Any]) -> str:
+def status(view: Mapping[str, Any], say: Texts = ENGLISH) -> str:
+    """The status command's answer, in the player's language: the round, the score and the player's hand."""
+    _ = say
     hand = " ".join(card_label(card) for card in view["hand"])
-    return f"{TITLE}, round {view['round']}: score {view['wins'][0]}-{view['wins'][1]}; your hand {hand}."
+    return _("{game}, round {number}: score {score}; your hand {hand}.", game=_(TITLE), number=view["round"],
+             score=f"{view['wins'][0]}-{view['wins'][1]}", hand=hand)
