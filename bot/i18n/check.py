@@ -1,11 +1,13 @@
 """What a language's catalogues must hold, every domain's together: every string of the templates, translated (not
 fuzzy, not empty), with the same ``{placeholders}``; a string two domains hold, translated the same in both; a
 command's name as Discord takes it (lower case, one word, at most 32 characters); a description or choice at most
-100 characters. And every game's rules text translated (``<name>.<language>.md``). ``python -m bot.i18n.check
+100 characters; no game's name where its form would have to change (:func:`grammar_problems`). And every game's
+rules text translated (``<name>.<language>.md``). ``python -m bot.i18n.check
 [LANGUAGE ...]`` prints what is wrong."""
 
 from __future__ import annotations
 
+import re
 import sys
 import unicodedata
 from collections.abc import Iterable
@@ -17,7 +19,7 @@ from bot.i18n import COMMAND_NAME, DEFAULT_LANGUAGE, LANGUAGES, SHARED, Domain, 
 
 NAME_LIMIT = 32
 TEXT_LIMIT = 100
-#: a rules text is shown in one message's embeds: 6,000 characters in all, with room for the footer
+#: the longest a rules text may be (/rules shows it in pages of at most 3,000 characters: cogs.rules)
 RULES_LIMIT = 5800
 
 
@@ -126,6 +128,40 @@ def problems(language: str) -> list[str]:
     return found
 
 
+#: where a game's name (``{game}``) would have to change its form, per language: right after a preposition (Russian,
+#: Polish, Romanian: the name stays in the form the catalogue gives it, so a sentence puts it after a noun, "в игре
+#: «{game}»", "w grze {game}", "în jocul {game}"), and French "de {game}" (d' before a vowel) or "à {game}" (no
+#: article). Each language's style guide (``bot/i18n/style/<language>.md``) says how its sentences name a game.
+GAME_AFTER_PREPOSITION = {
+    "ru": re.compile(r"(?<!\w)(?:в|во|на|о|об|обо|к|ко|с|со|из|изо|от|до|по|для|без|про|за|над|под|при|у|через)"
+                     r"\s+[«\"„]?\{game\}", re.IGNORECASE),
+    "pl": re.compile(r"(?<!\w)(?:w|we|na|do|z|ze|o|od|po|przy|dla|bez|u|za|przez|nad|pod|przed)\s+[„\"«]?\{game\}",
+                     re.IGNORECASE),
+    "ro": re.compile(r"(?<!\w)(?:în|la|de|din|cu|pe|pentru|despre|după|fără|spre|prin)\s+[„\"«]?\{game\}",
+                     re.IGNORECASE),
+    "fr": re.compile(r"(?<!\w)(?:de|à)\s+[«\"]?\s?\{game\}", re.IGNORECASE),
+}
+
+
+def grammar_problems(language: str) -> list[str]:
+    """Every translation of ``language`` that puts a game's name where its form would have to change
+    (:data:`GAME_AFTER_PREPOSITION`)."""
+    pattern = GAME_AFTER_PREPOSITION.get(language)
+    if pattern is None:
+        return []
+    found = []
+    for message in read(language):
+        if not message.id:
+            continue
+        _, strings = _forms(message)
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        for text in strings:
+            if text and pattern.search(text):
+                found.append(f"{language}: {key!r}: the game's name after a preposition, where its form would have "
+                             f"to change: {text!r}")
+    return found
+
+
 def rules_problems(language: str) -> list[str]:
     """Every game's rules text must have its translation into ``language``, starting with its ``# Title``."""
     from bot.registry import game_names, registry
@@ -139,7 +175,7 @@ def rules_problems(language: str) -> list[str]:
         elif not path.read_text(encoding="utf-8").startswith("# "):
             found.append(f"{language}: {path.name} must start with a '# Title' line")
         elif len(path.read_text(encoding="utf-8")) > RULES_LIMIT:
-            found.append(f"{language}: {path.name} is longer than a message's embeds may be ({RULES_LIMIT})")
+            found.append(f"{language}: {path.name} is longer than {RULES_LIMIT} characters")
     return found
 
 

@@ -11,7 +11,7 @@ import pytest
 from babel.messages.pofile import write_po
 
 from bot.i18n import COMMAND_NAME, DEFAULT_LANGUAGE, LANGUAGES, N_, placeholders, texts
-from bot.i18n.check import every_problem, is_command_name, read
+from bot.i18n.check import GAME_AFTER_PREPOSITION, every_problem, is_command_name, read
 from bot.i18n.commands import SPOKEN_LOCALES, CommandTranslator
 from bot.i18n.extract import bot_command_strings, bot_command_tree, marked_strings
 from bot.registry import game_names
@@ -50,6 +50,24 @@ def test_a_missing_translation_or_a_changed_placeholder_is_reported(tmp_path, mo
     assert any("'Rules: {rules}'" in problem and "placeholders ['regeln']" in problem for problem in found), found
     assert "de: 'Decline': not translated" in found
     assert len(found) == 2
+
+
+@pytest.mark.parametrize(("language", "wrong", "right"), [
+    ("ru", "Это лобби заполнено: в «{game}» играют не больше {count} игроков.",
+     "Это лобби заполнено: в игре «{game}» не больше {count} игроков."),
+    ("ru", "{player} вызывает тебя на «{game}»", "{player} вызывает тебя сыграть в игру «{game}»"),
+    ("pl", "W {game} nie można teraz grać w turnieju.", "W grze {game} nie można teraz grać w turnieju."),
+    ("pl", "Sam nie gram w {game}.", "Sam nie gram w grę {game}."),
+    ("ro", "La {game} nu se poate alege ritmul.", "În jocul {game} nu se poate alege ritmul."),
+    ("fr", "Tu n'as pas de partie de {game} en cours.", "Tu n'as pas de partie en cours au jeu {game}."),
+    ("fr", "{player} t'a défié à {game}.", "{player} te défie dans une partie : {game}."),
+])
+def test_a_game_name_after_a_preposition_is_caught(language: str, wrong: str, right: str):
+    """A name the placeholder cannot inflect: the check catches it where its form would have to change (the
+    French "de {game}" would need d' before a vowel: "partie de Armée"), not where a noun carries the case."""
+    pattern = GAME_AFTER_PREPOSITION[language]
+    assert pattern.search(wrong), wrong
+    assert not pattern.search(right), right
 
 
 def test_languages_of_discords_locales():
