@@ -418,8 +418,8 @@ def bot_seat_note(tournament: TournamentRecord, say: Texts = ENGLISH) -> str | N
     bot = tournament.options.get("bot")
     if bot is None or tournament.status not in ("signup", "check_in"):
         return None
-    return "🤖 " + _("If an odd number of players start, I take the last seat (level: {level}); games against me "
-                    "are unrated.", level=bot["level"])
+    return "🤖 " + _("If an odd number of players start, I play too, so that everyone has an opponent (level: "
+                    "{level}); games against me are unrated.", level=bot["level"])
 
 
 def _listing(items: Sequence[str], empty: str, say: Texts = ENGLISH) -> str:

@@ -527,7 +527,7 @@ class TournamentCog(ShowLoop, commands.Cog, name=COG_NAME):
         best_of="Games per match (1, 3, 5 or 7)", check_in="Minutes of check-in before the start (0: none)",
         no_show="Minutes a player has to press Ready when called (default 10; 0: games start at once)",
         pace="War games: how cards are flipped (default auto)", rounds="Swiss: the number of rounds",
-        bot="If an odd number of players start, I take the last seat, at this level",
+        bot="If an odd number of players start, I play too (at this level), so everyone has an opponent",
     )
     @app_commands.choices(format=[app_commands.Choice(name=n, value=v) for n, v in FORMATS],
                           pace=[app_commands.Choice(name=n, value=v) for n, v in PACES],

@@ -212,8 +212,8 @@ def round_board(turn: Event, previous: Sequence[Event], names: Sequence[str], *,
             lines.append(f"**{shown[player['seat']]}** — {where} · {armies_left(player['armies_left'], _)}")
         graveyard = turn.get("fighting_graveyard") or []
         if graveyard:
-            lines.append("-# " + _.ngettext("Fighting pile {count} card · graveyard top {card}",
-                                            "Fighting pile {count} cards · graveyard top {card}",
+            lines.append("-# " + _.ngettext("Fighting pile: {count} card · on top of the graveyard: {card}",
+                                            "Fighting pile: {count} cards · on top of the graveyard: {card}",
                                             turn["fighting_pile"], card=card(graveyard[0])))
         else:
             lines.append("-# " + _.ngettext("Fighting pile {count} card", "Fighting pile {count} cards",

@@ -254,7 +254,8 @@ def closed_why(event: Mapping[str, Any], hands: int | None = None, say: Texts = 
     _ = say
     if event.get("reason") == "hand_limit":
         if hands:
-            return _.ngettext("The table's {count} hand was played.", "The table's {count} hands were played.", hands)
+            return _.ngettext("The table's one hand has been played.",
+                              "All {count} hands of the table have been played.", hands)
         return _("Every hand of the table was played.")
     return _(CLOSED_DETAILS.get(str(event.get("detail", "")), CLOSED_DETAILS[""]))
 

@@ -122,7 +122,8 @@ def rule_words(key: str, value: Any, say: Texts = ENGLISH) -> str:
     if key == "max_rounds":
         return _.ngettext("at most {count} round", "at most {count} rounds", int(value))
     if key == "double":
-        return _("a standing prize (Double War)") if value else _("no standing prize")
+        return _("a prize card in the centre, as in {game}", game=_(title_of("doublewar"))) if value \
+            else _("no prize card in the centre")
     shown = "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
     return f"{key}: {shown}"
 

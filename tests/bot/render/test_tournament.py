@@ -315,7 +315,8 @@ def test_a_rounds_calls_are_one_call_even_with_the_bots_ready_between_them():
 def test_the_signup_says_when_the_bot_takes_an_odd_seat():
     bot = {"id": 99, "name": "Air War", "level": "medium"}
     signup = record(status="signup", game="airwar", options={**record().options, "bot": bot})
-    note = "🤖 If an odd number of players start, I take the last seat (level: medium); games against me are unrated."
+    note = ("🤖 If an odd number of players start, I play too, so that everyone has an opponent (level: medium); "
+            "games against me are unrated.")
     assert wording.bot_seat_note(signup) == note
     assert note in wording.status_text(signup, [], None, []).description
     assert note in wording.status_text(replace(signup, status="check_in"), [], None, []).description

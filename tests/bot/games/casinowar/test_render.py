@@ -83,7 +83,7 @@ def test_english_is_as_it_was():
     assert (result.title, result.text) == ("Casino War — the table closed", "Nobody is seated any more.\n"
                                                   "<@1>: +65 chips (now 1,065)\n<@2>: -1,020 chips (now 0)")
     assert render.result({**GAME_OVER, "reason": "hand_limit"}, NAMES, hands=20).text.startswith(
-        "The table's 20 hands were played.\n")
+        "All 20 hands of the table have been played.\n")
     lobby = render.lobby(NAMES, RULES, expires_at=None)
     assert lobby.title == "Casino War table" and [b.label for b in lobby.buttons] == ["Join", "Leave", "Deal", "Cancel"]
     assert render.house_edge_line(RULES) == ("On average the house keeps 2.33% of each bet if you go to war on every "

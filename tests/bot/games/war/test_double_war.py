@@ -1,5 +1,5 @@
 """Double War (rule text 001: "the top of the discarded capture pile is always a 'prize' in the centre; losing the
-next round loses the prize as well. Slightly accelerates the game"): the standing prize, case by case."""
+next round loses the prize as well. Slightly accelerates the game"): the prize card in the centre, case by case."""
 
 from __future__ import annotations
 
