@@ -238,7 +238,6 @@ class Leaderboard(commands.Cog):
     @app_commands.describe(game="The game whose leaderboard to show, or all games together (default: Air War)",
                            season="A past season's board, by number (default: this season; see /season list)",
                            vs_bot="The board of practice matches against me, by level, instead")
-    @app_commands.guild_only()
     async def leaderboard(
         self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None,
         season: app_commands.Range[int, 1] | None = None, vs_bot: bool = False,

@@ -148,7 +148,6 @@ class Stats(commands.Cog):
     @app_commands.command(name="stats", description="A player's record, streaks and rating on this server")
     @app_commands.describe(player="Whose stats (default: yours)", game="One game (default: every game together)",
                            share=SHARE_HELP)
-    @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction, player: discord.Member | discord.User | None = None,
                     game: app_commands.Choice[str] | None = None, share: bool = False) -> None:
         assert interaction.guild_id is not None
@@ -171,7 +170,6 @@ class Stats(commands.Cog):
 
     @app_commands.command(name="history", description="A player's finished matches on this server, newest first")
     @app_commands.describe(player="Whose matches (default: yours)", share=SHARE_HELP)
-    @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction, player: discord.Member | discord.User | None = None,
                       share: bool = False) -> None:
         assert interaction.guild_id is not None
@@ -187,7 +185,6 @@ class Stats(commands.Cog):
     @app_commands.command(name="h2h", description="Two players' matches against each other on this server")
     @app_commands.describe(player="One player", opponent="The other (default: you)",
                            game="One game (default: every game)", share=SHARE_HELP)
-    @app_commands.guild_only()
     async def h2h(self, interaction: discord.Interaction, player: discord.Member | discord.User,
                   opponent: discord.Member | discord.User | None = None,
                   game: app_commands.Choice[str] | None = None, share: bool = False) -> None:

@@ -80,7 +80,7 @@ class WarCog(MatchCog, name=COG_NAME):
     presenter_class = WarPresenter
     buttons = BUTTONS
 
-    war_group = app_commands.Group(name="war", description=GROUP_HELP, guild_only=True)
+    war_group = app_commands.Group(name="war", description=GROUP_HELP)
 
     async def cog_load(self) -> None:
         await super().cog_load()

@@ -56,8 +56,10 @@ from cogs.kit.items import MatchButtons, RoutedView
 from cogs.kit.layout import shows_buttons
 from cogs.kit.match_common import message_link, missing_permissions
 from cogs.kit.messages import DEFER_AFTER, NO_MENTIONS, Answer, private_words, said
+from cogs.kit.places import NO_EXTERNAL_APPS, by_interactions, external_apps_refused, place_id
 from cogs.kit.presenter import Presenter, dm_name
 from cogs.kit.stats_ui import settings_service
+from cogs.kit.tokens import BY_INTERACTIONS
 
 log = logging.getLogger("cogs.kit")
 
@@ -188,6 +190,8 @@ class MatchCog(commands.Cog):
     async def _play_auto(self, match_id: int, step: int, due: float) -> None:
         try:
             await self.pace_sleep(max(0.0, due - self.bot.clock()))
+            if self.presenter.tokens.holds(await self.service.get_match(match_id)):
+                return  # (paused: played once a click resumes it)
             update = await self.service.auto_step(match_id, step)
         except asyncio.CancelledError:
             raise
@@ -203,6 +207,8 @@ class MatchCog(commands.Cog):
 
     async def _deadline(self, match_id: int) -> None:
         self._armed.pop(match_id, None)
+        if self.presenter.tokens.holds(await self.service.get_match(match_id)):
+            return  # (paused: the deadline is applied once a click resumes it)
         update = await self.service.deadline_due(match_id)
         if update is not None:
             self.after(update)
@@ -216,6 +222,7 @@ class MatchCog(commands.Cog):
         this process's to look after (:mod:`bot.cluster`); else its owner heard of the change and does it."""
         if not self.service.owns(update.match.guild_id):
             return
+        self.presenter.tokens.track(update.match)
         self.arm(update.match)
         if update.events:
             self.presenter.show(update.match.id)
@@ -274,6 +281,7 @@ class MatchCog(commands.Cog):
             await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     def answer(self, interaction: discord.Interaction, *, thinking: bool = False, ephemeral: bool = False) -> Answer:
+        self.presenter.tokens.heard(interaction)  # (where the bot is no member, its token shows what the call does)
         return Answer(interaction, thinking=thinking, ephemeral=ephemeral, defer_after=self.defer_after)
 
     async def check_player(self, interaction: discord.Interaction, match_id: int) -> bool:
@@ -461,6 +469,9 @@ class MatchCog(commands.Cog):
         """A challenge in the command's channel: refuses (privately) what can't start here, then posts the challenge
         with Accept / Decline / Withdraw. ``rules`` overlay the server's defaults for the game. A challenge to the
         bot itself (a game with an ``opponent``) is a practice match at ``level``: accepted at once, unrated."""
+        if external_apps_refused(interaction):
+            await self.tell(interaction, private_words(interaction)(NO_EXTERNAL_APPS))
+            return
         me = self.bot.user
         if me is not None and opponent.id == me.id and self.plugin.opponent is not None:
             await self.start_practice(interaction, rules=rules, timer=timer, level=level or self.plugin.level)
@@ -504,8 +515,8 @@ class MatchCog(commands.Cog):
         """The server's settings for a match the command starts, read side by side with the service's ``check`` of
         the players (so a burst of commands waits on the database once before its answer); ``None`` when refused,
         the user told why privately: a channel where the server lets no match start, else the check's refusal."""
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        server, checked = await asyncio.gather(settings_service(self.bot).get(interaction.guild_id), check,
+        assert interaction.channel_id is not None
+        server, checked = await asyncio.gather(settings_service(self.bot).get(place_id(interaction)), check,
                                                return_exceptions=True)
         if isinstance(server, BaseException):
             raise server
@@ -525,13 +536,15 @@ class MatchCog(commands.Cog):
         :meth:`server_for_start`) and posted as the command's answer; the service's refusals answered privately
         (``None``)."""
         user = interaction.user
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        assert interaction.channel_id is not None
+        if by_interactions(interaction):  # (shown through the interactions' tokens: cogs.kit.tokens)
+            options["options"] = {**options.get("options", {}), BY_INTERACTIONS: True}
         async with self.answer(interaction, thinking=True) as answer:
             try:
                 self.service.resolve_rules(game, dict(rules), 2)  # (bad rules refuse before anything is withdrawn)
                 await self.withdraw_sent_challenge(user.id)
                 update = await self.service.challenge(
-                    interaction.guild_id, interaction.channel_id, user.id, opponent.id, game=game, rules=dict(rules),
+                    place_id(interaction), interaction.channel_id, user.id, opponent.id, game=game, rules=dict(rules),
                     challenger_name=user.display_name, opponent_name=opponent.display_name, **options)
             except USER_ERRORS as error:  # (made in between: a public "thinking" is removed, the note is private)
                 await answer.tell(said(error, interaction))
@@ -563,7 +576,7 @@ class MatchCog(commands.Cog):
             _ = private_words(interaction)
             refusal = _("{player} is a bot; bots can't play {game}. Challenge a person instead.",
                         player=opponent.mention, game=_(title))
-        elif not isinstance(opponent, discord.Member):
+        elif not isinstance(opponent, discord.Member) and not by_interactions(interaction):
             _ = private_words(interaction)
             refusal = _("{player} isn't a member of this server; you can only challenge someone here.",
                         player=opponent.mention)

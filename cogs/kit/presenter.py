@@ -82,6 +82,7 @@ from cogs.kit.match_common import ensure_thread, fetch_name, mentions, message_l
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs, nonce
 from cogs.kit.pictures import SentPictures
 from cogs.kit.stats_ui import settings_service
+from cogs.kit.tokens import delivered_by_interactions, interaction_delivery
 
 log = logging.getLogger("cogs.kit")
 #: the mark before a challenge message's closing words, by the event that closed it
@@ -356,6 +357,8 @@ class Presenter(ShowLoop):
         self._dm_opening: dict[int, asyncio.Future[int]] = {}
         self._dm_opens = asyncio.Semaphore(DM_OPENS_AT_ONCE)
         self._background: set[asyncio.Task[None]] = set()
+        #: where the bot is no member, what is shown goes through interaction tokens (:mod:`cogs.kit.tokens`)
+        self.tokens = interaction_delivery(bot)
         #: match id -> {event seq: its card edit on its way} (:meth:`_card_later`)
         self._card_work: dict[int, dict[int, asyncio.Task[None]]] = {}
         #: match id -> the last event this process showed / marked shown, while a card edit is on its way
@@ -523,6 +526,9 @@ class Presenter(ShowLoop):
                     **kwargs: Any) -> discord.Message:
         """Send the match's message ``name`` with its :func:`nonce`: sent again after a crash, it is not doubled."""
         channel_id = channel.id  # type: ignore[attr-defined]
+        if delivered_by_interactions(match) and channel_id == match.play_channel_id:
+            self.tokens.track(match)
+            return await self.tokens.replace(match, channel_id, **kwargs)
         async with self._turn((channel_id, "send")):
             message = await channel.send(nonce=nonce(match, name, channel_id), **as_layout(kwargs, edit=False))
         self._pictures.remember(message.id, kwargs.get("files", ()))
@@ -533,9 +539,16 @@ class Presenter(ShowLoop):
         payload: nothing here reads it but its attachments, so it is not made a ``discord.Message``). An edit of
         ``view=None`` alone takes the message's buttons away and keeps all else it shows."""
         kwargs = self._pictures.unchanged(message_id, kwargs)
+        by_token = not dm and self.tokens.serves(channel_id)
         if set(kwargs) <= {"view", "allowed_mentions"} and kwargs.get("view") is None:
-            shown = await self._channel(channel_id, dm=dm).fetch_message(message_id)
+            shown = await (self.tokens.fetch(channel_id, message_id) if by_token
+                           else self._channel(channel_id, dm=dm).fetch_message(message_id))
             kwargs = {**kwargs, "view": without_buttons(shown)}
+        if by_token:
+            message = await self.tokens.edit(channel_id, message_id, **as_layout(kwargs, edit=True))
+            if "attachments" in kwargs:
+                self._pictures.remember(message_id, kwargs["attachments"])
+            return message
         state = self.bot._connection
         async with self._turn((channel_id, "edit")):
             with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions,
@@ -590,7 +603,7 @@ class Presenter(ShowLoop):
         """Delete the match's message ``name`` where the match is played, when it has one (a note that means nothing
         any more); its id stays stored, so a run shown again does not post it again."""
         message_id = show.match.messages.get(name)
-        if message_id is None:
+        if message_id is None or delivered_by_interactions(show.match):  # (there, every name is the one table)
             return
         try:
             async with self._turn((show.match.play_channel_id, "delete")):
@@ -641,8 +654,9 @@ class Presenter(ShowLoop):
     @staticmethod
     def has_channel_card(match: MatchRecord) -> bool:
         """Whether the match has a message of its own in its channel (challenge, then live, then result): every
-        match but a tournament's, which the tournament's own messages show in the channel."""
-        return "tournament" not in match.options
+        match but a tournament's, which the tournament's own messages show in the channel, and one shown through
+        interaction tokens, whose one message is where it is played (:mod:`cogs.kit.tokens`)."""
+        return "tournament" not in match.options and not delivered_by_interactions(match)
 
     async def _show_card(self, show: Show, *, content: str | None = None, surface: Surface | None = None,
                          extra: str = "", view: RoutedView | None = None) -> discord.Message | None:
@@ -955,7 +969,7 @@ class Presenter(ShowLoop):
         :meth:`_dms_closed`, found out here the first time). ``delivery`` gets when the DM reached the player."""
         match = show.match
         user_id = match.seats[seat].user_id
-        if place == "here" or seat in self._dms_closed(match):
+        if place == "here" or seat in self._dms_closed(match) or delivered_by_interactions(match):
             messages[dm_name(step, seat)] = 0
             delivery.in_thread.append(seat)
             return
@@ -1044,7 +1058,7 @@ class Presenter(ShowLoop):
         join): when the match starts, their first panels wait for no DM to open."""
         users = [seat.user_id for index, seat in enumerate(match.seats) if index not in program_seats(match)
                  and seat.dm_channel_id is None and seat.user_id not in self._dm_channels]
-        if users and not self._closed:
+        if users and not self._closed and not delivered_by_interactions(match):
             task = asyncio.get_running_loop().create_task(self._open_dms(users), name=f"{self.prefix}-dms-{match.id}")
             self._background.add(task)
             task.add_done_callback(self._background.discard)

@@ -1,0 +1,207 @@
+"""Playing anywhere: the app installed to users, its games played where the bot is no member (a group DM, a server
+that did not add it, the DM with the bot), through the local Discord's model of user installs.
+
+There the bot can only answer interactions: a match is one message, the answer to the challenge, edited with each
+click's token; panels open privately from its button; server-only features refuse; a match whose tokens run out
+pauses and resumes on the next click.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.test_airwar import (
+    SEED,
+    TITLE,
+    Played,
+    appeared_at,
+    board,
+    click,
+    contains,
+    every_version,
+    flip_lines,
+    lock_in,
+    match_id_of,
+    panel_in,
+    reference,
+    reverse,
+    settled,
+    stack_of,
+    versions,
+    weave,
+)
+from tests.localdiscord import Env, Message, User
+from tests.localdiscord.airwar import airwar_bot_factory
+from tests.records import match_results
+
+pytestmark = pytest.mark.e2e
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def user_app_bot(database: Path, **options: Any):
+    """The real bot with its commands synced globally (what a user install sees), the local Discord's clock, timers
+    that look at it every 20 ms and flips that do not wait."""
+
+    def factory(env: Env):
+        async def no_wait(seconds: float) -> None:
+            await asyncio.sleep(0)
+
+        async def timer_sleep(seconds: float) -> None:
+            await asyncio.sleep(min(seconds, 0.02))
+
+        return airwar_bot_factory(database, global_commands=True, clock=env.clock.time, seed_source=lambda: SEED,
+                                  timer_sleep=timer_sleep, pace_sleep=no_wait, **options)(env)
+
+    return factory
+
+
+async def start(make_env, tmp_path: Path) -> Env:
+    env = await make_env(user_app_bot(tmp_path / "airwar.db"))
+    env.rate_limit("edits", limit=10_000, per=1.0)
+    env.rate_limit("messages", limit=10_000, per=1.0)
+    return env
+
+
+def outsiders(env: Env, *names: str) -> list[User]:
+    """Users who share no server with the bot and installed the app to themselves."""
+    users = [env.user(name, member=False) for name in names]
+    env.install(*users)
+    return users
+
+
+async def slash(env: Env, user: User, command: str, where, **options: Any):
+    ix = await env.slash(user, command, where=where, **options)
+    await ix.wait_response()
+    return ix
+
+
+def ephemeral_panel(env: Env, user: User, number: int) -> Message | None:
+    return panel_in(env.ephemerals(user), number)
+
+
+async def open_panel(env: Env, user: User, table: Message, number: int) -> Message:
+    """The player's panel of engagement ``number``, opened privately from the table's Arrange button."""
+    await env.wait_for(lambda: board(env, table.channel, number) is table and table.buttons, timeout=10,
+                       message=f"the table never showed engagement {number} with its button")
+    ix = await click(env, user, table, label="Arrange")
+    assert ix.response.ephemeral
+    return await env.wait_for(lambda: ephemeral_panel(env, user, number))
+
+
+async def play_on_table(env: Env, players: list[User], table: Message, *, until: int | None = None) -> Played:
+    """Engagements through the panels opened from the table, until the table shows the result."""
+    played = Played()
+    number = 1
+    while True:
+        def next_step(n: int = number):
+            if "wins" in table.title or "draw" in table.title:
+                return "over"
+            return board(env, table.channel, n) is table and table.buttons and "arranging" in table.text
+
+        if await env.wait_for(next_step, timeout=20, message=f"engagement {number} never came") == "over":
+            return played
+        orders = []
+        for seat, (user, policy) in enumerate(zip(players, (reverse, weave), strict=True)):
+            panel = await open_panel(env, user, table, number)
+            order = policy(stack_of(panel))
+            await lock_in(env, user, panel, order)
+            orders.append(order)
+        played.orders[number] = orders
+        played.engagements = number
+        if until is not None and number >= until:
+            return played
+        number += 1
+
+
+def flips_on_table(table: Message, number: int) -> dict[int, float]:
+    """When each flip of engagement ``number`` first showed on the match's one message."""
+    shown_at: dict[int, float] = {}
+    for version in versions(table):
+        if version.title == f"{TITLE} — engagement {number}: flips":
+            for k in range(1, flip_lines(version.text) + 1):
+                shown_at.setdefault(k, appeared_at(version))
+    return shown_at
+
+
+def assert_no_order_leaked_on_table(env: Env, table: Message, orders: dict[int, list[list[str]]],
+                                    players: list[User]) -> int:
+    """No version of any message anyone but the player could see named two or more of the player's not yet flipped
+    cards in their locked order before the table showed those flips (the one-message form of
+    :func:`tests.e2e.test_airwar.assert_no_order_leaked`). Returns how many versions were checked."""
+    _, events = reference(orders)
+    seen = every_version(env)
+    for number, seat_orders in orders.items():
+        flips = [e for e in events if e["type"] == "flip" and e["engagement"] == number]
+        shown_at = flips_on_table(table, number)
+        assert shown_at, f"engagement {number}: the table never showed its flips"
+        for seat, player in enumerate(players):
+            for version in seen:
+                if version.audience == player.name:
+                    continue
+                public = sum(1 for k in shown_at if shown_at[k] <= version.at)
+                flipped = {f["cards"][seat] for f in flips[:public] if f["sources"][seat] == "stack"}
+                hidden = [card for card in seat_orders[seat] if card not in flipped]
+                if len(hidden) >= 2:
+                    assert not any(contains(run, hidden) for run in version.runs), (
+                        f"engagement {number}: {player.name}'s order {hidden} shown to {version.audience}: "
+                        f"{version.text[:400]}")
+    return len(seen)
+
+
+async def test_two_friends_play_a_whole_air_war_match_in_a_group_dm(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = outsiders(env, "alice", "bob")
+    group = env.group_dm("friends", alice, bob)
+
+    ix = await slash(env, alice, "airwar challenge", group, opponent=bob)
+    table = ix.message
+    assert not ix.response.ephemeral and table.channel is group
+    match_id = match_id_of(table)
+    assert [b["label"] for b in table.buttons] == ["Accept", "Decline", "Withdraw"]
+    await click(env, bob, table, label="Accept")
+
+    played = await play_on_table(env, [alice, bob], table)
+    match = await env.bot.matches.get_match(match_id)
+    assert match.status == "finished" and match.guild_id == group.id
+    game, _ = reference(played.orders)
+    assert match.result["winner"] == game.outcome.winner and played.engagements == game.engagement
+    winner = "It's a draw" if game.outcome.winner is None else f"**<@{(alice, bob)[game.outcome.winner].id}>** wins!"
+    await env.wait_for(lambda: winner in table.text, message="the table never showed the result")
+    await settled(env, match_id)
+
+    # one message in the group DM for the whole match; panels were private; the flips edited the table
+    assert env.messages(group) == [table]
+    assert all(m.ephemeral_to in (alice, bob) for m in env.ephemerals(alice) + env.ephemerals(bob))
+    flips = [version for version in table.history if ": flips" in version.text]
+    assert len(flips) > played.engagements
+    # the bot never posted, read or made a thread in the group DM, and never used an expired token
+    refused = [r for r in env.requests if r.template in ("/channels/{channel_id}/messages",
+                                                         "/channels/{channel_id}/threads")
+               and r.method in ("POST", "GET") and str(group.id) in r.path]
+    assert refused == []
+    assert not env.take_problems("expired_interaction_token")
+    # the leak check: no order was shown to the other player before its flips
+    assert assert_no_order_leaked_on_table(env, table, played.orders, [alice, bob]) > 50
+
+    # the result counts in the group DM's place; the export replays it
+    rows = await match_results(env.bot.matches.db, match_id)
+    assert sorted(r.user_id for r in rows) == sorted([alice.id, bob.id])
+    ix = await slash(env, bob, "history", group, player=alice)
+    export = await click(env, bob, ix.message, label="Export 1")
+    [attachment] = env.ephemerals(bob)[-1].attachments
+    assert export.response.ephemeral and attachment.filename == f"match-{match_id}.json"
+    path = tmp_path / attachment.filename
+    path.write_bytes(attachment.data)
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "replay", str(path), cwd=ROOT,
+                                                   stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    stdout, stderr = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 0, stderr.decode()
+    last = json.loads(stdout.decode().strip().splitlines()[-1])
+    assert (last["winner"], last["reason"]) == (match.result["winner"], match.result["reason"])
+    assert json.loads(attachment.data)["game"] == "airwar"
