@@ -107,7 +107,7 @@ async def play_on_table(env: Env, players: list[User], table: Message, *, until:
         if await env.wait_for(next_step, timeout=20, message=f"engagement {number} never came") == "over":
             return played
         orders = []
-        for seat, (user, policy) in enumerate(zip(players, (reverse, weave), strict=True)):
+        for user, policy in zip(players, (reverse, weave), strict=True):
             panel = await open_panel(env, user, table, number)
             order = policy(stack_of(panel))
             await lock_in(env, user, panel, order)

@@ -34,7 +34,6 @@ from .state import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     DM,
-    GROUP_DM,
     GUILD_TEXT,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,

@@ -625,7 +625,8 @@ class Channel:
         return [m for m in self.messages if not m.deleted and m.ephemeral_to is None]
 
     def __repr__(self) -> str:
-        kind = {GUILD_TEXT: "text", DM: "dm", GROUP_DM: "group dm", PUBLIC_THREAD: "thread", PRIVATE_THREAD: "private thread"}
+        kind = {GUILD_TEXT: "text", DM: "dm", GROUP_DM: "group dm", PUBLIC_THREAD: "thread",
+                PRIVATE_THREAD: "private thread"}
         return f"<Channel #{self.name} {kind.get(self.type, self.type)} id={self.id}>"
 
 
