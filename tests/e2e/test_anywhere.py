@@ -36,6 +36,7 @@ from tests.e2e.test_airwar import (
     versions,
     weave,
 )
+from tests.e2e.test_localdiscord_commands import call, refused_at
 from tests.localdiscord import Env, Message, User
 from tests.localdiscord.airwar import airwar_bot_factory
 from tests.records import match_results
@@ -205,3 +206,66 @@ async def test_two_friends_play_a_whole_air_war_match_in_a_group_dm(make_env, tm
     last = json.loads(stdout.decode().strip().splitlines()[-1])
     assert (last["winner"], last["reason"]) == (match.result["winner"], match.result["reason"])
     assert json.loads(attachment.data)["game"] == "airwar"
+
+
+async def test_every_synced_command_declares_its_installs_and_contexts(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    assert env.guild_commands == [] and len(env.global_commands) >= 10
+    for command in env.global_commands:
+        assert command["integration_types"] == [0, 1], command["name"]
+        assert command["contexts"] == [0, 1, 2], command["name"]
+    # the local Discord refuses a global command that leaves either out, and a user install the app does not enable
+    bare = {"type": 1, "name": "bare", "description": "a command"}
+    status, body = await call(env, "PUT", "/commands", [bare])
+    assert refused_at(status, body, "0", "integration_types"), body
+    status, body = await call(env, "PUT", "/commands", [{**bare, "integration_types": [0, 1]}])
+    assert refused_at(status, body, "0", "contexts"), body
+    env.world.enabled_installs = frozenset({0})
+    status, body = await call(env, "POST", "/commands", {**bare, "integration_types": [0, 1], "contexts": [0]})
+    assert refused_at(status, body, "integration_types"), body
+    # a guild's commands need neither (Discord ignores them there)
+    status, _ = await call(env, "PUT", f"/guilds/{env.guild.id}/commands", [bare])
+    assert status == 200
+    assert len(env.global_commands) >= 10  # (the refused bodies changed nothing)
+
+
+async def test_server_only_features_are_refused_where_the_bot_is_no_member(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = outsiders(env, "alice", "bob")
+    elsewhere = env.add_guild("Elsewhere", with_bot=False)
+    owner = env.world.users_by_name["owner of Elsewhere"]
+    env.install(owner)
+    env.join(alice, elsewhere)
+    general = env.channel(guild=elsewhere)
+    group = env.group_dm("friends", alice, bob)
+
+    refusals = [
+        await slash(env, owner, "settings show", general),
+        await slash(env, alice, "tournament create", group, name="Friday", game="Air War", format="swiss"),
+        await slash(env, alice, "tournament status", general),
+        await slash(env, alice, "season list", group),
+        await slash(env, alice, "casinowar table", group),
+        await slash(env, alice, "leaderboard", general),
+        await slash(env, alice, "privacy delete", group),
+    ]
+    for ix in refusals:
+        assert ix.response.ephemeral, ix.describe()
+        assert "works only in a server that added me" in ix.message.text, ix.message.text
+        assert "`/airwar challenge`" in ix.message.text
+    assert env.messages(general) == [] and env.messages(group) == []
+    assert not env.bot.guilds or all(g.id != elsewhere.id for g in env.bot.guilds)
+
+
+async def test_a_server_that_refuses_external_apps_gets_the_plain_explanation(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = outsiders(env, "alice", "bob")
+    strict = env.add_guild("Strict", with_bot=False, external_apps=False)
+    for user in (alice, bob):
+        env.join(user, strict)
+    ix = await slash(env, alice, "airwar challenge", env.channel(guild=strict), opponent=bob)
+    # Discord turns the answer ephemeral there; the bot says why and how to play instead
+    assert ix.response.ephemeral
+    assert "does not let members use external apps" in ix.message.text
+    assert "Play in a DM or a group DM" in ix.message.text
+    assert env.messages(env.channel(guild=strict)) == []
+    assert await env.bot.matches.open_matches() == []

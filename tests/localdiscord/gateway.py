@@ -261,8 +261,8 @@ class GatewayHub:
     async def _broadcast(self, event: str, data: dict, intent: int | None) -> None:
         guild_id = data.get("guild_id")
         guild = self.world.guilds.get(int(guild_id)) if guild_id else None
-        if guild is not None and self.world.bot_user.id not in guild.members:
-            return  # the bot hears nothing of a server it is not in
+        if guild is not None and self.world.bot_user.id not in guild.members and event != "INTERACTION_CREATE":
+            return  # the bot hears nothing of a server it is not in but its interactions
         for session in list(self.sessions):
             if (intent is None or session.intents & intent) and session.hears(guild_id):
                 await session.dispatch(event, data)
