@@ -45,13 +45,13 @@ pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def user_app_bot(database: Path, **options: Any):
+def user_app_bot(database: Path, *, real_pace: bool = False, **options: Any):
     """The real bot with its commands synced globally (what a user install sees), the local Discord's clock, timers
-    that look at it every 20 ms and flips that do not wait."""
+    that look at it every 20 ms and flips that do not wait (``real_pace``: they do)."""
 
     def factory(env: Env):
         async def no_wait(seconds: float) -> None:
-            await asyncio.sleep(0)
+            await asyncio.sleep(seconds if real_pace else 0)
 
         async def timer_sleep(seconds: float) -> None:
             await asyncio.sleep(min(seconds, 0.02))
@@ -269,3 +269,89 @@ async def test_a_server_that_refuses_external_apps_gets_the_plain_explanation(ma
     assert "Play in a DM or a group DM" in ix.message.text
     assert env.messages(env.channel(guild=strict)) == []
     assert await env.bot.matches.open_matches() == []
+
+
+def server_without_the_bot(env: Env, *players: User):
+    """A server that never added the bot, the players its members with the app installed to themselves."""
+    server = env.add_guild("No Bot Here", with_bot=False)
+    for player in players:
+        env.join(player, server)
+    env.install(*players)
+    return env.channel(guild=server)
+
+
+async def test_war_at_auto_pace_in_a_server_where_only_the_players_installed_the_app(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice", member=False), env.user("bob", member=False)
+    channel = server_without_the_bot(env, alice, bob)
+
+    # War at auto pace: the table plays itself out, every round an edit of the one message, through bob's click
+    ix = await slash(env, alice, "war challenge", channel, opponent=bob, pace="auto", rules="pack=32 max_rounds=12")
+    table = ix.message
+    war_id = int(table.buttons[0]["custom_id"].split(":")[2])
+    await click(env, bob, table, label="Accept")
+    war = env.bot.get_cog("War").service
+    await env.wait_for(lambda: " wins" in table.title or table.title.endswith("draw"), timeout=20,
+                       message="the War table never showed the result")
+    await settled_in(war, war_id)
+    expected = war_reference({"pack": 32, "max_rounds": 12})
+    match = await war.get_match(war_id)
+    assert match.status == "finished" and match.guild_id == channel.guild.id
+    assert match.result["winner"] == expected.outcome.winner and match.step == expected.stats.rounds
+    assert f"Rounds: {expected.stats.rounds} · wars: {expected.stats.wars}" in table.text
+    rounds_shown = {version.title for version in versions(table) if " — round " in version.title}
+    assert len(rounds_shown) >= 3  # the rounds went by on the table, edit after edit
+    assert table.attachments and table.attachments[0].content_type == "image/png"  # the result's chart
+    assert env.messages(channel) == [table]
+    assert not [r for r in env.requests if r.method == "POST" and r.template == "/channels/{channel_id}/messages"]
+
+
+async def test_speed_war_in_a_server_where_only_the_players_installed_the_app(make_env, tmp_path):
+    env = await make_env(user_app_bot(tmp_path / "speedwar.db", real_pace=True))
+    env.rate_limit("edits", limit=10_000, per=1.0)
+    alice, bob = env.user("alice", member=False), env.user("bob", member=False)
+    channel = server_without_the_bot(env, alice, bob)
+    ix = await slash(env, alice, "speedwar challenge", channel, opponent=bob, rounds=3)
+    board_message = ix.message
+    speed_id = int(board_message.buttons[0]["custom_id"].split(":")[2])
+    speed = env.bot.get_cog("SpeedWar").service
+    await click(env, bob, board_message, label="Accept")
+    for number in range(1, 4):
+        await env.wait_for(lambda n=number: f"round {n}" in board_message.title and board_message.buttons,
+                           timeout=10, message=f"no round {number}")
+        view = await speed.view(speed_id)
+        right = speed_right(view["cards"])
+        ids = {b["custom_id"].rsplit(":", 1)[1]: b["custom_id"] for b in board_message.buttons}
+        press = await env.click(alice, board_message, custom_id=ids[right])
+        await press.wait_response()
+    await env.wait_for(lambda: " wins" in board_message.title or board_message.title.endswith("draw"), timeout=10,
+                       message="the Speed War message never showed the result")
+    match = await speed.get_match(speed_id)
+    assert match.status == "finished" and match.result["winner"] == 0  # alice pressed right every round
+    assert env.messages(channel) == [board_message]
+    assert not [r for r in env.requests if r.method == "POST" and r.template == "/channels/{channel_id}/messages"]
+
+
+async def settled_in(service: Any, match_id: int) -> None:
+    for _ in range(500):
+        if not await service.outbox.unshown_events(match_id):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"match {match_id} still has events to show")
+
+
+def war_reference(rules: dict[str, Any]):
+    from bot.registry import game_class
+
+    cls = game_class("war")
+    engine = cls.new(cls.resolve_rules({**rules, "players": 2}), seed=SEED)
+    engine.play_out()
+    return engine
+
+
+def speed_right(cards: list[str]) -> str:
+    from bot.cards import strength_table
+
+    strength = strength_table(aces_high=True)
+    first, second = strength[cards[0]], strength[cards[1]]
+    return "tie" if first == second else ("0" if first > second else "1")
