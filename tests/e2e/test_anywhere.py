@@ -355,3 +355,40 @@ def speed_right(cards: list[str]) -> str:
     strength = strength_table(aces_high=True)
     first, second = strength[cards[0]], strength[cards[1]]
     return "tie" if first == second else ("0" if first > second else "1")
+
+
+async def test_army_against_the_bot_in_a_dm_with_the_bot(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    [alice] = outsiders(env, "alice")
+    dm = env.dm(alice)
+    ix = await slash(env, alice, "army challenge", dm, opponent=env.bot_user, rounds=4, level="easy")
+    table = ix.message
+    assert not ix.response.ephemeral and table.channel is dm
+    army = env.bot.get_cog("Army").service
+    match_id = int(table.buttons[0]["custom_id"].split(":")[2])
+
+    def opener(step: int) -> str | None:
+        return next((b["custom_id"] for b in table.buttons if b["custom_id"].endswith(f":open:{match_id}:{step}")),
+                    None)
+
+    step = 1
+    while True:
+        shown = await env.wait_for(lambda s=step: ("wins" in table.title or "draw" in table.title) and "over"
+                                   or opener(s), timeout=20, message=f"no Army step {step}")
+        if shown == "over":
+            break
+        await (await env.click(alice, table, custom_id=shown)).wait_response()
+        panel = env.ephemerals(alice)[-1]
+        ids = [b["custom_id"] for b in panel.buttons]
+        keys = ["dealt", "confirm"] if step == 1 else [next(i for i in ids if ":play:" in i).split(":", 4)[4]]
+        for key in keys:
+            chosen = next(b["custom_id"] for b in panel.buttons if b["custom_id"].endswith(f":{key}"))
+            await (await env.click(alice, panel, custom_id=chosen)).wait_response()
+        assert not panel.buttons
+        step += 1
+    await settled_in(army, match_id)
+    match = await army.get_match(match_id)
+    assert match.status == "finished" and match.guild_id == dm.id
+    # the DM holds the match's one message (and the accuracy after it, a followup of the last click)
+    assert env.messages(dm)[0] is table and all(m.webhook_id for m in env.messages(dm))
+    assert not [r for r in env.requests if r.method == "POST" and r.template == "/channels/{channel_id}/messages"]
