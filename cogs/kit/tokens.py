@@ -98,6 +98,8 @@ class InteractionDelivery:
         self._matches: dict[int, dict[int, str]] = {}
         #: match id -> its channel id, for each paused match
         self.paused: dict[int, int] = {}
+        #: the paused matches whose table says so (with its Continue button)
+        self._marked: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
     # --- hearing tokens ----------------------------------------------------------------------------------
@@ -122,6 +124,12 @@ class InteractionDelivery:
         """Whether what is shown in the channel goes through interaction tokens."""
         return channel_id in self._newest or channel_id in self._matches
 
+    def pausing(self, channel_id: int) -> bool:
+        """Whether the channel's matches are to pause: no token heard there, or the newest is less than
+        :data:`PAUSE_MARGIN` from its end (what a step would show could not be shown in time)."""
+        heard = self._newest.get(channel_id)
+        return heard is None or self.bot.clock() >= heard.at + TOKEN_LIFE - PAUSE_MARGIN
+
     def fresh(self, channel_id: int) -> discord.Interaction | None:
         """The channel's newest interaction while its token may still be used (``None``: none is)."""
         heard = self._newest.get(channel_id)
@@ -139,19 +147,21 @@ class InteractionDelivery:
             return
         in_channel.pop(match.id, None)
         self.paused.pop(match.id, None)
+        self._marked.discard(match.id)
         if not in_channel:
             del self._matches[match.channel_id]
 
     def holds(self, match: MatchRecord) -> bool:
         """Whether the match waits for a click before anything more is played (a deadline, a paced step): it is
-        paused, or no token of its channel is fresh any more (it is paused now)."""
+        paused, or its channel's tokens are running out (:meth:`pausing`: it is paused now)."""
         if not delivered_by_interactions(match):
             return False
         if match.id in self.paused:
             return True
-        if self.fresh(match.channel_id) is None:
-            log.info("match %s: no fresh interaction token in channel %s; paused until the next click", match.id,
+        if self.pausing(match.channel_id):
+            log.info("match %s: its interaction tokens in channel %s run out; paused until the next click", match.id,
                      match.channel_id)
+            self.track(match)
             self.paused[match.id] = match.channel_id
             return True
         return False
@@ -222,11 +232,12 @@ class InteractionDelivery:
             try:
                 match = await self.bot.service_for(game).get_match(match_id)
                 self.track(match)
-                if not match.is_open or match_id in self.paused:
+                if not match.is_open or match_id in self._marked:
                     continue
                 self.paused[match_id] = channel_id
                 if match.challenge_message_id is not None:
                     await self._mark(match, paused=True)
+                    self._marked.add(match_id)
             except discord.HTTPException as error:
                 log.info("match %s: could not show that it is paused: %s", match_id, error)
 
@@ -240,7 +251,8 @@ class InteractionDelivery:
             return
         try:
             match = await self.bot.service_for(game).get_match(match_id)
-            if match.challenge_message_id is not None:
+            if match_id in self._marked and match.challenge_message_id is not None:
+                self._marked.discard(match_id)
                 await self._mark(match, paused=False)
         except discord.HTTPException as error:
             log.info("match %s: could not take its pause line away: %s", match_id, error)

@@ -95,10 +95,12 @@ async def open_panel(env: Env, user: User, table: Message, number: int) -> Messa
     return await env.wait_for(lambda: ephemeral_panel(env, user, number))
 
 
-async def play_on_table(env: Env, players: list[User], table: Message, *, until: int | None = None) -> Played:
-    """Engagements through the panels opened from the table, until the table shows the result."""
+async def play_on_table(env: Env, players: list[User], table: Message, *, first: int = 1,
+                        until: int | None = None) -> Played:
+    """Engagements from ``first`` on through the panels opened from the table, until the table shows the result (or
+    engagement ``until`` is locked in)."""
     played = Played()
-    number = 1
+    number = first
     while True:
         def next_step(n: int = number):
             if "wins" in table.title or "draw" in table.title:
@@ -373,7 +375,7 @@ async def test_army_against_the_bot_in_a_dm_with_the_bot(make_env, tmp_path):
 
     step = 1
     while True:
-        shown = await env.wait_for(lambda s=step: ("wins" in table.title or "draw" in table.title) and "over"
+        shown = await env.wait_for(lambda s=step: (("wins" in table.title or "draw" in table.title) and "over")
                                    or opener(s), timeout=20, message=f"no Army step {step}")
         if shown == "over":
             break
@@ -392,3 +394,45 @@ async def test_army_against_the_bot_in_a_dm_with_the_bot(make_env, tmp_path):
     # the DM holds the match's one message (and the accuracy after it, a followup of the last click)
     assert env.messages(dm)[0] is table and all(m.webhook_id for m in env.messages(dm))
     assert not [r for r in env.requests if r.method == "POST" and r.template == "/channels/{channel_id}/messages"]
+
+
+async def test_a_match_whose_tokens_run_out_pauses_and_resumes_with_the_deadline_applied(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = outsiders(env, "alice", "bob")
+    group = env.group_dm("friends", alice, bob)
+    ix = await slash(env, alice, "airwar challenge", group, opponent=bob, timer=600)
+    table = ix.message
+    match_id = match_id_of(table)
+    await click(env, bob, table, label="Accept")
+    played = await play_on_table(env, [alice, bob], table, until=1)
+    await env.wait_for(lambda: board(env, group, 2) is table and table.buttons, message="no engagement 2")
+    await settled(env, match_id)
+    before = await env.bot.matches.get_match(match_id)
+    assert before.step == 2 and before.deadline_at is not None
+
+    # 14 minutes after the last click (its deadline passed too): the match pauses while the token can still say so
+    env.clock.advance(14.2 * 60)
+    assert env.clock.time() > before.deadline_at
+    await env.wait_for(lambda: "Paused" in table.text and "Continue" in [b["label"] for b in table.buttons],
+                       message="the table never said the match is paused")
+    assert "Press **Continue** to go on; nothing is lost." in table.text
+    assert (await env.bot.matches.get_match(match_id)).step == 2  # the deadline waits
+    # every token runs out: nothing more is tried with them
+    env.clock.advance(2 * 60)
+    await asyncio.sleep(0.3)
+    assert (await env.bot.matches.get_match(match_id)).step == 2 and "Paused" in table.text
+    assert not env.take_problems("expired_interaction_token")
+
+    # Continue: the pause line goes, the deadline that passed is applied (both stacks played as drawn), the match
+    # goes on from engagement 3 and plays to its end
+    resume = await env.click(bob, table, "Continue")
+    assert (await resume.wait_response()).type == 6
+    await env.wait_for(lambda: board(env, group, 3) is table and table.buttons and "Paused" not in table.text,
+                       timeout=10, message="the match did not go on after Continue")
+    events = [q.event for q in await env.bot.matches.outbox.events(match_id)]
+    [timeout] = [e for e in events if e["type"] == "arrange_timeout"]
+    assert timeout["engagement"] == 2 and timeout["seats"] == [0, 1]
+    rest = await play_on_table(env, [alice, bob], table, first=3)
+    match = await env.bot.matches.get_match(match_id)
+    assert match.status == "finished" and rest.engagements >= 3 and played.orders[1]
+    assert not env.take_problems("expired_interaction_token")
