@@ -436,3 +436,51 @@ async def test_a_match_whose_tokens_run_out_pauses_and_resumes_with_the_deadline
     match = await env.bot.matches.get_match(match_id)
     assert match.status == "finished" and rest.engagements >= 3 and played.orders[1]
     assert not env.take_problems("expired_interaction_token")
+
+
+async def forfeit_match(env: Env, winner: User, loser: User, where) -> int:
+    """A challenge from ``winner``, accepted, then forfeited by ``loser``; the match's id once its result is shown."""
+    ix = await slash(env, winner, "airwar challenge", where, opponent=loser)
+    match_id = match_id_of(ix.message)
+    await click(env, loser, ix.message, label="Accept")
+    await env.wait_for(lambda: board(env, ix.message.channel, 1) is not None or ix.message.thread,
+                       message="the match never started")
+    question = await slash(env, loser, "airwar forfeit", where)
+    await click(env, loser, question.message, label="Forfeit")
+    await settled(env, match_id)
+    assert (await env.bot.matches.get_match(match_id)).status == "finished"
+    return match_id
+
+
+async def test_a_group_dm_has_its_own_board_and_stats_count_every_place(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob, carol = env.user("alice"), env.user("bob"), env.user("carol")
+    env.install(alice, bob, carol)
+    group = env.group_dm("friends", alice, bob, carol)
+    for winner, loser in ((alice, bob), (carol, alice), (bob, carol), (alice, carol), (bob, alice)):
+        await forfeit_match(env, winner, loser, group)  # each of them 3 games or more: ranked
+    await forfeit_match(env, bob, alice, env.channel())  # in the server that added the bot
+
+    # the group DM's board: its own three players, its own games only
+    ix = await slash(env, carol, "leaderboard", group)
+    assert not ix.response.ephemeral
+    board_text = ix.message.text
+    for player in (alice, bob, carol):
+        assert f"<@{player.id}>" in board_text, board_text
+    assert "1." in board_text and "3." in board_text
+    # the server's board counts only what was played there: two players, one game each
+    ix = await slash(env, alice, "leaderboard", env.channel())
+    assert ix.message.text == ("No ranked players yet: play 3 games to be ranked.\n"
+                               "2 players have played fewer than 3 games so far."), ix.message.text
+
+    # /stats anywhere: the place's record, then every place the player played
+    ix = await slash(env, alice, "stats", group)
+    text = ix.message.text
+    assert "**Everywhere:** 5 games in 2 places: 2 wins · 3 losses · 0 draws" in text, text
+    assert "· here: 4 games (2W 2L 0D)" in text
+    assert f"· {env.guild.name}: 1 game (0W 1L 0D)" in text
+    ix = await slash(env, alice, "stats", env.channel())
+    assert "**Everywhere:** 5 games in 2 places" in ix.message.text and "· here: 1 game (0W 1L 0D)" in ix.message.text
+    # a player who played in one place only gets no such lines
+    ix = await slash(env, carol, "stats", group)
+    assert "Everywhere" not in ix.message.text
