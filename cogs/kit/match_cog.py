@@ -71,6 +71,9 @@ CHOICES: frozenset[PanelCall] = frozenset({MatchKernel.confirm, MatchKernel.pick
 #: the panel keys of a draft that every drafting game's panel has
 DRAFT_ACTIONS: Mapping[str, PanelCall] = MappingProxyType(
     {"undo": MatchKernel.undo, "reset": MatchKernel.reset, "confirm": MatchKernel.confirm})
+#: a lobby opened where the bot is no member
+LOBBY_NEEDS_SERVER = N_("A {game} lobby works only in a server that added me. Here, challenge one player with "
+                        "`challenge`.")
 #: the answer to a second click on a question answered already
 ANSWERED_ALREADY = N_("You answered this already; nothing more was changed.")
 
@@ -305,7 +308,7 @@ class MatchCog(commands.Cog):
         if interaction.user.id not in players:
             await self.tell(interaction, said(service_errors.NotYourMatch(), interaction))
             return False
-        self.presenter.remember_name(interaction.guild_id, interaction.user)
+        self.presenter.remember_name(place_id(interaction), interaction.user)
         return True
 
     # --- buttons -----------------------------------------------------------------------------------------
@@ -349,7 +352,7 @@ class MatchCog(commands.Cog):
 
         async def remembering() -> MatchUpdate:
             update = await call()
-            self.presenter.remember_name(interaction.guild_id, interaction.user)
+            self.presenter.remember_name(place_id(interaction), interaction.user)
             return update
 
         return remembering
@@ -549,8 +552,8 @@ class MatchCog(commands.Cog):
             except USER_ERRORS as error:  # (made in between: a public "thinking" is removed, the note is private)
                 await answer.tell(said(error, interaction))
                 return None
-            self.presenter.remember_name(interaction.guild_id, user)
-            self.presenter.remember_name(interaction.guild_id, opponent)
+            self.presenter.remember_name(place_id(interaction), user)
+            self.presenter.remember_name(place_id(interaction), opponent)
             await self.post_opening(interaction, answer, update)
             return update
 
@@ -695,6 +698,10 @@ class MatchCog(commands.Cog):
         answer, ``invited`` players mentioned under it; the service's refusals answered privately (``None``).
         ``level``: the bot takes the second seat and plays at that level."""
         user = interaction.user
+        if by_interactions(interaction):  # (anyone may join a lobby: its players can't be known ahead there)
+            _ = private_words(interaction)
+            await self.tell(interaction, _(LOBBY_NEEDS_SERVER, game=_(self.title)))
+            return None
         assert interaction.guild_id is not None and interaction.channel_id is not None
         async with self.answer(interaction, thinking=True) as answer:
             try:
@@ -708,7 +715,7 @@ class MatchCog(commands.Cog):
             except USER_ERRORS as error:
                 await answer.tell(said(error, interaction))
                 return None
-            self.presenter.remember_name(interaction.guild_id, user)
+            self.presenter.remember_name(place_id(interaction), user)
             await self.post_opening(interaction, answer, update, invited)
         return update
 

@@ -256,6 +256,12 @@ async def test_server_only_features_are_refused_where_the_bot_is_no_member(make_
         assert "`/airwar challenge`" in ix.message.text
     assert env.messages(general) == [] and env.messages(group) == []
     assert not env.bot.guilds or all(g.id != elsewhere.id for g in env.bot.guilds)
+    # a lobby (anyone may join it) needs a server that added the bot too
+    ix = await slash(env, alice, "war lobby", group)
+    assert ix.response.ephemeral
+    assert ix.message.text == "A War lobby works only in a server that added me. Here, challenge one player with " \
+                              "`challenge`."
+    assert await env.bot.get_cog("War").service.open_matches() == []
 
 
 async def test_a_server_that_refuses_external_apps_gets_the_plain_explanation(make_env, tmp_path):
@@ -484,3 +490,26 @@ async def test_a_group_dm_has_its_own_board_and_stats_count_every_place(make_env
     # a player who played in one place only gets no such lines
     ix = await slash(env, carol, "stats", group)
     assert "Everywhere" not in ix.message.text
+
+
+async def test_bundle_war_for_two_in_a_group_dm(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = outsiders(env, "alice", "bob")
+    group = env.group_dm("friends", alice, bob)
+    ix = await slash(env, alice, "bundlewar challenge", group, opponent=bob)
+    table = ix.message
+    assert not ix.response.ephemeral
+    match_id = int(table.buttons[0]["custom_id"].split(":")[2])
+    await click(env, bob, table, label="Accept")
+    bundle = env.bot.get_cog("BundleWar").service
+    opener = await env.wait_for(lambda: next((b for b in table.buttons if ":open:" in b["custom_id"]), None),
+                                timeout=10, message="the Bundle War table never showed its button")
+    opened = await env.click(alice, table, custom_id=opener["custom_id"])
+    assert (await opened.wait_response()).ephemeral  # the panel, privately
+    question = await slash(env, bob, "bundlewar forfeit", group)
+    await click(env, bob, question.message, label="Yes, give up")
+    await settled_in(bundle, match_id)
+    match = await bundle.get_match(match_id)
+    assert match.status == "finished" and match.result["winner"] == 0
+    await env.wait_for(lambda: "wins" in table.title, message="the table never showed the result")
+    assert env.messages(group) == [table]
