@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 
 from tests.e2e.test_airwar import (
@@ -513,3 +514,59 @@ async def test_bundle_war_for_two_in_a_group_dm(make_env, tmp_path):
     assert match.status == "finished" and match.result["winner"] == 0
     await env.wait_for(lambda: "wins" in table.title, message="the table never showed the result")
     assert env.messages(group) == [table]
+
+
+async def raw(env: Env, method: str, path: str, body: object | None = None) -> tuple[int, Any]:
+    """A request to the local Discord as the bot (its token), outside discord.py."""
+    headers = {"Authorization": f"Bot {env.token}"}
+    async with aiohttp.ClientSession() as session, session.request(
+            method, f"{env.discord.api_base}{path}", json=body, headers=headers) as answer:
+        return answer.status, (await answer.json() if answer.status != 204 else None)
+
+
+async def test_the_local_discord_refuses_what_an_app_may_not_do_where_it_is_no_member(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = outsiders(env, "alice", "bob")
+    group = env.group_dm("friends", alice, bob)
+    elsewhere = server_without_the_bot(env, alice)
+    # no message, no thread, no history where the bot is no member: 403 Missing Access
+    for channel in (group, elsewhere):
+        for method, path, body in (("POST", f"/channels/{channel.id}/messages", {"content": "hi"}),
+                                   ("GET", f"/channels/{channel.id}/messages", None),
+                                   ("POST", f"/channels/{channel.id}/threads", {"name": "t", "type": 11})):
+            status, answer = await raw(env, method, path, body)
+            assert (status, answer["code"]) == (403, 50001), (channel, method, path, answer)
+    assert env.messages(group) == [] and env.messages(elsewhere) == []
+
+    # the interaction tells where it came from and who installed the app
+    ix = await slash(env, alice, "rules", group, game="Air War")
+    assert ix.context == 2 and ix.owners == {"1": str(alice.id)}
+    in_dm = await slash(env, alice, "rules", env.dm(alice), game="Air War")
+    assert in_dm.context == 1 and in_dm.owners == {"0": "0", "1": str(alice.id)}
+    in_server = await slash(env, alice, "rules", elsewhere, game="Air War")
+    assert in_server.context == 0 and in_server.owners == {"1": str(alice.id)}
+
+    # at most 5 followups per interaction where the app is no member; none is refused in its own server
+    hook = f"/webhooks/{env.application_id}/{ix.token}"
+    for number in range(5):
+        status, _ = await raw(env, "POST", f"{hook}?wait=true", {"content": f"followup {number}"})
+        assert status == 200
+    status, answer = await raw(env, "POST", f"{hook}?wait=true", {"content": "one too many"})
+    assert (status, answer["code"]) == (400, 40094)
+    home = await slash(env, env.user("carol"), "rules", env.channel(), game="Air War")
+    for number in range(6):
+        status, _ = await raw(env, "POST", f"/webhooks/{env.application_id}/{home.token}?wait=true",
+                              {"content": f"followup {number}"})
+        assert status == 200
+
+    # a token lives 15 minutes: 401 after
+    env.clock.advance(15 * 60 + 1)
+    status, answer = await raw(env, "PATCH", f"{hook}/messages/@original", {"content": "late"})
+    assert (status, answer["code"]) == (401, 50027)
+    assert env.take_problems("expired_interaction_token")
+
+    # a server that refuses external apps: every answer is ephemeral, even one the bot makes public
+    strict = env.add_guild("Strict", with_bot=False, external_apps=False)
+    env.join(alice, strict)
+    shared = await slash(env, alice, "stats", env.channel(guild=strict), share=True)
+    assert shared.response.ephemeral and shared.message.ephemeral_to is alice
