@@ -160,6 +160,7 @@ class MatchCog(commands.Cog):
         """Arm (or cancel) the match's timer from its stored deadline; a step the flow plays by itself
         (``auto_deadline_kind``) is played after the bot's pace sleep instead."""
         key = self._timer_key(match.id)
+        self.presenter.tokens.track(match)
         auto_kind = self.service.flow.auto_deadline_kind
         auto = bool(auto_kind) and match.is_open and match.deadline_at is not None and match.deadline_kind == auto_kind
         if self._auto and not auto:
@@ -193,7 +194,7 @@ class MatchCog(commands.Cog):
     async def _play_auto(self, match_id: int, step: int, due: float) -> None:
         try:
             await self.pace_sleep(max(0.0, due - self.bot.clock()))
-            if self.presenter.tokens.holds(await self.service.get_match(match_id)):
+            if await self._held(match_id):
                 return  # (paused: played once a click resumes it)
             update = await self.service.auto_step(match_id, step)
         except asyncio.CancelledError:
@@ -208,9 +209,14 @@ class MatchCog(commands.Cog):
         if update is not None:
             self.after(update)
 
+    async def _held(self, match_id: int) -> bool:
+        """Whether the match, shown through interaction tokens, is paused until a click (:mod:`cogs.kit.tokens`)."""
+        tokens = self.presenter.tokens
+        return tokens.tracks(match_id) and tokens.holds(await self.service.get_match(match_id))
+
     async def _deadline(self, match_id: int) -> None:
         self._armed.pop(match_id, None)
-        if self.presenter.tokens.holds(await self.service.get_match(match_id)):
+        if await self._held(match_id):
             return  # (paused: the deadline is applied once a click resumes it)
         update = await self.service.deadline_due(match_id)
         if update is not None:
@@ -225,7 +231,6 @@ class MatchCog(commands.Cog):
         this process's to look after (:mod:`bot.cluster`); else its owner heard of the change and does it."""
         if not self.service.owns(update.match.guild_id):
             return
-        self.presenter.tokens.track(update.match)
         self.arm(update.match)
         if update.events:
             self.presenter.show(update.match.id)

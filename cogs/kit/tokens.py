@@ -94,8 +94,9 @@ class InteractionDelivery:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self._newest: dict[int, Heard] = {}
-        #: channel id -> {match id: game} of the open matches shown there
+        #: channel id -> {match id: game} of the open matches shown there, and each one's channel
         self._matches: dict[int, dict[int, str]] = {}
+        self._channel_of: dict[int, int] = {}
         #: match id -> its channel id, for each paused match
         self.paused: dict[int, int] = {}
         #: the paused matches whose table says so (with its Continue button)
@@ -144,12 +145,18 @@ class InteractionDelivery:
         in_channel = self._matches.setdefault(match.channel_id, {})
         if match.is_open:
             in_channel[match.id] = match.game
+            self._channel_of[match.id] = match.channel_id
             return
         in_channel.pop(match.id, None)
+        self._channel_of.pop(match.id, None)
         self.paused.pop(match.id, None)
         self._marked.discard(match.id)
         if not in_channel:
             del self._matches[match.channel_id]
+
+    def tracks(self, match_id: int) -> bool:
+        """Whether the match is one shown through tokens that this process knows (:meth:`track`)."""
+        return match_id in self._channel_of
 
     def holds(self, match: MatchRecord) -> bool:
         """Whether the match waits for a click before anything more is played (a deadline, a paced step): it is

@@ -570,3 +570,51 @@ async def test_the_local_discord_refuses_what_an_app_may_not_do_where_it_is_no_m
     env.join(alice, strict)
     shared = await slash(env, alice, "stats", env.channel(guild=strict), share=True)
     assert shared.response.ephemeral and shared.message.ephemeral_to is alice
+
+
+async def test_a_match_whose_tokens_all_ran_out_at_once_resumes_on_any_click(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = outsiders(env, "alice", "bob")
+    group = env.group_dm("friends", alice, bob)
+    ix = await slash(env, alice, "airwar challenge", group, opponent=bob, timer=300)
+    table = ix.message
+    match_id = match_id_of(table)
+    await click(env, bob, table, label="Accept")
+    await play_on_table(env, [alice, bob], table, until=1)
+    await env.wait_for(lambda: board(env, group, 2) is table and table.buttons, message="no engagement 2")
+    await settled(env, match_id)
+
+    # the clock jumps past every token's end (the bot was busy, or away): nothing is tried with an expired token
+    env.clock.advance(16 * 60)
+    await asyncio.sleep(0.3)
+    assert (await env.bot.matches.get_match(match_id)).step == 2
+    assert board(env, group, 2) is table and "Paused" not in table.text  # too late to say so
+    # any click on the match resumes it: the deadline that passed is applied, the match goes on
+    await (await env.click(alice, table, "Arrange")).wait_response()
+    await env.wait_for(lambda: board(env, group, 3) is table and table.buttons, timeout=10,
+                       message="the match did not go on after the click")
+    assert not env.take_problems("expired_interaction_token")
+
+
+async def test_a_restart_mid_match_goes_on_with_the_next_click(make_env, tmp_path):
+    factory = user_app_bot(tmp_path / "airwar.db")
+    env = await make_env(factory)
+    env.rate_limit("edits", limit=10_000, per=1.0)
+    alice, bob = outsiders(env, "alice", "bob")
+    group = env.group_dm("friends", alice, bob)
+    ix = await slash(env, alice, "airwar challenge", group, opponent=bob)
+    table = ix.message
+    match_id = match_id_of(table)
+    await click(env, bob, table, label="Accept")
+    await play_on_table(env, [alice, bob], table, until=1)
+    await env.wait_for(lambda: board(env, group, 2) is table and table.buttons, message="no engagement 2")
+    await settled(env, match_id)
+
+    await env.bot.close()
+    await env._bot_task
+    await env.start_bot(factory(env))  # a new process: it knows no token of the group DM
+    rest = await play_on_table(env, [alice, bob], table, first=2)
+    match = await env.bot.matches.get_match(match_id)
+    assert match.status == "finished" and rest.engagements >= 2
+    assert env.messages(group) == [table]
+    assert not env.take_problems("expired_interaction_token")
