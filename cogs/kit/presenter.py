@@ -31,6 +31,11 @@ in the channel (the tournament's messages show them there).
 
 An edit uploads a picture only when it differs from the one the message has (:class:`~cogs.kit.pictures.SentPictures`).
 
+Where the bot is no member (a DM, a group DM, a server that did not add it: the match's ``by_interactions`` option)
+nothing is posted: what would be sent where the match is played edits its one message instead, and every edit goes
+through the newest interaction token of the channel (:mod:`cogs.kit.tokens`); its panels open from the message's
+button only, and it has no message of its own besides (:meth:`Presenter.has_channel_card`).
+
 Panels: each step's public message carries the game's button (``buttons.board_view``: "Arrange", "Choose") that opens
 the presser's panel as an ephemeral message in the thread. A player who prefers DMs (``dm``, the default; the
 player's ``/preferences``) also gets one DM message per match, sent at their first panel and edited for each step
@@ -524,7 +529,9 @@ class Presenter(ShowLoop):
 
     async def _send(self, match: MatchRecord, channel: discord.abc.Messageable, name: str,
                     **kwargs: Any) -> discord.Message:
-        """Send the match's message ``name`` with its :func:`nonce`: sent again after a crash, it is not doubled."""
+        """Send the match's message ``name`` with its :func:`nonce`: sent again after a crash, it is not doubled. A
+        match shown through interaction tokens gets its one message edited instead
+        (:meth:`~cogs.kit.tokens.InteractionDelivery.replace`)."""
         channel_id = channel.id  # type: ignore[attr-defined]
         if delivered_by_interactions(match) and channel_id == match.play_channel_id:
             self.tokens.track(match)
@@ -537,7 +544,8 @@ class Presenter(ShowLoop):
     async def _edit(self, channel_id: int, message_id: int, *, dm: bool = False, **kwargs: Any) -> dict[str, Any]:
         """Edit a message (its picture uploaded only when it changed); returns the message as edited (Discord's
         payload: nothing here reads it but its attachments, so it is not made a ``discord.Message``). An edit of
-        ``view=None`` alone takes the message's buttons away and keeps all else it shows."""
+        ``view=None`` alone takes the message's buttons away and keeps all else it shows. In a channel where the bot
+        is no member the edit goes through the channel's newest interaction token (:mod:`cogs.kit.tokens`)."""
         kwargs = self._pictures.unchanged(message_id, kwargs)
         by_token = not dm and self.tokens.serves(channel_id)
         if set(kwargs) <= {"view", "allowed_mentions"} and kwargs.get("view") is None:
