@@ -577,7 +577,9 @@ class MatchCog(commands.Cog):
 
     async def refuse_opponent(self, interaction: discord.Interaction, opponent: discord.Member | discord.User,
                               title: str) -> bool:
-        """Refuse (privately) a challenge to oneself, a bot or someone outside the server; ``True``: refused."""
+        """Refuse (privately) a challenge to oneself, a bot, someone outside the server, or someone who can't see the
+        DM or group DM it is made in; ``True``: refused."""
+        channel = interaction.channel
         if opponent.id == interaction.user.id:
             refusal = said(service_errors.CannotChallengeSelf(), interaction)
         elif opponent.bot:
@@ -588,6 +590,13 @@ class MatchCog(commands.Cog):
             _ = private_words(interaction)
             refusal = _("{player} isn't a member of this server; you can only challenge someone here.",
                         player=opponent.mention)
+        elif isinstance(channel, discord.GroupChannel) and opponent.id not in {r.id for r in channel.recipients}:
+            _ = private_words(interaction)
+            refusal = _("{player} isn't in this group DM; challenge someone who is.", player=opponent.mention)
+        elif interaction.context.dm_channel:  # (the DM with the bot: nobody else sees it)
+            _ = private_words(interaction)
+            refusal = _("Only you and I are in this DM: challenge me to practise, or challenge {player} in a group DM "
+                        "or a server.", player=opponent.mention)
         else:
             return False
         await self.tell(interaction, refusal)

@@ -257,6 +257,13 @@ async def test_server_only_features_are_refused_where_the_bot_is_no_member(make_
         assert "`/airwar challenge`" in ix.message.text
     assert env.messages(general) == [] and env.messages(group) == []
     assert not env.bot.guilds or all(g.id != elsewhere.id for g in env.bot.guilds)
+    # a challenge to someone who can't see the group DM, or to someone else in a DM with the bot
+    carol = env.user("carol", member=False)
+    ix = await slash(env, alice, "airwar challenge", group, opponent=carol)
+    assert ix.response.ephemeral and ix.message.text == f"<@{carol.id}> isn't in this group DM; challenge someone " \
+                                                        "who is."
+    ix = await slash(env, alice, "airwar challenge", env.dm(alice), opponent=bob)
+    assert ix.response.ephemeral and ix.message.text.startswith("Only you and I are in this DM: challenge me")
     # a lobby (anyone may join it) needs a server that added the bot too
     ix = await slash(env, alice, "war lobby", group)
     assert ix.response.ephemeral
