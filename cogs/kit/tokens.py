@@ -48,6 +48,9 @@ TOKEN_LIFE = 15 * 60.0
 PAUSE_MARGIN = 60.0
 #: a token older than this is not used: a request made with it could arrive after its end
 USABLE_FOR = TOKEN_LIFE - PAUSE_MARGIN / 2
+#: the interactions whose token can edit and follow up (an autocomplete's can only suggest)
+CAN_EDIT = frozenset({discord.InteractionType.application_command, discord.InteractionType.component,
+                      discord.InteractionType.modal_submit})
 IS_COMPONENTS_V2 = 1 << 15
 TEXT_DISPLAY, ACTION_ROW, BUTTON, PRIMARY = 10, 1, 2, 1
 #: the custom id of a paused match's Continue button
@@ -108,7 +111,7 @@ class InteractionDelivery:
         """An interaction came (a command, a click): where the bot is no member its token is the channel's newest;
         the channel's matches pause a minute before it runs out, and those paused resume now."""
         channel_id = interaction.channel_id
-        if channel_id is None or not by_interactions(interaction):
+        if channel_id is None or interaction.type not in CAN_EDIT or not by_interactions(interaction):
             return
         now = self.bot.clock()
         known = self._newest.get(channel_id)
@@ -187,7 +190,7 @@ class InteractionDelivery:
 
     async def post(self, channel_id: int, **kwargs: Any) -> dict[str, Any]:
         """A new message in the channel, as a followup of its newest interaction (a match whose table's id was
-        lost); Discord's payload of it."""
+        lost, the accuracy after a practice match); Discord's payload of it."""
         interaction = self._token(channel_id)
         state = self.bot._connection
         with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions, **kwargs) as params:
