@@ -625,3 +625,27 @@ async def test_a_restart_mid_match_goes_on_with_the_next_click(make_env, tmp_pat
     assert match.status == "finished" and rest.engagements >= 2
     assert env.messages(group) == [table]
     assert not env.take_problems("expired_interaction_token")
+
+
+async def test_war_at_flip_pace_in_a_group_dm_flips_by_the_tables_button(make_env, tmp_path):
+    env = await start(make_env, tmp_path)
+    alice, bob = outsiders(env, "alice", "bob")
+    group = env.group_dm("friends", alice, bob)
+    ix = await slash(env, alice, "war challenge", group, opponent=bob, pace="flip", rules="pack=32 max_rounds=12")
+    table = ix.message
+    war_id = int(table.buttons[0]["custom_id"].split(":")[2])
+    await click(env, bob, table, label="Accept")
+    war = env.bot.get_cog("War").service
+    flip = f"war:t:{war_id}:0:flip"
+    while (match := await war.get_match(war_id)).status == "active":
+        view = await war.view(war_id)
+        await env.wait_for(lambda n=match.step + 1: f"**Round {n}:**" in table.text
+                           and any(b["custom_id"] == flip for b in table.buttons), message="no Flip")
+        for seat in view["to_flip"]:
+            pressed = await env.click((alice, bob)[seat], table, custom_id=flip)
+            assert not (await pressed.wait_response()).ephemeral
+        await settled_in(war, war_id)
+    expected = war_reference({"pack": 32, "max_rounds": 12})
+    assert match.status == "finished" and match.result["winner"] == expected.outcome.winner
+    await env.wait_for(lambda: " wins" in table.title or table.title.endswith("draw"), message="no result")
+    assert env.messages(group) == [table] and not table.buttons
