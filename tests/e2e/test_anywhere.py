@@ -166,6 +166,7 @@ async def test_two_friends_play_a_whole_air_war_match_in_a_group_dm(make_env, tm
     ix = await slash(env, alice, "airwar challenge", group, opponent=bob)
     table = ix.message
     assert not ix.response.ephemeral and table.channel is group
+    assert ix.context == 2 and ix.owners == {"1": str(alice.id)}  # a group DM, through alice's own install
     match_id = match_id_of(table)
     assert [b["label"] for b in table.buttons] == ["Accept", "Decline", "Withdraw"]
     await click(env, bob, table, label="Accept")
@@ -182,6 +183,7 @@ async def test_two_friends_play_a_whole_air_war_match_in_a_group_dm(make_env, tm
     # one message in the group DM for the whole match; panels were private; the flips edited the table
     assert env.messages(group) == [table]
     assert all(m.ephemeral_to in (alice, bob) for m in env.ephemerals(alice) + env.ephemerals(bob))
+    assert env.messages(env.dm(alice)) == [] and env.messages(env.dm(bob)) == []  # no DM panels
     flips = [version for version in table.history if ": flips" in version.text]
     assert len(flips) > played.engagements
     # the bot never posted, read or made a thread in the group DM, and never used an expired token
