@@ -96,6 +96,13 @@ HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-
 #: how long closing waits for them (a Procfile host sends SIGTERM and kills 30 s later)
 HANDLERS_GRACE = 5.0
 
+#: Every command is declared for both kinds of install (a server's, a user's) and every context (servers, the DM
+#: with the bot, group DMs): a user who installed the app finds its commands in their DMs and group DMs and in servers
+#: that allow external apps. The server-only commands refuse elsewhere with words of their own
+#: (:func:`cogs.kit.places.require_server`).
+EVERY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
+EVERY_CONTEXT = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+
 
 class CardGameBot(commands.Bot):
     def __init__(
@@ -121,6 +128,8 @@ class CardGameBot(commands.Bot):
             help_command=None,
             owner_ids=set(settings.owner_ids) or None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            allowed_installs=EVERY_INSTALL,
+            allowed_contexts=EVERY_CONTEXT,
             **client_options,
         )
         self.settings = settings

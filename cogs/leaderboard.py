@@ -51,6 +51,7 @@ from bot.storage.records import LeaderboardPage
 from cogs.kit.choices import set_choices
 from cogs.kit.items import RoutedButtons
 from cogs.kit.messages import private_words, said
+from cogs.kit.places import SERVER_ONLY, NotHere, bot_is_member, place_id
 from cogs.kit.stats_ui import board_choices, message_words, server_words, stats_service, tell
 
 LEADERBOARD_COLOUR = discord.Colour.gold()
@@ -182,7 +183,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLA
         return cls(int(match["guild"]), match["game"], int(match["page"]), season, bot=match["bot"] is not None)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.guild_id is None or interaction.guild_id != self.guild_id:
+        if place_id(interaction) != self.guild_id:
             _ = private_words(interaction)
             await interaction.response.send_message(_("This leaderboard belongs to another server."), ephemeral=True)
             return False
@@ -238,19 +239,20 @@ class Leaderboard(commands.Cog):
     @app_commands.describe(game="The game whose leaderboard to show, or all games together (default: Air War)",
                            season="A past season's board, by number (default: this season; see /season list)",
                            vs_bot="The board of practice matches against me, by level, instead")
-    @app_commands.guild_only()
     async def leaderboard(
         self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None,
         season: app_commands.Range[int, 1] | None = None, vs_bot: bool = False,
     ) -> None:
-        assert interaction.guild_id is not None  # guild_only
+        if interaction.guild_id is not None and not bot_is_member(interaction):
+            raise NotHere(SERVER_ONLY, feature=N_("A server's leaderboard"))
+        place = place_id(interaction)  # (a group DM's board ranks the games played there)
         chosen = game.value if game is not None else DEFAULT_GAME
         if vs_bot:
-            await self.show_bot_board(interaction, interaction.guild_id, chosen, season)
+            await self.show_bot_board(interaction, place, chosen, season)
             return
-        public = await server_words(self.bot, interaction.guild_id)
+        public = await server_words(self.bot, place)
         if is_chips_board(chosen) and season is None:
-            chips = await chips_page(interaction, interaction.guild_id, chosen, 1, public)
+            chips = await chips_page(interaction, place, chosen, 1, public)
             if chips is None:
                 await interaction.response.send_message(private_words(interaction)(NO_CHIPS), ephemeral=True)
             elif chips[1] is None:
@@ -259,7 +261,7 @@ class Leaderboard(commands.Cog):
                 await interaction.response.send_message(embed=chips[0], view=chips[1])
             return
         try:
-            shown = await load_board(interaction, interaction.guild_id, chosen, 1, season)
+            shown = await load_board(interaction, place, chosen, 1, season)
         except USER_ERRORS as error:
             await tell(interaction, said(error, interaction))
             return

@@ -20,6 +20,7 @@ from bot.render.stats import command as slash_command
 from bot.services import USER_ERRORS
 from cogs.kit.items import RoutedButtons
 from cogs.kit.messages import private_words, said
+from cogs.kit.places import require_server
 from cogs.kit.stats_ui import NO_MENTIONS, stats_service, tell
 
 CONFIRM_TEXT = N_("Delete your stats and match history from this server? Your results, ratings (this season's and "
@@ -82,10 +83,14 @@ def confirm_view(guild_id: int, user_id: int, say=None) -> discord.ui.View:
 
 
 class Privacy(commands.Cog):
-    privacy = app_commands.Group(name="privacy", description="Your data on this server", guild_only=True)
+    privacy = app_commands.Group(name="privacy", description="Your data on this server")
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        """A server's data about its members: refused where the bot is no member."""
+        return require_server(interaction, N_("Your data on a server"))
 
     @privacy.command(name="delete", description="Delete your stats and match history from this server")
     async def delete(self, interaction: discord.Interaction) -> None:

@@ -25,6 +25,7 @@ from bot.services.settings import InvalidSetting
 from bot.storage.settings import WAR_PACES, GuildSettings
 from cogs.kit.choices import set_choices
 from cogs.kit.messages import private_words, said
+from cogs.kit.places import require_server
 from cogs.kit.stats_ui import NO_MENTIONS, game_choices, server_words, settings_service, stats_service, tell
 
 NEEDS_MANAGE = N_("Changing the server's settings needs the Manage Server permission.")
@@ -52,12 +53,15 @@ def may_manage(interaction: discord.Interaction) -> bool:
 
 class Settings(commands.Cog):
     settings = app_commands.Group(name="settings", description="This server's settings for every game",
-                                  guild_only=True, default_permissions=MANAGE_SERVER)
-    season = app_commands.Group(name="season", description="Seasons: fresh leaderboards, the old ones kept",
-                                guild_only=True)
+                                  default_permissions=MANAGE_SERVER)
+    season = app_commands.Group(name="season", description="Seasons: fresh leaderboards, the old ones kept")
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        """Settings and seasons are a server's: refused where the bot is no member."""
+        return require_server(interaction, N_("Server settings and seasons"))
 
     async def cog_load(self) -> None:
         set_choices(self.rules, game=game_choices())

@@ -28,6 +28,7 @@ from bot.services.stats import HistoryPage
 from cogs.kit.choices import set_choices
 from cogs.kit.items import RoutedButtons
 from cogs.kit.messages import private_words, said
+from cogs.kit.places import place_id
 from cogs.kit.stats_ui import NO_MENTIONS, game_choices, message_words, stats_service, tell, words_for
 
 STATS_COLOUR = discord.Colour.blurple()
@@ -86,7 +87,7 @@ class HistoryPageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hi
         return cls(int(match["guild"]), int(match["user"]), int(match["page"]))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.guild_id != self.guild_id:
+        if place_id(interaction) != self.guild_id:
             _ = private_words(interaction)
             await tell(interaction, _("This history belongs to another server."))
             return False
@@ -113,7 +114,7 @@ class ExportButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hx:(?P<
         return cls(int(match["guild"]), int(match["match"]))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.guild_id != self.guild_id:
+        if place_id(interaction) != self.guild_id:
             _ = private_words(interaction)
             await tell(interaction, _("This match belongs to another server."))
             return False
@@ -148,19 +149,22 @@ class Stats(commands.Cog):
     @app_commands.command(name="stats", description="A player's record, streaks and rating on this server")
     @app_commands.describe(player="Whose stats (default: yours)", game="One game (default: every game together)",
                            share=SHARE_HELP)
-    @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction, player: discord.Member | discord.User | None = None,
                     game: app_commands.Choice[str] | None = None, share: bool = False) -> None:
-        assert interaction.guild_id is not None
         who = player or interaction.user
+        here = place_id(interaction)
         try:
-            data = await self.service.player_stats(interaction.guild_id, who.id, game and game.value)
+            data = await self.service.player_stats(here, who.id, game and game.value)
+            places = await self.service.records_by_place(who.id, game and game.value)
         except USER_ERRORS as error:
             await tell(interaction, said(error, interaction))
             return
         say = await words_for(interaction, share)
         surface = render.stats(data, who.mention, say)
-        embed = discord.Embed(title=surface.title, description=surface.text, colour=STATS_COLOUR)
+        servers = {record.place: guild.name for record in places if (guild := self.bot.get_guild(record.place))}
+        everywhere = render.everywhere(places, here, servers, say)
+        text = f"{surface.text}\n\n{everywhere}" if everywhere else surface.text
+        embed = discord.Embed(title=surface.title, description=text, colour=STATS_COLOUR)
         picture = render.rating_chart(data, _plain_name(who), say) if data.games else None
         if picture is None:
             await answer(interaction, share, embed=embed)
@@ -171,12 +175,10 @@ class Stats(commands.Cog):
 
     @app_commands.command(name="history", description="A player's finished matches on this server, newest first")
     @app_commands.describe(player="Whose matches (default: yours)", share=SHARE_HELP)
-    @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction, player: discord.Member | discord.User | None = None,
                       share: bool = False) -> None:
-        assert interaction.guild_id is not None
         who = player or interaction.user
-        page = await self.service.history(interaction.guild_id, who.id, 1, HISTORY_PER_PAGE)
+        page = await self.service.history(place_id(interaction), who.id, 1, HISTORY_PER_PAGE)
         say = await words_for(interaction, share)
         if not page.total:
             await answer(interaction, share, content=render.history(page, who.mention, say).text)
@@ -187,14 +189,12 @@ class Stats(commands.Cog):
     @app_commands.command(name="h2h", description="Two players' matches against each other on this server")
     @app_commands.describe(player="One player", opponent="The other (default: you)",
                            game="One game (default: every game)", share=SHARE_HELP)
-    @app_commands.guild_only()
     async def h2h(self, interaction: discord.Interaction, player: discord.Member | discord.User,
                   opponent: discord.Member | discord.User | None = None,
                   game: app_commands.Choice[str] | None = None, share: bool = False) -> None:
-        assert interaction.guild_id is not None
         other = opponent or interaction.user
         try:
-            data = await self.service.head_to_head(interaction.guild_id, player.id, other.id, game and game.value)
+            data = await self.service.head_to_head(place_id(interaction), player.id, other.id, game and game.value)
         except USER_ERRORS as error:
             await tell(interaction, said(error, interaction))
             return

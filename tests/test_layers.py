@@ -41,7 +41,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cogs.kit",),
     ("cogs",),
     # command lines: they build the whole bot
-    ("bot.__main__", "bot.migrate", "bot.i18n.__main__", "bot.i18n.extract", "bot.i18n.check"),
+    ("bot.__main__", "bot.migrate", "bot.i18n.__main__", "bot.i18n.extract", "bot.i18n.check",
+     "bot.i18n.sample"),
 )
 
 #: the packages below the games, which reach a game only through the registry

@@ -243,6 +243,24 @@ def no_bot_games(game: str, season: str | None = None, say: Texts = ENGLISH) -> 
                game=game_title(game, say), season=season, command=challenge)
 
 
+def everywhere(records: Sequence[Any], here: int, names: Mapping[int, str], say: Texts = ENGLISH) -> str:
+    """``/stats``'s lines on every place the player played (:class:`bot.services.stats.PlaceRecord`, most games
+    first): the total, then a line per place (``here``: where the command is used; ``names``: the servers the bot
+    knows by name; any other place is a DM, a group DM or a server without the bot). Empty when they played in one
+    place only, or nowhere."""
+    _ = say
+    if len(records) < 2:
+        return ""
+    wins, losses, draws = (sum(getattr(r, key) for r in records) for key in ("wins", "losses", "draws"))
+    lines = [_("**Everywhere:** {games} in {places} places: {record}", games=_games(wins + losses + draws, say),
+               places=len(records), record=_record(wins, losses, draws, say))]
+    for record in records:
+        where = _("here") if record.place == here else names.get(record.place) or _("elsewhere")
+        lines.append(f"· {where}: {_games(record.games, say)} "
+                     f"({_short_record(record.wins, record.losses, record.draws, say)})")
+    return "\n".join(lines)
+
+
 def stats(data: Any, who: str, say: Texts = ENGLISH) -> Surface:
     """``/stats``: :class:`bot.services.stats.PlayerStats` of the player ``who`` (a mention)."""
     _ = say

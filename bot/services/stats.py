@@ -150,6 +150,20 @@ class GameLine:
 
 
 @dataclass(frozen=True)
+class PlaceRecord:
+    """A player's finished matches in one place (a server, or a DM / group DM: its channel id)."""
+
+    place: int
+    wins: int
+    losses: int
+    draws: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+
+@dataclass(frozen=True)
 class PlayerStats:
     """A player's stats in a server, for one game or (``game`` ``None``) every game together.
 
@@ -360,6 +374,16 @@ class StatsService:
     def _counts(matches: Sequence[PlayedMatch]) -> tuple[int, int, int]:
         outcomes = Counter(m.outcome for m in matches)
         return outcomes["win"], outcomes["loss"], outcomes["draw"]
+
+    async def records_by_place(self, user_id: int, game: str | None = None) -> list[PlaceRecord]:
+        """The player's record in every place they played (servers, DMs, group DMs), most games first."""
+        if game is not None and game not in game_names():
+            raise UnknownBoard(game)
+        async with self.db.read() as conn:
+            found = await self.db.stats.records_by_place(conn, user_id, game)
+        records = [PlaceRecord(place, counts.get("win", 0), counts.get("loss", 0), counts.get("draw", 0))
+                   for place, counts in found.items()]
+        return sorted(records, key=lambda record: (-record.games, record.place))
 
     async def history(self, guild_id: int, user_id: int, page: int = 1, per_page: int = 5,
                       game: str | None = None) -> HistoryPage:

@@ -186,6 +186,21 @@ async def count_played(conn: Connection, guild_id: int, user_id: int, game: str 
     return int(next(iter(rows))["n"])
 
 
+async def records_by_place(conn: Connection, user_id: int, game: str | None = None) -> dict[int, dict[str, int]]:
+    """The player's finished matches counted by place (a server, or a DM / group DM: ``results.guild_id``) and
+    outcome: ``{place: {"win": n, "loss": n, "draw": n}}`` (outcomes never met left out)."""
+    marks = Placeholders(conn)
+    rows = await conn.execute_fetchall(
+        f"SELECT r.guild_id AS place, r.outcome AS outcome, COUNT(*) AS n FROM results AS r "
+        f"WHERE r.user_id = {marks(user_id)}" + _game_filter(marks, game) + " GROUP BY r.guild_id, r.outcome",
+        marks.values,
+    )
+    found: dict[int, dict[str, int]] = {}
+    for row in rows:
+        found.setdefault(int(row["place"]), {})[str(row["outcome"])] = int(row["n"])
+    return found
+
+
 async def played_page(
     conn: Connection, guild_id: int, user_id: int, *, limit: int, offset: int, game: str | None = None
 ) -> list[PlayedMatch]:

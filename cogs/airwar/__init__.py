@@ -58,7 +58,7 @@ class AirWarCog(PracticeCog, MatchCog, name=COG_NAME):
     def hint_text(self, data: Mapping[str, Any], say: Texts) -> str:
         return practice.hint(data, say)
 
-    airwar = app_commands.Group(name="airwar", description="Air War: a card battle for 2-4 pilots", guild_only=True)
+    airwar = app_commands.Group(name="airwar", description="Air War: a card battle for 2-4 pilots")
 
     # --- commands --------------------------------------------------------------------------------------
     @airwar.command(name="challenge", description="Challenge someone in this server to a game of Air War")

@@ -48,8 +48,7 @@ class ArmyCog(PracticeCog, MatchCog, name=COG_NAME):
     def hint_text(self, data: Mapping[str, Any], say: Texts) -> str:
         return practice.hint(data, say)
 
-    army = app_commands.Group(name="army", description="Army: armies with stamina fight with red and black cards",
-                              guild_only=True)
+    army = app_commands.Group(name="army", description="Army: armies with stamina fight with red and black cards")
 
     @army.command(name="challenge", description="Challenge someone in this server to a game of Army")
     @app_commands.describe(

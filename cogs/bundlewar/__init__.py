@@ -28,8 +28,7 @@ class BundleWarCog(MatchCog, name=COG_NAME):
     buttons = BUTTONS
     panel_actions = MappingProxyType({"play": MatchKernel.pick, "steal:": MatchKernel.pick, "top:": MatchKernel.pick})
 
-    bundlewar = app_commands.Group(name="bundlewar", description="Bundle War: War with face-up piles you can steal",
-                                   guild_only=True)
+    bundlewar = app_commands.Group(name="bundlewar", description="Bundle War: War with face-up piles you can steal")
 
     def _panel_call(self, key: str) -> tuple[PanelCall, tuple[str, ...]]:
         return MatchKernel.pick, (key,)  # every panel button picks its key

@@ -26,6 +26,7 @@ from cogs.casinowar.ui import BUTTONS, COG_NAME
 from cogs.kit.match_cog import MatchCog, PanelCall
 from cogs.kit.match_common import message_link
 from cogs.kit.messages import private_words, said
+from cogs.kit.places import require_server
 
 #: what only the server sets (``/settings rules``), never a table's command
 SERVER_RULES = ("stake", "daily_topup", "stacks")
@@ -41,7 +42,11 @@ class CasinoWarCog(MatchCog, name=COG_NAME):
     buttons = BUTTONS
 
     casinowar = app_commands.Group(name="casinowar", description="Casino War: one card each against the house, "
-                                   "for this server's chips", guild_only=True)
+                                   "for this server's chips")
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        """Casino War plays for a server's chips: refused where the bot is no member."""
+        return require_server(interaction, N_("Casino War (it plays for a server's chips)"))
 
     def _panel_call(self, key: str) -> tuple[PanelCall, tuple[str, ...]]:
         return MatchKernel.pick, (key,)  # every panel button picks its key (bet:20, tie:20, sit, war, surrender)

@@ -56,8 +56,10 @@ from cogs.kit.items import MatchButtons, RoutedView
 from cogs.kit.layout import shows_buttons
 from cogs.kit.match_common import message_link, missing_permissions
 from cogs.kit.messages import DEFER_AFTER, NO_MENTIONS, Answer, private_words, said
+from cogs.kit.places import NO_EXTERNAL_APPS, by_interactions, external_apps_refused, place_id
 from cogs.kit.presenter import Presenter, dm_name
 from cogs.kit.stats_ui import settings_service
+from cogs.kit.tokens import BY_INTERACTIONS
 
 log = logging.getLogger("cogs.kit")
 
@@ -69,6 +71,9 @@ CHOICES: frozenset[PanelCall] = frozenset({MatchKernel.confirm, MatchKernel.pick
 #: the panel keys of a draft that every drafting game's panel has
 DRAFT_ACTIONS: Mapping[str, PanelCall] = MappingProxyType(
     {"undo": MatchKernel.undo, "reset": MatchKernel.reset, "confirm": MatchKernel.confirm})
+#: a lobby opened where the bot is no member
+LOBBY_NEEDS_SERVER = N_("A {game} lobby works only in a server that added me. Here, challenge one player with "
+                        "`challenge`.")
 #: the answer to a second click on a question answered already
 ANSWERED_ALREADY = N_("You answered this already; nothing more was changed.")
 
@@ -155,6 +160,7 @@ class MatchCog(commands.Cog):
         """Arm (or cancel) the match's timer from its stored deadline; a step the flow plays by itself
         (``auto_deadline_kind``) is played after the bot's pace sleep instead."""
         key = self._timer_key(match.id)
+        self.presenter.tokens.track(match)
         auto_kind = self.service.flow.auto_deadline_kind
         auto = bool(auto_kind) and match.is_open and match.deadline_at is not None and match.deadline_kind == auto_kind
         if self._auto and not auto:
@@ -188,6 +194,8 @@ class MatchCog(commands.Cog):
     async def _play_auto(self, match_id: int, step: int, due: float) -> None:
         try:
             await self.pace_sleep(max(0.0, due - self.bot.clock()))
+            if await self._held(match_id):
+                return  # (paused: played once a click resumes it)
             update = await self.service.auto_step(match_id, step)
         except asyncio.CancelledError:
             raise
@@ -201,8 +209,15 @@ class MatchCog(commands.Cog):
         if update is not None:
             self.after(update)
 
+    async def _held(self, match_id: int) -> bool:
+        """Whether the match, shown through interaction tokens, is paused until a click (:mod:`cogs.kit.tokens`)."""
+        tokens = self.presenter.tokens
+        return tokens.tracks(match_id) and tokens.holds(await self.service.get_match(match_id))
+
     async def _deadline(self, match_id: int) -> None:
         self._armed.pop(match_id, None)
+        if await self._held(match_id):
+            return  # (paused: the deadline is applied once a click resumes it)
         update = await self.service.deadline_due(match_id)
         if update is not None:
             self.after(update)
@@ -274,6 +289,7 @@ class MatchCog(commands.Cog):
             await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     def answer(self, interaction: discord.Interaction, *, thinking: bool = False, ephemeral: bool = False) -> Answer:
+        self.presenter.tokens.heard(interaction)  # (where the bot is no member, its token shows what the call does)
         return Answer(interaction, thinking=thinking, ephemeral=ephemeral, defer_after=self.defer_after)
 
     async def check_player(self, interaction: discord.Interaction, match_id: int) -> bool:
@@ -297,7 +313,7 @@ class MatchCog(commands.Cog):
         if interaction.user.id not in players:
             await self.tell(interaction, said(service_errors.NotYourMatch(), interaction))
             return False
-        self.presenter.remember_name(interaction.guild_id, interaction.user)
+        self.presenter.remember_name(place_id(interaction), interaction.user)
         return True
 
     # --- buttons -----------------------------------------------------------------------------------------
@@ -341,7 +357,7 @@ class MatchCog(commands.Cog):
 
         async def remembering() -> MatchUpdate:
             update = await call()
-            self.presenter.remember_name(interaction.guild_id, interaction.user)
+            self.presenter.remember_name(place_id(interaction), interaction.user)
             return update
 
         return remembering
@@ -461,6 +477,9 @@ class MatchCog(commands.Cog):
         """A challenge in the command's channel: refuses (privately) what can't start here, then posts the challenge
         with Accept / Decline / Withdraw. ``rules`` overlay the server's defaults for the game. A challenge to the
         bot itself (a game with an ``opponent``) is a practice match at ``level``: accepted at once, unrated."""
+        if external_apps_refused(interaction):
+            await self.tell(interaction, private_words(interaction)(NO_EXTERNAL_APPS))
+            return
         me = self.bot.user
         if me is not None and opponent.id == me.id and self.plugin.opponent is not None:
             await self.start_practice(interaction, rules=rules, timer=timer, level=level or self.plugin.level)
@@ -504,8 +523,8 @@ class MatchCog(commands.Cog):
         """The server's settings for a match the command starts, read side by side with the service's ``check`` of
         the players (so a burst of commands waits on the database once before its answer); ``None`` when refused,
         the user told why privately: a channel where the server lets no match start, else the check's refusal."""
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        server, checked = await asyncio.gather(settings_service(self.bot).get(interaction.guild_id), check,
+        assert interaction.channel_id is not None
+        server, checked = await asyncio.gather(settings_service(self.bot).get(place_id(interaction)), check,
                                                return_exceptions=True)
         if isinstance(server, BaseException):
             raise server
@@ -525,19 +544,21 @@ class MatchCog(commands.Cog):
         :meth:`server_for_start`) and posted as the command's answer; the service's refusals answered privately
         (``None``)."""
         user = interaction.user
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        assert interaction.channel_id is not None
+        if by_interactions(interaction):  # (shown through the interactions' tokens: cogs.kit.tokens)
+            options["options"] = {**options.get("options", {}), BY_INTERACTIONS: True}
         async with self.answer(interaction, thinking=True) as answer:
             try:
                 self.service.resolve_rules(game, dict(rules), 2)  # (bad rules refuse before anything is withdrawn)
                 await self.withdraw_sent_challenge(user.id)
                 update = await self.service.challenge(
-                    interaction.guild_id, interaction.channel_id, user.id, opponent.id, game=game, rules=dict(rules),
+                    place_id(interaction), interaction.channel_id, user.id, opponent.id, game=game, rules=dict(rules),
                     challenger_name=user.display_name, opponent_name=opponent.display_name, **options)
             except USER_ERRORS as error:  # (made in between: a public "thinking" is removed, the note is private)
                 await answer.tell(said(error, interaction))
                 return None
-            self.presenter.remember_name(interaction.guild_id, user)
-            self.presenter.remember_name(interaction.guild_id, opponent)
+            self.presenter.remember_name(place_id(interaction), user)
+            self.presenter.remember_name(place_id(interaction), opponent)
             await self.post_opening(interaction, answer, update)
             return update
 
@@ -556,17 +577,26 @@ class MatchCog(commands.Cog):
 
     async def refuse_opponent(self, interaction: discord.Interaction, opponent: discord.Member | discord.User,
                               title: str) -> bool:
-        """Refuse (privately) a challenge to oneself, a bot or someone outside the server; ``True``: refused."""
+        """Refuse (privately) a challenge to oneself, a bot, someone outside the server, or someone who can't see the
+        DM or group DM it is made in; ``True``: refused."""
+        channel = interaction.channel
         if opponent.id == interaction.user.id:
             refusal = said(service_errors.CannotChallengeSelf(), interaction)
         elif opponent.bot:
             _ = private_words(interaction)
             refusal = _("{player} is a bot; bots can't play {game}. Challenge a person instead.",
                         player=opponent.mention, game=_(title))
-        elif not isinstance(opponent, discord.Member):
+        elif not isinstance(opponent, discord.Member) and not by_interactions(interaction):
             _ = private_words(interaction)
             refusal = _("{player} isn't a member of this server; you can only challenge someone here.",
                         player=opponent.mention)
+        elif isinstance(channel, discord.GroupChannel) and opponent.id not in {r.id for r in channel.recipients}:
+            _ = private_words(interaction)
+            refusal = _("{player} isn't in this group DM; challenge someone who is.", player=opponent.mention)
+        elif interaction.context.dm_channel:  # (the DM with the bot: nobody else sees it)
+            _ = private_words(interaction)
+            refusal = _("Only you and I are in this DM: challenge me to practise, or challenge {player} in a group DM "
+                        "or a server.", player=opponent.mention)
         else:
             return False
         await self.tell(interaction, refusal)
@@ -682,6 +712,10 @@ class MatchCog(commands.Cog):
         answer, ``invited`` players mentioned under it; the service's refusals answered privately (``None``).
         ``level``: the bot takes the second seat and plays at that level."""
         user = interaction.user
+        if by_interactions(interaction):  # (anyone may join a lobby: its players can't be known ahead there)
+            _ = private_words(interaction)
+            await self.tell(interaction, _(LOBBY_NEEDS_SERVER, game=_(self.title)))
+            return None
         assert interaction.guild_id is not None and interaction.channel_id is not None
         async with self.answer(interaction, thinking=True) as answer:
             try:
@@ -695,7 +729,7 @@ class MatchCog(commands.Cog):
             except USER_ERRORS as error:
                 await answer.tell(said(error, interaction))
                 return None
-            self.presenter.remember_name(interaction.guild_id, user)
+            self.presenter.remember_name(place_id(interaction), user)
             await self.post_opening(interaction, answer, update, invited)
         return update
 

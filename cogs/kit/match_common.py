@@ -34,12 +34,16 @@ def mentions(match: MatchRecord) -> list[str]:
 
 
 async def fetch_name(bot: discord.Client, guild_id: int, user_id: int) -> str | None:
-    """A member's display name from the cache or Discord; ``None`` when Discord can't say."""
+    """A member's display name from the cache or Discord (their user name where the bot can't read the server's
+    members: a server that did not add it); ``None`` when Discord can't say."""
     guild = bot.get_guild(guild_id)
     try:
         if guild is not None:
-            member = guild.get_member(user_id) or await guild.fetch_member(user_id)
-            return member.display_name
+            try:
+                member = guild.get_member(user_id) or await guild.fetch_member(user_id)
+                return member.display_name
+            except discord.Forbidden:
+                pass
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
         return user.display_name
     except discord.HTTPException:

@@ -27,6 +27,7 @@ from bot.storage.records import MatchRecord, Status
 from cogs.kit.match_common import mentions
 from cogs.kit.messages import NO_MENTIONS, nonce, private_words, said
 from cogs.kit.presenter import program_seats
+from cogs.kit.tokens import delivered_by_interactions
 
 log = logging.getLogger(__name__)
 
@@ -165,16 +166,23 @@ class PracticeCog:
             match = await self.service.get_match(match_id)
             if "accuracy" in match.messages:  # posted meanwhile
                 return
+            say = texts(await self.presenter.language(match))  # type: ignore[attr-defined]  # (the server's)
+            text = practice.accuracy(summary["players"], mentions(match), self.review_unit, say)
+            if delivered_by_interactions(match):  # (no posting there: a followup of the players' last click)
+                tokens = self.presenter.tokens  # type: ignore[attr-defined]
+                sent = await tokens.post(match.play_channel_id, content=text, allowed_mentions=NO_MENTIONS)
+                await self.service.outbox.set_message(match_id, "accuracy", int(sent["id"]))
+                return
             channel = self.bot.get_channel(match.play_channel_id)
             if channel is None:
                 return
             # with the message's nonce: posted again after a crash before its id was stored, it is not doubled
-            say = texts(await self.presenter.language(match))  # type: ignore[attr-defined]  # (the server's)
-            text = practice.accuracy(summary["players"], mentions(match), self.review_unit, say)
             message = await channel.send(text, allowed_mentions=NO_MENTIONS,
                                          nonce=nonce(match, "accuracy", channel.id))
             await self.service.outbox.set_message(match_id, "accuracy", message.id)
         except asyncio.CancelledError:
             raise
+        except discord.HTTPException as error:  # (no fresh token where the bot is no member: it is left out)
+            log.info("Match %s: the accuracy could not be posted: %s", match_id, error)
         except Exception:
             log.exception("Match %s: the accuracy could not be posted", match_id)

@@ -31,6 +31,11 @@ in the channel (the tournament's messages show them there).
 
 An edit uploads a picture only when it differs from the one the message has (:class:`~cogs.kit.pictures.SentPictures`).
 
+Where the bot is no member (a DM, a group DM, a server that did not add it: the match's ``by_interactions`` option)
+nothing is posted: what would be sent where the match is played edits its one message instead, and every edit goes
+through the newest interaction token of the channel (:mod:`cogs.kit.tokens`); its panels open from the message's
+button only, and it has no message of its own besides (:meth:`Presenter.has_channel_card`).
+
 Panels: each step's public message carries the game's button (``buttons.board_view``: "Arrange", "Choose") that opens
 the presser's panel as an ephemeral message in the thread. A player who prefers DMs (``dm``, the default; the
 player's ``/preferences``) also gets one DM message per match, sent at their first panel and edited for each step
@@ -82,6 +87,7 @@ from cogs.kit.match_common import ensure_thread, fetch_name, mentions, message_l
 from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs, nonce
 from cogs.kit.pictures import SentPictures
 from cogs.kit.stats_ui import settings_service
+from cogs.kit.tokens import delivered_by_interactions, interaction_delivery
 
 log = logging.getLogger("cogs.kit")
 #: the mark before a challenge message's closing words, by the event that closed it
@@ -356,6 +362,8 @@ class Presenter(ShowLoop):
         self._dm_opening: dict[int, asyncio.Future[int]] = {}
         self._dm_opens = asyncio.Semaphore(DM_OPENS_AT_ONCE)
         self._background: set[asyncio.Task[None]] = set()
+        #: where the bot is no member, what is shown goes through interaction tokens (:mod:`cogs.kit.tokens`)
+        self.tokens = interaction_delivery(bot)
         #: match id -> {event seq: its card edit on its way} (:meth:`_card_later`)
         self._card_work: dict[int, dict[int, asyncio.Task[None]]] = {}
         #: match id -> the last event this process showed / marked shown, while a card edit is on its way
@@ -523,8 +531,13 @@ class Presenter(ShowLoop):
 
     async def _send(self, match: MatchRecord, channel: discord.abc.Messageable, name: str,
                     **kwargs: Any) -> discord.Message:
-        """Send the match's message ``name`` with its :func:`nonce`: sent again after a crash, it is not doubled."""
+        """Send the match's message ``name`` with its :func:`nonce`: sent again after a crash, it is not doubled. A
+        match shown through interaction tokens gets its one message edited instead
+        (:meth:`~cogs.kit.tokens.InteractionDelivery.replace`)."""
         channel_id = channel.id  # type: ignore[attr-defined]
+        if delivered_by_interactions(match) and channel_id == match.play_channel_id:
+            self.tokens.track(match)
+            return await self.tokens.replace(match, channel_id, **kwargs)
         async with self._turn((channel_id, "send")):
             message = await channel.send(nonce=nonce(match, name, channel_id), **as_layout(kwargs, edit=False))
         self._pictures.remember(message.id, kwargs.get("files", ()))
@@ -533,11 +546,19 @@ class Presenter(ShowLoop):
     async def _edit(self, channel_id: int, message_id: int, *, dm: bool = False, **kwargs: Any) -> dict[str, Any]:
         """Edit a message (its picture uploaded only when it changed); returns the message as edited (Discord's
         payload: nothing here reads it but its attachments, so it is not made a ``discord.Message``). An edit of
-        ``view=None`` alone takes the message's buttons away and keeps all else it shows."""
+        ``view=None`` alone takes the message's buttons away and keeps all else it shows. In a channel where the bot
+        is no member the edit goes through the channel's newest interaction token (:mod:`cogs.kit.tokens`)."""
         kwargs = self._pictures.unchanged(message_id, kwargs)
+        by_token = not dm and self.tokens.serves(channel_id)
         if set(kwargs) <= {"view", "allowed_mentions"} and kwargs.get("view") is None:
-            shown = await self._channel(channel_id, dm=dm).fetch_message(message_id)
+            shown = await (self.tokens.fetch(channel_id, message_id) if by_token
+                           else self._channel(channel_id, dm=dm).fetch_message(message_id))
             kwargs = {**kwargs, "view": without_buttons(shown)}
+        if by_token:
+            message = await self.tokens.edit(channel_id, message_id, **as_layout(kwargs, edit=True))
+            if "attachments" in kwargs:
+                self._pictures.remember(message_id, kwargs["attachments"])
+            return message
         state = self.bot._connection
         async with self._turn((channel_id, "edit")):
             with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions,
@@ -592,7 +613,7 @@ class Presenter(ShowLoop):
         """Delete the match's message ``name`` where the match is played, when it has one (a note that means nothing
         any more); its id stays stored, so a run shown again does not post it again."""
         message_id = show.match.messages.get(name)
-        if message_id is None:
+        if message_id is None or delivered_by_interactions(show.match):  # (there, every name is the one table)
             return
         try:
             async with self._turn((show.match.play_channel_id, "delete")):
@@ -643,8 +664,9 @@ class Presenter(ShowLoop):
     @staticmethod
     def has_channel_card(match: MatchRecord) -> bool:
         """Whether the match has a message of its own in its channel (challenge, then live, then result): every
-        match but a tournament's, which the tournament's own messages show in the channel."""
-        return "tournament" not in match.options
+        match but a tournament's, which the tournament's own messages show in the channel, and one shown through
+        interaction tokens, whose one message is where it is played (:mod:`cogs.kit.tokens`)."""
+        return "tournament" not in match.options and not delivered_by_interactions(match)
 
     async def _show_card(self, show: Show, *, content: str | None = None, surface: Surface | None = None,
                          extra: str = "", view: RoutedView | None = None) -> discord.Message | None:
@@ -957,7 +979,7 @@ class Presenter(ShowLoop):
         :meth:`_dms_closed`, found out here the first time). ``delivery`` gets when the DM reached the player."""
         match = show.match
         user_id = match.seats[seat].user_id
-        if place == "here" or seat in self._dms_closed(match):
+        if place == "here" or seat in self._dms_closed(match) or delivered_by_interactions(match):
             messages[dm_name(step, seat)] = 0
             delivery.in_thread.append(seat)
             return
@@ -1059,7 +1081,7 @@ class Presenter(ShowLoop):
         join): when the match starts, their first panels wait for no DM to open."""
         users = [seat.user_id for index, seat in enumerate(match.seats) if index not in program_seats(match)
                  and seat.dm_channel_id is None and seat.user_id not in self._dm_channels]
-        if users and not self._closed:
+        if users and not self._closed and not delivered_by_interactions(match):
             task = asyncio.get_running_loop().create_task(self._open_dms(users), name=f"{self.prefix}-dms-{match.id}")
             self._background.add(task)
             task.add_done_callback(self._background.discard)

@@ -39,8 +39,7 @@ class SpeedWarCog(MatchCog, name=COG_NAME):
     presenter_class = SpeedWarPresenter
     buttons = BUTTONS
 
-    speedwar = app_commands.Group(name="speedwar", description="Speed War: the fastest right press takes the cards",
-                                  guild_only=True)
+    speedwar = app_commands.Group(name="speedwar", description="Speed War: the fastest right press takes the cards")
 
     @speedwar.command(name="challenge", description="Challenge someone in this server to Speed War")
     @app_commands.describe(opponent="Who to challenge",

@@ -52,6 +52,7 @@ from bot.tournaments import Format, Tournament
 from cogs.kit.choices import set_choices
 from cogs.kit.layout import as_layout, layout
 from cogs.kit.messages import NO_MENTIONS, private_words, said
+from cogs.kit.places import require_server
 from cogs.kit.presenter import ShowLoop
 from cogs.kit.stats_ui import game_choices, settings_service
 from cogs.tournament.ui import COG_NAME, DYNAMIC_ITEMS, call_view, signup_view, tell
@@ -91,8 +92,7 @@ def bot_level_choices() -> list[app_commands.Choice[str]]:
 
 
 class TournamentCog(ShowLoop, commands.Cog, name=COG_NAME):
-    group = app_commands.Group(name="tournament", description="Tournaments of any game, played in this channel",
-                               guild_only=True)
+    group = app_commands.Group(name="tournament", description="Tournaments of any game, played in this channel")
     prefix = "tournament"  # ShowLoop's task and retry-timer names
     title = "tournament"
 
@@ -108,6 +108,11 @@ class TournamentCog(ShowLoop, commands.Cog, name=COG_NAME):
         self._reconciling: asyncio.Task[None] | None = None
         self._reconcile_again = False
         self._loop: asyncio.Task[None] | None = None
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        """Tournaments are a server's (a channel of their own, threads, messages posted on their own): refused
+        where the bot is no member."""
+        return require_server(interaction, N_("Tournaments"))
 
     # --- the games' services and displays -----------------------------------------------------------------
     def _display(self, game: str) -> Any:

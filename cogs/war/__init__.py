@@ -80,7 +80,7 @@ class WarCog(MatchCog, name=COG_NAME):
     presenter_class = WarPresenter
     buttons = BUTTONS
 
-    war_group = app_commands.Group(name="war", description=GROUP_HELP, guild_only=True)
+    war_group = app_commands.Group(name="war", description=GROUP_HELP)
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -196,7 +196,7 @@ class WarCog(MatchCog, name=COG_NAME):
     @app_commands.choices(pace=PACES)
     async def challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User,
                         variant: Choice | None = None, pace: Choice | None = None, rules: str | None = None) -> None:
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        assert interaction.channel_id is not None
         game = variant.value if variant is not None else "war"
         given = await self._given_rules(interaction, game, rules)
         if given is None:
@@ -220,7 +220,7 @@ class WarCog(MatchCog, name=COG_NAME):
     async def lobby(self, interaction: discord.Interaction, variant: Choice | None = None, pace: Choice | None = None,
                     rules: str | None = None) -> None:
         user = interaction.user
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        assert interaction.channel_id is not None
         game = variant.value if variant is not None else "war"
         given = await self._given_rules(interaction, game, rules)
         if given is None or await self.refuse_channel(interaction):

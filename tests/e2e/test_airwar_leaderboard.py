@@ -158,7 +158,7 @@ async def test_the_leaderboard_command_offers_every_game_the_combined_board_and_
     assert (season["name"], season["type"], season.get("required", False), season["min_value"]) == \
         ("season", 4, False, 1)
     assert (vs_bot["name"], vs_bot["type"], vs_bot.get("required", False)) == ("vs_bot", 5, False)
-    assert command.get("contexts") == [0]  # servers only: a board is per server
+    assert command.get("contexts") == [0, 1, 2]  # a board per server, per DM and per group DM
 
 
 async def test_an_empty_board_is_a_private_hint_with_the_minimum_number_of_games(env: Env):

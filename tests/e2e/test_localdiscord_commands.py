@@ -36,7 +36,8 @@ def refused_at(status: int, body: object, *path: str) -> bool:
 
 
 def slash(name: str, *options: dict, description: str = "a command") -> dict:
-    return {"type": 1, "name": name, "description": description, "options": list(options)}
+    return {"type": 1, "name": name, "description": description, "options": list(options),
+            "integration_types": [0, 1], "contexts": [0, 1, 2]}
 
 
 def option(name: str, *, required: bool = False, kind: int = 3, options: list[dict] | None = None) -> dict:
@@ -98,7 +99,7 @@ async def test_names_must_be_discord_names_in_lowercase(make_env):
     assert env.global_commands == [] and env.guild_commands == []
 
     accepted = [slash("défi", option("ставка")), slash("war-stats_2"), slash("who's"), slash("नमस्ते"),
-                {"type": USER_COMMAND, "name": "Challenge Them"}]
+                {"type": USER_COMMAND, "name": "Challenge Them", "integration_types": [0], "contexts": [0]}]
     status, body = await call(env, "PUT", "/commands", accepted)
     assert status == 200, body
     assert [c["name"] for c in env.global_commands] == ["défi", "war-stats_2", "who's", "नमस्ते", "Challenge Them"]

@@ -13,13 +13,14 @@ from .state import EMOJI_READINGS, read_emoji
 
 
 def airwar_bot_factory(database_path: Path, database_url: str | None = None, *, card_emoji_uploaded: bool = True,
-                       **client_options: Any) -> Callable[[Env], Any]:
+                       global_commands: bool = False, **client_options: Any) -> Callable[[Env], Any]:
     """``factory(env)`` -> an ``CardGameBot`` on ``database_path`` (or the PostgreSQL ``database_url``; by default
     the ``AIRWAR_TEST_DATABASE_URL`` environment variable's, when set) with ``dev_guild_id`` = the local guild.
 
     ``guild_ready_timeout`` defaults to 0.05 s (discord.py waits that long after the last GUILD_CREATE).
     ``card_emoji_uploaded``: the application has its card emoji already (:func:`seed_card_emoji`, as after the
-    bot's first start anywhere); ``False``: the bot uploads them as it starts.
+    bot's first start anywhere); ``False``: the bot uploads them as it starts. ``global_commands``: no dev guild, the
+    commands synced globally (as in production: what a user install sees).
     """
 
     def factory(env: Env):
@@ -33,7 +34,7 @@ def airwar_bot_factory(database_path: Path, database_url: str | None = None, *, 
         settings = Settings(
             token=env.token,
             database_path=database_path,
-            dev_guild_id=env.guild.id,
+            dev_guild_id=None if global_commands else env.guild.id,
             owner_ids=frozenset({env.guild.owner.id}),
             log_level="INFO",
             database_url=database_url or os.environ.get("AIRWAR_TEST_DATABASE_URL") or None,

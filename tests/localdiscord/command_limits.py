@@ -4,7 +4,10 @@
   ``^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$`` and be lowercase where the letter has a lowercase form;
 * one command counts at most :data:`MAX_COMMAND_CHARACTERS` (:func:`command_characters`);
 * at most :data:`MAX_CHAT_INPUT_COMMANDS` chat-input commands per scope (global, or one guild);
-* at each level, required options come before optional ones, and option names are unique.
+* at each level, required options come before optional ones, and option names are unique;
+* a global command declares where it can be installed (``integration_types``: 0 a server, 1 a user, only kinds the
+  application enables) and used (``contexts``: 0 servers, 1 the DM with the bot, 2 group DMs and other DMs): this
+  local Discord refuses a global command that leaves either out (Discord would fill in a default the bot never chose).
 
 Every refusal is a 400 with code 50035 naming the field, as Discord answers; except creating one command
 beyond the scope's limit, which Discord answers with its own code 30032.
@@ -21,6 +24,8 @@ SUBCOMMAND_TYPES = (1, 2)
 MAX_COMMAND_CHARACTERS = 4000
 MAX_CHAT_INPUT_COMMANDS = 100
 MAX_NAME_LENGTH = 32
+INTEGRATION_TYPES = frozenset({0, 1})  # a server's install, a user's
+CONTEXTS = frozenset({0, 1, 2})  # a server, the DM with the bot, a group DM (or a DM between users)
 
 
 def command_characters(command: dict) -> int:
@@ -51,8 +56,9 @@ def _is_devanagari_or_thai(char: str) -> bool:
     return unicodedata.name(char, "").startswith(("DEVANAGARI ", "THAI "))
 
 
-def check_command_tree(commands: list[dict]) -> None:
-    """A bulk overwrite (``PUT .../commands``): every command, and the scope's count of chat-input commands."""
+def check_command_tree(commands: list[dict], *, enabled_installs: frozenset[int] | None = None) -> None:
+    """A bulk overwrite (``PUT .../commands``): every command, and the scope's count of chat-input commands.
+    ``enabled_installs``: the kinds of install the application enables, for a global scope (``None``: a guild's)."""
     names = [(command.get("type") or CHAT_INPUT, command["name"]) for command in commands]
     if len(names) != len(set(names)):
         raise errors.form_error([], "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
@@ -62,6 +68,24 @@ def check_command_tree(commands: list[dict]) -> None:
                                 f"Must be {MAX_CHAT_INPUT_COMMANDS} or fewer chat input commands in length.")
     for position, command in enumerate(commands):
         check_command(command, [position])
+        if enabled_installs is not None:
+            check_installs(command, [position], enabled_installs)
+
+
+def check_installs(command: dict, path: list[str | int], enabled_installs: frozenset[int]) -> None:
+    """A global command's ``integration_types`` and ``contexts``: declared, known, and only installs the application
+    enables (the Developer Portal's Installation page)."""
+    for key, known in (("integration_types", INTEGRATION_TYPES), ("contexts", CONTEXTS)):
+        values = command.get(key)
+        if not values:
+            raise errors.form_error([*path, key], "BASE_TYPE_REQUIRED",
+                                    f"This local Discord wants every global command to declare {key}")
+        if not set(values) <= known:
+            raise errors.form_error([*path, key], "BASE_TYPE_CHOICES", f"Value must be one of {sorted(known)}.")
+    refused = set(command["integration_types"]) - enabled_installs
+    if refused:
+        raise errors.form_error([*path, "integration_types"], "APPLICATION_COMMAND_INVALID_INTEGRATION_TYPE",
+                                f"The application is not installable as {sorted(refused)}")
 
 
 def check_room_for(command: dict, existing: list[dict]) -> None:

@@ -38,6 +38,7 @@ from .state import (
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
     USE_APPLICATION_COMMANDS,
+    USE_EXTERNAL_APPS,
     VIEW_CHANNEL,
     Attachment,
     Channel,
@@ -258,10 +259,16 @@ class Env:
         assert member is not None, f"{user.name} is not a member of the guild"
         member.roles.append(self.role(role) if isinstance(role, str) else role)
 
-    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> Guild:
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None, with_bot: bool = True,
+                  external_apps: bool = True) -> Guild:
         """Another server (its owner is the user ``owner of NAME``), on ``shard`` (id, count) if given; the bot
-        hears of it (GUILD_CREATE) on the shard that hears it."""
-        guild = self.world.add_guild(name, owner=self.world._new_user(f"owner of {name}"), shard=shard)
+        hears of it (GUILD_CREATE) on the shard that hears it. ``with_bot=False``: a server that never added the bot
+        (only a user's install of the app reaches it); ``external_apps=False``: its members may not use external
+        apps (@everyone lacks Use External Apps)."""
+        guild = self.world.add_guild(name, owner=self.world._new_user(f"owner of {name}"), shard=shard,
+                                     with_bot=with_bot)
+        if not external_apps:
+            guild.everyone.permissions &= ~USE_EXTERNAL_APPS
         self._background(self.discord.hub.guild_create(guild))
         self.world.changed()
         return guild
@@ -296,6 +303,17 @@ class Env:
     def dm(self, user: User) -> Channel:
         """The DM channel between the bot and ``user``."""
         return self.world.dm_channel(user)
+
+    def install(self, *users: User) -> None:
+        """The users install the application to themselves (a user install): its global commands that declare
+        integration type 1 follow them into DMs, group DMs and servers that did not add the bot."""
+        self.world.user_installs.update(user.id for user in users)
+
+    def group_dm(self, name: str, *users: User) -> Channel:
+        """A group DM of ``users`` (the bot is never in one)."""
+        channel = self.world.group_dm(name, list(users))
+        self.world.changed()
+        return channel
 
     def _background(self, coro) -> None:
         if self.discord.hub.sessions:
@@ -427,10 +445,17 @@ class Env:
     def _new_interaction(self, user: User, channel: Channel, type: int, data: dict, *, source: Message | None = None,
                          command_name: str | None = None, locale: str | None = None) -> Interaction:
         member = self.world.member(user, channel.guild) if channel.guild is not None else None
-        return Interaction(id=self.world.ids.next(), token=new_token(), type=type,
-                           application_id=self.world.application_id, user=user, member=member, channel=channel,
-                           data=data, created_at=self.world.clock.time(), locale=locale or user.locale,
-                           source=source, command_name=command_name, notify=self.world.changed)
+        ix = Interaction(id=self.world.ids.next(), token=new_token(), type=type,
+                         application_id=self.world.application_id, user=user, member=member, channel=channel,
+                         data=data, created_at=self.world.clock.time(), locale=locale or user.locale,
+                         source=source, command_name=command_name, notify=self.world.changed)
+        ix.context = self._context(channel)
+        # a component's: the installs that authorized the interaction whose message it is on
+        made_by = (source.interaction_metadata or {}) if source is not None else {}
+        ix.owners = dict(made_by.get("authorizing_integration_owners") or self._owners(user, channel, None))
+        ix.forced_ephemeral = (member is not None and not self.world.bot_is_member(channel)
+                               and not channel.guild.permissions_in(member, channel) & USE_EXTERNAL_APPS)
+        return ix
 
     def _interaction_payload(self, ix: Interaction) -> dict:
         world = self.world
@@ -459,15 +484,16 @@ class Env:
                 "guild_locale": ix.guild.locale,
                 "member": {**member.payload(), "permissions": str(perms)},
                 "channel": {**channel.payload(), "permissions": str(perms)},
-                "app_permissions": str(world.permissions(world.bot_user, channel)),
-                "context": 0,
+                "app_permissions": str(world.permissions(world.bot_user, channel) if world.bot_is_member(channel)
+                                       else DM_APP_PERMISSIONS),
+                "context": ix.context,
             })
         else:
             payload.update({
                 "user": ix.user.payload(),
                 "channel": channel.payload(),
                 "app_permissions": str(DM_APP_PERMISSIONS),
-                "context": 1,
+                "context": ix.context,
             })
         if ix.source is not None:
             payload["message"] = ix.source.payload()
@@ -491,6 +517,11 @@ class Env:
             if command.get("guild_id") or (contexts is not None and 1 not in contexts) or \
                     command.get("dm_permission") is False:
                 raise errors.UnknownCommand(f"/{tokens[0]} is not available in DMs")
+        contexts = command.get("contexts")
+        if contexts is not None and self._context(channel) not in contexts:
+            raise errors.UnknownCommand(f"/{tokens[0]} does not declare context {self._context(channel)}")
+        if not self._owners(user, channel, command):
+            raise errors.UnknownCommand(f"/{tokens[0]} is installed neither here nor to {user.name}")
         options = command.get("options") or []
         chain: list[str] = []
         for token in tokens[1:]:
@@ -505,6 +536,25 @@ class Env:
             subs = [o["name"] for o in options if o["type"] in (1, 2)]
             raise errors.UnknownCommand(f"/{path} needs a subcommand: {', '.join(subs)}")
         return command, chain, options
+
+    @staticmethod
+    def _context(channel: Channel) -> int:
+        """The interaction's context: 0 a server, 1 the DM with the bot, 2 a group DM."""
+        if channel.guild is not None:
+            return 0
+        return 1 if channel.type == DM else 2
+
+    def _owners(self, user: User, channel: Channel, command: dict | None) -> dict[str, str]:
+        """``authorizing_integration_owners``: the installs that let ``user`` use the app in ``channel`` (a
+        command's: those of its ``integration_types``; a guild command's: the server's only)."""
+        world = self.world
+        kinds = {0} if command is None or command.get("guild_id") else set(command.get("integration_types") or [0])
+        owners: dict[str, str] = {}
+        if 0 in kinds and world.bot_is_member(channel):
+            owners["0"] = str(channel.guild.id) if channel.guild is not None else "0"
+        if (command is None or 1 in kinds) and 1 in world.enabled_installs and user.id in world.user_installs:
+            owners["1"] = str(user.id)
+        return owners
 
     def _check_command_permission(self, user: User, command: dict, channel: Channel) -> None:
         if channel.guild is None:
@@ -564,6 +614,7 @@ class Env:
         kind = AUTOCOMPLETE if focused else APPLICATION_COMMAND
         ix = self._new_interaction(user, channel, kind, data, command_name=" ".join([command["name"], *chain]),
                                    locale=locale)
+        ix.owners = self._owners(user, channel, command)
         return await self._send(ix)
 
     def _build_options(self, defs: list[dict], given: dict[str, Any], channel: Channel, resolved: dict, *,

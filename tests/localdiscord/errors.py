@@ -88,6 +88,10 @@ def empty_message() -> ApiError:
     return ApiError(400, 50006, "Cannot send an empty message")
 
 
+def too_many_followups() -> ApiError:
+    return ApiError(400, 40094, "This interaction has hit the maximum number of follow up messages")
+
+
 def invalid_webhook_token() -> ApiError:
     return ApiError(401, 50027, "Invalid Webhook Token")
 

@@ -200,7 +200,7 @@ class GatewayHub:
         self.identified[session.session_id] = (intents, session.shard)
         self.identifies += 1
         world = self.world
-        guilds = [g for g in world.guilds.values() if session.hears(g.id)]
+        guilds = [g for g in world.guilds.values() if session.hears(g.id) and world.bot_user.id in g.members]
         url = self.server.gateway_url
         await session.dispatch("READY", {
             "v": 10,
@@ -260,6 +260,9 @@ class GatewayHub:
     # ------------------------------------------------------------------------------------------ events
     async def _broadcast(self, event: str, data: dict, intent: int | None) -> None:
         guild_id = data.get("guild_id")
+        guild = self.world.guilds.get(int(guild_id)) if guild_id else None
+        if guild is not None and self.world.bot_user.id not in guild.members and event != "INTERACTION_CREATE":
+            return  # the bot hears nothing of a server it is not in but its interactions
         for session in list(self.sessions):
             if (intent is None or session.intents & intent) and session.hears(guild_id):
                 await session.dispatch(event, data)
@@ -314,6 +317,8 @@ class GatewayHub:
         await self._broadcast("THREAD_CREATE", data, INTENT_GUILDS)
 
     async def guild_create(self, guild) -> None:
+        if self.world.bot_user.id not in guild.members:
+            return  # a server that never added the bot
         for session in list(self.sessions):
             if session.intents & INTENT_GUILDS and session.hears(guild.id):
                 await session.dispatch("GUILD_CREATE", self._guild_payload(session, guild))

@@ -21,6 +21,8 @@ from .state import (
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
     DM,
+    EPHEMERAL,
+    GROUP_DM,
     GUILD_TEXT,
     HAS_THREAD,
     IS_COMPONENTS_V2,
@@ -159,7 +161,7 @@ class Rest:
             "team": None,
             "eligible_oauth2_scopes": ["bot", "applications.commands"],
             "rpc_origins": [],
-            "integration_types_config": {"0": {}},
+            "integration_types_config": {str(kind): {} for kind in sorted(world.enabled_installs)},
         }
 
     # ============================================================================================= users
@@ -176,7 +178,9 @@ class Rest:
         return self.world.permissions(self.world.bot_user, channel)
 
     def _readable(self, channel: Channel) -> Channel:
-        if channel.type != DM and not self._bot_perms(channel):
+        """A channel the bot may read: its DMs, a server channel it can see; never a group DM (it is in none) nor a
+        channel of a server that did not add it (403 50001, as Discord answers an app there by user install)."""
+        if channel.type == GROUP_DM or (channel.type != DM and not self._bot_perms(channel)):
             raise errors.missing_access()
         return channel
 
@@ -255,6 +259,8 @@ class Rest:
     async def create_message(self, call: Call):
         world = self.world
         channel = world.get_channel(call.params["channel_id"])
+        if channel.type == GROUP_DM:
+            raise errors.missing_access()  # the bot is in no group DM: only interaction responses reach one
         if channel.type == DM:
             recipient = channel.recipient
             if recipient is None or not recipient.dms_open or recipient.bot:
@@ -331,6 +337,8 @@ class Rest:
     async def create_thread(self, call: Call):
         world = self.world
         parent = world.get_channel(call.params["channel_id"])
+        if not world.bot_is_member(parent):
+            raise errors.missing_access()  # a group DM, a server that did not add the bot
         if parent.type != GUILD_TEXT:
             raise errors.wrong_channel_type()
         body = call.body or {}
@@ -361,6 +369,8 @@ class Rest:
     async def create_thread_from_message(self, call: Call):
         world = self.world
         parent, message = self._channel_message(call)
+        if not world.bot_is_member(parent):
+            raise errors.missing_access()
         if parent.type != GUILD_TEXT:
             raise errors.wrong_channel_type()
         if message.thread is not None:
@@ -430,6 +440,8 @@ class Rest:
         guild = self.world.guilds.get(int(call.params["guild_id"]))
         if guild is None:
             raise errors.unknown_guild()
+        if self.world.bot_user.id not in guild.members:
+            raise errors.missing_access()  # a server that did not add the bot
         return guild
 
     @route("GET", "/guilds/{guild_id}")
@@ -496,7 +508,8 @@ class Rest:
     @route("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
     async def put_commands(self, call: Call):
         _, guild_id = self._command_list(call)
-        command_limits.check_command_tree(call.body or [])
+        command_limits.check_command_tree(call.body or [], enabled_installs=None if guild_id is not None
+                                          else self.world.enabled_installs)
         result = self.world.store_commands(call.body or [], guild_id)
         self.world.changed()
         return 200, result
@@ -506,6 +519,8 @@ class Rest:
     async def create_command(self, call: Call):
         commands, guild_id = self._command_list(call)
         command_limits.check_command(call.body)
+        if guild_id is None:
+            command_limits.check_installs(call.body, [], self.world.enabled_installs)
         command_limits.check_room_for(call.body, commands)
         key = (call.body.get("type") or 1, call.body["name"])
         old = {(c["type"], c["name"]): c["id"] for c in commands}
@@ -631,6 +646,8 @@ class Rest:
             raise errors.form_error(["type"], "INTERACTION_RESPONSE_TYPE_INVALID",
                                     f"Interaction response type {kind} is not valid for this interaction")
         data = body.get("data") or {}
+        if ix.forced_ephemeral and kind in (4, 5):
+            data = {**data, "flags": int(data.get("flags") or 0) | EPHEMERAL}
         record = ResponseRecord(type=kind, data=data, at=now)
         message: Message | None = None
         if kind in (4, 5):
@@ -705,12 +722,20 @@ class Rest:
         return ix
 
     def _webhook_message(self, ix: Interaction, message_id: str) -> Message:
+        """A message an interaction's token reaches: its response, its followups, or another message the
+        application's interactions made in the interaction's channel (public, or private to the same user): the
+        way an app that is not a member keeps one message up to date with each new interaction's token."""
         if message_id == "@original":
             if ix.original is None or ix.original.deleted:
                 raise errors.unknown_message()
             return ix.original
         message = self.world.messages.get(int(message_id))
-        if message is None or message.deleted or (message is not ix.original and message not in ix.followups):
+        if message is None or message.deleted:
+            raise errors.unknown_message()
+        own = message is ix.original or message in ix.followups
+        app_message = (message.webhook_id == self.world.application_id and message.channel is ix.channel
+                       and message.ephemeral_to in (None, ix.user))
+        if not (own or app_message):
             raise errors.unknown_message()
         return message
 
@@ -732,6 +757,10 @@ class Rest:
             message = original
             await self.hub.message_update(message)
         else:
+            if not world_has_app(self.world, ix) and len(ix.followups) >= self.server.max_followups_outside:
+                raise errors.too_many_followups()
+            if ix.forced_ephemeral:
+                body = {**body, "flags": int(body.get("flags") or 0) | EPHEMERAL}
             message = self._interaction_message(ix, body, call.uploads, followup=True)
             ix.followups.append(message)
             await self.hub.message_create(message)
@@ -770,6 +799,11 @@ class Rest:
         message = self._webhook_message(ix, call.params.get("message_id", "@original"))
         await self._delete(message)
         return 204, None
+
+
+def world_has_app(world, ix: Interaction) -> bool:
+    """Whether the application is a member where the interaction came from (a server that added the bot, its DM)."""
+    return world.bot_is_member(ix.channel)
 
 
 def upload_from_part(index: int, filename: str, content_type: str | None, data: bytes) -> Upload:

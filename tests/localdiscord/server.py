@@ -107,6 +107,8 @@ class LocalDiscord:
         self.application_flags = 0
         self.interaction_timeout = 3.0
         self.token_lifetime = 15 * 60.0
+        #: followups one interaction may send where the application is not a member (Discord: 5)
+        self.max_followups_outside = 5
         self.problems: list[Problem] = []
         self.tolerated: list[Tolerated] = []
         self.unknown_routes: list[str] = []
@@ -386,6 +388,8 @@ class LocalDiscord:
         return data
 
     def integration_owners(self, ix: Interaction) -> dict[str, str]:
+        if ix.owners:
+            return ix.owners
         if ix.guild is not None:
             return {"0": str(ix.guild.id)}
         return {"0": "0"}

@@ -43,12 +43,13 @@ MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
+USE_EXTERNAL_APPS = 1 << 50
 ALL_PERMISSIONS = (1 << 51) - 1
 
 DEFAULT_EVERYONE_PERMISSIONS = (
     CREATE_INSTANT_INVITE | ADD_REACTIONS | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES
     | READ_MESSAGE_HISTORY | USE_EXTERNAL_EMOJIS | CONNECT | SPEAK | CHANGE_NICKNAME | USE_APPLICATION_COMMANDS
-    | CREATE_PUBLIC_THREADS | CREATE_PRIVATE_THREADS | SEND_MESSAGES_IN_THREADS
+    | CREATE_PUBLIC_THREADS | CREATE_PRIVATE_THREADS | SEND_MESSAGES_IN_THREADS | USE_EXTERNAL_APPS
 )
 DEFAULT_BOT_PERMISSIONS = (
     VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY | ADD_REACTIONS
@@ -59,6 +60,8 @@ DEFAULT_BOT_PERMISSIONS = (
 # ----------------------------------------------------------------------------------------- channel types
 GUILD_TEXT = 0
 DM = 1
+GROUP_DM = 3
+PRIVATE_CHANNELS = (DM, GROUP_DM)
 GUILD_CATEGORY = 4
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
@@ -539,6 +542,7 @@ class Channel:
     topic: str | None = None
     overwrites: list[Overwrite] = field(default_factory=list)
     recipient: User | None = None  # DMs
+    recipients: list[User] = field(default_factory=list)  # group DMs (the bot is never one: it can't join them)
     owner: User | None = None  # threads
     archived: bool = False
     locked: bool = False
@@ -576,6 +580,11 @@ class Channel:
                 "flags": 0,
                 "recipients": [self.recipient.payload()] if self.recipient else [],
             }
+        if self.type == GROUP_DM:
+            assert self.owner is not None
+            return {"id": str(self.id), "type": GROUP_DM, "last_message_id": str(last) if last else None,
+                    "flags": 0, "name": self.name, "icon": None, "owner_id": str(self.owner.id),
+                    "recipients": [user.payload() for user in self.recipients]}
         assert self.guild is not None
         data: dict[str, Any] = {
             "id": str(self.id),
@@ -616,7 +625,8 @@ class Channel:
         return [m for m in self.messages if not m.deleted and m.ephemeral_to is None]
 
     def __repr__(self) -> str:
-        kind = {GUILD_TEXT: "text", DM: "dm", PUBLIC_THREAD: "thread", PRIVATE_THREAD: "private thread"}
+        kind = {GUILD_TEXT: "text", DM: "dm", GROUP_DM: "group dm", PUBLIC_THREAD: "thread",
+                PRIVATE_THREAD: "private thread"}
         return f"<Channel #{self.name} {kind.get(self.type, self.type)} id={self.id}>"
 
 
@@ -790,6 +800,12 @@ class Interaction:
         self.errors: list[tuple[int, int, str]] = []  # (status, code, message) the fake answered
         self.late = False
         self.triggered_by: Interaction | None = None  # for a modal submit: the interaction that opened it
+        #: the installs that authorized it (``{"0": guild id or "0", "1": user id}``), its context (0 a server, 1
+        #: the DM with the bot, 2 a group DM), set by the driver
+        self.owners: dict[str, str] = {}
+        self.context = 0
+        #: a server without the bot whose member may not use external apps there: every response is ephemeral
+        self.forced_ephemeral = False
         self._notify = notify
         self._responded = asyncio.Event()
 

@@ -19,11 +19,13 @@ from .state import (
     DEFAULT_EVERYONE_PERMISSIONS,
     DM,
     EPHEMERAL,
+    GROUP_DM,
     GUILD_TEXT,
     IS_COMPONENTS_V2,
     MENTION_RE,
     MSG_DEFAULT,
     MSG_REPLY,
+    PRIVATE_CHANNELS,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     ROLE_MENTION_RE,
@@ -70,6 +72,11 @@ class World:
         self.app_emoji_creates = 0
         self.typing: list[tuple[Channel, float]] = []  # typing indicators the bot triggered
         self.listeners: list[Callable[[], None]] = []
+        #: the kinds of install the application enables (the Developer Portal's Installation page): 0 a server's,
+        #: 1 a user's
+        self.enabled_installs: frozenset[int] = frozenset({0, 1})
+        #: the users who installed the application to themselves (its commands follow them everywhere)
+        self.user_installs: set[int] = set()
 
         self.bot_user = self._new_user(bot_name, bot=True)
         self.application_id = self.bot_user.id
@@ -81,9 +88,11 @@ class World:
         self.guild = self.add_guild(guild_name, owner=self._new_user("owner"))
         self.bot_role = self.guild.role(bot_name)
 
-    def add_guild(self, name: str, *, owner: User, shard: tuple[int, int] | None = None) -> Guild:
+    def add_guild(self, name: str, *, owner: User, shard: tuple[int, int] | None = None,
+                  with_bot: bool = True) -> Guild:
         """A server with its roles, its owner and the bot as members and a #general; ``shard``: (shard id, shard
-        count) its events go to (Discord's ``(guild_id >> 22) % count``)."""
+        count) its events go to (Discord's ``(guild_id >> 22) % count``); ``with_bot=False``: a server that never
+        added the bot (it hears nothing of it; a user who installed the app may use it there)."""
         guild_id = self.ids.next()
         if shard is not None:
             shard_id, count = shard
@@ -98,7 +107,8 @@ class World:
         bot_role.managed = True
         bot_role.bot_id = self.bot_user.id
         self.add_member(owner, guild=guild)
-        self.add_member(self.bot_user, roles=[bot_role], guild=guild)
+        if with_bot:
+            self.add_member(self.bot_user, roles=[bot_role], guild=guild)
         self.add_channel("general", guild=guild)
         return guild
 
@@ -167,6 +177,19 @@ class World:
             self.channels[channel.id] = channel
         return channel
 
+    def group_dm(self, name: str, recipients: list[User]) -> Channel:
+        """A group DM of ``recipients`` (its owner the first): the bot is never in one."""
+        channel = Channel(id=self.ids.next(), type=GROUP_DM, name=name, owner=recipients[0],
+                          recipients=list(recipients), created_at=self.clock.time())
+        self.channels[channel.id] = channel
+        return channel
+
+    def bot_is_member(self, channel: Channel) -> bool:
+        """Whether the bot is in ``channel``'s place: a server that added it, or its own DM (never a group DM)."""
+        if channel.guild is not None:
+            return self.bot_user.id in channel.guild.members
+        return channel.type == DM
+
     def add_thread(self, parent: Channel, name: str, *, owner: User, private: bool = False,
                    thread_id: int | None = None, auto_archive_duration: int = 1440, invitable: bool = True) -> Channel:
         thread = Channel(id=thread_id or self.ids.next(), type=PRIVATE_THREAD if private else PUBLIC_THREAD,
@@ -186,11 +209,13 @@ class World:
     def can_see(self, user: User, channel: Channel) -> bool:
         if channel.type == DM:
             return channel.recipient is user or user is self.bot_user
+        if channel.type == GROUP_DM:
+            return user in channel.recipients
         member = self.member(user, channel.guild)
         return member is not None and bool(channel.guild.permissions_in(member, channel))
 
     def permissions(self, user: User, channel: Channel) -> int:
-        if channel.type == DM:
+        if channel.type in PRIVATE_CHANNELS:
             return 0
         member = self.member(user, channel.guild)
         return channel.guild.permissions_in(member, channel) if member else 0

@@ -387,3 +387,24 @@ async def test_the_refusals_are_said_in_the_members_language(world: World):
     cancel = f"`/{de.pgettext('command name', 'tournament')} {de.pgettext('command name', 'cancel')}`"
     assert organiser.said(de) == (f"Du organisierst das Turnier **Cup** in <#9>, das noch nicht vorbei ist; brich es "
                                   f"ab ({cancel}) oder lass es zu Ende gehen, bevor du deine Daten löschst.")
+
+
+async def test_a_players_record_is_counted_in_every_place_they_played(world: World):
+    group_dm = 777  # a DM or group DM counts as a place of its own: its channel id
+    await world.play(ALICE, BOB)
+    await world.play(BOB, ALICE)
+    await world.play(ALICE, CAROL, game="war")
+    await world.play(ALICE, BOB, guild=OTHER_GUILD)
+    await world.play(CAROL, ALICE, guild=group_dm)
+    await world.play(ALICE, CAROL, guild=group_dm)
+    await world.play(ALICE, BOB, guild=group_dm)
+
+    places = await world.stats.records_by_place(ALICE)
+    by_place = {p.place: (p.wins, p.losses, p.draws) for p in places}
+    assert by_place == {GUILD: (2, 1, 0), OTHER_GUILD: (1, 0, 0), group_dm: (2, 1, 0)}
+    assert [p.games for p in places] == [3, 3, 1]  # most games first
+    war = await world.stats.records_by_place(ALICE, "war")
+    assert [(p.place, p.wins, p.games) for p in war] == [(GUILD, 1, 1)]
+    assert await world.stats.records_by_place(DAVE) == []
+    # each place's own stats still count only its own games
+    assert (await world.stats.player_stats(group_dm, ALICE)).games == 3
