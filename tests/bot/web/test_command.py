@@ -40,8 +40,9 @@ async def test_the_web_command_serves_the_bot_s_database_in_its_own_process(db, 
     await name_players(db, 1, {11: "Alice", 12: "Bob"})
     match_id = await add_finished(db, 1, "airwar", [11, 12], 3, 100.0)
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "bot", "web", "--port", str(port)], cwd=ROOT,
-                              env=_environment(tmp_path / "airwar.db"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "web", "--port", str(port), cwd=ROOT, env=_environment(tmp_path / "airwar.db"),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         base = f"http://127.0.0.1:{port}"
         for _ in range(100):
@@ -64,7 +65,7 @@ async def test_the_web_command_serves_the_bot_s_database_in_its_own_process(db, 
         assert 'class="step-accuracy"' in html
     finally:
         server.terminate()
-        server.wait(10)
+        await asyncio.wait_for(server.wait(), 10)
 
 
 def test_the_web_command_without_a_database_says_so(tmp_path):
