@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from bot.cards import card_label, describe
@@ -82,7 +83,9 @@ class Step:
     won: list[int] = field(default_factory=list)  #: Air War: fights won per seat
 
 
+@lru_cache(maxsize=4096)
 def card(code: str, say: Texts) -> Card:
+    """A card as a page shows it (made once per card and language: a page shows hundreds)."""
     return Card(code, card_label(code), describe(code, say))
 
 

@@ -29,11 +29,12 @@ async def name_players(db: Any, guild_id: int, names: dict[int, str], now: float
             await db.settings.remember_player(conn, guild_id, user_id, name, now)
 
 
-def play(game_name: str, seed: int, seats: int = 2) -> tuple[Any, list[dict[str, Any]], list[tuple[int, int, dict]]]:
+def play(game_name: str, seed: int, seats: int = 2, rules: dict[str, Any] | None = None
+         ) -> tuple[Any, list[dict[str, Any]], list[tuple[int, int, dict]]]:
     """The engine played to the end with seeded random legal actions: the game, its events, and each action as
     (seat, step, action)."""
     cls = game_class(game_name)
-    game = cls.new({"players": seats} if seats != 2 else {}, seed=seed)
+    game = cls.new({**(rules or {}), **({"players": seats} if seats != 2 else {})}, seed=seed)
     chooser = random.Random(seed)
     events = list(game.opening_events)
     actions: list[tuple[int, int, dict]] = []
@@ -53,36 +54,42 @@ def play(game_name: str, seed: int, seats: int = 2) -> tuple[Any, list[dict[str,
 
 
 async def add_finished(db: Any, guild_id: int, game_name: str, user_ids: Sequence[int], seed: int,
-                       now: float) -> int:
+                       now: float, rules: dict[str, Any] | None = None) -> int:
     """One finished, rated match of ``game_name`` between ``user_ids``; its id."""
-    game, events, actions = play(game_name, seed, len(user_ids))
     async with db.transaction() as conn:
-        match_id = await db.matches.insert_match(
-            conn, guild_id=guild_id, channel_id=CHANNEL, game=game_name, rules=game.rules, arrange_seconds=None,
-            user_ids=list(user_ids), deadline_at=now, now=now)
-        kind = "order" if game_name == "airwar" else "play"
-        for seat, step, action in actions:
-            await db.matches.append_action(conn, match_id, seat=seat, step=step, kind=kind, action=action, now=now)
-        await db.matches.append_events(conn, match_id, events, now)
-        winner = game.outcome.winner
-        await db.matches.update_match(
-            conn, match_id, now, status="finished", seed=seed, state=game.to_json(), reason=game.outcome.reason,
-            result={"winner": winner, "winner_id": None if winner is None else user_ids[winner],
-                    "reason": game.outcome.reason, "detail": game.outcome.detail, "engagement": 0,
-                    "user_ids": list(user_ids)},
-            deadline_at=None, deadline_kind=None, started_at=now, finished_at=now)
-        outcomes = ["draw" if winner is None else "win" if seat == winner else "loss" for seat in range(len(user_ids))]
-        before = [await db.results.get_rating(conn, guild_id, game_name, user_id) for user_id in user_ids]
-        before = [found or RatingRecord(guild_id, game_name, user_id, 25.0, 8.333, 0.0)
-                  for found, user_id in zip(before, user_ids, strict=True)]
-        after = [old.rating + {"win": 1.0, "loss": -1.0, "draw": 0.0}[outcome]
-                 for old, outcome in zip(before, outcomes, strict=True)]
-        await db.results.insert_results(conn, [
-            ResultRecord(match_id, seat, guild_id, game_name, user_ids[seat], outcomes[seat], before[seat].rating,
-                         after[seat]) for seat in range(len(user_ids))], now)
-        for seat, old in enumerate(before):
-            await db.results.put_rating(conn, RatingRecord(
-                guild_id, game_name, old.user_id, old.mu, old.sigma, after[seat], old.games + 1,
-                old.wins + (outcomes[seat] == "win"), old.losses + (outcomes[seat] == "loss"),
-                old.draws + (outcomes[seat] == "draw")), now)
+        return await write_finished(db, conn, guild_id, game_name, user_ids, seed, now, rules)
+
+
+async def write_finished(db: Any, conn: Any, guild_id: int, game_name: str, user_ids: Sequence[int], seed: int,
+                         now: float, rules: dict[str, Any] | None = None) -> int:
+    """:func:`add_finished` in the caller's transaction ``conn``."""
+    game, events, actions = play(game_name, seed, len(user_ids), rules)
+    match_id = await db.matches.insert_match(
+        conn, guild_id=guild_id, channel_id=CHANNEL, game=game_name, rules=game.rules, arrange_seconds=None,
+        user_ids=list(user_ids), deadline_at=now, now=now)
+    kind = "order" if game_name == "airwar" else "play"
+    for seat, step, action in actions:
+        await db.matches.append_action(conn, match_id, seat=seat, step=step, kind=kind, action=action, now=now)
+    await db.matches.append_events(conn, match_id, events, now)
+    winner = game.outcome.winner
+    await db.matches.update_match(
+        conn, match_id, now, status="finished", seed=seed, state=game.to_json(), reason=game.outcome.reason,
+        result={"winner": winner, "winner_id": None if winner is None else user_ids[winner],
+                "reason": game.outcome.reason, "detail": game.outcome.detail, "engagement": 0,
+                "user_ids": list(user_ids)},
+        deadline_at=None, deadline_kind=None, started_at=now, finished_at=now)
+    outcomes = ["draw" if winner is None else "win" if seat == winner else "loss" for seat in range(len(user_ids))]
+    before = [await db.results.get_rating(conn, guild_id, game_name, user_id) for user_id in user_ids]
+    before = [found or RatingRecord(guild_id, game_name, user_id, 25.0, 8.333, 0.0)
+              for found, user_id in zip(before, user_ids, strict=True)]
+    after = [old.rating + {"win": 1.0, "loss": -1.0, "draw": 0.0}[outcome]
+             for old, outcome in zip(before, outcomes, strict=True)]
+    await db.results.insert_results(conn, [
+        ResultRecord(match_id, seat, guild_id, game_name, user_ids[seat], outcomes[seat], before[seat].rating,
+                     after[seat]) for seat in range(len(user_ids))], now)
+    for seat, old in enumerate(before):
+        await db.results.put_rating(conn, RatingRecord(
+            guild_id, game_name, old.user_id, old.mu, old.sigma, after[seat], old.games + 1,
+            old.wins + (outcomes[seat] == "win"), old.losses + (outcomes[seat] == "loss"),
+            old.draws + (outcomes[seat] == "draw")), now)
     return match_id

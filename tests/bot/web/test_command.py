@@ -35,7 +35,8 @@ def _environment(database: Path) -> dict[str, str]:
     return {**os.environ, "DATABASE_PATH": str(database), "DATABASE_URL": "", "LOG_LEVEL": "WARNING"}
 
 
-async def test_the_web_command_serves_the_bot_s_database_in_its_own_process(db, tmp_path):
+async def test_the_web_command_serves_the_bot_s_database_in_its_own_process(sqlite_db, tmp_path):
+    db = sqlite_db
     await make_public(db, 1)
     await name_players(db, 1, {11: "Alice", 12: "Bob"})
     match_id = await add_finished(db, 1, "airwar", [11, 12], 3, 100.0)
