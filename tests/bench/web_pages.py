@@ -21,7 +21,6 @@ import platform
 import random
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -158,7 +157,7 @@ async def measure(path: Path, ids: dict[str, list[int]], requests: int, seed: in
     return timings
 
 
-async def main() -> None:
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=10_000)
     parser.add_argument("--requests", type=int, default=300, help="requests per page (default 300)")
@@ -173,10 +172,10 @@ async def main() -> None:
     if path.exists() and ids_file.exists():
         ids = json.loads(ids_file.read_text())
     else:
-        ids = await build(path, args.matches, args.seed)
+        ids = asyncio.run(build(path, args.matches, args.seed))
         ids_file.write_text(json.dumps(ids))
     built = time.perf_counter() - started
-    timings = await measure(path, ids, args.requests, args.seed)
+    timings = asyncio.run(measure(path, ids, args.requests, args.seed))
     print(json.dumps({
         "matches": sum(len(found) for game, found in ids.items() if game not in ("reviewed", "tournament")),
         "database_mb": round(path.stat().st_size / 1e6, 1), "build_seconds": round(built, 1),
@@ -190,4 +189,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    main()
