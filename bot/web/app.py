@@ -65,7 +65,11 @@ async def tournament(request: web.Request) -> web.Response:
 
 
 async def board(request: web.Request) -> web.Response:
-    page = await pages.board_page(request.app[DB_KEY], _number(request, "guild"), request.match_info["game"])
+    season = request.query.get("season")
+    if season is not None and not season.isdigit():
+        raise pages.NotFound
+    page = await pages.board_page(request.app[DB_KEY], _number(request, "guild"), request.match_info["game"],
+                                  None if season is None else int(season))
     return render("board.html", say=page.say, page=page)
 
 

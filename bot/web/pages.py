@@ -142,6 +142,7 @@ EVENT_WORDS = {
     "unopposed": N_("{name}'s cards go back unopposed"),
 }
 
+BATTLE_WON, BATTLE_TIED = N_("Battle: {name} wins"), N_("Battle: a tie")
 #: a step's title, by what the game calls its steps
 STEP_TITLES = {"round": N_("Round {number}"), "hand": N_("Hand {number}"), None: N_("Step {number}")}
 
@@ -236,6 +237,9 @@ def generic_steps(events: Iterable[QueuedEvent], names: Sequence[str], say: Text
         if template is None and not shown:
             continue
         seat = event.get("seat")
+        if event.get("type") == "battle":  # its winner's name, or a tie
+            seat = event.get("winner")
+            template = BATTLE_WON if isinstance(seat, int) else BATTLE_TIED
         name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
         text = say(template, name=name) if template is not None else ""
         unit = "round" if "round" in event else "hand" if "hand" in event else None
@@ -286,7 +290,10 @@ async def tournament_page(db: Storage, tournament_id: int) -> TournamentPage:
         if record is None:
             raise NotFound
         say = await language(db, conn, record.guild_id)
-        stored = await db.tournaments.names(conn, tournament_id)
+        bracket = Tournament.from_json(record.state) if record.has_state else None
+        # (the names they signed up with, else the ones the server's boards know)
+        known = await db.stats.names(conn, record.guild_id, bracket.players if bracket is not None else ())
+        stored = {**known, **await db.tournaments.names(conn, tournament_id)}
         games = await db.tournaments.games(conn, tournament_id)
         rows = await db.tournaments.bracket_matches(conn, tournament_id)
     by_key: dict[str, list[int]] = {}
@@ -300,8 +307,7 @@ async def tournament_page(db: Storage, tournament_id: int) -> TournamentPage:
     rounds: list[RoundRows] = []
     standings: list[tuple[int, str, str]] = []
     champion = None
-    if record.has_state:
-        bracket = Tournament.from_json(record.state)
+    if bracket is not None:
         for round_ in bracket.rounds():
             rounds.append(RoundRows(round_name(bracket, round_.label, say), [
                 _bracket_row(match, series.get(match.key), by_key.get(match.key, []), named)
@@ -331,19 +337,28 @@ class BoardPage:
     title: str
     rows: list[tuple[int, int, str, int, int, int, str]]  #: rank, user id, name, wins, losses, draws, rating
     games: list[tuple[str, str]]  #: every game's name and title (the board's menu)
+    seasons: list[tuple[int | None, str]]  #: every season's number (``None``: the current one) and name
+    season: int | None  #: the season shown (``None``: the current one)
 
 
-async def board_page(db: Storage, guild_id: int, game: str) -> BoardPage:
+async def board_page(db: Storage, guild_id: int, game: str, season: int | None = None) -> BoardPage:
+    """A game's board in the server: the current season's, or a closed season's (``season``)."""
     if game not in game_names():
         raise NotFound
     async with db.read() as conn:
         say = await language(db, conn, guild_id)
-        rows = await db.stats.board_rows(conn, guild_id, game, min_games=1, limit=BOARD_ROWS, offset=0)
+        seasons = await db.seasons.seasons(conn, guild_id)
+        closed = {found.number for found in seasons if not found.current}
+        if season is not None and season not in closed:
+            raise NotFound
+        rows = await db.stats.board_rows(conn, guild_id, game, min_games=1, limit=BOARD_ROWS, offset=0,
+                                         season=season)
     shown = [(row.rank, row.user_id, say(DELETED) if row.user_id < 0 else row.display_name or
               player_name({}, row.user_id, say), row.wins, row.losses, row.draws, f"{row.rating:.1f}")
              for row in rows]
+    menu = [(None if found.current else found.number, found.name) for found in seasons]
     return BoardPage(say, guild_id, game, game_title(game, say), shown,
-                     [(name, game_title(name, say)) for name in game_names()])
+                     [(name, game_title(name, say)) for name in game_names()], menu if len(menu) > 1 else [], season)
 
 
 @dataclass

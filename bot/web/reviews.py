@@ -64,7 +64,7 @@ async def review_match(db: Storage, match_id: int, solve: Callable[[dict[str, An
     """Review one finished match and store it (``solve``: the match file -> :func:`review_data`, maybe in another
     process). ``False``: nothing to review (not a finished two-player Air War match)."""
     file = await export(db, match_id)
-    if file is None or file["game"] != GAME:
+    if file is None or file["game"] != GAME or file["rules"].get("players", 2) != 2:
         return False
     data = await solve(file)
     async with db.transaction() as conn:
@@ -81,8 +81,9 @@ class Reviewer:
         self.budget = budget
         self._pool: ProcessPoolExecutor | None = None
         self._task: asyncio.Task[None] | None = None
-        #: matches whose review failed (a damaged match file): not tried again by this process
-        self._failed: set[int] = set()
+        #: matches without a review to make (three or four players) or whose review failed (a damaged match
+        #: file): not tried again by this process
+        self._skipped: set[int] = set()
 
     async def _solve(self, file: dict[str, Any]) -> dict[str, Any]:
         if self._pool is None:
@@ -92,15 +93,19 @@ class Reviewer:
     async def run_once(self) -> int:
         """Review what is waiting now; how many were stored."""
         async with self.db.read() as conn:
-            waiting = [match_id for match_id in await self.db.web.unreviewed(conn, GAME, BATCH + len(self._failed))
-                       if match_id not in self._failed]
+            waiting = [match_id for match_id in await self.db.web.unreviewed(conn, GAME, BATCH + len(self._skipped))
+                       if match_id not in self._skipped]
         done = 0
         for match_id in waiting[:BATCH]:
             try:
-                done += await review_match(self.db, match_id, self._solve)
+                reviewed = await review_match(self.db, match_id, self._solve)
             except Exception:
                 log.exception("match %s could not be reviewed", match_id)
-                self._failed.add(match_id)
+                reviewed = False
+            if reviewed:
+                done += 1
+            else:
+                self._skipped.add(match_id)
         return done
 
     async def _loop(self) -> None:

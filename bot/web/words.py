@@ -23,6 +23,7 @@ TEMPLATE_WORDS = (
     N_("Previous"),
     N_("Rating"),
     N_("Recent matches"),
+    N_("Seasons"),
     N_("Skip to the page"),
     N_("Stack"),
     N_("Standings"),

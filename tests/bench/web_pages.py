@@ -29,9 +29,8 @@ from pathlib import Path
 import aiohttp
 
 from bot.storage.database import Database
-from bot.tournaments import Tournament
 from bot.web.reviews import export, review_data
-from tests.bot.web.data import make_public, name_players, write_finished
+from tests.bot.web.data import add_tournament, make_public, name_players, write_finished
 
 ROOT = Path(__file__).resolve().parents[2]
 GUILD = 1
@@ -70,35 +69,11 @@ async def build(path: Path, count: int, seed: int) -> dict[str, list[int]]:
                 await db.web.put_review(conn, match_id, data, time.time())
             ids.setdefault("reviewed", []).append(match_id)
         # (its games: War matches first; a small run has too few, then others)
-        ids["tournament"] = [await _tournament(db, chooser, [*ids["war"], *ids["army"], *ids["casinowar"]])]
+        ids["tournament"] = [await add_tournament(db, GUILD, chooser.sample(PLAYERS, 64),
+                                                  [*ids["war"], *ids["army"], *ids["casinowar"]], chooser)]
     finally:
         await db.close()
     return ids
-
-
-async def _tournament(db: Database, chooser: random.Random, matches: list[int]) -> int:
-    """A finished 64-player single elimination, each of its matches one of ``matches``."""
-    players = chooser.sample(PLAYERS, 64)
-    bracket = Tournament.new("single_elimination", players, rng=chooser)
-    spare = iter(matches)
-    async with db.transaction() as conn:
-        tournament_id = await db.tournaments.insert_tournament(
-            conn, guild_id=GUILD, channel_id=10, name="Benchmark Cup", game="war", format="single_elimination",
-            rules={}, options={}, organiser_id=players[0], seed=1, signup_closes_at=None, now=time.time())
-        while not bracket.is_over:
-            for match in bracket.pending_matches():
-                winner = chooser.choice(match.players)
-                await db.tournaments.insert_bracket_match(conn, tournament_id, match.key, match.round,
-                                                          match.players, None, time.time())
-                await db.tournaments.insert_game(conn, tournament_id, match.key, next(spare))
-                slot = match.players.index(winner)
-                await db.tournaments.update_bracket_match(
-                    conn, tournament_id, match.key, status="decided", winner_id=winner, outcome="series",
-                    wins_a=int(slot == 0), wins_b=int(slot == 1))
-                bracket.record_result(match.key, winner)
-        await db.tournaments.update_tournament(conn, tournament_id, time.time(), status="finished",
-                                               state=bracket.to_json(), champion_id=bracket.champion)
-    return tournament_id
 
 
 def _free_port() -> int:

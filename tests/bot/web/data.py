@@ -11,6 +11,7 @@ from typing import Any
 from bot.registry import game_class
 from bot.storage.records import RatingRecord, ResultRecord
 from bot.storage.web import WEB
+from bot.tournaments import Tournament
 
 CHANNEL = 10
 
@@ -93,3 +94,36 @@ async def write_finished(db: Any, conn: Any, guild_id: int, game_name: str, user
             old.wins + (outcomes[seat] == "win"), old.losses + (outcomes[seat] == "loss"),
             old.draws + (outcomes[seat] == "draw")), now)
     return match_id
+
+
+async def add_tournament(db: Any, guild_id: int, players: Sequence[int], matches: Sequence[int],
+                         chooser: random.Random, *, decided: int | None = None) -> int:
+    """A single elimination of ``players`` (War), its matches decided at random in order (``decided``: only that
+    many; the rest still to play), each decided one's game one of ``matches`` (finished matches, each used once)."""
+    bracket = Tournament.new("single_elimination", list(players), rng=chooser)
+    spare = iter(matches)
+    count = 0
+    async with db.transaction() as conn:
+        tournament_id = await db.tournaments.insert_tournament(
+            conn, guild_id=guild_id, channel_id=CHANNEL, name="Test Cup", game="war", format="single_elimination",
+            rules={}, options={}, organiser_id=players[0], seed=1, signup_closes_at=None, now=1.0)
+        for player in players:
+            await db.tournaments.add_entrant(conn, tournament_id, player, None, 1.0)
+        while not bracket.is_over and (decided is None or count < decided):
+            for match in bracket.pending_matches():
+                if decided is not None and count >= decided:
+                    break
+                winner = chooser.choice(match.players)
+                await db.tournaments.insert_bracket_match(conn, tournament_id, match.key, match.round,
+                                                          match.players, None, 1.0)
+                await db.tournaments.insert_game(conn, tournament_id, match.key, next(spare))
+                slot = match.players.index(winner)
+                await db.tournaments.update_bracket_match(
+                    conn, tournament_id, match.key, status="decided", winner_id=winner, outcome="series",
+                    wins_a=int(slot == 0), wins_b=int(slot == 1))
+                bracket.record_result(match.key, winner)
+                count += 1
+        await db.tournaments.update_tournament(
+            conn, tournament_id, 2.0, status="finished" if bracket.is_over else "running", state=bracket.to_json(),
+            champion_id=bracket.champion, started_at=1.0)
+    return tournament_id

@@ -47,10 +47,14 @@ def walk_review(url: str, steps: int, screenshot) -> list[dict]:
     """Open the review, then press → through every step (and ← once at the end): what each step showed."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
 
     browser = chromium()
     try:
         browser.get(url)
+        # the stepper shows once its script ran (without the script every step shows, one under the other)
+        WebDriverWait(browser, 15, poll_frequency=0.1).until(
+            lambda b: b.execute_script("return !document.querySelector('nav.stepper').hidden"))
         seen = []
         for number in range(steps):
             shown = browser.execute_script(STEP_SCRIPT)

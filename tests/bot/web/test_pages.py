@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 from bot.ai.review import review
+from bot.services.stats import StatsService
 from bot.storage.stats import placeholder_id
 from bot.web.pages import generic_steps
 from bot.web.reviews import export, review_data, review_match
-from tests.bot.web.data import add_finished, make_public, name_players, play
+from tests.bot.web.data import add_finished, add_tournament, make_public, name_players, play
 
 GUILD, OTHER = 1, 2
 ALICE, BOB = 11, 12
@@ -99,8 +100,7 @@ async def test_every_game_s_finished_match_is_shown_step_by_step(db, site):
 
 async def test_deleted_players_are_anonymised_on_the_review_and_the_board(db, site):
     match_id = await _public_match(db, game="war")
-    async with db.transaction() as conn:
-        await db.stats.delete_player(conn, GUILD, ALICE)
+    await StatsService(db).delete_player(GUILD, ALICE)  # what /privacy delete does
     html = await (await site.get(f"/m/{match_id}")).text()
     assert "Alice" not in html and "deleted player" in html
     board = await (await site.get(f"/s/{GUILD}/war")).text()
@@ -129,6 +129,8 @@ def test_a_war_round_s_events_make_one_step_with_its_cards():
     battle = next(e for e in events if e["type"] == "battle")
     first = next(step for step in steps if step.number == battle["round"])
     assert [card.code for card in first.lines[0].cards] == battle["cards"]
+    assert first.lines[0].text == ("Battle: a tie" if battle["winner"] is None
+                                   else f"Battle: {'AB'[battle['winner']]} wins")
 
 
 def test_the_templates_say_only_words_the_catalogues_hold():
@@ -141,3 +143,35 @@ def test_the_templates_say_only_words_the_catalogues_hold():
     for template in folder.glob("*.html"):
         used |= {a or b for a, b in re.findall(r"""_\((?:"([^"]*)"|'([^']*)')""", template.read_text())}
     assert used == set(TEMPLATE_WORDS)
+
+
+async def test_a_tournament_page_shows_the_bracket_with_links_to_each_game_and_anonymises_deleted_players(db, site):
+    import random
+
+    await make_public(db, GUILD)
+    players = [ALICE, BOB, 13, 14]
+    await name_players(db, GUILD, {ALICE: "Alice", BOB: "Bob", 13: "Cleo", 14: "Dan"})
+    games = [await add_finished(db, GUILD, "war", [players[n % 4], players[(n + 1) % 4]], n, 100.0 + n,
+                                {"max_rounds": 20}) for n in range(3)]
+    tournament_id = await add_tournament(db, GUILD, players, games, random.Random(3))
+    html = await (await site.get(f"/t/{tournament_id}")).text()
+    assert "Test Cup" in html and "Finished" in html and "Champion:" in html
+    assert {f'href="/m/{match_id}"' for match_id in games} == set(re.findall(r'href="/m/\d+"', html))
+    assert html.count('class="winner"') == 3 and "Alice" in html
+    live = await (await site.get(f"/t/{tournament_id}?part=live")).text()  # what the page polls: the bracket alone
+    assert live.lstrip().startswith('<div id="live"') and "<html" not in live
+    await StatsService(db).delete_player(GUILD, ALICE)  # what /privacy delete does
+    html = await (await site.get(f"/t/{tournament_id}")).text()
+    assert "Alice" not in html and "deleted player" in html
+
+
+async def test_a_closed_season_s_board_is_kept(db, site):
+    await _public_match(db, game="war")
+    async with db.transaction() as conn:
+        await db.seasons.start_season(conn, GUILD, "Spring", 200.0)
+    current = await (await site.get(f"/s/{GUILD}/war")).text()
+    assert "Alice" not in current and "Spring" in current
+    closed = await (await site.get(f"/s/{GUILD}/war?season=1")).text()
+    assert "Alice" in closed and "Bob" in closed
+    assert (await site.get(f"/s/{GUILD}/war?season=2")).status == 404  # the current one has no archive
+    assert (await site.get(f"/s/{GUILD}/war?season=x")).status == 404
