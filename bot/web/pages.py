@@ -74,6 +74,15 @@ class Flip:
 
 
 @dataclass
+class Fight:
+    """A fight of an Air War engagement: who won it, the cards they kept and the loser's, discarded."""
+
+    winner: str
+    kept: list[Card]
+    discarded: list[Card]
+
+
+@dataclass
 class Step:
     number: int
     title: str
@@ -81,6 +90,7 @@ class Step:
     sides: list[Side] = field(default_factory=list)  #: Air War only
     flips: list[Flip] = field(default_factory=list)  #: Air War only
     won: list[int] = field(default_factory=list)  #: Air War: fights won per seat
+    fights: list[Fight] = field(default_factory=list)  #: Air War only
 
 
 @lru_cache(maxsize=4096)
@@ -222,6 +232,8 @@ def airwar_steps(events: Iterable[QueuedEvent], orders: Sequence[Sequence[Sequen
             steps[-1].flips.append(Flip(cards_of(event["cards"], say), None if winner is None else names[winner]))
         elif kind == "fight":
             steps[-1].won[event["winner"]] += 1
+            steps[-1].fights.append(Fight(names[event["winner"]], cards_of(event["kept"], say),
+                                          cards_of(event["discarded"], say)))
         elif kind == "game_over":
             steps[-1].lines.append(Line(say(GAME_OVER)))
     return [step for step in steps if step.flips or (step.sides and step.sides[0].order)]

@@ -10,6 +10,7 @@ TEMPLATE_WORDS = (
     N_("Accuracy against the best play:"),
     N_("Best order"),
     N_("Champion: {name}"),
+    N_("Fights"),
     N_("Fights won:"),
     N_("Flips"),
     N_("Game {number}"),
@@ -35,6 +36,9 @@ TEMPLATE_WORDS = (
     N_("a tie"),
     N_("costliest"),
     N_("costliest engagement"),
+    N_("discarded"),
+    N_("kept"),
     N_("{name} goes through"),
+    N_("{name} wins the fight"),
     N_("{name} wins the flip"),
 )

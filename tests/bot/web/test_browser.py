@@ -2,7 +2,8 @@
 bot driven through the local Discord:
 
 * an Air War match played through Discord, reviewed: stepped through with the arrow keys, each engagement's
-  orders and flips as the engine played them, each order's accuracy and the best order as the AI's review says;
+  orders, flips and fights (the cards kept and discarded) as the engine played them, each order's accuracy and
+  the best order as the AI's review says;
 * a tournament's page updates by itself when one of its matches ends, and links to that match's review;
 * a board and a player's page in German;
 * each page's screenshot at 390 px wide, and nothing wider than the phone.
@@ -38,6 +39,8 @@ return shown.map(s => ({
   accuracy: [...s.querySelectorAll('.step-accuracy')].map(d => parseFloat(d.dataset.value)),
   costly: [...s.querySelectorAll('.side')].map(d => d.classList.contains('costly')),
   flips: [...s.querySelectorAll('.flip')].map(f => [...f.querySelectorAll('img')].map(i => i.dataset.card)),
+  fights: [...s.querySelectorAll('.fight')].map(f => ['.kept', '.discarded'].map(
+    part => [...f.querySelectorAll(part + ' img')].map(i => i.dataset.card))),
   alt: [...s.querySelectorAll('img')].every(i => i.alt.length > 0),
 }));
 """
@@ -99,6 +102,8 @@ async def test_an_air_war_match_played_in_discord_is_reviewed_step_by_step_with_
         assert step["orders"] == played.orders[number], f"engagement {number}: the orders"
         assert step["flips"] == [flip["cards"] for flip in events
                                  if flip["type"] == "flip" and flip["engagement"] == number], f"engagement {number}"
+        assert step["fights"] == [[fight["kept"], fight["discarded"]] for fight in events
+                                  if fight["type"] == "fight" and fight["engagement"] == number]
         assert item.number == number
         assert step["best"] == [list(item.best[0]), list(item.best[1])]
         for seat in (0, 1):

@@ -175,3 +175,12 @@ async def test_a_closed_season_s_board_is_kept(db, site):
     assert "Alice" in closed and "Bob" in closed
     assert (await site.get(f"/s/{GUILD}/war?season=2")).status == 404  # the current one has no archive
     assert (await site.get(f"/s/{GUILD}/war?season=x")).status == 404
+
+
+async def test_a_player_s_name_is_written_as_text_never_as_markup(db, site):
+    await make_public(db, GUILD)
+    await name_players(db, GUILD, {ALICE: '<script>alert("x")</script>', BOB: "Bob"})
+    match_id = await add_finished(db, GUILD, "war", [ALICE, BOB], 8, 100.0, {"max_rounds": 20})
+    for path in (f"/m/{match_id}", f"/s/{GUILD}/war", f"/s/{GUILD}/war/p/{ALICE}"):
+        html = await (await site.get(path)).text()
+        assert "<script>alert" not in html and "&lt;script&gt;alert" in html, path
