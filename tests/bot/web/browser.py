@@ -64,7 +64,8 @@ async def run(function: Any, *args: Any) -> Any:
 
 
 def assert_fits_a_phone(browser: Any, screenshot: Path) -> None:
-    """The page as a phone shows it: saved as a screenshot, 390 px wide, and nothing wider than the screen."""
+    """The page as a phone shows it: saved as a screenshot, 390 px wide, nothing wider than the screen, and every
+    text readable (:func:`assert_readable`)."""
     browser.save_screenshot(str(screenshot))
     from PIL import Image
 
@@ -73,3 +74,38 @@ def assert_fits_a_phone(browser: Any, screenshot: Path) -> None:
     widths = browser.execute_script(
         "return [document.documentElement.scrollWidth, document.body.scrollWidth, window.innerWidth]")
     assert widths[0] <= widths[2] and widths[1] <= widths[2], f"wider than the phone: {widths}"
+    assert_readable(browser)
+
+
+#: every text's contrast with the background behind it: (ratio, text) of the lowest ones under 4.5:1 (WCAG AA)
+CONTRAST_SCRIPT = """
+function rgb(text) { return text.match(/[\\d.]+/g).map(Number); }
+function luminance(c) {
+  const [r, g, b] = c.slice(0, 3).map(v => {
+    v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+function behind(element) {
+  for (let at = element; at; at = at.parentElement) {
+    const colour = rgb(getComputedStyle(at).backgroundColor);
+    if (colour.length < 4 || colour[3] > 0) return colour;
+  }
+  return [255, 255, 255];
+}
+const low = [];
+for (const element of document.querySelectorAll('h1, h2, h3, p, li, td, th, dt, dd, a, button, span, strong')) {
+  if (!element.offsetParent || !element.textContent.trim()) continue;
+  const [a, b] = [luminance(rgb(getComputedStyle(element).color)), luminance(behind(element))];
+  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  if (ratio < 4.5) low.push([Math.round(ratio * 100) / 100, element.textContent.trim().slice(0, 40)]);
+}
+return low;
+"""
+
+
+def assert_readable(browser: Any) -> None:
+    """Every text shown has a contrast of at least 4.5:1 with what is behind it (WCAG AA)."""
+    low = browser.execute_script(CONTRAST_SCRIPT)
+    assert low == [], f"text without enough contrast: {low[:5]}"
