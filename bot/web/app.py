@@ -16,6 +16,7 @@ from typing import Any
 import jinja2
 from aiohttp import web
 
+from bot.i18n import Texts
 from bot.render.card_emoji import CARDS, emoji_png
 from bot.storage.port import Storage
 from bot.web import pages
@@ -37,10 +38,17 @@ _templates.globals.update(review_url=lambda match_id: review_url("", match_id),
                           poll_ms=POLL_MS)
 
 
+def percent(say: Texts, value: float) -> str:
+    """A percentage with one decimal, as the language writes it (``93.5%``, ``93,5 %``)."""
+    _ = say
+    return _("{percent}%", percent=say.number(value, digits=1))
+
+
 def render(template: str, status: int = 200, **context: Any) -> web.Response:
     say = context.get("say")
-    html = _templates.get_template(template).render(_=say, lang=(say.language if say else "en").replace("_", "-"),
-                                                    **context)
+    html = _templates.get_template(template).render(
+        _=say, lang=(say.language if say else "en").replace("_", "-"),
+        percent=(lambda value: percent(say, value)) if say else None, **context)
     return web.Response(text=html, status=status, content_type="text/html", charset="utf-8",
                         headers={"Cache-Control": "no-cache"})
 

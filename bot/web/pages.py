@@ -366,7 +366,7 @@ async def board_page(db: Storage, guild_id: int, game: str, season: int | None =
         rows = await db.stats.board_rows(conn, guild_id, game, min_games=1, limit=BOARD_ROWS, offset=0,
                                          season=season)
     shown = [(row.rank, row.user_id, say(DELETED) if row.user_id < 0 else row.display_name or
-              player_name({}, row.user_id, say), row.wins, row.losses, row.draws, f"{row.rating:.1f}")
+              player_name({}, row.user_id, say), row.wins, row.losses, row.draws, say.number(row.rating, digits=1))
              for row in rows]
     menu = [(None if found.current else found.number, found.name) for found in seasons]
     return BoardPage(say, guild_id, game, game_title(game, say), shown,
@@ -406,7 +406,7 @@ async def player_page(db: Storage, guild_id: int, game: str, user_id: int) -> Pl
     if rated:
         alt = say.ngettext("{name}'s rating over {count} match: from {first} to {last}.",
                            "{name}'s rating over {count} matches: from {first} to {last}.", len(rated), name=name,
-                           first=f"{rated[0][1]:.1f}", last=f"{rated[-1][1]:.1f}")
+                           first=say.number(rated[0][1], digits=1), last=say.number(rated[-1][1], digits=1))
     else:
         alt = say(NO_RATED)
     return PlayerPage(say, guild_id, game, game_title(game, say), name, rated, recent, chart_points(rated), alt)
