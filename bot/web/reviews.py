@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -131,6 +131,3 @@ def engagement_table(data: Mapping[str, Any] | None) -> dict[int, Mapping[str, A
     """The stored review's engagements by number (empty without a review)."""
     return {} if data is None else {item["number"]: item for item in data["engagements"]}
 
-
-def seats_costliest(data: Mapping[str, Any] | None) -> Sequence[int | None]:
-    return (None, None) if data is None else data["costliest"]
