@@ -159,6 +159,8 @@ STEP_TITLES = {"round": N_("Round {number}"), "hand": N_("Hand {number}"), None:
 
 @dataclass
 class MatchPage:
+    """A match's review: its players, and once it is finished its result, steps and (Air War) accuracies."""
+
     match: MatchRecord
     say: Texts
     title: str
@@ -171,6 +173,7 @@ class MatchPage:
 
 
 async def match_page(db: Storage, match_id: int) -> MatchPage:
+    """The match's review (:class:`NotFound`: no such match, a cancelled one, or its server's pages are off)."""
     async with db.read() as conn:
         match = await db.matches.load_match(conn, match_id)
         if match is None or match.status == "cancelled" or match.game not in game_names():
@@ -281,6 +284,8 @@ class RoundRows:
 
 @dataclass
 class TournamentPage:
+    """A tournament: its rounds with each pairing and its games, the standings (round robin, Swiss)."""
+
     say: Texts
     id: int
     name: str
@@ -297,6 +302,7 @@ STATUS_WORDS = {"signup": N_("Sign-up open"), "check_in": N_("Checking in"), "ru
 
 
 async def tournament_page(db: Storage, tournament_id: int) -> TournamentPage:
+    """The tournament as it stands now (:class:`NotFound`: no such tournament, or its server's pages are off)."""
     async with db.read() as conn:
         record = await db.tournaments.load_tournament(conn, tournament_id)
         if record is None:
@@ -343,6 +349,8 @@ def _bracket_row(match: BracketMatch, row: Any, games: list[int], named: Any) ->
 
 @dataclass
 class BoardPage:
+    """A game's leaderboard in a server."""
+
     say: Texts
     guild_id: int
     game: str
@@ -375,6 +383,8 @@ async def board_page(db: Storage, guild_id: int, game: str, season: int | None =
 
 @dataclass
 class PlayerPage:
+    """A player's page on a game's board: the rating chart and the recent matches."""
+
     say: Texts
     guild_id: int
     game: str
@@ -391,6 +401,8 @@ CHART_W, CHART_H = 320, 120
 
 
 async def player_page(db: Storage, guild_id: int, game: str, user_id: int) -> PlayerPage:
+    """The player's page (:class:`NotFound`: a deleted player, one without a match of the game there, or the
+    server's pages are off)."""
     if game not in game_names() or user_id < 0:
         raise NotFound
     async with db.read() as conn:
