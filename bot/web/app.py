@@ -16,6 +16,7 @@ from typing import Any
 import jinja2
 from aiohttp import web
 
+from bot import memory
 from bot.i18n import Texts
 from bot.render.card_emoji import CARDS, emoji_png
 from bot.storage.port import Storage
@@ -150,6 +151,9 @@ async def serve(path: Path, url: str | None, host: str, port: int, *, reviews: b
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
+    for name in _templates.list_templates():  # compiled once, before the collector is told to leave them be
+        _templates.get_template(name)
+    memory.settle()
     log.info("serving the web pages on http://%s:%s", host, port)
     try:
         await asyncio.Event().wait()
