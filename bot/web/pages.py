@@ -295,6 +295,7 @@ class TournamentPage:
     standings: list[tuple[int, str, str]]  #: (place, name, points)
     champion: str | None
     version: str  #: changes whenever anything shown changes (the live page polls it)
+    live: bool  #: it can still change (not finished or cancelled): the page keeps asking
 
 
 STATUS_WORDS = {"signup": N_("Sign-up open"), "check_in": N_("Checking in"), "running": N_("Running"),
@@ -335,7 +336,8 @@ async def tournament_page(db: Storage, tournament_id: int) -> TournamentPage:
         champion = None if bracket.champion is None else named(bracket.champion)
     version = f"{record.updated_at}:{len(games)}:{sum(row.status == 'decided' for row in rows)}"
     return TournamentPage(say, tournament_id, record.name, game_title(record.game, say), say(STATUS_WORDS.get(
-        record.status, record.status)), rounds, standings, champion, version)
+        record.status, record.status)), rounds, standings, champion, version,
+                          record.status not in ("finished", "cancelled"))
 
 
 def _bracket_row(match: BracketMatch, row: Any, games: list[int], named: Any) -> BracketRow:

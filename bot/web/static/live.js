@@ -1,8 +1,8 @@
 // A live tournament page: asks every few seconds whether anything changed and, if so, shows the new bracket.
 (function () {
   var region = document.getElementById("live-region");
-  if (!region) return;
-  var every = parseInt(region.dataset.poll, 10) || 3000;
+  if (!region || !region.dataset.poll) return;  // (a finished tournament no longer changes)
+  var every = parseInt(region.dataset.poll, 10);
   function poll() {
     fetch(location.pathname + "?part=live", { cache: "no-store" }).then(function (response) {
       return response.ok ? response.text() : null;
@@ -12,7 +12,8 @@
       next.innerHTML = html;
       var fresh = next.querySelector("#live"), shown = document.getElementById("live");
       if (fresh && shown && fresh.dataset.version !== shown.dataset.version) region.innerHTML = html;
-    }).catch(function () {}).then(function () { setTimeout(poll, every); });
+      if (fresh && fresh.dataset.live === "false") return true;  // it just ended: nothing more to ask
+    }).catch(function () {}).then(function (over) { if (!over) setTimeout(poll, every); });
   }
   setTimeout(poll, every);
 })();

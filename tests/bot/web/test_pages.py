@@ -160,6 +160,7 @@ async def test_a_tournament_page_shows_the_bracket_with_links_to_each_game_and_a
     assert html.count('class="winner"') == 3 and "Alice" in html
     live = await (await site.get(f"/t/{tournament_id}?part=live")).text()  # what the page polls: the bracket alone
     assert live.lstrip().startswith('<div id="live"') and "<html" not in live
+    assert 'data-live="false"' in live and "data-poll" not in html  # over: the page stops asking
     await StatsService(db).delete_player(GUILD, ALICE)  # what /privacy delete does
     html = await (await site.get(f"/t/{tournament_id}")).text()
     assert "Alice" not in html and "deleted player" in html
