@@ -1,11 +1,13 @@
 """`python -m bot` runs the bot; `python -m bot replay FILE` and `python -m bot sim ...` check results;
 `python -m bot engine` answers Air War positions (:mod:`bot.ai.protocol`); `python -m bot migrate-db --to URL`
-moves the SQLite database into PostgreSQL (:mod:`bot.migrate`)."""
+moves the SQLite database into PostgreSQL (:mod:`bot.migrate`); `python -m bot web` serves the web pages
+(:mod:`bot.web`) in a process of its own."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import signal
 import sys
@@ -25,7 +27,7 @@ EXIT_USAGE = 2
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Air War: the War family of card games "
                                      "in Discord. With no command, runs the bot.")
-    commands = parser.add_subparsers(dest="command", metavar="{run,replay,sim,engine,migrate-db}")
+    commands = parser.add_subparsers(dest="command", metavar="{run,replay,sim,engine,migrate-db,web}")
     commands.add_parser("run", help="run the bot (the default)")
     replay = commands.add_parser("replay", help="play a match file; print one JSON line per event, then the result")
     replay.add_argument("file", help="the match file (JSON)")
@@ -51,6 +53,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     migrate.add_argument("--to", required=True, metavar="URL", help="the PostgreSQL database (postgresql://...)")
     migrate.add_argument("--from", dest="source", metavar="FILE",
                          help="the SQLite file (default: DATABASE_PATH, else data/airwar.db)")
+    web = commands.add_parser("web", help="serve the match reviews, tournament pages and boards (read-only, on the "
+                              "bot's database: DATABASE_URL, else DATABASE_PATH)")
+    web.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: behind a "
+                     "reverse proxy)")
+    web.add_argument("--port", type=_positive, default=8080, help="the port (default 8080)")
+    web.add_argument("--no-reviews", action="store_true", help="do not compute Air War reviews in this process")
     args = parser.parse_args(argv)
 
     if args.command == "replay":
@@ -59,6 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_sim(args)
     if args.command == "migrate-db":
         return run_migrate(args.source, args.to)
+    if args.command == "web":
+        return run_web(args)
     if args.command == "engine":
         from bot.ai.protocol import serve
 
@@ -112,6 +122,29 @@ def run_migrate(source: str | None, url: str) -> int:
     for line in report.lines():
         print(line)
     print(f"moved {path} into {url.split('@')[-1]}: set DATABASE_URL to use it")
+    return 0
+
+
+def run_web(args: argparse.Namespace) -> int:
+    import os
+    from pathlib import Path
+
+    from dotenv import load_dotenv
+
+    from bot.config import DEFAULT_DATABASE, PROJECT_ROOT
+    from bot.logs import setup_logging
+    from bot.web.app import serve as serve_web
+
+    load_dotenv(PROJECT_ROOT / ".env", override=False)
+    setup_logging(os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO")
+    path = Path(os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)
+    url = os.environ.get("DATABASE_URL", "").strip() or None
+    if url is None and not path.is_file():
+        print(f"web: there is no database at {path}: start the bot once first (or set DATABASE_URL)",
+              file=sys.stderr)
+        return 1
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve_web(path, url, args.host, args.port, reviews=not args.no_reviews))
     return 0
 
 

@@ -42,6 +42,9 @@ class Settings:
     database_url: str | None = None
     #: the shards this process runs (see :mod:`bot.cluster`); the default: one process, every server
     cluster: Cluster = field(default_factory=Cluster)
+    #: where ``python -m bot web`` is reached from outside (``https://cards.example.org``): the bot's result and
+    #: tournament messages link there; ``None``: no links
+    web_url: str | None = None
 
     @classmethod
     def from_env(cls, env_file: Path | None = PROJECT_ROOT / ".env") -> Settings:
@@ -60,6 +63,10 @@ class Settings:
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
         cluster = _cluster()
+        web_url = os.environ.get("WEB_URL", "").strip().rstrip("/") or None
+        if web_url is not None and not web_url.startswith(("http://", "https://")):
+            raise SettingsError(f"WEB_URL must be the web pages' address, http://... or https://..., not {web_url!r} "
+                                "(leave it empty for no links)")
         if cluster.partial and url is None:
             raise SettingsError("a bot split over several processes (SHARD_IDS or CLUSTER_INDEX) needs one database "
                                 "they all use: set DATABASE_URL to a PostgreSQL database")
@@ -71,6 +78,7 @@ class Settings:
             log_level=log_level,
             database_url=url,
             cluster=cluster,
+            web_url=web_url,
         )
 
 

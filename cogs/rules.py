@@ -101,7 +101,7 @@ def topic_help(topic: str, say: Texts = ENGLISH) -> str:
     return (_("**Server settings** (Manage Server): {commands}, {language} (the language of the server's public "
               "messages), {newseason}. Past seasons: {seasons}.",
               commands=c("settings show", "settings timer", "settings pace", "settings warpace", "settings threads",
-                         "settings rules", "settings channels"),
+                         "settings rules", "settings channels", "settings web"),
               language=c("settings language"), newseason=c("settings newseason"), seasons=c("season list"))
             + "\n\n"
             + _("**Your data:** {command} removes your stats and history from this server.",

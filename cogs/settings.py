@@ -23,6 +23,7 @@ from bot.render import stats as render
 from bot.services import USER_ERRORS
 from bot.services.settings import InvalidSetting
 from bot.storage.settings import WAR_PACES, GuildSettings
+from bot.web.links import board_url
 from cogs.kit.choices import set_choices
 from cogs.kit.messages import private_words, said
 from cogs.kit.places import require_server
@@ -36,6 +37,7 @@ PACE_CHOICES = [
     app_commands.Choice(name=N_("instant: played out at once, the result shown"), value="instant"),
 ]
 assert [c.value for c in PACE_CHOICES] == list(WAR_PACES)
+WEB_STATES = [app_commands.Choice(name=name, value=name) for name in ("on", "off")]
 CHANNEL_ACTIONS = [app_commands.Choice(name=name, value=name) for name in ("add", "remove", "clear")]
 PACE_SECONDS = (FLIP_PACE_MS_RANGE[0] / 1000, FLIP_PACE_MS_RANGE[1] / 1000)
 DEFAULTS = GuildSettings(0)
@@ -164,6 +166,22 @@ class Settings(commands.Cog):
                      "each member's own Discord language.", language=LANGUAGES[language.value])
 
         await self._change(interaction, lambda guild: self.service.set_language(guild, language.value), saved)
+
+    @settings.command(name="web", description="Whether this server's boards, match reviews and tournament pages "
+                                              "are public on the web")
+    @app_commands.describe(state="on: anyone with the link sees them; off (default): they are not found")
+    @app_commands.choices(state=WEB_STATES)
+    async def web(self, interaction: discord.Interaction, state: app_commands.Choice[str]) -> None:
+        public = state.value == "on"
+
+        def saved(_) -> str:
+            if not public:
+                return _("Saved: this server's web pages are off; their links answer “not found”.")
+            address = self.bot.settings.web_url
+            where = "" if address is None else "\n" + board_url(address, interaction.guild_id, game_names()[0])
+            return _("Saved: this server's boards, match reviews and tournament pages are public on the web.") + where
+
+        await self._change(interaction, lambda guild: self.service.set_web_public(guild, public), saved)
 
     # --- seasons ----------------------------------------------------------------------------------------
     @settings.command(name="newseason", description="End this season (its boards are kept) and start fresh boards")

@@ -35,8 +35,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.games",),
     # what plays or serves the games: the bot's own players, the simulator, the services
     ("bot.ai", "bot.sim", "bot.services"),
-    # the Discord client, and the slash commands' names it translates
-    ("bot.client", "bot.i18n.commands"),
+    # the Discord client, and the slash commands' names it translates; the web pages (another face of the same data)
+    ("bot.client", "bot.i18n.commands", "bot.web"),
     # the cogs' shared kit, then the cogs
     ("cogs.kit",),
     ("cogs",),

@@ -33,6 +33,7 @@ from bot.match.errors import ServiceError
 from bot.registry import game_class, game_names, registry
 from bot.storage.port import Storage
 from bot.storage.settings import WAR_PACES, GuildSettings
+from bot.storage.web import WEB
 
 __all__ = ["WAR_PACES", "GuildSettings", "InvalidSetting", "SettingsService", "StartChannelRefused"]
 
@@ -187,6 +188,16 @@ class SettingsService:
             await self.db.settings.update_settings(conn, guild_id, self.clock(), **values)
             settings = await self.db.settings.get_settings(conn, guild_id)
         return self._read(settings)
+
+    async def web_public(self, guild_id: int) -> bool:
+        """Whether the server's web pages (boards, match reviews, tournament pages) are public
+        (``/settings web on``)."""
+        async with self.db.statement() as conn:
+            return await self.db.web.get_option(conn, guild_id, WEB) == "on"
+
+    async def set_web_public(self, guild_id: int, public: bool) -> None:
+        async with self.db.transaction() as conn:
+            await self.db.web.set_option(conn, guild_id, WEB, "on" if public else None, self.clock())
 
     async def set_arrange_seconds(self, guild_id: int, seconds: int) -> GuildSettings:
         self._whole(N_("The arrangement timer must be a whole number from {low} to {high} seconds, not {value}."),

@@ -21,7 +21,7 @@ TABLES = (
     "seasons", "results", "ratings", "guild_default_rules", "guild_start_channels", "season_ratings",
     "combined_ratings", "combined_applied", "combined_results", "tournaments", "tournament_players",
     "tournament_matches", "tournament_games", "tournament_events", "player_preferences", "chip_balances",
-    "chip_ledger", "guild_game_settings",
+    "chip_ledger", "guild_game_settings", "guild_options", "match_reviews",
 )
 IDENTITY_TABLES = ("matches", "tournaments", "chip_ledger")
 BATCH = 500

@@ -45,6 +45,7 @@ from bot.storage.tournaments import (
     TournamentEvent,
     TournamentRecord,
 )
+from bot.storage.web import PlayerResult
 
 #: an implementation's connection, as its stores take it
 Conn_contra = TypeVar("Conn_contra", contravariant=True)
@@ -178,6 +179,20 @@ class ChipStore(Protocol[Conn_contra]):
     async def board_count(self, conn: Conn_contra, guild_id: int) -> int: ...
     async def board_rows(self, conn: Conn_contra, guild_id: int, *, limit: int, offset: int) -> list[ChipBoardRow]:
         ...
+
+
+class WebStore(Protocol[Conn_contra]):
+    """What the web face stores and reads beyond the other stores: a server's options by name and each finished
+    Air War match's review."""
+
+    async def get_option(self, conn: Conn_contra, guild_id: int, name: str) -> str | None: ...
+    async def set_option(self, conn: Conn_contra, guild_id: int, name: str, value: str | None, now: float) -> None:
+        ...
+    async def get_review(self, conn: Conn_contra, match_id: int) -> dict[str, Any] | None: ...
+    async def put_review(self, conn: Conn_contra, match_id: int, review: Mapping[str, Any], now: float) -> None: ...
+    async def unreviewed(self, conn: Conn_contra, game: str, limit: int) -> list[int]: ...
+    async def player_results(self, conn: Conn_contra, guild_id: int, game: str, user_id: int, limit: int
+                             ) -> list[PlayerResult]: ...
 
 
 class PreferenceStore(Protocol[Conn_contra]):
@@ -336,6 +351,7 @@ class Storage(Protocol[Conn]):
     tournaments: TournamentStore[Conn]
     preferences: PreferenceStore[Conn]
     chips: ChipStore[Conn]
+    web: WebStore[Conn]
 
     @property
     def shared(self) -> bool:

@@ -4,7 +4,7 @@ statements in both databases' SQL side by side, so SQLite (:class:`bot.storage.d
 
 from __future__ import annotations
 
-from bot.storage import chips, matches, port, preferences, results, seasons, settings, stats, tournaments
+from bot.storage import chips, matches, port, preferences, results, seasons, settings, stats, tournaments, web
 from bot.storage.sql import Connection
 
 
@@ -19,3 +19,4 @@ class Stores:
     tournaments: port.TournamentStore[Connection] = tournaments
     preferences: port.PreferenceStore[Connection] = preferences
     chips: port.ChipStore[Connection] = chips
+    web: port.WebStore[Connection] = web

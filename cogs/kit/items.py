@@ -75,15 +75,32 @@ class ButtonSpec:
         return component
 
 
+@dataclass(frozen=True, slots=True)
+class LinkSpec:
+    """A link button (it opens ``url``; Discord sends the bot no click)."""
+
+    label: str
+    url: str
+    emoji: dict[str, str] | None = None
+    row: int | None = None
+
+    def to_component_dict(self) -> dict[str, Any]:
+        component: dict[str, Any] = {"type": 2, "style": discord.ButtonStyle.link.value, "label": self.label,
+                                     "url": self.url}
+        if self.emoji is not None:
+            component["emoji"] = self.emoji
+        return component
+
+
 class RoutedView:
     """Match buttons whose clicks the bot routes itself by their custom ids
     (:meth:`bot.client.CardGameBot.route_clicks`): a message's buttons as Discord components, which the kit lays
     out in its V2 layout (:func:`cogs.kit.layout.as_layout`); discord.py keeps nothing of them."""
 
-    def __init__(self, buttons: Sequence[ButtonSpec] = ()) -> None:
-        self.children: list[ButtonSpec] = list(buttons)
+    def __init__(self, buttons: Sequence[ButtonSpec | LinkSpec] = ()) -> None:
+        self.children: list[ButtonSpec | LinkSpec] = list(buttons)
 
-    def add_item(self, button: ButtonSpec) -> RoutedView:
+    def add_item(self, button: ButtonSpec | LinkSpec) -> RoutedView:
         self.children.append(button)
         return self
 

@@ -226,13 +226,20 @@ def shows_buttons(message: discord.Message) -> bool:
     return any(isinstance(component, discord.Button) for component in walk_components(message.components))
 
 
+LINK_STYLE = 5  #: a link button's style (Discord sends no click for it)
+
+
 def without_buttons(message: discord.Message) -> LiveLayout:
-    """The V2 layout ``message`` shows, without its action rows (its text and pictures as they are)."""
+    """The V2 layout ``message`` shows, without its buttons but its links (a result's Review link outlives its
+    Rematch button); its text and pictures as they are."""
 
     def kept(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out = []
         for component in components:
             if component.get("type") == 1:
+                links = [item for item in component.get("components", ()) if item.get("style") == LINK_STYLE]
+                if links:
+                    out.append({**component, "components": links})
                 continue
             if "components" in component:
                 component = {**component, "components": kept(component["components"])}

@@ -88,6 +88,7 @@ from cogs.kit.messages import NO_MENTIONS, edit_kwargs, embed_of, message_kwargs
 from cogs.kit.pictures import SentPictures
 from cogs.kit.stats_ui import settings_service
 from cogs.kit.tokens import delivered_by_interactions, interaction_delivery
+from cogs.kit.web_links import with_review
 
 log = logging.getLogger("cogs.kit")
 #: the mark before a challenge message's closing words, by the event that closed it
@@ -1132,19 +1133,19 @@ class Presenter(ShowLoop):
         self._steps_shown.pop(match.id, None)
         say = _ = texts(show.language)
         live = live if live is not None and live in match.messages else None
+        view = await with_review(self.bot, match.guild_id, match.id, self.rematch_view(match, say), say)
         if match.thread_id is None:
             if live is not None and "result" not in match.messages:
-                await self._show_live(show, live, surface, below=below, view=self.rematch_view(match, say))
+                await self._show_live(show, live, surface, below=below, view=view)
                 show.match = await self.outbox.set_message(match.id, "result", show.match.messages[live])
             await self._post(show, "result", **without_empty_files(
-                message_kwargs(surface, colour=self.colour, view=self.rematch_view(match, say), below=below)))
+                message_kwargs(surface, colour=self.colour, view=view, below=below)))
             link = message_link(match.guild_id, match.channel_id, show.match.messages["result"])
             await self._show_card(show, content=f"🏁 **{surface.title}** · " + _("[the result]({link})", link=link))
             return
         if "result" in match.messages:  # (the channel's message became the result before it was posted)
             return
-        card = await self._show_card(show, surface=surface, extra=self.where_line(match.thread_id, say),
-                                     view=self.rematch_view(match, say))
+        card = await self._show_card(show, surface=surface, extra=self.where_line(match.thread_id, say), view=view)
         if live is not None:
             await self._show_live(show, live, surface, below=below)
             show.match = await self.outbox.set_message(match.id, "result", show.match.messages[live])

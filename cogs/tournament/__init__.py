@@ -55,6 +55,7 @@ from cogs.kit.messages import NO_MENTIONS, private_words, said
 from cogs.kit.places import require_server
 from cogs.kit.presenter import ShowLoop
 from cogs.kit.stats_ui import game_choices, settings_service
+from cogs.kit.web_links import with_bracket
 from cogs.tournament.ui import COG_NAME, DYNAMIC_ITEMS, call_view, signup_view, tell
 
 if TYPE_CHECKING:
@@ -423,7 +424,8 @@ class TournamentCog(ShowLoop, commands.Cog, name=COG_NAME):
         say = await self._words(tournament)
         words = wording.status_text(tournament, entrants, bracket, open_rows, by=by, say=say)
         embed = discord.Embed(title=words.title, description=words.description, colour=discord.Colour.gold())
-        view = signup_view(tournament_id, tournament.status, say)
+        view = await with_bracket(self.bot, tournament.guild_id, tournament_id,
+                                  signup_view(tournament_id, tournament.status, say), say)
         pictures: list[Picture] | None = None
         digest = None
         if bracket is not None:

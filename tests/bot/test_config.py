@@ -7,7 +7,7 @@ from bot.config import DEFAULT_DATABASE, Settings, SettingsError
 @pytest.fixture
 def clean_env(monkeypatch):
     for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID", "OWNER_IDS", "LOG_LEVEL",
-                 "SHARD_COUNT", "SHARD_IDS", "CLUSTER_COUNT", "CLUSTER_INDEX"):
+                 "SHARD_COUNT", "SHARD_IDS", "CLUSTER_COUNT", "CLUSTER_INDEX", "WEB_URL"):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
 
@@ -90,4 +90,14 @@ def test_shard_settings_that_do_not_fit_are_refused_with_the_reason(clean_env, e
     for name, value in env.items():
         clean_env.setenv(name, value)
     with pytest.raises(SettingsError, match=fragment):
+        Settings.from_env(env_file=None)
+
+
+def test_web_url_turns_the_links_on_and_must_be_an_address(clean_env):
+    clean_env.setenv("DISCORD_TOKEN", "abc")
+    assert Settings.from_env(env_file=None).web_url is None
+    clean_env.setenv("WEB_URL", " https://cards.example.org/ ")
+    assert Settings.from_env(env_file=None).web_url == "https://cards.example.org"
+    clean_env.setenv("WEB_URL", "cards.example.org")
+    with pytest.raises(SettingsError, match="WEB_URL must be"):
         Settings.from_env(env_file=None)

@@ -20,6 +20,7 @@ from bot.storage import Database
 from bot.storage.diagnostics import dump_tables
 from bot.storage.move import TABLES
 from bot.storage.postgres import PostgresDatabase
+from bot.web.reviews import review_data, review_match
 from tests.bot.games.casinowar.test_table import play_table
 from tests.bot.services.support import (
     ALICE,
@@ -76,6 +77,8 @@ async def populate(path: Path) -> None:
         while (await airwar.get_match(match.id)).status == "active":
             await play_engagement(airwar, match.id, (reverse, rotate))
         await stats.leaderboard(GUILD, COMBINED)  # the combined board counts the matches
+        await settings.set_web_public(GUILD, True)
+        assert await review_match(database, match.id, lambda file: asyncio.to_thread(review_data, file, 0.2))
     finally:
         await database.close()
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database, chips, matches, preferences, results, seasons, settings, stats, tournaments
+from bot.storage import Database, chips, matches, preferences, results, seasons, settings, stats, tournaments, web
 from bot.storage.port import (
     ChipStore,
     MatchStore,
@@ -21,12 +21,13 @@ from bot.storage.port import (
     StatsStore,
     Storage,
     TournamentStore,
+    WebStore,
 )
 
 STORES = {"matches": (MatchStore, matches), "results": (ResultStore, results), "settings": (SettingsStore, settings),
           "stats": (StatsStore, stats), "seasons": (SeasonStore, seasons),
           "tournaments": (TournamentStore, tournaments), "preferences": (PreferenceStore, preferences),
-          "chips": (ChipStore, chips)}
+          "chips": (ChipStore, chips), "web": (WebStore, web)}
 ROOT = Path(__file__).resolve().parents[3]
 CALLERS = sorted(str(path.relative_to(ROOT)) for folder in ("match", "services")
                  for path in (ROOT / "bot" / folder).glob("*.py"))
