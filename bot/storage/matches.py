@@ -1,4 +1,4 @@
-"""Matches, their seats, messages, action log and event queue.
+"""Matches, their seats, messages, action log, and their events in the outbox (:mod:`bot.storage.outbox`).
 
 Every function takes the connection of a :meth:`Database.transaction` (writes) or :meth:`Database.read` block and
 runs its statements there; none commits. JSON columns are encoded and decoded here.
@@ -38,6 +38,7 @@ from typing import Any
 import orjson
 
 from bot.storage.errors import ConstraintViolation, StorageConflict, VersionConflict
+from bot.storage.outbox import EventQueueStore
 from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent, SeatRecord, Status
 from bot.storage.sql import Connection, Placeholders, Row, Statement
 
@@ -489,100 +490,23 @@ def event_step(event: Mapping[str, Any]) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-_APPEND_EVENTS = Statement(
-    sqlite="SELECT COALESCE(MAX(seq), 0) AS seq FROM match_events WHERE match_id = ?",
-    postgresql="SELECT COALESCE(MAX(seq), 0) AS seq FROM match_events WHERE match_id = $1",
-)
-
-
-async def append_events(
-    conn: Connection, match_id: int, events: Iterable[Mapping[str, Any]], now: float
-) -> list[QueuedEvent]:
-    """Queue events (not shown yet), numbered after the match's last one."""
-    row = await _one(conn, _APPEND_EVENTS.on(conn), (match_id,))
-    assert row is not None
-    queued = numbered_events(match_id, events, after_seq=row["seq"])
-    await insert_events(conn, queued, now)
-    return queued
-
-
-def numbered_events(match_id: int, events: Iterable[Mapping[str, Any]], *, after_seq: int) -> list[QueuedEvent]:
-    """Events to queue, numbered after ``after_seq`` (the match's last event), for :func:`insert_events`."""
-    queued = []
-    for seq, event in enumerate(events, start=after_seq + 1):
-        event = dict(event)
-        queued.append(QueuedEvent(match_id, seq, event_step(event), str(event["type"]), event, False))
-    return queued
-
-
-_INSERT_EVENTS = Statement(
-    sqlite=(
-        "INSERT INTO match_events (match_id, seq, step, type, event, shown, created_at) VALUES (?, ?, ?, ?,"
-        " ?, 0, ?)"
-    ),
-    postgresql=(
-        "INSERT INTO match_events (match_id, seq, step, type, event, shown, created_at) VALUES ($1, $2, $3,"
-        " $4, $5, 0, $6)"
-    ),
-)
-
-
-async def insert_events(conn: Connection, queued: Sequence[QueuedEvent], now: float) -> None:
-    """Queue numbered events (:func:`numbered_events`) in one statement."""
-    await conn.executemany(
-        _INSERT_EVENTS.on(conn),
-        [(q.match_id, q.seq, q.step, q.type, _dumps(q.event), now) for q in queued],
-    )
-
-
-async def events(
-    conn: Connection, match_id: int, *, unshown_only: bool = False, step: int | None = None,
-    after_seq: int = 0,
-) -> list[QueuedEvent]:
-    marks = Placeholders(conn)
-    sql = f"SELECT * FROM match_events WHERE match_id = {marks(match_id)} AND seq > {marks(after_seq)}"
-    if unshown_only:
-        sql += " AND shown = 0"
-    if step is not None:
-        sql += f" AND step = {marks(step)}"
-    rows = await _all(conn, sql + " ORDER BY seq", marks.values)
-    return [
-        QueuedEvent(row["match_id"], row["seq"], row["step"], row["type"], orjson.loads(row["event"]),
-                    bool(row["shown"]))
-        for row in rows
-    ]
-
-
-_MARK_SHOWN = Statement(
-    sqlite="UPDATE match_events SET shown = 1 WHERE match_id = ? AND seq <= ? AND shown = 0 RETURNING seq",
-    postgresql="UPDATE match_events SET shown = 1 WHERE match_id = $1 AND seq <= $2 AND shown = 0 RETURNING seq",
-)
-
-
-async def mark_shown(conn: Connection, match_id: int, up_to_seq: int) -> int:
-    """Mark every event of the match up to ``up_to_seq`` (inclusive) shown; returns how many were not yet. One
-    statement (see :meth:`bot.storage.Database.statement`)."""
-    rows = await conn.execute_fetchall(
-        _MARK_SHOWN.on(conn),
-        (match_id, up_to_seq),
-    )
-    return len(list(rows))
-
-
-_MATCH_IDS_WITH_UNSHOWN_EVENTS = (  # the same text on both databases
-    "SELECT DISTINCT match_id FROM match_events WHERE shown = 0 ORDER BY match_id"
-)
+#: a match's events in the outbox (:mod:`bot.storage.outbox`); the functions below are its statements
+EVENTS: EventQueueStore[QueuedEvent] = EventQueueStore("match_id", "matches", QueuedEvent, step_of=event_step)
+append_events = EVENTS.append
+numbered_events = EVENTS.numbered
+insert_events = EVENTS.insert
+events = EVENTS.events
+mark_shown = EVENTS.mark_shown
 
 
 async def match_ids_with_unshown_events(conn: Connection, games: Iterable[str] | None = None) -> list[int]:
     """Matches (of ``games`` only, if given) with events not shown yet."""
     if games is None:
-        rows = await _all(conn, _MATCH_IDS_WITH_UNSHOWN_EVENTS)
-    else:
-        marks = Placeholders(conn)
-        where = _games_filter(marks, games, "m.game")
-        rows = await _all(conn, "SELECT DISTINCT e.match_id FROM match_events AS e JOIN matches AS m"
-                                f" ON m.id = e.match_id WHERE e.shown = 0{where} ORDER BY e.match_id", marks.values)
+        return await EVENTS.owners_with_unshown(conn)
+    marks = Placeholders(conn)
+    where = _games_filter(marks, games, "m.game")
+    rows = await _all(conn, "SELECT DISTINCT e.match_id FROM match_events AS e JOIN matches AS m"
+                            f" ON m.id = e.match_id WHERE e.shown = 0{where} ORDER BY e.match_id", marks.values)
     return [row["match_id"] for row in rows]
 
 
@@ -603,18 +527,6 @@ _CLAIM_DEADLINE = Statement(
         " AND deadline_kind = $5 AND step = $6 AND deadline_at <= $3"
     ),
 )
-_CLAIM_UNSHOWN = Statement(
-    sqlite=(
-        "UPDATE matches SET events_claimed_by = ?2, events_claimed_until = ?3 + ?4 WHERE id = ?1"
-        " AND (events_claimed_by IS NULL OR events_claimed_by = ?2 OR events_claimed_until <= ?3)"
-        " AND EXISTS (SELECT 1 FROM match_events WHERE match_id = ?1 AND shown = 0)"
-    ),
-    postgresql=(
-        "UPDATE matches SET events_claimed_by = $2, events_claimed_until = $3 + $4 WHERE id = $1"
-        " AND (events_claimed_by IS NULL OR events_claimed_by = $2 OR events_claimed_until <= $3)"
-        " AND EXISTS (SELECT 1 FROM match_events WHERE match_id = $1 AND shown = 0)"
-    ),
-)
 _RELEASE_DEADLINE = Statement(
     sqlite=(
         "UPDATE matches SET deadline_claimed_by = NULL, deadline_claimed_until = NULL"
@@ -625,18 +537,6 @@ _RELEASE_DEADLINE = Statement(
         " WHERE id = $1 AND deadline_claimed_by = $2"
     ),
 )
-_RELEASE_UNSHOWN = Statement(
-    sqlite=(
-        "UPDATE matches SET events_claimed_by = NULL, events_claimed_until = NULL"
-        " WHERE id = ? AND events_claimed_by = ?"
-    ),
-    postgresql=(
-        "UPDATE matches SET events_claimed_by = NULL, events_claimed_until = NULL"
-        " WHERE id = $1 AND events_claimed_by = $2"
-    ),
-)
-
-
 async def claim_deadline(
     conn: Connection, match_id: int, kind: str, step: int, owner: str, now: float, lease: float
 ) -> bool:
@@ -651,16 +551,8 @@ async def release_deadline(conn: Connection, match_id: int, owner: str) -> bool:
     return await _changed_one(conn, _RELEASE_DEADLINE, (match_id, owner))
 
 
-async def claim_unshown(conn: Connection, match_id: int, owner: str, now: float, lease: float) -> bool:
-    """Claim the showing of the match's unshown events for ``owner`` until ``now + lease``, if it has any and
-    nobody else holds the claim (unclaimed, or the claim ran out). ``True``: ``owner`` shows them, in order, and
-    marks them shown (:func:`mark_shown`). Claiming again while holding it renews the claim."""
-    return await _changed_one(conn, _CLAIM_UNSHOWN, (match_id, owner, now, lease))
-
-
-async def release_unshown(conn: Connection, match_id: int, owner: str) -> bool:
-    """Give up ``owner``'s claim on showing the match's events; ``False``: it held none."""
-    return await _changed_one(conn, _RELEASE_UNSHOWN, (match_id, owner))
+claim_unshown = EVENTS.claim
+release_unshown = EVENTS.release
 
 
 async def _changed_one(conn: Connection, statement: Statement, params: Sequence[Any]) -> bool:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from bot.storage.outbox import EventQueueStore
 from bot.storage.sql import Connection, Placeholders, Row, Statement
 
 OPEN_STATUSES = ("signup", "check_in", "running", "paused")
@@ -521,83 +522,18 @@ async def finished_uncounted_games(conn: Connection) -> list[tuple[int, str, int
     return [(row["tournament_id"], row["key"], row["match_id"]) for row in rows]
 
 
-# --- the channel's queue ---------------------------------------------------------------------------------
+# --- the channel's events, in the outbox ----------------------------------------------------------------
 
-_LAST_EVENT_SEQ = Statement(
-    sqlite="SELECT COALESCE(MAX(seq), 0) AS seq FROM tournament_events WHERE tournament_id = ?",
-    postgresql="SELECT COALESCE(MAX(seq), 0) AS seq FROM tournament_events WHERE tournament_id = $1",
-)
-_INSERT_EVENT = Statement(
-    sqlite=(
-        "INSERT INTO tournament_events (tournament_id, seq, type, event, shown, created_at) VALUES (?, ?, ?,"
-        " ?, 0, ?)"
-    ),
-    postgresql=(
-        "INSERT INTO tournament_events (tournament_id, seq, type, event, shown, created_at) VALUES ($1, $2,"
-        " $3, $4, 0, $5)"
-    ),
-)
-
-
-async def append_events(conn: Connection, tournament_id: int, events: Iterable[Mapping[str, Any]],
-                        now: float) -> list[TournamentEvent]:
-    row = await _one(conn, _LAST_EVENT_SEQ.on(conn),
-                     (tournament_id,))
-    assert row is not None
-    seq = row["seq"]
-    queued = []
-    for event in events:
-        seq += 1
-        queued.append(TournamentEvent(tournament_id, seq, str(event["type"]), dict(event), False))
-    await conn.executemany(
-        _INSERT_EVENT.on(conn),
-        [(q.tournament_id, q.seq, q.type, _dumps(q.event), now) for q in queued])
-    return queued
-
-
-_UNSHOWN_EVENTS = Statement(
-    sqlite="SELECT * FROM tournament_events WHERE tournament_id = ? AND shown = 0 ORDER BY seq",
-    postgresql="SELECT * FROM tournament_events WHERE tournament_id = $1 AND shown = 0 ORDER BY seq",
-)
-
-
-async def unshown_events(conn: Connection, tournament_id: int) -> list[TournamentEvent]:
-    rows = await _all(conn, _UNSHOWN_EVENTS.on(conn),
-                      (tournament_id,))
-    return [TournamentEvent(row["tournament_id"], row["seq"], row["type"], json.loads(row["event"]), False)
-            for row in rows]
-
-
-_MARK_SHOWN = Statement(
-    sqlite="UPDATE tournament_events SET shown = 1 WHERE tournament_id = ? AND seq <= ? AND shown = 0",
-    postgresql="UPDATE tournament_events SET shown = 1 WHERE tournament_id = $1 AND seq <= $2 AND shown = 0",
-)
-
-
-async def mark_shown(conn: Connection, tournament_id: int, up_to_seq: int) -> int:
-    cursor = await conn.execute(_MARK_SHOWN.on(conn), (tournament_id, up_to_seq))
-    changed = cursor.rowcount
-    await cursor.close()
-    return changed
-
-
-async def last_event(conn: Connection, tournament_id: int, types: Sequence[str]) -> TournamentEvent | None:
-    """The tournament's latest channel event of one of these types (``None``: none)."""
-    marks = Placeholders(conn)
-    row = await _one(conn, f"SELECT * FROM tournament_events WHERE tournament_id = {marks(tournament_id)}"
-                           f" AND type IN ({marks.each(types)}) ORDER BY seq DESC LIMIT 1", marks.values)
-    return None if row is None else TournamentEvent(row["tournament_id"], row["seq"], row["type"],
-                                                    json.loads(row["event"]), bool(row["shown"]))
-
-
-_TOURNAMENTS_WITH_UNSHOWN_EVENTS = (  # the same text on both databases
-    "SELECT DISTINCT tournament_id FROM tournament_events WHERE shown = 0 ORDER BY tournament_id"
-)
-
-
-async def tournaments_with_unshown_events(conn: Connection) -> list[int]:
-    rows = await _all(conn, _TOURNAMENTS_WITH_UNSHOWN_EVENTS)
-    return [row["tournament_id"] for row in rows]
+#: a tournament's channel events in the outbox (:mod:`bot.storage.outbox`); the functions below are its statements
+EVENTS: EventQueueStore[TournamentEvent] = EventQueueStore(
+    "tournament_id", "tournaments",
+    lambda tournament_id, seq, step, kind, event, shown: TournamentEvent(tournament_id, seq, kind, event, shown),
+    claim_needs_unshown=False)
+append_events = EVENTS.append
+unshown_events = EVENTS.unshown
+mark_shown = EVENTS.mark_shown
+last_event = EVENTS.last_event
+tournaments_with_unshown_events = EVENTS.owners_with_unshown
 
 
 # --- deleting a player's data --------------------------------------------------------------------------
@@ -621,13 +557,13 @@ _TOURNAMENTS_OF_PLAYER = Statement(
     sqlite=(
         "SELECT * FROM tournaments AS t WHERE t.guild_id = ?1 AND (t.organiser_id = ?2 OR t.champion_id = ?2"
         " OR EXISTS (SELECT 1 FROM tournament_players AS p WHERE p.tournament_id = t.id AND p.user_id = ?2)"
-        " OR EXISTS (SELECT 1 FROM tournament_events AS e WHERE e.tournament_id = t.id AND"
+        " OR EXISTS (SELECT 1 FROM match_events AS e WHERE e.tournament_id = t.id AND"
         " instr(e.event, CAST(?2 AS TEXT)) > 0)) ORDER BY t.id"
     ),
     postgresql=(
         "SELECT * FROM tournaments AS t WHERE t.guild_id = $1 AND (t.organiser_id = $2 OR t.champion_id = $2"
         " OR EXISTS (SELECT 1 FROM tournament_players AS p WHERE p.tournament_id = t.id AND p.user_id = $2)"
-        " OR EXISTS (SELECT 1 FROM tournament_events AS e WHERE e.tournament_id = t.id AND"
+        " OR EXISTS (SELECT 1 FROM match_events AS e WHERE e.tournament_id = t.id AND"
         " strpos(e.event, CAST($2 AS TEXT)) > 0)) ORDER BY t.id"
     ),
 )
@@ -705,12 +641,12 @@ _ANONYMISE_GAME_WINNER = Statement(
     postgresql="UPDATE tournament_games SET winner_id = $1 WHERE tournament_id = $2 AND winner_id = $3",
 )
 _EVENTS_TO_ANONYMISE = Statement(
-    sqlite="SELECT seq, event FROM tournament_events WHERE tournament_id = ?",
-    postgresql="SELECT seq, event FROM tournament_events WHERE tournament_id = $1",
+    sqlite="SELECT seq, event FROM match_events WHERE tournament_id = ?",
+    postgresql="SELECT seq, event FROM match_events WHERE tournament_id = $1",
 )
 _REWRITE_EVENT = Statement(
-    sqlite="UPDATE tournament_events SET event = ? WHERE tournament_id = ? AND seq = ?",
-    postgresql="UPDATE tournament_events SET event = $1 WHERE tournament_id = $2 AND seq = $3",
+    sqlite="UPDATE match_events SET event = ? WHERE tournament_id = ? AND seq = ?",
+    postgresql="UPDATE match_events SET event = $1 WHERE tournament_id = $2 AND seq = $3",
 )
 
 
