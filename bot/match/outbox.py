@@ -172,13 +172,14 @@ class Outbox(EventQueue[QueuedEvent]):
     async def step_record(self, match_id: int, step: int) -> tuple[MatchRecord, list[QueuedEvent]]:
         """The match and every event of one step, shown or not (a game's public board of the step is built from
         them: Air War's :func:`~bot.games.airwar.flow.public_board`)."""
-        known = self.kernel._known(match_id)
         # (statement by statement: what it reads of the match never changes, and a step's events only grow)
         async with self.db.statement() as conn:
-            match = known.match if known is not None else await self.store.load_match(conn, match_id)
-            if match is None:
-                raise errors.MatchNotFound(match_id)
-            return match, await self.store.events(conn, match_id, step=step)
+            return await self.kernel._last_committed(match_id, conn), await self.store.events(conn, match_id, step=step)
+
+    async def match(self, match_id: int) -> MatchRecord:
+        """The match as last committed, with the ids of the messages that show it (``messages``, ``thread_id``,
+        ``challenge_message_id``, the seats' DM messages): what a presenter renders and edits."""
+        return await self.kernel._last_committed(match_id)
 
     async def with_unshown_events(self) -> list[int]:
         """Match ids (any status, of this service's ``games``, in the servers this process owns) with events still to

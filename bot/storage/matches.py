@@ -40,7 +40,7 @@ import orjson
 from bot.storage.errors import ConstraintViolation, StorageConflict, VersionConflict
 from bot.storage.outbox import EventQueueStore
 from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent, SeatRecord, Status
-from bot.storage.sql import Connection, Placeholders, Row, Statement
+from bot.storage.sql import Connection, Placeholders, Row, Statement, all_rows, changed_one, one_row
 
 _MATCH_COLUMNS = {
     "thread_id", "challenge_message_id", "arrange_seconds", "seed", "status", "reason", "state", "step",
@@ -55,15 +55,6 @@ _DEADLINE_COLUMNS = {"deadline_at", "deadline_kind", "step"}
 def _dumps(value: Any) -> str:
     """Compact JSON with sorted keys (orjson: a match's state is written at every step)."""
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
-
-
-async def _all(conn: Connection, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-    return list(await conn.execute_fetchall(sql, params))
-
-
-async def _one(conn: Connection, sql: str, params: Sequence[Any] = ()) -> Row | None:
-    rows = await _all(conn, sql, params)
-    return rows[0] if rows else None
 
 
 # --- matches ---------------------------------------------------------------------------------------------
@@ -107,7 +98,7 @@ async def _insert_match(
     arrange_seconds: int | None, user_ids: Sequence[int], deadline_at: float, now: float,
     options: Mapping[str, Any] | None, program_seats: Sequence[int] = (),
 ) -> int:
-    inserted = await _one(
+    inserted = await one_row(
         conn, _INSERT_MATCH.on(conn),
         (guild_id, channel_id, game, _dumps(dict(rules)), _dumps(dict(options or {})), arrange_seconds, deadline_at,
          now, now),
@@ -152,7 +143,7 @@ async def load_match(conn: Connection, match_id: int) -> MatchRecord | None:
 
 async def load_match_and_state(conn: Connection, match_id: int) -> tuple[MatchRecord | None, str | None]:
     """The match and, in the same statement, the engine's state as stored (JSON text; ``None`` before accept)."""
-    row = await _one(conn, _LOAD_MATCH.on(conn), (match_id,))
+    row = await one_row(conn, _LOAD_MATCH.on(conn), (match_id,))
     if row is None:
         return None, None
     seats = sorted((dict(zip(_SEAT_FIELDS, seat, strict=True)) for seat in orjson.loads(row["seats_json"])),
@@ -197,7 +188,7 @@ _LOAD_STATE = Statement(
 
 async def load_state(conn: Connection, match_id: int) -> dict[str, Any] | None:
     """The engine's JSON state (``None`` before the challenge is accepted)."""
-    row = await _one(conn, _LOAD_STATE.on(conn), (match_id,))
+    row = await one_row(conn, _LOAD_STATE.on(conn), (match_id,))
     if row is None or row["state"] is None:
         return None
     return orjson.loads(row["state"])
@@ -250,7 +241,7 @@ async def _write(conn: Connection, sql: str, params: Sequence[Any], match_id: in
     cursor = await conn.execute(sql, params)
     # (no close: one more round trip, and the cursor holds nothing once it has run)
     if expected_version is not None and cursor.rowcount == 0:
-        row = await _one(conn, _VERSION.on(conn), (match_id,))
+        row = await one_row(conn, _VERSION.on(conn), (match_id,))
         if row is None or row["version"] != expected_version:
             raise VersionConflict(match_id, expected_version)
     return cursor.rowcount
@@ -268,8 +259,8 @@ async def open_match_ids(conn: Connection, games: Iterable[str] | None = None) -
     """Matches in ``challenge`` or ``active`` (of ``games`` only, if given), oldest first."""
     marks = Placeholders(conn)
     where = _games_filter(marks, games)
-    rows = await _all(conn, f"SELECT id FROM matches WHERE status IN ('challenge', 'active'){where} ORDER BY id",
-                      marks.values)
+    rows = await all_rows(conn, f"SELECT id FROM matches WHERE status IN ('challenge', 'active'){where} ORDER BY id",
+                          marks.values)
     return [row["id"] for row in rows]
 
 
@@ -286,7 +277,7 @@ async def finished_program_matches_without(conn: Connection, games: Iterable[str
     stored (a message the bot posts after such a match), oldest first."""
     marks = Placeholders(conn)
     against_the_bot = _AGAINST_THE_BOT.on(conn)
-    rows = await _all(
+    rows = await all_rows(
         conn,
         f"SELECT m.id FROM matches AS m WHERE m.status = 'finished' AND m.finished_at >= {marks(since)}"
         f" AND {against_the_bot}{_games_filter(marks, games, 'm.game')} AND NOT EXISTS"
@@ -304,7 +295,7 @@ async def open_matches_of_users(
     if not users or not names:
         return {}
     marks = Placeholders(conn)
-    rows = await _all(
+    rows = await all_rows(
         conn,
         f"SELECT user_id, match_id FROM match_seats WHERE open = 1 AND game IN ({marks.each(names)})"
         f" AND user_id IN ({marks.each(users)}) ORDER BY match_id",
@@ -353,10 +344,10 @@ async def add_seat(conn: Connection, match_id: int, user_id: int) -> int:
     """A new open seat for the user after the match's last one (a lobby being joined); returns its number.
     Raises :class:`~bot.storage.errors.ConstraintViolation` when the user is in the match or in another open match
     of its game."""
-    row = await _one(conn, _GAME_OF_MATCH.on(conn), (match_id,))
+    row = await one_row(conn, _GAME_OF_MATCH.on(conn), (match_id,))
     if row is None:
         raise ValueError(f"no match {match_id}")
-    count = await _one(conn, _SEAT_COUNT.on(conn), (match_id,))
+    count = await one_row(conn, _SEAT_COUNT.on(conn), (match_id,))
     assert count is not None
     seat = count["n"]
     await conn.execute(_INSERT_OPEN_SEAT.on(conn),
@@ -385,7 +376,7 @@ _SEATS_AFTER_DOWN_ONE = Statement(
 async def remove_seat(conn: Connection, match_id: int, user_id: int) -> int | None:
     """Take the user's seat out of the match (a lobby being left); the seats after it move up one, so seats stay
     numbered 0, 1, ... Returns the seat the user had (``None``: not in the match, nothing changed)."""
-    row = await _one(conn, _SEAT_OF_USER.on(conn), (match_id, user_id))
+    row = await one_row(conn, _SEAT_OF_USER.on(conn), (match_id, user_id))
     if row is None:
         return None
     seat = row["seat"]
@@ -457,7 +448,7 @@ async def append_action(
 ) -> int:
     """Log an action after the match's last one; returns its number (one statement: it runs inside a transaction,
     which holds the connection for every round trip)."""
-    row = await _one(
+    row = await one_row(
         conn,
         _APPEND_ACTION.on(conn),
         (match_id, seat, step, kind, _dumps(dict(action)), now, match_id),
@@ -473,7 +464,7 @@ _ACTIONS = Statement(
 
 
 async def actions(conn: Connection, match_id: int) -> list[ActionRecord]:
-    rows = await _all(conn, _ACTIONS.on(conn), (match_id,))
+    rows = await all_rows(conn, _ACTIONS.on(conn), (match_id,))
     return [
         ActionRecord(row["match_id"], row["seq"], row["seat"], row["step"], row["kind"],
                      orjson.loads(row["action"]), row["created_at"])
@@ -505,7 +496,7 @@ async def match_ids_with_unshown_events(conn: Connection, games: Iterable[str] |
         return await EVENTS.owners_with_unshown(conn)
     marks = Placeholders(conn)
     where = _games_filter(marks, games, "m.game")
-    rows = await _all(conn, "SELECT DISTINCT e.match_id FROM match_events AS e JOIN matches AS m"
+    rows = await all_rows(conn, "SELECT DISTINCT e.match_id FROM match_events AS e JOIN matches AS m"
                             f" ON m.id = e.match_id WHERE e.shown = 0{where} ORDER BY e.match_id", marks.values)
     return [row["match_id"] for row in rows]
 
@@ -543,18 +534,13 @@ async def claim_deadline(
     """Claim the match's deadline of ``kind`` at ``step`` (``matches.step``) for ``owner`` until ``now +
     lease``, if it is due (``deadline_at <= now``) and nobody else holds it (unclaimed, or the claim ran out).
     ``True``: ``owner`` runs it. Claiming again while holding it renews the claim."""
-    return await _changed_one(conn, _CLAIM_DEADLINE, (match_id, owner, now, lease, kind, step))
+    return await changed_one(conn, _CLAIM_DEADLINE, (match_id, owner, now, lease, kind, step))
 
 
 async def release_deadline(conn: Connection, match_id: int, owner: str) -> bool:
     """Give up ``owner``'s claim on the match's deadline (it found nothing to do); ``False``: it held none."""
-    return await _changed_one(conn, _RELEASE_DEADLINE, (match_id, owner))
+    return await changed_one(conn, _RELEASE_DEADLINE, (match_id, owner))
 
 
 claim_unshown = EVENTS.claim
 release_unshown = EVENTS.release
-
-
-async def _changed_one(conn: Connection, statement: Statement, params: Sequence[Any]) -> bool:
-    cursor = await conn.execute(statement.on(conn), params)
-    return cursor.rowcount == 1

@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 
 import orjson
 
-from bot.storage.sql import Connection, Placeholders, Row, Statement
+from bot.storage.sql import Connection, Placeholders, Row, Statement, all_rows, changed_one
 
 Event = TypeVar("Event")
 #: makes an owner's record of one event: (owner id, seq, step, type, event, shown)
@@ -92,7 +92,7 @@ class EventQueueStore(Generic[Event]):
     async def append(self, conn: Connection, owner_id: int, events: Iterable[Mapping[str, Any]],
                      now: float) -> list[Event]:
         """Queue events (not shown yet), numbered after the owner's last one."""
-        row = (await _all(conn, self._last_seq.on(conn), (owner_id,)))[0]
+        row = (await all_rows(conn, self._last_seq.on(conn), (owner_id,)))[0]
         queued = self.numbered(owner_id, events, after_seq=row["seq"])
         await self.insert(conn, queued, now)
         return queued
@@ -119,7 +119,7 @@ class EventQueueStore(Generic[Event]):
             sql += " AND shown = 0"
         if step is not None:
             sql += f" AND step = {marks(step)}"
-        return [self.record(row) for row in await _all(conn, sql + " ORDER BY seq", marks.values)]
+        return [self.record(row) for row in await all_rows(conn, sql + " ORDER BY seq", marks.values)]
 
     async def unshown(self, conn: Connection, owner_id: int) -> list[Event]:
         return await self.events(conn, owner_id, unshown_only=True)
@@ -127,35 +127,26 @@ class EventQueueStore(Generic[Event]):
     async def last_event(self, conn: Connection, owner_id: int, types: Sequence[str]) -> Event | None:
         """The owner's latest event of one of these types (``None``: none)."""
         marks = Placeholders(conn)
-        rows = await _all(conn, f"SELECT * FROM match_events WHERE {self.column} = {marks(owner_id)}"
-                                f" AND type IN ({marks.each(types)}) ORDER BY seq DESC LIMIT 1", marks.values)
+        rows = await all_rows(conn, f"SELECT * FROM match_events WHERE {self.column} = {marks(owner_id)}"
+                                   f" AND type IN ({marks.each(types)}) ORDER BY seq DESC LIMIT 1", marks.values)
         return self.record(rows[0]) if rows else None
 
     async def mark_shown(self, conn: Connection, owner_id: int, up_to_seq: int) -> int:
         """Mark every event of the owner up to ``up_to_seq`` (inclusive) shown; returns how many were not yet. One
         statement."""
-        return len(await _all(conn, self._mark_shown.on(conn), (owner_id, up_to_seq)))
+        return len(await all_rows(conn, self._mark_shown.on(conn), (owner_id, up_to_seq)))
 
     async def owners_with_unshown(self, conn: Connection) -> list[int]:
         """The owners with events not shown yet."""
-        return [row["owner"] for row in await _all(conn, self._with_unshown.on(conn))]
+        return [row["owner"] for row in await all_rows(conn, self._with_unshown.on(conn))]
 
     # --- claims (a database shared by several processes) ---------------------------------------------------
     async def claim(self, conn: Connection, owner_id: int, claimant: str, now: float, lease: float) -> bool:
         """Claim the showing of the owner's events for ``claimant`` until ``now + lease``, if nobody else holds
         the claim (unclaimed, or it ran out) and (see the class) it has events to show. ``True``: ``claimant``
         shows them, in order, marking them shown. Claiming again while holding it renews the claim."""
-        return await _changed_one(conn, self._claim, (owner_id, claimant, now, lease))
+        return await changed_one(conn, self._claim, (owner_id, claimant, now, lease))
 
     async def release(self, conn: Connection, owner_id: int, claimant: str) -> bool:
         """Give up ``claimant``'s claim on showing the owner's events; ``False``: it held none."""
-        return await _changed_one(conn, self._release, (owner_id, claimant))
-
-
-async def _all(conn: Connection, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-    return list(await conn.execute_fetchall(sql, params))
-
-
-async def _changed_one(conn: Connection, statement: Statement, params: Sequence[Any]) -> bool:
-    cursor = await conn.execute(statement.on(conn), params)
-    return cursor.rowcount == 1
+        return await changed_one(conn, self._release, (owner_id, claimant))

@@ -99,3 +99,25 @@ class Placeholders:
             return ""
         statuses = (only_status,) if isinstance(only_status, str) else tuple(only_status)
         return f" AND status IN ({self.each(statuses)})"
+
+
+# --- running statements (the stores' shared helpers) -------------------------------------------------------
+
+async def all_rows(conn: Connection, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    """Every row a query returns."""
+    return list(await conn.execute_fetchall(sql, params))
+
+
+async def one_row(conn: Connection, sql: str, params: Sequence[Any] = ()) -> Row | None:
+    """The first row a query returns (``None``: none)."""
+    rows = await all_rows(conn, sql, params)
+    return rows[0] if rows else None
+
+
+async def changed_one(conn: Connection, statement: Statement, params: Sequence[Any]) -> bool:
+    """Run a statement meant to change one row (a conditional update, an insert that may find its row there, a
+    delete); whether it changed one."""
+    cursor = await conn.execute(statement.on(conn), params)
+    changed = cursor.rowcount == 1
+    await cursor.close()
+    return changed

@@ -398,7 +398,7 @@ class Presenter(ShowLoop):
         queued = [q for q in await self.outbox.unshown_events(match_id) if q.seq > seen]
         if not queued:
             return
-        show = await self._new_show(await self.service.get_match(match_id), queued)
+        show = await self._new_show(await self.outbox.match(match_id), queued)
         unmarked: int | None = None  # an event that shows nothing, marked with the next one (marks go up to a seq)
         for index, event in enumerate(queued):
             if self._closed:
@@ -408,7 +408,7 @@ class Presenter(ShowLoop):
             if handler is None:
                 unmarked = event.seq
                 continue
-            show.match = await self.service.get_match(match_id)
+            show.match = await self.outbox.match(match_id)
             if not await self._show_with_retries(show, event, handler):
                 self._retry_later(match_id)
                 return
@@ -664,7 +664,7 @@ class Presenter(ShowLoop):
         earlier = [task for task in self._card_work.get(match.id, {}).values() if task is not asyncio.current_task()]
         if earlier:  # (a card edit on its way lands first: the channel shows the match's latest)
             await asyncio.gather(*earlier, return_exceptions=True)
-            show.match = match = await self.service.get_match(match.id)
+            show.match = match = await self.outbox.match(match.id)
         message_id = match.challenge_message_id
         if message_id is not None:
             edit: dict[str, Any] = {"content": content, "embeds": [], "attachments": [], "view": view,
