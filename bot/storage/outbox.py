@@ -114,11 +114,8 @@ class EventQueueStore(Generic[Event]):
                      step: int | None = None, after_seq: int = 0) -> list[Event]:
         """The owner's events in order (``unshown_only``: not shown yet; ``step``: of one step; after a seq)."""
         marks = Placeholders(conn)
-        sql = f"SELECT * FROM match_events WHERE {self.column} = {marks(owner_id)} AND seq > {marks(after_seq)}"
-        if unshown_only:
-            sql += " AND shown = 0"
-        if step is not None:
-            sql += f" AND step = {marks(step)}"
+        sql = (f"SELECT * FROM match_events WHERE {self.column} = {marks(owner_id)} AND seq > {marks(after_seq)}"
+               + (" AND shown = 0" if unshown_only else "") + marks.equal_if_given("step", step))
         return [self.record(row) for row in await all_rows(conn, sql + " ORDER BY seq", marks.values)]
 
     async def unshown(self, conn: Connection, owner_id: int) -> list[Event]:

@@ -92,6 +92,10 @@ class Placeholders:
         return [f"{name} = {self(dumps(value) if name in json_columns and value is not None else value)}"
                 for name, value in fields.items()]
 
+    def equal_if_given(self, column: str, value: Any) -> str:
+        """`` AND column = placeholder`` (a query narrowed to one value of a column); empty for ``None``."""
+        return "" if value is None else f" AND {column} = {self(value)}"
+
     def status_in(self, only_status: str | Sequence[str] | None) -> str:
         """`` AND status IN (...)`` for a status or several (an update only of a row in one of them); empty for
         ``None``."""

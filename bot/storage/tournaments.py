@@ -366,13 +366,9 @@ async def bracket_matches(conn: Connection, tournament_id: int, *, open_only: bo
     """The tournament's bracket matches in the order they were called: only those not decided (``open_only``), of
     one round, or on one call message."""
     marks = Placeholders(conn)
-    sql = f"SELECT * FROM tournament_matches WHERE tournament_id = {marks(tournament_id)}"
-    if open_only:
-        sql += " AND status != 'decided'"
-    if round is not None:
-        sql += f" AND round = {marks(round)}"
-    if call_message_id is not None:
-        sql += f" AND call_message_id = {marks(call_message_id)}"
+    sql = (f"SELECT * FROM tournament_matches WHERE tournament_id = {marks(tournament_id)}"
+           + (" AND status != 'decided'" if open_only else "") + marks.equal_if_given("round", round)
+           + marks.equal_if_given("call_message_id", call_message_id))
     rows = await all_rows(conn, sql + " ORDER BY called_at, rowid", marks.values)
     return [_bracket_match(row) for row in rows]
 
