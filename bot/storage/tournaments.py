@@ -1,4 +1,5 @@
-"""Tournaments: the tournament rows, their players, bracket matches, the games of each series, the channel's queue.
+"""Tournaments: the tournament rows, their players, bracket matches, the games of each series, and the channel's
+events in the outbox (:mod:`bot.storage.outbox`, the table matches queue theirs in).
 
 Every function takes the connection of a :meth:`Database.transaction` (writes) or :meth:`Database.read` block and
 runs its statements there; none commits. JSON columns are encoded and decoded here.
@@ -100,6 +101,9 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class TournamentEvent:
+    """One channel event of a tournament in the outbox: ``seq`` counts from 1 per tournament; ``shown`` once the
+    channel showed it."""
+
     tournament_id: int
     seq: int
     type: str
