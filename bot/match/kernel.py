@@ -784,14 +784,7 @@ class MatchKernel(Challenges):
 
     # --- reading -------------------------------------------------------------------------------------------
     async def get_match(self, match_id: int) -> MatchRecord:
-        known = self._known(match_id)
-        if known is not None:
-            return known.match
-        async with self.db.statement() as conn:  # one SELECT
-            match = await self.store.load_match(conn, match_id)
-        if match is None:
-            raise errors.MatchNotFound(match_id)
-        return match
+        return await self._last_committed(match_id)
 
     async def find_match(self, user_id: int, game: str | None = None) -> MatchRecord | None:
         """The user's open (challenge or active) match of the family (``game``'s if named), in any server; ``None``

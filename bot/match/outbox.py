@@ -1,5 +1,6 @@
-"""A match's outbox: the events the Discord side has to show, queued per match, and the ids of the messages it sent
-(:class:`Outbox`, which the kernel queues into and the presenters read from).
+"""The outbox as the show loop reads it (:class:`EventQueue`, one per kind of owner: a game's matches, the
+tournaments), and a match's outbox: the events the Discord side has to show, queued per match, and the ids of the
+messages it sent (:class:`Outbox`, which the kernel queues into and the presenters read from).
 
 Events. Everything the Discord side has to show is queued per match (``seq`` from 1): the engine's events (as the
 flow tags them), the flow's own (see each game's ``flow`` module) and the kernel's:
@@ -32,21 +33,83 @@ the kill (showing re-renders a message from state, so that is harmless).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import os
+import secrets
+import socket
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, TypeVar
 
 from bot.match import errors
 from bot.match.work import CLAIM_SECONDS, MatchWork
+from bot.storage.outbox import EventQueueStore
 from bot.storage.records import MatchRecord, QueuedEvent, board_message_name
 
+Event = TypeVar("Event")
 
-class Outbox:
+
+class EventQueue(Generic[Event]):
+    """One kind of owner's events in the outbox (:mod:`bot.storage.outbox`; a match's, a tournament's) as the
+    kit's show loop (:class:`cogs.kit.presenter.ShowLoop`) reads them: claimed (a database shared by several
+    processes), read, marked shown, released. ``events``: the outbox's statements for this kind of owner;
+    ``claimant``: this process's name in a claim (by default one made for it)."""
+
+    def __init__(self, db: Any, events: EventQueueStore[Event], *, clock: Callable[[], float],
+                 claimant: str | None = None) -> None:
+        self.db = db
+        self.queue = events
+        self.clock = clock
+        self._name = claimant or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+    def claimant(self) -> str:
+        """This process's name in the claims it takes."""
+        return self._name
+
+    async def claim_events(self, owner_id: int) -> bool:
+        """Before the show loop shows the owner's events (and again while it shows, to keep the claim): ``True``
+        when this process is the one to show them. On a database of its own, always (its loop is the one)."""
+        if not self.db.shared:
+            return True
+        async with self.db.statement() as conn:
+            return await self.queue.claim(conn, owner_id, self.claimant(), self.clock(), CLAIM_SECONDS)
+
+    async def release_events(self, owner_id: int) -> None:
+        """The show loop showed every event it had claimed (see :meth:`claim_events`)."""
+        if self.db.shared:
+            async with self.db.statement() as conn:
+                await self.queue.release(conn, owner_id, self.claimant())
+
+    async def unshown_events(self, owner_id: int) -> list[Event]:
+        """Events not shown yet, in order."""
+        async with self.db.statement() as conn:  # one SELECT
+            return await self.queue.events(conn, owner_id, unshown_only=True)
+
+    async def events(self, owner_id: int, *, step: int | None = None) -> list[Event]:
+        """Every event of the owner (or of one step), shown or not, in order (to re-render a message)."""
+        async with self.db.statement() as conn:  # one SELECT
+            return await self.queue.events(conn, owner_id, step=step)
+
+    async def mark_shown(self, owner_id: int, seq: int) -> int:
+        """Mark the owner's events up to ``seq`` (inclusive) shown; returns how many were not yet."""
+        async with self.db.statement() as conn:
+            return await self.queue.mark_shown(conn, owner_id, seq)
+
+    async def with_unshown_events(self) -> list[int]:
+        """The owners with events still to show: after a restart, show them first."""
+        async with self.db.statement() as conn:  # one SELECT
+            return await self.queue.owners_with_unshown(conn)
+
+
+class Outbox(EventQueue[QueuedEvent]):
     """One game's matches' events and message ids (see the module docstring), kept through its kernel's plumbing
     (``kernel``): a message id is stored under the match's lock and kept in its record in memory."""
 
     def __init__(self, kernel: MatchWork) -> None:
+        super().__init__(kernel.db, kernel.store.EVENTS, clock=kernel.clock)
         self.kernel = kernel
-        self.db = kernel.db
         self.store = kernel.store
+
+    def claimant(self) -> str:
+        return self.kernel.owner  # the kernel's: a cluster's process names it after its shards
 
     # --- Discord references ------------------------------------------------------------------------------
     # Each of these is one statement, and the record it returns is made here, not read back: the presenter stores a
@@ -109,46 +172,16 @@ class Outbox:
     async def step_record(self, match_id: int, step: int) -> tuple[MatchRecord, list[QueuedEvent]]:
         """The match and every event of one step, shown or not (a game's public board of the step is built from
         them: Air War's :func:`~bot.games.airwar.flow.public_board`)."""
-        known = self.kernel._known(match_id)
         # (statement by statement: what it reads of the match never changes, and a step's events only grow)
         async with self.db.statement() as conn:
-            match = known.match if known is not None else await self.store.load_match(conn, match_id)
-            if match is None:
-                raise errors.MatchNotFound(match_id)
-            return match, await self.store.events(conn, match_id, step=step)
+            return await self.kernel._last_committed(match_id, conn), await self.store.events(conn, match_id, step=step)
 
-    # --- the event queue ---------------------------------------------------------------------------------
-    async def claim_events(self, match_id: int) -> bool:
-        """Before a presenter shows the match's events (and again while it shows, to keep the claim): ``True`` when
-        this process is the one to show them. On a database of its own, always (its presenter's loop is the one)."""
-        if not self.db.shared:
-            return True
-        async with self.db.statement() as conn:
-            kernel = self.kernel
-            return await self.store.claim_unshown(conn, match_id, kernel.owner, kernel.clock(), CLAIM_SECONDS)
+    async def match(self, match_id: int) -> MatchRecord:
+        """The match as last committed, with the ids of the messages that show it (``messages``, ``thread_id``,
+        ``challenge_message_id``, the seats' DM messages): what a presenter renders and edits."""
+        return await self.kernel._last_committed(match_id)
 
-    async def release_events(self, match_id: int) -> None:
-        """The presenter showed every event it had claimed (see :meth:`claim_events`)."""
-        if self.db.shared:
-            async with self.db.statement() as conn:
-                await self.store.release_unshown(conn, match_id, self.kernel.owner)
-
-    async def unshown_events(self, match_id: int) -> list[QueuedEvent]:
-        """Events not shown yet, in order."""
-        async with self.db.statement() as conn:  # one SELECT
-            return await self.store.events(conn, match_id, unshown_only=True)
-
-    async def events(self, match_id: int, *, step: int | None = None) -> list[QueuedEvent]:
-        """Every event of the match (or of one step), shown or not, in order (to re-render a board)."""
-        async with self.db.statement() as conn:  # one SELECT
-            return await self.store.events(conn, match_id, step=step)
-
-    async def mark_shown(self, match_id: int, seq: int) -> int:
-        """Mark the match's events up to ``seq`` (inclusive) shown; returns how many were not yet."""
-        async with self.db.statement() as conn:
-            return await self.store.mark_shown(conn, match_id, seq)
-
-    async def matches_with_unshown_events(self) -> list[int]:
+    async def with_unshown_events(self) -> list[int]:
         """Match ids (any status, of this service's ``games``, in the servers this process owns) with events still to
         show: after a restart, show them first."""
         async with self.db.statement() as conn:  # one SELECT (and a second in a cluster)
@@ -159,3 +192,5 @@ class Outbox:
                 ids = [match_id for match_id in ids if match_id in owned]
             return ids
 
+    #: the same, under the name a game's callers know it by
+    matches_with_unshown_events = with_unshown_events

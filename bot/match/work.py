@@ -338,3 +338,17 @@ class MatchWork:
         """The match as last committed, if it is in memory (read only)."""
         return self._cache.get(match_id) if self._remembers else None
 
+    async def _last_committed(self, match_id: int, conn: Connection | None = None) -> MatchRecord:
+        """The match as last committed: from memory when it is there, else one SELECT (on ``conn`` if given)."""
+        known = self._known(match_id)
+        if known is not None:
+            return known.match
+        if conn is None:
+            async with self.db.statement() as conn:
+                match = await self.store.load_match(conn, match_id)
+        else:
+            match = await self.store.load_match(conn, match_id)
+        if match is None:
+            raise errors.MatchNotFound(match_id)
+        return match
+

@@ -31,7 +31,8 @@ Pausing stops the no-show clocks and the dealing of new games (games under way p
 resuming restarts every no-show window from then. Cancelling ends the tournament (games under way play on as
 ordinary matches). Disqualifying forfeits the player's game under way and records the bracket's forfeits.
 
-Channel events (what the Discord side shows, in order, :meth:`TournamentService.unshown_events`): ``created``,
+Channel events (queued in the outbox with the write that made them, shown in order by the tournament cog's show
+loop through :class:`TournamentOutbox`): ``created``,
 ``signup`` (the list changed), ``check_in`` {ends_at}, ``started`` {players, left_out}, ``call`` {key, round,
 players, deadline_at, ready_check} (a round's calls are queued together), ``ready`` {key, user_id, ready}, ``game``
 {key, match_id, number}, ``waiting`` {key, busy}, ``game_over`` {key, match_id, winner, wins, draws}, ``result``
@@ -57,6 +58,7 @@ from bot.errors import GameError
 from bot.i18n import N_, Phrase, Texts, texts
 from bot.match.errors import ServiceError
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel, MatchUpdate, default_seed
+from bot.match.outbox import EventQueue
 from bot.registry import game_class, registry
 from bot.storage import Connection
 from bot.storage.errors import StorageConflict
@@ -178,6 +180,8 @@ class TournamentService:
         self.seed_source = seed_source
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._reconcile_lock = asyncio.Lock()
+        #: the channel events the tournaments queue, and the ids of the messages that show them
+        self.outbox = TournamentOutbox(database, clock=clock)
 
     # --- plumbing ----------------------------------------------------------------------------------------
     def _lock(self, tournament_id: int) -> asyncio.Lock:
@@ -910,23 +914,37 @@ class TournamentService:
                 return None
             return await self.store.next_deadline(conn, t.id)
 
-    # --- the channel's queue ---------------------------------------------------------------------------------
     async def unshown_events(self, tournament_id: int) -> list[TournamentEvent]:
-        async with self.db.read() as conn:
-            return await self.store.unshown_events(conn, tournament_id)
+        """The tournament's channel events not shown yet, in order (its outbox's: :class:`TournamentOutbox`)."""
+        return await self.outbox.unshown_events(tournament_id)
 
-    async def mark_shown(self, tournament_id: int, seq: int) -> int:
-        async with self.db.transaction() as conn:
-            return await self.store.mark_shown(conn, tournament_id, seq)
+
+class TournamentOutbox(EventQueue[TournamentEvent]):
+    """The tournaments' channel events in the outbox, as the tournament cog's show loop reads them (the same
+    :class:`~bot.match.outbox.EventQueue` a game's matches are read through), and the ids of the messages that show
+    them: the status message and the Ready calls. ``owns``: the servers whose tournaments this process shows
+    (:mod:`bot.cluster`; set by the bot)."""
+
+    def __init__(self, database: Storage, *, clock: Callable[[], float]) -> None:
+        super().__init__(database, database.tournaments.EVENTS, clock=clock)
+        self.store: TournamentStore[Connection] = database.tournaments
+        self.owns: Callable[[int | None], bool] = lambda guild_id: True
+
+    async def with_unshown_events(self) -> list[int]:
+        """Tournaments (of the servers this process owns) with channel events still to show."""
+        ids = await super().with_unshown_events()
+        owned = []
+        async with self.db.read() as conn:
+            for tournament_id in ids:
+                tournament = await self.store.load_tournament(conn, tournament_id)
+                if tournament is not None and self.owns(tournament.guild_id):
+                    owned.append(tournament_id)
+        return owned
 
     async def last_event(self, tournament_id: int, *types: str) -> TournamentEvent | None:
-        """The tournament's latest channel event of one of these types."""
+        """The tournament's latest channel event of one of these types, shown or not."""
         async with self.db.read() as conn:
-            return await self.store.last_event(conn, tournament_id, types)
-
-    async def tournaments_with_unshown_events(self) -> list[int]:
-        async with self.db.read() as conn:
-            return await self.store.tournaments_with_unshown_events(conn)
+            return await self.queue.last_event(conn, tournament_id, types)
 
     async def set_message(self, tournament_id: int, name: str, message_id: int) -> TournamentRecord:
         """``signup`` or ``bracket``: the message the Discord side edits."""
@@ -942,4 +960,3 @@ class TournamentService:
         async with self.db.transaction() as conn:
             for key in keys:
                 await self.store.update_bracket_match(conn, tournament_id, key, call_message_id=message_id)
-

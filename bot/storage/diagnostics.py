@@ -63,7 +63,10 @@ _CHECKS = {
         f" AND g.game = r.game AND g.user_id = r.user_id WHERE g.user_id IS NULL AND r.user_id >= 0 AND r.rated = 1"
         f" AND r.season = {_SEASON.replace('g.guild_id', 'r.guild_id')}",
     "event numbers with gaps":
-        "SELECT match_id FROM match_events GROUP BY match_id HAVING MAX(seq) != COUNT(*)",
+        "SELECT match_id FROM match_events WHERE match_id IS NOT NULL GROUP BY match_id HAVING MAX(seq) != COUNT(*)",
+    "tournament event numbers with gaps":
+        "SELECT tournament_id FROM match_events WHERE tournament_id IS NOT NULL GROUP BY tournament_id"
+        " HAVING MAX(seq) != COUNT(*)",
     "action numbers with gaps":
         "SELECT match_id FROM match_actions GROUP BY match_id HAVING MAX(seq) != COUNT(*)",
     "a chip balance that disagrees with its ledger":

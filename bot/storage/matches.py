@@ -1,4 +1,4 @@
-"""Matches, their seats, messages, action log and event queue.
+"""Matches, their seats, messages, action log, and their events in the outbox (:mod:`bot.storage.outbox`).
 
 Every function takes the connection of a :meth:`Database.transaction` (writes) or :meth:`Database.read` block and
 runs its statements there; none commits. JSON columns are encoded and decoded here.
@@ -38,8 +38,9 @@ from typing import Any
 import orjson
 
 from bot.storage.errors import ConstraintViolation, StorageConflict, VersionConflict
+from bot.storage.outbox import EventQueueStore
 from bot.storage.records import ActionRecord, MatchRecord, QueuedEvent, SeatRecord, Status
-from bot.storage.sql import Connection, Placeholders, Row, Statement
+from bot.storage.sql import Connection, Placeholders, Row, Statement, all_rows, changed_one, one_row
 
 _MATCH_COLUMNS = {
     "thread_id", "challenge_message_id", "arrange_seconds", "seed", "status", "reason", "state", "step",
@@ -54,15 +55,6 @@ _DEADLINE_COLUMNS = {"deadline_at", "deadline_kind", "step"}
 def _dumps(value: Any) -> str:
     """Compact JSON with sorted keys (orjson: a match's state is written at every step)."""
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
-
-
-async def _all(conn: Connection, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-    return list(await conn.execute_fetchall(sql, params))
-
-
-async def _one(conn: Connection, sql: str, params: Sequence[Any] = ()) -> Row | None:
-    rows = await _all(conn, sql, params)
-    return rows[0] if rows else None
 
 
 # --- matches ---------------------------------------------------------------------------------------------
@@ -106,7 +98,7 @@ async def _insert_match(
     arrange_seconds: int | None, user_ids: Sequence[int], deadline_at: float, now: float,
     options: Mapping[str, Any] | None, program_seats: Sequence[int] = (),
 ) -> int:
-    inserted = await _one(
+    inserted = await one_row(
         conn, _INSERT_MATCH.on(conn),
         (guild_id, channel_id, game, _dumps(dict(rules)), _dumps(dict(options or {})), arrange_seconds, deadline_at,
          now, now),
@@ -151,7 +143,7 @@ async def load_match(conn: Connection, match_id: int) -> MatchRecord | None:
 
 async def load_match_and_state(conn: Connection, match_id: int) -> tuple[MatchRecord | None, str | None]:
     """The match and, in the same statement, the engine's state as stored (JSON text; ``None`` before accept)."""
-    row = await _one(conn, _LOAD_MATCH.on(conn), (match_id,))
+    row = await one_row(conn, _LOAD_MATCH.on(conn), (match_id,))
     if row is None:
         return None, None
     seats = sorted((dict(zip(_SEAT_FIELDS, seat, strict=True)) for seat in orjson.loads(row["seats_json"])),
@@ -196,7 +188,7 @@ _LOAD_STATE = Statement(
 
 async def load_state(conn: Connection, match_id: int) -> dict[str, Any] | None:
     """The engine's JSON state (``None`` before the challenge is accepted)."""
-    row = await _one(conn, _LOAD_STATE.on(conn), (match_id,))
+    row = await one_row(conn, _LOAD_STATE.on(conn), (match_id,))
     if row is None or row["state"] is None:
         return None
     return orjson.loads(row["state"])
@@ -249,7 +241,7 @@ async def _write(conn: Connection, sql: str, params: Sequence[Any], match_id: in
     cursor = await conn.execute(sql, params)
     # (no close: one more round trip, and the cursor holds nothing once it has run)
     if expected_version is not None and cursor.rowcount == 0:
-        row = await _one(conn, _VERSION.on(conn), (match_id,))
+        row = await one_row(conn, _VERSION.on(conn), (match_id,))
         if row is None or row["version"] != expected_version:
             raise VersionConflict(match_id, expected_version)
     return cursor.rowcount
@@ -267,8 +259,8 @@ async def open_match_ids(conn: Connection, games: Iterable[str] | None = None) -
     """Matches in ``challenge`` or ``active`` (of ``games`` only, if given), oldest first."""
     marks = Placeholders(conn)
     where = _games_filter(marks, games)
-    rows = await _all(conn, f"SELECT id FROM matches WHERE status IN ('challenge', 'active'){where} ORDER BY id",
-                      marks.values)
+    rows = await all_rows(conn, f"SELECT id FROM matches WHERE status IN ('challenge', 'active'){where} ORDER BY id",
+                          marks.values)
     return [row["id"] for row in rows]
 
 
@@ -285,7 +277,7 @@ async def finished_program_matches_without(conn: Connection, games: Iterable[str
     stored (a message the bot posts after such a match), oldest first."""
     marks = Placeholders(conn)
     against_the_bot = _AGAINST_THE_BOT.on(conn)
-    rows = await _all(
+    rows = await all_rows(
         conn,
         f"SELECT m.id FROM matches AS m WHERE m.status = 'finished' AND m.finished_at >= {marks(since)}"
         f" AND {against_the_bot}{_games_filter(marks, games, 'm.game')} AND NOT EXISTS"
@@ -303,7 +295,7 @@ async def open_matches_of_users(
     if not users or not names:
         return {}
     marks = Placeholders(conn)
-    rows = await _all(
+    rows = await all_rows(
         conn,
         f"SELECT user_id, match_id FROM match_seats WHERE open = 1 AND game IN ({marks.each(names)})"
         f" AND user_id IN ({marks.each(users)}) ORDER BY match_id",
@@ -352,10 +344,10 @@ async def add_seat(conn: Connection, match_id: int, user_id: int) -> int:
     """A new open seat for the user after the match's last one (a lobby being joined); returns its number.
     Raises :class:`~bot.storage.errors.ConstraintViolation` when the user is in the match or in another open match
     of its game."""
-    row = await _one(conn, _GAME_OF_MATCH.on(conn), (match_id,))
+    row = await one_row(conn, _GAME_OF_MATCH.on(conn), (match_id,))
     if row is None:
         raise ValueError(f"no match {match_id}")
-    count = await _one(conn, _SEAT_COUNT.on(conn), (match_id,))
+    count = await one_row(conn, _SEAT_COUNT.on(conn), (match_id,))
     assert count is not None
     seat = count["n"]
     await conn.execute(_INSERT_OPEN_SEAT.on(conn),
@@ -384,7 +376,7 @@ _SEATS_AFTER_DOWN_ONE = Statement(
 async def remove_seat(conn: Connection, match_id: int, user_id: int) -> int | None:
     """Take the user's seat out of the match (a lobby being left); the seats after it move up one, so seats stay
     numbered 0, 1, ... Returns the seat the user had (``None``: not in the match, nothing changed)."""
-    row = await _one(conn, _SEAT_OF_USER.on(conn), (match_id, user_id))
+    row = await one_row(conn, _SEAT_OF_USER.on(conn), (match_id, user_id))
     if row is None:
         return None
     seat = row["seat"]
@@ -456,7 +448,7 @@ async def append_action(
 ) -> int:
     """Log an action after the match's last one; returns its number (one statement: it runs inside a transaction,
     which holds the connection for every round trip)."""
-    row = await _one(
+    row = await one_row(
         conn,
         _APPEND_ACTION.on(conn),
         (match_id, seat, step, kind, _dumps(dict(action)), now, match_id),
@@ -472,7 +464,7 @@ _ACTIONS = Statement(
 
 
 async def actions(conn: Connection, match_id: int) -> list[ActionRecord]:
-    rows = await _all(conn, _ACTIONS.on(conn), (match_id,))
+    rows = await all_rows(conn, _ACTIONS.on(conn), (match_id,))
     return [
         ActionRecord(row["match_id"], row["seq"], row["seat"], row["step"], row["kind"],
                      orjson.loads(row["action"]), row["created_at"])
@@ -489,100 +481,23 @@ def event_step(event: Mapping[str, Any]) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-_APPEND_EVENTS = Statement(
-    sqlite="SELECT COALESCE(MAX(seq), 0) AS seq FROM match_events WHERE match_id = ?",
-    postgresql="SELECT COALESCE(MAX(seq), 0) AS seq FROM match_events WHERE match_id = $1",
-)
-
-
-async def append_events(
-    conn: Connection, match_id: int, events: Iterable[Mapping[str, Any]], now: float
-) -> list[QueuedEvent]:
-    """Queue events (not shown yet), numbered after the match's last one."""
-    row = await _one(conn, _APPEND_EVENTS.on(conn), (match_id,))
-    assert row is not None
-    queued = numbered_events(match_id, events, after_seq=row["seq"])
-    await insert_events(conn, queued, now)
-    return queued
-
-
-def numbered_events(match_id: int, events: Iterable[Mapping[str, Any]], *, after_seq: int) -> list[QueuedEvent]:
-    """Events to queue, numbered after ``after_seq`` (the match's last event), for :func:`insert_events`."""
-    queued = []
-    for seq, event in enumerate(events, start=after_seq + 1):
-        event = dict(event)
-        queued.append(QueuedEvent(match_id, seq, event_step(event), str(event["type"]), event, False))
-    return queued
-
-
-_INSERT_EVENTS = Statement(
-    sqlite=(
-        "INSERT INTO match_events (match_id, seq, step, type, event, shown, created_at) VALUES (?, ?, ?, ?,"
-        " ?, 0, ?)"
-    ),
-    postgresql=(
-        "INSERT INTO match_events (match_id, seq, step, type, event, shown, created_at) VALUES ($1, $2, $3,"
-        " $4, $5, 0, $6)"
-    ),
-)
-
-
-async def insert_events(conn: Connection, queued: Sequence[QueuedEvent], now: float) -> None:
-    """Queue numbered events (:func:`numbered_events`) in one statement."""
-    await conn.executemany(
-        _INSERT_EVENTS.on(conn),
-        [(q.match_id, q.seq, q.step, q.type, _dumps(q.event), now) for q in queued],
-    )
-
-
-async def events(
-    conn: Connection, match_id: int, *, unshown_only: bool = False, step: int | None = None,
-    after_seq: int = 0,
-) -> list[QueuedEvent]:
-    marks = Placeholders(conn)
-    sql = f"SELECT * FROM match_events WHERE match_id = {marks(match_id)} AND seq > {marks(after_seq)}"
-    if unshown_only:
-        sql += " AND shown = 0"
-    if step is not None:
-        sql += f" AND step = {marks(step)}"
-    rows = await _all(conn, sql + " ORDER BY seq", marks.values)
-    return [
-        QueuedEvent(row["match_id"], row["seq"], row["step"], row["type"], orjson.loads(row["event"]),
-                    bool(row["shown"]))
-        for row in rows
-    ]
-
-
-_MARK_SHOWN = Statement(
-    sqlite="UPDATE match_events SET shown = 1 WHERE match_id = ? AND seq <= ? AND shown = 0 RETURNING seq",
-    postgresql="UPDATE match_events SET shown = 1 WHERE match_id = $1 AND seq <= $2 AND shown = 0 RETURNING seq",
-)
-
-
-async def mark_shown(conn: Connection, match_id: int, up_to_seq: int) -> int:
-    """Mark every event of the match up to ``up_to_seq`` (inclusive) shown; returns how many were not yet. One
-    statement (see :meth:`bot.storage.Database.statement`)."""
-    rows = await conn.execute_fetchall(
-        _MARK_SHOWN.on(conn),
-        (match_id, up_to_seq),
-    )
-    return len(list(rows))
-
-
-_MATCH_IDS_WITH_UNSHOWN_EVENTS = (  # the same text on both databases
-    "SELECT DISTINCT match_id FROM match_events WHERE shown = 0 ORDER BY match_id"
-)
+#: a match's events in the outbox (:mod:`bot.storage.outbox`); the functions below are its statements
+EVENTS: EventQueueStore[QueuedEvent] = EventQueueStore("match_id", "matches", QueuedEvent, step_of=event_step)
+append_events = EVENTS.append
+numbered_events = EVENTS.numbered
+insert_events = EVENTS.insert
+events = EVENTS.events
+mark_shown = EVENTS.mark_shown
 
 
 async def match_ids_with_unshown_events(conn: Connection, games: Iterable[str] | None = None) -> list[int]:
     """Matches (of ``games`` only, if given) with events not shown yet."""
     if games is None:
-        rows = await _all(conn, _MATCH_IDS_WITH_UNSHOWN_EVENTS)
-    else:
-        marks = Placeholders(conn)
-        where = _games_filter(marks, games, "m.game")
-        rows = await _all(conn, "SELECT DISTINCT e.match_id FROM match_events AS e JOIN matches AS m"
-                                f" ON m.id = e.match_id WHERE e.shown = 0{where} ORDER BY e.match_id", marks.values)
+        return await EVENTS.owners_with_unshown(conn)
+    marks = Placeholders(conn)
+    where = _games_filter(marks, games, "m.game")
+    rows = await all_rows(conn, "SELECT DISTINCT e.match_id FROM match_events AS e JOIN matches AS m"
+                            f" ON m.id = e.match_id WHERE e.shown = 0{where} ORDER BY e.match_id", marks.values)
     return [row["match_id"] for row in rows]
 
 
@@ -603,18 +518,6 @@ _CLAIM_DEADLINE = Statement(
         " AND deadline_kind = $5 AND step = $6 AND deadline_at <= $3"
     ),
 )
-_CLAIM_UNSHOWN = Statement(
-    sqlite=(
-        "UPDATE matches SET events_claimed_by = ?2, events_claimed_until = ?3 + ?4 WHERE id = ?1"
-        " AND (events_claimed_by IS NULL OR events_claimed_by = ?2 OR events_claimed_until <= ?3)"
-        " AND EXISTS (SELECT 1 FROM match_events WHERE match_id = ?1 AND shown = 0)"
-    ),
-    postgresql=(
-        "UPDATE matches SET events_claimed_by = $2, events_claimed_until = $3 + $4 WHERE id = $1"
-        " AND (events_claimed_by IS NULL OR events_claimed_by = $2 OR events_claimed_until <= $3)"
-        " AND EXISTS (SELECT 1 FROM match_events WHERE match_id = $1 AND shown = 0)"
-    ),
-)
 _RELEASE_DEADLINE = Statement(
     sqlite=(
         "UPDATE matches SET deadline_claimed_by = NULL, deadline_claimed_until = NULL"
@@ -625,44 +528,19 @@ _RELEASE_DEADLINE = Statement(
         " WHERE id = $1 AND deadline_claimed_by = $2"
     ),
 )
-_RELEASE_UNSHOWN = Statement(
-    sqlite=(
-        "UPDATE matches SET events_claimed_by = NULL, events_claimed_until = NULL"
-        " WHERE id = ? AND events_claimed_by = ?"
-    ),
-    postgresql=(
-        "UPDATE matches SET events_claimed_by = NULL, events_claimed_until = NULL"
-        " WHERE id = $1 AND events_claimed_by = $2"
-    ),
-)
-
-
 async def claim_deadline(
     conn: Connection, match_id: int, kind: str, step: int, owner: str, now: float, lease: float
 ) -> bool:
     """Claim the match's deadline of ``kind`` at ``step`` (``matches.step``) for ``owner`` until ``now +
     lease``, if it is due (``deadline_at <= now``) and nobody else holds it (unclaimed, or the claim ran out).
     ``True``: ``owner`` runs it. Claiming again while holding it renews the claim."""
-    return await _changed_one(conn, _CLAIM_DEADLINE, (match_id, owner, now, lease, kind, step))
+    return await changed_one(conn, _CLAIM_DEADLINE, (match_id, owner, now, lease, kind, step))
 
 
 async def release_deadline(conn: Connection, match_id: int, owner: str) -> bool:
     """Give up ``owner``'s claim on the match's deadline (it found nothing to do); ``False``: it held none."""
-    return await _changed_one(conn, _RELEASE_DEADLINE, (match_id, owner))
+    return await changed_one(conn, _RELEASE_DEADLINE, (match_id, owner))
 
 
-async def claim_unshown(conn: Connection, match_id: int, owner: str, now: float, lease: float) -> bool:
-    """Claim the showing of the match's unshown events for ``owner`` until ``now + lease``, if it has any and
-    nobody else holds the claim (unclaimed, or the claim ran out). ``True``: ``owner`` shows them, in order, and
-    marks them shown (:func:`mark_shown`). Claiming again while holding it renews the claim."""
-    return await _changed_one(conn, _CLAIM_UNSHOWN, (match_id, owner, now, lease))
-
-
-async def release_unshown(conn: Connection, match_id: int, owner: str) -> bool:
-    """Give up ``owner``'s claim on showing the match's events; ``False``: it held none."""
-    return await _changed_one(conn, _RELEASE_UNSHOWN, (match_id, owner))
-
-
-async def _changed_one(conn: Connection, statement: Statement, params: Sequence[Any]) -> bool:
-    cursor = await conn.execute(statement.on(conn), params)
-    return cursor.rowcount == 1
+claim_unshown = EVENTS.claim
+release_unshown = EVENTS.release

@@ -17,10 +17,10 @@ from bot.storage.postgres import PostgresDatabase
 
 #: every table, parents before the tables that refer to them
 TABLES = (
-    "guild_settings", "players", "matches", "match_seats", "match_messages", "match_events", "match_actions",
+    "guild_settings", "players", "matches", "match_seats", "match_messages", "match_actions",
     "seasons", "results", "ratings", "guild_default_rules", "guild_start_channels", "season_ratings",
     "combined_ratings", "combined_applied", "combined_results", "tournaments", "tournament_players",
-    "tournament_matches", "tournament_games", "tournament_events", "player_preferences", "chip_balances",
+    "tournament_matches", "tournament_games", "match_events", "player_preferences", "chip_balances",
     "chip_ledger", "guild_game_settings", "guild_options", "match_reviews",
 )
 IDENTITY_TABLES = ("matches", "tournaments", "chip_ledger")

@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from bot.storage.outbox import EventQueueStore
 from bot.storage.records import (
     ActionRecord,
     BotRecord,
@@ -103,18 +104,22 @@ class MatchStore(Protocol[Conn_contra]):
     ) -> int: ...
     async def actions(self, conn: Conn_contra, match_id: int) -> list[ActionRecord]: ...
 
+    #: the matches' events in the outbox (the functions below are its statements)
+    EVENTS: EventQueueStore[QueuedEvent]
+
+    # (the outbox's statements for matches: ``owner_id`` is the match's id)
     async def append_events(
-        self, conn: Conn_contra, match_id: int, events: Iterable[Mapping[str, Any]], now: float
+        self, conn: Conn_contra, owner_id: int, events: Iterable[Mapping[str, Any]], now: float
     ) -> list[QueuedEvent]: ...
     def numbered_events(
-        self, match_id: int, events: Iterable[Mapping[str, Any]], *, after_seq: int
+        self, owner_id: int, events: Iterable[Mapping[str, Any]], *, after_seq: int
     ) -> list[QueuedEvent]: ...
     async def insert_events(self, conn: Conn_contra, queued: Sequence[QueuedEvent], now: float) -> None: ...
     async def events(
-        self, conn: Conn_contra, match_id: int, *, unshown_only: bool = False, step: int | None = None,
+        self, conn: Conn_contra, owner_id: int, *, unshown_only: bool = False, step: int | None = None,
         after_seq: int = 0,
     ) -> list[QueuedEvent]: ...
-    async def mark_shown(self, conn: Conn_contra, match_id: int, up_to_seq: int) -> int: ...
+    async def mark_shown(self, conn: Conn_contra, owner_id: int, up_to_seq: int) -> int: ...
     async def match_ids_with_unshown_events(self, conn: Conn_contra, games: Iterable[str] | None = None) -> list[int]:
         ...
 
@@ -125,11 +130,11 @@ class MatchStore(Protocol[Conn_contra]):
         ...
 
     async def release_deadline(self, conn: Conn_contra, match_id: int, owner: str) -> bool: ...
-    async def claim_unshown(self, conn: Conn_contra, match_id: int, owner: str, now: float, lease: float) -> bool:
-        """``True``: the match has unshown events and ``owner`` alone shows them until ``now + lease``."""
+    async def claim_unshown(self, conn: Conn_contra, owner_id: int, claimant: str, now: float, lease: float) -> bool:
+        """``True``: the match has unshown events and ``claimant`` alone shows them until ``now + lease``."""
         ...
 
-    async def release_unshown(self, conn: Conn_contra, match_id: int, owner: str) -> bool: ...
+    async def release_unshown(self, conn: Conn_contra, owner_id: int, claimant: str) -> bool: ...
 
 
 class ResultStore(Protocol[Conn_contra]):
@@ -306,15 +311,11 @@ class TournamentStore(Protocol[Conn_contra]):
     async def count_game(self, conn: Conn_contra, match_id: int, winner_id: int | None) -> bool: ...
     async def finished_uncounted_games(self, conn: Conn_contra) -> list[tuple[int, str, int]]: ...
 
-    async def append_events(
-        self, conn: Conn_contra, tournament_id: int, events: Iterable[Mapping[str, Any]], now: float
+    async def append_events(  # the outbox's, for tournaments (``owner_id``: the tournament's id)
+        self, conn: Conn_contra, owner_id: int, events: Iterable[Mapping[str, Any]], now: float
     ) -> list[TournamentEvent]: ...
-    async def unshown_events(self, conn: Conn_contra, tournament_id: int) -> list[TournamentEvent]: ...
-    async def mark_shown(self, conn: Conn_contra, tournament_id: int, up_to_seq: int) -> int: ...
-    async def tournaments_with_unshown_events(self, conn: Conn_contra) -> list[int]: ...
-    async def last_event(
-        self, conn: Conn_contra, tournament_id: int, types: Sequence[str]
-    ) -> TournamentEvent | None: ...
+    #: the tournaments' channel events in the outbox (read, claimed and marked through it)
+    EVENTS: EventQueueStore[TournamentEvent]
 
     async def open_tournaments_of_player(
         self, conn: Conn_contra, guild_id: int, user_id: int

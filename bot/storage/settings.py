@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.storage.sql import Connection, Placeholders, Statement
+from bot.storage.sql import Connection, Placeholders, Statement, changed_one
 
 WAR_PACES = ("flip", "auto", "instant")
 
@@ -202,11 +202,7 @@ _ADD_START_CHANNEL = Statement(
 
 async def add_start_channel(conn: Connection, guild_id: int, channel_id: int, now: float) -> bool:
     """List a channel where matches may start; ``False`` when it was listed already."""
-    cursor = await conn.execute(
-        _ADD_START_CHANNEL.on(conn),
-        (guild_id, channel_id, now),
-    )
-    return cursor.rowcount == 1
+    return await changed_one(conn, _ADD_START_CHANNEL, (guild_id, channel_id, now))
 
 
 _REMOVE_START_CHANNEL = Statement(
@@ -217,10 +213,7 @@ _REMOVE_START_CHANNEL = Statement(
 
 async def remove_start_channel(conn: Connection, guild_id: int, channel_id: int) -> bool:
     """``False`` when the channel was not listed."""
-    cursor = await conn.execute(
-        _REMOVE_START_CHANNEL.on(conn), (guild_id, channel_id)
-    )
-    return cursor.rowcount == 1
+    return await changed_one(conn, _REMOVE_START_CHANNEL, (guild_id, channel_id))
 
 
 _CLEAR_START_CHANNELS = Statement(

@@ -92,6 +92,10 @@ class Placeholders:
         return [f"{name} = {self(dumps(value) if name in json_columns and value is not None else value)}"
                 for name, value in fields.items()]
 
+    def equal_if_given(self, column: str, value: Any) -> str:
+        """`` AND column = placeholder`` (a query narrowed to one value of a column); empty for ``None``."""
+        return "" if value is None else f" AND {column} = {self(value)}"
+
     def status_in(self, only_status: str | Sequence[str] | None) -> str:
         """`` AND status IN (...)`` for a status or several (an update only of a row in one of them); empty for
         ``None``."""
@@ -99,3 +103,25 @@ class Placeholders:
             return ""
         statuses = (only_status,) if isinstance(only_status, str) else tuple(only_status)
         return f" AND status IN ({self.each(statuses)})"
+
+
+# --- running statements (the stores' shared helpers) -------------------------------------------------------
+
+async def all_rows(conn: Connection, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    """Every row a query returns."""
+    return list(await conn.execute_fetchall(sql, params))
+
+
+async def one_row(conn: Connection, sql: str, params: Sequence[Any] = ()) -> Row | None:
+    """The first row a query returns (``None``: none)."""
+    rows = await all_rows(conn, sql, params)
+    return rows[0] if rows else None
+
+
+async def changed_one(conn: Connection, statement: Statement, params: Sequence[Any]) -> bool:
+    """Run a statement meant to change one row (a conditional update, an insert that may find its row there, a
+    delete); whether it changed one."""
+    cursor = await conn.execute(statement.on(conn), params)
+    changed = cursor.rowcount == 1
+    await cursor.close()
+    return changed

@@ -1,4 +1,5 @@
-"""Tournaments: the tournament rows, their players, bracket matches, the games of each series, the channel's queue.
+"""Tournaments: the tournament rows, their players, bracket matches, the games of each series, and the channel's
+events in the outbox (:mod:`bot.storage.outbox`, the table matches queue theirs in).
 
 Every function takes the connection of a :meth:`Database.transaction` (writes) or :meth:`Database.read` block and
 runs its statements there; none commits. JSON columns are encoded and decoded here.
@@ -12,7 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from bot.storage.sql import Connection, Placeholders, Row, Statement
+from bot.storage.outbox import EventQueueStore
+from bot.storage.sql import Connection, Placeholders, Row, Statement, all_rows, changed_one, one_row
 
 OPEN_STATUSES = ("signup", "check_in", "running", "paused")
 
@@ -99,6 +101,9 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class TournamentEvent:
+    """One channel event of a tournament in the outbox: ``seq`` counts from 1 per tournament; ``shown`` once the
+    channel showed it."""
+
     tournament_id: int
     seq: int
     type: str
@@ -117,15 +122,6 @@ _JSON_COLUMNS = {"state", "options"}
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
-
-
-async def _all(conn: Connection, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-    return list(await conn.execute_fetchall(sql, params))
-
-
-async def _one(conn: Connection, sql: str, params: Sequence[Any] = ()) -> Row | None:
-    rows = await _all(conn, sql, params)
-    return rows[0] if rows else None
 
 
 def _tournament(row: Row) -> TournamentRecord:
@@ -172,7 +168,7 @@ async def insert_tournament(
     rules: Mapping[str, Any], options: Mapping[str, Any], organiser_id: int, seed: int,
     signup_closes_at: float | None, now: float,
 ) -> int:
-    inserted = await _one(
+    inserted = await one_row(
         conn, _INSERT_TOURNAMENT.on(conn),
         (guild_id, channel_id, name, game, format, _dumps(dict(rules)), _dumps(dict(options)), organiser_id, seed,
          signup_closes_at, now, now),
@@ -188,7 +184,7 @@ _LOAD_TOURNAMENT = Statement(
 
 
 async def load_tournament(conn: Connection, tournament_id: int) -> TournamentRecord | None:
-    row = await _one(conn, _LOAD_TOURNAMENT.on(conn), (tournament_id,))
+    row = await one_row(conn, _LOAD_TOURNAMENT.on(conn), (tournament_id,))
     return None if row is None else _tournament(row)
 
 
@@ -209,8 +205,8 @@ async def update_tournament(conn: Connection, tournament_id: int, now: float, **
 async def open_tournaments(conn: Connection) -> list[TournamentRecord]:
     """Every tournament not finished or cancelled, oldest first."""
     marks = Placeholders(conn)
-    rows = await _all(conn, f"SELECT * FROM tournaments WHERE status IN ({marks.each(OPEN_STATUSES)}) ORDER BY id",
-                      marks.values)
+    rows = await all_rows(conn, f"SELECT * FROM tournaments WHERE status IN ({marks.each(OPEN_STATUSES)}) ORDER BY id",
+                          marks.values)
     return [_tournament(row) for row in rows]
 
 
@@ -221,7 +217,7 @@ async def channel_tournaments(conn: Connection, guild_id: int, channel_id: int, 
     sql = f"SELECT * FROM tournaments WHERE guild_id = {marks(guild_id)} AND channel_id = {marks(channel_id)}"
     if open_only:
         sql += f" AND status IN ({marks.each(OPEN_STATUSES)})"
-    rows = await _all(conn, sql + " ORDER BY id DESC", marks.values)
+    rows = await all_rows(conn, sql + " ORDER BY id DESC", marks.values)
     return [_tournament(row) for row in rows]
 
 
@@ -246,9 +242,9 @@ _PAST_COUNT = Statement(
 async def past_tournaments(conn: Connection, guild_id: int, *, limit: int, offset: int = 0
                            ) -> tuple[list[TournamentRecord], int]:
     """The server's finished and cancelled tournaments, newest first, and how many there are."""
-    rows = await _all(conn, _PAST_PAGE.on(conn),
-                      (guild_id, limit, offset))
-    total = await _one(conn, _PAST_COUNT.on(conn), (guild_id,))
+    rows = await all_rows(conn, _PAST_PAGE.on(conn),
+                          (guild_id, limit, offset))
+    total = await one_row(conn, _PAST_COUNT.on(conn), (guild_id,))
     assert total is not None
     return [_tournament(row) for row in rows], total["n"]
 
@@ -270,12 +266,7 @@ _ADD_ENTRANT = Statement(
 async def add_entrant(conn: Connection, tournament_id: int, user_id: int, name: str | None,
                       now: float) -> bool:
     """Sign the user up; ``False`` when they were already."""
-    cursor = await conn.execute(
-        _ADD_ENTRANT.on(conn),
-        (tournament_id, user_id, name, now))
-    added = cursor.rowcount == 1
-    await cursor.close()
-    return added
+    return await changed_one(conn, _ADD_ENTRANT, (tournament_id, user_id, name, now))
 
 
 _REMOVE_ENTRANT = Statement(
@@ -285,11 +276,7 @@ _REMOVE_ENTRANT = Statement(
 
 
 async def remove_entrant(conn: Connection, tournament_id: int, user_id: int) -> bool:
-    cursor = await conn.execute(_REMOVE_ENTRANT.on(conn),
-                                (tournament_id, user_id))
-    removed = cursor.rowcount == 1
-    await cursor.close()
-    return removed
+    return await changed_one(conn, _REMOVE_ENTRANT, (tournament_id, user_id))
 
 
 _CHECK_IN = Statement(
@@ -306,10 +293,7 @@ _CHECK_IN = Statement(
 
 async def check_in(conn: Connection, tournament_id: int, user_id: int) -> bool:
     """Mark the user checked in; ``False`` when they already were (or are not signed up)."""
-    cursor = await conn.execute(_CHECK_IN.on(conn), (tournament_id, user_id))
-    changed = cursor.rowcount == 1
-    await cursor.close()
-    return changed
+    return await changed_one(conn, _CHECK_IN, (tournament_id, user_id))
 
 
 _ENTRANTS = Statement(
@@ -320,8 +304,8 @@ _ENTRANTS = Statement(
 
 async def entrants(conn: Connection, tournament_id: int) -> list[EntrantRecord]:
     """The players signed up, in the order they joined."""
-    rows = await _all(conn, _ENTRANTS.on(conn),
-                      (tournament_id,))
+    rows = await all_rows(conn, _ENTRANTS.on(conn),
+                          (tournament_id,))
     return [EntrantRecord(row["user_id"], row["name"], row["joined_at"], bool(row["checked_in"])) for row in rows]
 
 
@@ -332,7 +316,7 @@ _NAMES = Statement(
 
 
 async def names(conn: Connection, tournament_id: int) -> dict[int, str]:
-    rows = await _all(conn, _NAMES.on(conn), (tournament_id,))
+    rows = await all_rows(conn, _NAMES.on(conn), (tournament_id,))
     return {row["user_id"]: row["name"] for row in rows}
 
 
@@ -343,8 +327,8 @@ async def ratings_of(conn: Connection, guild_id: int, game: str, user_ids: Itera
     if not ids:
         return {}
     marks = Placeholders(conn)
-    rows = await _all(conn, f"SELECT user_id, rating FROM ratings WHERE guild_id = {marks(guild_id)}"
-                            f" AND game = {marks(game)} AND user_id IN ({marks.each(ids)})", marks.values)
+    rows = await all_rows(conn, f"SELECT user_id, rating FROM ratings WHERE guild_id = {marks(guild_id)}"
+                               f" AND game = {marks(game)} AND user_id IN ({marks.each(ids)})", marks.values)
     return {row["user_id"]: row["rating"] for row in rows}
 
 
@@ -376,8 +360,8 @@ _LOAD_BRACKET_MATCH = Statement(
 
 
 async def load_bracket_match(conn: Connection, tournament_id: int, key: str) -> BracketMatchRecord | None:
-    row = await _one(conn, _LOAD_BRACKET_MATCH.on(conn),
-                     (tournament_id, key))
+    row = await one_row(conn, _LOAD_BRACKET_MATCH.on(conn),
+                        (tournament_id, key))
     return None if row is None else _bracket_match(row)
 
 
@@ -386,14 +370,10 @@ async def bracket_matches(conn: Connection, tournament_id: int, *, open_only: bo
     """The tournament's bracket matches in the order they were called: only those not decided (``open_only``), of
     one round, or on one call message."""
     marks = Placeholders(conn)
-    sql = f"SELECT * FROM tournament_matches WHERE tournament_id = {marks(tournament_id)}"
-    if open_only:
-        sql += " AND status != 'decided'"
-    if round is not None:
-        sql += f" AND round = {marks(round)}"
-    if call_message_id is not None:
-        sql += f" AND call_message_id = {marks(call_message_id)}"
-    rows = await _all(conn, sql + " ORDER BY called_at, rowid", marks.values)
+    sql = (f"SELECT * FROM tournament_matches WHERE tournament_id = {marks(tournament_id)}"
+           + (" AND status != 'decided'" if open_only else "") + marks.equal_if_given("round", round)
+           + marks.equal_if_given("call_message_id", call_message_id))
+    rows = await all_rows(conn, sql + " ORDER BY called_at, rowid", marks.values)
     return [_bracket_match(row) for row in rows]
 
 
@@ -424,7 +404,7 @@ _NEXT_DEADLINE = Statement(
 
 async def next_deadline(conn: Connection, tournament_id: int) -> float | None:
     """The earliest no-show deadline of the tournament's called matches (``None``: none)."""
-    row = await _one(conn, _NEXT_DEADLINE.on(conn), (tournament_id,))
+    row = await one_row(conn, _NEXT_DEADLINE.on(conn), (tournament_id,))
     return None if row is None else row["at"]
 
 
@@ -440,7 +420,7 @@ _STALLED_BRACKET_MATCHES = (  # the same text on both databases
 async def stalled_bracket_matches(conn: Connection) -> list[tuple[int, str, int | None]]:
     """Bracket matches of running tournaments that wait for a game to be dealt (match id ``None``) or whose game
     was dealt but not accepted yet (a crash in between): (tournament id, key, match id), oldest call first."""
-    rows = await _all(
+    rows = await all_rows(
         conn,
         _STALLED_BRACKET_MATCHES)
     return [(row["tournament_id"], row["key"], row["match_id"]) for row in rows]
@@ -454,7 +434,7 @@ _BRACKET_MATCH_OF_GAME = Statement(
 
 async def bracket_match_of_game(conn: Connection, match_id: int) -> tuple[int, str] | None:
     """The (tournament id, bracket match key) a real match was played for, or ``None``."""
-    row = await _one(conn, _BRACKET_MATCH_OF_GAME.on(conn), (match_id,))
+    row = await one_row(conn, _BRACKET_MATCH_OF_GAME.on(conn), (match_id,))
     return None if row is None else (row["tournament_id"], row["key"])
 
 
@@ -473,7 +453,7 @@ _INSERT_GAME = Statement(
 
 
 async def insert_game(conn: Connection, tournament_id: int, key: str, match_id: int) -> int:
-    row = await _one(conn, _NEXT_GAME_NUMBER.on(conn), (tournament_id, key))
+    row = await one_row(conn, _NEXT_GAME_NUMBER.on(conn), (tournament_id, key))
     assert row is not None
     await conn.execute(_INSERT_GAME.on(conn),
                        (tournament_id, key, row["n"], match_id))
@@ -485,7 +465,7 @@ async def games(conn: Connection, tournament_id: int, key: str | None = None) ->
     sql = f"SELECT * FROM tournament_games WHERE tournament_id = {marks(tournament_id)}"
     if key is not None:
         sql += f" AND key = {marks(key)}"
-    rows = await _all(conn, sql + " ORDER BY key, number", marks.values)
+    rows = await all_rows(conn, sql + " ORDER BY key, number", marks.values)
     return [GameRecord(row["tournament_id"], row["key"], row["number"], row["match_id"], row["winner_id"],
                        bool(row["counted"])) for row in rows]
 
@@ -498,10 +478,7 @@ _COUNT_GAME = Statement(
 
 async def count_game(conn: Connection, match_id: int, winner_id: int | None) -> bool:
     """Mark a finished game counted in its series (once); ``False`` if it was counted already."""
-    cursor = await conn.execute(_COUNT_GAME.on(conn), (winner_id, match_id))
-    changed = cursor.rowcount == 1
-    await cursor.close()
-    return changed
+    return await changed_one(conn, _COUNT_GAME, (winner_id, match_id))
 
 
 _FINISHED_UNCOUNTED_GAMES = (  # the same text on both databases
@@ -515,89 +492,24 @@ _FINISHED_UNCOUNTED_GAMES = (  # the same text on both databases
 async def finished_uncounted_games(conn: Connection) -> list[tuple[int, str, int]]:
     """Games of open tournaments whose real match is over (finished or cancelled) but not counted yet:
     (tournament id, key, match id), in the order the matches ended."""
-    rows = await _all(
+    rows = await all_rows(
         conn,
         _FINISHED_UNCOUNTED_GAMES)
     return [(row["tournament_id"], row["key"], row["match_id"]) for row in rows]
 
 
-# --- the channel's queue ---------------------------------------------------------------------------------
+# --- the channel's events, in the outbox ----------------------------------------------------------------
 
-_LAST_EVENT_SEQ = Statement(
-    sqlite="SELECT COALESCE(MAX(seq), 0) AS seq FROM tournament_events WHERE tournament_id = ?",
-    postgresql="SELECT COALESCE(MAX(seq), 0) AS seq FROM tournament_events WHERE tournament_id = $1",
-)
-_INSERT_EVENT = Statement(
-    sqlite=(
-        "INSERT INTO tournament_events (tournament_id, seq, type, event, shown, created_at) VALUES (?, ?, ?,"
-        " ?, 0, ?)"
-    ),
-    postgresql=(
-        "INSERT INTO tournament_events (tournament_id, seq, type, event, shown, created_at) VALUES ($1, $2,"
-        " $3, $4, 0, $5)"
-    ),
-)
-
-
-async def append_events(conn: Connection, tournament_id: int, events: Iterable[Mapping[str, Any]],
-                        now: float) -> list[TournamentEvent]:
-    row = await _one(conn, _LAST_EVENT_SEQ.on(conn),
-                     (tournament_id,))
-    assert row is not None
-    seq = row["seq"]
-    queued = []
-    for event in events:
-        seq += 1
-        queued.append(TournamentEvent(tournament_id, seq, str(event["type"]), dict(event), False))
-    await conn.executemany(
-        _INSERT_EVENT.on(conn),
-        [(q.tournament_id, q.seq, q.type, _dumps(q.event), now) for q in queued])
-    return queued
-
-
-_UNSHOWN_EVENTS = Statement(
-    sqlite="SELECT * FROM tournament_events WHERE tournament_id = ? AND shown = 0 ORDER BY seq",
-    postgresql="SELECT * FROM tournament_events WHERE tournament_id = $1 AND shown = 0 ORDER BY seq",
-)
-
-
-async def unshown_events(conn: Connection, tournament_id: int) -> list[TournamentEvent]:
-    rows = await _all(conn, _UNSHOWN_EVENTS.on(conn),
-                      (tournament_id,))
-    return [TournamentEvent(row["tournament_id"], row["seq"], row["type"], json.loads(row["event"]), False)
-            for row in rows]
-
-
-_MARK_SHOWN = Statement(
-    sqlite="UPDATE tournament_events SET shown = 1 WHERE tournament_id = ? AND seq <= ? AND shown = 0",
-    postgresql="UPDATE tournament_events SET shown = 1 WHERE tournament_id = $1 AND seq <= $2 AND shown = 0",
-)
-
-
-async def mark_shown(conn: Connection, tournament_id: int, up_to_seq: int) -> int:
-    cursor = await conn.execute(_MARK_SHOWN.on(conn), (tournament_id, up_to_seq))
-    changed = cursor.rowcount
-    await cursor.close()
-    return changed
-
-
-async def last_event(conn: Connection, tournament_id: int, types: Sequence[str]) -> TournamentEvent | None:
-    """The tournament's latest channel event of one of these types (``None``: none)."""
-    marks = Placeholders(conn)
-    row = await _one(conn, f"SELECT * FROM tournament_events WHERE tournament_id = {marks(tournament_id)}"
-                           f" AND type IN ({marks.each(types)}) ORDER BY seq DESC LIMIT 1", marks.values)
-    return None if row is None else TournamentEvent(row["tournament_id"], row["seq"], row["type"],
-                                                    json.loads(row["event"]), bool(row["shown"]))
-
-
-_TOURNAMENTS_WITH_UNSHOWN_EVENTS = (  # the same text on both databases
-    "SELECT DISTINCT tournament_id FROM tournament_events WHERE shown = 0 ORDER BY tournament_id"
-)
-
-
-async def tournaments_with_unshown_events(conn: Connection) -> list[int]:
-    rows = await _all(conn, _TOURNAMENTS_WITH_UNSHOWN_EVENTS)
-    return [row["tournament_id"] for row in rows]
+#: a tournament's channel events in the outbox (:mod:`bot.storage.outbox`); the functions below are its statements
+EVENTS: EventQueueStore[TournamentEvent] = EventQueueStore(
+    "tournament_id", "tournaments",
+    lambda tournament_id, seq, step, kind, event, shown: TournamentEvent(tournament_id, seq, kind, event, shown),
+    claim_needs_unshown=False)
+append_events = EVENTS.append
+unshown_events = EVENTS.unshown
+mark_shown = EVENTS.mark_shown
+last_event = EVENTS.last_event
+tournaments_with_unshown_events = EVENTS.owners_with_unshown
 
 
 # --- deleting a player's data --------------------------------------------------------------------------
@@ -610,10 +522,10 @@ async def open_tournaments_of_player(conn: Connection, guild_id: int, user_id: i
                                      ) -> list[TournamentRecord]:
     """The server's tournaments not over yet that the user signed up for or organises, oldest first."""
     marks = Placeholders(conn)
-    rows = await _all(conn, f"SELECT * FROM tournaments AS t WHERE t.guild_id = {marks(guild_id)}"
-                            f" AND t.status IN ({marks.each(OPEN_STATUSES)}) AND (t.organiser_id = {marks(user_id)}"
-                            " OR EXISTS (SELECT 1 FROM tournament_players AS p WHERE p.tournament_id = t.id"
-                            f" AND p.user_id = {marks(user_id)})) ORDER BY t.id", marks.values)
+    rows = await all_rows(conn, f"SELECT * FROM tournaments AS t WHERE t.guild_id = {marks(guild_id)}"
+                               f" AND t.status IN ({marks.each(OPEN_STATUSES)}) AND (t.organiser_id = {marks(user_id)}"
+                               " OR EXISTS (SELECT 1 FROM tournament_players AS p WHERE p.tournament_id = t.id"
+                               f" AND p.user_id = {marks(user_id)})) ORDER BY t.id", marks.values)
     return [_tournament(row) for row in rows]
 
 
@@ -621,13 +533,13 @@ _TOURNAMENTS_OF_PLAYER = Statement(
     sqlite=(
         "SELECT * FROM tournaments AS t WHERE t.guild_id = ?1 AND (t.organiser_id = ?2 OR t.champion_id = ?2"
         " OR EXISTS (SELECT 1 FROM tournament_players AS p WHERE p.tournament_id = t.id AND p.user_id = ?2)"
-        " OR EXISTS (SELECT 1 FROM tournament_events AS e WHERE e.tournament_id = t.id AND"
+        " OR EXISTS (SELECT 1 FROM match_events AS e WHERE e.tournament_id = t.id AND"
         " instr(e.event, CAST(?2 AS TEXT)) > 0)) ORDER BY t.id"
     ),
     postgresql=(
         "SELECT * FROM tournaments AS t WHERE t.guild_id = $1 AND (t.organiser_id = $2 OR t.champion_id = $2"
         " OR EXISTS (SELECT 1 FROM tournament_players AS p WHERE p.tournament_id = t.id AND p.user_id = $2)"
-        " OR EXISTS (SELECT 1 FROM tournament_events AS e WHERE e.tournament_id = t.id AND"
+        " OR EXISTS (SELECT 1 FROM match_events AS e WHERE e.tournament_id = t.id AND"
         " strpos(e.event, CAST($2 AS TEXT)) > 0)) ORDER BY t.id"
     ),
 )
@@ -636,7 +548,7 @@ _TOURNAMENTS_OF_PLAYER = Statement(
 async def tournaments_of_player(conn: Connection, guild_id: int, user_id: int) -> list[TournamentRecord]:
     """Every tournament of the server that holds something of the user: they signed up (and maybe left) or
     organised it, or a channel event names them; oldest first."""
-    rows = await _all(
+    rows = await all_rows(
         conn,
         _TOURNAMENTS_OF_PLAYER.on(conn),
         (guild_id, user_id))
@@ -653,8 +565,8 @@ async def placeholder_for(conn: Connection, tournament_id: int, user_id: int) ->
     """The id a deleted player gets in a tournament: ``-(n + 1)`` for the n-th player to sign up (from 0), so
     placeholders are distinct within a tournament and say nothing across tournaments; someone who is not signed
     up (the organiser, a player who left) gets ``-(players + 1)``."""
-    rows = await _all(conn, _PLACEHOLDER_FOR.on(conn),
-                      (tournament_id,))
+    rows = await all_rows(conn, _PLACEHOLDER_FOR.on(conn),
+                          (tournament_id,))
     ids = [row["user_id"] for row in rows]
     return -(ids.index(user_id) + 1) if user_id in ids else -(len(ids) + 1)
 
@@ -705,12 +617,12 @@ _ANONYMISE_GAME_WINNER = Statement(
     postgresql="UPDATE tournament_games SET winner_id = $1 WHERE tournament_id = $2 AND winner_id = $3",
 )
 _EVENTS_TO_ANONYMISE = Statement(
-    sqlite="SELECT seq, event FROM tournament_events WHERE tournament_id = ?",
-    postgresql="SELECT seq, event FROM tournament_events WHERE tournament_id = $1",
+    sqlite="SELECT seq, event FROM match_events WHERE tournament_id = ?",
+    postgresql="SELECT seq, event FROM match_events WHERE tournament_id = $1",
 )
 _REWRITE_EVENT = Statement(
-    sqlite="UPDATE tournament_events SET event = ? WHERE tournament_id = ? AND seq = ?",
-    postgresql="UPDATE tournament_events SET event = $1 WHERE tournament_id = $2 AND seq = $3",
+    sqlite="UPDATE match_events SET event = ? WHERE tournament_id = ? AND seq = ?",
+    postgresql="UPDATE match_events SET event = $1 WHERE tournament_id = $2 AND seq = $3",
 )
 
 
@@ -730,7 +642,7 @@ async def anonymise_player(conn: Connection, tournament_id: int, user_id: int, p
     await conn.execute(_ANONYMISE_GAME_WINNER.on(conn),
                        (placeholder, tournament_id, user_id))
     updates = []
-    for row in await _all(conn, _EVENTS_TO_ANONYMISE.on(conn), (tournament_id,)):
+    for row in await all_rows(conn, _EVENTS_TO_ANONYMISE.on(conn), (tournament_id,)):
         event = json.loads(row["event"])
         scrubbed = _scrub_event(event, user_id, placeholder)
         if scrubbed != event:

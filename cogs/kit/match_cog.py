@@ -142,9 +142,7 @@ class MatchCog(commands.Cog):
         show unshown events, re-arm the timers."""
         try:
             moved = await self.service.resume_deadlines()  # before the timers: what passed while away isn't missed
-            pending = await self.service.outbox.matches_with_unshown_events()
-            for match_id in pending:
-                self.presenter.show(match_id)
+            pending = await self.presenter.show_pending()
             open_matches = await self.service.open_matches()
             for match in open_matches:
                 self.arm(match)

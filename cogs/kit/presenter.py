@@ -76,7 +76,7 @@ from discord.http import handle_message_parameters
 
 from bot.i18n import N_, Texts, texts
 from bot.match.kernel import OPPONENT_OPTION, MatchKernel, MatchUpdate
-from bot.match.outbox import Outbox
+from bot.match.outbox import EventQueue, Outbox
 from bot.render.common import ENGLISH, ButtonSurface, Surface, name
 from bot.services import USER_ERRORS
 from bot.services.preferences import DEFAULT_PANELS, PreferencesService
@@ -196,13 +196,18 @@ def shows(*event_types: str) -> Callable[[ShowEvent], ShowEvent]:
 
 
 class ShowLoop:
-    """What every game's presenter runs on: one background task per match showing its unshown events
-    (:meth:`_show_unshown`, the subclass's), a retry later when they could not all be shown, one lock per player's
-    panel message, and the players' plain names. ``prefix`` names the tasks and retry timers; ``title`` the game in
-    logs."""
+    """The kit's show loop, the outbox's only reader, which every game's presenter and the tournament cog run on:
+    one background task per owner of events (a match, a tournament) showing its unshown events
+    (:meth:`_show_unshown`, the subclass's, reading them from :attr:`outbox`), claimed while it shows them, a retry
+    later when they could not all be shown, one lock per player's panel message, and the players' plain names.
+    ``prefix`` names the tasks and retry timers; ``title`` the game."""
 
     prefix: ClassVar[str]
     title: ClassVar[str]
+    #: what the loop shows the events of, in logs ("showing match 7 failed")
+    owner_word: ClassVar[str] = "match"
+    #: the outbox the loop reads: its events, claims and marks (and the ids of the messages it sends)
+    outbox: EventQueue[Any]
     #: event type -> the method that shows it: the methods each class registers with :func:`shows`, over its base's
     shown_by: ClassVar[Mapping[str, ShowEvent]] = MappingProxyType({})
 
@@ -234,14 +239,23 @@ class ShowLoop:
     async def _show_unshown(self, match_id: int) -> None:
         raise NotImplementedError
 
-    async def _claim(self, match_id: int) -> bool:
-        """Whether this process shows the match's events now (a database shared by several processes: one at a
-        time, see :meth:`~bot.match.outbox.Outbox.claim_events`); asked again before each run, which renews the
+    async def _claim(self, owner_id: int) -> bool:
+        """Whether this process shows the owner's events now (a database shared by several processes: one at a
+        time, see :meth:`~bot.match.outbox.EventQueue.claim_events`); asked again before each run, which renews the
         claim."""
-        return True
+        return await self.outbox.claim_events(owner_id)
 
-    async def _release(self, match_id: int) -> None:
+    async def _release(self, owner_id: int) -> None:
         """This process has shown what it claimed."""
+        await self.outbox.release_events(owner_id)
+
+    async def show_pending(self) -> list[int]:
+        """After a start: show every owner's events left unshown (the outbox's, of this loop's kind of owner);
+        returns their ids."""
+        pending = await self.outbox.with_unshown_events()
+        for owner_id in pending:
+            self.show(owner_id)
+        return pending
 
     # --- tasks -----------------------------------------------------------------------------------------------
     def show(self, match_id: int) -> None:
@@ -266,7 +280,7 @@ class ShowLoop:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("showing %s match %s failed; its events stay queued", self.title, match_id)
+            log.exception("%s: showing %s %s failed; its events stay queued", self.title, self.owner_word, match_id)
             self._retry_later(match_id)
         finally:
             self._tasks.pop(match_id, None)
@@ -389,19 +403,13 @@ class Presenter(ShowLoop):
         """A run's :class:`Show` (a game's presenter may keep more in its own)."""
         return Show(match, mentions(match), queued, language=await self.language(match))
 
-    async def _claim(self, match_id: int) -> bool:
-        return await self.outbox.claim_events(match_id)
-
-    async def _release(self, match_id: int) -> None:
-        await self.outbox.release_events(match_id)
-
     async def _show_unshown(self, match_id: int) -> None:
         seen = self._shown_up_to.get(match_id, 0)
         # (an event this process showed whose card edit is still on its way is unshown in the database: not again)
         queued = [q for q in await self.outbox.unshown_events(match_id) if q.seq > seen]
         if not queued:
             return
-        show = await self._new_show(await self.service.get_match(match_id), queued)
+        show = await self._new_show(await self.outbox.match(match_id), queued)
         unmarked: int | None = None  # an event that shows nothing, marked with the next one (marks go up to a seq)
         for index, event in enumerate(queued):
             if self._closed:
@@ -411,7 +419,7 @@ class Presenter(ShowLoop):
             if handler is None:
                 unmarked = event.seq
                 continue
-            show.match = await self.service.get_match(match_id)
+            show.match = await self.outbox.match(match_id)
             if not await self._show_with_retries(show, event, handler):
                 self._retry_later(match_id)
                 return
@@ -477,17 +485,17 @@ class Presenter(ShowLoop):
                 return True
             except ThreadLost as lost:
                 if moved or not await self._move_to_channel(show, lost.error):
-                    log.warning("%s match %s: cannot show event %s (%s) in its thread or its channel: %s; it waits",
-                                self.title, event.match_id, event.seq, event.type, lost.error)
+                    log.warning("%s: showing match %s failed at event %s (%s), in its thread or its channel: %s;"
+                                " it waits", self.title, event.match_id, event.seq, event.type, lost.error)
                     return False
                 moved = True  # the same event again, in the channel
             except (discord.Forbidden, discord.NotFound) as error:
-                log.warning("%s match %s: cannot show event %s (%s): %s; it waits, and so does everything after it",
-                            self.title, event.match_id, event.seq, event.type, error)
+                log.warning("%s: showing match %s failed at event %s (%s): %s; it waits, and so does everything"
+                            " after it", self.title, event.match_id, event.seq, event.type, error)
                 return False
             except discord.HTTPException as error:
                 if attempt == RETRIES - 1:
-                    log.warning("%s match %s: showing event %s (%s) failed %d times (%s); trying again later",
+                    log.warning("%s: showing match %s failed at event %s (%s) %d times (%s); trying again later",
                                 self.title, event.match_id, event.seq, event.type, RETRIES, error)
                     return False
                 await asyncio.sleep(0.5 * 2 ** attempt)
@@ -681,7 +689,7 @@ class Presenter(ShowLoop):
         earlier = [task for task in self._card_work.get(match.id, {}).values() if task is not asyncio.current_task()]
         if earlier:  # (a card edit on its way lands first: the channel shows the match's latest)
             await asyncio.gather(*earlier, return_exceptions=True)
-            show.match = match = await self.service.get_match(match.id)
+            show.match = match = await self.outbox.match(match.id)
         message_id = match.challenge_message_id
         if message_id is not None:
             edit: dict[str, Any] = {"content": content, "embeds": [], "attachments": [], "view": view,

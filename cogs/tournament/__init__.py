@@ -96,10 +96,14 @@ class TournamentCog(ShowLoop, commands.Cog, name=COG_NAME):
     group = app_commands.Group(name="tournament", description="Tournaments of any game, played in this channel")
     prefix = "tournament"  # ShowLoop's task and retry-timer names
     title = "tournament"
+    owner_word = "tournament"
 
     def __init__(self, bot: CardGameBot) -> None:
         super().__init__(bot)
         self.service = TournamentService(bot.db, self.game_service, clock=bot.clock, seed_source=bot.seed_source)
+        #: the channel events to show and the ids of the messages that show them (the show loop's outbox)
+        self.outbox = self.service.outbox
+        self.outbox.owns = bot.cluster.owns
         self._refresh: dict[int, asyncio.Task[None]] = {}
         self._stale_calls: dict[int, set[str]] = {}  # call lines a click found out of date
         self._resync: set[int] = set()  # tournaments whose messages are brought up to date whatever was queued
@@ -152,9 +156,7 @@ class TournamentCog(ShowLoop, commands.Cog, name=COG_NAME):
         await self.bot.wait_until_ready()
         await self.bot.resumed.wait()  # the games' own resume first
         try:
-            for tournament_id in await self.service.tournaments_with_unshown_events():
-                if self.bot.cluster.owns((await self.service.get(tournament_id)).guild_id):
-                    self.show(tournament_id)
+            await self.show_pending()
             for tournament in await self.service.open_tournaments():
                 if not self.bot.cluster.owns(tournament.guild_id):
                     continue  # another process's (bot.cluster)
@@ -233,7 +235,7 @@ class TournamentCog(ShowLoop, commands.Cog, name=COG_NAME):
     async def _show_unshown(self, tournament_id: int) -> None:
         """Bring the channel up to date with the tournament's queued events: the status message edited, each round's
         Ready call and each round's summary posted once, the calls' lines and buttons edited as their matches go."""
-        queued = await self.service.unshown_events(tournament_id)
+        queued = await self.outbox.unshown_events(tournament_id)
         keys = self._stale_calls.pop(tournament_id, set())
         every_call = tournament_id in self._resync
         self._resync.discard(tournament_id)
@@ -276,7 +278,7 @@ class TournamentCog(ShowLoop, commands.Cog, name=COG_NAME):
                 status_later = True
             elif kind in ("created", "signup", "check_in", "started"):
                 status_now = True
-            await self.service.mark_shown(tournament_id, queued[index].seq)
+            await self.outbox.mark_shown(tournament_id, queued[index].seq)
             index += 1
         if keys or every_call:
             await self._refresh_calls(tournament_id, keys, every=every_call)
@@ -322,7 +324,7 @@ class TournamentCog(ShowLoop, commands.Cog, name=COG_NAME):
                                                say)
             message = await self._send(tournament, events[0], content, part=part, view=view or discord.utils.MISSING,
                                        allowed_mentions=discord.AllowedMentions(users=True))
-            await self.service.set_call_message(tournament_id, [row.key for row in chunk], message.id)
+            await self.outbox.set_call_message(tournament_id, [row.key for row in chunk], message.id)
 
     async def _refresh_calls(self, tournament_id: int, keys: set[str], *, every: bool = False) -> None:
         """Edit the call messages of these matches (``every``: of every match still open or called off) to say
@@ -419,7 +421,7 @@ class TournamentCog(ShowLoop, commands.Cog, name=COG_NAME):
                                                if row.status != "decided"]
         by = None
         if tournament.status in ("paused", "cancelled"):
-            last = await self.service.last_event(tournament_id, tournament.status)
+            last = await self.outbox.last_event(tournament_id, tournament.status)
             by = None if last is None else last.event.get("by")
         say = await self._words(tournament)
         words = wording.status_text(tournament, entrants, bracket, open_rows, by=by, say=say)
@@ -455,7 +457,7 @@ class TournamentCog(ShowLoop, commands.Cog, name=COG_NAME):
         message = await channel.send(view=layout(embeds=[embed], view=view, files=files), files=files,
                                      allowed_mentions=NO_MENTIONS)
         self._remember_pictures(tournament_id, digest, pictures)
-        await self.service.set_message(tournament_id, "signup", message.id)
+        await self.outbox.set_message(tournament_id, "signup", message.id)
 
     def _remember_pictures(self, tournament_id: int, digest: str | None, pictures: list[Picture] | None) -> None:
         """What the status message's pictures show now (``pictures``: drawn and uploaded; ``None``: kept)."""

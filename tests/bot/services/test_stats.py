@@ -283,7 +283,7 @@ async def test_deleting_a_player_anonymises_their_matches_and_removes_their_stat
 
 
 TOURNAMENT_TABLES = ("tournaments", "tournament_players", "tournament_matches", "tournament_games",
-                     "tournament_events")
+                     "match_events")  # the outbox: the tournaments' channel events (and the matches')
 
 
 def names_user(value: object, user_id: int) -> bool:
