@@ -27,9 +27,12 @@ def reaction_ms(interaction: discord.Interaction) -> int:
     """Milliseconds from the round appearing to the press, both by Discord's clock: the round is shown by an edit of
     the block's live message (Discord's ``edited_timestamp``; nothing else edits it while a round is open), or by
     the message's creation for a block's first round (its snowflake); the press is the interaction's snowflake. Both
-    players' presses of a round are timed from the same moment."""
+    players' presses of a round are timed from the same moment, in whole milliseconds."""
     assert interaction.message is not None
     shown = interaction.message.edited_at or discord.utils.snowflake_time(interaction.message.id)
+    # (a snowflake counts whole milliseconds: the edit's time is counted the same way, or a press would lose up to
+    # one against the other player's)
+    shown = shown.replace(microsecond=shown.microsecond // 1000 * 1000)
     pressed = discord.utils.snowflake_time(interaction.id)
     return max(0, round((pressed - shown).total_seconds() * 1000))
 

@@ -181,5 +181,6 @@ async def test_a_whole_game_is_one_message_per_ten_rounds_timed_from_the_edit(ma
                for press in q.event["presses"]]
     assert len(presses) == 2 * rounds
     # every time counts from the edit that showed the round: 250 ms (300 for the second), plus the bot's own lag
-    assert all(250 <= press["ms"] < 900 for press in presses), [press["ms"] for press in presses]
+    assert all(250 <= press["ms"] < 900 for press in presses), [press["ms"] for press in presses
+                                                              if not 250 <= press["ms"] < 900]
     assert_live_table_in_v2(env, [env.channel(), thread])
