@@ -137,8 +137,7 @@ class BundleWarPresenter(Presenter):
 
     @shows("result")
     async def _on_result(self, show: Show, event: QueuedEvent) -> None:
-        events = await self.outbox.events(show.match.id)
-        game_over = next((q.event for q in reversed(events) if q.type == "game_over" and q.seq < event.seq), None)
+        game_over, _ = await self._game_over_before(show, event)
         if game_over is None:
             return
         say = texts(show.language)

@@ -1128,6 +1128,13 @@ class Presenter(ShowLoop):
                      error)
 
     # --- the result ------------------------------------------------------------------------------------------
+    async def _game_over_before(self, show: Show, result: QueuedEvent) -> tuple[dict[str, Any] | None,
+                                                                                list[QueuedEvent]]:
+        """The ``game_over`` event queued before ``result`` (``None``: none), and every event of the match."""
+        events = await self.outbox.events(show.match.id)
+        game_over = next((q.event for q in reversed(events) if q.type == "game_over" and q.seq < result.seq), None)
+        return game_over, events
+
     async def _post_result(self, show: Show, surface: Surface, *, live: str | None = None, below: str = "") -> None:
         """The result, with its picture uploaded once and the Rematch button (:meth:`rematch_view`). A match played
         in a thread: its message in the channel becomes the result (the upload), then the thread gets the result
