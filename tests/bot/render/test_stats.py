@@ -202,7 +202,7 @@ def test_the_area_in_german_is_the_catalogues_words():
         "Aktuelle Serie: 2 Siege · beste Siegesserie: 2 Siege",
         "Gesamtwertung dieser Saison: 1578 · beste aller Zeiten: 1596",
         f"Häufigster Gegner: <@{BOB}> (4 Spiele)"]
-    assert stats.text.splitlines()[-2] == "**Luftkrieg**: 3 Spiele, 2S 1N 0U · Wertung 1548 · beste 1560"
+    assert stats.text.splitlines()[-2] == "**Luftkrieg**: 3 Spiele, 2S 1N 0U · Wertung 1548 · Bestwert 1560"
     assert render.rating_chart(player_stats(), "Alice", de).alt == (
         "Verlauf der Wertung: Alle Spiele von 1500 auf 1578 in 2 Partien; Luftkrieg von 1500 auf 1548 in 1 Partie; "
         "Krieg von 1500 auf 1476 in 1 Partie")
@@ -210,7 +210,7 @@ def test_the_area_in_german_is_the_catalogues_words():
         "Seite 2 von 4", "2 vorläufige Spieler (weniger als 3 Spiele) noch nicht in der Rangliste.",
         "Mindestens 3 Spiele für die Rangliste; eine neue Wertung beginnt bei 1500. /hilfe erklärt die Wertungen."]
     chips = render.chips_board([ChipBoardRow(1, ALICE, None, 1500, -20, 1)], render.chips_title("casinowar", de), de)
-    assert chips.title == "Casinokrieg — Chips"
+    assert chips.title == "Casino War — Chips"
     assert chips.text == f"**1.** <@{ALICE}> — **1.500** Chips · netto -20 an 1 Tisch"
     assert render.seasons([Season(1, "Season 1", None, None)], de) == "**Saisons**\n1. Saison 1 (aktuell)"
 

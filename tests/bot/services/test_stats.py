@@ -371,7 +371,7 @@ async def test_the_refusals_are_said_in_the_members_language(world: World):
     with pytest.raises(NoBotBoard) as refused:
         await world.stats.bot_board(GUILD, "war")
     assert str(refused.value).startswith("I don't play War myself")
-    assert refused.value.said(texts("ru")).startswith("Сам я не играю в игру «Война», поэтому таблицы матчей "
+    assert refused.value.said(texts("ru")).startswith("Сам я не играю в игру «Пьяница», поэтому таблицы матчей "
                                                       "против меня там нет. Выбери игру, в которую я играю: ")
     assert refused.value.said(texts("pl")).startswith("Sam nie gram w grę Wojna, więc nie ma tabeli meczów "
                                                       "przeciwko mnie. Wybierz grę, w którą gram: Wojna powietrzna")

@@ -208,9 +208,9 @@ def test_the_practice_hint_and_accuracy_in_the_players_and_servers_language():
         "Your order as it stands is weaker than the best.")
     de = texts("de")
     assert practice.hint(data, de) == (
-        "💡 **Tipp:** spiel **2♣ Q♠ 10♥**. Deine 10♥ kommt zuletzt, wenn meine K♦ höchstwahrscheinlich schon "
-        "gespielt ist.\nJede Reihenfolge mit 2♣ vorn ist genauso gut.\n"
-        "Deine Reihenfolge, so wie sie ist, ist schwächer als die beste.")
+        "💡 **Tipp:** spiel **2♣ Q♠ 10♥**. 10♥ kommt bei dir zuletzt, wenn ich K♦ höchstwahrscheinlich schon "
+        "gespielt habe.\nJede Reihenfolge mit 2♣ an erster Stelle ist genauso gut.\n"
+        "Deine aktuelle Reihenfolge ist schwächer als die beste.")
     fights = {**data, "reason": {"kind": "fights", "won": 2, "count": 3}, "alike": None, "close": ["QS", "2C", "10H"],
               "draft": None}
     assert practice.hint(fights) == (

@@ -117,7 +117,7 @@ def test_russian_counts_and_errors():
 def test_german_lobby():
     say = texts("de")
     lobby = render.lobby(NAMES[:2], RULES, expires_at=None, say=say)
-    assert lobby.title == say("{game} lobby", game="Bündelkrieg")
+    assert lobby.title == say("{game} lobby", game="Bundle War")  # (German players say Bundle War)
     assert [button.label for button in lobby.buttons] == ["Beitreten", "Verlassen", "Starten", "Abbrechen"]
     assert say("Players ({count}/4): {players}", count=2, players="<@1>, <@2>") in lobby.text
 

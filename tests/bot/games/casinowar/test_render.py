@@ -93,14 +93,14 @@ def test_english_is_as_it_was():
 def test_the_table_and_its_panel_in_german():
     de = texts("de")
     lobby = render.lobby(NAMES, RULES, expires_at=None, say=de)
-    assert lobby.title == "Casinokrieg-Tisch"
+    assert lobby.title == "Tisch für Casino War"  # (German players say Casino War)
     assert [b.label for b in lobby.buttons] == ["Beitreten", "Verlassen", "Austeilen", "Abbrechen"]
-    assert lobby.text.splitlines()[0] == ("🎰 **<@1>** eröffnet einen Casinokrieg-Tisch gegen die Bank (1–4 "
+    assert lobby.text.splitlines()[0] == ("🎰 **<@1>** eröffnet einen Tisch für Casino War gegen die Bank (1–4 "
                                                  "Spieler, um die Chips dieses Servers).")
     assert render.rules_line(RULES, de) == ("Einsätze 10–100, Unentschieden-Wette 10 (zahlt 10:1), 20 Runden, 6 Decks "
                                             "(Schnittkarte 78 vor dem Ende)")
     shown = render.panel(panel(), NAMES, de)
-    assert shown.title == "Casinokrieg — Runde 3"
+    assert shown.title == "Casino War — Runde 3"
     assert shown.text == "Du hast 1.500 Chips. Mach deinen Einsatz oder setz diese Runde aus. Wähle <t:1800000000:R>."
     assert [b.label for b in shown.buttons] == ["10 setzen", "20 setzen", "50 setzen", "100 setzen",
                                                 "10 + Unentschieden 10", "20 + Unentschieden 10", "Aussetzen"]
@@ -142,8 +142,7 @@ def test_refusals_are_said_in_the_players_language():
     refusal = Refusal(N_("You can't bet {amount} now: you have {chips} in chips."), amount=1000, chips=5)
     assert str(refusal) == "You can't bet 1,000 now: you have 5 in chips."
     assert refusal.said(de) == "Du kannst jetzt nicht 1.000 setzen: Du hast Chips im Wert von 5."
-    assert NotAtTable().said(fr) == ("Tu n'es à aucune table de Bataille du casino. Ouvres-en une avec "
-                                     "`/bataille-casino table`.")
+    assert NotAtTable().said(fr) == "Tu n'es à aucune table de Casino War. Ouvres-en une avec `/casinowar table`."
     assert str(NotAtTable()) == "You're not at a Casino War table. Open one with `/casinowar table`."
     assert StaleStep(1, 2).said(pl).startswith("Ten wybór dotyczył części rozdania")
     with pytest.raises(InvalidRules) as raised:

@@ -82,7 +82,8 @@ def test_every_surface_is_in_the_language(language):
     assert surface.title == say("{game} — round {number}", game=say("Speed War"), number=3)
     assert surface.title != "Speed War — round 3"
     for english, text in zip(every_text(texts("en")), every_text(say), strict=True):
-        if english_left(english, NAMES + PLAIN):  # (a card's label is the same in every language)
+        kept_name = english == "Speed War" == say("Speed War")  # (German players say Speed War)
+        if english_left(english, NAMES + PLAIN) and not kept_name:  # (a card's label is the same in every language)
             assert text != english
         if language == "ru":  # Cyrillic: no Latin word is left but the names' and the markup's
             assert english_left(text, NAMES + PLAIN) == [], text

@@ -183,7 +183,7 @@ def test_the_table_and_the_notes_speak_german():
 def test_the_challenge_lobby_and_result_speak_russian():
     challenge = render.challenge("<@1>", "<@2>", "drunkard", {"pack": 36, "six_beats_ace": True, "max_rounds": 50},
                                  "instant", expires_at=100, say=RUSSIAN)
-    assert challenge.title == RUSSIAN("{game} challenge", game="Пьяница")
+    assert challenge.title == RUSSIAN("{game} challenge", game="Пьяница (36 карт)")  # (Russian War is Пьяница)
     assert "Правила: не больше 50 раундов · темп: мгновенно (вся игра разыгрывается сразу)" in challenge.text
     lobby = render.lobby(["<@1>", "<@2>"], "war", {"face_down": 3}, "auto", expires_at=100, say=RUSSIAN)
     assert [b.label for b in lobby.buttons] == ["Присоединиться", "Выйти", "Начать", "Отменить"]
@@ -193,7 +193,7 @@ def test_the_challenge_lobby_and_result_speak_russian():
     surface = render.result(game.view(None), NAMES, "war", image_names=["Alice", "Bob"], points=points,
                             rounds=list(range(len(points))), say=RUSSIAN)
     winner = ["Alice", "Bob"][game.outcome.winner]
-    assert surface.title == RUSSIAN("{game} — {player} wins", game="Война", player=winner)
+    assert surface.title == RUSSIAN("{game} — {player} wins", game="Пьяница", player=winner)
     assert "Игра дошла до предела в 40 раундов (max_rounds): побеждает тот, у кого больше карт." in surface.text
     assert surface.picture is not None
     assert surface.picture.alt.startswith("Линейный график числа карт каждого игрока по раундам. Alice: в начале 26")
