@@ -129,16 +129,18 @@ def problems(language: str) -> list[str]:
 
 
 #: where a game's name (``{game}``) would have to change its form, per language: right after a preposition (Russian,
-#: Polish, Romanian: the name stays in the form the catalogue gives it, so a sentence puts it after a noun, "в игре
-#: «{game}»", "w grze {game}", "în jocul {game}"), and French "de {game}" (d' before a vowel) or "à {game}" (no
-#: article). Each language's style guide (``bot/i18n/style/<language>.md``) says how its sentences name a game.
+#: Polish; in Romanian those that want an article or a genitive), where the name stays in the form the catalogue
+#: gives it, so a sentence puts it after a noun ("в игре «{game}»", "w grze {game}", "în jocul {game}"); and French
+#: "de {game}" (d' before a vowel) or "à {game}" (no article). Each language's style guide
+#: (``bot/i18n/style/<language>.md``) says how its sentences name a game.
 GAME_AFTER_PREPOSITION = {
     "ru": re.compile(r"(?<!\w)(?:в|во|на|о|об|обо|к|ко|с|со|из|изо|от|до|по|для|без|про|за|над|под|при|у|через)"
                      r"\s+[«\"„]?\{game\}", re.IGNORECASE),
     "pl": re.compile(r"(?<!\w)(?:w|we|na|do|z|ze|o|od|po|przy|dla|bez|u|za|przez|nad|pod|przed)\s+[„\"«]?\{game\}",
                      re.IGNORECASE),
-    "ro": re.compile(r"(?<!\w)(?:în|la|de|din|cu|pe|pentru|despre|după|fără|spre|prin)\s+[„\"«]?\{game\}",
-                     re.IGNORECASE),
+    # (Romanian: "în"/"la" would want the name with its article, "contra"/"împotriva"/"asupra" its genitive; after
+    # "de", "pentru", "cu" a bare name stands as it is: "meci de {game}", "lobby pentru {game}")
+    "ro": re.compile(r"(?<!\w)(?:în|la|contra|împotriva|asupra|deasupra)\s+[„\"«]?\{game\}", re.IGNORECASE),
     "fr": re.compile(r"(?<!\w)(?:de|à)\s+[«\"]?\s?\{game\}", re.IGNORECASE),
 }
 
@@ -185,7 +187,8 @@ def _is_command_text(message: Message) -> bool:
 
 def every_problem(languages: Iterable[str] = LANGUAGES) -> list[str]:
     return [problem for language in languages if language != DEFAULT_LANGUAGE
-            for problem in [*problems(language), *differences(language), *rules_problems(language)]]
+            for problem in [*problems(language), *differences(language), *rules_problems(language),
+                            *grammar_problems(language)]]
 
 
 def main() -> None:
