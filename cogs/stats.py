@@ -146,7 +146,7 @@ class Stats(commands.Cog):
     def service(self):
         return stats_service(self.bot)
 
-    @app_commands.command(name="stats", description="A player's record, streaks and rating on this server")
+    @app_commands.command(name="stats", description="A player's record, streaks and rating here")
     @app_commands.describe(player="Whose stats (default: yours)", game="One game (default: every game together)",
                            share=SHARE_HELP)
     async def stats(self, interaction: discord.Interaction, player: discord.Member | discord.User | None = None,
@@ -173,7 +173,7 @@ class Stats(commands.Cog):
         file = discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
         await answer(interaction, share, embed=embed, file=file)
 
-    @app_commands.command(name="history", description="A player's finished matches on this server, newest first")
+    @app_commands.command(name="history", description="A player's finished matches here, newest first")
     @app_commands.describe(player="Whose matches (default: yours)", share=SHARE_HELP)
     async def history(self, interaction: discord.Interaction, player: discord.Member | discord.User | None = None,
                       share: bool = False) -> None:
@@ -186,7 +186,7 @@ class Stats(commands.Cog):
         embed, view = history_message(page, say)
         await answer(interaction, share, embed=embed, **({} if view is None else {"view": view}))
 
-    @app_commands.command(name="h2h", description="Two players' matches against each other on this server")
+    @app_commands.command(name="h2h", description="Two players' matches against each other here")
     @app_commands.describe(player="One player", opponent="The other (default: you)",
                            game="One game (default: every game)", share=SHARE_HELP)
     async def h2h(self, interaction: discord.Interaction, player: discord.Member | discord.User,

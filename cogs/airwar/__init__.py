@@ -61,7 +61,7 @@ class AirWarCog(PracticeCog, MatchCog, name=COG_NAME):
     airwar = app_commands.Group(name="airwar", description="Air War: a card battle for 2-4 pilots")
 
     # --- commands --------------------------------------------------------------------------------------
-    @airwar.command(name="challenge", description="Challenge someone in this server to a game of Air War")
+    @airwar.command(name="challenge", description="Challenge someone to a game of Air War")
     @app_commands.describe(
         opponent="Who to challenge (me, the bot, for an unrated practice match)",
         aces="Aces high (default) or low",

@@ -50,7 +50,7 @@ class ArmyCog(PracticeCog, MatchCog, name=COG_NAME):
 
     army = app_commands.Group(name="army", description="Army: armies with stamina fight with red and black cards")
 
-    @army.command(name="challenge", description="Challenge someone in this server to a game of Army")
+    @army.command(name="challenge", description="Challenge someone to a game of Army")
     @app_commands.describe(
         opponent="Who to challenge (me, the bot, for an unrated practice match)",
         timer="Seconds for each choice (the armies, each card), 30 to 600 (default: this server's timer)",

@@ -33,7 +33,7 @@ class BundleWarCog(MatchCog, name=COG_NAME):
     def _panel_call(self, key: str) -> tuple[PanelCall, tuple[str, ...]]:
         return MatchKernel.pick, (key,)  # every panel button picks its key
 
-    @bundlewar.command(name="challenge", description="Challenge someone in this server to Bundle War")
+    @bundlewar.command(name="challenge", description="Challenge someone to Bundle War")
     @app_commands.describe(opponent="Who to challenge", small="A short game: 32 cards and two jokers")
     async def challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User,
                         small: bool = False) -> None:

@@ -44,7 +44,7 @@ class SpeedWarCog(MatchCog, name=COG_NAME):
 
     speedwar = app_commands.Group(name="speedwar", description="Speed War: the fastest right press takes the cards")
 
-    @speedwar.command(name="challenge", description="Challenge someone in this server to Speed War")
+    @speedwar.command(name="challenge", description="Challenge someone to Speed War")
     @app_commands.describe(opponent="Who to challenge",
                            rounds="Rounds before the most cards wins (default: this server's, else 100)")
     async def challenge(self, interaction: discord.Interaction, opponent: discord.Member | discord.User,

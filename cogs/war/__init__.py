@@ -190,7 +190,7 @@ class WarCog(MatchCog, name=COG_NAME):
             await self.tell(interaction, _("Those rules can't be played: {reason}", reason=said(error, interaction)))
             return None
 
-    @war_group.command(name="challenge", description="Challenge someone in this server to a game of War")
+    @war_group.command(name="challenge", description="Challenge someone to a game of War")
     @app_commands.describe(opponent="Who to challenge", variant=VARIANT_HELP,
                            pace=PACE_HELP, rules=RULES_HELP)
     @app_commands.choices(pace=PACES)
