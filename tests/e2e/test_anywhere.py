@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +37,7 @@ from tests.e2e.test_airwar import (
     weave,
 )
 from tests.e2e.test_localdiscord_commands import call, refused_at
+from tests.e2e.test_stats import replayed
 from tests.localdiscord import Env, Message, User
 from tests.localdiscord.airwar import airwar_bot_factory
 from tests.records import match_results
@@ -202,13 +202,7 @@ async def test_two_friends_play_a_whole_air_war_match_in_a_group_dm(make_env, tm
     export = await click(env, bob, ix.message, label="Export 1")
     [attachment] = env.ephemerals(bob)[-1].attachments
     assert export.response.ephemeral and attachment.filename == f"match-{match_id}.json"
-    path = tmp_path / attachment.filename
-    path.write_bytes(attachment.data)
-    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "replay", str(path), cwd=ROOT,
-                                                   stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    stdout, stderr = await asyncio.wait_for(process.communicate(), 60)
-    assert process.returncode == 0, stderr.decode()
-    last = json.loads(stdout.decode().strip().splitlines()[-1])
+    last = await replayed(tmp_path, attachment)
     assert (last["winner"], last["reason"]) == (match.result["winner"], match.result["reason"])
     assert json.loads(attachment.data)["game"] == "airwar"
 
@@ -412,17 +406,24 @@ async def test_army_against_the_bot_in_a_dm_with_the_bot(make_env, tmp_path):
     assert not [r for r in env.requests if r.method == "POST" and r.template == "/channels/{channel_id}/messages"]
 
 
-async def test_a_match_whose_tokens_run_out_pauses_and_resumes_with_the_deadline_applied(make_env, tmp_path):
+async def group_match_at_engagement_2(make_env, tmp_path: Path, *, timer: int) -> tuple[Any, ...]:
+    """Two players who installed the app play an Air War match in their group DM (arrangement ``timer``) through
+    its first engagement: (env, alice, bob, the group DM, the match's one message, its id, what was played)."""
     env = await start(make_env, tmp_path)
     alice, bob = outsiders(env, "alice", "bob")
     group = env.group_dm("friends", alice, bob)
-    ix = await slash(env, alice, "airwar challenge", group, opponent=bob, timer=600)
+    ix = await slash(env, alice, "airwar challenge", group, opponent=bob, timer=timer)
     table = ix.message
     match_id = match_id_of(table)
     await click(env, bob, table, label="Accept")
     played = await play_on_table(env, [alice, bob], table, until=1)
     await env.wait_for(lambda: board(env, group, 2) is table and table.buttons, message="no engagement 2")
     await settled(env, match_id)
+    return env, alice, bob, group, table, match_id, played
+
+
+async def test_a_match_whose_tokens_run_out_pauses_and_resumes_with_the_deadline_applied(make_env, tmp_path):
+    env, alice, bob, group, table, match_id, played = await group_match_at_engagement_2(make_env, tmp_path, timer=600)
     before = await env.bot.matches.get_match(match_id)
     assert before.step == 2 and before.deadline_at is not None
 
@@ -582,16 +583,7 @@ async def test_the_local_discord_refuses_what_an_app_may_not_do_where_it_is_no_m
 
 
 async def test_a_match_whose_tokens_all_ran_out_at_once_resumes_on_any_click(make_env, tmp_path):
-    env = await start(make_env, tmp_path)
-    alice, bob = outsiders(env, "alice", "bob")
-    group = env.group_dm("friends", alice, bob)
-    ix = await slash(env, alice, "airwar challenge", group, opponent=bob, timer=300)
-    table = ix.message
-    match_id = match_id_of(table)
-    await click(env, bob, table, label="Accept")
-    await play_on_table(env, [alice, bob], table, until=1)
-    await env.wait_for(lambda: board(env, group, 2) is table and table.buttons, message="no engagement 2")
-    await settled(env, match_id)
+    env, alice, _, group, table, match_id, _ = await group_match_at_engagement_2(make_env, tmp_path, timer=300)
 
     # the clock jumps past every token's end (the bot was busy, or away): nothing is tried with an expired token
     env.clock.advance(16 * 60)

@@ -83,6 +83,18 @@ def shown(rating) -> str:
     return str(max(0, round(rating.ordinal(alpha=DISPLAY_SCALE, target=DISPLAY_START))))
 
 
+async def replayed(tmp_path: Path, attachment) -> dict:
+    """The last line ``python -m bot replay`` prints for an exported match file (an ephemeral answer's attachment):
+    the replayed match's outcome."""
+    path = tmp_path / attachment.filename
+    path.write_bytes(attachment.data)
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "replay", str(path), cwd=ROOT,
+                                                   stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    stdout, stderr = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 0, stderr.decode()
+    return json.loads(stdout.decode().strip().splitlines()[-1])
+
+
 async def slash(env: Env, user: User, command: str, **options):
     ix = await env.slash(user, command, **options)
     await ix.wait_response()
@@ -198,13 +210,7 @@ async def test_history_pages_link_each_match_and_export_a_match_file_that_replay
         f"file gets the same game again.\n-# Running the bot? `python -m bot replay match-{played_id}.json` plays it.")
     data = json.loads(attachment.data)
     assert data["game"] == "airwar" and data["rules"]["stack"] == 7 and data["moves"]
-    path = tmp_path / attachment.filename
-    path.write_bytes(attachment.data)
-    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "replay", str(path), cwd=ROOT,
-                                                   stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    stdout, stderr = await asyncio.wait_for(process.communicate(), 60)
-    assert process.returncode == 0, stderr.decode()
-    last = json.loads(stdout.decode().strip().splitlines()[-1])
+    last = await replayed(tmp_path, attachment)
     assert (last["winner"], last["reason"]) == (result["winner"], result["reason"])
 
     # shared: anyone here pages it and exports from it, privately
