@@ -16,6 +16,7 @@ Discord's 3 seconds instead of "This interaction failed".
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import pkgutil
 import re
@@ -64,6 +65,21 @@ def cog_extensions() -> list[str]:
     found = {f"cogs.{module.name}" for module in pkgutil.iter_modules([str(COGS_FOLDER)])
              if module.name != KIT and not module.name.startswith("_")}
     return sorted(found | {plugin.cog_extension for plugin in registry().plugins})
+
+
+def release_answered(interaction: discord.Interaction) -> None:
+    """Break the reference cycle between an answered interaction and its response, so it is freed as soon as the
+    bot lets go of it.
+
+    discord.py's ``Interaction`` keeps its ``InteractionResponse``, which keeps the interaction: without this every
+    click (its message, components, buttons and user: some 60 objects) lived until a garbage collection found it,
+    which filled the collector's older generations; at 200 Air War matches at once that was 111 collections with
+    pauses of up to 190 ms in 3 minutes, and 7 collections (none of the older generations) once the cycle is broken
+    (``tests.bench.airwar_matches``). The response stays: ``is_done()`` still says it is answered."""
+    response = interaction.response
+    if response.is_done():
+        with contextlib.suppress(AttributeError):  # (released already)
+            del response._parent
 
 
 class MatchDisplay(Protocol):
@@ -356,11 +372,13 @@ class CardGameBot(commands.Bot):
             log.exception("a click on %s failed", custom_id)
             failed = True
         if interaction.response.is_done():
+            release_answered(interaction)
             return
         if not taken:
             log.info("a click on %s, which no button takes, answered", custom_id)
         answer = SORRY if failed else NOTHING_TO_DO if taken else NO_LONGER_IN_USE
         await self._tell_privately(interaction, texts(interaction.locale)(answer))
+        release_answered(interaction)
 
     @staticmethod
     async def _tell_privately(interaction: discord.Interaction, text: str) -> None:

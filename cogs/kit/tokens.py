@@ -74,11 +74,15 @@ class TokensExpired(discord.Forbidden):
         super().__init__(response, {"code": 50027, "message": f"no fresh interaction token in channel {channel_id}"})
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Heard:
-    """An interaction heard in a channel, and when (the bot's clock)."""
+    """What the bot keeps of the newest interaction heard in a channel: its token (with its application and the
+    HTTP session that answers it), and when it came (the bot's clock). Not the interaction: that would keep its
+    message and every component of it alive as long as the channel is known."""
 
-    interaction: discord.Interaction
+    application_id: int
+    token: str
+    session: Any
     at: float
 
 
@@ -117,7 +121,7 @@ class InteractionDelivery:
         known = self._newest.get(channel_id)
         if known is not None and known.at > now:
             return
-        self._newest[channel_id] = Heard(interaction, now)
+        self._newest[channel_id] = Heard(interaction.application_id, interaction.token, interaction._session, now)
         self.bot.timers.arm(("pause", channel_id), now + TOKEN_LIFE - PAUSE_MARGIN,
                             functools.partial(self.pause_channel, channel_id))
         waiting = [match_id for match_id, channel in self.paused.items() if channel == channel_id]
@@ -134,12 +138,12 @@ class InteractionDelivery:
         heard = self._newest.get(channel_id)
         return heard is None or self.bot.clock() >= heard.at + TOKEN_LIFE - PAUSE_MARGIN
 
-    def fresh(self, channel_id: int) -> discord.Interaction | None:
-        """The channel's newest interaction while its token may still be used (``None``: none is)."""
+    def fresh(self, channel_id: int) -> Heard | None:
+        """The channel's newest token while it may still be used (``None``: none is)."""
         heard = self._newest.get(channel_id)
         if heard is None or self.bot.clock() - heard.at > USABLE_FOR:
             return None
-        return heard.interaction
+        return heard
 
     def track(self, match: MatchRecord) -> None:
         """A match shown through tokens, as it stands: kept while open (its channel's pause concerns it)."""
@@ -180,30 +184,30 @@ class InteractionDelivery:
     async def edit(self, channel_id: int, message_id: int, **kwargs: Any) -> dict[str, Any]:
         """Edit the application's message in the channel with its newest token (``kwargs``: an edit's, laid out
         already); Discord's payload of the message. :class:`TokensExpired`: no token is fresh."""
-        interaction = self._token(channel_id)
+        heard = self._token(channel_id)
         state = self.bot._connection
         with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions, **kwargs) as params:
             return await async_context.get().edit_webhook_message(
-                interaction.application_id, interaction.token, message_id, session=interaction._session,
+                heard.application_id, heard.token, message_id, session=heard.session,
                 proxy=state.http.proxy, proxy_auth=state.http.proxy_auth, payload=params.payload,
                 multipart=params.multipart, files=params.files)
 
     async def post(self, channel_id: int, **kwargs: Any) -> dict[str, Any]:
-        """A new message in the channel, as a followup of its newest interaction (a match whose table's id was
+        """A new message in the channel, as a followup with its newest token (a match whose table's id was
         lost, the accuracy after a practice match); Discord's payload of it."""
-        interaction = self._token(channel_id)
+        heard = self._token(channel_id)
         state = self.bot._connection
         with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions, **kwargs) as params:
             return await async_context.get().execute_webhook(
-                interaction.application_id, interaction.token, session=interaction._session,
+                heard.application_id, heard.token, session=heard.session,
                 proxy=state.http.proxy, proxy_auth=state.http.proxy_auth, payload=params.payload,
                 multipart=params.multipart, files=params.files, wait=True)
 
     async def fetch(self, channel_id: int, message_id: int) -> discord.Message:
         """The application's message in the channel, read with its newest token."""
-        interaction = self._token(channel_id)
+        heard = self._token(channel_id)
         data = await async_context.get().get_webhook_message(
-            interaction.application_id, interaction.token, message_id, session=interaction._session,
+            heard.application_id, heard.token, message_id, session=heard.session,
             proxy=self.bot.http.proxy, proxy_auth=self.bot.http.proxy_auth)
         return self.message(channel_id, data)
 
@@ -228,16 +232,20 @@ class InteractionDelivery:
             kwargs["attachments"] = kwargs.pop("files")
         return self.message(channel_id, await self.edit(channel_id, table_id, **as_layout(kwargs, edit=True)))
 
-    def _token(self, channel_id: int) -> discord.Interaction:
-        interaction = self.fresh(channel_id)
-        if interaction is None:
+    def _token(self, channel_id: int) -> Heard:
+        heard = self.fresh(channel_id)
+        if heard is None:
             raise TokensExpired(channel_id)
-        return interaction
+        return heard
 
     # --- pausing and resuming ----------------------------------------------------------------------------
     async def pause_channel(self, channel_id: int) -> None:
         """The channel's newest token is about to run out: each open match there pauses, its table saying so (with
-        a Continue button) while the token can still edit it."""
+        a Continue button) while the token can still edit it. A channel with no match shown in it is forgotten (a
+        player's DM with the bot, say: the next click there is heard again)."""
+        if not self._matches.get(channel_id):
+            self._newest.pop(channel_id, None)
+            return
         for match_id, game in list(self._matches.get(channel_id, {}).items()):
             try:
                 match = await self.bot.service_for(game).get_match(match_id)
@@ -274,11 +282,11 @@ class InteractionDelivery:
     async def _mark(self, match: MatchRecord, *, paused: bool) -> None:
         """The table with (``paused``) or without the pause line and its Continue button; the rest as it is."""
         assert match.challenge_message_id is not None
-        interaction = self._token(match.channel_id)
+        heard = self._token(match.channel_id)
         adapter = async_context.get()
         http = self.bot.http
-        shown = await adapter.get_webhook_message(interaction.application_id, interaction.token,
-                                                  match.challenge_message_id, session=interaction._session,
+        shown = await adapter.get_webhook_message(heard.application_id, heard.token,
+                                                  match.challenge_message_id, session=heard.session,
                                                   proxy=http.proxy, proxy_auth=http.proxy_auth)
         components = [c for c in shown.get("components") or [] if not _is_pause_part(c)]
         v2 = bool(int(shown.get("flags") or 0) & IS_COMPONENTS_V2)
@@ -297,8 +305,8 @@ class InteractionDelivery:
             payload["content"] = "\n".join(part for part in (shown.get("content") or "").split("\n")
                                            if not part.startswith("⏸️"))
         payload["components"] = components
-        await adapter.edit_webhook_message(interaction.application_id, interaction.token, match.challenge_message_id,
-                                           session=interaction._session, proxy=http.proxy,
+        await adapter.edit_webhook_message(heard.application_id, heard.token, match.challenge_message_id,
+                                           session=heard.session, proxy=http.proxy,
                                            proxy_auth=http.proxy_auth, payload=payload)
 
     async def _language(self, match: MatchRecord) -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import discord
 import pytest
 
 from tests.e2e.test_airwar import (
@@ -404,6 +405,15 @@ async def test_army_against_the_bot_in_a_dm_with_the_bot(make_env, tmp_path):
     # the DM holds the match's one message (and the accuracy after it, a followup of the last click)
     assert env.messages(dm)[0] is table and all(m.webhook_id for m in env.messages(dm))
     assert not [r for r in env.requests if r.method == "POST" and r.template == "/channels/{channel_id}/messages"]
+    # the bot kept the DM's newest token, not the interaction (its message and components), and forgets the DM once
+    # that token is about to run out with no match shown there
+    delivery = env.bot.interaction_delivery
+    kept = delivery.fresh(dm.id)
+    assert kept is not None and not isinstance(kept, discord.Interaction)
+    assert not any(isinstance(value, discord.Interaction) for value in (getattr(kept, name) for name in kept.__slots__))
+    assert delivery.serves(dm.id)
+    env.clock.advance(14.2 * 60)
+    await env.wait_for(lambda: not delivery.serves(dm.id), message="the DM's token was kept after its match")
 
 
 async def group_match_at_engagement_2(make_env, tmp_path: Path, *, timer: int) -> tuple[Any, ...]:
