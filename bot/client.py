@@ -425,6 +425,10 @@ class CardGameBot(commands.Bot):
                 await interaction.response.send_message(message, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not tell the user about a failed command", exc_info=True)
+        release_answered(interaction)
+
+    async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
+        release_answered(interaction)
 
     async def close(self) -> None:
         try:
