@@ -14,7 +14,7 @@ from bot.i18n import COMMAND_NAME, DEFAULT_LANGUAGE, LANGUAGES, N_, placeholders
 from bot.i18n.check import GAME_AFTER_PREPOSITION, every_problem, is_command_name, read
 from bot.i18n.commands import SPOKEN_LOCALES, CommandTranslator
 from bot.i18n.extract import bot_command_strings, bot_command_tree, marked_strings
-from bot.registry import game_names
+from bot.registry import game_names, registry
 from bot.render.fonts import BOLD_STACK, STACK, runs
 from bot.rules_text import rules_text
 from tests.localdiscord import command_characters
@@ -170,3 +170,12 @@ def test_small_counts_are_written_as_babel_writes_them(language):
     words = texts(language)
     for value in (0, 1, 7, 42, 999, 1000, 12345):
         assert words.number(value) == format_decimal(value, locale=language), (language, value)
+
+
+@pytest.mark.parametrize("language", [language for language in LANGUAGES if language != DEFAULT_LANGUAGE])
+def test_each_games_name_says_in_its_catalogue_why_it_was_chosen(language):
+    titles = {entry.engine.title for entry in registry().entries() if not entry.name.startswith("toy")}
+    catalogue = read(language)
+    unexplained = [title for title in sorted(titles)
+                   if not any(comment.startswith("Name: ") for comment in catalogue.get(title).user_comments)]
+    assert not unexplained
