@@ -230,7 +230,7 @@ def test_the_practice_hint_and_accuracy_in_the_players_and_servers_language():
     assert accuracy({1: {"accuracy": 100.0, "costliest": None}}, ["<@1>", "<@2>"], "engagement",
                     texts("ru")) == (
         "🎯 <@2>, твоя точность: **100%** (насколько твои порядки были близки к лучшему порядку; 100% = лучший "
-        "порядок в каждом бою).\nТы каждый раз играл лучшим образом.")
+        "порядок в каждом бою).\nКаждый твой ход был лучшим.")
     with pseudo_language():
         say = texts(PSEUDO)
         texts_shown = [practice.hint(data, say), practice.hint(fights, say), practice.hint(anything, say),
