@@ -281,21 +281,26 @@ class MatchKernel(Challenges):
             work.changes.add(Change.DEADLINE)
             return await work.result()
 
-    async def step_delivered(self, match_id: int, step: int, at: float) -> MatchUpdate | None:
+    async def step_delivered(self, match_id: int, step: int, at: float, *,
+                             unseen: bool = False) -> MatchUpdate | None:
         """The step's choices reached their players at ``at`` (the last of their panels was delivered: a DM sent or
         edited, the public board with its button posted, or the thread's message whose buttons they act with: War's
         table, Speed War's round): a player's time starts when they can act, so the
         step's deadline becomes at least ``at`` + the match's timer. Moved by more than
         :data:`DELIVERY_SLACK`: event ``deadline_moved`` (``reason`` ``delivery``); else, or when the step is
         over, nothing changes and ``None`` is returned (most calls decide that from memory, without a
-        transaction)."""
+        transaction).
+
+        ``unseen``: the step's panels and board are about to be shown at ``at`` and nothing shows its deadline yet
+        (the presenter asks before it sends them, so they show the deadline they will keep): the deadline moves
+        without an event, as nothing is there to show it again."""
         known = self._known(match_id)
         timer = self._step_seconds.get(match_id)
         if known is not None and timer is not None and timer[0] == step:
             deadline = self._delivered_deadline(known.match, step, at + timer[1])
             if deadline is None:
                 return None
-        async with self._work(match_id) as work:
+        async with self._work(match_id, one_write=unseen) as work:  # (unseen: the deadline is its one write)
             match = work.match
             if timer is not None and timer[0] == step:
                 seconds: float = timer[1]
@@ -305,8 +310,9 @@ class MatchKernel(Challenges):
             if deadline is None:
                 return None
             await work.update(deadline_at=deadline)
-            await work.queue([{"type": "deadline_moved", **self.flow.step_keys(step), "engagement": step,
-                               "deadline_at": deadline, "reason": "delivery"}])
+            if not unseen:
+                await work.queue([{"type": "deadline_moved", **self.flow.step_keys(step), "engagement": step,
+                                   "deadline_at": deadline, "reason": "delivery"}])
             work.changes.add(Change.DEADLINE)
             return await work.result()
 
@@ -393,22 +399,42 @@ class MatchKernel(Challenges):
     async def _draft(
         self, match_id: int, user_id: int, step: int, change: Callable[[list[str], list[str]], list[str]]
     ) -> MatchUpdate:
+        """A draft's change: on the match in memory when it is there (checked and changed there, its one write -- the
+        seat's draft -- stored before it returns, nothing read back), else in a one-write block."""
+        if self._known(match_id) is not None:
+            async with self._lock(match_id):
+                known = self._known(match_id)  # (again: a change may have forgotten it meanwhile)
+                if known is not None:
+                    game = known.read_game()
+                    seat, panel, new_draft = self._drafted(known.match, game, user_id, step, change)
+                    if new_draft is None:
+                        return MatchUpdate(known.match, panel=panel)
+                    async with self.db.statement() as conn:
+                        await self.store.update_seat(conn, match_id, seat, draft=new_draft)
+                    match = known.match = known.match.with_seat(seat, draft=tuple(new_draft))
+                    return MatchUpdate(match, changes=frozenset({Change.DRAFT}), panel=self._panel(match, game, seat))
         async with self._work(match_id, one_write=True) as work:
-            match = work.match
-            seat = self._seat(match, user_id)
-            self._check_active(match)
-            self._check_step(match, step)
             game = self._read_game(work)
-            panel = self._panel(match, game, seat)
-            items, draft = self.flow.draft_items(panel)
-            if self.flow.locked(panel):
-                raise self.flow.already_chosen(step)
-            new_draft = change(items, draft)
-            if new_draft != draft:
-                await self.store.update_seat(work.conn, match.id, seat, draft=new_draft)
+            seat, panel, new_draft = self._drafted(work.match, game, user_id, step, change)
+            if new_draft is not None:
+                await self.store.update_seat(work.conn, match_id, seat, draft=new_draft)
                 work.changes.add(Change.DRAFT)
-                work.mirrored(match.with_seat(seat, draft=tuple(new_draft)))
+                work.mirrored(work.match.with_seat(seat, draft=tuple(new_draft)))
             return await work.result(self._panel(work.match, game, seat))
+
+    def _drafted(self, match: MatchRecord, game: Game | None, user_id: int, step: int,
+                 change: Callable[[list[str], list[str]], list[str]]) -> tuple[int, Any, list[str] | None]:
+        """The user's seat, their panel and the draft ``change`` makes of it (``None``: the same); refuses a match
+        not being played, a stale step and a choice locked in already."""
+        seat = self._seat(match, user_id)
+        self._check_active(match)
+        self._check_step(match, step)
+        panel = self._panel(match, game, seat)
+        items, draft = self.flow.draft_items(panel)
+        if self.flow.locked(panel):
+            raise self.flow.already_chosen(step)
+        new_draft = change(items, draft)
+        return seat, panel, None if new_draft == draft else new_draft
 
     async def tap(self, match_id: int, user_id: int, step: int, item: str) -> MatchUpdate:
         """Place ``item`` (one of the draft's items not placed yet) next in the order."""

@@ -274,14 +274,18 @@ class MatchWork:
         #: the servers whose matches this process looks after (:mod:`bot.cluster`): resumes, deadlines
         self.owns: Callable[[int | None], bool] = lambda guild_id: True
 
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        """The match's lock: every change of the match holds it."""
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = self._locks[match_id] = asyncio.Lock()
+        return lock
+
     @asynccontextmanager
     async def _work(self, match_id: int, *, one_write: bool = False) -> AsyncIterator[Work]:
         """The match's lock, then one transaction with the match (from memory, else loaded). ``one_write``: the
         block writes one statement at most (:meth:`Storage.statement`: no ``BEGIN``/``COMMIT`` round trips)."""
-        lock = self._locks.get(match_id)
-        if lock is None:
-            lock = self._locks[match_id] = asyncio.Lock()
-        async with lock:
+        async with self._lock(match_id):
             try:
                 async with self.db.statement() if one_write else self.db.transaction() as conn:
                     if self.db.shared and not one_write:  # other processes: they wait for this one, and it for them

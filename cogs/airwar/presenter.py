@@ -17,8 +17,9 @@ What each event becomes:
   show engagement ``n``, above it how engagement ``n - 1`` ended; ``0``: the panel opens in the thread only), then
   the public board (``board:<n>``), whose
   **Arrange** button opens the presser's panel as an ephemeral message until both orders are locked in; the
-  engagement's deadline then starts from when the last panel reached its player;
-* ``order_locked`` -- the board shows who has locked in;
+  engagement's deadline starts as they go out (so they show the one they keep) and moves on if the last panel
+  reached its player late;
+* ``order_locked`` -- the board shows who has locked in (not for the last one: its flips follow at once);
 * ``flip`` -- the board becomes the flips, one more per event, at the server's flip pace (``fight`` and
   ``engagement_end`` need no edit: the frames include them, the last one the engagement's summary);
 * ``arrange_timeout`` -- a note in the thread; the late players' panels say how their engagement ended (played as
@@ -80,6 +81,8 @@ class AirWarPresenter(Presenter):
     buttons = BUTTONS
     prefix = "airwar"
     colour = COLOUR
+    deadline_starts_when_shown = True  # (the board's deadline is the match's: ``public_board``)
+    marked_with_the_next = frozenset({"order_locked"})  # (edits of the board, shown again as they were)
 
     def __init__(self, bot: Any, service: MatchKernel) -> None:
         super().__init__(bot, service)
@@ -242,7 +245,10 @@ class AirWarPresenter(Presenter):
 
     @shows("order_locked")
     async def _on_order_locked(self, show: AirWarShow, event: QueuedEvent) -> None:
-        await self._show_board(show, event.event["engagement"], up_to=event.seq)
+        number = event.event["engagement"]
+        if any(q.type == "flip" and q.event["engagement"] == number for q in show.batch):
+            return  # the last order: the flips that follow in this batch replace the board at once
+        await self._show_board(show, number, up_to=event.seq)
 
     @shows("flip")
     async def _on_flip(self, show: AirWarShow, event: QueuedEvent) -> None:

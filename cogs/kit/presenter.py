@@ -210,6 +210,10 @@ class ShowLoop:
     outbox: EventQueue[Any]
     #: event type -> the method that shows it: the methods each class registers with :func:`shows`, over its base's
     shown_by: ClassVar[Mapping[str, ShowEvent]] = MappingProxyType({})
+    #: event types whose shown mark may wait for the next event's in the same run (one write for several): events
+    #: that show again as they were (an edit of the same message) if a crash comes before the mark, and that no
+    #: player's action waits for (an event of another type is marked before it is shown, and so is a run's last)
+    marked_with_the_next: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -359,6 +363,10 @@ class Presenter(ShowLoop):
     buttons: ClassVar[MatchButtons]
     colour: ClassVar[discord.Colour]
     finished_colour: ClassVar[discord.Colour] = discord.Colour.from_rgb(110, 110, 110)
+    #: the step's public message shows the match's own deadline (not only its events'): the step's deadline is
+    #: started just before its panels go out (:meth:`_start_deadline`), so they and the board show the deadline
+    #: they keep, and a step whose panels arrive on time needs no second edit of each
+    deadline_starts_when_shown: ClassVar[bool] = False
     #: what the game's words call a match ("game" in War's)
     match_word: ClassVar[str] = "match"
 
@@ -410,7 +418,10 @@ class Presenter(ShowLoop):
         if not queued:
             return
         show = await self._new_show(await self.outbox.match(match_id), queued)
-        unmarked: int | None = None  # an event that shows nothing, marked with the next one (marks go up to a seq)
+        # an event that shows nothing, or one of ``marked_with_the_next``, is marked with the next one (marks go up to
+        # a seq); ``waiting``: such an event was shown, its mark not written yet
+        unmarked: int | None = None
+        waiting = False
         for index, event in enumerate(queued):
             if self._closed:
                 return
@@ -419,12 +430,20 @@ class Presenter(ShowLoop):
             if handler is None:
                 unmarked = event.seq
                 continue
+            if waiting and event.type not in self.marked_with_the_next and unmarked is not None:
+                await self._mark_shown(match_id, unmarked)
+                waiting = False
             show.match = await self.outbox.match(match_id)
             if not await self._show_with_retries(show, event, handler):
+                if unmarked is not None and waiting:
+                    await self._mark_shown(match_id, unmarked)
                 self._retry_later(match_id)
                 return
+            if event.type in self.marked_with_the_next:
+                unmarked, waiting = event.seq, True
+                continue
             await self._mark_shown(match_id, event.seq)
-            unmarked = None
+            unmarked, waiting = None, False
         if unmarked is not None:
             await self._mark_shown(match_id, unmarked)
         self._shown_all(match_id)
@@ -962,6 +981,8 @@ class Presenter(ShowLoop):
         if not seats:
             return delivery
         places = await self.preferences.panel_places(match.seats[seat].user_id for seat in seats)
+        if self.deadline_starts_when_shown:
+            await self._start_deadline(show, step)
         messages: dict[str, int] = {}
         outcomes = await asyncio.gather(*(
             self._send_panel(show, step, seat, places[match.seats[seat].user_id], messages, delivery)
@@ -1007,6 +1028,15 @@ class Presenter(ShowLoop):
                 delivery.in_thread.append(seat)
                 message_id = 0
         messages[dm_name(step, seat)] = message_id
+
+    async def _start_deadline(self, show: Show, step: int) -> None:
+        """The step's panels and public message are about to be shown, and nothing shows its deadline yet: it
+        starts now (it was set when the step began, before the last step's flips or rounds were shown), moved
+        without an event (:meth:`MatchKernel.step_delivered`'s ``unseen``)."""
+        update = await self.service.step_delivered(show.match.id, step, self.service.clock(), unseen=True)
+        if update is not None:
+            show.match = update.match
+            self.on_update(update)
 
     async def _deadline_from_delivery(self, show: Show, step: int, delivery: Delivery) -> None:
         """After the step's panels (:meth:`_send_panels`) and its public board were shown: the step's deadline

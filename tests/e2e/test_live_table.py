@@ -27,6 +27,7 @@ from tests.e2e.test_airwar import (
     settled,
     stack_of,
     start,
+    version_texts,
 )
 from tests.e2e.test_airwar_restart import creates, edits, titled
 
@@ -77,6 +78,48 @@ async def test_a_dm_held_back_moves_its_deadline_by_the_delay(make_env, tmp_path
         shown_panel = dm_panel(env, user, 1)
         await lock_in(env, user, shown_panel, POLICIES[seat](stack_of(shown_panel)))
     await env.wait_for(lambda: dm_panel(env, alice, 2) and dm_panel(env, bob, 2), message="no engagement 2")
+
+
+async def test_a_step_shown_late_starts_its_deadline_as_its_panels_go_out(make_env, tmp_path):
+    """Engagement 2 begins when the last order of engagement 1 is locked in, but its panels go out only once the
+    flips are shown: its deadline starts then, the panels and board show that one from the first, and nothing is
+    edited again for it (no ``deadline_moved``, one edit of each DM panel for engagement 2). And the last lock-in
+    of engagement 1 does not edit its board before the flips replace it."""
+    env = await start(make_env, tmp_path)
+    alice, bob = env.user("alice"), env.user("bob")
+    message = await challenge(env, alice, bob)
+    match_id = match_id_of(message)
+    thread = await accept(env, bob, message)
+    first_board = await env.wait_for(lambda: board(env, thread, 1))
+    # the flips of engagement 1 are slow to show (Discord holds the board's first flip 20 s)
+    hold = env.hold(edits(first_board, lambda body: "1." in json.dumps(body.get("components"))))
+    for seat, user in enumerate((alice, bob)):
+        panel = await env.wait_for(lambda user=user: dm_panel(env, user, 1))
+        await lock_in(env, user, panel, POLICIES[seat](stack_of(panel)))
+    await hold.wait(timeout=10)
+    begun = (await env.bot.matches.get_match(match_id)).deadline_at  # set as engagement 2 began
+    assert begun is not None
+    env.clock.advance(HELD_S)
+    released = env.clock.time()
+    hold.release()
+    panels = await env.wait_for(lambda: dm_panel(env, alice, 2) and dm_panel(env, bob, 2) and
+                                (dm_panel(env, alice, 2), dm_panel(env, bob, 2)))
+    await settled(env, match_id)
+
+    match = await env.bot.matches.get_match(match_id)
+    # the timer (120 s) from when the panels went out, not from when the engagement began (with the flips' time)
+    assert match.step == 2 and match.deadline_at == pytest.approx(released + 120, abs=1.0) and match.deadline_at > begun
+    assert not [q for q in await env.bot.matches.outbox.events(match_id) if q.type == "deadline_moved"]
+    shown = board(env, thread, 2)
+    assert shown is not None and deadline_shown(shown.text) == int(match.deadline_at)
+    for panel in panels:
+        assert deadline_shown(panel.text) == int(match.deadline_at)
+        # (the one DM message of the match: engagement 2's panel is its one edit since engagement 1 ended)
+        assert sum("engagement 2" in text for text in version_texts(panel)) == 1
+    # the board said who locked in first; the last lock-in's board went straight to the flips
+    texts = version_texts(first_board)
+    assert any(text.count("✅ locked in") == 1 for text in texts)
+    assert not any(text.count("✅ locked in") == 2 for text in texts)
 
 
 async def test_a_busy_channel_does_not_hold_back_the_panels_of_its_matches(make_env, tmp_path):

@@ -71,7 +71,9 @@ class PublicBoard:
 
     ``view``: the spectator's view of the engagement as its ``engagement`` event drew it (what the board renders:
     both stacks as drawn, counts, who has locked in by ``up_to``); ``deadline_at``: when its orders are due (moved
-    by a later ``deadline_moved`` event up to ``up_to``); ``locked`` per seat by ``up_to``; ``played``: it was
+    by a later ``deadline_moved`` event up to ``up_to``; while the match is arranging this engagement, the match's
+    own deadline, which also moves without an event before anything showed it: ``MatchKernel.step_delivered``'s
+    ``unseen``); ``locked`` per seat by ``up_to``; ``played``: it was
     flipped (its ``flip`` events exist); ``events``: every public event of the engagement (the flips' frames are
     rendered from them, up to the flip being shown); ``timed_out``: the seats that missed its deadline by
     ``up_to``."""
@@ -111,6 +113,9 @@ def public_board(match: MatchRecord, queued: Sequence[QueuedEvent], up_to_seq: i
             deadline = q.event["deadline_at"]
         elif q.type == "arrange_timeout":
             timed_out += [seat for seat in q.event["seats"] if seat not in timed_out]
+    if (match.status == "active" and match.step == start["number"] and match.deadline_kind == ARRANGE
+            and match.deadline_at is not None):
+        deadline = match.deadline_at
     view = {
         "game": match.game, "seat": None, "rules": dict(match.rules), "engagement": start["number"],
         "phase": "ordering", "stack_size": start["stack_size"], "stacks": [list(s) for s in start["stacks"]],

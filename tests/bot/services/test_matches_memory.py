@@ -101,9 +101,13 @@ async def test_a_failed_step_is_forgotten_and_changes_nothing(service, opener, t
     match = await start_match(service)
     panel = await service.panel(match.id, ALICE)
     await service.tap(match.id, ALICE, 1, panel.stack[0])
-    with pytest.raises(errors.DraftError):
+    with pytest.raises(errors.DraftError):  # a tap refused by the match in memory: nothing to forget
         await service.tap(match.id, ALICE, 1, panel.stack[0])
-    assert service._known(match.id) is None  # refused inside the transaction: read again from the database
+    assert service._known(match.id) is not None
+    await same_as_stored(service, reader, match.id)
+    with pytest.raises(USER_ERRORS):  # an order not complete, refused inside the transaction
+        await service.confirm(match.id, ALICE, 1)
+    assert service._known(match.id) is None  # read again from the database
     await same_as_stored(service, reader, match.id)
     assert (await service.panel(match.id, ALICE)).draft == (panel.stack[0],)
 
