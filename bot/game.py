@@ -143,7 +143,7 @@ def rng_state_to_json(rng: random.Random) -> list[Any]:
 def rng_from_json(data: Sequence[Any]) -> random.Random:
     try:
         version, internal, gauss = data
-        rng = random.Random()
+        rng = random.Random.__new__(random.Random)  # (not seeded first: the state set next is the whole of it)
         rng.setstate((version, tuple(internal), gauss))
     except (TypeError, ValueError) as error:
         raise InvalidState(f"the saved random state is damaged: {error}") from None

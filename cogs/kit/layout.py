@@ -16,6 +16,7 @@ message (a note in a thread) stays a plain message, its cards as emoji too.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
@@ -70,6 +71,13 @@ def with_card_emoji(text: str) -> str:
     """``text`` with each card in notation shown as the app's emoji of it (the notation where there is none)."""
     if not CARD_EMOJI.ready:
         return text
+    return _emoji_text(text, CARD_EMOJI.version)
+
+
+@functools.lru_cache(maxsize=8192)
+def _emoji_text(text: str, version: int) -> str:
+    """:func:`with_card_emoji` for the set at ``version``, remembered: a panel's labels and lines come back at every
+    click."""
     shown = _markup_by_notation()
     return CARD_NOTATION.sub(lambda match: shown.get(match[0], match[0]), text)
 
