@@ -708,11 +708,18 @@ class AirWar(Game):
             raise InvalidState("every order is locked but the engagement was not played")
 
     def _saved_cards(self, pile: Any, what: str) -> list[str]:
+        if type(pile) is list:
+            try:
+                if _NOTATION_SEEN[self.tarot].issuperset(pile):  # (a saved game holds thousands: one check each)
+                    return list(pile)
+            except TypeError:  # something unhashable in it: said below
+                pass
         if not isinstance(pile, list) or not all(isinstance(card, str) for card in pile):
             raise InvalidState(f"a saved {what} is not a list of cards")
         for card in pile:
             if not _in_notation(card, self.tarot):
                 raise InvalidState(f"a saved {what} holds {card!r}, which is not written in card notation")
+            _NOTATION_SEEN[self.tarot].add(card)
         return list(pile)
 
     def _played_json(self) -> list[dict[str, list[list[str]]]]:
@@ -767,6 +774,10 @@ class AirWar(Game):
             order = self.orders[seat]
             if order is not None and sorted(order) != sorted(self.stacks[seat]):
                 raise InvalidState(f"seat {seat}'s saved order is not an order of its stack")
+
+
+#: with or without tarot trumps: the cards found written in card notation so far (:meth:`AirWar._saved_cards`)
+_NOTATION_SEEN: dict[bool, set[str]] = {False: set(), True: set()}
 
 
 @functools.lru_cache(maxsize=512)
