@@ -71,13 +71,20 @@ def with_card_emoji(text: str) -> str:
     """``text`` with each card in notation shown as the app's emoji of it (the notation where there is none)."""
     if not CARD_EMOJI.ready:
         return text
-    return _emoji_text(text, CARD_EMOJI.version)
+    if len(text) <= SHORT_TEXT:
+        return _short_emoji_text(text, CARD_EMOJI.version)
+    shown = _markup_by_notation()
+    return CARD_NOTATION.sub(lambda match: shown.get(match[0], match[0]), text)
 
 
-@functools.lru_cache(maxsize=8192)
-def _emoji_text(text: str, version: int) -> str:
-    """:func:`with_card_emoji` for the set at ``version``, remembered: a panel's labels and lines come back at every
-    click."""
+#: a text this short (a button's label, a line of cards) is made with emoji once and remembered: a panel's come back
+#: at every click; a longer one (a whole panel, different at each tap) is made each time
+SHORT_TEXT = 80
+
+
+@functools.lru_cache(maxsize=4096)
+def _short_emoji_text(text: str, version: int) -> str:
+    """:func:`with_card_emoji` of a short text, for the set at ``version``."""
     shown = _markup_by_notation()
     return CARD_NOTATION.sub(lambda match: shown.get(match[0], match[0]), text)
 
