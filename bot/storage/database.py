@@ -12,8 +12,13 @@ between two statements of a read touch only message ids, DMs, a seat's draft, sh
 :meth:`Database.read`). A statement block holds nothing: each of its statements is handed over outside any
 transaction, so a transaction never waits for statement blocks.
 
-Every statement is a round trip to aiosqlite's thread, and under load each trip waits for the event loop. Whoever
-holds the connection alone holds it for every trip, so only transactions do, and as briefly as they can; a click's
+Where the statements run: a bot process's own file (the default, ``shared=False``) runs them on the event loop's
+thread as they are handed over, checkpoints its write-ahead log from a thread of its own (:class:`WalCheckpoints`)
+and sends a statement that finds the file locked by another connection to aiosqlite's thread to wait there
+(:class:`SqliteConnection`). A file other processes use too (``shared=True``: the web face's) runs every statement
+on aiosqlite's thread, where it may wait for their locks. There, every statement is a round trip to the thread,
+and under load each trip waits for the event loop; this module's blocks were built so that whoever holds the
+connection alone holds it for every trip, so only transactions do, and as briefly as they can; a click's
 one-statement read or write waits at most for the transaction open at that moment, not for the reads and writes
 in flight. Reads add no ``BEGIN``/``ROLLBACK`` trips, and the journal is WAL with ``synchronous = NORMAL`` (a
 commit is safe from a killed process at once, from a power cut once checkpointed; it does not wait for the disk).
@@ -26,8 +31,10 @@ import logging
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -44,18 +51,74 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 #: the first line of a migration that must run with foreign keys off (a table rebuild)
 FOREIGN_KEYS_OFF = "-- foreign_keys: off"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+#: how long a statement waits for another connection's lock on the file (on aiosqlite's thread)
+BUSY_TIMEOUT_MS = 5000
 
 
 class SqliteConnection(aiosqlite.Connection):
     """The bot's aiosqlite connection, saying which database it is (:attr:`dialect`). It runs the text it is given
     as it is, parameters ``?`` by position; a broken constraint is raised as
-    :class:`~bot.storage.errors.ConstraintViolation` (on aiosqlite's thread, where the statement ran)."""
+    :class:`~bot.storage.errors.ConstraintViolation`.
+
+    Where a call runs: on aiosqlite's thread, as aiosqlite does it; or, once :attr:`on_the_loop` is set (the
+    database is the process's own file, :meth:`Database.open`), on the event loop's thread at the moment it is
+    handed over, with a busy timeout of 0. An indexed statement of the bot takes tens of microseconds, and each trip
+    to the thread and back cost several times that in thread switches and in waits for the interpreter's lock
+    while the loop was busy. A call that finds the file locked by another connection (``SQLITE_BUSY``: it changed
+    nothing) goes to the thread instead, where it waits up to :data:`BUSY_TIMEOUT_MS` while the loop goes on; the
+    calls handed over after it follow it there, in order, until the thread has run them all."""
 
     dialect: Dialect = SQLITE
+    #: run each call on the event loop's thread (see the class docstring)
+    on_the_loop = False
+    #: calls handed to the thread and not done yet (while any is, the next calls go there too, behind them)
+    _on_the_thread = 0
 
     def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Awaitable[Any]:
-        # every statement, cursor call and pipelined batch goes to the thread through here
-        return super()._execute(_refusing_in_storage_terms, fn, *args, **kwargs)
+        # every statement, cursor call and pipelined batch goes through here
+        if not self.on_the_loop:
+            return super()._execute(_refusing_in_storage_terms, fn, *args, **kwargs)
+        if self._on_the_thread:
+            return self._to_the_thread(fn, args, kwargs)
+        done = asyncio.get_running_loop().create_future()
+        try:
+            if self._connection is None:
+                raise ValueError("Connection closed")
+            done.set_result(_refusing_in_storage_terms(fn, *args, **kwargs))
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:  # (any kind of busy: recovery, snapshot)
+                done.set_exception(error)
+            else:
+                return self._to_the_thread(fn, args, kwargs)
+        except Exception as error:
+            done.set_exception(error)
+        return done
+
+    def _to_the_thread(self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Awaitable[Any]:
+        """``fn`` on aiosqlite's thread, waiting there while the file is locked: handed over now, behind the calls
+        handed over before it, as aiosqlite's own ``_execute`` does it (its queue, a future of this loop)."""
+        loop = asyncio.get_running_loop()
+        answer = loop.create_future()
+        self._on_the_thread += 1
+        self._tx.put_nowait((answer, partial(self._waiting_while_busy, loop, fn, args, kwargs)))
+        return answer
+
+    def _waiting_while_busy(self, loop: asyncio.AbstractEventLoop, fn: Callable[..., Any], args: tuple[Any, ...],
+                            kwargs: dict[str, Any]) -> Any:
+        raw = self._conn
+        try:
+            raw.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            try:
+                return _refusing_in_storage_terms(fn, *args, **kwargs)
+            finally:
+                raw.execute("PRAGMA busy_timeout = 0")
+        finally:
+            # counted off once it ran (not when its caller stops waiting): the loop's next call may use the
+            # connection again only then
+            loop.call_soon_threadsafe(self._thread_call_done)
+
+    def _thread_call_done(self) -> None:
+        self._on_the_thread -= 1
 
 
 def _refusing_in_storage_terms(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -63,6 +126,71 @@ def _refusing_in_storage_terms(fn: Callable[..., Any], *args: Any, **kwargs: Any
         return fn(*args, **kwargs)
     except sqlite3.IntegrityError as error:
         raise ConstraintViolation(str(error)) from error
+
+
+class WalCheckpoints:
+    """Checkpoints of the write-ahead log for a connection that runs on the event loop (:attr:`SqliteConnection
+    .on_the_loop`): SQLite's automatic checkpoint would run inside one of its commits, on the loop, and wait for the
+    disk twice. Every :attr:`every` seconds this looks at the log's size and, past :attr:`wal_bytes` (SQLite's own
+    threshold: 1,000 pages of 4 KiB), copies it into the database from its own connection on its own thread
+    (``PASSIVE``: it waits for nobody and nobody waits for it). The last connection to close checkpoints the rest."""
+
+    def __init__(self, path: Path, *, wal_bytes: int = 4 << 20, every: float = 1.0) -> None:
+        self.path = path
+        self.wal_bytes = wal_bytes
+        self.every = every
+        self._wal = Path(f"{path}-wal")
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-checkpoints")
+        self._connection: sqlite3.Connection | None = None  # (made and used on that thread only)
+        self._timer: asyncio.TimerHandle | None = None
+        self._running: asyncio.Future | None = None
+        self.done = 0
+
+    def start(self) -> None:
+        """Look every :attr:`every` seconds from now on (again from now, if already started)."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = asyncio.get_running_loop().call_later(self.every, self._look)
+
+    def _look(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(self.every, self._look)
+        if self._running is not None:
+            return
+        try:
+            size = self._wal.stat().st_size
+        except FileNotFoundError:
+            return
+        if size > self.wal_bytes:
+            self._running = loop.run_in_executor(self._thread, self._checkpoint)
+            self._running.add_done_callback(self._finished)
+
+    def _finished(self, running: asyncio.Future) -> None:
+        self._running = None
+        if not running.cancelled() and running.exception() is not None:
+            log.warning("a WAL checkpoint failed: %s", running.exception())
+
+    def _checkpoint(self) -> None:
+        if self._connection is None:
+            self._connection = sqlite3.connect(self.path, isolation_level=None)
+        self._connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        self.done += 1
+
+    async def stop(self) -> None:
+        """No more checkpoints: the one running finished, the connection closed, the thread gone."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._running is not None:
+            await asyncio.wait([self._running])
+
+        def close() -> None:
+            if self._connection is not None:
+                self._connection.close()
+                self._connection = None
+
+        await asyncio.get_running_loop().run_in_executor(self._thread, close)
+        self._thread.shutdown()
 
 
 class MigrationError(Exception):
@@ -108,8 +236,10 @@ class Database(Stores):
     def __init__(self, connection: aiosqlite.Connection, path: Path, *, shared: bool = False,
                  raw: sqlite3.Connection | None = None) -> None:
         self.connection = connection
-        #: the sqlite3 connection under aiosqlite's, used only on aiosqlite's thread (:class:`Transaction`)
+        #: the sqlite3 connection under aiosqlite's, used only where aiosqlite runs its calls (:class:`Transaction`)
         self._raw = raw
+        #: the write-ahead log's checkpoints, when statements run on the event loop (:class:`WalCheckpoints`)
+        self.checkpoints: WalCheckpoints | None = None
         #: the transaction open now (its task is ``_owner``)
         self._current: Transaction | None = None
         self.path = path
@@ -133,7 +263,8 @@ class Database(Stores):
         made: list[sqlite3.Connection] = []
 
         def connect() -> sqlite3.Connection:  # (on aiosqlite's thread, as aiosqlite.connect does it)
-            made.append(sqlite3.connect(path, isolation_level=None))
+            # (used on the event loop's thread too, once the connection runs there: see SqliteConnection)
+            made.append(sqlite3.connect(path, isolation_level=None, check_same_thread=False))
             return made[0]
 
         connection = await SqliteConnection(connect, 64)
@@ -141,10 +272,17 @@ class Database(Stores):
             await connection.execute("PRAGMA journal_mode = WAL")
             await connection.execute("PRAGMA synchronous = NORMAL")
             await connection.execute("PRAGMA foreign_keys = ON")
-            await connection.execute("PRAGMA busy_timeout = 5000")
+            await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             connection.row_factory = aiosqlite.Row
             database = cls(connection, path, shared=shared, raw=made[0])
             await database.migrate(load_migrations() if migrations is None else migrations)
+            if not shared:
+                # the process's own file: statements on the loop, checkpoints off it (see SqliteConnection)
+                await connection.execute("PRAGMA wal_autocheckpoint = 0")
+                await connection.execute("PRAGMA busy_timeout = 0")
+                connection.on_the_loop = True
+                database.checkpoints = WalCheckpoints(path)
+                database.checkpoints.start()
         except BaseException:
             await connection.close()
             raise
@@ -355,6 +493,8 @@ class Database(Stores):
             if self._closed:
                 return
             self._closed = True
+            if self.checkpoints is not None:
+                await self.checkpoints.stop()
             await self.connection.close()
 
 

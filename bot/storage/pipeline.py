@@ -4,7 +4,9 @@ each, in order, and never lets one land after the transaction failed.
 Every SQLite transaction's connection is a :class:`Transaction`: its ``BEGIN``, the writes sent and the statement
 awaited after them (or the ``COMMIT``) go to aiosqlite's thread together, as one round trip. A statement block's
 connection is wrapped in :class:`Pipelined` (:meth:`bot.storage.database.Database.pipelined`). It is the SQLite
-storage's own way to keep a transaction short, so it lives here with the rest of the database code."""
+storage's own way to keep a transaction short, so it lives here with the rest of the database code. (On a process's
+own file, where statements run on the event loop (:class:`bot.storage.database.SqliteConnection`), a round trip
+costs no thread switch; the batching still saves a pass of the loop per statement sent.)"""
 
 from __future__ import annotations
 

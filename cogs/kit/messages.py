@@ -127,7 +127,9 @@ class Answer:
         # a timer, not a task: nearly every answer is ready long before it (a task per click costs more)
         self._watch: asyncio.TimerHandle | asyncio.Task[None] = asyncio.get_running_loop().call_later(
             delay, self._start_deferring, thinking, ephemeral)
-        if delay <= 0:  # defer every answer: before the work begins
+        #: defer every answer before the work begins (the deferral is awaited as the block is entered)
+        self._defer_first = delay <= 0
+        if self._defer_first:
             self._watch.cancel()
             self._start_deferring(thinking, ephemeral)
 
@@ -142,6 +144,9 @@ class Answer:
                 self._public_thinking = thinking and not ephemeral
 
     async def __aenter__(self) -> Answer:
+        if self._defer_first:
+            assert isinstance(self._watch, asyncio.Task)
+            await asyncio.wait([self._watch])  # (the work may need no round trip that would let it go first)
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:

@@ -702,11 +702,24 @@ async def test_a_challenge_refused_after_a_deferral_stays_private(make_env, tmp_
             return ix.message
         return next((m for m in ix.followups if m.ephemeral), None)
 
-    # two challenges to dave at once: both pass the first question, the service takes one and refuses the other
+    # two challenges to dave at once: both pass the first question, and their challenges wait for a read in flight
+    # (a transaction waits for the reads, a one-statement check does not) while their "thinking…" goes out; the
+    # service then takes one and refuses the other
+    database, free = env.bot.matches.db, asyncio.Event()
+
+    async def read_in_flight() -> None:
+        async with database.read() as conn:
+            await conn.execute_fetchall("SELECT 1")
+            await free.wait()
+
+    reader = asyncio.create_task(read_in_flight())
     one, two = await asyncio.gather(env.slash(erin, "airwar challenge", opponent=dave),
                                     env.slash(finn, "airwar challenge", opponent=dave))
     for ix in (one, two):
         await ix.wait_response()
+        assert ix.response.type == 5  # both asked and passed the first question, then deferred
+    free.set()
+    await reader
     await env.wait_for(lambda: any(refusal(ix) for ix in (one, two)) and any(ix.message.buttons for ix in (one, two)))
     [refused] = [ix for ix in (one, two) if refusal(ix)]
     assert refusal(refused).text == f"<@{dave.id}> is already in an Air War match."

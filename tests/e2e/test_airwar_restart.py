@@ -295,14 +295,16 @@ async def test_a_crash_between_sending_and_storing_sends_nothing_twice(make_env,
     await settled(env, match_id)
     assert (await env.bot.matches.get_match(match_id)).challenge_message_id == message.id
 
+    # the accept: the card's edit and the first DM panel go out side by side (a panel never waits for the channel);
+    # both made, neither heard, when the bot dies
     hold = env.hold(edits(message, lambda body: "follow the match" in json.dumps(body.get("components"))), after=True)
+    panel_hold = env.hold(creates(env.dm(alice), titled(f"{TITLE} — engagement 1: your battle order")), after=True)
     await click(env, bob, message, label="Accept")
+    await panel_hold.wait(timeout=10)
     await crash(env, hold)
+    panel_hold.release()
     thread = message.thread
     assert thread is not None
-    hold = env.hold(creates(env.dm(alice), titled(f"{TITLE} — engagement 1: your battle order")), after=True)
-    await restart_in_process(env, database)
-    await crash(env, hold)
     hold = env.hold(creates(thread, titled(f"{TITLE} — engagement 1")), after=True)
     await restart_in_process(env, database)
     await crash(env, hold)

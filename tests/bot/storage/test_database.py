@@ -1,5 +1,9 @@
 import asyncio
+import os
 import sqlite3
+import threading
+import time
+from pathlib import Path
 
 import pytest
 
@@ -487,3 +491,97 @@ async def test_a_write_sent_that_waits_for_something_else_is_refused(database):
         async with database.transaction() as conn, database.pipelined(conn) as watched:
             watched.send(waits)
     assert await logged(database) == []
+
+
+# --- where statements run ----------------------------------------------------------------------------------
+
+def _thread_of_statements(database: Database) -> None:
+    """``SELECT thread_id()``: the thread the statement runs on."""
+    database._raw.create_function("thread_id", 0, threading.get_ident)
+
+
+async def _statement_thread(database: Database) -> int:
+    async with database.statement() as conn:
+        rows = await conn.execute_fetchall("SELECT thread_id()")
+    return rows[0][0]
+
+
+@pytest.mark.parametrize("shared", [False, True])
+async def test_the_process_own_file_runs_its_statements_on_the_loop_a_shared_one_on_the_thread(tmp_path, shared):
+    database = await Database.open(tmp_path / "where.db", shared=shared)
+    try:
+        _thread_of_statements(database)
+        on_the_loop = await _statement_thread(database) == threading.get_ident()
+        assert on_the_loop is not shared
+        async with database.transaction() as conn:  # a transaction's round trip too
+            rows = await conn.execute_fetchall("SELECT thread_id()")
+        assert (rows[0][0] == threading.get_ident()) is not shared
+    finally:
+        await database.close()
+
+
+async def test_a_statement_that_finds_the_file_locked_waits_on_the_thread_while_the_loop_goes_on(tmp_path):
+    path = tmp_path / "locked.db"
+    database = await Database.open(path)
+    try:
+        _thread_of_statements(database)
+        async with database.transaction() as conn:
+            await conn.execute("CREATE TABLE log (n INTEGER, thread INTEGER)")
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another connection holds the file's write lock
+
+        async def write(n: int) -> None:
+            async with database.statement() as conn:
+                await conn.execute("INSERT INTO log VALUES (?, thread_id())", (n,))
+
+        first = asyncio.create_task(write(1))
+        await asyncio.sleep(0)
+        second = asyncio.create_task(write(2))  # handed over behind the first: it goes to the thread too
+        ticks = 0
+        started = time.monotonic()
+        while time.monotonic() - started < 0.3:  # the loop goes on meanwhile
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert ticks >= 10
+        assert not first.done() and not second.done()
+        other.execute("COMMIT")
+        other.close()
+        await asyncio.wait_for(asyncio.gather(first, second), 5)
+        async with database.read() as conn:
+            rows = [tuple(row) for row in await conn.execute_fetchall("SELECT n, thread FROM log ORDER BY rowid")]
+        assert [n for n, _ in rows] == [1, 2]
+        assert all(thread != threading.get_ident() for _, thread in rows)
+        assert await _statement_thread(database) == threading.get_ident()  # and back on the loop once done
+    finally:
+        await database.close()
+
+
+def _size(path: Path) -> int:
+    return path.stat().st_size if path.exists() else 0
+
+
+async def test_the_write_ahead_log_is_checkpointed_off_the_loop_and_stays_small(tmp_path):
+    path = tmp_path / "wal.db"
+    database = await Database.open(path)
+    wal = Path(f"{path}-wal")
+    try:
+        async with database.read() as conn:
+            assert (await conn.execute_fetchall("PRAGMA wal_autocheckpoint"))[0][0] == 0  # none inside a commit
+        checkpoints = database.checkpoints
+        checkpoints.wal_bytes, checkpoints.every = 64 << 10, 0.02
+        checkpoints.start()
+        async with database.transaction() as conn:
+            await conn.execute("CREATE TABLE blobs (b BLOB)")
+        largest = 0
+        for _ in range(40):  # 40 x 100 KiB written; the log is reused once checkpointed
+            async with database.transaction() as conn:
+                await conn.executemany("INSERT INTO blobs VALUES (?)", [(os.urandom(1024),) for _ in range(100)])
+            largest = max(largest, _size(wal))
+            await asyncio.sleep(0.05)
+        assert checkpoints.done >= 1
+        assert largest < 1 << 20, largest
+    finally:
+        await database.close()
+    assert _size(wal) == 0  # the last connection checkpointed the rest
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT COUNT(*) FROM blobs").fetchone()[0] == 4000
