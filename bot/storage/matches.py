@@ -114,8 +114,9 @@ async def _insert_match(
 
 
 _SEAT_FIELDS = ("seat", "user_id", "dm_channel_id", "dm_message_id", "draft", "misses")
-# One statement, not three: every statement is a round trip to aiosqlite's thread, and under load each trip waits
-# for the event loop (and the GIL) while the transaction holds the database lock for everyone else.
+# One statement, not three: on a file other processes share, every statement is a round trip to aiosqlite's thread,
+# and under load each trip waits for the event loop (and the GIL) while the transaction holds the database lock for
+# everyone else; on the process's own file each is still a step of the SQLite engine and of aiosqlite's cursor.
 _SEATS_AS_ARRAYS = ", ".join(f"s.{name}" for name in _SEAT_FIELDS)
 _LOAD_MATCH = Statement(
     sqlite=(

@@ -115,13 +115,13 @@ class Transaction:
     """A SQLite transaction's connection (:meth:`bot.storage.database.Database.transaction`), with the
     :class:`Pipelined` connection's ``wrote`` and :meth:`send`, in fewer round trips.
 
-    Each round trip to aiosqlite's thread costs two passes of the event loop, and under load a pass takes
-    milliseconds while the transaction holds the database for everyone. So nothing goes alone that can go with the
-    next statement: ``BEGIN IMMEDIATE`` is handed over with the transaction's first statement, the writes sent
-    (:meth:`send`) with the statement awaited after them, and the last of them with the ``COMMIT``
-    (:meth:`commit`): a transaction that only writes is one round trip. On the thread they run in that order and
-    stop at the first that fails, so a statement never runs after a ``BEGIN`` or a write that failed, and the
-    ``COMMIT`` never after a failed write; the caller's ``ROLLBACK`` (:meth:`began`) then undoes the rest.
+    Each round trip to aiosqlite's thread (a file other processes share) costs two passes of the event loop, and
+    under load a pass takes milliseconds while the transaction holds the database for everyone. So nothing goes
+    alone that can go with the next statement: ``BEGIN IMMEDIATE`` is handed over with the transaction's first
+    statement, the writes sent (:meth:`send`) with the statement awaited after them, and the last of them with the
+    ``COMMIT`` (:meth:`commit`): a transaction that only writes is one round trip. On the thread they run in that
+    order and stop at the first that fails, so a statement never runs after a ``BEGIN`` or a write that failed, and
+    the ``COMMIT`` never after a failed write; the caller's ``ROLLBACK`` (:meth:`began`) then undoes the rest.
 
     The writes sent are the storage layer's functions (``write(connection)``, one statement each, as for
     :class:`Pipelined`), run on the thread with a connection whose statements never suspend (:class:`_OnTheThread`).
@@ -276,7 +276,8 @@ class _Cursor:
 
 
 class _OnTheThread:
-    """The connection a write sent is run with, on aiosqlite's thread: aiosqlite's statement methods, run at once."""
+    """The connection a write sent is run with, where aiosqlite runs its calls (its thread, or the event loop's for
+    a process's own file): aiosqlite's statement methods, run at once."""
 
     __slots__ = ("_raw",)
     dialect: Dialect = SQLITE
