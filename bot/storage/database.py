@@ -173,6 +173,8 @@ class WalCheckpoints:
     def _checkpoint(self) -> None:
         if self._connection is None:
             self._connection = sqlite3.connect(self.path, isolation_level=None)
+            # (it only copies the log into the file: no page worth keeping in a cache of its own)
+            self._connection.execute("PRAGMA cache_size = 8")
         self._connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
         self.done += 1
 
